@@ -1,0 +1,149 @@
+//! Decoding one marker and its fixed-size length fields.
+
+use crate::token::Kind;
+
+/// A decoded header: the token kind with its declared lengths, and how many bytes the header
+/// occupies (marker included; for extensions, the type byte too).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Header {
+    /// The token kind.
+    pub kind: Kind,
+    /// The marker byte.
+    pub marker: u8,
+    /// Header length in bytes: 1 to 9.
+    pub len: u8,
+}
+
+/// Why [`read_header`] could not decode a header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeaderError {
+    /// The bytes end inside the header; `needed` more would complete it (at least 1).
+    Incomplete {
+        /// Missing header bytes.
+        needed: usize,
+    },
+    /// The reserved marker `0xc1`.
+    Reserved,
+}
+
+#[inline(always)]
+fn be16(b: &[u8]) -> u16 {
+    u16::from_be_bytes([b[0], b[1]])
+}
+
+#[inline(always)]
+fn be32(b: &[u8]) -> u32 {
+    u32::from_be_bytes([b[0], b[1], b[2], b[3]])
+}
+
+#[inline(always)]
+fn be64(b: &[u8]) -> u64 {
+    u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+}
+
+/// Header length (marker included) of every marker; `0` marks the reserved `0xc1`.
+const HEADER_LEN: [u8; 256] = {
+    let mut t = [1u8; 256];
+    t[0xc1] = 0;
+    t[0xc4] = 2; // bin8
+    t[0xc5] = 3;
+    t[0xc6] = 5;
+    t[0xc7] = 3; // ext8: len + type
+    t[0xc8] = 4;
+    t[0xc9] = 6;
+    t[0xca] = 5; // float32
+    t[0xcb] = 9;
+    t[0xcc] = 2; // uint8
+    t[0xcd] = 3;
+    t[0xce] = 5;
+    t[0xcf] = 9;
+    t[0xd0] = 2; // int8
+    t[0xd1] = 3;
+    t[0xd2] = 5;
+    t[0xd3] = 9;
+    t[0xd4] = 2; // fixext: type byte
+    t[0xd5] = 2;
+    t[0xd6] = 2;
+    t[0xd7] = 2;
+    t[0xd8] = 2;
+    t[0xd9] = 2; // str8
+    t[0xda] = 3;
+    t[0xdb] = 5;
+    t[0xdc] = 3; // array16
+    t[0xdd] = 5;
+    t[0xde] = 3; // map16
+    t[0xdf] = 5;
+    t
+};
+
+/// Decodes the header at the start of `bytes`.
+///
+/// The payload of a string, binary or extension is not looked at (it need not be present).
+///
+/// ```
+/// use tfwire_msgpack::{read_header, HeaderError, Kind};
+/// let h = read_header(&[0xdb, 0xff, 0xff, 0xff, 0xff]).unwrap();
+/// assert_eq!((h.kind, h.len), (Kind::Str(u32::MAX), 5));
+/// assert_eq!(read_header(&[0xcd, 0x01]), Err(HeaderError::Incomplete { needed: 1 }));
+/// assert_eq!(read_header(&[]), Err(HeaderError::Incomplete { needed: 1 }));
+/// ```
+#[inline]
+pub fn read_header(bytes: &[u8]) -> Result<Header, HeaderError> {
+    let Some(&m) = bytes.first() else {
+        return Err(HeaderError::Incomplete { needed: 1 });
+    };
+    let len = HEADER_LEN[m as usize];
+    if len == 0 {
+        return Err(HeaderError::Reserved);
+    }
+    if bytes.len() < len as usize {
+        return Err(HeaderError::Incomplete {
+            needed: len as usize - bytes.len(),
+        });
+    }
+    let b = &bytes[1..len as usize];
+    let kind = match m {
+        0x00..=0x7f => Kind::Uint(m as u64),
+        0x80..=0x8f => Kind::Map((m & 0x0f) as u32),
+        0x90..=0x9f => Kind::Array((m & 0x0f) as u32),
+        0xa0..=0xbf => Kind::Str((m & 0x1f) as u32),
+        0xc0 => Kind::Nil,
+        0xc2 => Kind::Bool(false),
+        0xc3 => Kind::Bool(true),
+        0xc4 => Kind::Bin(b[0] as u32),
+        0xc5 => Kind::Bin(be16(b) as u32),
+        0xc6 => Kind::Bin(be32(b)),
+        0xc7 => Kind::Ext(b[1] as i8, b[0] as u32),
+        0xc8 => Kind::Ext(b[2] as i8, be16(b) as u32),
+        0xc9 => Kind::Ext(b[4] as i8, be32(b)),
+        0xca => Kind::F32(f32::from_bits(be32(b))),
+        0xcb => Kind::F64(f64::from_bits(be64(b))),
+        0xcc => Kind::Uint(b[0] as u64),
+        0xcd => Kind::Uint(be16(b) as u64),
+        0xce => Kind::Uint(be32(b) as u64),
+        0xcf => Kind::Uint(be64(b)),
+        0xd0 => Kind::Int(b[0] as i8 as i64),
+        0xd1 => Kind::Int(be16(b) as i16 as i64),
+        0xd2 => Kind::Int(be32(b) as i32 as i64),
+        0xd3 => Kind::Int(be64(b) as i64),
+        0xd4 => Kind::Ext(b[0] as i8, 1),
+        0xd5 => Kind::Ext(b[0] as i8, 2),
+        0xd6 => Kind::Ext(b[0] as i8, 4),
+        0xd7 => Kind::Ext(b[0] as i8, 8),
+        0xd8 => Kind::Ext(b[0] as i8, 16),
+        0xd9 => Kind::Str(b[0] as u32),
+        0xda => Kind::Str(be16(b) as u32),
+        0xdb => Kind::Str(be32(b)),
+        0xdc => Kind::Array(be16(b) as u32),
+        0xdd => Kind::Array(be32(b)),
+        0xde => Kind::Map(be16(b) as u32),
+        0xdf => Kind::Map(be32(b)),
+        0xe0..=0xff => Kind::Int(m as i8 as i64),
+        0xc1 => return Err(HeaderError::Reserved),
+    };
+    Ok(Header {
+        kind,
+        marker: m,
+        len,
+    })
+}

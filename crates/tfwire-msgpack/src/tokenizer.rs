@@ -1,0 +1,191 @@
+//! The tokenizer over the bytes available so far.
+
+use crate::error::{Error, ErrorKind};
+use crate::header::{HeaderError, read_header};
+use crate::token::{Span, Token};
+
+/// Reads tokens one by one from a byte slice.
+///
+/// Offsets in tokens and errors are absolute: the position in the slice plus the base given
+/// to [`Tokenizer::with_base`] (0 for [`Tokenizer::new`]).
+///
+/// When the bytes end inside a token, reads fail with [`ErrorKind::Incomplete`] and the
+/// position stays at the start of that token: a caller with more bytes builds a new tokenizer
+/// over the longer slice at the same position ([`Tokenizer::with_position`]) and reads again.
+#[derive(Clone, Debug)]
+pub struct Tokenizer<'b> {
+    buf: &'b [u8],
+    pos: usize,
+    base: usize,
+}
+
+impl<'b> Tokenizer<'b> {
+    /// A tokenizer at the start of `buf`, offsets counted from 0.
+    #[inline]
+    pub const fn new(buf: &'b [u8]) -> Tokenizer<'b> {
+        Tokenizer {
+            buf,
+            pos: 0,
+            base: 0,
+        }
+    }
+
+    /// A tokenizer at the start of `buf` whose first byte has absolute offset `base`.
+    #[inline]
+    pub const fn with_base(buf: &'b [u8], base: usize) -> Tokenizer<'b> {
+        Tokenizer { buf, pos: 0, base }
+    }
+
+    /// A tokenizer positioned at index `pos` of `buf` (offsets counted from 0).
+    ///
+    /// # Panics
+    /// If `pos > buf.len()`.
+    #[inline]
+    pub fn with_position(buf: &'b [u8], pos: usize) -> Tokenizer<'b> {
+        assert!(pos <= buf.len(), "position past the end of the buffer");
+        Tokenizer { buf, pos, base: 0 }
+    }
+
+    /// Absolute offset of the next byte to read.
+    #[inline]
+    pub const fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// Index of the next byte to read within the slice.
+    #[inline]
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not read yet.
+    #[inline]
+    pub const fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// Whether every byte has been read.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.pos == self.buf.len()
+    }
+
+    /// The slice the tokenizer reads.
+    #[inline]
+    pub const fn buffer(&self) -> &'b [u8] {
+        self.buf
+    }
+
+    /// The bytes of an absolute span that lies within the buffer.
+    ///
+    /// # Panics
+    /// If the span is not inside the buffer.
+    #[inline]
+    pub fn bytes(&self, span: Span) -> &'b [u8] {
+        &self.buf[span.start - self.base..span.end - self.base]
+    }
+
+    /// The payload bytes of a string, binary or extension token read by this tokenizer.
+    #[inline]
+    pub fn payload(&self, token: &Token) -> &'b [u8] {
+        self.bytes(token.payload())
+    }
+
+    /// Reads the next token without consuming it.
+    #[inline]
+    pub fn peek_token(&self) -> Result<Token, Error> {
+        self.clone().next_token()
+    }
+
+    /// Reads the next token. Strings, binaries and extensions are read whole (header and
+    /// payload); arrays and maps yield their header only.
+    #[inline]
+    pub fn next_token(&mut self) -> Result<Token, Error> {
+        let rest = &self.buf[self.pos..];
+        let start = self.offset();
+        let h = match read_header(rest) {
+            Ok(h) => h,
+            Err(HeaderError::Incomplete { needed }) => {
+                return Err(Error {
+                    kind: ErrorKind::Incomplete { needed },
+                    offset: start,
+                });
+            }
+            Err(HeaderError::Reserved) => {
+                return Err(Error {
+                    kind: ErrorKind::ReservedMarker,
+                    offset: start,
+                });
+            }
+        };
+        // u64 arithmetic: a 4 GiB payload length cannot overflow, even on 32-bit targets.
+        let total = h.len as u64 + h.kind.payload_len() as u64;
+        if total > rest.len() as u64 {
+            let needed = usize::try_from(total - rest.len() as u64).unwrap_or(usize::MAX);
+            return Err(Error {
+                kind: ErrorKind::Incomplete { needed },
+                offset: start,
+            });
+        }
+        let total = total as usize;
+        self.pos += total;
+        Ok(Token {
+            kind: h.kind,
+            marker: h.marker,
+            header_len: h.len,
+            span: Span::new(start, start + total),
+        })
+    }
+
+    /// Skips one whole value (a container with everything in it) and returns its span.
+    ///
+    /// Constant memory whatever the declared lengths. If the bytes end inside the value, the
+    /// position goes back to where the value starts and the error says how many more bytes
+    /// the token it stopped at needs (more may be needed after it).
+    pub fn skip_value(&mut self) -> Result<Span, Error> {
+        let start_pos = self.pos;
+        let start = self.offset();
+        let mut pending: u64 = 1;
+        while pending > 0 {
+            match self.next_token() {
+                Ok(t) => {
+                    pending = pending - 1 + t.min_remaining();
+                }
+                Err(e) => {
+                    self.pos = start_pos;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(Span::new(start, self.offset()))
+    }
+
+    /// Skips values resumably: `pending` is the number of values still to skip (arrays and
+    /// maps add their elements to it). Returns `Ok(())` when it reaches 0; on incomplete input
+    /// the position and `pending` describe exactly what is left, so the caller can resume
+    /// with more bytes.
+    pub fn skip_pending(&mut self, pending: &mut u64) -> Result<(), Error> {
+        while *pending > 0 {
+            let t = self.next_token()?;
+            *pending = *pending - 1 + t.min_remaining();
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for Tokenizer<'_> {
+    type Item = Result<Token, Error>;
+
+    /// Yields tokens until the input ends; an error (including an incomplete trailing token)
+    /// ends the iteration after it is yielded.
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.is_empty() {
+            return None;
+        }
+        let r = self.next_token();
+        if r.is_err() {
+            self.pos = self.buf.len();
+        }
+        Some(r)
+    }
+}
