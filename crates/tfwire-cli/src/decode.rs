@@ -1,0 +1,61 @@
+//! `tfwire decode`: a value of a type, from MessagePack (or JSON), to its canonical form.
+
+use crate::Failure;
+use crate::input;
+use clap::ValueEnum;
+use tfwire::{Config, Decoder, Program, Type};
+
+/// Decode one value of a type and print it.
+///
+/// Prints the canonical form (tagged JSON on one line) and exits 0; on bad input prints
+/// `error: <path>: <message> (at byte N)` and exits 1.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  printf '\\x82\\xa1a\\x01\\xa1b\\xc0' | tfwire decode --type '[\"map\",\"number\"]'\n  \
+                        echo '92 a1 61 c0' | tfwire decode --hex --type '[\"list\",\"string\"]'"
+)]
+pub(crate) struct Args {
+    /// The type constraint, as type JSON (e.g. '["map","string"]').
+    #[arg(long = "type", value_name = "TYPE_JSON")]
+    ty: String,
+    /// The input format.
+    #[arg(long, value_enum, default_value_t = InputFormat::Msgpack)]
+    input: InputFormat,
+    /// Read the input as hex text (whitespace ignored).
+    #[arg(long)]
+    hex: bool,
+    /// The output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Canonical)]
+    output: OutputFormat,
+    /// Input file (`-` or none: standard input).
+    file: Option<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum InputFormat {
+    /// MessagePack (the DynamicValue.msgpack field).
+    Msgpack,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OutputFormat {
+    /// Tagged JSON on one line (the conformance vectors' form).
+    Canonical,
+}
+
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let ty = Type::from_json(&args.ty).map_err(|e| Failure::Usage(format!("--type: {e}")))?;
+    let program = Program::compile(&ty);
+    let raw = input::read(args.file.as_deref())?;
+    let bytes = if args.hex { input::unhex(&raw)? } else { raw };
+    let arena = bumpalo::Bump::new();
+    let mut decoder = Decoder::new(Config::default());
+    let value = match args.input {
+        InputFormat::Msgpack => decoder.decode_msgpack(&program, &bytes, &arena),
+    }
+    .map_err(|e| Failure::Input(e.to_string()))?;
+    match args.output {
+        OutputFormat::Canonical => println!("{}", tfwire::canonical::to_string(&value)),
+    }
+    Ok(())
+}

@@ -1,0 +1,516 @@
+//! Finishing collections: set deduplication, map ordering, and the element-type unification
+//! of collections whose element type contains `dynamic`.
+
+use super::Fault;
+use super::shape::{Cur, Shape};
+use crate::error::ErrorKind;
+use crate::program::Program;
+use crate::ty::{AttrTy, Ty};
+use crate::value::{Dynamic, Value};
+use bumpalo::Bump;
+use core::cmp::Ordering;
+use smallvec::SmallVec;
+
+/// Sets at most this large are deduplicated by comparing every pair; larger ones by sorting.
+const SMALL_SET: usize = 16;
+
+/// Removes duplicate elements from `vals[base..]` as go-cty's sets do, keeping the first
+/// of equal elements and the order of the rest. Returns the number of elements kept.
+///
+/// Equality is go-cty's: elements holding an unknown anywhere are never equal to anything;
+/// nulls are equal; numbers compare with [`crate::Number::cty_eq`] (except that `-0` and `0`
+/// stay apart, as in go-cty, whose set hashes tell them apart); strings bytewise after NFC.
+pub(crate) fn dedup_set(vals: &mut [Value<'_>], base: usize, scratch: &mut Vec<u32>) -> usize {
+    let elems = &mut vals[base..];
+    let n = elems.len();
+    if n < 2 {
+        return n;
+    }
+    let mut keep = n;
+    if n <= SMALL_SET {
+        let mut i = 1;
+        while i < keep {
+            if elems[..i].iter().any(|e| set_eq(e, &elems[i])) {
+                // Shift the rest left to keep order.
+                elems[i..keep].rotate_left(1);
+                keep -= 1;
+            } else {
+                i += 1;
+            }
+        }
+        return keep;
+    }
+    // Sort the indices of comparable elements, then mark all but the first of each run of
+    // equal ones. Layout of `scratch`: `n` drop flags, then the sorted indices.
+    scratch.clear();
+    scratch.resize(n, 0);
+    scratch.extend((0..n as u32).filter(|&i| elems[i as usize].is_wholly_known()));
+    let (drop, sorted) = scratch.split_at_mut(n);
+    sorted
+        .sort_unstable_by(|&a, &b| cty_cmp(&elems[a as usize], &elems[b as usize]).then(a.cmp(&b)));
+    let mut run_start = 0;
+    for k in 1..sorted.len() {
+        let (a, b) = (sorted[run_start] as usize, sorted[k] as usize);
+        if cty_cmp(&elems[a], &elems[b]) == Ordering::Equal {
+            drop[b] = 1;
+        } else {
+            run_start = k;
+        }
+    }
+    let mut w = 0;
+    for r in 0..n {
+        if drop[r] == 0 {
+            elems[w] = elems[r];
+            w += 1;
+        }
+    }
+    w
+}
+
+/// go-cty set equality of two elements.
+fn set_eq(a: &Value<'_>, b: &Value<'_>) -> bool {
+    a.is_wholly_known() && b.is_wholly_known() && cty_cmp(a, b) == Ordering::Equal
+}
+
+fn rank(v: &Value<'_>) -> u8 {
+    match v {
+        Value::Null => 0,
+        Value::Bool(_) => 1,
+        Value::Number(_) => 2,
+        Value::String(_) => 3,
+        Value::List(_) => 4,
+        Value::Set(_) => 5,
+        Value::Map(_) => 6,
+        Value::Object(_) => 7,
+        Value::Tuple(_) => 8,
+        Value::Dynamic(_) => 9,
+        Value::Unknown(_) => 10,
+    }
+}
+
+/// A total order on wholly known values, consistent with go-cty's equality.
+pub(crate) fn cty_cmp(a: &Value<'_>, b: &Value<'_>) -> Ordering {
+    match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Number(x), Value::Number(y)) => x
+            .cty_cmp(y)
+            .then_with(|| negative_zero(x).cmp(&negative_zero(y))),
+        (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len().cmp(&y.len()).then_with(|| {
+                x.iter()
+                    .zip(y.iter())
+                    .map(|(p, q)| cty_cmp(p, q))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+        }
+        (Value::Set(x), Value::Set(y)) => x.len().cmp(&y.len()).then_with(|| {
+            // Sets compare as sorted sequences.
+            let mut xs: Vec<&Value<'_>> = x.iter().collect();
+            let mut ys: Vec<&Value<'_>> = y.iter().collect();
+            xs.sort_by(|p, q| cty_cmp(p, q));
+            ys.sort_by(|p, q| cty_cmp(p, q));
+            xs.iter()
+                .zip(ys.iter())
+                .map(|(p, q)| cty_cmp(p, q))
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+        }),
+        (Value::Map(x), Value::Map(y)) | (Value::Object(x), Value::Object(y)) => {
+            x.len().cmp(&y.len()).then_with(|| {
+                x.iter()
+                    .zip(y.iter())
+                    .map(|((kp, p), (kq, q))| {
+                        kp.as_bytes().cmp(kq.as_bytes()).then_with(|| cty_cmp(p, q))
+                    })
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+        }
+        (Value::Dynamic(x), Value::Dynamic(y)) => cty_cmp(&x.value, &y.value),
+        (Value::Dynamic(x), y) => cty_cmp(&x.value, y),
+        (x, Value::Dynamic(y)) => cty_cmp(x, &y.value),
+        _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+fn negative_zero(n: &crate::Number<'_>) -> bool {
+    match *n {
+        crate::Number::F64(f) => f == 0.0 && f.is_sign_negative(),
+        crate::Number::F32(f) => f == 0.0 && f.is_sign_negative(),
+        crate::Number::Decimal(t) => {
+            t.starts_with('-') && n.cmp_exact(&crate::Number::Int(0)).is_eq()
+        }
+        _ => false,
+    }
+}
+
+/// Map entries sorted by key with unique keys (the last of equal keys wins), in the arena.
+/// Entries that arrive sorted (go-cty writes them so) are copied as they are.
+pub(crate) fn sorted_map<'a>(
+    bump: &'a Bump,
+    entries: &[(&'a str, Value<'a>)],
+    scratch: &mut Vec<u32>,
+) -> Option<&'a [(&'a str, Value<'a>)]> {
+    if entries.windows(2).all(|w| w[0].0 < w[1].0) {
+        return bump.try_alloc_slice_copy(entries).ok().map(|s| &*s);
+    }
+    scratch.clear();
+    scratch.extend(0..entries.len() as u32);
+    scratch.sort_unstable_by(|&a, &b| {
+        entries[a as usize]
+            .0
+            .cmp(entries[b as usize].0)
+            .then(a.cmp(&b))
+    });
+    // Keep the last index of each run of equal keys.
+    let mut w = 0;
+    for r in 0..scratch.len() {
+        let last_of_run = r + 1 == scratch.len()
+            || entries[scratch[r] as usize].0 != entries[scratch[r + 1] as usize].0;
+        if last_of_run {
+            scratch[w] = scratch[r];
+            w += 1;
+        }
+    }
+    scratch.truncate(w);
+    let mut it = scratch.iter().map(|&i| entries[i as usize]);
+    bump.try_alloc_slice_fill_with(w, |_| it.next().expect("w entries"))
+        .ok()
+        .map(|s| &*s)
+}
+
+fn alloc<'a, T>(bump: &'a Bump, v: T) -> Result<&'a T, Fault> {
+    bump.try_alloc(v).map(|r| &*r).map_err(|_| Fault::Arena)
+}
+
+fn alloc_slice<'a, T: Copy>(bump: &'a Bump, s: &[T]) -> Result<&'a [T], Fault> {
+    bump.try_alloc_slice_copy(s)
+        .map(|r| &*r)
+        .map_err(|_| Fault::Arena)
+}
+
+/// A position's type, as declared.
+fn static_type<'a>(p: &'a Program, bump: &'a Bump, cur: Cur<'a>) -> Result<Ty<'a>, Fault> {
+    match cur {
+        Cur::Node(id) => p.try_node_ty(id, bump).ok_or(Fault::Arena),
+        Cur::Ty(t) => Ok(t),
+    }
+}
+
+/// The type of a value decoded at type position `cur`, as go-cty computes it: a null or
+/// unknown value, and an empty collection's element, have the declared type; a known object
+/// the types of its attribute values (without optional-attribute markers); a non-empty
+/// collection the unified type of its elements; a dynamic position the type the value
+/// carries (or `dynamic` for a null or unknown of unknown type).
+pub(crate) fn value_type<'a>(
+    p: &'a Program,
+    bump: &'a Bump,
+    v: &Value<'a>,
+    cur: Cur<'a>,
+) -> Result<Ty<'a>, Fault> {
+    if matches!(v, Value::Null | Value::Unknown(_)) && !matches!(cur.shape(p), Shape::Dynamic)
+        || !cur.has_dynamic(p) && !cur.has_optional(p)
+    {
+        return static_type(p, bump, cur);
+    }
+    Ok(match cur.shape(p) {
+        Shape::Dynamic => match v {
+            Value::Dynamic(d) => d.ty,
+            _ => Ty::Dynamic,
+        },
+        Shape::Bool => Ty::Bool,
+        Shape::Number => Ty::Number,
+        Shape::String => Ty::String,
+        Shape::List(e, _) | Shape::Set(e, _) => {
+            let is_set = matches!(cur.shape(p), Shape::Set(..));
+            let elems = match v {
+                Value::List(x) | Value::Set(x) => *x,
+                _ => &[],
+            };
+            let u = if elems.is_empty() {
+                static_type(p, bump, e)?
+            } else {
+                let which = if is_set { "set" } else { "list" };
+                elems
+                    .iter()
+                    .try_fold(Ty::Dynamic, |u, x| unify_with(p, bump, u, x, e, which))?
+            };
+            let inner = alloc(bump, u)?;
+            if is_set {
+                Ty::Set(inner)
+            } else {
+                Ty::List(inner)
+            }
+        }
+        Shape::Map(e, _) => {
+            let entries = match v {
+                Value::Map(x) => *x,
+                _ => &[],
+            };
+            let u = if entries.is_empty() {
+                static_type(p, bump, e)?
+            } else {
+                entries
+                    .iter()
+                    .try_fold(Ty::Dynamic, |u, (_, x)| unify_with(p, bump, u, x, e, "map"))?
+            };
+            Ty::Map(alloc(bump, u)?)
+        }
+        Shape::Object(attrs) => {
+            let entries = match v {
+                Value::Object(x) => *x,
+                _ => &[],
+            };
+            let mut out: SmallVec<[AttrTy<'a>; 8]> = SmallVec::with_capacity(attrs.len());
+            for i in 0..attrs.len() {
+                let t = match entries.get(i) {
+                    Some((_, x)) => value_type(p, bump, x, attrs.cur(i))?,
+                    None => static_type(p, bump, attrs.cur(i))?,
+                };
+                out.push(AttrTy {
+                    name: attrs.name(i),
+                    ty: t,
+                    optional: false,
+                });
+            }
+            Ty::Object(alloc_slice(bump, &out)?)
+        }
+        Shape::Tuple(elems) => {
+            let vals = match v {
+                Value::Tuple(x) => *x,
+                _ => &[],
+            };
+            let mut out: SmallVec<[Ty<'a>; 8]> = SmallVec::with_capacity(elems.len());
+            for i in 0..elems.len() {
+                out.push(match vals.get(i) {
+                    Some(x) => value_type(p, bump, x, elems.cur(i))?,
+                    None => static_type(p, bump, elems.cur(i))?,
+                });
+            }
+            Ty::Tuple(alloc_slice(bump, &out)?)
+        }
+    })
+}
+
+/// Unifies `u` with the type of element `x` (at position `e`).
+fn unify_with<'a>(
+    p: &'a Program,
+    bump: &'a Bump,
+    u: Ty<'a>,
+    x: &Value<'a>,
+    e: Cur<'a>,
+    which: &'static str,
+) -> Result<Ty<'a>, Fault> {
+    let t = value_type(p, bump, x, e)?;
+    unify(bump, u, t)?.ok_or_else(|| Fault::Kind(inconsistent(which, u, t)))
+}
+
+#[cold]
+fn inconsistent(collection: &'static str, first: Ty<'_>, other: Ty<'_>) -> ErrorKind {
+    ErrorKind::InconsistentElementTypes {
+        collection,
+        first: first.to_string(),
+        other: other.to_string(),
+    }
+}
+
+/// The most specific type both `a` and `b` conform to, where `dynamic` (a null, unknown or
+/// empty collection of unknown type) conforms to anything; `None` when they conflict.
+pub(crate) fn unify<'a>(bump: &'a Bump, a: Ty<'a>, b: Ty<'a>) -> Result<Option<Ty<'a>>, Fault> {
+    if a == b {
+        return Ok(Some(a));
+    }
+    let conflict = Ok(None);
+    Ok(Some(match (a, b) {
+        (Ty::Dynamic, t) | (t, Ty::Dynamic) => t,
+        (Ty::List(x), Ty::List(y)) => match unify(bump, *x, *y)? {
+            Some(t) => Ty::List(alloc(bump, t)?),
+            None => return conflict,
+        },
+        (Ty::Set(x), Ty::Set(y)) => match unify(bump, *x, *y)? {
+            Some(t) => Ty::Set(alloc(bump, t)?),
+            None => return conflict,
+        },
+        (Ty::Map(x), Ty::Map(y)) => match unify(bump, *x, *y)? {
+            Some(t) => Ty::Map(alloc(bump, t)?),
+            None => return conflict,
+        },
+        (Ty::Object(x), Ty::Object(y)) => {
+            if x.len() != y.len() || x.iter().zip(y.iter()).any(|(p, q)| p.name != q.name) {
+                return conflict;
+            }
+            let mut out: SmallVec<[AttrTy<'a>; 8]> = SmallVec::with_capacity(x.len());
+            for (p, q) in x.iter().zip(y.iter()) {
+                let Some(t) = unify(bump, p.ty, q.ty)? else {
+                    return conflict;
+                };
+                out.push(AttrTy {
+                    name: p.name,
+                    ty: t,
+                    optional: false,
+                });
+            }
+            Ty::Object(alloc_slice(bump, &out)?)
+        }
+        (Ty::Tuple(x), Ty::Tuple(y)) => {
+            if x.len() != y.len() {
+                return conflict;
+            }
+            let mut out: SmallVec<[Ty<'a>; 8]> = SmallVec::with_capacity(x.len());
+            for (p, q) in x.iter().zip(y.iter()) {
+                let Some(t) = unify(bump, *p, *q)? else {
+                    return conflict;
+                };
+                out.push(t);
+            }
+            Ty::Tuple(alloc_slice(bump, &out)?)
+        }
+        _ => return conflict,
+    }))
+}
+
+/// Gives a value decoded at position `cur` the type `to` (which fills some of the position's
+/// `dynamic` holes). `keep`: whether positions that are `dynamic` in `cur` stay dynamic
+/// positions (then a value there is wrapped with its new concrete type), or become concrete
+/// (then wrappers are removed).
+fn retype<'a>(
+    p: &'a Program,
+    bump: &'a Bump,
+    v: Value<'a>,
+    cur: Cur<'a>,
+    to: Ty<'a>,
+    keep: bool,
+) -> Result<Value<'a>, Fault> {
+    if !cur.has_dynamic(p) {
+        return Ok(v);
+    }
+    let each = |xs: &[Value<'a>],
+                f: &dyn Fn(usize) -> (Cur<'a>, Ty<'a>)|
+     -> Result<&'a [Value<'a>], Fault> {
+        let mut out: SmallVec<[Value<'a>; 8]> = SmallVec::with_capacity(xs.len());
+        for (i, x) in xs.iter().enumerate() {
+            let (c, t) = f(i);
+            out.push(retype(p, bump, *x, c, t, keep)?);
+        }
+        alloc_slice(bump, &out)
+    };
+    let each_entry = |xs: &[(&'a str, Value<'a>)],
+                      f: &dyn Fn(usize) -> (Cur<'a>, Ty<'a>)|
+     -> Result<&'a [(&'a str, Value<'a>)], Fault> {
+        let mut out: SmallVec<[(&'a str, Value<'a>); 8]> = SmallVec::with_capacity(xs.len());
+        for (i, (k, x)) in xs.iter().enumerate() {
+            let (c, t) = f(i);
+            out.push((*k, retype(p, bump, *x, c, t, keep)?));
+        }
+        alloc_slice(bump, &out)
+    };
+    Ok(match cur.shape(p) {
+        Shape::Dynamic => {
+            let (inner, inner_cur) = match v {
+                Value::Dynamic(d) => (d.value, Cur::Ty(d.ty)),
+                other => (other, Cur::Ty(Ty::Dynamic)),
+            };
+            if !keep {
+                // The position becomes concrete: unwrap (a plain null or unknown stays as it is).
+                return if matches!(v, Value::Dynamic(_)) {
+                    retype(p, bump, inner, inner_cur, to, false)
+                } else {
+                    Ok(v)
+                };
+            }
+            if matches!(to, Ty::Dynamic) || matches!(v, Value::Dynamic(d) if d.ty == to) {
+                return Ok(v);
+            }
+            let value = retype(p, bump, inner, inner_cur, to, false)?;
+            Value::Dynamic(alloc(bump, Dynamic { ty: to, value })?)
+        }
+        Shape::List(e, _) | Shape::Set(e, _) => match (v, to) {
+            (Value::List(xs), Ty::List(te)) => Value::List(each(xs, &|_| (e, *te))?),
+            (Value::Set(xs), Ty::Set(te)) => Value::Set(each(xs, &|_| (e, *te))?),
+            _ => v,
+        },
+        Shape::Map(e, _) => match (v, to) {
+            (Value::Map(xs), Ty::Map(te)) => Value::Map(each_entry(xs, &|_| (e, *te))?),
+            _ => v,
+        },
+        Shape::Object(attrs) => match (v, to) {
+            (Value::Object(xs), Ty::Object(ta)) => {
+                Value::Object(each_entry(xs, &|i| (attrs.cur(i), ta[i].ty))?)
+            }
+            _ => v,
+        },
+        Shape::Tuple(elems) => match (v, to) {
+            (Value::Tuple(xs), Ty::Tuple(te)) => {
+                Value::Tuple(each(xs, &|i| (elems.cur(i), te[i]))?)
+            }
+            _ => v,
+        },
+        Shape::Bool | Shape::Number | Shape::String => v,
+    })
+}
+
+/// Unifies the element types of a list or set whose element type (at `elem`) contains
+/// `dynamic`, and gives every element the unified type. go-cty requires all elements to share
+/// one type and panics otherwise; tfwire reports an error, and (unlike go-cty) also accepts
+/// elements whose types differ only where one holds a null, unknown or empty collection of
+/// unknown type.
+pub(crate) fn unify_elements<'a>(
+    p: &'a Program,
+    bump: &'a Bump,
+    elems: &mut [Value<'a>],
+    elem: Cur<'a>,
+    which: &'static str,
+) -> Result<(), Fault> {
+    let u = elems
+        .iter()
+        .try_fold(Ty::Dynamic, |u, x| unify_with(p, bump, u, x, elem, which))?;
+    if matches!(u, Ty::Dynamic) {
+        return Ok(());
+    }
+    for x in elems.iter_mut() {
+        *x = retype(p, bump, *x, elem, u, true)?;
+    }
+    Ok(())
+}
+
+/// [`unify_elements`] for the values of a map.
+pub(crate) fn unify_entries<'a>(
+    p: &'a Program,
+    bump: &'a Bump,
+    entries: &mut [(&'a str, Value<'a>)],
+    elem: Cur<'a>,
+) -> Result<(), Fault> {
+    let u = entries.iter().try_fold(Ty::Dynamic, |u, (_, x)| {
+        unify_with(p, bump, u, x, elem, "map")
+    })?;
+    if matches!(u, Ty::Dynamic) {
+        return Ok(());
+    }
+    for (_, x) in entries.iter_mut() {
+        *x = retype(p, bump, *x, elem, u, true)?;
+    }
+    Ok(())
+}
+
+/// The value of a dynamic wrapper whose wire type is `ty`: the content with its actual type.
+pub(crate) fn wrap_dynamic<'a>(
+    p: &'a Program,
+    bump: &'a Bump,
+    inner: Value<'a>,
+    ty: Ty<'a>,
+) -> Result<Value<'a>, Fault> {
+    if matches!(ty, Ty::Dynamic) {
+        // `["dynamic", v]`: v is itself a dynamic position's value.
+        return Ok(inner);
+    }
+    let cur = Cur::Ty(ty);
+    let actual = value_type(p, bump, &inner, cur)?;
+    let value = if ty.has_dynamic() {
+        retype(p, bump, inner, cur, actual, false)?
+    } else {
+        inner
+    };
+    Ok(Value::Dynamic(alloc(bump, Dynamic { ty: actual, value })?))
+}

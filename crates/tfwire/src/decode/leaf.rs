@@ -1,0 +1,109 @@
+//! Primitive values from tokens: the per-format rules for strings, numbers and bools.
+//!
+//! MessagePack (go-cty's `cty/msgpack`): a string may be sent as binary; a number as any
+//! integer, a float (not NaN), or its decimal text in a string or binary.
+//!
+//! JSON (go-cty's `cty/json`): a string may be sent as a number (its literal text) or a bool;
+//! a number as a string holding its text; a bool as the string `"true"`, `"false"`, `"1"` or
+//! `"0"` (cty's string-to-bool conversion).
+
+use super::source::{Source, Tok};
+use crate::error::{ErrorKind, Expected};
+use crate::number::{Number, NumberError};
+use crate::value::Value;
+use bumpalo::Bump;
+
+/// Why a token is not the primitive asked for.
+pub(crate) enum LeafError {
+    /// The token is of another kind.
+    Mismatch(Expected),
+    /// The token is of the right kind but its content is bad.
+    Kind(ErrorKind),
+    /// The arena refused an allocation.
+    Arena,
+}
+
+#[inline]
+pub(crate) fn string<'a, S: Source<'a>>(
+    tok: Tok<'a>,
+    bump: &'a Bump,
+) -> Result<Value<'a>, LeafError> {
+    let s = match tok {
+        Tok::Str(s) => s,
+        Tok::Bin(b) if !S::JSON => {
+            core::str::from_utf8(b).map_err(|_| LeafError::Kind(ErrorKind::InvalidUtf8))?
+        }
+        Tok::Num(t) if S::JSON => return Ok(Value::String(t)),
+        Tok::Bool(b) if S::JSON => return Ok(Value::String(if b { "true" } else { "false" })),
+        _ => return Err(LeafError::Mismatch(Expected::String)),
+    };
+    crate::nfc::nfc(bump, s)
+        .map(Value::String)
+        .ok_or(LeafError::Arena)
+}
+
+#[inline]
+pub(crate) fn number<'a, S: Source<'a>>(tok: Tok<'a>) -> Result<Value<'a>, LeafError> {
+    number_from(tok, S::JSON).map(Value::Number)
+}
+
+/// A number from a token (`json`: the JSON rules apply).
+pub(crate) fn number_from(tok: Tok<'_>, json: bool) -> Result<Number<'_>, LeafError> {
+    Ok(match tok {
+        Tok::Int(i) => Number::Int(i),
+        Tok::Uint(u) => Number::Uint(u),
+        Tok::F64(f) if f.is_nan() => {
+            return Err(LeafError::Kind(ErrorKind::InvalidNumber("NaN".into())));
+        }
+        Tok::F32(f) if f.is_nan() => {
+            return Err(LeafError::Kind(ErrorKind::InvalidNumber("NaN".into())));
+        }
+        Tok::F64(f) => Number::F64(f),
+        Tok::F32(f) => Number::F32(f),
+        Tok::Num(t) => json_number(t)?,
+        Tok::Str(s) => parse_text(s)?,
+        Tok::Bin(b) if !json => parse_text(core::str::from_utf8(b).map_err(|_| {
+            LeafError::Kind(ErrorKind::InvalidNumber(
+                String::from_utf8_lossy(b).into_owned(),
+            ))
+        })?)?,
+        _ => return Err(LeafError::Mismatch(Expected::Number)),
+    })
+}
+
+fn parse_text(s: &str) -> Result<Number<'_>, LeafError> {
+    Number::parse(s).map_err(|e| {
+        LeafError::Kind(match e {
+            NumberError::Invalid => ErrorKind::InvalidNumber(s.to_owned()),
+            NumberError::OutOfRange => ErrorKind::NumberOutOfRange(s.to_owned()),
+        })
+    })
+}
+
+/// A JSON number literal: an integer that fits 64 bits is kept as one, anything else as
+/// its decimal text (never through a float).
+#[inline]
+pub(crate) fn json_number(t: &str) -> Result<Number<'_>, LeafError> {
+    if !t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        if let Ok(i) = t.parse::<i64>() {
+            return Ok(Number::Int(i));
+        }
+        if let Ok(u) = t.parse::<u64>() {
+            return Ok(Number::Uint(u));
+        }
+    }
+    parse_text(t)
+}
+
+#[inline]
+pub(crate) fn boolean<'a, S: Source<'a>>(tok: Tok<'a>) -> Result<Value<'a>, LeafError> {
+    match tok {
+        Tok::Bool(b) => Ok(Value::Bool(b)),
+        Tok::Str(s) if S::JSON => match s {
+            "true" | "1" => Ok(Value::Bool(true)),
+            "false" | "0" => Ok(Value::Bool(false)),
+            _ => Err(LeafError::Kind(ErrorKind::InvalidBool(s.to_owned()))),
+        },
+        _ => Err(LeafError::Mismatch(Expected::Bool)),
+    }
+}

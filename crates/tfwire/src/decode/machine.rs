@@ -1,0 +1,855 @@
+//! The state machine: one loop over tokens with an explicit frame stack, shared by every
+//! token source (MessagePack in one piece or in chunks, JSON).
+//!
+//! The machine never recurses over the type: containers push a [`Frame`], values travel up
+//! when complete. Elements wait in scratch stacks (`vals`, `pairs`) that are reused from one
+//! decode to the next, and each finished container is copied into the arena once, so no
+//! memory is ever reserved from a declared length. Paths are rebuilt from the frames only
+//! when an error happens.
+
+use super::Config;
+use super::collection;
+use super::leaf;
+use super::refine;
+use super::shape::{Attrs, Cur, Elems, Shape};
+use super::source::{Source, Stop, Tok};
+use crate::error::{Error, ErrorKind, Expected, Limit, Path, PathStep};
+use crate::program::Program;
+use crate::ty::Ty;
+use crate::value::{Refinements, Value};
+use bumpalo::Bump;
+
+/// Marks an object attribute slot not filled yet (compared by address).
+static MISSING: Refinements<'static> = Refinements {
+    not_null: false,
+    prefix: None,
+    lower: None,
+    upper: None,
+    len_lower: None,
+    len_upper: None,
+};
+
+#[inline]
+fn missing() -> Value<'static> {
+    Value::Unknown(Some(&MISSING))
+}
+
+#[inline]
+fn is_missing(v: &Value<'_>) -> bool {
+    matches!(v, Value::Unknown(Some(r)) if core::ptr::eq(*r, &MISSING))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    List,
+    Set,
+    Map,
+    Object,
+    Tuple,
+    /// A dynamic value's `[type, value]` wrapper (MessagePack).
+    Dyn,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// The next token is a map key or attribute name.
+    Key,
+    /// The next token starts the child value (`Frame::child`).
+    Value,
+    /// The next token is a dynamic value's type JSON.
+    Type,
+}
+
+#[derive(Clone, Copy)]
+enum Children<'a> {
+    None,
+    Attrs(Attrs<'a>),
+    Elems(Elems<'a>),
+}
+
+/// A container being read.
+#[derive(Clone, Copy)]
+struct Frame<'a> {
+    kind: Kind,
+    state: State,
+    /// The type of the child value being read (element type, current attribute's type,
+    /// current tuple element's type, or the dynamic value's wire type).
+    child: Cur<'a>,
+    children: Children<'a>,
+    /// Elements declared (`u32::MAX`: until the source says the container ended).
+    len: u32,
+    /// Elements read so far.
+    done: u32,
+    /// Where this container's elements start in `vals` or `pairs`.
+    base: u32,
+    /// Offset of the container's first byte.
+    offset: usize,
+    /// The current map key or attribute name.
+    key: &'a str,
+    /// The current attribute's index.
+    attr: u32,
+    /// Whether element types must be unified at the end (the element type has `dynamic`).
+    unify: bool,
+}
+
+/// What reading a key led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum KeyRead {
+    /// The key was read; its value comes next.
+    Ready,
+    /// An undeclared attribute was skipped (lenient JSON) and it was the object's last.
+    ObjectEnded,
+}
+
+/// Why the machine stopped without a value.
+pub(crate) enum Halt {
+    /// The source needs more input (streaming).
+    Pending,
+    /// Bad input.
+    Error(Error),
+}
+
+impl From<Error> for Halt {
+    fn from(e: Error) -> Halt {
+        Halt::Error(e)
+    }
+}
+
+/// The machine's state; its stacks are reusable scratch (see [`super::Decoder`]).
+pub(crate) struct Machine<'a> {
+    pub(crate) program: &'a Program,
+    pub(crate) bump: &'a Bump,
+    pub(crate) config: Config,
+    frames: Vec<Frame<'a>>,
+    vals: Vec<Value<'a>>,
+    pairs: Vec<(&'a str, Value<'a>)>,
+    scratch: Vec<u32>,
+    root: Cur<'a>,
+}
+
+/// Scratch stacks without a lifetime, kept between decodes.
+#[derive(Default)]
+pub(crate) struct Stacks {
+    frames: Vec<Frame<'static>>,
+    vals: Vec<Value<'static>>,
+    pairs: Vec<(&'static str, Value<'static>)>,
+    scratch: Vec<u32>,
+}
+
+/// Reuses a vector's allocation for elements of another lifetime. The vector is emptied
+/// first; collecting an empty `into_iter().map()` back into a `Vec` of a type with the same
+/// size and alignment reuses the allocation in place (no allocation happens: the
+/// zero-allocation test checks it).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter()
+        .map(|_| unreachable!("the vector is empty"))
+        .collect()
+}
+
+impl Stacks {
+    pub(crate) fn into_machine<'a>(
+        self,
+        program: &'a Program,
+        bump: &'a Bump,
+        config: Config,
+        root: Cur<'a>,
+    ) -> Machine<'a> {
+        Machine {
+            program,
+            bump,
+            config,
+            frames: recycle(self.frames),
+            vals: recycle(self.vals),
+            pairs: recycle(self.pairs),
+            scratch: self.scratch,
+            root,
+        }
+    }
+}
+
+impl<'a> Machine<'a> {
+    /// Gives the scratch stacks back for the next decode.
+    pub(crate) fn into_stacks(self) -> Stacks {
+        Stacks {
+            frames: recycle(self.frames),
+            vals: recycle(self.vals),
+            pairs: recycle(self.pairs),
+            scratch: self.scratch,
+        }
+    }
+
+    /// Runs until the root value is complete, the source needs more input, or an error.
+    pub(crate) fn run<S: Source<'a>>(&mut self, src: &mut S) -> Result<Value<'a>, Halt> {
+        loop {
+            let expect = match self.frames.last() {
+                None => self.root,
+                Some(f) => match f.state {
+                    State::Value => f.child,
+                    State::Key => {
+                        if self.read_key(src)? == KeyRead::ObjectEnded {
+                            let v = self.finish()?;
+                            if let Some(root) = self.bubble(v, src)? {
+                                return Ok(root);
+                            }
+                        }
+                        continue;
+                    }
+                    State::Type => {
+                        self.read_type(src)?;
+                        continue;
+                    }
+                },
+            };
+            let tok = self.next(src)?;
+            let Some(v) = self.open(expect, tok, src)? else {
+                continue;
+            };
+            if let Some(root) = self.bubble(v, src)? {
+                return Ok(root);
+            }
+        }
+    }
+
+    /// Delivers a complete value upwards, finishing every container it completes. Returns
+    /// the root value once it is complete.
+    #[inline]
+    fn bubble<S: Source<'a>>(
+        &mut self,
+        mut v: Value<'a>,
+        src: &mut S,
+    ) -> Result<Option<Value<'a>>, Halt> {
+        loop {
+            if self.frames.is_empty() {
+                return Ok(Some(v));
+            }
+            if !self.deliver(v, src)? {
+                return Ok(None);
+            }
+            v = self.finish()?;
+        }
+    }
+
+    #[inline]
+    fn next<S: Source<'a>>(&mut self, src: &mut S) -> Result<Tok<'a>, Halt> {
+        src.next().map_err(|s| self.stop(s))
+    }
+
+    #[cold]
+    fn stop(&self, s: Stop) -> Halt {
+        match s {
+            Stop::Pending => Halt::Pending,
+            Stop::Fail(kind, offset) => Halt::Error(self.error_at(kind, offset, self.frames.len())),
+        }
+    }
+
+    /// An error at `offset`, with the path through the first `depth` frames.
+    #[cold]
+    pub(crate) fn error_at(&self, kind: ErrorKind, offset: usize, depth: usize) -> Error {
+        Error::new(kind, offset, self.path(depth))
+    }
+
+    /// The path through the first `depth` frames.
+    fn path(&self, depth: usize) -> Path {
+        let mut steps = Vec::new();
+        for f in &self.frames[..depth] {
+            match f.kind {
+                Kind::List | Kind::Set | Kind::Tuple => steps.push(PathStep::Index(f.done as u64)),
+                Kind::Map if f.state == State::Value => steps.push(PathStep::Key(f.key.to_owned())),
+                Kind::Object if f.state == State::Value => {
+                    steps.push(PathStep::Attr(f.key.to_owned()))
+                }
+                _ => {}
+            }
+        }
+        Path(steps)
+    }
+
+    #[cold]
+    fn mismatch(&self, expected: Expected, tok: &Tok<'_>, offset: usize) -> Halt {
+        Halt::Error(self.error_at(
+            ErrorKind::Mismatch {
+                expected,
+                found: tok.name(),
+            },
+            offset,
+            self.frames.len(),
+        ))
+    }
+
+    #[cold]
+    fn fail(&self, kind: ErrorKind, offset: usize) -> Halt {
+        Halt::Error(self.error_at(kind, offset, self.frames.len()))
+    }
+
+    /// A helper's failure at `offset`, with the path through the first `depth` frames.
+    #[cold]
+    fn fault(&self, e: super::Fault, offset: usize, depth: usize) -> Halt {
+        match e {
+            super::Fault::Kind(k) => Halt::Error(self.error_at(k, offset, depth)),
+            super::Fault::Arena => Halt::Error(self.error_at(
+                ErrorKind::LimitExceeded {
+                    limit: Limit::ArenaBytes,
+                    max: self.config.max_arena_bytes as u64,
+                },
+                offset,
+                depth,
+            )),
+        }
+    }
+
+    #[cold]
+    fn arena_full(&self, offset: usize) -> Halt {
+        self.fail(
+            ErrorKind::LimitExceeded {
+                limit: Limit::ArenaBytes,
+                max: self.config.max_arena_bytes as u64,
+            },
+            offset,
+        )
+    }
+
+    /// Reads a value of type `expect` starting with `tok`: a finished value, or `None` when
+    /// a container was opened (its elements follow).
+    #[inline]
+    fn open<S: Source<'a>>(
+        &mut self,
+        expect: Cur<'a>,
+        tok: Tok<'a>,
+        src: &mut S,
+    ) -> Result<Option<Value<'a>>, Halt> {
+        let at = src.offset();
+        let shape = expect.shape(self.program);
+        match tok {
+            Tok::Null => return Ok(Some(Value::Null)),
+            Tok::Ext(code, payload) if !S::JSON => {
+                return refine::unknown(code, payload, shape, self.bump, &self.config)
+                    .map(Some)
+                    .map_err(|k| self.fail(k, at));
+            }
+            _ => {}
+        }
+        let v = match shape {
+            Shape::String => leaf::string::<S>(tok, self.bump),
+            Shape::Number => leaf::number::<S>(tok),
+            Shape::Bool => leaf::boolean::<S>(tok),
+            Shape::List(elem, unify) => {
+                return self.open_seq(Kind::List, Expected::List, tok, elem, unify, at, src);
+            }
+            Shape::Set(elem, unify) => {
+                return self.open_seq(Kind::Set, Expected::Set, tok, elem, unify, at, src);
+            }
+            Shape::Tuple(elems) => return self.open_tuple(tok, elems, at, src),
+            Shape::Map(elem, unify) => return self.open_map(tok, elem, unify, at, src),
+            Shape::Object(attrs) => return self.open_object(tok, attrs, at, src),
+            Shape::Dynamic => return self.open_dynamic(tok, at, src),
+        };
+        match v {
+            Ok(v) => Ok(Some(v)),
+            Err(leaf::LeafError::Mismatch(expected)) => Err(self.mismatch(expected, &tok, at)),
+            Err(leaf::LeafError::Kind(k)) => Err(self.fail(k, at)),
+            Err(leaf::LeafError::Arena) => Err(self.arena_full(at)),
+        }
+    }
+
+    /// Checks a container's declared length against the limits and the input left.
+    #[inline]
+    fn check_len<S: Source<'a>>(
+        &self,
+        n: u32,
+        per_elem: u64,
+        at: usize,
+        src: &S,
+    ) -> Result<(), Halt> {
+        if n == u32::MAX && S::JSON {
+            return Ok(());
+        }
+        if n as u64 > self.config.max_collection_len as u64 {
+            return Err(self.fail(
+                ErrorKind::LimitExceeded {
+                    limit: Limit::CollectionLen,
+                    max: self.config.max_collection_len as u64,
+                },
+                at,
+            ));
+        }
+        if let Some(left) = src.remaining() {
+            if n as u64 * per_elem > left {
+                return Err(self.fail(
+                    ErrorKind::LengthExceedsInput {
+                        declared: n as u64,
+                        available: left,
+                    },
+                    at,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn push(&mut self, f: Frame<'a>) -> Result<(), Halt> {
+        if self.frames.len() >= self.config.max_depth {
+            return Err(self.fail(
+                ErrorKind::LimitExceeded {
+                    limit: Limit::Depth,
+                    max: self.config.max_depth as u64,
+                },
+                f.offset,
+            ));
+        }
+        self.frames.push(f);
+        Ok(())
+    }
+
+    fn frame(
+        kind: Kind,
+        state: State,
+        child: Cur<'a>,
+        len: u32,
+        base: usize,
+        offset: usize,
+    ) -> Frame<'a> {
+        Frame {
+            kind,
+            state,
+            child,
+            children: Children::None,
+            len,
+            done: 0,
+            base: base as u32,
+            offset,
+            key: "",
+            attr: 0,
+            unify: false,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn open_seq<S: Source<'a>>(
+        &mut self,
+        kind: Kind,
+        expected: Expected,
+        tok: Tok<'a>,
+        elem: Cur<'a>,
+        unify: bool,
+        at: usize,
+        src: &mut S,
+    ) -> Result<Option<Value<'a>>, Halt> {
+        let Tok::Array(n) = tok else {
+            return Err(self.mismatch(expected, &tok, at));
+        };
+        self.check_len(n, 1, at, src)?;
+        if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
+            return Ok(Some(if kind == Kind::List {
+                Value::List(&[])
+            } else {
+                Value::Set(&[])
+            }));
+        }
+        let mut f = Self::frame(kind, State::Value, elem, n, self.vals.len(), at);
+        f.unify = unify;
+        self.push(f)?;
+        Ok(None)
+    }
+
+    fn open_tuple<S: Source<'a>>(
+        &mut self,
+        tok: Tok<'a>,
+        elems: Elems<'a>,
+        at: usize,
+        src: &mut S,
+    ) -> Result<Option<Value<'a>>, Halt> {
+        let Tok::Array(n) = tok else {
+            return Err(self.mismatch(Expected::Tuple, &tok, at));
+        };
+        let want = elems.len();
+        if n != u32::MAX && n as usize != want {
+            return Err(self.fail(
+                ErrorKind::TupleLength {
+                    expected: want,
+                    found: n as u64,
+                },
+                at,
+            ));
+        }
+        self.check_len(n, 1, at, src)?;
+        if want == 0 {
+            if n == u32::MAX && !self.at_end(src, true)? {
+                return Err(self.fail(
+                    ErrorKind::TupleLength {
+                        expected: 0,
+                        found: 1,
+                    },
+                    at,
+                ));
+            }
+            return Ok(Some(Value::Tuple(&[])));
+        }
+        if n == u32::MAX && self.at_end(src, true)? {
+            return Err(self.fail(
+                ErrorKind::TupleLength {
+                    expected: want,
+                    found: 0,
+                },
+                at,
+            ));
+        }
+        let mut f = Self::frame(
+            Kind::Tuple,
+            State::Value,
+            elems.cur(0),
+            n,
+            self.vals.len(),
+            at,
+        );
+        f.children = Children::Elems(elems);
+        self.push(f)?;
+        Ok(None)
+    }
+
+    fn open_map<S: Source<'a>>(
+        &mut self,
+        tok: Tok<'a>,
+        elem: Cur<'a>,
+        unify: bool,
+        at: usize,
+        src: &mut S,
+    ) -> Result<Option<Value<'a>>, Halt> {
+        let Tok::Map(n) = tok else {
+            return Err(self.mismatch(Expected::Map, &tok, at));
+        };
+        self.check_len(n, 2, at, src)?;
+        if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
+            return Ok(Some(Value::Map(&[])));
+        }
+        let mut f = Self::frame(Kind::Map, State::Key, elem, n, self.pairs.len(), at);
+        f.unify = unify;
+        self.push(f)?;
+        Ok(None)
+    }
+
+    fn open_object<S: Source<'a>>(
+        &mut self,
+        tok: Tok<'a>,
+        attrs: Attrs<'a>,
+        at: usize,
+        src: &mut S,
+    ) -> Result<Option<Value<'a>>, Halt> {
+        let Tok::Map(n) = tok else {
+            return Err(self.mismatch(Expected::Object, &tok, at));
+        };
+        let want = attrs.len();
+        if !S::JSON && n as usize != want {
+            // go-cty checks the count before anything else; an empty map for an object type
+            // with attributes is rejected here too (go-cty would return an empty object of
+            // another type).
+            return Err(self.fail(
+                ErrorKind::AttributeCount {
+                    expected: want,
+                    found: n as u64,
+                },
+                at,
+            ));
+        }
+        self.check_len(n, 2, at, src)?;
+        let base = self.pairs.len();
+        if self.pairs.try_reserve(want).is_err() {
+            return Err(self.arena_full(at));
+        }
+        for i in 0..want {
+            self.pairs.push((attrs.name(i), missing()));
+        }
+        let mut f = Self::frame(Kind::Object, State::Key, Cur::Ty(Ty::Dynamic), n, base, at);
+        f.children = Children::Attrs(attrs);
+        if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
+            // An empty JSON object: every attribute is null.
+            self.frames.push(f);
+            return self.finish().map(Some);
+        }
+        self.push(f)?;
+        Ok(None)
+    }
+
+    fn open_dynamic<S: Source<'a>>(
+        &mut self,
+        tok: Tok<'a>,
+        at: usize,
+        src: &mut S,
+    ) -> Result<Option<Value<'a>>, Halt> {
+        if S::JSON {
+            return Err(self.fail(
+                ErrorKind::InvalidDynamic("JSON dynamic values are not supported yet".into()),
+                at,
+            ));
+        }
+        match tok {
+            Tok::Array(2) => {
+                self.check_len(2, 1, at, src)?;
+                self.push(Self::frame(
+                    Kind::Dyn,
+                    State::Type,
+                    Cur::Ty(Ty::Dynamic),
+                    2,
+                    self.vals.len(),
+                    at,
+                ))?;
+                Ok(None)
+            }
+            Tok::Array(n) => Err(self.fail(
+                ErrorKind::InvalidDynamic(format!(
+                    "a dynamic value is a two-element array [type, value], found {n} elements"
+                )),
+                at,
+            )),
+            _ => Err(self.mismatch(Expected::DynamicWrapper, &tok, at)),
+        }
+    }
+
+    /// For containers of unknown length (JSON text): whether it has ended.
+    #[inline]
+    fn at_end<S: Source<'a>>(&self, src: &mut S, first: bool) -> Result<bool, Halt> {
+        src.at_end(first).map_err(|s| self.stop(s))
+    }
+
+    /// Reads a map key or an attribute name (the top frame is in `State::Key`).
+    fn read_key<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Halt> {
+        let tok = self.next(src)?;
+        let at = src.offset();
+        let key: &'a str = match tok {
+            Tok::Str(s) => s,
+            // go-cty reads keys with DecodeString, which accepts binary too.
+            Tok::Bin(b) if !S::JSON => match core::str::from_utf8(b) {
+                Ok(s) => s,
+                Err(_) => return Err(self.fail(ErrorKind::InvalidUtf8, at)),
+            },
+            // A nil or non-string key: go-cty reads it as "" (nil) or loses its alignment;
+            // tfwire rejects it.
+            _ => return Err(self.fail(ErrorKind::NonStringKey(tok.name()), at)),
+        };
+        let depth = self.frames.len();
+        let f = &mut self.frames[depth - 1];
+        match f.children {
+            Children::Attrs(attrs) => {
+                // go-cty writes attributes sorted, so the next one is the likeliest.
+                let guess = f.done as usize;
+                let idx = if guess < attrs.len() && attrs.name(guess) == key {
+                    Some(guess)
+                } else {
+                    attrs.find(key)
+                };
+                let Some(i) = idx else {
+                    if S::JSON && self.config.lenient {
+                        src.skip_value().map_err(|s| self.stop(s))?;
+                        return self.after_lenient_skip(src);
+                    }
+                    return Err(self.fail(ErrorKind::UnsupportedAttribute(key.to_owned()), at));
+                };
+                let slot = f.base as usize + i;
+                if !S::JSON && !is_missing(&self.pairs[slot].1) {
+                    return Err(self.fail(ErrorKind::DuplicateAttribute(key.to_owned()), at));
+                }
+                let f = &mut self.frames[depth - 1];
+                f.attr = i as u32;
+                f.key = attrs.name(i);
+                f.child = attrs.cur(i);
+                f.state = State::Value;
+            }
+            _ => {
+                let Some(key) = crate::nfc::nfc(self.bump, key) else {
+                    return Err(self.arena_full(at));
+                };
+                f.key = key;
+                f.state = State::Value;
+            }
+        }
+        Ok(KeyRead::Ready)
+    }
+
+    /// After skipping an undeclared attribute in lenient mode: counts it, and says whether
+    /// it was the object's last member.
+    fn after_lenient_skip<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Halt> {
+        let f = self.frames.last_mut().expect("an object frame");
+        f.done += 1;
+        let ended = if f.len == u32::MAX {
+            self.at_end(src, false)?
+        } else {
+            f.done == f.len
+        };
+        Ok(if ended {
+            KeyRead::ObjectEnded
+        } else {
+            KeyRead::Ready
+        })
+    }
+
+    /// Reads a dynamic value's type (the top frame is in `State::Type`).
+    fn read_type<S: Source<'a>>(&mut self, src: &mut S) -> Result<(), Halt> {
+        let tok = self.next(src)?;
+        let at = src.offset();
+        let text: &'a [u8] = match tok {
+            Tok::Bin(b) => b,
+            // go-cty accepts the type JSON in a string too.
+            Tok::Str(s) => s.as_bytes(),
+            _ => return Err(self.mismatch(Expected::DynamicType, &tok, at)),
+        };
+        let depth = self
+            .config
+            .max_depth
+            .saturating_sub(self.frames.len())
+            .max(1);
+        let ty = crate::ty::json::parse_text(self.bump, text, depth).map_err(|e| match e {
+            crate::ty::json::TyFault::Syntax(e) => self.fail(
+                ErrorKind::InvalidType {
+                    message: e.message,
+                    offset: e.offset,
+                },
+                at,
+            ),
+            crate::ty::json::TyFault::Arena => self.arena_full(at),
+        })?;
+        let f = self.frames.last_mut().expect("a dynamic frame");
+        f.child = Cur::Ty(ty);
+        f.state = State::Value;
+        Ok(())
+    }
+
+    /// Hands a complete value to the top frame. Returns whether the frame is complete.
+    #[inline]
+    fn deliver<S: Source<'a>>(&mut self, v: Value<'a>, src: &mut S) -> Result<bool, Halt> {
+        let depth = self.frames.len();
+        let f = &mut self.frames[depth - 1];
+        match f.kind {
+            Kind::List | Kind::Set | Kind::Tuple | Kind::Dyn => {
+                self.vals.push(v);
+                if f.kind == Kind::Dyn {
+                    return Ok(true);
+                }
+            }
+            Kind::Map => self.pairs.push((f.key, v)),
+            Kind::Object => self.pairs[f.base as usize + f.attr as usize].1 = v,
+        }
+        let f = &mut self.frames[depth - 1];
+        f.done += 1;
+        let more = if f.len == u32::MAX {
+            let ended = src.at_end(false).map_err(|s| self.stop(s))?;
+            if !ended && self.frames[depth - 1].kind == Kind::Tuple {
+                let f = &self.frames[depth - 1];
+                if let Children::Elems(e) = f.children {
+                    if f.done as usize >= e.len() {
+                        let extra = ErrorKind::TupleLength {
+                            expected: e.len(),
+                            found: f.done as u64 + 1,
+                        };
+                        return Err(Halt::Error(self.error_at(extra, f.offset, depth - 1)));
+                    }
+                }
+            }
+            !ended
+        } else {
+            f.done < f.len
+        };
+        let f = &mut self.frames[depth - 1];
+        if more {
+            match f.kind {
+                Kind::Map | Kind::Object => f.state = State::Key,
+                Kind::Tuple => {
+                    if let Children::Elems(e) = f.children {
+                        f.child = e.cur(f.done as usize);
+                    }
+                }
+                _ => {}
+            }
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Pops the top frame and builds its value in the arena.
+    fn finish(&mut self) -> Result<Value<'a>, Halt> {
+        let f = self.frames.pop().expect("a frame to finish");
+        let base = f.base as usize;
+        let depth = self.frames.len();
+        let bump = self.bump;
+        let v = match f.kind {
+            Kind::List | Kind::Set => {
+                if f.unify {
+                    let which = if f.kind == Kind::List { "list" } else { "set" };
+                    collection::unify_elements(
+                        self.program,
+                        bump,
+                        &mut self.vals[base..],
+                        f.child,
+                        which,
+                    )
+                    .map_err(|e| self.fault(e, f.offset, depth))?;
+                }
+                if f.kind == Kind::Set {
+                    let n = collection::dedup_set(&mut self.vals, base, &mut self.scratch);
+                    self.vals.truncate(base + n);
+                }
+                let s = bump
+                    .try_alloc_slice_copy(&self.vals[base..])
+                    .map_err(|_| self.arena_full(f.offset))?;
+                self.vals.truncate(base);
+                if f.kind == Kind::List {
+                    Value::List(s)
+                } else {
+                    Value::Set(s)
+                }
+            }
+            Kind::Tuple => {
+                if f.len == u32::MAX {
+                    if let Children::Elems(e) = f.children {
+                        if (f.done as usize) < e.len() {
+                            let k = ErrorKind::TupleLength {
+                                expected: e.len(),
+                                found: f.done as u64,
+                            };
+                            return Err(Halt::Error(self.error_at(k, f.offset, depth)));
+                        }
+                    }
+                }
+                let s = bump
+                    .try_alloc_slice_copy(&self.vals[base..])
+                    .map_err(|_| self.arena_full(f.offset))?;
+                self.vals.truncate(base);
+                Value::Tuple(s)
+            }
+            Kind::Map => {
+                if f.unify {
+                    collection::unify_entries(self.program, bump, &mut self.pairs[base..], f.child)
+                        .map_err(|e| self.fault(e, f.offset, depth))?;
+                }
+                let s = collection::sorted_map(bump, &self.pairs[base..], &mut self.scratch)
+                    .ok_or_else(|| self.arena_full(f.offset))?;
+                self.pairs.truncate(base);
+                Value::Map(s)
+            }
+            Kind::Object => {
+                for slot in &mut self.pairs[base..] {
+                    if is_missing(&slot.1) {
+                        // Only JSON may omit attributes (they are null); MessagePack objects
+                        // have exactly the declared count and no duplicates, so every slot
+                        // is filled.
+                        slot.1 = Value::Null;
+                    }
+                }
+                let s = bump
+                    .try_alloc_slice_copy(&self.pairs[base..])
+                    .map_err(|_| self.arena_full(f.offset))?;
+                self.pairs.truncate(base);
+                Value::Object(s)
+            }
+            Kind::Dyn => {
+                let inner = self.vals.pop().expect("the dynamic value's content");
+                let Cur::Ty(ty) = f.child else {
+                    unreachable!("a dynamic frame holds a wire type")
+                };
+                collection::wrap_dynamic(self.program, bump, inner, ty)
+                    .map_err(|e| self.fault(e, f.offset, depth))?
+            }
+        };
+        Ok(v)
+    }
+}

@@ -1,0 +1,255 @@
+//! Decoding: a compiled [`Program`] run over MessagePack (or JSON) tokens into arena values.
+//!
+//! ```
+//! use tfwire::{Config, Decoder, Program, Type};
+//! let program = Program::compile(&Type::from_json(r#"["list","string"]"#)?);
+//! let mut decoder = Decoder::new(Config::default());
+//! let mut arena = bumpalo::Bump::new();
+//! for _ in 0..3 {
+//!     let v = decoder.decode_msgpack(&program, &[0x92, 0xa1, b'a', 0xc0], &arena)?;
+//!     assert_eq!(v.index(0).unwrap().as_str(), Some("a"));
+//!     assert!(v.index(1).unwrap().is_null());
+//!     arena.reset(); // values borrow the arena: reset it between messages
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Where tfwire departs from go-cty on odd MessagePack
+//!
+//! The conformance README lets a decoder reject inputs go-cty accepts by accident; tfwire
+//! rejects, with an error naming the value:
+//! - bytes after the complete value (go-cty ignores them);
+//! - strings that are not valid UTF-8 (go-cty keeps the bytes);
+//! - map keys that are not strings, including nil (go-cty reads `""`, and for some keys
+//!   loses its place in the input);
+//! - an object whose attribute count matches but which repeats a key and so misses another
+//!   (go-cty returns an object of another type), and an empty map or array for an object or
+//!   tuple type with attributes/elements (likewise);
+//! - a truncated extension at the end of the input (go-cty 1.12 reads an unknown).
+//!
+//! and accepts, as go-cty does: binary wherever a string is expected (keys, numbers, the
+//! type of a dynamic value), a dynamic value wrapped twice (`[“dynamic”, [T, v]]`), and
+//! decimal strings with `+`, leading zeros, `.5`, `5.` and exponents. It rejects Go's binary
+//! exponent (`"1p3"`), which go-cty accepts.
+
+mod collection;
+mod leaf;
+mod machine;
+mod msgpack;
+mod refine;
+mod shape;
+mod source;
+
+use crate::error::{Error, ErrorKind, Limit, Path};
+use crate::program::Program;
+use crate::value::Value;
+use bumpalo::Bump;
+use machine::{Halt, Stacks};
+use shape::Cur;
+use source::{Source, Stop};
+
+/// Decoding limits and options. Every limit has a safe default; a value that exceeds one is
+/// rejected with [`ErrorKind::LimitExceeded`] naming it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Config {
+    /// Deepest nesting of containers (lists, sets, maps, objects, tuples, dynamic wrappers,
+    /// and type JSON inside dynamic values). Default 256; at most [`Config::MAX_DEPTH`].
+    pub max_depth: usize,
+    /// Largest input accepted, in bytes. Default 1 GiB.
+    pub max_input_bytes: usize,
+    /// Most arena memory one decode may use, in bytes (enforced with bumpalo's allocation
+    /// limit for the duration of the decode). Default 4 GiB.
+    pub max_arena_bytes: usize,
+    /// Most elements in one list, set, map, tuple or object. Default 2^26.
+    pub max_collection_len: usize,
+    /// JSON only: ignore object attributes the type does not declare (as terraform-plugin-go
+    /// does for `RawState` written by an older schema version) instead of rejecting them.
+    /// Default `false`.
+    pub lenient: bool,
+}
+
+impl Config {
+    /// The largest accepted `max_depth`: deeper values would risk the stack of the recursive
+    /// consumers (encoders, printers).
+    pub const MAX_DEPTH: usize = 1024;
+
+    /// The defaults.
+    pub const fn new() -> Config {
+        Config {
+            max_depth: 256,
+            max_input_bytes: 1 << 30,
+            max_arena_bytes: 4 << 30,
+            max_collection_len: 1 << 26,
+            lenient: false,
+        }
+    }
+
+    /// With `max_depth` (clamped to [`Config::MAX_DEPTH`]).
+    pub const fn max_depth(mut self, n: usize) -> Config {
+        self.max_depth = if n > Config::MAX_DEPTH {
+            Config::MAX_DEPTH
+        } else {
+            n
+        };
+        self
+    }
+
+    /// With `max_input_bytes`.
+    pub const fn max_input_bytes(mut self, n: usize) -> Config {
+        self.max_input_bytes = n;
+        self
+    }
+
+    /// With `max_arena_bytes`.
+    pub const fn max_arena_bytes(mut self, n: usize) -> Config {
+        self.max_arena_bytes = n;
+        self
+    }
+
+    /// With `max_collection_len`.
+    pub const fn max_collection_len(mut self, n: usize) -> Config {
+        self.max_collection_len = n;
+        self
+    }
+
+    /// With `lenient`.
+    pub const fn lenient(mut self, yes: bool) -> Config {
+        self.lenient = yes;
+        self
+    }
+
+    fn checked(mut self) -> Config {
+        self.max_depth = self.max_depth.clamp(1, Config::MAX_DEPTH);
+        self
+    }
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config::new()
+    }
+}
+
+/// Why a helper of the machine failed: a bad input, or an arena that refused memory.
+pub(crate) enum Fault {
+    Kind(ErrorKind),
+    Arena,
+}
+
+impl From<ErrorKind> for Fault {
+    fn from(k: ErrorKind) -> Fault {
+        Fault::Kind(k)
+    }
+}
+
+/// A reusable decoder: keeps its scratch stacks between decodes, so that decoding a message
+/// of a size seen before allocates nothing on the heap (values go into the arena you pass).
+#[derive(Default)]
+pub struct Decoder {
+    config: Config,
+    stacks: Option<Stacks>,
+}
+
+impl core::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Decoder")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Decoder {
+    /// A decoder with `config`.
+    pub fn new(config: Config) -> Decoder {
+        Decoder {
+            config: config.checked(),
+            stacks: Some(Stacks::default()),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Decodes a complete MessagePack value of the program's type.
+    ///
+    /// The value borrows `input` (strings), `arena` (everything else) and `program`
+    /// (attribute names).
+    pub fn decode_msgpack<'a>(
+        &mut self,
+        program: &'a Program,
+        input: &'a [u8],
+        arena: &'a Bump,
+    ) -> Result<Value<'a>, Error> {
+        if input.len() > self.config.max_input_bytes {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded {
+                    limit: Limit::InputBytes,
+                    max: self.config.max_input_bytes as u64,
+                },
+                0,
+                Path::root(),
+            ));
+        }
+        let mut src = msgpack::Complete::new(input);
+        self.run(program, arena, &mut src)
+    }
+
+    fn run<'a, S: Source<'a>>(
+        &mut self,
+        program: &'a Program,
+        arena: &'a Bump,
+        src: &mut S,
+    ) -> Result<Value<'a>, Error> {
+        let stacks = self.stacks.take().unwrap_or_default();
+        let mut m = stacks.into_machine(program, arena, self.config, Cur::Node(program.root()));
+        // Bound the arena for this decode: what it already holds plus the configured budget.
+        let previous_limit = arena.allocation_limit();
+        let budget = arena
+            .allocated_bytes()
+            .saturating_add(self.config.max_arena_bytes);
+        arena.set_allocation_limit(Some(previous_limit.map_or(budget, |l| l.min(budget))));
+        let result = match m.run(src) {
+            Ok(v) => match src.finish() {
+                Ok(()) => Ok(v),
+                Err(Stop::Fail(k, at)) => Err(Error::new(k, at, Path::root())),
+                Err(Stop::Pending) => Err(Error::new(
+                    ErrorKind::UnexpectedEof,
+                    src.position(),
+                    Path::root(),
+                )),
+            },
+            Err(Halt::Error(e)) => Err(e),
+            Err(Halt::Pending) => Err(Error::new(
+                ErrorKind::UnexpectedEof,
+                src.position(),
+                Path::root(),
+            )),
+        };
+        arena.set_allocation_limit(previous_limit);
+        self.stacks = Some(m.into_stacks());
+        result
+    }
+}
+
+/// Decodes a complete MessagePack value with the default [`Config`] (a one-off
+/// [`Decoder`]; keep a `Decoder` to reuse its scratch memory).
+///
+/// ```
+/// use tfwire::{Program, Type, Value};
+/// let program = Program::compile(&Type::String);
+/// let bump = bumpalo::Bump::new();
+/// assert_eq!(tfwire::decode_msgpack(&program, &[0xa2, b'h', b'i'], &bump)?, Value::String("hi"));
+/// let err = tfwire::decode_msgpack(&program, &[0xc3], &bump).unwrap_err();
+/// assert_eq!(err.to_string(), "(root): a string is required, found bool (at byte 0)");
+/// # Ok::<(), tfwire::Error>(())
+/// ```
+pub fn decode_msgpack<'a>(
+    program: &'a Program,
+    input: &'a [u8],
+    arena: &'a Bump,
+) -> Result<Value<'a>, Error> {
+    Decoder::new(Config::default()).decode_msgpack(program, input, arena)
+}

@@ -1,0 +1,85 @@
+//! What the state machine reads: format-neutral tokens from a token source.
+
+use crate::error::ErrorKind;
+
+/// One token, as the state machine sees it, whatever the format.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Tok<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    F32(f32),
+    F64(f64),
+    /// A JSON number literal (RFC 8259 syntax), verbatim.
+    Num(&'a str),
+    /// A string, valid UTF-8 (not yet NFC-normalized).
+    Str(&'a str),
+    /// MessagePack binary.
+    Bin(&'a [u8]),
+    /// An array and its element count (`u32::MAX`: unknown, see [`Source::at_end`]).
+    Array(u32),
+    /// A map or JSON object and its pair count.
+    Map(u32),
+    /// A MessagePack extension: type code and payload.
+    Ext(i8, &'a [u8]),
+}
+
+impl Tok<'_> {
+    /// What the input holds, for "found ..." in messages.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Tok::Null => "null",
+            Tok::Bool(_) => "bool",
+            Tok::Int(_) | Tok::Uint(_) => "integer",
+            Tok::F32(_) | Tok::F64(_) => "float",
+            Tok::Num(_) => "number",
+            Tok::Str(_) => "string",
+            Tok::Bin(_) => "binary",
+            Tok::Array(_) => "array",
+            Tok::Map(_) => "map",
+            Tok::Ext(..) => "extension (unknown value)",
+        }
+    }
+}
+
+/// Why a source stopped.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// The bytes fed so far end inside a token (streaming only): feed more and resume.
+    Pending,
+    /// The input is bad: what is wrong, at which offset.
+    Fail(ErrorKind, usize),
+}
+
+/// The format-specific half of decoding: reading tokens. The state machine (the other half)
+/// is shared by every source.
+pub(crate) trait Source<'a> {
+    /// Whether this is a JSON source (JSON's rules for objects, coercions and dynamic values
+    /// apply) rather than MessagePack.
+    const JSON: bool;
+
+    /// Reads the next token.
+    fn next(&mut self) -> Result<Tok<'a>, Stop>;
+
+    /// Offset of the first byte of the token last returned by [`Source::next`].
+    fn offset(&self) -> usize;
+
+    /// Offset of the next byte to read (where a missing value would start).
+    fn position(&self) -> usize;
+
+    /// Bytes left in the input, when the whole input is known.
+    fn remaining(&self) -> Option<u64>;
+
+    /// Whether the container being read has ended (for containers whose count was
+    /// `u32::MAX`, i.e. unknown in advance). Consumes the closing delimiter or the separator.
+    fn at_end(&mut self, _first: bool) -> Result<bool, Stop> {
+        Ok(false)
+    }
+
+    /// Skips the next whole value.
+    fn skip_value(&mut self) -> Result<(), Stop>;
+
+    /// Checks that nothing follows the value.
+    fn finish(&mut self) -> Result<(), Stop>;
+}

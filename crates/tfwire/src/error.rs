@@ -1,0 +1,521 @@
+//! The crate's one error type: what went wrong, where in the value, and at which byte.
+
+use core::fmt;
+
+/// One step of a [`Path`], in Terraform's vocabulary.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PathStep {
+    /// An object attribute: `.name`.
+    Attr(String),
+    /// A map element: `["key"]`.
+    Key(String),
+    /// A list, set or tuple element, or a block in a list/set nesting: `[2]`.
+    Index(u64),
+}
+
+/// Where a value sits inside the value being decoded, e.g. `.disks[2].size` or
+/// `.tags["env"]`. The root is the empty path, displayed as `(root)`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Path(pub Vec<PathStep>);
+
+impl Path {
+    /// The empty path (the root value).
+    pub const fn root() -> Path {
+        Path(Vec::new())
+    }
+
+    /// Whether this is the root.
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The steps from the root.
+    pub fn steps(&self) -> &[PathStep] {
+        &self.0
+    }
+}
+
+impl fmt::Display for PathStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathStep::Attr(name) if is_identifier(name) => write!(f, ".{name}"),
+            // An attribute name that is not an identifier is shown the way Terraform shows
+            // such names: as an index step with a quoted string.
+            PathStep::Attr(name) | PathStep::Key(name) => {
+                f.write_str("[")?;
+                write_quoted(f, name)?;
+                f.write_str("]")
+            }
+            PathStep::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("(root)");
+        }
+        for step in &self.0 {
+            write!(f, "{step}")?;
+        }
+        Ok(())
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Writes `s` as a double-quoted string with `"`, `\` and control characters escaped.
+pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
+    f.write_char('"')?;
+    for c in s.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\t' => f.write_str("\\t")?,
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => write!(f, "\\u{:04x}", c as u32)?,
+            c => f.write_char(c)?,
+        }
+    }
+    f.write_char('"')
+}
+
+/// What was expected where a value of the wrong kind was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Expected {
+    /// A string.
+    String,
+    /// A number.
+    Number,
+    /// A bool.
+    Bool,
+    /// A list (an array).
+    List,
+    /// A set (an array).
+    Set,
+    /// A map.
+    Map,
+    /// An object.
+    Object,
+    /// A tuple (an array).
+    Tuple,
+    /// The `[type, value]` array of a dynamic value (msgpack), or its `{"type", "value"}`
+    /// object (JSON).
+    DynamicWrapper,
+    /// The type of a dynamic value: MessagePack binary (or string) holding type JSON.
+    DynamicType,
+    /// A map key (a string).
+    MapKey,
+    /// An attribute name (a string).
+    AttributeName,
+}
+
+impl Expected {
+    fn describe(self) -> &'static str {
+        match self {
+            Expected::String => "a string",
+            Expected::Number => "a number",
+            Expected::Bool => "a bool",
+            Expected::List => "a list",
+            Expected::Set => "a set",
+            Expected::Map => "a map",
+            Expected::Object => "an object",
+            Expected::Tuple => "a tuple",
+            Expected::DynamicWrapper => "a dynamic value",
+            Expected::DynamicType => "the type of a dynamic value (binary type JSON)",
+            Expected::MapKey => "a string map key",
+            Expected::AttributeName => "a string attribute name",
+        }
+    }
+}
+
+/// Which configured limit an input exceeded (see [`crate::Config`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Limit {
+    /// `Config::max_depth`: containers and dynamic values nested deeper than allowed.
+    Depth,
+    /// `Config::max_input_bytes`: the input is larger than allowed.
+    InputBytes,
+    /// `Config::max_arena_bytes`: decoding would need more arena memory than allowed.
+    ArenaBytes,
+    /// `Config::max_collection_len`: a list, set, map, tuple or object with more elements
+    /// than allowed.
+    CollectionLen,
+}
+
+impl Limit {
+    /// The name of the `Config` field that sets this limit.
+    pub const fn config_field(self) -> &'static str {
+        match self {
+            Limit::Depth => "max_depth",
+            Limit::InputBytes => "max_input_bytes",
+            Limit::ArenaBytes => "max_arena_bytes",
+            Limit::CollectionLen => "max_collection_len",
+        }
+    }
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended before the value did.
+    UnexpectedEof,
+    /// Bytes follow a complete value.
+    TrailingBytes,
+    /// A value of the wrong kind: `found` names what the input holds (e.g. `"bool"`,
+    /// `"array"`, `"nil"`).
+    Mismatch {
+        /// What the type calls for.
+        expected: Expected,
+        /// What the input holds.
+        found: &'static str,
+    },
+    /// Text that is not a number (e.g. `"abc"` where a number is expected), or NaN.
+    InvalidNumber(String),
+    /// A number too large or too small to represent (an exponent beyond the supported range).
+    NumberOutOfRange(String),
+    /// A string that is not valid UTF-8.
+    InvalidUtf8,
+    /// A JSON string where a bool is expected that is not `"true"`, `"false"`, `"1"` or `"0"`.
+    InvalidBool(String),
+    /// A MessagePack object with a different number of attributes than its type.
+    AttributeCount {
+        /// Attributes the type declares.
+        expected: usize,
+        /// Attributes the input holds.
+        found: u64,
+    },
+    /// An attribute the object type does not declare.
+    UnsupportedAttribute(String),
+    /// An attribute given twice.
+    DuplicateAttribute(String),
+    /// A declared attribute that is absent (MessagePack objects must list every attribute).
+    MissingAttribute(String),
+    /// A tuple with a different number of elements than its type.
+    TupleLength {
+        /// Elements the type declares.
+        expected: usize,
+        /// Elements the input holds.
+        found: u64,
+    },
+    /// A dynamic value's wrapper is malformed (wrong array length, missing `type` or
+    /// `value`, an unexpected key).
+    InvalidDynamic(String),
+    /// The type JSON inside a dynamic value (or given as a type constraint) is malformed.
+    InvalidType {
+        /// What is wrong.
+        message: String,
+        /// Byte offset within the type JSON text.
+        offset: usize,
+    },
+    /// Elements of a list, set or map of `dynamic` that carry different types.
+    InconsistentElementTypes {
+        /// `list`, `set` or `map`.
+        collection: &'static str,
+        /// The type of the earlier elements (type JSON).
+        first: String,
+        /// The type of the offending element (type JSON).
+        other: String,
+    },
+    /// A malformed refinement payload of an unknown value (MessagePack extension 12).
+    InvalidRefinement(String),
+    /// A container claims more elements than the bytes left can hold.
+    LengthExceedsInput {
+        /// Elements (or bytes) declared.
+        declared: u64,
+        /// Bytes left in the input.
+        available: u64,
+    },
+    /// An invalid MessagePack marker (`0xc1`).
+    InvalidMarker(u8),
+    /// Invalid JSON syntax.
+    Syntax(String),
+    /// A map key that is not a string.
+    NonStringKey(&'static str),
+    /// A block count outside `min_items..=max_items`.
+    BlockCount {
+        /// The nested block type's name.
+        block: String,
+        /// Blocks present.
+        found: u64,
+        /// Minimum allowed.
+        min: u64,
+        /// Maximum allowed (0: no maximum).
+        max: u64,
+    },
+    /// A configured limit was exceeded.
+    LimitExceeded {
+        /// Which limit.
+        limit: Limit,
+        /// The configured value.
+        max: u64,
+    },
+    /// A value cannot be encoded in the requested format (e.g. an unknown value as JSON).
+    Unencodable(String),
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::UnexpectedEof => f.write_str("unexpected end of input"),
+            ErrorKind::TrailingBytes => f.write_str("unexpected bytes after the end of the value"),
+            ErrorKind::Mismatch { expected, found } => {
+                write!(f, "{} is required, found {found}", expected.describe())
+            }
+            ErrorKind::InvalidNumber(text) => {
+                f.write_str("a number is required, found ")?;
+                write_quoted(f, text)
+            }
+            ErrorKind::NumberOutOfRange(text) => {
+                f.write_str("number out of range: ")?;
+                write_quoted(f, text)
+            }
+            ErrorKind::InvalidUtf8 => f.write_str("string is not valid UTF-8"),
+            ErrorKind::InvalidBool(text) => {
+                f.write_str("a bool is required, found the string ")?;
+                write_quoted(f, text)?;
+                if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
+                    write!(f, " (use lowercase \"{}\")", text.to_ascii_lowercase())?;
+                }
+                Ok(())
+            }
+            ErrorKind::AttributeCount { expected, found } => {
+                write!(
+                    f,
+                    "an object with {expected} attributes is required ({found} given)"
+                )
+            }
+            ErrorKind::UnsupportedAttribute(name) => {
+                f.write_str("unsupported attribute ")?;
+                write_quoted(f, name)
+            }
+            ErrorKind::DuplicateAttribute(name) => {
+                f.write_str("duplicate attribute ")?;
+                write_quoted(f, name)
+            }
+            ErrorKind::MissingAttribute(name) => {
+                f.write_str("missing attribute ")?;
+                write_quoted(f, name)
+            }
+            ErrorKind::TupleLength { expected, found } => {
+                write!(
+                    f,
+                    "a tuple of length {expected} is required ({found} given)"
+                )
+            }
+            ErrorKind::InvalidDynamic(m) => write!(f, "invalid dynamic value: {m}"),
+            ErrorKind::InvalidType { message, offset } => {
+                write!(
+                    f,
+                    "invalid type: {message} (at byte {offset} of the type JSON)"
+                )
+            }
+            ErrorKind::InconsistentElementTypes {
+                collection,
+                first,
+                other,
+            } => write!(
+                f,
+                "inconsistent {collection} element types: {first} then {other}"
+            ),
+            ErrorKind::InvalidRefinement(m) => write!(f, "invalid unknown value refinement: {m}"),
+            ErrorKind::LengthExceedsInput {
+                declared,
+                available,
+            } => write!(
+                f,
+                "declared length {declared} exceeds the {available} bytes left in the input"
+            ),
+            ErrorKind::InvalidMarker(m) => write!(f, "invalid MessagePack marker 0x{m:02x}"),
+            ErrorKind::Syntax(m) => write!(f, "invalid JSON: {m}"),
+            ErrorKind::NonStringKey(found) => {
+                write!(f, "map keys must be strings, found {found}")
+            }
+            ErrorKind::BlockCount {
+                block,
+                found,
+                min,
+                max,
+            } => {
+                if *max == 0 {
+                    write!(
+                        f,
+                        "at least {min} \"{block}\" blocks are required ({found} given)"
+                    )
+                } else if min == max {
+                    write!(
+                        f,
+                        "exactly {min} \"{block}\" blocks are required ({found} given)"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "between {min} and {max} \"{block}\" blocks are required ({found} given)"
+                    )
+                }
+            }
+            ErrorKind::LimitExceeded { limit, max } => {
+                write!(f, "limit exceeded: {} is {max}", limit.config_field())
+            }
+            ErrorKind::Unencodable(m) => write!(f, "cannot encode: {m}"),
+        }
+    }
+}
+
+/// A decoding (or encoding) error: its [`ErrorKind`], the byte offset of the start of the
+/// offending value, and the [`Path`] to it.
+///
+/// Displayed as `path: message (at byte N)`, e.g.
+/// `.tags["env"]: a string is required, found bool (at byte 17)`.
+///
+/// The error is one pointer wide, so `Result<Value, Error>` stays small; it is built only
+/// when something goes wrong.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<ErrorImpl>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ErrorImpl {
+    kind: ErrorKind,
+    offset: usize,
+    path: Path,
+}
+
+impl Error {
+    /// An error of `kind` at byte `offset` of the input, at `path`.
+    #[cold]
+    pub fn new(kind: ErrorKind, offset: usize, path: Path) -> Error {
+        Error(Box::new(ErrorImpl { kind, offset, path }))
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// Byte offset (in the input) of the start of the offending value.
+    pub fn offset(&self) -> usize {
+        self.0.offset
+    }
+
+    /// Where the offending value sits.
+    pub fn path(&self) -> &Path {
+        &self.0.path
+    }
+
+    /// Line and column (both from 1; the column counts bytes) of the offset in `input`,
+    /// for showing errors in text inputs. Computed on demand.
+    pub fn line_column(&self, input: &[u8]) -> (usize, usize) {
+        line_column(input, self.offset())
+    }
+
+    /// Replaces the path (used by callers that decode a value nested inside a larger one).
+    pub fn with_path(mut self, path: Path) -> Error {
+        self.0.path = path;
+        self
+    }
+
+    /// Shifts the offset by `base` (for values embedded at `base` in a larger input).
+    pub fn with_base(mut self, base: usize) -> Error {
+        self.0.offset += base;
+        self
+    }
+}
+
+/// Line and column (from 1; the column counts bytes) of byte `offset` in `input`.
+pub fn line_column(input: &[u8], offset: usize) -> (usize, usize) {
+    let offset = offset.min(input.len());
+    let before = &input[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = offset
+        - before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+        + 1;
+    (line, col)
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.0.kind)
+            .field("offset", &self.0.offset)
+            .field("path", &format_args!("{}", self.0.path))
+            .finish()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} (at byte {})",
+            self.0.path, self.0.kind, self.0.offset
+        )
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_read_like_terraform() {
+        let p = Path(vec![
+            PathStep::Attr("disks".into()),
+            PathStep::Index(2),
+            PathStep::Attr("size".into()),
+        ]);
+        assert_eq!(p.to_string(), ".disks[2].size");
+        let p = Path(vec![
+            PathStep::Attr("tags".into()),
+            PathStep::Key("env".into()),
+        ]);
+        assert_eq!(p.to_string(), ".tags[\"env\"]");
+        let p = Path(vec![
+            PathStep::Attr("with space".into()),
+            PathStep::Key("a\"b\n".into()),
+        ]);
+        assert_eq!(p.to_string(), "[\"with space\"][\"a\\\"b\\n\"]");
+        assert_eq!(Path::root().to_string(), "(root)");
+    }
+
+    #[test]
+    fn display_has_path_message_and_offset() {
+        let e = Error::new(
+            ErrorKind::Mismatch {
+                expected: Expected::String,
+                found: "bool",
+            },
+            17,
+            Path(vec![
+                PathStep::Attr("tags".into()),
+                PathStep::Key("env".into()),
+            ]),
+        );
+        assert_eq!(
+            e.to_string(),
+            ".tags[\"env\"]: a string is required, found bool (at byte 17)"
+        );
+        assert_eq!(core::mem::size_of::<Error>(), core::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn line_and_column() {
+        let text = b"{\n  \"a\": tru\n}";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 9), (2, 8));
+        assert_eq!(line_column(text, 100), (3, 2));
+    }
+}

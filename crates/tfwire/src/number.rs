@@ -1,0 +1,727 @@
+//! Exact numbers: integers and floats as they arrived, and decimal text kept verbatim.
+//!
+//! Terraform numbers are arbitrary-precision decimals. On the wire they are MessagePack
+//! integers, floats, or decimal strings; in JSON, number literals. tfwire never rounds:
+//! a float stays the binary64 (or binary32) it was, an integer its exact value, and a decimal
+//! its text. Conversions ([`Number::to_f64`], [`Number::to_i64`]) and the canonical decimal
+//! rendering (`Display`) are computed on demand.
+//!
+//! Comparisons follow go-cty: [`Number::cty_eq`] treats two integers as equal when their
+//! exact values are, an integer and a non-integer as different, and two non-integers as equal
+//! when they round to the same float64 (`rawNumberEqual`).
+
+use core::cmp::Ordering;
+use core::fmt;
+
+/// Decimal exponents beyond this magnitude are rejected as out of range, so that no decimal
+/// expands to more than ~100 000 digits when rendered. (go-cty's own limit is far larger,
+/// but rendering such a number would take gigabytes.)
+pub const MAX_DECIMAL_EXPONENT: i64 = 100_000;
+
+/// A number, exactly as it arrived.
+#[derive(Clone, Copy, Debug)]
+pub enum Number<'a> {
+    /// A signed integer (MessagePack negative fixint or int8–int64 family, or any integer
+    /// that fits `i64`).
+    Int(i64),
+    /// An unsigned integer (MessagePack positive fixint or uint8–uint64 family).
+    Uint(u64),
+    /// A MessagePack float64 (never NaN).
+    F64(f64),
+    /// A MessagePack float32 (never NaN).
+    F32(f32),
+    /// Decimal text, validated: `[+-]?(digits[.digits]|.digits)([eE][+-]?digits)?`, kept
+    /// verbatim (borrowed from the input where possible). Infinities are never decimals.
+    Decimal(&'a str),
+}
+
+/// Why a text is not a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberError {
+    /// Not number syntax.
+    Invalid,
+    /// The exponent is beyond [`MAX_DECIMAL_EXPONENT`].
+    OutOfRange,
+}
+
+impl<'a> Number<'a> {
+    /// Parses decimal text as go-cty's `ParseNumberVal` does (with base-10 `big.Float`
+    /// syntax): an optional sign, digits with an optional point (`5.`, `.5`), an optional
+    /// `e`/`E` exponent; `Inf`/`inf` with an optional sign are infinities. Not accepted: NaN,
+    /// `Infinity`, hex, `_`, spaces, the empty string, and Go's binary exponent (`1p3`), which
+    /// go-cty accepts but no Terraform number is written in.
+    ///
+    /// ```
+    /// use tfwire::Number;
+    /// assert_eq!(Number::parse("0012.50").unwrap().to_string(), "12.5");
+    /// assert_eq!(Number::parse("-Inf").unwrap().to_string(), "-Inf");
+    /// assert!(Number::parse("1_000").is_err());
+    /// ```
+    pub fn parse(text: &'a str) -> Result<Number<'a>, NumberError> {
+        let b = text.as_bytes();
+        let body = match b.first() {
+            Some(b'+' | b'-') => &b[1..],
+            _ => b,
+        };
+        if body == b"Inf" || body == b"inf" {
+            let inf = if b[0] == b'-' {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            return Ok(Number::F64(inf));
+        }
+        Dec::parse(text)?;
+        Ok(Number::Decimal(text))
+    }
+
+    /// Whether the number is an integer (infinities are not).
+    pub fn is_integer(&self) -> bool {
+        match *self {
+            Number::Int(_) | Number::Uint(_) => true,
+            Number::F64(f) => f.is_finite() && f.fract() == 0.0,
+            Number::F32(f) => f.is_finite() && f.fract() == 0.0,
+            Number::Decimal(t) => Dec::parse_valid(t).is_integer(),
+        }
+    }
+
+    /// Whether the number is ±infinity.
+    pub fn is_infinite(&self) -> bool {
+        match *self {
+            Number::F64(f) => f.is_infinite(),
+            Number::F32(f) => f.is_infinite(),
+            _ => false,
+        }
+    }
+
+    /// The value as an `i64`, if it is an integer in range.
+    pub fn to_i64(&self) -> Option<i64> {
+        match *self {
+            Number::Int(i) => Some(i),
+            Number::Uint(u) => i64::try_from(u).ok(),
+            Number::F64(f) => float_to_i64(f),
+            Number::F32(f) => float_to_i64(f as f64),
+            Number::Decimal(t) => Dec::parse_valid(t)
+                .to_i128()
+                .and_then(|v| i64::try_from(v).ok()),
+        }
+    }
+
+    /// The value as a `u64`, if it is a non-negative integer in range.
+    pub fn to_u64(&self) -> Option<u64> {
+        match *self {
+            Number::Int(i) => u64::try_from(i).ok(),
+            Number::Uint(u) => Some(u),
+            Number::F64(f) => float_to_u64(f),
+            Number::F32(f) => float_to_u64(f as f64),
+            Number::Decimal(t) => Dec::parse_valid(t)
+                .to_i128()
+                .and_then(|v| u64::try_from(v).ok()),
+        }
+    }
+
+    /// The nearest `f64` (round half to even; ±infinity when out of range).
+    pub fn to_f64(&self) -> f64 {
+        match *self {
+            Number::Int(i) => i as f64,
+            Number::Uint(u) => u as f64,
+            Number::F64(f) => f,
+            Number::F32(f) => f as f64,
+            Number::Decimal(t) => {
+                let t = t.strip_prefix('+').unwrap_or(t);
+                // Validated decimal syntax is a subset of what `f64::from_str` accepts.
+                t.parse::<f64>().unwrap_or(f64::NAN)
+            }
+        }
+    }
+
+    /// The `f64` holding exactly this value, if there is one.
+    pub fn to_f64_exact(&self) -> Option<f64> {
+        let f = self.to_f64();
+        if f.is_nan() {
+            return None;
+        }
+        (Number::F64(f).cmp_exact(self) == Ordering::Equal).then_some(f)
+    }
+
+    /// Exact numeric comparison (−0 equals 0).
+    pub fn cmp_exact(&self, other: &Number<'_>) -> Ordering {
+        use Number::*;
+        match (*self, *other) {
+            (Int(a), Int(b)) => a.cmp(&b),
+            (Uint(a), Uint(b)) => a.cmp(&b),
+            (Int(a), Uint(b)) => (a as i128).cmp(&(b as i128)),
+            (Uint(a), Int(b)) => (a as i128).cmp(&(b as i128)),
+            (a, b) => {
+                let (fa, fb) = (a.as_float(), b.as_float());
+                if let (Some(x), Some(y)) = (fa, fb) {
+                    return x.partial_cmp(&y).unwrap_or(Ordering::Equal);
+                }
+                // Infinities against decimals.
+                if let Some(x) = fa.filter(|x| x.is_infinite()) {
+                    return if x > 0.0 {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    };
+                }
+                if let Some(y) = fb.filter(|y| y.is_infinite()) {
+                    return if y > 0.0 {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    };
+                }
+                let mut ba = NumBuf::new();
+                let mut bb = NumBuf::new();
+                a.dec(&mut ba).cmp(&b.dec(&mut bb))
+            }
+        }
+    }
+
+    /// go-cty's number equality: exact for two integers, never between an integer and a
+    /// non-integer, and at float64 precision for two non-integers.
+    pub fn cty_eq(&self, other: &Number<'_>) -> bool {
+        match (self.is_integer(), other.is_integer()) {
+            (true, true) => self.cmp_exact(other) == Ordering::Equal,
+            (false, false) => self.to_f64() == other.to_f64(),
+            _ => false,
+        }
+    }
+
+    /// A total order consistent with [`Number::cty_eq`]: integers by exact value,
+    /// non-integers by their float64, an integer before a non-integer that rounds to it.
+    pub fn cty_cmp(&self, other: &Number<'_>) -> Ordering {
+        let ka = self.cty_key();
+        let kb = other.cty_key();
+        ka.0.cmp_exact(&kb.0).then(kb.1.cmp(&ka.1))
+    }
+
+    fn cty_key(&self) -> (Number<'a>, bool) {
+        if self.is_integer() {
+            (*self, true)
+        } else {
+            (Number::F64(self.to_f64()), false)
+        }
+    }
+
+    fn as_float(&self) -> Option<f64> {
+        match *self {
+            Number::F64(f) => Some(f),
+            Number::F32(f) => Some(f as f64),
+            _ => None,
+        }
+    }
+
+    /// The normalized decimal view of a finite number; `buf` holds digits for integers and
+    /// floats.
+    fn dec<'s>(&'s self, buf: &'s mut NumBuf) -> Dec<'s> {
+        match *self {
+            Number::Decimal(t) => Dec::parse_valid(t),
+            Number::Int(i) => {
+                use fmt::Write;
+                let _ = write!(buf, "{i}");
+                Dec::parse_valid(buf.as_str())
+            }
+            Number::Uint(u) => {
+                use fmt::Write;
+                let _ = write!(buf, "{u}");
+                Dec::parse_valid(buf.as_str())
+            }
+            Number::F64(f) => {
+                use fmt::Write;
+                let _ = write!(buf, "{f:.1074}");
+                Dec::parse_valid(buf.as_str())
+            }
+            Number::F32(f) => {
+                use fmt::Write;
+                let _ = write!(buf, "{:.1074}", f as f64);
+                Dec::parse_valid(buf.as_str())
+            }
+        }
+    }
+
+    /// Writes the canonical text: the exact value as a plain decimal with no exponent, no
+    /// `+`, no leading zeros, no trailing fractional zeros; `0` for any zero; `+Inf`/`-Inf`.
+    pub fn write_canonical(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        match *self {
+            Number::Int(i) => write!(out, "{i}"),
+            Number::Uint(u) => write!(out, "{u}"),
+            Number::F64(f) if f.is_infinite() => {
+                out.write_str(if f > 0.0 { "+Inf" } else { "-Inf" })
+            }
+            Number::F32(f) if f.is_infinite() => {
+                out.write_str(if f > 0.0 { "+Inf" } else { "-Inf" })
+            }
+            _ => {
+                let mut buf = NumBuf::new();
+                self.dec(&mut buf).write(out)
+            }
+        }
+    }
+}
+
+fn float_to_i64(f: f64) -> Option<i64> {
+    // -2^63 <= f < 2^63, integral.
+    (f.fract() == 0.0 && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&f))
+        .then_some(f as i64)
+}
+
+fn float_to_u64(f: f64) -> Option<u64> {
+    (f.fract() == 0.0 && (0.0..1.844_674_407_370_955_161_6e19).contains(&f)).then_some(f as u64)
+}
+
+impl fmt::Display for Number<'_> {
+    /// The canonical text (see [`Number::write_canonical`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_canonical(f)
+    }
+}
+
+impl PartialEq for Number<'_> {
+    /// Exact numeric equality (a float64 0.1 is not the decimal 0.1).
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp_exact(other) == Ordering::Equal
+    }
+}
+
+/// A stack buffer big enough for the exact expansion of any `f64` (at most 309 integer
+/// digits, a point, 1074 fractional digits and a sign).
+pub(crate) struct NumBuf {
+    buf: [u8; 1400],
+    len: usize,
+}
+
+impl NumBuf {
+    pub(crate) fn new() -> NumBuf {
+        NumBuf {
+            buf: [0; 1400],
+            len: 0,
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        // Only ASCII produced by integer/float formatting is ever written.
+        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl fmt::Write for NumBuf {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        if end > self.buf.len() {
+            return Err(fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// A finite decimal in normalized form: the significant digits `a ++ b` (no leading or
+/// trailing zeros; empty for zero) and the position of the decimal point counted from the
+/// first significant digit.
+#[derive(Clone, Copy, Debug)]
+struct Dec<'s> {
+    neg: bool,
+    a: &'s [u8],
+    b: &'s [u8],
+    point: i64,
+}
+
+impl<'s> Dec<'s> {
+    /// Parses validated text (see [`Number::parse`]); panics never, but gives zero for text
+    /// that is not valid (only ever called on validated text).
+    fn parse_valid(text: &'s str) -> Dec<'s> {
+        Dec::parse(text).unwrap_or(Dec {
+            neg: false,
+            a: b"",
+            b: b"",
+            point: 0,
+        })
+    }
+
+    fn parse(text: &'s str) -> Result<Dec<'s>, NumberError> {
+        let s = text.as_bytes();
+        let mut i = 0;
+        let neg = match s.first() {
+            Some(b'-') => {
+                i = 1;
+                true
+            }
+            Some(b'+') => {
+                i = 1;
+                false
+            }
+            _ => false,
+        };
+        let int_start = i;
+        while i < s.len() && s[i].is_ascii_digit() {
+            i += 1;
+        }
+        let int = &s[int_start..i];
+        let mut frac: &[u8] = b"";
+        if i < s.len() && s[i] == b'.' {
+            i += 1;
+            let f = i;
+            while i < s.len() && s[i].is_ascii_digit() {
+                i += 1;
+            }
+            frac = &s[f..i];
+        }
+        if int.is_empty() && frac.is_empty() {
+            return Err(NumberError::Invalid);
+        }
+        let mut exp: i64 = 0;
+        if i < s.len() && (s[i] == b'e' || s[i] == b'E') {
+            i += 1;
+            let eneg = match s.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let e = i;
+            while i < s.len() && s[i].is_ascii_digit() {
+                // Saturate: anything this large is out of range anyway (unless the digits
+                // are all zero, which the range check below allows).
+                exp = exp.saturating_mul(10).saturating_add((s[i] - b'0') as i64);
+                i += 1;
+            }
+            if i == e {
+                return Err(NumberError::Invalid);
+            }
+            if eneg {
+                exp = -exp;
+            }
+        }
+        if i != s.len() {
+            return Err(NumberError::Invalid);
+        }
+        // Strip leading zeros across the integer/fraction boundary.
+        let mut a = int;
+        let mut b = frac;
+        let mut point = int.len() as i64;
+        while let [b'0', rest @ ..] = a {
+            a = rest;
+            point -= 1;
+        }
+        if a.is_empty() {
+            while let [b'0', rest @ ..] = b {
+                b = rest;
+                point -= 1;
+            }
+        }
+        // Strip trailing zeros.
+        if b.is_empty() {
+            while let [rest @ .., b'0'] = a {
+                a = rest;
+            }
+        } else {
+            while let [rest @ .., b'0'] = b {
+                b = rest;
+            }
+            if b.is_empty() {
+                while let [rest @ .., b'0'] = a {
+                    a = rest;
+                }
+            }
+        }
+        if a.is_empty() && b.is_empty() {
+            return Ok(Dec {
+                neg: false,
+                a,
+                b,
+                point: 0,
+            });
+        }
+        let point = point.saturating_add(exp);
+        if !(-MAX_DECIMAL_EXPONENT..=MAX_DECIMAL_EXPONENT).contains(&point) {
+            return Err(NumberError::OutOfRange);
+        }
+        Ok(Dec { neg, a, b, point })
+    }
+
+    fn len(&self) -> usize {
+        self.a.len() + self.b.len()
+    }
+
+    fn is_zero(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn digit(&self, i: usize) -> u8 {
+        if i < self.a.len() {
+            self.a[i]
+        } else {
+            self.b[i - self.a.len()]
+        }
+    }
+
+    fn is_integer(&self) -> bool {
+        self.point >= self.len() as i64
+    }
+
+    fn to_i128(&self) -> Option<i128> {
+        if !self.is_integer() || self.point > 39 {
+            return None;
+        }
+        let mut v: i128 = 0;
+        for i in 0..self.point as usize {
+            let d = if i < self.len() {
+                (self.digit(i) - b'0') as i128
+            } else {
+                0
+            };
+            v = v.checked_mul(10)?.checked_add(d)?;
+        }
+        Some(if self.neg { -v } else { v })
+    }
+
+    fn cmp_magnitude(&self, other: &Dec<'_>) -> Ordering {
+        match (self.is_zero(), other.is_zero()) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        self.point.cmp(&other.point).then_with(|| {
+            let n = self.len().min(other.len());
+            for i in 0..n {
+                let c = self.digit(i).cmp(&other.digit(i));
+                if c != Ordering::Equal {
+                    return c;
+                }
+            }
+            self.len().cmp(&other.len())
+        })
+    }
+
+    fn write(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        if self.is_zero() {
+            return out.write_str("0");
+        }
+        if self.neg {
+            out.write_char('-')?;
+        }
+        let n = self.len() as i64;
+        let digits = |out: &mut dyn fmt::Write, from: usize, to: usize| -> fmt::Result {
+            for i in from..to {
+                out.write_char(self.digit(i) as char)?;
+            }
+            Ok(())
+        };
+        if self.point <= 0 {
+            out.write_str("0.")?;
+            for _ in 0..-self.point {
+                out.write_char('0')?;
+            }
+            digits(out, 0, n as usize)
+        } else if self.point >= n {
+            digits(out, 0, n as usize)?;
+            for _ in 0..self.point - n {
+                out.write_char('0')?;
+            }
+            Ok(())
+        } else {
+            digits(out, 0, self.point as usize)?;
+            out.write_char('.')?;
+            digits(out, self.point as usize, n as usize)
+        }
+    }
+}
+
+impl PartialEq for Dec<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Dec<'_> {}
+
+impl PartialOrd for Dec<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Dec<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        let sa = if self.is_zero() {
+            0
+        } else if self.neg {
+            -1
+        } else {
+            1
+        };
+        let sb = if other.is_zero() {
+            0
+        } else if other.neg {
+            -1
+        } else {
+            1
+        };
+        sa.cmp(&sb).then_with(|| {
+            let m = self.cmp_magnitude(other);
+            if sa < 0 { m.reverse() } else { m }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(n: Number<'_>) -> String {
+        n.to_string()
+    }
+
+    #[test]
+    fn decimal_text_is_normalized_exactly() {
+        let cases = [
+            ("12.5", "12.5"),
+            ("12.50", "12.5"),
+            ("0012", "12"),
+            ("+5", "5"),
+            ("-0", "0"),
+            ("-0.000", "0"),
+            ("0e999999999999", "0"),
+            (".5", "0.5"),
+            ("5.", "5"),
+            ("1e3", "1000"),
+            ("1E-2", "0.01"),
+            ("-42.25", "-42.25"),
+            ("1.5e3", "1500"),
+            ("-25E-1", "-2.5"),
+            ("0.00120", "0.0012"),
+            ("100", "100"),
+            (
+                "123456789012345678901234567890.123456789",
+                "123456789012345678901234567890.123456789",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(canon(Number::parse(text).unwrap()), want, "{text}");
+        }
+        assert_eq!(
+            canon(Number::parse("1e400").unwrap()),
+            format!("1{}", "0".repeat(400))
+        );
+        assert_eq!(
+            canon(Number::parse("-1e-400").unwrap()),
+            format!("-0.{}1", "0".repeat(399))
+        );
+    }
+
+    #[test]
+    fn rejected_texts() {
+        for t in [
+            "", "abc", " 5", "0x10", "1_000", "NaN", "Infinity", "1e", "1p3", "+", ".", "e5", "5 ",
+            "--5", "1e+", "INF",
+        ] {
+            assert!(Number::parse(t).is_err(), "{t:?}");
+        }
+        assert_eq!(
+            Number::parse("1e100001"),
+            Err(NumberError::OutOfRange).map(|()| Number::Int(0))
+        );
+        assert!(Number::parse("1e100000").is_ok());
+    }
+
+    #[test]
+    fn infinities() {
+        for (t, want) in [
+            ("Inf", "+Inf"),
+            ("inf", "+Inf"),
+            ("+Inf", "+Inf"),
+            ("-inf", "-Inf"),
+        ] {
+            assert_eq!(canon(Number::parse(t).unwrap()), want);
+        }
+    }
+
+    #[test]
+    fn floats_render_their_exact_expansion() {
+        assert_eq!(
+            canon(Number::F64(0.1)),
+            "0.1000000000000000055511151231257827021181583404541015625"
+        );
+        assert_eq!(canon(Number::F32(0.1)), "0.100000001490116119384765625");
+        assert_eq!(canon(Number::F64(-0.0)), "0");
+        assert_eq!(
+            canon(Number::F64(18446744073709551616.0)),
+            "18446744073709551616"
+        );
+        assert_eq!(canon(Number::F64(12.0)), "12");
+        let sub = canon(Number::F64(f64::from_bits(1)));
+        assert!(sub.starts_with("0.000") && sub.ends_with("4940656458412465441765687928682213723650598026143247644255856825006755072702087518652998363616359923797965646954457177309266567103559397963987747960107818781263007131903114045278458171678489821036887186360569987307230500063874091535649843873124733972731696151400317153853980741262385655911710266585566867681870395603106249319452715914924553293054565444011274801297099995419319894090804165633245247571478690147267801593552386115501348035264934720193790268107107491703332226844753335720832431936092382893458368060106011506169809753078342277318329247904982524730776375927247874656084778203734469699533647017972677717585125660551199131504891101451037862738167250955837389733598993664809941164205702637090279242767544565229087538682506419718265533447265625"));
+        assert_eq!(canon(Number::Uint(u64::MAX)), "18446744073709551615");
+        assert_eq!(canon(Number::Int(i64::MIN)), "-9223372036854775808");
+    }
+
+    #[test]
+    fn exact_comparison_across_representations() {
+        let n = |t| Number::parse(t).unwrap();
+        assert_eq!(Number::Int(1), Number::F64(1.0));
+        assert_eq!(Number::Uint(5), n("5.000"));
+        assert_ne!(Number::F64(0.1), n("0.1"));
+        assert_eq!(Number::F64(0.5), n("0.5"));
+        assert_eq!(Number::F64(-0.0), Number::Int(0));
+        assert!(n("-2") < n("-1.5"));
+        assert!(n("1e400") > Number::F64(f64::MAX));
+        assert!(n("1e400") < Number::F64(f64::INFINITY));
+        assert!(Number::F64(f64::NEG_INFINITY) < n("-1e400"));
+        assert!(Number::Uint(u64::MAX) > Number::Int(i64::MAX));
+        assert_eq!(
+            n("18446744073709551616"),
+            Number::F64(18446744073709551616.0)
+        );
+    }
+
+    #[test]
+    fn cty_equality() {
+        let n = |t| Number::parse(t).unwrap();
+        assert!(Number::Int(1).cty_eq(&Number::F64(1.0)));
+        assert!(Number::F64(0.1).cty_eq(&n("0.1")));
+        assert!(Number::F64(0.5).cty_eq(&n("0.5")));
+        assert!(!n("1").cty_eq(&n("1.0000000000000000000001")));
+        assert!(!n("9007199254740993").cty_eq(&n("9007199254740992")));
+        assert!(Number::F64(f64::INFINITY).cty_eq(&n("inf")));
+        let mut v = [
+            n("0.1"),
+            Number::Int(1),
+            Number::F64(0.1),
+            n("1.0"),
+            Number::F64(0.5),
+        ];
+        v.sort_by(|a, b| a.cty_cmp(b));
+        for w in v.windows(2) {
+            assert_eq!(w[0].cty_eq(&w[1]), w[0].cty_cmp(&w[1]) == Ordering::Equal);
+        }
+    }
+
+    #[test]
+    fn conversions() {
+        let n = |t| Number::parse(t).unwrap();
+        assert_eq!(n("1e3").to_i64(), Some(1000));
+        assert_eq!(n("9223372036854775808").to_i64(), None);
+        assert_eq!(n("9223372036854775808").to_u64(), Some(1 << 63));
+        assert_eq!(n("1.5").to_i64(), None);
+        assert_eq!(
+            Number::F64(-9.223372036854775808e18).to_i64(),
+            Some(i64::MIN)
+        );
+        assert_eq!(Number::F64(9.223372036854775808e18).to_i64(), None);
+        assert_eq!(n(".5").to_f64(), 0.5);
+        assert_eq!(n("5.").to_f64(), 5.0);
+        assert_eq!(n("+2.5").to_f64(), 2.5);
+        assert_eq!(n("0.5").to_f64_exact(), Some(0.5));
+        assert_eq!(n("0.1").to_f64_exact(), None);
+        assert!(n("1e2").is_integer() && !n("1.5").is_integer() && n("1.50e1").is_integer());
+    }
+}
