@@ -35,6 +35,7 @@
 pub mod canonical;
 mod decode;
 mod error;
+mod implied;
 mod json;
 mod nfc;
 mod number;
@@ -44,6 +45,7 @@ mod value;
 
 pub use decode::{Config, Decoder, decode_msgpack};
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
+pub use implied::implied_type_msgpack;
 pub use number::{MAX_DECIMAL_EXPONENT, Number, NumberError};
 pub use program::Program;
 pub use ty::{AttrTy, Attribute, ObjectType, Ty, Type, TypeError};
