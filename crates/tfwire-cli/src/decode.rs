@@ -24,6 +24,9 @@ pub(crate) struct Args {
     /// Read the input as hex text (whitespace ignored).
     #[arg(long)]
     hex: bool,
+    /// JSON only: ignore object attributes the type does not declare.
+    #[arg(long)]
+    lenient: bool,
     /// The output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Canonical)]
     output: OutputFormat,
@@ -35,6 +38,8 @@ pub(crate) struct Args {
 enum InputFormat {
     /// MessagePack (the DynamicValue.msgpack field).
     Msgpack,
+    /// JSON (the DynamicValue.json field, RawState.json).
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -49,11 +54,18 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let raw = input::read(args.file.as_deref())?;
     let bytes = if args.hex { input::unhex(&raw)? } else { raw };
     let arena = bumpalo::Bump::new();
-    let mut decoder = Decoder::new(Config::default());
+    let mut decoder = Decoder::new(Config::default().lenient(args.lenient));
     let value = match args.input {
         InputFormat::Msgpack => decoder.decode_msgpack(&program, &bytes, &arena),
+        InputFormat::Json => decoder.decode_json(&program, &bytes, &arena),
     }
-    .map_err(|e| Failure::Input(e.to_string()))?;
+    .map_err(|e| match args.input {
+        InputFormat::Json => {
+            let (line, col) = e.line_column(&bytes);
+            Failure::Input(format!("{e} (line {line}, column {col})"))
+        }
+        InputFormat::Msgpack => Failure::Input(e.to_string()),
+    })?;
     match args.output {
         OutputFormat::Canonical => println!("{}", tfwire::canonical::to_string(&value)),
     }

@@ -13,7 +13,8 @@
 use core::cmp::Ordering;
 use core::fmt;
 
-/// Decimal exponents beyond this magnitude are rejected as out of range, so that no decimal
+/// Decimal exponents (in scientific notation) beyond this magnitude are rejected as out of
+/// range, so that no decimal
 /// expands to more than ~100 000 digits when rendered. (go-cty's own limit is far larger,
 /// but rendering such a number would take gigabytes.)
 pub const MAX_DECIMAL_EXPONENT: i64 = 100_000;
@@ -263,12 +264,12 @@ impl<'a> Number<'a> {
 
 fn float_to_i64(f: f64) -> Option<i64> {
     // -2^63 <= f < 2^63, integral.
-    (f.fract() == 0.0 && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&f))
+    (f.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f))
         .then_some(f as i64)
 }
 
 fn float_to_u64(f: f64) -> Option<u64> {
-    (f.fract() == 0.0 && (0.0..1.844_674_407_370_955_161_6e19).contains(&f)).then_some(f as u64)
+    (f.fract() == 0.0 && (0.0..1.844_674_407_370_955_2e19).contains(&f)).then_some(f as u64)
 }
 
 impl fmt::Display for Number<'_> {
@@ -282,6 +283,13 @@ impl PartialEq for Number<'_> {
     /// Exact numeric equality (a float64 0.1 is not the decimal 0.1).
     fn eq(&self, other: &Self) -> bool {
         self.cmp_exact(other) == Ordering::Equal
+    }
+}
+
+impl PartialOrd for Number<'_> {
+    /// Exact numeric order.
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp_exact(other))
     }
 }
 
@@ -441,7 +449,9 @@ impl<'s> Dec<'s> {
             });
         }
         let point = point.saturating_add(exp);
-        if !(-MAX_DECIMAL_EXPONENT..=MAX_DECIMAL_EXPONENT).contains(&point) {
+        // The exponent of the number in scientific notation (d.ddd × 10^adjusted).
+        let adjusted = point.saturating_sub(1);
+        if !(-MAX_DECIMAL_EXPONENT..=MAX_DECIMAL_EXPONENT).contains(&adjusted) {
             return Err(NumberError::OutOfRange);
         }
         Ok(Dec { neg, a, b, point })
@@ -467,7 +477,7 @@ impl<'s> Dec<'s> {
         self.point >= self.len() as i64
     }
 
-    fn to_i128(&self) -> Option<i128> {
+    fn to_i128(self) -> Option<i128> {
         if !self.is_integer() || self.point > 39 {
             return None;
         }

@@ -181,7 +181,7 @@ pub(crate) fn sorted_map<'a>(
         .map(|s| &*s)
 }
 
-fn alloc<'a, T>(bump: &'a Bump, v: T) -> Result<&'a T, Fault> {
+fn alloc<T>(bump: &Bump, v: T) -> Result<&T, Fault> {
     bump.try_alloc(v).map(|r| &*r).map_err(|_| Fault::Arena)
 }
 

@@ -90,6 +90,9 @@ struct Frame<'a> {
     attr: u32,
     /// Whether element types must be unified at the end (the element type has `dynamic`).
     unify: bool,
+    /// JSON dynamic values: where the source resumes once the value is read (past the
+    /// `{"type", "value"}` object).
+    mark: usize,
 }
 
 /// What reading a key led to.
@@ -422,6 +425,7 @@ impl<'a> Machine<'a> {
             key: "",
             attr: 0,
             unify: false,
+            mark: 0,
         }
     }
 
@@ -578,10 +582,21 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         if S::JSON {
-            return Err(self.fail(
-                ErrorKind::InvalidDynamic("JSON dynamic values are not supported yet".into()),
-                at,
-            ));
+            let Tok::Map(_) = tok else {
+                return Err(self.mismatch(Expected::DynamicWrapper, &tok, at));
+            };
+            let depth = self
+                .config
+                .max_depth
+                .saturating_sub(self.frames.len())
+                .max(1);
+            let (ty, end) = src
+                .json_dynamic(self.bump, depth)
+                .map_err(|s| self.stop(s))?;
+            let mut f = Self::frame(Kind::Dyn, State::Value, Cur::Ty(ty), 1, self.vals.len(), at);
+            f.mark = end;
+            self.push(f)?;
+            return Ok(None);
         }
         match tok {
             Tok::Array(2) => {
@@ -643,7 +658,13 @@ impl<'a> Machine<'a> {
                         src.skip_value().map_err(|s| self.stop(s))?;
                         return self.after_lenient_skip(src);
                     }
-                    return Err(self.fail(ErrorKind::UnsupportedAttribute(key.to_owned()), at));
+                    // Named at the attribute, as go-cty does.
+                    let mut e =
+                        self.error_at(ErrorKind::UnsupportedAttribute(key.to_owned()), at, depth);
+                    let mut path = e.path().clone();
+                    path.0.push(PathStep::Attr(key.to_owned()));
+                    e = e.with_path(path);
+                    return Err(Halt::Error(e));
                 };
                 let slot = f.base as usize + i;
                 if !S::JSON && !is_missing(&self.pairs[slot].1) {
@@ -723,6 +744,9 @@ impl<'a> Machine<'a> {
             Kind::List | Kind::Set | Kind::Tuple | Kind::Dyn => {
                 self.vals.push(v);
                 if f.kind == Kind::Dyn {
+                    if S::JSON {
+                        src.seek(f.mark);
+                    }
                     return Ok(true);
                 }
             }

@@ -33,6 +33,9 @@
 //! exponent (`"1p3"`), which go-cty accepts.
 
 mod collection;
+mod dynamic_value;
+mod json_tape;
+mod json_text;
 mod leaf;
 mod machine;
 mod msgpack;
@@ -143,12 +146,31 @@ impl From<ErrorKind> for Fault {
     }
 }
 
-/// A reusable decoder: keeps its scratch stacks between decodes, so that decoding a message
-/// of a size seen before allocates nothing on the heap (values go into the arena you pass).
+/// A reusable decoder: keeps its scratch stacks (and simd-json's buffers and tape) between
+/// decodes, so that decoding a message of a size seen before allocates nothing on the heap
+/// (values go into the arena you pass).
 #[derive(Default)]
 pub struct Decoder {
     config: Config,
     stacks: Option<Stacks>,
+    json: JsonScratch,
+}
+
+/// simd-json's reusable state.
+struct JsonScratch {
+    buffers: simd_json::Buffers,
+    tape: simd_json::Tape<'static>,
+    offsets: Vec<u32>,
+}
+
+impl Default for JsonScratch {
+    fn default() -> JsonScratch {
+        JsonScratch {
+            buffers: simd_json::Buffers::new(0),
+            tape: simd_json::Tape::null(),
+            offsets: Vec::new(),
+        }
+    }
 }
 
 impl core::fmt::Debug for Decoder {
@@ -165,6 +187,7 @@ impl Decoder {
         Decoder {
             config: config.checked(),
             stacks: Some(Stacks::default()),
+            json: JsonScratch::default(),
         }
     }
 
@@ -195,6 +218,95 @@ impl Decoder {
         }
         let mut src = msgpack::Complete::new(input);
         self.run(program, arena, &mut src)
+    }
+
+    /// Decodes a complete JSON value of the program's type.
+    ///
+    /// The document is parsed by simd-json (into a copy in the arena, where strings are
+    /// unescaped in place and then borrowed by the value); numbers are taken from their
+    /// original text, exactly. A document simd-json rejects (it refuses integers beyond
+    /// 64 bits and magnitudes beyond binary64, and any syntax error) is read again by the
+    /// byte-by-byte reader, which accepts every valid JSON number and reports errors
+    /// precisely; both readers feed the same state machine.
+    ///
+    /// JSON's rules differ from MessagePack's where go-cty's JSON decoder differs: attributes
+    /// may be omitted (they are null), a repeated key keeps its last value, `Config::lenient`
+    /// ignores undeclared attributes, strings may be sent as numbers or bools, numbers and
+    /// bools as strings, and a dynamic value is `{"type": T, "value": V}` (in either order).
+    ///
+    /// ```
+    /// use tfwire::{Config, Decoder, Program, Type};
+    /// let program = Program::compile(&Type::from_json(r#"["object",{"n":"number","s":"string"}]"#)?);
+    /// let arena = bumpalo::Bump::new();
+    /// let mut d = Decoder::new(Config::default());
+    /// let v = d.decode_json(&program, br#"{"n": 123456789012345678901234567890.5}"#, &arena)?;
+    /// assert_eq!(v.get("n").unwrap().as_number().unwrap().to_string(), "123456789012345678901234567890.5");
+    /// assert!(v.get("s").unwrap().is_null());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn decode_json<'a>(
+        &mut self,
+        program: &'a Program,
+        input: &'a [u8],
+        arena: &'a Bump,
+    ) -> Result<Value<'a>, Error> {
+        self.check_input(input)?;
+        let len = input.len();
+        let Ok(copy) = arena.try_alloc_slice_fill_copy(len + simd_json::INPUT_PADDING, 0u8) else {
+            return Err(arena_limit(&self.config, 0));
+        };
+        copy[..len].copy_from_slice(input);
+        let mut tape: simd_json::Tape<'a> =
+            core::mem::replace(&mut self.json.tape, simd_json::Tape::null()).reset();
+        let result = if simd_json::fill_tape_padded(copy, len, &mut self.json.buffers, &mut tape)
+            .is_ok()
+        {
+            let mut offsets = core::mem::take(&mut self.json.offsets);
+            json_tape::node_offsets(input, self.json.buffers.structural_indexes(), &mut offsets);
+            let mut src = json_tape::TapeSource {
+                nodes: &tape.0,
+                offsets: &offsets,
+                input,
+                pos: 0,
+                last: 0,
+            };
+            let r = self.run(program, arena, &mut src);
+            self.json.offsets = offsets;
+            r
+        } else {
+            let mut src = json_text::TextSource::new(arena, input);
+            self.run(program, arena, &mut src)
+        };
+        self.json.tape = tape.reset();
+        result
+    }
+
+    /// Decodes a complete JSON value with the byte-by-byte reader only (the fallback of
+    /// [`Decoder::decode_json`]). Gives the same value, or the same error, as
+    /// `decode_json`; it exists to check that, and for callers who want no SIMD code run.
+    pub fn decode_json_text<'a>(
+        &mut self,
+        program: &'a Program,
+        input: &'a [u8],
+        arena: &'a Bump,
+    ) -> Result<Value<'a>, Error> {
+        self.check_input(input)?;
+        let mut src = json_text::TextSource::new(arena, input);
+        self.run(program, arena, &mut src)
+    }
+
+    fn check_input(&self, input: &[u8]) -> Result<(), Error> {
+        if input.len() > self.config.max_input_bytes {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded {
+                    limit: Limit::InputBytes,
+                    max: self.config.max_input_bytes as u64,
+                },
+                0,
+                Path::root(),
+            ));
+        }
+        Ok(())
     }
 
     fn run<'a, S: Source<'a>>(
@@ -232,6 +344,26 @@ impl Decoder {
         self.stacks = Some(m.into_stacks());
         result
     }
+}
+
+fn arena_limit(config: &Config, offset: usize) -> Error {
+    Error::new(
+        ErrorKind::LimitExceeded {
+            limit: Limit::ArenaBytes,
+            max: config.max_arena_bytes as u64,
+        },
+        offset,
+        Path::root(),
+    )
+}
+
+/// Decodes a complete JSON value with the default [`Config`] (see [`Decoder::decode_json`]).
+pub fn decode_json<'a>(
+    program: &'a Program,
+    input: &'a [u8],
+    arena: &'a Bump,
+) -> Result<Value<'a>, Error> {
+    Decoder::new(Config::default()).decode_json(program, input, arena)
 }
 
 /// Decodes a complete MessagePack value with the default [`Config`] (a one-off

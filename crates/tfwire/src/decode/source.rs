@@ -82,4 +82,21 @@ pub(crate) trait Source<'a> {
 
     /// Checks that nothing follows the value.
     fn finish(&mut self) -> Result<(), Stop>;
+
+    /// JSON only: reads the `{"type": ..., "value": ...}` object of a dynamic value, whose
+    /// opening token was just returned: parses the type (at most `depth` deep), positions the
+    /// source at the value, and returns the type and a mark for [`Source::seek`] to jump past
+    /// the object once the value is read.
+    fn json_dynamic(
+        &mut self,
+        _bump: &'a bumpalo::Bump,
+        _depth: usize,
+    ) -> Result<(crate::ty::Ty<'a>, usize), Stop> {
+        unreachable!("only JSON sources read JSON dynamic values")
+    }
+
+    /// JSON only: moves to a mark returned by [`Source::json_dynamic`].
+    fn seek(&mut self, _mark: usize) {
+        unreachable!("only JSON sources seek")
+    }
 }

@@ -49,7 +49,7 @@ impl From<TypeError> for TyFault {
     }
 }
 
-fn alloc<'a, T>(bump: &'a Bump, v: T) -> Result<&'a T, TyFault> {
+fn alloc<T>(bump: &Bump, v: T) -> Result<&T, TyFault> {
     bump.try_alloc(v).map(|r| &*r).map_err(|_| TyFault::Arena)
 }
 
@@ -76,8 +76,9 @@ pub(crate) trait Pull<'a> {
     /// Inside an array: whether another element follows (`first` for the first call after
     /// the opening bracket). Consumes the separator or the closing bracket.
     fn array_next(&mut self, first: bool) -> Result<bool, TypeError>;
-    /// Inside an object: the next key (and its colon), or `None` at the closing brace.
-    fn object_next(&mut self, first: bool) -> Result<Option<&'a str>, TypeError>;
+    /// Inside an object: the next key and its offset (consuming the colon), or `None` at
+    /// the closing brace.
+    fn object_next(&mut self, first: bool) -> Result<Option<(&'a str, usize)>, TypeError>;
     /// Skips one whole value (for error recovery this is never needed; used to report
     /// precise positions).
     fn offset(&self) -> usize;
@@ -131,8 +132,9 @@ pub(crate) fn parse<'a>(
             };
             let ty = match kind {
                 "list" | "set" | "map" => {
+                    let end = src.offset();
                     if !src.array_next(false)? {
-                        return terr(src.offset(), format!("missing element type for {kind}"));
+                        return terr(end, format!("missing element type for {kind}"));
                     }
                     let e = alloc(bump, parse(src, bump, depth - 1)?)?;
                     match kind {
@@ -143,8 +145,9 @@ pub(crate) fn parse<'a>(
                 }
                 "object" => return parse_object(src, bump, depth),
                 "tuple" => {
+                    let end = src.offset();
                     if !src.array_next(false)? {
-                        return terr(src.offset(), "missing element types for tuple");
+                        return terr(end, "missing element types for tuple");
                     }
                     let tat = src.offset();
                     if !matches!(src.start()?, Start::Array) {
@@ -177,8 +180,9 @@ fn parse_object<'a>(
     bump: &'a Bump,
     depth: usize,
 ) -> Result<Ty<'a>, TyFault> {
+    let end = src.offset();
     if !src.array_next(false)? {
-        return terr(src.offset(), "missing attribute types for object");
+        return terr(end, "missing attribute types for object");
     }
     let oat = src.offset();
     if !matches!(src.start()?, Start::Object) {
@@ -186,11 +190,7 @@ fn parse_object<'a>(
     }
     let mut attrs = bumpalo::collections::Vec::new_in(bump);
     let mut first = true;
-    loop {
-        let kat = src.offset();
-        let Some(name) = src.object_next(first)? else {
-            break;
-        };
+    while let Some((name, kat)) = src.object_next(first)? {
         first = false;
         let ty = parse(src, bump, depth - 1)?;
         push(
@@ -321,7 +321,7 @@ impl<'a> Pull<'a> for Text<'a> {
         }
     }
 
-    fn object_next(&mut self, first: bool) -> Result<Option<&'a str>, TypeError> {
+    fn object_next(&mut self, first: bool) -> Result<Option<(&'a str, usize)>, TypeError> {
         let mut i = scan::skip_ws(self.buf, self.pos);
         match self.buf.get(i) {
             Some(b'}') => {
@@ -344,7 +344,7 @@ impl<'a> Pull<'a> for Text<'a> {
             return self.syntax(c, "':'");
         }
         self.pos = c + 1;
-        Ok(Some(key))
+        Ok(Some((key, i)))
     }
 
     fn offset(&self) -> usize {
@@ -413,7 +413,6 @@ pub(crate) fn write_type(out: &mut (impl fmt::Write + ?Sized), ty: Ty<'_>) -> fm
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::Type;
 
     #[test]
@@ -456,7 +455,7 @@ mod tests {
             (r#""string" x"#, 9, "extraneous data after type description"),
             (
                 r#"["list","string","x"]"#,
-                16,
+                17,
                 "extraneous data after list type",
             ),
             (r#"["list"]"#, 7, "missing element type for list"),

@@ -1,0 +1,267 @@
+//! The JSON token source over text, byte by byte: the fallback for documents simd-json
+//! rejects (numbers beyond its range), and the reference the simd-json path is tested
+//! against. It knows no element counts up front: containers end when it says so.
+
+use super::source::{Source, Stop, Tok};
+use crate::error::ErrorKind;
+use crate::json::scan;
+use crate::ty::Ty;
+use bumpalo::Bump;
+
+pub(crate) struct TextSource<'a> {
+    pub(crate) bump: &'a Bump,
+    pub(crate) buf: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) last: usize,
+    /// Open containers, innermost last: `true` for objects.
+    pub(crate) open: Vec<bool>,
+    /// The next string read is an object key (a colon follows it).
+    pub(crate) key_next: bool,
+}
+
+impl<'a> TextSource<'a> {
+    pub(crate) fn new(bump: &'a Bump, buf: &'a [u8]) -> TextSource<'a> {
+        TextSource {
+            bump,
+            buf,
+            pos: 0,
+            last: 0,
+            open: Vec::new(),
+            key_next: false,
+        }
+    }
+
+    fn syntax(&self, at: usize, expected: &str) -> Stop {
+        let found = scan::describe(self.buf, at);
+        let kind = if at >= self.buf.len() {
+            ErrorKind::UnexpectedEof
+        } else {
+            ErrorKind::Syntax(format!("expected {expected}, found {found}"))
+        };
+        Stop::Fail(kind, at)
+    }
+
+    fn scan_fail(&self, e: scan::ScanError) -> Stop {
+        if e.at >= self.buf.len() {
+            Stop::Fail(ErrorKind::UnexpectedEof, e.at)
+        } else {
+            Stop::Fail(ErrorKind::Syntax(e.what.into()), e.at)
+        }
+    }
+
+    /// Reads a string at `i`, then (for a key) its colon.
+    fn string(&mut self, i: usize) -> Result<&'a str, Stop> {
+        let (s, end) = scan::string(self.bump, self.buf, i).map_err(|e| self.scan_fail(e))?;
+        self.pos = end;
+        if self.key_next {
+            self.key_next = false;
+            let c = scan::skip_ws(self.buf, end);
+            if self.buf.get(c) != Some(&b':') {
+                return Err(self.syntax(c, "':'"));
+            }
+            self.pos = c + 1;
+        }
+        Ok(s)
+    }
+
+    /// Skips the value starting at or after `self.pos`, balancing brackets (depth-counted, no
+    /// recursion).
+    fn skip(&mut self) -> Result<(), Stop> {
+        let mut depth = 0usize;
+        loop {
+            let i = scan::skip_ws(self.buf, self.pos);
+            match self.buf.get(i) {
+                Some(b'{' | b'[') => {
+                    depth += 1;
+                    self.pos = i + 1;
+                }
+                Some(b'}' | b']') if depth > 0 => {
+                    depth -= 1;
+                    self.pos = i + 1;
+                }
+                Some(b',' | b':') if depth > 0 => self.pos = i + 1,
+                Some(b'"') => {
+                    let (_, end) =
+                        scan::string(self.bump, self.buf, i).map_err(|e| self.scan_fail(e))?;
+                    self.pos = end;
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    self.pos = scan::number(self.buf, i).map_err(|e| self.scan_fail(e))?
+                }
+                Some(b't') => {
+                    self.pos = scan::literal(self.buf, i, b"true").map_err(|e| self.scan_fail(e))?
+                }
+                Some(b'f') => {
+                    self.pos =
+                        scan::literal(self.buf, i, b"false").map_err(|e| self.scan_fail(e))?
+                }
+                Some(b'n') => {
+                    self.pos = scan::literal(self.buf, i, b"null").map_err(|e| self.scan_fail(e))?
+                }
+                _ => return Err(self.syntax(i, "a value")),
+            }
+            if depth == 0 {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl<'a> Source<'a> for TextSource<'a> {
+    const JSON: bool = true;
+
+    fn next(&mut self) -> Result<Tok<'a>, Stop> {
+        let i = scan::skip_ws(self.buf, self.pos);
+        self.last = i;
+        if self.key_next && self.buf.get(i) != Some(&b'"') {
+            return Err(self.syntax(i, "a string (an object key)"));
+        }
+        match self.buf.get(i) {
+            Some(b'"') => self.string(i).map(Tok::Str),
+            Some(b'{') => {
+                self.pos = i + 1;
+                self.open.push(true);
+                Ok(Tok::Map(u32::MAX))
+            }
+            Some(b'[') => {
+                self.pos = i + 1;
+                self.open.push(false);
+                Ok(Tok::Array(u32::MAX))
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let end = scan::number(self.buf, i).map_err(|e| self.scan_fail(e))?;
+                self.pos = end;
+                Ok(Tok::Num(
+                    core::str::from_utf8(&self.buf[i..end]).unwrap_or(""),
+                ))
+            }
+            Some(b't') => {
+                self.pos = scan::literal(self.buf, i, b"true").map_err(|e| self.scan_fail(e))?;
+                Ok(Tok::Bool(true))
+            }
+            Some(b'f') => {
+                self.pos = scan::literal(self.buf, i, b"false").map_err(|e| self.scan_fail(e))?;
+                Ok(Tok::Bool(false))
+            }
+            Some(b'n') => {
+                self.pos = scan::literal(self.buf, i, b"null").map_err(|e| self.scan_fail(e))?;
+                Ok(Tok::Null)
+            }
+            _ => Err(self.syntax(i, "a value")),
+        }
+    }
+
+    fn offset(&self) -> usize {
+        self.last
+    }
+
+    fn position(&self) -> usize {
+        scan::skip_ws(self.buf, self.pos)
+    }
+
+    fn remaining(&self) -> Option<u64> {
+        None
+    }
+
+    fn at_end(&mut self, first: bool) -> Result<bool, Stop> {
+        let is_object = *self.open.last().expect("inside a container");
+        let close = if is_object { b'}' } else { b']' };
+        let i = scan::skip_ws(self.buf, self.pos);
+        match self.buf.get(i) {
+            Some(&b) if b == close => {
+                self.pos = i + 1;
+                self.open.pop();
+                Ok(true)
+            }
+            Some(b',') if !first => {
+                self.pos = i + 1;
+                self.key_next = is_object;
+                Ok(false)
+            }
+            _ if first => {
+                self.key_next = is_object;
+                Ok(false)
+            }
+            _ => Err(self.syntax(
+                i,
+                if is_object {
+                    "',' or '}'"
+                } else {
+                    "',' or ']'"
+                },
+            )),
+        }
+    }
+
+    fn skip_value(&mut self) -> Result<(), Stop> {
+        self.last = scan::skip_ws(self.buf, self.pos);
+        self.skip()
+    }
+
+    fn finish(&mut self) -> Result<(), Stop> {
+        let i = scan::skip_ws(self.buf, self.pos);
+        if i == self.buf.len() {
+            Ok(())
+        } else {
+            Err(Stop::Fail(ErrorKind::TrailingBytes, i))
+        }
+    }
+
+    fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+        let at = self.last;
+        let (mut ty, mut value_at) = (None, None);
+        let mut first = true;
+        while !self.at_end(first)? {
+            first = false;
+            let kat = scan::skip_ws(self.buf, self.pos);
+            let Tok::Str(key) = self.next()? else {
+                unreachable!("keys are strings")
+            };
+            match key {
+                "type" => {
+                    let start = scan::skip_ws(self.buf, self.pos);
+                    let mut text = crate::ty::json::Text {
+                        bump,
+                        buf: self.buf,
+                        pos: start,
+                    };
+                    let t = crate::ty::json::parse(&mut text, bump, depth)
+                        .map_err(|e| super::json_tape::type_fault(e, start))?;
+                    self.pos = text.pos;
+                    ty = Some(t);
+                }
+                "value" => {
+                    value_at = Some(scan::skip_ws(self.buf, self.pos));
+                    self.skip()?;
+                }
+                _ => {
+                    return Err(Stop::Fail(
+                        ErrorKind::InvalidDynamic(format!(
+                            "unexpected key {key:?} (only \"type\" and \"value\")"
+                        )),
+                        kat,
+                    ));
+                }
+            }
+        }
+        let end = self.pos;
+        let Some(ty) = ty else {
+            return Err(Stop::Fail(
+                ErrorKind::InvalidDynamic("missing \"type\"".into()),
+                at,
+            ));
+        };
+        let Some(value_at) = value_at else {
+            return Err(Stop::Fail(
+                ErrorKind::InvalidDynamic("missing \"value\"".into()),
+                at,
+            ));
+        };
+        self.pos = value_at;
+        Ok((ty, end))
+    }
+
+    fn seek(&mut self, mark: usize) {
+        self.pos = mark;
+    }
+}

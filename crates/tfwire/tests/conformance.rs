@@ -1,0 +1,229 @@
+//! The conformance vectors (`corpus/conformance/`), every case through every input path,
+//! under the rules of `corpus/conformance/UPSTREAM-README.md` and the decisions recorded in
+//! `corpus/conformance/decisions.jsonl`.
+//!
+//! `TFWIRE_FILTER=substring` runs only the vectors whose name contains it.
+
+mod support;
+
+use support::*;
+use tfwire::{Config, Decoder, Program, Type};
+
+fn filter() -> Option<String> {
+    std::env::var("TFWIRE_FILTER").ok()
+}
+
+fn decode_msgpack(ty: &str, bytes: &[u8]) -> Result<String, String> {
+    let program = Program::compile(&Type::from_json(ty).map_err(|e| format!("type: {e}"))?);
+    let arena = bumpalo::Bump::new();
+    let mut d = Decoder::new(Config::default());
+    d.decode_msgpack(&program, bytes, &arena)
+        .map(|v| tfwire::canonical::to_string(&v))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn msgpack_vectors() {
+    let decisions = decisions();
+    let filter = filter();
+    let (mut run, mut failures) = (0, Vec::new());
+    let (mut decoded_roundtrip_fails, mut rejected_roundtrip_fails) = (0, 0);
+    for v in vectors() {
+        let Some(bytes) = &v.msgpack else { continue };
+        if filter
+            .as_ref()
+            .is_some_and(|f| !v.name.contains(f.as_str()))
+        {
+            continue;
+        }
+        run += 1;
+        let want = want_msgpack(&v, &decisions);
+        let got = decode_msgpack(&v.ty, bytes);
+        if v.has_tag("roundtrip-fails") {
+            if got.is_ok() {
+                decoded_roundtrip_fails += 1
+            } else {
+                rejected_roundtrip_fails += 1
+            }
+        }
+        if let Err(why) = check(&want, &got) {
+            failures.push(format!("{} ({}): {why}", v.name, v.file));
+        }
+    }
+    eprintln!(
+        "msgpack vectors: {run} run, {} failed; go-cty roundtrip failures: {decoded_roundtrip_fails} decoded, \
+         {rejected_roundtrip_fails} rejected",
+        failures.len()
+    );
+    assert!(run > 0);
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// A decode's outcome in full, to compare two readers: the canonical value, or the error's
+/// kind, path and offset.
+fn outcome(r: Result<tfwire::Value<'_>, tfwire::Error>) -> Result<String, String> {
+    r.map(|v| tfwire::canonical::to_string(&v))
+        .map_err(|e| format!("{:?} at {} (byte {})", e.kind(), e.path(), e.offset()))
+}
+
+#[test]
+fn json_vectors_through_both_readers() {
+    let decisions = decisions();
+    let filter = filter();
+    let (mut run, mut failures) = (0, Vec::new());
+    for v in vectors() {
+        let Some(text) = &v.json_text else { continue };
+        if filter
+            .as_ref()
+            .is_some_and(|f| !v.name.contains(f.as_str()))
+        {
+            continue;
+        }
+        run += 1;
+        let program = Program::compile(&Type::from_json(&v.ty).unwrap());
+        let arena = bumpalo::Bump::new();
+        let mut d = Decoder::new(Config::default());
+        let simd = outcome(d.decode_json(&program, text, &arena));
+        let scalar = outcome(d.decode_json_text(&program, text, &arena));
+        if simd != scalar {
+            failures.push(format!(
+                "{}: the readers disagree:\n      simd-json  {simd:?}\n      byte-wise  {scalar:?}",
+                v.name
+            ));
+            continue;
+        }
+        if let Err(why) = check(&want_json(&v, &decisions), &simd) {
+            failures.push(format!("{} ({}): {why}", v.name, v.file));
+        }
+    }
+    eprintln!("json vectors: {run} run, {} failed", failures.len());
+    assert!(run > 1000);
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn decisions_name_real_vectors() {
+    let names: std::collections::HashSet<String> = vectors().into_iter().map(|v| v.name).collect();
+    for (name, d) in decisions() {
+        assert!(
+            names.contains(&name),
+            "decisions.jsonl names {name}, which no vector has"
+        );
+        assert!(
+            matches!(d.rule.as_str(), "document" | "reject" | "exact"),
+            "{name}: rule {}",
+            d.rule
+        );
+    }
+}
+
+#[test]
+fn quirks_are_each_decided() {
+    // Every quirk vector go-cty accepts either matches go-cty here or has a recorded decision.
+    let decisions = decisions();
+    for v in vectors()
+        .iter()
+        .filter(|v| v.kind == "quirk" && v.msgpack.is_some())
+    {
+        if decisions.contains_key(&v.name) {
+            continue;
+        }
+        let got = decode_msgpack(&v.ty, v.msgpack.as_ref().unwrap());
+        assert!(
+            check(&Want::Value(vec![v.expect.clone()]), &got).is_ok(),
+            "quirk {} is neither go-cty's result nor a recorded decision: {got:?}",
+            v.name
+        );
+    }
+}
+
+/// go-cty's error path (`$`, `[0]`, `["k"]`, `.a`) as steps: `Ok(n)` for an index, `Err(s)`
+/// for a key or attribute.
+fn go_path(p: &str) -> Vec<Result<u64, String>> {
+    let mut steps = Vec::new();
+    let mut rest = p.strip_prefix('$').expect("go-cty paths start with $");
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("[\"") {
+            let end = r.find("\"]").expect("closing");
+            steps.push(Err(r[..end].to_owned()));
+            rest = &r[end + 2..];
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']').expect("closing");
+            steps.push(Ok(r[..end].parse().expect("index")));
+            rest = &r[end + 1..];
+        } else if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            steps.push(Err(r[..end].to_owned()));
+            rest = &r[end..];
+        } else {
+            panic!("unexpected path {p}");
+        }
+    }
+    steps
+}
+
+#[test]
+fn error_paths_name_the_value() {
+    // Where go-cty's rejection has a path, tfwire's error names the same value. Differences
+    // by design: go-cty files errors about a map *key* under a `[""]` step (the key it did not
+    // read), tfwire reports them at the map; and the vectors below.
+    const ELSEWHERE: &[(&str, &str)] = &[(
+        "mp/unknown/ext-truncated-inside-list",
+        "`92 d4 00`: go-cty reads the truncated fixext1 at [0] as an unknown and fails at [1]; \
+         tfwire reports the truncated extension itself, at [0]",
+    )];
+    let decisions = decisions();
+    let mut checked = 0;
+    for v in vectors() {
+        let Some(path) = v.expect.get("path").and_then(|p| p.as_str()) else {
+            continue;
+        };
+        if decisions.contains_key(&v.name) || ELSEWHERE.iter().any(|(n, _)| *n == v.name) {
+            continue;
+        }
+        let program = Program::compile(&Type::from_json(&v.ty).unwrap());
+        let arena = bumpalo::Bump::new();
+        let err = match (&v.msgpack, &v.json_text) {
+            (Some(bytes), _) => tfwire::decode_msgpack(&program, bytes, &arena),
+            (None, Some(text)) => tfwire::decode_json(&program, text, &arena),
+            (None, None) => continue,
+        }
+        .expect_err(&v.name);
+        let mut want = go_path(path);
+        if want.last() == Some(&Err(String::new()))
+            && !matches!(err.kind(), tfwire::ErrorKind::Mismatch { .. })
+        {
+            want.pop();
+        }
+        if matches!(err.kind(), tfwire::ErrorKind::LengthExceedsInput { .. }) {
+            // Found at the container's header, before any element is read: go-cty (which
+            // trusts the length) fails later, inside the container.
+            want.truncate(err.path().steps().len());
+        }
+        let got: Vec<Result<u64, String>> = err
+            .path()
+            .steps()
+            .iter()
+            .map(|s| match s {
+                tfwire::PathStep::Index(i) => Ok(*i),
+                // go-cty shows keys NFC-normalized; tfwire shows the bytes that were sent.
+                tfwire::PathStep::Key(k) | tfwire::PathStep::Attr(k) => {
+                    Err(unicode_normalization::UnicodeNormalization::nfc(k.as_str()).collect())
+                }
+            })
+            .collect();
+        assert_eq!(got, want, "{}: tfwire says {err}, go-cty {path}", v.name);
+        checked += 1;
+    }
+    assert!(checked >= 13, "only {checked} vectors with paths");
+}
