@@ -43,7 +43,7 @@ mod program;
 mod ty;
 mod value;
 
-pub use decode::{Config, Decoder, decode_json, decode_msgpack};
+pub use decode::{Config, Decoder, DynamicValue, decode_json, decode_msgpack};
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::implied_type_msgpack;
 pub use number::{MAX_DECIMAL_EXPONENT, Number, NumberError};

@@ -160,3 +160,45 @@ fn type_json_vectors() {
         assert_eq!(Type::from_json(&printed).unwrap(), t, "{text} round-trips");
     }
 }
+
+#[test]
+fn json_decode_vectors() {
+    // terraform-plugin-go reads a JSON number as a bool (1 → true); go-cty, which Terraform
+    // runs, rejects it (`bad.jsonl`: json/bool/wrong/number), and so does tfwire.
+    const GO_CTY_DIFFERS: &[&str] = &["TestValueFromJSON/bool-from-int"];
+    let mut checked = 0;
+    for r in lines("tftypes-and-cty-test-vectors.jsonl") {
+        if r["encoding"] != "json" {
+            continue;
+        }
+        let test = r["test"].as_str().unwrap();
+        let lenient = r["direction"]
+            .as_str()
+            .unwrap()
+            .contains("IgnoreUndefinedAttributes");
+        let program = Program::compile(&Type::from_json(&text(&r["type"])).unwrap());
+        let input = r["json"].as_str().unwrap().as_bytes();
+        let arena = bumpalo::Bump::new();
+        let mut d = tfwire::Decoder::new(tfwire::Config::default().lenient(lenient));
+        let got = d.decode_dynamic_value(
+            &program,
+            tfwire::DynamicValue {
+                msgpack: b"",
+                json: input,
+            },
+            &arena,
+        );
+        match (r.get("expected"), got) {
+            (_, Err(_)) if GO_CTY_DIFFERS.contains(&test) => {}
+            (Some(want), Ok(v)) => assert!(
+                same(&neutral(&v), want, false),
+                "{test}: got {} want {want}",
+                neutral(&v)
+            ),
+            (None, Err(_)) => {}
+            (want, got) => panic!("{test}: got {got:?}, want {want:?}"),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 48);
+}

@@ -1,1 +1,202 @@
-//! placeholder
+//! The plugin protocol's `DynamicValue` container: MessagePack preferred, JSON as fallback.
+//!
+//! ```proto
+//! message DynamicValue {
+//!   bytes msgpack = 1;
+//!   bytes json    = 2;
+//! }
+//! ```
+
+use super::Decoder;
+use crate::error::{Error, ErrorKind, Path};
+use crate::program::Program;
+use crate::value::Value;
+use bumpalo::Bump;
+
+/// The two fields of a `DynamicValue` message.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DynamicValue<'a> {
+    /// Field 1: the value as MessagePack (the normal case).
+    pub msgpack: &'a [u8],
+    /// Field 2: the value as JSON (legacy paths).
+    pub json: &'a [u8],
+}
+
+impl<'a> DynamicValue<'a> {
+    /// Reads the fields from the protobuf encoding of a `DynamicValue` message, as a proxy
+    /// sees it on the wire. Unknown fields are skipped; a repeated field keeps its last
+    /// occurrence (protobuf's rule for singular fields). No copy: the fields borrow `proto`.
+    ///
+    /// ```
+    /// use tfwire::DynamicValue;
+    /// // field 1 (msgpack) = a1 78, field 2 (json) = "x"
+    /// let dv = DynamicValue::from_protobuf(&[0x0a, 0x02, 0xa1, 0x78, 0x12, 0x03, b'"', b'x', b'"'])?;
+    /// assert_eq!((dv.msgpack, dv.json), (&[0xa1, 0x78][..], &b"\"x\""[..]));
+    /// # Ok::<(), tfwire::Error>(())
+    /// ```
+    pub fn from_protobuf(proto: &'a [u8]) -> Result<DynamicValue<'a>, Error> {
+        let mut dv = DynamicValue::default();
+        let mut i = 0;
+        while i < proto.len() {
+            let at = i;
+            let tag = varint(proto, &mut i)?;
+            let (field, wire) = (tag >> 3, tag & 7);
+            let bad = |m: &str| {
+                Error::new(
+                    ErrorKind::Syntax(format!("protobuf DynamicValue: {m}")),
+                    at,
+                    Path::root(),
+                )
+            };
+            match wire {
+                0 => {
+                    varint(proto, &mut i)?;
+                }
+                1 => i = skip(proto, i, 8).ok_or_else(|| bad("truncated fixed64 field"))?,
+                5 => i = skip(proto, i, 4).ok_or_else(|| bad("truncated fixed32 field"))?,
+                2 => {
+                    let len = varint(proto, &mut i)?;
+                    let end = usize::try_from(len)
+                        .ok()
+                        .and_then(|l| i.checked_add(l))
+                        .filter(|&e| e <= proto.len())
+                        .ok_or_else(|| {
+                            bad(&format!(
+                                "field {field} declares {len} bytes, more than the message holds"
+                            ))
+                        })?;
+                    match field {
+                        1 => dv.msgpack = &proto[i..end],
+                        2 => dv.json = &proto[i..end],
+                        _ => {}
+                    }
+                    i = end;
+                }
+                _ => {
+                    return Err(bad(&format!(
+                        "unsupported wire type {wire} (field {field})"
+                    )));
+                }
+            }
+            if field == 0 {
+                return Err(bad("field number 0"));
+            }
+        }
+        Ok(dv)
+    }
+}
+
+fn skip(b: &[u8], i: usize, n: usize) -> Option<usize> {
+    i.checked_add(n).filter(|&e| e <= b.len())
+}
+
+fn varint(b: &[u8], i: &mut usize) -> Result<u64, Error> {
+    let start = *i;
+    let mut v: u64 = 0;
+    for shift in (0..64).step_by(7) {
+        let Some(&byte) = b.get(*i) else {
+            return Err(Error::new(ErrorKind::UnexpectedEof, *i, Path::root()));
+        };
+        *i += 1;
+        v |= ((byte & 0x7f) as u64) << shift;
+        if byte & 0x80 == 0 {
+            return Ok(v);
+        }
+    }
+    Err(Error::new(
+        ErrorKind::Syntax("protobuf DynamicValue: varint longer than 10 bytes".into()),
+        start,
+        Path::root(),
+    ))
+}
+
+impl Decoder {
+    /// Decodes a `DynamicValue` as Terraform and OpenTofu do: the MessagePack field when it
+    /// is set, else the JSON field, and a null when both are empty (OpenTofu's rule for an
+    /// empty JSON payload).
+    ///
+    /// ```
+    /// use tfwire::{Config, Decoder, DynamicValue, Program, Type};
+    /// let program = Program::compile(&Type::from_json(r#"["object",{"attr":"string"}]"#)?);
+    /// let arena = bumpalo::Bump::new();
+    /// let mut d = Decoder::new(Config::default());
+    /// let from_json = d.decode_dynamic_value(&program, DynamicValue { msgpack: b"", json: br#"{"attr":"bar"}"# }, &arena)?;
+    /// let from_msgpack = d.decode_dynamic_value(&program, DynamicValue { msgpack: b"\x81\xa4attr\xa3bar", json: b"" }, &arena)?;
+    /// assert_eq!(from_json, from_msgpack);
+    /// assert!(d.decode_dynamic_value(&program, DynamicValue::default(), &arena)?.is_null());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn decode_dynamic_value<'a>(
+        &mut self,
+        program: &'a Program,
+        value: DynamicValue<'a>,
+        arena: &'a Bump,
+    ) -> Result<Value<'a>, Error> {
+        if !value.msgpack.is_empty() {
+            self.decode_msgpack(program, value.msgpack, arena)
+        } else if !value.json.is_empty() {
+            self.decode_json(program, value.json, arena)
+        } else {
+            Ok(Value::Null)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protobuf_fields() {
+        // unknown varint field 3, fixed32 field 4, then json, then msgpack twice (last wins)
+        let proto = [
+            0x18, 0x96, 0x01, 0x25, 1, 2, 3, 4, 0x12, 0x01, b'1', 0x0a, 0x01, 0xc0, 0x0a, 0x01,
+            0x07,
+        ];
+        let dv = DynamicValue::from_protobuf(&proto).unwrap();
+        assert_eq!((dv.msgpack, dv.json), (&[0x07][..], &b"1"[..]));
+        assert_eq!(
+            DynamicValue::from_protobuf(&[]).unwrap(),
+            DynamicValue::default()
+        );
+    }
+
+    #[test]
+    fn bad_protobuf() {
+        for (bytes, msg) in [
+            (
+                &[0x0a, 0x05, 1][..],
+                "protobuf DynamicValue: field 1 declares 5 bytes, more than the message holds",
+            ),
+            (
+                &[
+                    0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+                ][..],
+                "protobuf DynamicValue: field 1 declares 18446744073709551615 bytes, more than the message holds",
+            ),
+            (
+                &[0x0b][..],
+                "protobuf DynamicValue: unsupported wire type 3 (field 1)",
+            ),
+            (
+                &[0x25, 1][..],
+                "protobuf DynamicValue: truncated fixed32 field",
+            ),
+        ] {
+            let e = DynamicValue::from_protobuf(bytes).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                &ErrorKind::Syntax(
+                    msg.strip_prefix("protobuf")
+                        .map(|m| format!("protobuf{m}"))
+                        .unwrap()
+                ),
+                "{bytes:?}"
+            );
+        }
+        assert_eq!(
+            DynamicValue::from_protobuf(&[0x0a]).unwrap_err().kind(),
+            &ErrorKind::UnexpectedEof
+        );
+    }
+}

@@ -755,6 +755,10 @@ impl<'a> Machine<'a> {
         }
         let f = &mut self.frames[depth - 1];
         f.done += 1;
+        if matches!(f.kind, Kind::Map | Kind::Object) {
+            // The value is in: what comes next belongs to the container, not to this key.
+            f.state = State::Key;
+        }
         let more = if f.len == u32::MAX {
             let ended = src.at_end(false).map_err(|s| self.stop(s))?;
             if !ended && self.frames[depth - 1].kind == Kind::Tuple {

@@ -34,6 +34,7 @@
 
 mod collection;
 mod dynamic_value;
+pub use dynamic_value::DynamicValue;
 mod json_tape;
 mod json_text;
 mod leaf;

@@ -1,0 +1,198 @@
+//! The JSON path beyond the conformance vectors: exact numbers, both readers, errors with
+//! line and column, lenient mode, dynamic values.
+
+mod support;
+
+use support::normalize_decimal;
+use tfwire::{Config, Decoder, ErrorKind, Number, Program, Type, Value};
+
+fn both(ty: &str, text: &str, config: Config) -> Result<String, String> {
+    let program = Program::compile(&Type::from_json(ty).unwrap());
+    let arena = bumpalo::Bump::new();
+    let mut d = Decoder::new(config);
+    let show = |r: Result<Value<'_>, tfwire::Error>| {
+        r.map(|v| tfwire::canonical::to_string(&v))
+            .map_err(|e| e.to_string())
+    };
+    let simd = show(d.decode_json(&program, text.as_bytes(), &arena));
+    let scalar = show(d.decode_json_text(&program, text.as_bytes(), &arena));
+    assert_eq!(simd, scalar, "the two readers disagree on {text:.80}");
+    simd
+}
+
+#[test]
+fn numbers_are_exact_however_long() {
+    let digits30 = "123456789012345678901234567890";
+    let digits100 = "1".repeat(100);
+    let digits400 = format!("-{}.{}", "9".repeat(200), "1".repeat(200));
+    for text in [
+        digits30,
+        &digits100,
+        &digits400,
+        "1e400",
+        "-1e-400",
+        "-0",
+        "18446744073709551616",
+        "-9223372036854775809",
+        "0.1",
+        "1.0000000000000000000000000001",
+        "2.5E+3",
+    ] {
+        let got = both("\"number\"", text, Config::default()).unwrap();
+        assert_eq!(
+            got,
+            format!("[\"number\",\"{}\"]", normalize_decimal(text)),
+            "{text}"
+        );
+    }
+    // Kept as text: the value holds the decimal it was sent as.
+    let program = Program::compile(&Type::Number);
+    let arena = bumpalo::Bump::new();
+    let v = tfwire::decode_json(&program, digits30.as_bytes(), &arena).unwrap();
+    assert!(matches!(v, Value::Number(Number::Decimal(t)) if t == digits30));
+}
+
+#[test]
+fn errors_carry_path_offset_line_and_column() {
+    let program =
+        Program::compile(&Type::from_json(r#"["object",{"tags":["map","string"]}]"#).unwrap());
+    let arena = bumpalo::Bump::new();
+    let text = b"{\n  \"tags\": {\n    \"env\": [1]\n  }\n}";
+    let e = tfwire::decode_json(&program, text, &arena).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        ".tags[\"env\"]: a string is required, found array (at byte 25)"
+    );
+    assert_eq!(e.line_column(text), (3, 12));
+    for (text, msg) in [
+        (
+            "{\"tags\": {\"env\": \"x\",}}",
+            ".tags: invalid JSON: expected a string (an object key), found character '}' (at byte 21)",
+        ),
+        (
+            "{\"tags\": {\"env\": \"x\"}",
+            "(root): unexpected end of input (at byte 21)",
+        ),
+        (
+            "{\"tags\": null} x",
+            "(root): unexpected bytes after the end of the value (at byte 15)",
+        ),
+        (
+            "{\"tags\": nul}",
+            ".tags: invalid JSON: invalid literal (at byte 9)",
+        ),
+    ] {
+        let e = tfwire::decode_json(&program, text.as_bytes(), &arena)
+            .unwrap_err()
+            .to_string();
+        // Paths are rebuilt from the frames: whatever the reader, the same.
+        let e2 = Decoder::new(Config::default())
+            .decode_json_text(&program, text.as_bytes(), &arena)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, e2, "{text}");
+        assert_eq!(e, msg, "{text}");
+    }
+}
+
+#[test]
+fn lenient_mode_ignores_undeclared_attributes() {
+    let ty = r#"["object",{"a":"string","b":["list","number"]}]"#;
+    let text = r#"{"old":{"deep":[1,{"x":null}]},"a":"x","gone":1,"b":[1,2],"also":[]}"#;
+    assert_eq!(
+        both(ty, text, Config::default().lenient(true)).unwrap(),
+        r#"["object",{"a":["string","x"],"b":["list",[["number","1"],["number","2"]]]}]"#
+    );
+    let strict = both(ty, text, Config::default()).unwrap_err();
+    assert_eq!(strict, ".old: unsupported attribute \"old\" (at byte 1)");
+    // An undeclared attribute last in the object, and nested objects.
+    let ty = r#"["list",["object",{"a":"bool"}]]"#;
+    assert_eq!(
+        both(
+            ty,
+            r#"[{"a":true,"z":{}},{"z":1}]"#,
+            Config::default().lenient(true)
+        )
+        .unwrap(),
+        r#"["list",[["object",{"a":["bool",true]}],["object",{"a":["null"]}]]]"#
+    );
+}
+
+#[test]
+fn dynamic_values_in_either_order() {
+    let want = r#"["dynamic",["list","number"],["list",[["number","1"]]]]"#;
+    assert_eq!(
+        both(
+            "\"dynamic\"",
+            r#"{"type":["list","number"],"value":[1]}"#,
+            Config::default()
+        )
+        .unwrap(),
+        want
+    );
+    assert_eq!(
+        both(
+            "\"dynamic\"",
+            r#"{"value":[1],"type":["list","number"]}"#,
+            Config::default()
+        )
+        .unwrap(),
+        want
+    );
+    // Inside containers, followed by more values.
+    let got = both(
+        r#"["object",{"d":"dynamic","z":"string"}]"#,
+        r#"{"d":{"value":{"k":"v"},"type":["map","string"]},"z":"after"}"#,
+        Config::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        got,
+        r#"["object",{"d":["dynamic",["map","string"],["map",{"k":["string","v"]}]],"z":["string","after"]}]"#
+    );
+    for (text, kind) in [
+        (r#"{"value":1}"#, "missing \"type\""),
+        (r#"{"type":"number"}"#, "missing \"value\""),
+        (
+            r#"{"type":"number","value":1,"x":2}"#,
+            "unexpected key \"x\"",
+        ),
+    ] {
+        let e = both("\"dynamic\"", text, Config::default()).unwrap_err();
+        assert!(e.contains(kind), "{text}: {e}");
+    }
+    let e = both(
+        "\"dynamic\"",
+        r#"{"type":["list","strin"],"value":[]}"#,
+        Config::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "(root): invalid type: invalid primitive type name \"strin\" (at byte 8 of the type JSON) (at byte 16)"
+    );
+}
+
+#[test]
+fn deep_nesting_is_a_clean_error() {
+    let n = 1_000_000;
+    let ty = format!("{}\"string\"{}", "[\"list\",".repeat(300), "]".repeat(300));
+    let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let e = both(&ty, &text, Config::default()).unwrap_err();
+    assert!(e.contains("limit exceeded: max_depth is 256"), "{e}");
+    // A type JSON nested that deep inside a dynamic value.
+    let deep_type = format!("{}\"string\"{}", "[\"list\",".repeat(n), "]".repeat(n));
+    let text = format!("{{\"type\":{deep_type},\"value\":null}}");
+    let e = both("\"dynamic\"", &text, Config::default()).unwrap_err();
+    assert!(e.contains("type nested too deeply"), "{e}");
+    assert!(matches!(
+        tfwire::decode_json(
+            &Program::compile(&Type::Dynamic),
+            text.as_bytes(),
+            &bumpalo::Bump::new()
+        )
+        .unwrap_err()
+        .kind(),
+        ErrorKind::InvalidType { .. }
+    ));
+}
