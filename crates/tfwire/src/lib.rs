@@ -1,3 +1,4 @@
+#![deny(unsafe_op_in_unsafe_fn)]
 //! Exact, zero-copy decoding (and encoding) of the values Terraform and OpenTofu exchange
 //! with providers: the `DynamicValue` of the plugin protocol, MessagePack or JSON, laid out by
 //! a cty type constraint.
@@ -32,6 +33,11 @@
 //! decoder never recurses over the input, never panics on bad input, and reports every
 //! failure as an [`Error`] with a path and a byte offset.
 
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 pub mod canonical;
 mod decode;
 mod error;
@@ -40,6 +46,7 @@ mod json;
 mod nfc;
 mod number;
 mod program;
+mod text;
 mod ty;
 mod value;
 

@@ -4,7 +4,45 @@
 //! are, borrowed; only the rare string that needs normalizing is rebuilt in the arena.
 
 use bumpalo::Bump;
+use std::sync::OnceLock;
+use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+
+/// One bit per Basic Multilingual Plane character: set when the character is an NFC starter
+/// that nothing before it can combine with (canonical combining class 0 and NFC quick-check
+/// `Yes`). A string made only of such characters is in NFC. Built once, from the
+/// normalization library's own tables.
+fn safe_bmp() -> &'static [u64; 1024] {
+    static SAFE: OnceLock<Box<[u64; 1024]>> = OnceLock::new();
+    SAFE.get_or_init(|| {
+        let mut bits = Box::new([0u64; 1024]);
+        for c in (0..=0xffffu32).filter_map(char::from_u32) {
+            if is_safe_starter(c) {
+                bits[c as usize / 64] |= 1 << (c as usize % 64);
+            }
+        }
+        bits
+    })
+}
+
+fn is_safe_starter(c: char) -> bool {
+    canonical_combining_class(c) == 0 && is_nfc_quick(core::iter::once(c)) == IsNormalized::Yes
+}
+
+/// Whether `s` is certainly in NFC (a quick check; `false` means "look closer").
+#[inline]
+fn surely_nfc(s: &str) -> bool {
+    let bits = safe_bmp();
+    s.chars().all(|c| {
+        let u = c as u32;
+        u < 0x300
+            || if u <= 0xffff {
+                bits[u as usize / 64] & (1 << (u % 64)) != 0
+            } else {
+                is_safe_starter(c)
+            }
+    })
+}
 
 /// `s` in NFC: `s` itself when it already is, else a normalized copy in `bump`.
 /// `None` when the arena refuses the allocation (its limit was reached).
@@ -16,9 +54,11 @@ pub(crate) fn nfc<'a>(bump: &'a Bump, s: &'a str) -> Option<&'a str> {
     nfc_slow(bump, s)
 }
 
-#[cold]
 #[inline(never)]
 fn nfc_slow<'a>(bump: &'a Bump, s: &'a str) -> Option<&'a str> {
+    if surely_nfc(s) {
+        return Some(s);
+    }
     match is_nfc_quick(s.chars()) {
         IsNormalized::Yes => Some(s),
         _ => {
@@ -54,5 +94,18 @@ mod tests {
         assert_eq!(nfc(&bump, "\u{212b}").unwrap(), "Å");
         assert_eq!(nfc(&bump, "q\u{307}\u{323}").unwrap(), "q\u{323}\u{307}");
         assert_eq!(nfc_owned("e\u{301}"), "é");
+    }
+
+    #[test]
+    fn quick_check_agrees_with_full_normalization() {
+        // Every BMP character alone and after a base letter, and a few astral ones.
+        let astral = ['\u{1f600}', '\u{1d15e}', '\u{10000}', '\u{1d165}'];
+        for c in (0..=0xffffu32).filter_map(char::from_u32).chain(astral) {
+            for s in [c.to_string(), format!("a{c}"), format!("{c}\u{301}")] {
+                if surely_nfc(&s) {
+                    assert_eq!(s.nfc().collect::<String>(), s, "{:x}", c as u32);
+                }
+            }
+        }
     }
 }

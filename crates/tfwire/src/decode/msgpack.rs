@@ -26,7 +26,7 @@ pub(crate) fn convert<'a>(t: &Token, payload: &'a [u8]) -> Result<Tok<'a>, Error
 /// Validates UTF-8, with an ASCII fast path.
 #[inline]
 pub(crate) fn utf8(b: &[u8]) -> Result<&str, ErrorKind> {
-    core::str::from_utf8(b).map_err(|_| ErrorKind::InvalidUtf8)
+    crate::text::utf8(b).ok_or(ErrorKind::InvalidUtf8)
 }
 
 /// Maps a tokenizer error to an error kind, for an input known to be complete.
