@@ -228,13 +228,6 @@ pub enum ErrorKind {
     },
     /// A malformed refinement payload of an unknown value (MessagePack extension 12).
     InvalidRefinement(String),
-    /// A container claims more elements than the bytes left can hold.
-    LengthExceedsInput {
-        /// Elements (or bytes) declared.
-        declared: u64,
-        /// Bytes left in the input.
-        available: u64,
-    },
     /// An invalid MessagePack marker (`0xc1`).
     InvalidMarker(u8),
     /// Invalid JSON syntax.
@@ -328,13 +321,6 @@ impl fmt::Display for ErrorKind {
                 "inconsistent {collection} element types: {first} then {other}"
             ),
             ErrorKind::InvalidRefinement(m) => write!(f, "invalid unknown value refinement: {m}"),
-            ErrorKind::LengthExceedsInput {
-                declared,
-                available,
-            } => write!(
-                f,
-                "declared length {declared} exceeds the {available} bytes left in the input"
-            ),
             ErrorKind::InvalidMarker(m) => write!(f, "invalid MessagePack marker 0x{m:02x}"),
             ErrorKind::Syntax(m) => write!(f, "invalid JSON: {m}"),
             ErrorKind::NonStringKey(found) => {

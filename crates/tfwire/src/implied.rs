@@ -64,16 +64,6 @@ fn implied(t: &mut Tokenizer<'_>, depth: usize) -> Result<Type, Error> {
             ));
         }
         Kind::Array(n) => {
-            if n as usize > t.remaining() {
-                return Err(Error::new(
-                    ErrorKind::LengthExceedsInput {
-                        declared: n as u64,
-                        available: t.remaining() as u64,
-                    },
-                    at,
-                    Path::root(),
-                ));
-            }
             let mut elems = Vec::new();
             for _ in 0..n {
                 elems.push(implied(t, depth - 1)?);
@@ -81,16 +71,6 @@ fn implied(t: &mut Tokenizer<'_>, depth: usize) -> Result<Type, Error> {
             Type::Tuple(elems)
         }
         Kind::Map(n) => {
-            if 2 * n as u64 > t.remaining() as u64 {
-                return Err(Error::new(
-                    ErrorKind::LengthExceedsInput {
-                        declared: n as u64,
-                        available: t.remaining() as u64,
-                    },
-                    at,
-                    Path::root(),
-                ));
-            }
             let mut attrs = Vec::new();
             for _ in 0..n {
                 let kat = t.offset();

@@ -50,7 +50,9 @@ mod text;
 mod ty;
 mod value;
 
-pub use decode::{Config, Decoder, DynamicValue, decode_json, decode_msgpack};
+pub use decode::{
+    ChunkedDecoder, Config, Decoder, DynamicValue, Progress, decode_json, decode_msgpack,
+};
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::implied_type_msgpack;
 pub use number::{MAX_DECIMAL_EXPONENT, Number, NumberError};

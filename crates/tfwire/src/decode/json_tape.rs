@@ -93,11 +93,6 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
         self.offset_of(self.pos)
     }
 
-    fn remaining(&self) -> Option<u64> {
-        // Lengths on the tape are what simd-json counted, never a declared size.
-        None
-    }
-
     fn skip_value(&mut self) -> Result<(), Stop> {
         if self.pos >= self.nodes.len() {
             return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.input.len()));

@@ -159,10 +159,6 @@ impl<'a> Source<'a> for TextSource<'a> {
         scan::skip_ws(self.buf, self.pos)
     }
 
-    fn remaining(&self) -> Option<u64> {
-        None
-    }
-
     fn at_end(&mut self, first: bool) -> Result<bool, Stop> {
         let is_object = *self.open.last().expect("inside a container");
         let close = if is_object { b'}' } else { b']' };

@@ -252,6 +252,12 @@ impl<'a> Machine<'a> {
         Error::new(kind, offset, self.path(depth))
     }
 
+    /// The error for an input that ended before the value did, `offset` being where the next
+    /// token would have started: the one-shot decoder's error for the same bytes.
+    pub(crate) fn eof_error(&self, offset: usize) -> Error {
+        self.error_at(ErrorKind::UnexpectedEof, offset, self.frames.len())
+    }
+
     /// The path through the first `depth` frames.
     fn path(&self, depth: usize) -> Path {
         let mut steps = Vec::new();
@@ -355,39 +361,28 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Checks a container's declared length against the limits and the input left.
+    /// Checks a container's declared length against `Config::max_collection_len`.
+    ///
+    /// Nothing is reserved from a declared length: elements are collected as they arrive, so
+    /// a header claiming billions of elements costs nothing until they come (a truncated
+    /// input fails at the first missing element, at once).
     #[inline]
-    fn check_len<S: Source<'a>>(
-        &self,
-        n: u32,
-        per_elem: u64,
-        at: usize,
-        src: &S,
-    ) -> Result<(), Halt> {
-        if n == u32::MAX && S::JSON {
-            return Ok(());
-        }
-        if n as u64 > self.config.max_collection_len as u64 {
-            return Err(self.fail(
-                ErrorKind::LimitExceeded {
-                    limit: Limit::CollectionLen,
-                    max: self.config.max_collection_len as u64,
-                },
-                at,
-            ));
-        }
-        if let Some(left) = src.remaining() {
-            if n as u64 * per_elem > left {
-                return Err(self.fail(
-                    ErrorKind::LengthExceedsInput {
-                        declared: n as u64,
-                        available: left,
-                    },
-                    at,
-                ));
-            }
+    fn check_len(&self, n: u32, at: usize) -> Result<(), Halt> {
+        if n != u32::MAX && n as u64 > self.config.max_collection_len as u64 {
+            return Err(self.too_long(at));
         }
         Ok(())
+    }
+
+    #[cold]
+    fn too_long(&self, at: usize) -> Halt {
+        self.fail(
+            ErrorKind::LimitExceeded {
+                limit: Limit::CollectionLen,
+                max: self.config.max_collection_len as u64,
+            },
+            at,
+        )
     }
 
     #[inline]
@@ -443,7 +438,7 @@ impl<'a> Machine<'a> {
         let Tok::Array(n) = tok else {
             return Err(self.mismatch(expected, &tok, at));
         };
-        self.check_len(n, 1, at, src)?;
+        self.check_len(n, at)?;
         if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
             return Ok(Some(if kind == Kind::List {
                 Value::List(&[])
@@ -477,7 +472,7 @@ impl<'a> Machine<'a> {
                 at,
             ));
         }
-        self.check_len(n, 1, at, src)?;
+        self.check_len(n, at)?;
         if want == 0 {
             if n == u32::MAX && !self.at_end(src, true)? {
                 return Err(self.fail(
@@ -523,7 +518,7 @@ impl<'a> Machine<'a> {
         let Tok::Map(n) = tok else {
             return Err(self.mismatch(Expected::Map, &tok, at));
         };
-        self.check_len(n, 2, at, src)?;
+        self.check_len(n, at)?;
         if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
             return Ok(Some(Value::Map(&[])));
         }
@@ -556,7 +551,7 @@ impl<'a> Machine<'a> {
                 at,
             ));
         }
-        self.check_len(n, 2, at, src)?;
+        self.check_len(n, at)?;
         let base = self.pairs.len();
         if self.pairs.try_reserve(want).is_err() {
             return Err(self.arena_full(at));
@@ -600,7 +595,6 @@ impl<'a> Machine<'a> {
         }
         match tok {
             Tok::Array(2) => {
-                self.check_len(2, 1, at, src)?;
                 self.push(Self::frame(
                     Kind::Dyn,
                     State::Type,
@@ -761,6 +755,10 @@ impl<'a> Machine<'a> {
         }
         let more = if f.len == u32::MAX {
             let ended = src.at_end(false).map_err(|s| self.stop(s))?;
+            if !ended && self.frames[depth - 1].done as u64 >= self.config.max_collection_len as u64
+            {
+                return Err(self.too_long(self.frames[depth - 1].offset));
+            }
             if !ended && self.frames[depth - 1].kind == Kind::Tuple {
                 let f = &self.frames[depth - 1];
                 if let Children::Elems(e) = f.children {

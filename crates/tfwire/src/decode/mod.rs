@@ -32,8 +32,10 @@
 //! decimal strings with `+`, leading zeros, `.5`, `5.` and exponents. It rejects Go's binary
 //! exponent (`"1p3"`), which go-cty accepts.
 
+mod chunked;
 mod collection;
 mod dynamic_value;
+pub use chunked::{ChunkedDecoder, Progress};
 pub use dynamic_value::DynamicValue;
 mod json_tape;
 mod json_text;

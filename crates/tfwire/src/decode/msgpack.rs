@@ -81,18 +81,6 @@ impl<'a> Source<'a> for Complete<'a> {
         self.tokens.offset()
     }
 
-    #[inline]
-    fn remaining(&self) -> Option<u64> {
-        Some(self.tokens.remaining() as u64)
-    }
-
-    fn skip_value(&mut self) -> Result<(), Stop> {
-        self.tokens.skip_value().map(|_| ()).map_err(|e| {
-            let (k, at) = complete_input_error(e);
-            Stop::Fail(k, at)
-        })
-    }
-
     fn finish(&mut self) -> Result<(), Stop> {
         if self.tokens.is_empty() {
             Ok(())

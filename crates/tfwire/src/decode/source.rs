@@ -68,17 +68,16 @@ pub(crate) trait Source<'a> {
     /// Offset of the next byte to read (where a missing value would start).
     fn position(&self) -> usize;
 
-    /// Bytes left in the input, when the whole input is known.
-    fn remaining(&self) -> Option<u64>;
-
     /// Whether the container being read has ended (for containers whose count was
     /// `u32::MAX`, i.e. unknown in advance). Consumes the closing delimiter or the separator.
     fn at_end(&mut self, _first: bool) -> Result<bool, Stop> {
         Ok(false)
     }
 
-    /// Skips the next whole value.
-    fn skip_value(&mut self) -> Result<(), Stop>;
+    /// JSON only (lenient mode): skips the next whole value.
+    fn skip_value(&mut self) -> Result<(), Stop> {
+        unreachable!("only JSON sources skip values")
+    }
 
     /// Checks that nothing follows the value.
     fn finish(&mut self) -> Result<(), Stop>;
