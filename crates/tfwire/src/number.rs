@@ -722,11 +722,8 @@ mod tests {
         assert_eq!(n("9223372036854775808").to_i64(), None);
         assert_eq!(n("9223372036854775808").to_u64(), Some(1 << 63));
         assert_eq!(n("1.5").to_i64(), None);
-        assert_eq!(
-            Number::F64(-9.223372036854775808e18).to_i64(),
-            Some(i64::MIN)
-        );
-        assert_eq!(Number::F64(9.223372036854775808e18).to_i64(), None);
+        assert_eq!(Number::F64(-(2f64.powi(63))).to_i64(), Some(i64::MIN));
+        assert_eq!(Number::F64(2f64.powi(63)).to_i64(), None);
         assert_eq!(n(".5").to_f64(), 0.5);
         assert_eq!(n("5.").to_f64(), 5.0);
         assert_eq!(n("+2.5").to_f64(), 2.5);

@@ -1,5 +1,5 @@
 //! Shared by the integration tests: loading the conformance corpus and applying its rules.
-#![allow(dead_code)]
+#![allow(dead_code, unreachable_pub)]
 
 use serde_json::Value as Json;
 use std::collections::HashMap;
@@ -318,7 +318,7 @@ pub fn check(want: &Want, got: &Result<String, String>) -> Result<(), String> {
         (Want::Value(_), Err(e)) => Err(format!("rejected: {e}")),
         (Want::Value(options), Ok(out)) => {
             let got = json(out);
-            if options.iter().any(|o| *o == got) {
+            if options.contains(&got) {
                 Ok(())
             } else {
                 Err(format!(
