@@ -113,6 +113,6 @@ pub use rawstate::{
 };
 pub use state::State;
 pub use summary::{COUNT_KEYS, ChangeSummary, Counts, Summary};
-pub use tape::{Config, Encoding, Parser, Tape};
+pub use tape::{Config, Encoding, INPUT_PADDING, Parser, Tape};
 pub use values::{Index, Mode, Module, Output, Resource, Values};
 pub use version::{FormatVersion, MAX_FORMAT_MAJOR};

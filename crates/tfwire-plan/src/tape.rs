@@ -4,6 +4,10 @@ use crate::error::{Error, ErrorKind};
 use crate::json::Json;
 use simd_json::ErrorType;
 
+/// The bytes [`Parser::parse`] appends to its input (simd-json reads in 64-byte blocks).
+/// Reserve them in the buffer's capacity when reading a large file to avoid a copy.
+pub const INPUT_PADDING: usize = simd_json::INPUT_PADDING;
+
 /// Limits and options for [`Parser`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -85,7 +89,7 @@ impl Parser {
     /// The input is read as UTF-8; a UTF-8 byte-order mark is skipped, and UTF-16 (with a
     /// byte-order mark, or recognised by the zero bytes of its first character) is
     /// transcoded to UTF-8 in `input` first. The vector is used as the parse buffer:
-    /// [`simd_json::INPUT_PADDING`] bytes are appended, and string escapes are decoded in
+    /// [`INPUT_PADDING`] bytes are appended, and string escapes are decoded in
     /// place, so its contents are not the original text afterwards. Every string of the
     /// tape borrows from it.
     ///
@@ -293,9 +297,18 @@ impl Locator {
         (p > self.base && p <= self.base + self.len).then(|| p - self.base - 1)
     }
 
-    /// The byte offset of a value, when it is a string.
+    /// The byte offset of a value, when the tape knows it: a string's opening quote; for
+    /// an object, its first key; for an array, its first element's offset.
     pub(crate) fn offset(&self, v: Json<'_>) -> Option<usize> {
-        let p = v.str_ptr()?;
-        (p > self.base && p <= self.base + self.len).then(|| p - self.base - 1)
+        let mut v = v;
+        loop {
+            if let Some(p) = v.str_ptr() {
+                return (p > self.base && p <= self.base + self.len).then(|| p - self.base - 1);
+            }
+            if let Some((k, _)) = v.as_object().and_then(|o| o.iter().next()) {
+                return self.str_offset(k);
+            }
+            v = v.as_array()?.get(0)?;
+        }
     }
 }
