@@ -5,5 +5,6 @@
 mod corpus;
 mod documents;
 mod merged;
+mod model;
 mod paths;
 mod rawstate;
