@@ -4,7 +4,6 @@
 use crate::error::{Error, ErrorKind, is_identifier};
 use crate::json::{Json, write_json_str};
 use core::fmt;
-use smallvec::SmallVec;
 use std::borrow::Cow;
 
 /// One step of a [`Path`].
@@ -94,15 +93,13 @@ impl fmt::Display for Step<'_> {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Path<'a> {
-    steps: SmallVec<[Step<'a>; 6]>,
+    steps: Vec<Step<'a>>,
 }
 
 impl<'a> Path<'a> {
     /// The empty path: the root value.
     pub fn root() -> Path<'a> {
-        Path {
-            steps: SmallVec::new(),
-        }
+        Path { steps: Vec::new() }
     }
 
     /// Parses Terraform path syntax; names without escapes borrow from `text`.

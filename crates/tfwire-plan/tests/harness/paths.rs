@@ -149,3 +149,14 @@ fn attribute_and_key_steps_select_the_same_member() {
     assert!(Path::parse(".list.x").unwrap().select(root).is_none());
     assert!(Path::parse(".tags[0]").unwrap().select(root).is_none());
 }
+
+/// Paths are covariant: a `Path<'static>` is usable where a shorter-lived one is expected.
+#[test]
+fn paths_are_covariant() {
+    fn shorten<'s>(p: Path<'static>, _: &'s str) -> Path<'s> {
+        p
+    }
+    let local = String::from(".a");
+    let p = shorten(Path::parse(".a").unwrap(), &local);
+    assert_eq!(p, Path::parse(&local).unwrap());
+}
