@@ -68,7 +68,8 @@ impl fmt::Display for Kind {
 /// A JSON number as the tape holds it.
 ///
 /// Integers that fit 64 bits are exact; every other number (a fraction, an exponent, or an
-/// integer beyond 64 bits) is the nearest `f64`. Exact decimal decoding is the business of
+/// integer beyond 64 bits) is the nearest `f64` (an infinity beyond its range, displayed
+/// as `null`). Exact decimal decoding is the business of
 /// the typed path (see [`crate::decode`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Number {
@@ -89,7 +90,8 @@ impl fmt::Display for Number {
                 write!(f, "{x:.0}")
             }
             Number::F64(x) if x.is_finite() => write!(f, "{x:?}"),
-            // The tape never holds these (JSON has no syntax for them).
+            // A number beyond f64's range (e.g. 1e400) reads as an infinity; JSON has no
+            // syntax for it.
             Number::F64(_) => f.write_str("null"),
         }
     }
