@@ -26,7 +26,7 @@ pub(crate) fn unhex(text: &[u8]) -> Result<Vec<u8>, Failure> {
         .copied()
         .filter(|b| !b.is_ascii_whitespace())
         .collect();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(Failure::Input(
             "hex input has an odd number of digits".into(),
         ));
@@ -44,4 +44,27 @@ pub(crate) fn unhex(text: &[u8]) -> Result<Vec<u8>, Failure> {
         .enumerate()
         .map(|(i, p)| Ok(val(p[0], 2 * i)? << 4 | val(p[1], 2 * i + 1)?))
         .collect()
+}
+
+/// Reads a document (`-`: standard input) into a buffer with `spare` bytes of capacity
+/// left over, so that a parser can pad it without reallocating.
+pub(crate) fn read_document(path: &str, spare: usize) -> Result<Vec<u8>, Failure> {
+    if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| Failure::Input(format!("reading standard input: {e}")))?;
+        return Ok(buf);
+    }
+    let mut file = std::fs::File::open(path).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+    let len = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
+    let mut buf = Vec::with_capacity(len.saturating_add(spare));
+    file.read_to_end(&mut buf)
+        .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+    Ok(buf)
+}
+
+/// The name to show for an input in messages.
+pub(crate) fn display_name(path: &str) -> &str {
+    if path == "-" { "<stdin>" } else { path }
 }

@@ -7,9 +7,12 @@ use std::process::ExitCode;
 
 mod decode;
 mod input;
+mod output;
+mod plan;
+mod state;
 
 /// Decode, encode and inspect Terraform/OpenTofu wire values (DynamicValue MessagePack and
-/// JSON).
+/// JSON), plans and states.
 #[derive(Parser)]
 #[command(name = "tfwire", version, about, long_about = None, after_help = EXIT_CODES)]
 struct Cli {
@@ -22,6 +25,8 @@ const EXIT_CODES: &str = "Exit codes: 0 success, 1 input rejected, 2 usage error
 #[derive(Subcommand)]
 enum Command {
     Decode(decode::Args),
+    Plan(plan::Args),
+    State(state::Args),
 }
 
 /// How a command failed.
@@ -36,6 +41,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Decode(args) => decode::run(args),
+        Command::Plan(args) => plan::run(args),
+        Command::State(args) => state::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,440 @@
+//! The change representation: `resource_changes[]`, `resource_drift[]`, `output_changes`.
+
+use crate::build::{Cx, Result};
+use crate::error::{Error, ErrorKind};
+use crate::json::Json;
+use crate::merged::{Mark, Merged};
+use crate::path::{Path, Step};
+use crate::values::{Index, Mode};
+use core::fmt;
+use std::borrow::Cow;
+
+/// One element of a change's `actions` list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action<'a> {
+    /// `"no-op"`.
+    NoOp,
+    /// `"create"`.
+    Create,
+    /// `"read"` (a data source read during apply).
+    Read,
+    /// `"update"`.
+    Update,
+    /// `"delete"`.
+    Delete,
+    /// `"forget"`: removed from state without being destroyed (Terraform ≥ 1.7 `removed`
+    /// blocks).
+    Forget,
+    /// Any other action, kept as written.
+    Other(&'a str),
+}
+
+impl<'a> Action<'a> {
+    /// The action as written in documents.
+    pub fn from_name(s: &'a str) -> Action<'a> {
+        match s {
+            "no-op" => Action::NoOp,
+            "create" => Action::Create,
+            "read" => Action::Read,
+            "update" => Action::Update,
+            "delete" => Action::Delete,
+            "forget" => Action::Forget,
+            other => Action::Other(other),
+        }
+    }
+
+    /// The action's name as written: `"no-op"`, `"create"`, ...
+    pub fn name(&self) -> &'a str {
+        match *self {
+            Action::NoOp => "no-op",
+            Action::Create => "create",
+            Action::Read => "read",
+            Action::Update => "update",
+            Action::Delete => "delete",
+            Action::Forget => "forget",
+            Action::Other(s) => s,
+        }
+    }
+}
+
+/// What a change does as a whole, from its action list: the categories of plan summaries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChangeKind<'a> {
+    /// `["create"]`.
+    Create,
+    /// `["update"]`.
+    Update,
+    /// `["delete"]`.
+    Delete,
+    /// `["delete","create"]` or `["create","delete"]`.
+    Replace {
+        /// Whether the new object is created before the old is destroyed
+        /// (`create_before_destroy`).
+        create_first: bool,
+    },
+    /// `["read"]`.
+    Read,
+    /// `["no-op"]`.
+    NoOp,
+    /// `["forget"]`.
+    Forget,
+    /// Any other list (e.g. `["create","forget"]`, or an action this crate does not know).
+    Other(&'a [Action<'a>]),
+}
+
+impl<'a> ChangeKind<'a> {
+    /// Classifies an action list.
+    pub fn of(actions: &'a [Action<'a>]) -> ChangeKind<'a> {
+        match actions {
+            [Action::Create] => ChangeKind::Create,
+            [Action::Update] => ChangeKind::Update,
+            [Action::Delete] => ChangeKind::Delete,
+            [Action::Delete, Action::Create] => ChangeKind::Replace {
+                create_first: false,
+            },
+            [Action::Create, Action::Delete] => ChangeKind::Replace { create_first: true },
+            [Action::Read] => ChangeKind::Read,
+            [Action::NoOp] => ChangeKind::NoOp,
+            [Action::Forget] => ChangeKind::Forget,
+            other => ChangeKind::Other(other),
+        }
+    }
+
+    /// The summary key: `create`, `update`, `delete`, `replace`, `read`, `no_op`,
+    /// `forget`; another single action is its own name, and any other list its actions
+    /// joined with `+` (e.g. `create+forget`).
+    pub fn key(&self) -> Cow<'a, str> {
+        Cow::Borrowed(match *self {
+            ChangeKind::Create => "create",
+            ChangeKind::Update => "update",
+            ChangeKind::Delete => "delete",
+            ChangeKind::Replace { .. } => "replace",
+            ChangeKind::Read => "read",
+            ChangeKind::NoOp => "no_op",
+            ChangeKind::Forget => "forget",
+            ChangeKind::Other([one]) => one.name(),
+            ChangeKind::Other(list) => {
+                let names: Vec<&str> = list.iter().map(Action::name).collect();
+                return Cow::Owned(names.join("+"));
+            }
+        })
+    }
+}
+
+impl fmt::Display for ChangeKind<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.key())
+    }
+}
+
+/// A path into a resource's value as the plan writes it (`replace_paths`,
+/// `relevant_attributes[].attribute`): an array of string and integer steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttrPath<'a> {
+    raw: Json<'a>,
+}
+
+impl<'a> AttrPath<'a> {
+    pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<AttrPath<'a>> {
+        let arr = cx.array(v)?;
+        for (i, step) in arr.iter().enumerate() {
+            if step.as_str().is_none() && step.as_u64().is_none() {
+                return Err(cx
+                    .mismatch("a string or a non-negative integer path step", step)
+                    .in_index(i));
+            }
+        }
+        Ok(AttrPath { raw: v })
+    }
+
+    /// The steps: strings are attribute names or map keys (JSON does not say which),
+    /// integers are element indexes.
+    pub fn steps(&self) -> impl Iterator<Item = Step<'a>> + use<'a> {
+        self.raw
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| match s.as_str() {
+                Some(name) => Step::Attr(Cow::Borrowed(name)),
+                None => Step::Index(s.as_u64().unwrap_or(0)),
+            })
+    }
+
+    /// The path, for walking a [`Merged`] view or display (`.list[1].id`).
+    pub fn to_path(&self) -> Path<'a> {
+        self.steps().collect()
+    }
+
+    /// The array as written.
+    pub fn raw(&self) -> Json<'a> {
+        self.raw
+    }
+}
+
+impl fmt::Display for AttrPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_path())
+    }
+}
+
+/// `importing`: the object is imported as part of this change.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Importing<'a> {
+    /// `id`: the import ID.
+    pub id: Option<&'a str>,
+    /// `identity`: the import identity (Terraform ≥ 1.12).
+    pub identity: Option<Json<'a>>,
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+/// A change representation: what happens to one object (or output).
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Change<'a> {
+    /// `actions`, in order (never empty).
+    pub actions: &'a [Action<'a>],
+    /// `before`: the value before, absent (or `null`) for a create.
+    pub before: Option<Json<'a>>,
+    /// `after`: the known parts of the value after, absent (or `null`) for a delete.
+    pub after: Option<Json<'a>>,
+    /// `after_unknown`: `true` leaves for values known only after apply.
+    pub after_unknown: Option<Json<'a>>,
+    /// `before_sensitive`: `true` leaves for sensitive values; may be `false`.
+    pub before_sensitive: Option<Json<'a>>,
+    /// `after_sensitive`: `true` leaves for sensitive values; may be `false`.
+    pub after_sensitive: Option<Json<'a>>,
+    /// `replace_paths`: the attributes that force replacement.
+    pub replace_paths: &'a [AttrPath<'a>],
+    /// `importing`.
+    pub importing: Option<Importing<'a>>,
+    /// `generated_config`: HCL generated for an imported resource.
+    pub generated_config: Option<&'a str>,
+    /// `before_identity` (Terraform ≥ 1.12).
+    pub before_identity: Option<Json<'a>>,
+    /// `after_identity` (Terraform ≥ 1.12).
+    pub after_identity: Option<Json<'a>>,
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+impl<'a> Change<'a> {
+    pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<Change<'a>> {
+        let mut c = Change {
+            actions: &[],
+            before: None,
+            after: None,
+            after_unknown: None,
+            before_sensitive: None,
+            after_sensitive: None,
+            replace_paths: &[],
+            importing: None,
+            generated_config: None,
+            before_identity: None,
+            after_identity: None,
+            raw: v,
+        };
+        let mut has_actions = false;
+        cx.members(v, |k, item| {
+            match k {
+                "actions" => {
+                    has_actions = true;
+                    c.actions = cx.list(item, |cx, a| Ok(Action::from_name(cx.string(a)?)))?;
+                    if c.actions.is_empty() {
+                        return Err(cx.invalid("the action list is empty".into(), item));
+                    }
+                }
+                "before" => c.before = cx.opt_value(item),
+                "after" => c.after = cx.opt_value(item),
+                "after_unknown" => c.after_unknown = cx.opt_value(item),
+                "before_sensitive" => c.before_sensitive = cx.opt_value(item),
+                "after_sensitive" => c.after_sensitive = cx.opt_value(item),
+                "replace_paths" => c.replace_paths = cx.list(item, AttrPath::build)?,
+                "importing" if !item.is_null() => {
+                    let mut imp = Importing {
+                        id: None,
+                        identity: None,
+                        raw: item,
+                    };
+                    cx.members(item, |k, v| {
+                        match k {
+                            "id" => imp.id = cx.opt_string(v)?,
+                            "identity" => imp.identity = cx.opt_value(v),
+                            _ => {}
+                        }
+                        Ok(())
+                    })?;
+                    c.importing = Some(imp);
+                }
+                "generated_config" => c.generated_config = cx.opt_string(item)?,
+                "before_identity" => c.before_identity = cx.opt_value(item),
+                "after_identity" => c.after_identity = cx.opt_value(item),
+                _ => {}
+            }
+            Ok(())
+        })?;
+        if !has_actions {
+            return Err(Error::new(ErrorKind::Missing("actions")).with_offset(cx.loc.offset(v)));
+        }
+        Ok(c)
+    }
+
+    /// What the change does as a whole.
+    pub fn kind(&self) -> ChangeKind<'a> {
+        ChangeKind::of(self.actions)
+    }
+
+    /// The value after the change with its unknown (`after_unknown`) and sensitive
+    /// (`after_sensitive`) markers.
+    pub fn after_view(&self) -> Merged<'a> {
+        Merged::new(
+            self.after,
+            Mark::from_json(self.after_unknown),
+            Mark::from_json(self.after_sensitive),
+        )
+    }
+
+    /// The value before the change with its sensitive markers (`before_sensitive`);
+    /// nothing before a change is unknown.
+    pub fn before_view(&self) -> Merged<'a> {
+        Merged::new(
+            self.before,
+            Mark::All(false),
+            Mark::from_json(self.before_sensitive),
+        )
+    }
+}
+
+/// An element of `resource_changes` or `resource_drift`: a change to one resource
+/// instance object.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct ResourceChange<'a> {
+    /// `address`, e.g. `module.child.aws_instance.foo[0]`. Absent in some early
+    /// `resource_drift` entries: see [`ResourceChange::display_address`].
+    pub address: Option<&'a str>,
+    /// `previous_address`: the address before a `moved` block.
+    pub previous_address: Option<&'a str>,
+    /// `module_address`, e.g. `module.child`; absent in the root module.
+    pub module_address: Option<&'a str>,
+    /// `mode`.
+    pub mode: Mode<'a>,
+    /// `type`.
+    pub type_name: &'a str,
+    /// `name`.
+    pub name: &'a str,
+    /// `index`.
+    pub index: Option<Index<'a>>,
+    /// `provider_name`.
+    pub provider_name: Option<&'a str>,
+    /// `deposed`: the deposed object's key, when the change is to a deposed object.
+    pub deposed: Option<&'a str>,
+    /// `change`.
+    pub change: Change<'a>,
+    /// `action_reason`, e.g. `replace_because_cannot_update`.
+    pub action_reason: Option<&'a str>,
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+impl<'a> ResourceChange<'a> {
+    pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<ResourceChange<'a>> {
+        let mut rc = ResourceChange {
+            address: None,
+            previous_address: None,
+            module_address: None,
+            mode: Mode::Managed,
+            type_name: "",
+            name: "",
+            index: None,
+            provider_name: None,
+            deposed: None,
+            change: empty_change(),
+            action_reason: None,
+            raw: v,
+        };
+        let mut has_change = false;
+        cx.members(v, |k, item| {
+            match k {
+                "address" => rc.address = cx.opt_string(item)?,
+                "previous_address" => rc.previous_address = cx.opt_string(item)?,
+                "module_address" => rc.module_address = cx.opt_string(item)?,
+                "mode" => rc.mode = Mode::from_name(cx.string(item)?),
+                "type" => rc.type_name = cx.string(item)?,
+                "name" => rc.name = cx.string(item)?,
+                "index" => rc.index = Index::build(cx, item)?,
+                "provider_name" => rc.provider_name = cx.opt_string(item)?,
+                "deposed" => rc.deposed = cx.opt_string(item)?,
+                "change" => {
+                    has_change = true;
+                    rc.change = Change::build(cx, item)?;
+                }
+                "action_reason" => rc.action_reason = cx.opt_string(item)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        if !has_change {
+            return Err(Error::new(ErrorKind::Missing("change")).with_offset(cx.loc.offset(v)));
+        }
+        Ok(rc)
+    }
+
+    /// The address: `address` when present, otherwise rebuilt from `module_address`,
+    /// `mode`, `type`, `name` and `index` as Terraform writes it.
+    pub fn display_address(&self) -> Cow<'a, str> {
+        if let Some(a) = self.address {
+            return Cow::Borrowed(a);
+        }
+        let mut s = String::new();
+        if let Some(m) = self.module_address {
+            s.push_str(m);
+            s.push('.');
+        }
+        s.push_str(self.mode.address_prefix());
+        s.push_str(self.type_name);
+        s.push('.');
+        s.push_str(self.name);
+        if let Some(i) = self.index {
+            s.push_str(&i.to_string());
+        }
+        Cow::Owned(s)
+    }
+}
+
+fn empty_change<'a>() -> Change<'a> {
+    Change {
+        actions: &[],
+        before: None,
+        after: None,
+        after_unknown: None,
+        before_sensitive: None,
+        after_sensitive: None,
+        replace_paths: &[],
+        importing: None,
+        generated_config: None,
+        before_identity: None,
+        after_identity: None,
+        raw: Json::null(),
+    }
+}
+
+/// An element of `output_changes`: the planned change to a root module output.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct OutputChange<'a> {
+    /// The output's name.
+    pub name: &'a str,
+    /// The change (actions are `create`, `update`, `delete` or `no-op`).
+    pub change: Change<'a>,
+}
+
+impl<'a> OutputChange<'a> {
+    pub(crate) fn build(cx: &Cx<'a>, name: &'a str, v: Json<'a>) -> Result<OutputChange<'a>> {
+        Ok(OutputChange {
+            name,
+            change: Change::build(cx, v)?,
+        })
+    }
+}

@@ -1,0 +1,227 @@
+//! The extension point for typed values.
+//!
+//! Resource values inside documents are JSON wire values. This crate reads them untyped
+//! ([`Json`]); decoding them as typed values needs the provider schema of the resource
+//! type (from `terraform providers schema -json`, or a redacted plan's embedded
+//! `provider_schemas`) compiled into a `tfwire::Program`. That decoding lives outside
+//! this crate: a [`ValueDecoder`] is handed each value with its [`ValueSite`], which says
+//! everything needed to choose the schema (provider, mode, resource type, schema version)
+//! and which value of the resource it is.
+//!
+//! ```
+//! use tfwire_plan::decode::{ValueRole, ValueSite};
+//! let mut input = br#"{"format_version":"1.2","resource_changes":[{"address":"aws_s3_bucket.b",
+//!   "mode":"managed","type":"aws_s3_bucket","name":"b",
+//!   "provider_name":"registry.terraform.io/hashicorp/aws",
+//!   "change":{"actions":["update"],"before":{"bucket":"old"},"after":{"bucket":"new"}}}]}"#.to_vec();
+//! let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+//! let arena = bumpalo::Bump::new();
+//! let doc = tape.document(&arena)?;
+//!
+//! // Any closure `FnMut(&ValueSite, Json) -> Result<T, E>` is a decoder; a schema-backed
+//! // decoder would pick its compiled program by `site.provider_name` and `site.type_name`.
+//! let mut decoder = |site: &ValueSite<'_>, value: tfwire_plan::Json<'_>| {
+//!     Ok::<_, std::convert::Infallible>(format!("{:?} {}", site.role, value.get("bucket").unwrap()))
+//! };
+//! let decoded = tfwire_plan::decode::decode_values(&doc, &mut decoder).unwrap();
+//! assert_eq!(decoded.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>(),
+//!            [r#"Before "old""#, r#"After "new""#]);
+//! # Ok::<(), tfwire_plan::Error>(())
+//! ```
+
+use crate::change::ResourceChange;
+use crate::document::Document;
+use crate::json::Json;
+use crate::values::{Mode, Resource, Values};
+use std::borrow::Cow;
+
+/// Which value of a resource a [`ValueSite`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueRole {
+    /// `values` of a resource in a values representation (`planned_values`, a state's
+    /// `values`, `prior_state`).
+    Values,
+    /// `change.before` of a resource change.
+    Before,
+    /// `change.after` of a resource change: unknown values are absent or `null` (see
+    /// [`crate::Merged`]).
+    After,
+    /// `attributes` of a raw state instance.
+    Attributes,
+}
+
+/// Where a resource value sits: what a schema-driven decoder needs to choose the schema.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ValueSite<'a> {
+    /// The resource instance address.
+    pub address: Cow<'a, str>,
+    /// The provider: `provider_name` of plans and `show -json` states
+    /// (`registry.terraform.io/hashicorp/aws`, or a legacy short name such as `aws`), or a
+    /// raw state's `provider` configuration address.
+    pub provider_name: Option<&'a str>,
+    /// The resource mode (picks `resource_schemas` or `data_source_schemas`).
+    pub mode: Mode<'a>,
+    /// The resource type.
+    pub type_name: &'a str,
+    /// The schema version the value conforms to, when the document says.
+    pub schema_version: Option<u64>,
+    /// Which value of the resource.
+    pub role: ValueRole,
+    /// For a resource change, whether it is in `resource_drift` rather than
+    /// `resource_changes`.
+    pub drift: bool,
+}
+
+/// Decodes resource values given where they sit. Implemented for every closure
+/// `FnMut(&ValueSite, Json) -> Result<T, E>`.
+pub trait ValueDecoder<'a> {
+    /// The decoded value.
+    type Output;
+    /// Why decoding failed.
+    type Error;
+
+    /// Decodes one value.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the decoder rejects.
+    fn decode(
+        &mut self,
+        site: &ValueSite<'a>,
+        value: Json<'a>,
+    ) -> Result<Self::Output, Self::Error>;
+}
+
+impl<'a, F, T, E> ValueDecoder<'a> for F
+where
+    F: FnMut(&ValueSite<'a>, Json<'a>) -> Result<T, E>,
+{
+    type Output = T;
+    type Error = E;
+
+    fn decode(&mut self, site: &ValueSite<'a>, value: Json<'a>) -> Result<T, E> {
+        self(site, value)
+    }
+}
+
+/// Calls `f` with every resource value of a document and its site, in document order:
+/// for a plan, `prior_state`, `planned_values`, then each of `resource_changes` and
+/// `resource_drift` (`before` then `after`); for states, each resource's values.
+/// Absent and `null` values are skipped.
+///
+/// # Errors
+///
+/// The first error `f` returns.
+pub fn visit_values<'a, E>(
+    doc: &Document<'a>,
+    mut f: impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    match doc {
+        Document::Plan(p) => {
+            if let Some(v) = p.prior_state.and_then(|s| s.values) {
+                visit_resources(&v, &mut f)?;
+            }
+            if let Some(v) = p.planned_values {
+                visit_resources(&v, &mut f)?;
+            }
+            for (drift, list) in [(false, p.resource_changes), (true, p.resource_drift)] {
+                for rc in list {
+                    visit_change(rc, drift, &mut f)?;
+                }
+            }
+        }
+        Document::State(s) => {
+            if let Some(v) = s.values {
+                visit_resources(&v, &mut f)?;
+            }
+        }
+        Document::RawState(s) => {
+            for r in s.resources {
+                for inst in r.instances {
+                    if let Some(attrs) = inst.attributes {
+                        let site = ValueSite {
+                            address: Cow::Owned(r.address(inst.index_key).to_string()),
+                            provider_name: r.provider,
+                            mode: r.mode,
+                            type_name: r.type_name,
+                            schema_version: inst.schema_version,
+                            role: ValueRole::Attributes,
+                            drift: false,
+                        };
+                        f(&site, attrs)?;
+                    }
+                }
+            }
+        }
+        // Version 3 attributes are flatmaps of strings, not wire values.
+        Document::LegacyState(_) => {}
+    }
+    Ok(())
+}
+
+fn visit_resources<'a, E>(
+    values: &Values<'a>,
+    f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    for r in values.resources() {
+        if let Some(v) = r.values {
+            f(&site_of_resource(r), v)?;
+        }
+    }
+    Ok(())
+}
+
+fn site_of_resource<'a>(r: &Resource<'a>) -> ValueSite<'a> {
+    ValueSite {
+        address: Cow::Borrowed(r.address),
+        provider_name: r.provider_name,
+        mode: r.mode,
+        type_name: r.type_name,
+        schema_version: r.schema_version,
+        role: ValueRole::Values,
+        drift: false,
+    }
+}
+
+fn visit_change<'a, E>(
+    rc: &ResourceChange<'a>,
+    drift: bool,
+    f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut site = ValueSite {
+        address: rc.display_address(),
+        provider_name: rc.provider_name,
+        mode: rc.mode,
+        type_name: rc.type_name,
+        schema_version: None,
+        role: ValueRole::Before,
+        drift,
+    };
+    if let Some(v) = rc.change.before {
+        f(&site, v)?;
+    }
+    if let Some(v) = rc.change.after {
+        site.role = ValueRole::After;
+        f(&site, v)?;
+    }
+    Ok(())
+}
+
+/// Runs a [`ValueDecoder`] over every resource value of a document (in the order of
+/// [`visit_values`]) and collects the results with their sites.
+///
+/// # Errors
+///
+/// The decoder's first error.
+pub fn decode_values<'a, D: ValueDecoder<'a>>(
+    doc: &Document<'a>,
+    decoder: &mut D,
+) -> Result<Vec<(ValueSite<'a>, D::Output)>, D::Error> {
+    let mut out = Vec::new();
+    visit_values(doc, |site, v| {
+        out.push((site.clone(), decoder.decode(site, v)?));
+        Ok(())
+    })?;
+    Ok(out)
+}

@@ -1,0 +1,229 @@
+//! The crate's one error type: what went wrong, where in the document, and at which byte.
+
+use crate::json::{Json, Kind, write_json_str};
+use core::fmt;
+
+/// Why a document was rejected.
+///
+/// Rendered as `path: message (at byte N)`, where the path is in the document's own
+/// vocabulary (`.resource_changes[3].change.actions`) and the byte offset is given when it
+/// is known: always for JSON syntax errors, and for model errors the offset of the
+/// offending string or of the key that holds the offending value. Offsets count bytes of
+/// the UTF-8 input (after transcoding, for UTF-16 input).
+///
+/// ```
+/// let mut input = br#"{"format_version":"1.2","resource_changes":[{"change":{"actions":"create"}}]}"#.to_vec();
+/// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+/// let arena = bumpalo::Bump::new();
+/// let err = tape.document(&arena).unwrap_err();
+/// assert_eq!(err.to_string(),
+///     ".resource_changes[0].change.actions: expected an array, found a string (at byte 65)");
+/// assert_eq!(err.offset(), Some(65));
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+pub struct Error(Box<ErrorImpl>);
+
+struct ErrorImpl {
+    kind: ErrorKind,
+    /// Path steps, innermost first (they are added while unwinding).
+    rev_path: Vec<Step>,
+    offset: Option<usize>,
+}
+
+enum Step {
+    Key(Box<str>),
+    Index(usize),
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input is not valid JSON; the message is the JSON parser's.
+    Syntax(String),
+    /// The input's text encoding cannot be read (e.g. UTF-32, or UTF-16 with an unpaired
+    /// surrogate).
+    Encoding(String),
+    /// The input is larger than the parser can address (4 GiB).
+    TooLarge(usize),
+    /// The JSON is valid but is not a plan, state or raw state file.
+    NotADocument(String),
+    /// The document has a version this crate does not read.
+    UnsupportedVersion {
+        /// The property holding the version (`format_version`, `version`, ...).
+        property: &'static str,
+        /// The version found, as written.
+        found: String,
+        /// The versions supported, for the message (e.g. `"0.x and 1.x"`).
+        supported: &'static str,
+    },
+    /// A version string that is not `MAJOR.MINOR[.PATCH]`.
+    InvalidVersion {
+        /// The property holding the version.
+        property: &'static str,
+        /// The text found.
+        found: String,
+    },
+    /// A property holds a value of the wrong kind.
+    Mismatch {
+        /// What the format calls for, with an article (`"an array"`).
+        expected: &'static str,
+        /// What the document holds.
+        found: Kind,
+    },
+    /// A required property is absent.
+    Missing(&'static str),
+    /// A value of the right kind that the format does not allow (e.g. an empty action
+    /// list, or a negative schema version).
+    Invalid(String),
+    /// A [`crate::Path`] that does not parse; the message names the character.
+    InvalidPath(String),
+    /// The document's kind is not what the caller asked for (e.g. a state given to a
+    /// command that reads plans).
+    WrongDocument {
+        /// What was asked for.
+        expected: &'static str,
+        /// What the document is.
+        found: &'static str,
+    },
+}
+
+impl Error {
+    #[cold]
+    pub(crate) fn new(kind: ErrorKind) -> Error {
+        Error(Box::new(ErrorImpl {
+            kind,
+            rev_path: Vec::new(),
+            offset: None,
+        }))
+    }
+
+    #[cold]
+    pub(crate) fn with_offset(mut self, offset: Option<usize>) -> Error {
+        if self.0.offset.is_none() {
+            self.0.offset = offset;
+        }
+        self
+    }
+
+    /// Adds an enclosing object member to the path (the error happened inside `key`).
+    #[cold]
+    pub(crate) fn in_key(mut self, key: &str) -> Error {
+        self.0.rev_path.push(Step::Key(key.into()));
+        self
+    }
+
+    /// Adds an enclosing array element to the path.
+    #[cold]
+    pub(crate) fn in_index(mut self, i: usize) -> Error {
+        self.0.rev_path.push(Step::Index(i));
+        self
+    }
+
+    #[cold]
+    pub(crate) fn mismatch(expected: &'static str, found: Json<'_>) -> Error {
+        Error::new(ErrorKind::Mismatch {
+            expected,
+            found: found.kind(),
+        })
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// The byte offset of the offending value (or of the key holding it), when known.
+    pub fn offset(&self) -> Option<usize> {
+        self.0.offset
+    }
+
+    /// Where in the document, e.g. `.resource_changes[3].change.actions`; empty for the
+    /// whole document.
+    pub fn path(&self) -> String {
+        let mut s = String::new();
+        for step in self.0.rev_path.iter().rev() {
+            match step {
+                Step::Key(k) if is_identifier(k) => {
+                    s.push('.');
+                    s.push_str(k);
+                }
+                Step::Key(k) => {
+                    s.push('[');
+                    // Writing to a String cannot fail.
+                    let _ = write_json_str(&mut s, k);
+                    s.push(']');
+                }
+                Step::Index(i) => {
+                    s.push('[');
+                    s.push_str(&i.to_string());
+                    s.push(']');
+                }
+            }
+        }
+        s
+    }
+}
+
+pub(crate) fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Syntax(m) => write!(f, "invalid JSON: {m}"),
+            ErrorKind::Encoding(m) => f.write_str(m),
+            ErrorKind::TooLarge(n) => write!(
+                f,
+                "the input is {n} bytes; documents of 4 GiB or more are not supported"
+            ),
+            ErrorKind::NotADocument(m) => {
+                write!(f, "not a Terraform/OpenTofu plan or state document: {m}")
+            }
+            ErrorKind::UnsupportedVersion {
+                property,
+                found,
+                supported,
+            } => write!(
+                f,
+                "unsupported {property} {found:?}: this version of tfwire reads {supported}"
+            ),
+            ErrorKind::InvalidVersion { property, found } => {
+                write!(f, "invalid {property} {found:?}: expected MAJOR.MINOR")
+            }
+            ErrorKind::Mismatch { expected, found } => {
+                write!(f, "expected {expected}, found {found}")
+            }
+            ErrorKind::Missing(p) => write!(f, "the required property {p:?} is missing"),
+            ErrorKind::Invalid(m) | ErrorKind::InvalidPath(m) => f.write_str(m),
+            ErrorKind::WrongDocument { expected, found } => {
+                write!(f, "expected {expected}, but this is {found}")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path();
+        if !path.is_empty() {
+            write!(f, "{path}: ")?;
+        }
+        write!(f, "{}", self.0.kind)?;
+        if let Some(at) = self.0.offset {
+            write!(f, " (at byte {at})")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({self})")
+    }
+}
+
+impl std::error::Error for Error {}

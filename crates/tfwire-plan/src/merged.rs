@@ -1,0 +1,290 @@
+//! The merged view of a value: known or unknown, sensitive or not, at every node.
+//!
+//! A change carries its planned value in three parallel trees: `after` (the known parts),
+//! `after_unknown` and `after_sensitive` (markers). A marker tree is `true` for a whole
+//! subtree, `false` (or absent, or `null`) for none of it, or an object/array mirroring the
+//! value whose leaves say which members are marked. [`Merged`] walks the three together, so
+//! each node answers "unknown?", "sensitive?" and "value?" without re-implementing the
+//! alignment (where tools usually go wrong: a `true` high up covers everything below it, an
+//! unknown member may be missing from `after` altogether, `false` is a valid marker tree).
+
+use crate::json::Json;
+use crate::path::{Path, Step};
+use std::borrow::Cow;
+
+/// A marker tree (`after_unknown`, `after_sensitive`, `before_sensitive`,
+/// `sensitive_values`) at one node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mark<'a> {
+    /// The whole subtree is marked (`true`) or unmarked (`false`, `null`, absent).
+    All(bool),
+    /// An object or array mirroring the value: look at the members.
+    Tree(Json<'a>),
+}
+
+impl<'a> Mark<'a> {
+    /// Reads a marker tree: `true` marks all, an object or array is a tree, anything else
+    /// (`false`, `null`, absent, or a malformed scalar) marks nothing.
+    pub fn from_json(v: Option<Json<'a>>) -> Mark<'a> {
+        match v {
+            Some(v) if v.as_bool() == Some(true) => Mark::All(true),
+            Some(v) if v.as_object().is_some() || v.as_array().is_some() => Mark::Tree(v),
+            _ => Mark::All(false),
+        }
+    }
+
+    /// Whether this node (and so its whole subtree) is marked.
+    pub fn is_all(&self) -> bool {
+        matches!(self, Mark::All(true))
+    }
+
+    /// Whether anything at or below this node is marked.
+    pub fn any(&self) -> bool {
+        match self {
+            Mark::All(b) => *b,
+            Mark::Tree(t) => t.contains_true(),
+        }
+    }
+
+    /// The marker of a member.
+    pub fn member(&self, key: &str) -> Mark<'a> {
+        match self {
+            Mark::All(b) => Mark::All(*b),
+            Mark::Tree(t) => Mark::from_json(t.get(key)),
+        }
+    }
+
+    /// The marker of an element.
+    pub fn element(&self, i: usize) -> Mark<'a> {
+        match self {
+            Mark::All(b) => Mark::All(*b),
+            Mark::Tree(t) => Mark::from_json(t.index(i)),
+        }
+    }
+
+    fn step(&self, step: &Step<'_>) -> Mark<'a> {
+        match step {
+            Step::Attr(k) | Step::Key(k) => self.member(k),
+            Step::Index(i) => usize::try_from(*i).map_or(Mark::All(false), |i| self.element(i)),
+        }
+    }
+}
+
+/// One node of a value with its unknown and sensitive markers.
+///
+/// ```
+/// use tfwire_plan::Path;
+/// let mut input = br#"{"resource_changes":[{"address":"aws_instance.a","mode":"managed",
+///   "type":"aws_instance","name":"a","change":{"actions":["create"],
+///   "before":null,
+///   "after":{"ami":"ami-1","tags":{"env":"prod"},"ingress":[{"cidr_blocks":["10.0.0.0/8"]}]},
+///   "after_unknown":{"id":true,"ingress":[{"cidr_blocks":[false]}],"tags":{}},
+///   "before_sensitive":false,
+///   "after_sensitive":{"tags":{"env":true},"ingress":[{}]}}}]}"#.to_vec();
+/// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+/// let arena = bumpalo::Bump::new();
+/// let plan = tape.plan(&arena)?;
+/// let after = plan.resource_changes[0].change.after_view();
+///
+/// let id = after.at(&Path::parse(".id")?).unwrap();
+/// assert!(id.is_unknown() && id.value().is_none());      // absent from `after`
+///
+/// let env = after.at(&Path::parse(r#".tags["env"]"#)?).unwrap();
+/// assert!(env.is_sensitive() && !env.is_unknown());
+/// assert_eq!(env.value().unwrap().as_str(), Some("prod"));
+///
+/// let cidr = after.at(&Path::parse(".ingress[0].cidr_blocks[0]")?).unwrap();
+/// assert!(!cidr.is_unknown() && !cidr.is_sensitive());
+///
+/// let mut leaves = Vec::new();
+/// after.for_each_leaf(|path, leaf| leaves.push(format!("{path} {} {}", leaf.is_unknown(), leaf.is_sensitive())));
+/// assert_eq!(leaves, [".ami false false", ".tags.env false true",
+///                     ".ingress[0].cidr_blocks[0] false false", ".id true false"]);
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Merged<'a> {
+    value: Option<Json<'a>>,
+    unknown: Mark<'a>,
+    sensitive: Mark<'a>,
+}
+
+impl<'a> Merged<'a> {
+    /// Combines a value with its markers.
+    pub fn new(value: Option<Json<'a>>, unknown: Mark<'a>, sensitive: Mark<'a>) -> Merged<'a> {
+        Merged {
+            value,
+            unknown,
+            sensitive,
+        }
+    }
+
+    /// Whether this whole node is unknown until apply.
+    pub fn is_unknown(&self) -> bool {
+        self.unknown.is_all()
+    }
+
+    /// Whether this whole node is sensitive.
+    pub fn is_sensitive(&self) -> bool {
+        self.sensitive.is_all()
+    }
+
+    /// Whether anything at or below this node is unknown.
+    pub fn has_unknown(&self) -> bool {
+        self.unknown.any()
+    }
+
+    /// Whether anything at or below this node is sensitive.
+    pub fn has_sensitive(&self) -> bool {
+        self.sensitive.any()
+    }
+
+    /// The known value: `None` when the node is unknown or absent (`Some(null)` for an
+    /// explicit `null`). A sensitive value is returned too: check
+    /// [`Merged::is_sensitive`] before showing it.
+    pub fn value(&self) -> Option<Json<'a>> {
+        if self.is_unknown() {
+            return None;
+        }
+        self.value
+    }
+
+    /// The value as written, even where the node is marked unknown (Terraform writes
+    /// `null` or leaves it out there).
+    pub fn raw_value(&self) -> Option<Json<'a>> {
+        self.value
+    }
+
+    /// The unknown marker at this node.
+    pub fn unknown_mark(&self) -> Mark<'a> {
+        self.unknown
+    }
+
+    /// The sensitive marker at this node.
+    pub fn sensitive_mark(&self) -> Mark<'a> {
+        self.sensitive
+    }
+
+    /// Whether the node exists: it has a value, or something in it is unknown.
+    fn exists(&self) -> bool {
+        self.value.is_some() || !matches!(self.unknown, Mark::All(false))
+    }
+
+    /// The member `key` of an object node (an unknown node's members are unknown).
+    pub fn member(&self, key: &str) -> Option<Merged<'a>> {
+        let child = Merged {
+            value: self.value.and_then(|v| v.get(key)),
+            unknown: self.unknown.member(key),
+            sensitive: self.sensitive.member(key),
+        };
+        child.exists().then_some(child)
+    }
+
+    /// The element `i` of an array node (an unknown node's elements are unknown).
+    pub fn element(&self, i: usize) -> Option<Merged<'a>> {
+        let child = Merged {
+            value: self.value.and_then(|v| v.index(i)),
+            unknown: self.unknown.element(i),
+            sensitive: self.sensitive.element(i),
+        };
+        child.exists().then_some(child)
+    }
+
+    /// The node at `path`; `None` where nothing exists (a missing key or index of a known
+    /// value). Inside an unknown node every path exists and is unknown.
+    pub fn at(&self, path: &Path<'_>) -> Option<Merged<'a>> {
+        let mut node = *self;
+        for step in path.steps() {
+            node = Merged {
+                value: node.value.and_then(|v| step.select(v)),
+                unknown: node.unknown.step(step),
+                sensitive: node.sensitive.step(step),
+            };
+            if !node.exists() {
+                return None;
+            }
+        }
+        Some(node)
+    }
+
+    /// The children of an object or array node, in order: the value's members (or
+    /// elements), then members only the unknown tree names (unknown values that `after`
+    /// leaves out). A wholly unknown node has no children: nothing is known of its shape.
+    pub fn children(&self) -> Vec<(Step<'a>, Merged<'a>)> {
+        let mut out = Vec::new();
+        if self.is_unknown() {
+            return out;
+        }
+        let tree = match self.unknown {
+            Mark::Tree(t) => Some(t),
+            Mark::All(_) => None,
+        };
+        if let Some(obj) = self.value.and_then(|v| v.as_object()) {
+            for (k, _) in obj.iter() {
+                if let Some(m) = self.member(k) {
+                    out.push((Step::Attr(Cow::Borrowed(k)), m));
+                }
+            }
+            if let Some(t) = tree.and_then(|t| t.as_object()) {
+                for (k, _) in t.iter() {
+                    if obj.get(k).is_none()
+                        && let Some(m) = self.member(k)
+                    {
+                        out.push((Step::Attr(Cow::Borrowed(k)), m));
+                    }
+                }
+            }
+        } else if let Some(arr) = self.value.and_then(|v| v.as_array()) {
+            let n = arr
+                .len()
+                .max(tree.and_then(|t| t.as_array()).map_or(0, |t| t.len()));
+            for i in 0..n {
+                if let Some(m) = self.element(i) {
+                    out.push((Step::Index(i as u64), m));
+                }
+            }
+        } else if let Some(t) = tree {
+            // No value here (absent or null) but a tree of unknowns: take its shape.
+            if let Some(obj) = t.as_object() {
+                for (k, _) in obj.iter() {
+                    if let Some(m) = self.member(k) {
+                        out.push((Step::Attr(Cow::Borrowed(k)), m));
+                    }
+                }
+            } else if let Some(arr) = t.as_array() {
+                for i in 0..arr.len() {
+                    if let Some(m) = self.element(i) {
+                        out.push((Step::Index(i as u64), m));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether this node has no children: a scalar, `null`, an empty container, or an
+    /// unknown node.
+    pub fn is_leaf(&self) -> bool {
+        self.is_unknown() || self.children().is_empty()
+    }
+
+    /// Calls `f` for every leaf (see [`Merged::is_leaf`]) in document order, with its path.
+    pub fn for_each_leaf(&self, mut f: impl FnMut(&Path<'a>, &Merged<'a>)) {
+        let mut path = Path::root();
+        self.walk(&mut path, &mut f);
+    }
+
+    fn walk(&self, path: &mut Path<'a>, f: &mut impl FnMut(&Path<'a>, &Merged<'a>)) {
+        let children = self.children();
+        if children.is_empty() {
+            f(path, self);
+            return;
+        }
+        // Recursion is bounded by the parser's depth limit.
+        for (step, child) in children {
+            path.push(step);
+            child.walk(path, f);
+            path.pop();
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! Raw state files (`terraform.tfstate`): version 4 (Terraform ≥ 0.12, OpenTofu) and the
+//! legacy version 3 (Terraform 0.9–0.11).
+
+use crate::build::{Cx, Result};
+use crate::error::{Error, ErrorKind};
+use crate::json::Json;
+use crate::values::{Index, Mode};
+use core::fmt;
+
+/// A raw state file, version 4.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct RawState<'a> {
+    /// `version`: always 4 here.
+    pub version: u64,
+    /// `terraform_version`: the Terraform (or OpenTofu) version that last wrote the state.
+    pub terraform_version: Option<&'a str>,
+    /// `serial`: incremented on every write.
+    pub serial: Option<u64>,
+    /// `lineage`: a UUID fixed when the state was created.
+    pub lineage: Option<&'a str>,
+    /// `outputs`: root module outputs, in document order.
+    pub outputs: &'a [RawOutput<'a>],
+    /// `resources`, in document order.
+    pub resources: &'a [RawResource<'a>],
+    /// `check_results`, as written.
+    pub check_results: Option<Json<'a>>,
+    /// The whole object as written, including properties this model does not know.
+    pub raw: Json<'a>,
+}
+
+/// A root module output of a raw state.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct RawOutput<'a> {
+    /// The output's name.
+    pub name: &'a str,
+    /// `value`.
+    pub value: Option<Json<'a>>,
+    /// `type`: type JSON.
+    pub ty: Option<Json<'a>>,
+    /// `sensitive`.
+    pub sensitive: bool,
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+/// A resource (all its instances) in a raw state.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct RawResource<'a> {
+    /// `module`: the module instance address (`module.a["x"].module.b`); absent in the
+    /// root module.
+    pub module: Option<&'a str>,
+    /// `mode`.
+    pub mode: Mode<'a>,
+    /// `type`.
+    pub type_name: &'a str,
+    /// `name`.
+    pub name: &'a str,
+    /// `each`: `"list"` (count) or `"map"` (for_each); absent for a single instance.
+    pub each: Option<&'a str>,
+    /// `provider`: the provider configuration address, e.g.
+    /// `provider["registry.terraform.io/hashicorp/aws"].west`.
+    pub provider: Option<&'a str>,
+    /// `instances`, in document order.
+    pub instances: &'a [RawInstance<'a>],
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+/// An instance object of a resource in a raw state (the current object, or a deposed
+/// one).
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct RawInstance<'a> {
+    /// `index_key`: absent for a single-instance resource.
+    pub index_key: Option<Index<'a>>,
+    /// `status`: `"tainted"`, or absent.
+    pub status: Option<&'a str>,
+    /// `deposed`: the deposed key, for a deposed object.
+    pub deposed: Option<&'a str>,
+    /// `schema_version`.
+    pub schema_version: Option<u64>,
+    /// `attributes`: the object's attribute values.
+    pub attributes: Option<Json<'a>>,
+    /// `attributes_flat`: the legacy flatmap form (states upgraded from version 3).
+    pub attributes_flat: Option<Json<'a>>,
+    /// `sensitive_attributes`: paths of sensitive values, as written.
+    pub sensitive_attributes: Option<Json<'a>>,
+    /// `identity` (Terraform ≥ 1.12).
+    pub identity: Option<Json<'a>>,
+    /// `identity_schema_version`.
+    pub identity_schema_version: Option<u64>,
+    /// `private`: provider-private data (base64), as written.
+    pub private: Option<&'a str>,
+    /// `dependencies`: addresses this object depends on.
+    pub dependencies: &'a [&'a str],
+    /// `create_before_destroy`.
+    pub create_before_destroy: Option<bool>,
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+/// A resource instance address: module prefix, mode, type, name, index key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InstanceAddress<'a> {
+    /// The module instance address, if not the root module.
+    pub module: Option<&'a str>,
+    /// The resource mode.
+    pub mode: Mode<'a>,
+    /// The resource type.
+    pub type_name: &'a str,
+    /// The resource name.
+    pub name: &'a str,
+    /// The instance key.
+    pub index: Option<Index<'a>>,
+}
+
+/// `module.a.aws_instance.b[0]`, `data.aws_ami.x`, `aws_s3_bucket.c["logs"]`.
+impl fmt::Display for InstanceAddress<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(m) = self.module.filter(|m| !m.is_empty()) {
+            write!(f, "{m}.")?;
+        }
+        write!(
+            f,
+            "{}{}.{}",
+            self.mode.address_prefix(),
+            self.type_name,
+            self.name
+        )?;
+        if let Some(i) = self.index {
+            write!(f, "{i}")?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> RawState<'a> {
+    pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>, version: u64) -> Result<RawState<'a>> {
+        let mut s = RawState {
+            version,
+            terraform_version: None,
+            serial: None,
+            lineage: None,
+            outputs: &[],
+            resources: &[],
+            check_results: None,
+            raw: v,
+        };
+        cx.members(v, |k, item| {
+            match k {
+                "terraform_version" => s.terraform_version = cx.opt_string(item)?,
+                "serial" => s.serial = cx.opt_uint(item)?,
+                "lineage" => s.lineage = cx.opt_string(item)?,
+                "outputs" => {
+                    s.outputs = cx.named(item, |cx, name, o| {
+                        let mut out = RawOutput {
+                            name,
+                            value: None,
+                            ty: None,
+                            sensitive: false,
+                            raw: o,
+                        };
+                        cx.members(o, |k, v| {
+                            match k {
+                                "value" => out.value = Some(v),
+                                "type" => out.ty = cx.opt_value(v),
+                                "sensitive" => out.sensitive = cx.opt_bool(v)?.unwrap_or(false),
+                                _ => {}
+                            }
+                            Ok(())
+                        })?;
+                        Ok(out)
+                    })?
+                }
+                "resources" => s.resources = cx.list(item, RawResource::build)?,
+                "check_results" => s.check_results = cx.opt_value(item),
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(s)
+    }
+
+    /// The address of every resource instance (current objects; an instance with only
+    /// deposed objects is listed once), in document order: what `terraform state list`
+    /// prints.
+    pub fn addresses(&self) -> impl Iterator<Item = InstanceAddress<'a>> + use<'a> {
+        self.resources.iter().flat_map(|r| {
+            let r = *r;
+            r.instances.iter().enumerate().filter_map(move |(i, inst)| {
+                if inst.deposed.is_some() {
+                    // Listed through its current object, or through the first deposed one.
+                    let seen = r.instances[..i]
+                        .iter()
+                        .any(|o| o.index_key == inst.index_key);
+                    let current = r.instances[i..]
+                        .iter()
+                        .any(|o| o.deposed.is_none() && o.index_key == inst.index_key);
+                    if seen || current {
+                        return None;
+                    }
+                }
+                Some(r.address(inst.index_key))
+            })
+        })
+    }
+}
+
+impl<'a> RawResource<'a> {
+    fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<RawResource<'a>> {
+        let mut r = RawResource {
+            module: None,
+            mode: Mode::Managed,
+            type_name: "",
+            name: "",
+            each: None,
+            provider: None,
+            instances: &[],
+            raw: v,
+        };
+        cx.members(v, |k, item| {
+            match k {
+                "module" => r.module = cx.opt_string(item)?,
+                "mode" => r.mode = Mode::from_name(cx.string(item)?),
+                "type" => r.type_name = cx.string(item)?,
+                "name" => r.name = cx.string(item)?,
+                "each" => r.each = cx.opt_string(item)?,
+                "provider" => r.provider = cx.opt_string(item)?,
+                "instances" => r.instances = cx.list(item, RawInstance::build)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(r)
+    }
+
+    /// The address of this resource's instance with the given key.
+    pub fn address(&self, index: Option<Index<'a>>) -> InstanceAddress<'a> {
+        InstanceAddress {
+            module: self.module,
+            mode: self.mode,
+            type_name: self.type_name,
+            name: self.name,
+            index,
+        }
+    }
+}
+
+impl<'a> RawInstance<'a> {
+    fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<RawInstance<'a>> {
+        let mut i = RawInstance {
+            index_key: None,
+            status: None,
+            deposed: None,
+            schema_version: None,
+            attributes: None,
+            attributes_flat: None,
+            sensitive_attributes: None,
+            identity: None,
+            identity_schema_version: None,
+            private: None,
+            dependencies: &[],
+            create_before_destroy: None,
+            raw: v,
+        };
+        cx.members(v, |k, item| {
+            match k {
+                "index_key" => i.index_key = Index::build(cx, item)?,
+                "status" => i.status = cx.opt_string(item)?,
+                "deposed" => i.deposed = cx.opt_string(item)?,
+                "schema_version" => i.schema_version = cx.opt_uint(item)?,
+                "attributes" => i.attributes = cx.opt_value(item),
+                "attributes_flat" => i.attributes_flat = cx.opt_value(item),
+                "sensitive_attributes" => i.sensitive_attributes = cx.opt_value(item),
+                "identity" => i.identity = cx.opt_value(item),
+                "identity_schema_version" => i.identity_schema_version = cx.opt_uint(item)?,
+                "private" => i.private = cx.opt_string(item)?,
+                "dependencies" => i.dependencies = cx.strings(item)?,
+                "create_before_destroy" => i.create_before_destroy = cx.opt_bool(item)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(i)
+    }
+}
+
+/// A legacy raw state file, version 3 (Terraform 0.9 to 0.11).
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct LegacyState<'a> {
+    /// `version`: always 3 here.
+    pub version: u64,
+    /// `terraform_version`.
+    pub terraform_version: Option<&'a str>,
+    /// `serial`.
+    pub serial: Option<u64>,
+    /// `lineage`.
+    pub lineage: Option<&'a str>,
+    /// `modules`, in document order.
+    pub modules: &'a [LegacyModule<'a>],
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+/// A module of a version 3 state.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct LegacyModule<'a> {
+    /// `path`: `["root"]`, `["root", "network"]`, ...
+    pub path: &'a [&'a str],
+    /// `outputs`, as written.
+    pub outputs: Option<Json<'a>>,
+    /// `resources`: by their state key (`aws_instance.web`, `aws_instance.web.1`,
+    /// `data.aws_ami.ubuntu`), in document order.
+    pub resources: &'a [LegacyResource<'a>],
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+/// A resource of a version 3 state.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct LegacyResource<'a> {
+    /// The key in the module's `resources` object.
+    pub key: &'a str,
+    /// `type`.
+    pub type_name: Option<&'a str>,
+    /// `provider`, e.g. `provider.aws`.
+    pub provider: Option<&'a str>,
+    /// `primary`: the current object (`id`, flatmap `attributes`, `meta`, `tainted`).
+    pub primary: Option<Json<'a>>,
+    /// `deposed`: deposed objects.
+    pub deposed: Option<Json<'a>>,
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+impl<'a> LegacyState<'a> {
+    pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>, version: u64) -> Result<LegacyState<'a>> {
+        let mut s = LegacyState {
+            version,
+            terraform_version: None,
+            serial: None,
+            lineage: None,
+            modules: &[],
+            raw: v,
+        };
+        cx.members(v, |k, item| {
+            match k {
+                "terraform_version" => s.terraform_version = cx.opt_string(item)?,
+                "serial" => s.serial = cx.opt_uint(item)?,
+                "lineage" => s.lineage = cx.opt_string(item)?,
+                "modules" => s.modules = cx.list(item, LegacyModule::build)?,
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(s)
+    }
+
+    /// The address of every resource instance, in document order, in today's syntax
+    /// (`module.network.aws_subnet.a[1]`).
+    pub fn addresses(&self) -> impl Iterator<Item = String> + use<'a> {
+        self.modules
+            .iter()
+            .flat_map(|m| m.resources.iter().map(move |r| r.address(m.path)))
+    }
+}
+
+impl<'a> LegacyModule<'a> {
+    fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<LegacyModule<'a>> {
+        let mut m = LegacyModule {
+            path: &[],
+            outputs: None,
+            resources: &[],
+            raw: v,
+        };
+        cx.members(v, |k, item| {
+            match k {
+                "path" => m.path = cx.strings(item)?,
+                "outputs" => m.outputs = cx.opt_value(item),
+                "resources" => {
+                    m.resources = cx.named(item, |cx, key, r| {
+                        let mut res = LegacyResource {
+                            key,
+                            type_name: None,
+                            provider: None,
+                            primary: None,
+                            deposed: None,
+                            raw: r,
+                        };
+                        cx.members(r, |k, v| {
+                            match k {
+                                "type" => res.type_name = cx.opt_string(v)?,
+                                "provider" => res.provider = cx.opt_string(v)?,
+                                "primary" => res.primary = cx.opt_value(v),
+                                "deposed" => res.deposed = cx.opt_value(v),
+                                _ => {}
+                            }
+                            Ok(())
+                        })?;
+                        Ok(res)
+                    })?
+                }
+                _ => {}
+            }
+            Ok(())
+        })?;
+        Ok(m)
+    }
+}
+
+impl LegacyResource<'_> {
+    /// The instance address in today's syntax, given the module's `path`: the state key
+    /// `aws_instance.web.1` in module `["root","net"]` is `module.net.aws_instance.web[1]`.
+    pub fn address(&self, module_path: &[&str]) -> String {
+        let mut s = String::new();
+        for m in module_path.iter().skip(1) {
+            s.push_str("module.");
+            s.push_str(m);
+            s.push('.');
+        }
+        let (prefix, rest) = match self.key.strip_prefix("data.") {
+            Some(rest) => ("data.", rest),
+            None => ("", self.key),
+        };
+        s.push_str(prefix);
+        let mut parts = rest.splitn(3, '.');
+        let (ty, name, index) = (parts.next(), parts.next(), parts.next());
+        match (ty, name, index) {
+            (Some(ty), Some(name), Some(ix)) if ix.bytes().all(|b| b.is_ascii_digit()) => {
+                s.push_str(ty);
+                s.push('.');
+                s.push_str(name);
+                s.push('[');
+                s.push_str(ix);
+                s.push(']');
+            }
+            _ => s.push_str(rest),
+        }
+        s
+    }
+}
+
+/// Reads `version` of a raw state and checks it.
+pub(crate) fn state_version<'a>(cx: &Cx<'a>, v: Json<'a>) -> Result<u64> {
+    let n = cx.opt_uint(v)?.unwrap_or(0);
+    match n {
+        3 | 4 => Ok(n),
+        _ => Err(Error::new(ErrorKind::UnsupportedVersion {
+            property: "version",
+            found: v.to_string(),
+            supported: "raw state files of version 3 and 4",
+        })
+        .with_offset(cx.loc.offset(v))),
+    }
+}

@@ -1,0 +1,253 @@
+//! [`Summary`]: what a plan does, counted per action, with the per-resource list.
+
+use crate::change::{AttrPath, ChangeKind, ResourceChange};
+use crate::json::write_json_str;
+use crate::plan::Plan;
+use core::fmt;
+use std::borrow::Cow;
+
+/// The standard count keys, in output order.
+pub const COUNT_KEYS: [&str; 7] = [
+    "create", "update", "delete", "replace", "read", "no_op", "forget",
+];
+
+/// Changes counted by [`ChangeKind::key`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    standard: [usize; 7],
+    /// Keys outside [`COUNT_KEYS`] (e.g. `create+forget`), in order of first occurrence.
+    other: Vec<(String, usize)>,
+}
+
+impl Counts {
+    /// Counts one change.
+    pub fn add(&mut self, kind: ChangeKind<'_>) {
+        let key = kind.key();
+        match COUNT_KEYS.iter().position(|k| *k == key) {
+            Some(i) => self.standard[i] += 1,
+            None => match self.other.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, n)) => *n += 1,
+                None => self.other.push((key.into_owned(), 1)),
+            },
+        }
+    }
+
+    /// The count under `key` (0 if none).
+    pub fn get(&self, key: &str) -> usize {
+        match COUNT_KEYS.iter().position(|k| *k == key) {
+            Some(i) => self.standard[i],
+            None => self
+                .other
+                .iter()
+                .find(|(k, _)| k == key)
+                .map_or(0, |(_, n)| *n),
+        }
+    }
+
+    /// Every key with its count: the seven standard keys (also when zero), then the others
+    /// in order of first occurrence.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, usize)> + '_ {
+        COUNT_KEYS
+            .iter()
+            .copied()
+            .zip(self.standard.iter().copied())
+            .chain(self.other.iter().map(|(k, n)| (k.as_str(), *n)))
+    }
+
+    /// The number of changes counted.
+    pub fn total(&self) -> usize {
+        self.iter().map(|(_, n)| n).sum()
+    }
+
+    /// Writes the counts as a JSON object.
+    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_char('{')?;
+        for (i, (k, n)) in self.iter().enumerate() {
+            if i > 0 {
+                out.write_char(',')?;
+            }
+            write_json_str(out, k)?;
+            write!(out, ":{n}")?;
+        }
+        out.write_char('}')
+    }
+}
+
+/// One resource change in a [`Summary`].
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ChangeSummary<'a> {
+    /// The resource instance address.
+    pub address: Cow<'a, str>,
+    /// What the change does.
+    pub kind: ChangeKind<'a>,
+    /// The address before a `moved` block, when it differs.
+    pub previous_address: Option<&'a str>,
+    /// Whether the object is imported by this plan.
+    pub importing: bool,
+    /// The import ID, when imported by ID.
+    pub import_id: Option<&'a str>,
+    /// Why these actions (`replace_because_tainted`, ...), when Terraform says.
+    pub action_reason: Option<&'a str>,
+    /// The attributes that force replacement.
+    pub replace_paths: &'a [AttrPath<'a>],
+    /// The deposed object's key, for a change to a deposed object.
+    pub deposed: Option<&'a str>,
+}
+
+impl<'a> ChangeSummary<'a> {
+    /// Summarises one resource change.
+    pub fn of(rc: &ResourceChange<'a>) -> ChangeSummary<'a> {
+        let address = rc.display_address();
+        ChangeSummary {
+            previous_address: rc.previous_address.filter(|p| *p != address),
+            address,
+            kind: rc.change.kind(),
+            importing: rc.change.importing.is_some(),
+            import_id: rc.change.importing.and_then(|i| i.id),
+            action_reason: rc.action_reason,
+            replace_paths: rc.change.replace_paths,
+            deposed: rc.deposed,
+        }
+    }
+
+    fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_str("{\"address\":")?;
+        write_json_str(out, &self.address)?;
+        out.write_str(",\"action\":")?;
+        write_json_str(out, &self.kind.key())?;
+        if let Some(p) = self.previous_address {
+            out.write_str(",\"previous_address\":")?;
+            write_json_str(out, p)?;
+        }
+        if self.importing {
+            out.write_str(",\"importing\":true")?;
+        }
+        if let Some(r) = self.action_reason {
+            out.write_str(",\"action_reason\":")?;
+            write_json_str(out, r)?;
+        }
+        if !self.replace_paths.is_empty() {
+            out.write_str(",\"replace_paths\":[")?;
+            for (i, p) in self.replace_paths.iter().enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                write!(out, "{}", p.raw())?;
+            }
+            out.write_char(']')?;
+        }
+        if let Some(d) = self.deposed {
+            out.write_str(",\"deposed\":")?;
+            write_json_str(out, d)?;
+        }
+        out.write_char('}')
+    }
+}
+
+/// A plan's changes, counted per action, and the per-resource list.
+///
+/// ```
+/// let mut input = br#"{"format_version":"1.2","resource_changes":[
+///   {"address":"a.x","mode":"managed","type":"a","name":"x","change":{"actions":["create"]}},
+///   {"address":"a.y","mode":"managed","type":"a","name":"y","change":{"actions":["delete","create"]},
+///    "action_reason":"replace_because_cannot_update"},
+///   {"address":"a.z","mode":"managed","type":"a","name":"z","previous_address":"a.old",
+///    "change":{"actions":["no-op"]}}]}"#.to_vec();
+/// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+/// let arena = bumpalo::Bump::new();
+/// let summary = tfwire_plan::Summary::of(tape.plan(&arena)?);
+/// assert_eq!(summary.counts.get("replace"), 1);
+/// assert_eq!(summary.changes[2].previous_address, Some("a.old"));
+/// assert_eq!(summary.to_json(), concat!(
+///     r#"{"format_version":"1.2","counts":{"create":1,"update":0,"delete":0,"replace":1,"#,
+///     r#""read":0,"no_op":1,"forget":0},"drift":{"create":0,"update":0,"delete":0,"replace":0,"#,
+///     r#""read":0,"no_op":0,"forget":0},"changes":[{"address":"a.x","action":"create"},"#,
+///     r#"{"address":"a.y","action":"replace","action_reason":"replace_because_cannot_update"},"#,
+///     r#"{"address":"a.z","action":"no_op","previous_address":"a.old"}]}"#));
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Summary<'a> {
+    /// `format_version` (or a redacted plan's `plan_format_version`).
+    pub format_version: Option<&'a str>,
+    /// `terraform_version`.
+    pub terraform_version: Option<&'a str>,
+    /// `resource_changes` counted per action.
+    pub counts: Counts,
+    /// `resource_drift` counted per action.
+    pub drift: Counts,
+    /// Every resource change, in document order.
+    pub changes: Vec<ChangeSummary<'a>>,
+}
+
+impl<'a> Summary<'a> {
+    /// Summarises a plan.
+    pub fn of(plan: &Plan<'a>) -> Summary<'a> {
+        let mut counts = Counts::default();
+        let mut changes = Vec::with_capacity(plan.resource_changes.len());
+        for rc in plan.resource_changes {
+            counts.add(rc.change.kind());
+            changes.push(ChangeSummary::of(rc));
+        }
+        let mut drift = Counts::default();
+        for rc in plan.resource_drift {
+            drift.add(rc.change.kind());
+        }
+        Summary {
+            format_version: plan.format_version.or(plan.plan_format_version),
+            terraform_version: plan.terraform_version,
+            counts,
+            drift,
+            changes,
+        }
+    }
+
+    /// The changes that are moves (a `previous_address` that differs).
+    pub fn moved(&self) -> impl Iterator<Item = &ChangeSummary<'a>> {
+        self.changes.iter().filter(|c| c.previous_address.is_some())
+    }
+
+    /// The changes that import.
+    pub fn imported(&self) -> impl Iterator<Item = &ChangeSummary<'a>> {
+        self.changes.iter().filter(|c| c.importing)
+    }
+
+    /// Writes the summary as one JSON object:
+    /// `{"format_version", "terraform_version" (if known), "counts", "drift", "changes"}`.
+    /// Each change has `address` and `action`, and `previous_address`, `importing`,
+    /// `action_reason`, `replace_paths`, `deposed` when they apply. `format_version` is
+    /// `null` for documents without one.
+    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_str("{\"format_version\":")?;
+        match self.format_version {
+            Some(v) => write_json_str(out, v)?,
+            None => out.write_str("null")?,
+        }
+        if let Some(v) = self.terraform_version {
+            out.write_str(",\"terraform_version\":")?;
+            write_json_str(out, v)?;
+        }
+        out.write_str(",\"counts\":")?;
+        self.counts.write_json(out)?;
+        out.write_str(",\"drift\":")?;
+        self.drift.write_json(out)?;
+        out.write_str(",\"changes\":[")?;
+        for (i, c) in self.changes.iter().enumerate() {
+            if i > 0 {
+                out.write_char(',')?;
+            }
+            c.write_json(out)?;
+        }
+        out.write_str("]}")
+    }
+
+    /// [`Summary::write_json`] into a string.
+    pub fn to_json(&self) -> String {
+        let mut s = String::with_capacity(128 + 64 * self.changes.len());
+        // Writing to a String cannot fail.
+        let _ = self.write_json(&mut s);
+        s
+    }
+}

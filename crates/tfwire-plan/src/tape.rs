@@ -1,0 +1,314 @@
+//! Parsing: text encoding, the simd-json tape, and the reusable [`Parser`].
+
+use crate::error::{Error, ErrorKind};
+use crate::json::Json;
+use simd_json::ErrorType;
+
+/// The bytes [`Parser::parse`] appends to its input (simd-json reads in 64-byte blocks).
+/// Reserve them in the buffer's capacity when reading a large file to avoid a copy.
+pub const INPUT_PADDING: usize = simd_json::INPUT_PADDING;
+
+/// Limits and options for [`Parser`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Config {
+    /// The deepest nesting of arrays and objects accepted. Default 1024 (simd-json's).
+    pub max_depth: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_depth: simd_json::DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// The text encoding an input was read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// UTF-8 without a byte-order mark (what Terraform writes).
+    Utf8,
+    /// UTF-8 with a byte-order mark (skipped).
+    Utf8Bom,
+    /// UTF-16, little-endian (e.g. Windows PowerShell's `>` redirection); transcoded.
+    Utf16Le,
+    /// UTF-16, big-endian; transcoded.
+    Utf16Be,
+}
+
+/// Parses JSON documents into [`Tape`]s, keeping simd-json's scratch buffers (and a spare
+/// tape allocation, see [`Parser::recycle`]) between documents.
+///
+/// ```
+/// let mut parser = tfwire_plan::Parser::new();
+/// for text in [r#"{"format_version":"1.0"}"#, r#"{"version":4,"resources":[]}"#] {
+///     let mut input = text.as_bytes().to_vec();
+///     let tape = parser.parse(&mut input)?;
+///     assert!(tape.root().as_object().is_some());
+///     parser.recycle(tape);
+/// }
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+pub struct Parser {
+    config: Config,
+    buffers: simd_json::Buffers,
+    spare: Option<simd_json::tape::Tape<'static>>,
+}
+
+impl Default for Parser {
+    fn default() -> Parser {
+        Parser::new()
+    }
+}
+
+impl Parser {
+    /// A parser with the default [`Config`].
+    pub fn new() -> Parser {
+        Parser::with_config(Config::default())
+    }
+
+    /// A parser with the given limits.
+    pub fn with_config(config: Config) -> Parser {
+        Parser {
+            // Buffers grow to the input on first use; no input copy is ever made (the
+            // padded entry point parses the caller's buffer in place).
+            buffers: simd_json::Buffers::with_max_depth(0, config.max_depth),
+            config,
+            spare: None,
+        }
+    }
+
+    /// The parser's configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Parses one JSON document.
+    ///
+    /// The input is read as UTF-8; a UTF-8 byte-order mark is skipped, and UTF-16 (with a
+    /// byte-order mark, or recognised by the zero bytes of its first character) is
+    /// transcoded to UTF-8 in `input` first. The vector is used as the parse buffer:
+    /// [`INPUT_PADDING`] bytes are appended, and string escapes are decoded in
+    /// place, so its contents are not the original text afterwards. Every string of the
+    /// tape borrows from it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Syntax`] with the byte offset for invalid JSON (including nesting deeper
+    /// than [`Config::max_depth`]), [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
+    /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
+    pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
+        let encoding = prepare(input)?;
+        let start = if encoding == Encoding::Utf8Bom { 3 } else { 0 };
+        let len = input.len();
+        if len - start > u32::MAX as usize - simd_json::INPUT_PADDING {
+            return Err(Error::new(ErrorKind::TooLarge(len)));
+        }
+        let starts_with_container = matches!(
+            input[start..].iter().find(|b| !b.is_ascii_whitespace()),
+            Some(b'{' | b'[')
+        );
+        input.resize(len + simd_json::INPUT_PADDING, b' ');
+        let base = input.as_ptr() as usize;
+        let mut inner = self
+            .spare
+            .take()
+            .map(simd_json::tape::Tape::reset)
+            .unwrap_or_else(|| simd_json::tape::Tape(Vec::new()));
+        simd_json::fill_tape_padded(
+            &mut input[start..],
+            len - start,
+            &mut self.buffers,
+            &mut inner,
+        )
+        .map_err(|e| syntax_error(&e, start, starts_with_container, &self.config))?;
+        Ok(Tape {
+            inner,
+            base,
+            len,
+            encoding,
+        })
+    }
+
+    /// Takes back a tape's node allocation for the next [`Parser::parse`].
+    pub fn recycle(&mut self, tape: Tape<'_>) {
+        self.spare = Some(tape.inner.reset());
+    }
+}
+
+#[cold]
+fn syntax_error(
+    e: &simd_json::Error,
+    start: usize,
+    starts_with_container: bool,
+    config: &Config,
+) -> Error {
+    let msg = match e.error() {
+        ErrorType::Eof => "unexpected end of input".to_string(),
+        ErrorType::TrailingData => "unexpected text after the end of the document".to_string(),
+        ErrorType::ExpectedMapComma | ErrorType::ExpectedMapEnd => {
+            "expected ',' or '}' after an object member".to_string()
+        }
+        ErrorType::ExpectedArrayComma => "expected ',' or ']' after an array element".to_string(),
+        ErrorType::ExpectedObjectColon => "expected ':' after an object key".to_string(),
+        ErrorType::ExpectedObjectKey | ErrorType::KeyMustBeAString | ErrorType::BadKeyType => {
+            "expected a string as object key".to_string()
+        }
+        ErrorType::InvalidEscape => "invalid escape sequence in a string".to_string(),
+        ErrorType::InvalidUnicodeEscape | ErrorType::InvalidUnicodeCodepoint => {
+            "invalid \\u escape in a string".to_string()
+        }
+        ErrorType::InvalidUtf8 => "the input is not valid UTF-8".to_string(),
+        ErrorType::InvalidNumber | ErrorType::InvalidExponent => "invalid number".to_string(),
+        ErrorType::UnterminatedString => "unterminated string".to_string(),
+        ErrorType::DepthLimitExceeded => format!(
+            "arrays and objects nested deeper than {} levels",
+            config.max_depth
+        ),
+        ErrorType::NoStructure => "the input holds no JSON value".to_string(),
+        _ => match e.character() {
+            Some(c) => format!("unexpected character {c:?}"),
+            None => {
+                "syntax error (a control character in a string, or a misplaced value)".to_string()
+            }
+        },
+    };
+    // simd-json reports byte 0 for some errors it finds in its second stage; an input
+    // that starts with a container cannot be wrong there.
+    let offset = match e.error() {
+        ErrorType::NoStructure | ErrorType::InvalidUtf8 => None,
+        _ if e.index() == 0 && starts_with_container => None,
+        _ => Some(e.index() + start),
+    };
+    Error::new(ErrorKind::Syntax(msg)).with_offset(offset)
+}
+
+/// Detects the text encoding; transcodes UTF-16 to UTF-8 in place.
+fn prepare(input: &mut Vec<u8>) -> Result<Encoding, Error> {
+    let b = input.as_slice();
+    let enc = match b {
+        [0xEF, 0xBB, 0xBF, ..] => return Ok(Encoding::Utf8Bom),
+        [0xFF, 0xFE, 0, 0, ..] | [0, 0, 0xFE, 0xFF, ..] | [0, 0, 0, _, ..] | [_, 0, 0, 0, ..] => {
+            return Err(Error::new(ErrorKind::Encoding(
+                "the input is UTF-32, which is not supported; convert it to UTF-8".into(),
+            )));
+        }
+        [0xFF, 0xFE, ..] => (Encoding::Utf16Le, 2),
+        [0xFE, 0xFF, ..] => (Encoding::Utf16Be, 2),
+        // JSON text never contains a NUL byte: a zero in either of the first two bytes is
+        // the high half of an ASCII character in UTF-16.
+        [c, 0, ..] if *c != 0 => (Encoding::Utf16Le, 0),
+        [0, c, ..] if *c != 0 => (Encoding::Utf16Be, 0),
+        _ => return Ok(Encoding::Utf8),
+    };
+    let (encoding, skip) = enc;
+    let body = &b[skip..];
+    if !body.len().is_multiple_of(2) {
+        return Err(Error::new(ErrorKind::Encoding(format!(
+            "the input looks like UTF-16 but has an odd number of bytes ({})",
+            b.len()
+        ))));
+    }
+    let units = body.chunks_exact(2).map(|p| match encoding {
+        Encoding::Utf16Be => u16::from_be_bytes([p[0], p[1]]),
+        _ => u16::from_le_bytes([p[0], p[1]]),
+    });
+    let mut out = Vec::with_capacity(body.len() / 2 + body.len() / 8 + simd_json::INPUT_PADDING);
+    let mut buf = [0u8; 4];
+    for (i, c) in char::decode_utf16(units).enumerate() {
+        match c {
+            Ok(c) => out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes()),
+            Err(e) => {
+                return Err(Error::new(ErrorKind::Encoding(format!(
+                    "invalid UTF-16: unpaired surrogate 0x{:04X}",
+                    e.unpaired_surrogate()
+                )))
+                .with_offset(Some(skip + 2 * i)));
+            }
+        }
+    }
+    *input = out;
+    Ok(encoding)
+}
+
+/// A parsed JSON document: simd-json's tape, whose strings borrow from the input.
+///
+/// Build the typed model with [`Tape::document`] (or [`Tape::plan`], [`Tape::state`],
+/// [`Tape::raw_state`]); read any value untyped with [`Tape::root`].
+pub struct Tape<'a> {
+    inner: simd_json::tape::Tape<'a>,
+    base: usize,
+    len: usize,
+    encoding: Encoding,
+}
+
+impl<'a> Tape<'a> {
+    /// The whole document as an untyped value.
+    pub fn root(&self) -> Json<'_> {
+        Json::new(&self.inner.0)
+    }
+
+    /// The input's text encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The number of tape nodes (one per JSON value and object key).
+    pub fn node_count(&self) -> usize {
+        self.inner.0.len()
+    }
+
+    /// The input length in bytes (after transcoding), without the padding.
+    pub fn input_len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn locator(&self) -> Locator {
+        Locator {
+            base: self.base,
+            len: self.len,
+        }
+    }
+}
+
+impl core::fmt::Debug for Tape<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Tape")
+            .field("encoding", &self.encoding)
+            .field("input_len", &self.len)
+            .field("nodes", &self.inner.0.len())
+            .finish()
+    }
+}
+
+/// Turns string addresses back into byte offsets of the input.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Locator {
+    base: usize,
+    len: usize,
+}
+
+impl Locator {
+    /// The byte offset of the opening quote of a string that the tape borrowed from the
+    /// input.
+    pub(crate) fn str_offset(&self, s: &str) -> Option<usize> {
+        let p = s.as_ptr() as usize;
+        (p > self.base && p <= self.base + self.len).then(|| p - self.base - 1)
+    }
+
+    /// The byte offset of a value, when the tape knows it: a string's opening quote; for
+    /// an object, its first key; for an array, its first element's offset.
+    pub(crate) fn offset(&self, v: Json<'_>) -> Option<usize> {
+        let mut v = v;
+        loop {
+            if let Some(p) = v.str_ptr() {
+                return (p > self.base && p <= self.base + self.len).then(|| p - self.base - 1);
+            }
+            if let Some((k, _)) = v.as_object().and_then(|o| o.iter().next()) {
+                return self.str_offset(k);
+            }
+            v = v.as_array()?.get(0)?;
+        }
+    }
+}

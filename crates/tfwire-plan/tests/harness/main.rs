@@ -1,0 +1,10 @@
+//! One harness for tfwire-plan: the real corpus, hand-made fixtures, and tables of cases.
+//!
+//! `TFWIRE_PLAN_FILTER=substring` limits the corpus cases to files whose path contains it.
+
+mod corpus;
+mod documents;
+mod merged;
+mod model;
+mod paths;
+mod rawstate;
