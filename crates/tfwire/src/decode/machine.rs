@@ -761,14 +761,14 @@ impl<'a> Machine<'a> {
             }
             if !ended && self.frames[depth - 1].kind == Kind::Tuple {
                 let f = &self.frames[depth - 1];
-                if let Children::Elems(e) = f.children {
-                    if f.done as usize >= e.len() {
-                        let extra = ErrorKind::TupleLength {
-                            expected: e.len(),
-                            found: f.done as u64 + 1,
-                        };
-                        return Err(Halt::Error(self.error_at(extra, f.offset, depth - 1)));
-                    }
+                if let Children::Elems(e) = f.children
+                    && f.done as usize >= e.len()
+                {
+                    let extra = ErrorKind::TupleLength {
+                        expected: e.len(),
+                        found: f.done as u64 + 1,
+                    };
+                    return Err(Halt::Error(self.error_at(extra, f.offset, depth - 1)));
                 }
             }
             !ended
@@ -825,16 +825,15 @@ impl<'a> Machine<'a> {
                 }
             }
             Kind::Tuple => {
-                if f.len == u32::MAX {
-                    if let Children::Elems(e) = f.children {
-                        if (f.done as usize) < e.len() {
-                            let k = ErrorKind::TupleLength {
-                                expected: e.len(),
-                                found: f.done as u64,
-                            };
-                            return Err(Halt::Error(self.error_at(k, f.offset, depth)));
-                        }
-                    }
+                if f.len == u32::MAX
+                    && let Children::Elems(e) = f.children
+                    && (f.done as usize) < e.len()
+                {
+                    let k = ErrorKind::TupleLength {
+                        expected: e.len(),
+                        found: f.done as u64,
+                    };
+                    return Err(Halt::Error(self.error_at(k, f.offset, depth)));
                 }
                 let s = bump
                     .try_alloc_slice_copy(&self.vals[base..])

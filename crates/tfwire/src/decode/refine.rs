@@ -306,37 +306,37 @@ impl<'a> Builder<'a> {
         match self.null {
             Some(true) => return Ok(Value::Null),
             Some(false) => {
-                if let (Some((min, true)), Some((max, true))) = (self.lower, self.upper) {
-                    if min.cty_eq(&max) {
-                        return Ok(Value::Number(min));
-                    }
+                if let (Some((min, true)), Some((max, true))) = (self.lower, self.upper)
+                    && min.cty_eq(&max)
+                {
+                    return Ok(Value::Number(min));
                 }
-                if let Some(max) = self.len_upper {
-                    if max == self.len_lower {
-                        match (target, max) {
-                            (Target::List, 0) => return Ok(Value::List(&[])),
-                            (Target::Set, 0) => return Ok(Value::Set(&[])),
-                            (Target::Map, 0) => return Ok(Value::Map(&[])),
-                            (Target::Set, 1) => {
-                                let s = bump
-                                    .try_alloc_slice_copy(&[Value::Unknown(None)])
-                                    .map_err(|_| arena_full(config)())?;
-                                return Ok(Value::Set(s));
-                            }
-                            (Target::List, n) => {
-                                if n as u64 > config.max_collection_len as u64 {
-                                    return Err(ErrorKind::LimitExceeded {
-                                        limit: Limit::CollectionLen,
-                                        max: config.max_collection_len as u64,
-                                    });
-                                }
-                                let s = bump
-                                    .try_alloc_slice_fill_copy(n as usize, Value::Unknown(None))
-                                    .map_err(|_| arena_full(config)())?;
-                                return Ok(Value::List(s));
-                            }
-                            _ => {}
+                if let Some(max) = self.len_upper
+                    && max == self.len_lower
+                {
+                    match (target, max) {
+                        (Target::List, 0) => return Ok(Value::List(&[])),
+                        (Target::Set, 0) => return Ok(Value::Set(&[])),
+                        (Target::Map, 0) => return Ok(Value::Map(&[])),
+                        (Target::Set, 1) => {
+                            let s = bump
+                                .try_alloc_slice_copy(&[Value::Unknown(None)])
+                                .map_err(|_| arena_full(config)())?;
+                            return Ok(Value::Set(s));
                         }
+                        (Target::List, n) => {
+                            if n as u64 > config.max_collection_len as u64 {
+                                return Err(ErrorKind::LimitExceeded {
+                                    limit: Limit::CollectionLen,
+                                    max: config.max_collection_len as u64,
+                                });
+                            }
+                            let s = bump
+                                .try_alloc_slice_fill_copy(n as usize, Value::Unknown(None))
+                                .map_err(|_| arena_full(config)())?;
+                            return Ok(Value::List(s));
+                        }
+                        _ => {}
                     }
                 }
             }
