@@ -40,6 +40,7 @@ struct ReadmeDoctests;
 
 pub mod canonical;
 mod decode;
+mod encode;
 mod error;
 mod implied;
 mod json;
@@ -51,6 +52,9 @@ mod ty;
 mod value;
 
 pub use decode::{Config, Decoder, DynamicValue, decode_json, decode_msgpack};
+pub use encode::{
+    append_raw_msgpack, encode_json, encode_json_into, encode_msgpack, encode_msgpack_into,
+};
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::implied_type_msgpack;
 pub use number::{MAX_DECIMAL_EXPONENT, Number, NumberError};

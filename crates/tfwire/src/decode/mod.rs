@@ -32,7 +32,7 @@
 //! decimal strings with `+`, leading zeros, `.5`, `5.` and exponents. It rejects Go's binary
 //! exponent (`"1p3"`), which go-cty accepts.
 
-mod collection;
+pub(crate) mod collection;
 mod dynamic_value;
 pub use dynamic_value::DynamicValue;
 mod json_tape;
@@ -41,7 +41,7 @@ mod leaf;
 mod machine;
 mod msgpack;
 mod refine;
-mod shape;
+pub(crate) mod shape;
 mod source;
 
 use crate::error::{Error, ErrorKind, Limit, Path};
