@@ -38,6 +38,8 @@
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 pub mod canonical;
 mod decode;
 mod encode;

@@ -49,12 +49,12 @@ mod prefix;
 
 use crate::decode::Fault;
 use crate::decode::collection::value_type;
-use crate::decode::shape::{Cur, Shape};
+use crate::decode::shape::{Attrs, Cur, Elems, Shape};
 use crate::error::{Error, ErrorKind, Expected, Path, PathStep};
 use crate::number::Number;
 use crate::program::Program;
 use crate::ty::Ty;
-use crate::value::{Refinements, Value};
+use crate::value::{Dynamic, Refinements, Value};
 use bumpalo::Bump;
 
 /// Containers and dynamic values nested deeper than this are refused (the encoders recurse).
@@ -271,6 +271,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
     }
 
     #[cold]
+    #[inline(never)]
     fn fail<T>(&self, kind: ErrorKind) -> Step<T> {
         Err(Box::new(Fail {
             kind,
@@ -279,11 +280,13 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
         }))
     }
 
+    // The walk recurses through `walk` and one of the container methods; each is kept out of
+    // the others (`inline(never)`, errors built in cold functions) so that the frames stay
+    // small and `MAX_DEPTH` levels fit in a thread's stack even in debug builds.
+
     fn walk(&mut self, v: &Value<'_>, cur: Cur<'_>, depth: usize, checked: Checked) -> Step {
         if depth > MAX_DEPTH {
-            return self.fail(unencodable(format!(
-                "the value is nested more than {MAX_DEPTH} levels deep"
-            )));
+            return self.fail(too_deep());
         }
         let shape = cur.shape(self.program);
         match (*v, shape) {
@@ -295,22 +298,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 let target = target(shape);
                 self.sink.unknown(r, target).or_else(|k| self.fail(k))
             }
-            (Value::Dynamic(d), Shape::Dynamic) => {
-                if d.ty == Ty::Dynamic {
-                    // A value of unknown type at a dynamic position: nothing to wrap.
-                    return self.walk(&d.value, Cur::Ty(Ty::Dynamic), depth + 1, checked);
-                }
-                let checked = self.check_dynamic(d.ty, &d.value)?;
-                self.sink.begin_dynamic(d.ty).or_else(|k| self.fail(k))?;
-                self.walk(&d.value, Cur::Ty(d.ty), depth + 1, checked)?;
-                self.sink.end_dynamic(d.ty);
-                Ok(())
-            }
-            (Value::Dynamic(_), _) => self.fail(unencodable(
-                "a value with a type of its own (Value::Dynamic) is allowed only at a dynamic \
-                 position"
-                    .to_owned(),
-            )),
+            (Value::Dynamic(d), Shape::Dynamic) => self.dynamic(d, depth, checked),
             (Value::Bool(b), Shape::Bool) => {
                 self.sink.bool(b);
                 Ok(())
@@ -329,93 +317,110 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 } else {
                     checked
                 };
-                self.sink.begin_seq(xs.len()).or_else(|k| self.fail(k))?;
-                for (i, x) in xs.iter().enumerate() {
-                    self.sink.seq_elem(i);
-                    self.walk(x, e, depth + 1, checked)
-                        .map_err(|f| step(f, PathStep::Index(i as u64)))?;
-                }
-                self.sink.end_seq();
-                Ok(())
+                self.seq(xs, Elem::Same(e), depth, checked)
             }
             (Value::Tuple(xs), Shape::Tuple(elems)) => {
                 if xs.len() != elems.len() {
-                    return self.fail(ErrorKind::TupleLength {
-                        expected: elems.len(),
-                        found: xs.len() as u64,
-                    });
+                    return self.fail(tuple_length(elems.len(), xs.len()));
                 }
-                self.sink.begin_seq(xs.len()).or_else(|k| self.fail(k))?;
-                for (i, x) in xs.iter().enumerate() {
-                    self.sink.seq_elem(i);
-                    self.walk(x, elems.cur(i), depth + 1, checked)
-                        .map_err(|f| step(f, PathStep::Index(i as u64)))?;
-                }
-                self.sink.end_seq();
-                Ok(())
+                self.seq(xs, Elem::Tuple(elems), depth, checked)
             }
             (Value::Map(es), Shape::Map(e, dynamic)) => {
                 if let Some(w) = es.windows(2).position(|w| w[0].0 >= w[1].0) {
-                    return self.fail(unencodable(format!(
-                        "map keys must be sorted and unique: {:?} comes after {:?}",
-                        es[w + 1].0,
-                        es[w].0
-                    )));
+                    return self.fail(unsorted_keys(es[w].0, es[w + 1].0));
                 }
                 let checked = if dynamic {
                     self.check_collection(v, cur, checked)?
                 } else {
                     checked
                 };
-                self.sink.begin_map(es.len()).or_else(|k| self.fail(k))?;
-                for (i, (k, x)) in es.iter().enumerate() {
-                    let r = if crate::nfc::is_nfc(k) {
-                        self.sink.map_key(i, k).or_else(|k| self.fail(k))
-                    } else {
-                        self.fail(not_nfc("map key"))
-                    };
-                    r.and_then(|()| self.walk(x, e, depth + 1, checked))
-                        .map_err(|f| step(f, PathStep::Key((*k).to_owned())))?;
-                }
-                self.sink.end_map();
-                Ok(())
+                self.map(es, e, depth, checked)
             }
             (Value::Object(es), Shape::Object(attrs)) => {
-                for i in 0..attrs.len().max(es.len()) {
-                    match (attrs.len() > i).then(|| attrs.name(i)) {
-                        Some(name) if es.get(i).is_some_and(|(k, _)| *k == name) => {}
-                        Some(name) if es.iter().all(|(k, _)| *k != name) => {
-                            return self.fail(ErrorKind::MissingAttribute(name.to_owned()));
-                        }
-                        _ => {
-                            return match es.iter().find(|(k, _)| attrs.find(k).is_none()) {
-                                Some((k, _)) => {
-                                    self.fail(ErrorKind::UnsupportedAttribute((*k).to_owned()))
-                                }
-                                None => self.fail(unencodable(
-                                    "object attributes must be sorted by name, each once"
-                                        .to_owned(),
-                                )),
-                            };
-                        }
-                    }
+                let names_match = es.len() == attrs.len()
+                    && es.iter().enumerate().all(|(i, (k, _))| *k == attrs.name(i));
+                if !names_match {
+                    return self.fail(attribute_mismatch(es, attrs));
                 }
-                self.sink.begin_map(es.len()).or_else(|k| self.fail(k))?;
-                for (i, (k, x)) in es.iter().enumerate() {
-                    self.sink
-                        .map_key(i, k)
-                        .or_else(|k| self.fail(k))
-                        .and_then(|()| self.walk(x, attrs.cur(i), depth + 1, checked))
-                        .map_err(|f| step(f, PathStep::Attr((*k).to_owned())))?;
-                }
-                self.sink.end_map();
-                Ok(())
+                self.object(es, attrs, depth, checked)
             }
-            (v, shape) => self.fail(ErrorKind::Mismatch {
-                expected: expected(shape),
-                found: v.kind_name(),
-            }),
+            (v, shape) => self.fail(mismatch(v, shape)),
         }
+    }
+
+    /// The elements of a list, set or tuple.
+    #[inline(never)]
+    fn seq(&mut self, xs: &[Value<'_>], elem: Elem<'_>, depth: usize, checked: Checked) -> Step {
+        self.sink.begin_seq(xs.len()).or_else(|k| self.fail(k))?;
+        for (i, x) in xs.iter().enumerate() {
+            self.sink.seq_elem(i);
+            let e = match elem {
+                Elem::Same(e) => e,
+                Elem::Tuple(elems) => elems.cur(i),
+            };
+            self.walk(x, e, depth + 1, checked)
+                .map_err(|f| step(f, PathStep::Index(i as u64)))?;
+        }
+        self.sink.end_seq();
+        Ok(())
+    }
+
+    /// The entries of a map (keys sorted and unique: checked).
+    #[inline(never)]
+    fn map(
+        &mut self,
+        es: &[(&str, Value<'_>)],
+        e: Cur<'_>,
+        depth: usize,
+        checked: Checked,
+    ) -> Step {
+        self.sink.begin_map(es.len()).or_else(|k| self.fail(k))?;
+        for (i, (k, x)) in es.iter().enumerate() {
+            let r = if crate::nfc::is_nfc(k) {
+                self.sink.map_key(i, k).or_else(|k| self.fail(k))
+            } else {
+                self.fail(not_nfc("map key"))
+            };
+            r.and_then(|()| self.walk(x, e, depth + 1, checked))
+                .map_err(|f| step(f, PathStep::Key((*k).to_owned())))?;
+        }
+        self.sink.end_map();
+        Ok(())
+    }
+
+    /// The attributes of an object (names matching the type's: checked).
+    #[inline(never)]
+    fn object(
+        &mut self,
+        es: &[(&str, Value<'_>)],
+        attrs: Attrs<'_>,
+        depth: usize,
+        checked: Checked,
+    ) -> Step {
+        self.sink.begin_map(es.len()).or_else(|k| self.fail(k))?;
+        for (i, (k, x)) in es.iter().enumerate() {
+            self.sink
+                .map_key(i, k)
+                .or_else(|k| self.fail(k))
+                .and_then(|()| self.walk(x, attrs.cur(i), depth + 1, checked))
+                .map_err(|f| step(f, PathStep::Attr((*k).to_owned())))?;
+        }
+        self.sink.end_map();
+        Ok(())
+    }
+
+    /// A value with its own type, at a `dynamic` position.
+    #[inline(never)]
+    fn dynamic(&mut self, d: &Dynamic<'_>, depth: usize, checked: Checked) -> Step {
+        if d.ty == Ty::Dynamic {
+            // A value of unknown type at a dynamic position: nothing to wrap.
+            return self.walk(&d.value, Cur::Ty(Ty::Dynamic), depth + 1, checked);
+        }
+        let checked = self.check_dynamic(d.ty, &d.value)?;
+        self.sink.begin_dynamic(d.ty).or_else(|k| self.fail(k))?;
+        self.walk(&d.value, Cur::Ty(d.ty), depth + 1, checked)?;
+        self.sink.end_dynamic(d.ty);
+        Ok(())
     }
 
     /// Checks that the elements of a collection whose element type contains `dynamic` have
@@ -462,6 +467,65 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
             Err(k) => self.fail(k),
         }
     }
+}
+
+/// The element positions of a list or set (one for all), or of a tuple.
+#[derive(Clone, Copy)]
+enum Elem<'a> {
+    Same(Cur<'a>),
+    Tuple(Elems<'a>),
+}
+
+#[cold]
+fn too_deep() -> ErrorKind {
+    unencodable(format!(
+        "the value is nested more than {MAX_DEPTH} levels deep"
+    ))
+}
+
+#[cold]
+fn tuple_length(expected: usize, found: usize) -> ErrorKind {
+    ErrorKind::TupleLength {
+        expected,
+        found: found as u64,
+    }
+}
+
+#[cold]
+fn unsorted_keys(a: &str, b: &str) -> ErrorKind {
+    unencodable(format!(
+        "map keys must be sorted and unique: {b:?} comes after {a:?}"
+    ))
+}
+
+#[cold]
+fn mismatch(v: Value<'_>, shape: Shape<'_>) -> ErrorKind {
+    if let Value::Dynamic(_) = v {
+        return unencodable(
+            "a value with a type of its own (Value::Dynamic) is allowed only at a dynamic \
+             position"
+                .to_owned(),
+        );
+    }
+    ErrorKind::Mismatch {
+        expected: expected(shape),
+        found: v.kind_name(),
+    }
+}
+
+/// Why an object's attribute names are not its type's, in order.
+#[cold]
+fn attribute_mismatch(es: &[(&str, Value<'_>)], attrs: Attrs<'_>) -> ErrorKind {
+    if let Some((k, _)) = es.iter().find(|(k, _)| attrs.find(k).is_none()) {
+        return ErrorKind::UnsupportedAttribute((*k).to_owned());
+    }
+    if let Some(name) = (0..attrs.len())
+        .map(|i| attrs.name(i))
+        .find(|name| es.iter().all(|(k, _)| k != name))
+    {
+        return ErrorKind::MissingAttribute(name.to_owned());
+    }
+    unencodable("object attributes must be sorted by name, each once".to_owned())
 }
 
 fn step(mut f: Box<Fail>, s: PathStep) -> Box<Fail> {
