@@ -6,7 +6,9 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod decode;
+mod encode;
 mod input;
+mod output;
 
 /// Decode, encode and inspect Terraform/OpenTofu wire values (DynamicValue MessagePack and
 /// JSON).
@@ -22,6 +24,7 @@ const EXIT_CODES: &str = "Exit codes: 0 success, 1 input rejected, 2 usage error
 #[derive(Subcommand)]
 enum Command {
     Decode(decode::Args),
+    Encode(encode::Args),
 }
 
 /// How a command failed.
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Decode(args) => decode::run(args),
+        Command::Encode(args) => encode::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
