@@ -19,6 +19,9 @@
 //! assert_eq!(tfwire::canonical::to_string(&value),
 //!            r#"["object",{"name":["string","web"],"tags":["map",{"env":["string","prod"]}]}]"#);
 //!
+//! // Encoding gives go-cty's bytes back.
+//! assert_eq!(tfwire::encode_msgpack(&program, &value)?, msgpack);
+//!
 //! // Errors name the value and the byte.
 //! let err = tfwire::decode_msgpack(&program, b"\x82\xa4name\xc3\xa4tags\xc0", &arena).unwrap_err();
 //! assert_eq!(err.to_string(), ".name: a string is required, found bool (at byte 6)");
