@@ -495,6 +495,27 @@ fn nesting_is_limited() {
 }
 
 #[test]
+fn types_of_dynamic_values_are_depth_limited_before_use() {
+    // A user-built type far deeper than any decoder allows, inside a collection of dynamic
+    // whose element types are compared: refused before anything recurses over it.
+    let bump = bumpalo::Bump::new();
+    let mut ty = Ty::String;
+    for _ in 0..100_000 {
+        ty = Ty::List(bump.alloc(ty));
+    }
+    let deep = Value::Dynamic(bump.alloc(Dynamic {
+        ty,
+        value: Value::Null,
+    }));
+    let v = Value::List(bump.alloc_slice_copy(&[deep, deep]));
+    assert_eq!(
+        msgpack(r#"["list","dynamic"]"#, v).unwrap_err(),
+        "[0]: cannot encode: the type of a dynamic value is nested more than 1024 levels deep \
+         (at byte 1)"
+    );
+}
+
+#[test]
 fn raw_msgpack_is_checked_then_copied() {
     let mut out = vec![0x91];
     tfwire::append_raw_msgpack(

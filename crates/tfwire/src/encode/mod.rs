@@ -272,6 +272,16 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
 
     #[cold]
     #[inline(never)]
+    fn fail_at<T>(&self, kind: ErrorKind, at: usize) -> Step<T> {
+        Err(Box::new(Fail {
+            kind,
+            at,
+            steps: Vec::new(),
+        }))
+    }
+
+    #[cold]
+    #[inline(never)]
     fn fail<T>(&self, kind: ErrorKind) -> Step<T> {
         Err(Box::new(Fail {
             kind,
@@ -312,12 +322,14 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
             }
             (Value::List(xs), Shape::List(e, dynamic))
             | (Value::Set(xs), Shape::Set(e, dynamic)) => {
-                let checked = if dynamic {
-                    self.check_collection(v, cur, checked)?
-                } else {
-                    checked
-                };
-                self.seq(xs, Elem::Same(e), depth, checked)
+                let start = self.sink.len();
+                let check = dynamic && matches!(checked, Checked::No);
+                let inner = if check { Checked::Yes } else { checked };
+                self.seq(xs, Elem::Same(e), depth, inner)?;
+                if check {
+                    self.check_collection(v, cur, start)?;
+                }
+                Ok(())
             }
             (Value::Tuple(xs), Shape::Tuple(elems)) => {
                 if xs.len() != elems.len() {
@@ -329,12 +341,14 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 if let Some(w) = es.windows(2).position(|w| w[0].0 >= w[1].0) {
                     return self.fail(unsorted_keys(es[w].0, es[w + 1].0));
                 }
-                let checked = if dynamic {
-                    self.check_collection(v, cur, checked)?
-                } else {
-                    checked
-                };
-                self.map(es, e, depth, checked)
+                let start = self.sink.len();
+                let check = dynamic && matches!(checked, Checked::No);
+                let inner = if check { Checked::Yes } else { checked };
+                self.map(es, e, depth, inner)?;
+                if check {
+                    self.check_collection(v, cur, start)?;
+                }
+                Ok(())
             }
             (Value::Object(es), Shape::Object(attrs)) => {
                 let names_match = es.len() == attrs.len()
@@ -416,42 +430,42 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
             // A value of unknown type at a dynamic position: nothing to wrap.
             return self.walk(&d.value, Cur::Ty(Ty::Dynamic), depth + 1, checked);
         }
-        let checked = self.check_dynamic(d.ty, &d.value)?;
+        if ty_deeper_than(d.ty, MAX_DEPTH) {
+            return self.fail(type_too_deep());
+        }
+        // The type must be the value's own: checked after the value (whose own dynamic
+        // values' types are then known to be shallow enough to compare).
+        let check = d.ty.has_dynamic() || d.ty.has_optional();
+        let start = self.sink.len();
         self.sink.begin_dynamic(d.ty).or_else(|k| self.fail(k))?;
-        self.walk(&d.value, Cur::Ty(d.ty), depth + 1, checked)?;
+        let inner = if check { Checked::Yes } else { Checked::No };
+        self.walk(&d.value, Cur::Ty(d.ty), depth + 1, inner)?;
         self.sink.end_dynamic(d.ty);
+        if check {
+            self.check_dynamic(d.ty, &d.value, start)?;
+        }
         Ok(())
     }
 
     /// Checks that the elements of a collection whose element type contains `dynamic` have
     /// one type (as the decoders require; go-cty panics otherwise). Done once, at the
-    /// outermost such collection: the check covers everything inside it.
-    fn check_collection(&mut self, v: &Value<'_>, cur: Cur<'_>, checked: Checked) -> Step<Checked> {
-        if let Checked::Yes = checked {
-            return Ok(Checked::Yes);
-        }
+    /// outermost such collection, after its elements: the check covers everything inside it.
+    fn check_collection(&mut self, v: &Value<'_>, cur: Cur<'_>, start: usize) -> Step {
         let scratch = self.scratch.get_or_insert_with(Bump::new);
         let r = value_type(self.program, scratch, v, cur).map(|_| ());
         scratch.reset();
         match r {
-            Ok(()) => Ok(Checked::Yes),
-            Err(Fault::Kind(k)) => self.fail(k),
-            Err(Fault::Arena) => self.fail(unencodable("out of memory".to_owned())),
+            Ok(()) => Ok(()),
+            Err(Fault::Kind(k)) => self.fail_at(k, start),
+            Err(Fault::Arena) => self.fail_at(unencodable("out of memory".to_owned()), start),
         }
     }
 
-    /// Checks the type a dynamic value carries: not nested too deeply, and the value's own
-    /// type (as the decoders compute it: `dynamic` only where the value holds a null or
-    /// unknown of unknown type, optional-attribute markers only on a null or unknown object).
-    fn check_dynamic(&mut self, ty: Ty<'_>, value: &Value<'_>) -> Step<Checked> {
-        if ty_deeper_than(ty, MAX_DEPTH) {
-            return self.fail(unencodable(format!(
-                "the type of a dynamic value is nested more than {MAX_DEPTH} levels deep"
-            )));
-        }
-        if !ty.has_dynamic() && !ty.has_optional() {
-            return Ok(Checked::No);
-        }
+    /// Checks that a dynamic value's type is the value's own (as the decoders compute it:
+    /// `dynamic` only where the value holds a null or unknown of unknown type, optional
+    /// attributes only on a null or unknown object); this also covers the element types of
+    /// the collections of `dynamic` inside.
+    fn check_dynamic(&mut self, ty: Ty<'_>, value: &Value<'_>, start: usize) -> Step {
         let scratch = self.scratch.get_or_insert_with(Bump::new);
         let r = match value_type(self.program, scratch, value, Cur::Ty(ty)) {
             Ok(actual) if actual == ty => Ok(()),
@@ -463,8 +477,8 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
         };
         scratch.reset();
         match r {
-            Ok(()) => Ok(Checked::Yes),
-            Err(k) => self.fail(k),
+            Ok(()) => Ok(()),
+            Err(k) => self.fail_at(k, start),
         }
     }
 }
@@ -474,6 +488,13 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
 enum Elem<'a> {
     Same(Cur<'a>),
     Tuple(Elems<'a>),
+}
+
+#[cold]
+fn type_too_deep() -> ErrorKind {
+    unencodable(format!(
+        "the type of a dynamic value is nested more than {MAX_DEPTH} levels deep"
+    ))
 }
 
 #[cold]
