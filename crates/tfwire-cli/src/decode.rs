@@ -1,18 +1,21 @@
-//! `tfwire decode`: a value of a type, from MessagePack (or JSON), to its canonical form.
+//! `tfwire decode`: a value of a type, from MessagePack (or JSON), to its canonical form,
+//! or transcoded to MessagePack or JSON.
 
 use crate::Failure;
-use crate::input;
+use crate::{input, output};
 use clap::ValueEnum;
 use tfwire::{Config, Decoder, Program, Type};
 
 /// Decode one value of a type and print it.
 ///
-/// Prints the canonical form (tagged JSON on one line) and exits 0; on bad input prints
+/// Prints the canonical form (tagged JSON on one line), or the value encoded again as go-cty
+/// encodes it (`--output msgpack|json`), and exits 0; on bad input prints
 /// `error: <path>: <message> (at byte N)` and exits 1.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  printf '\\x82\\xa1a\\x01\\xa1b\\xc0' | tfwire decode --type '[\"map\",\"number\"]'\n  \
-                        echo '92 a1 61 c0' | tfwire decode --hex --type '[\"list\",\"string\"]'"
+                        echo '92 a1 61 c0' | tfwire decode --hex --type '[\"list\",\"string\"]'\n  \
+                        echo '[\"a\",null]' | tfwire decode --input json --output msgpack --hex --type '[\"list\",\"string\"]'"
 )]
 pub(crate) struct Args {
     /// The type constraint, as type JSON (e.g. '["map","string"]').
@@ -21,7 +24,8 @@ pub(crate) struct Args {
     /// The input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Msgpack)]
     input: InputFormat,
-    /// Read the input as hex text (whitespace ignored).
+    /// MessagePack as hex text: read MessagePack input as hex (whitespace ignored), write
+    /// MessagePack output as lower-case hex.
     #[arg(long)]
     hex: bool,
     /// JSON only: ignore object attributes the type does not declare.
@@ -46,13 +50,18 @@ enum InputFormat {
 enum OutputFormat {
     /// Tagged JSON on one line (the conformance vectors' form).
     Canonical,
+    /// MessagePack, as go-cty writes it (raw bytes; hex text with --hex).
+    Msgpack,
+    /// JSON, as go-cty writes it.
+    Json,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let ty = Type::from_json(&args.ty).map_err(|e| Failure::Usage(format!("--type: {e}")))?;
     let program = Program::compile(&ty);
     let raw = input::read(args.file.as_deref())?;
-    let bytes = if args.hex { input::unhex(&raw)? } else { raw };
+    let hex_input = args.hex && matches!(args.input, InputFormat::Msgpack);
+    let bytes = if hex_input { input::unhex(&raw)? } else { raw };
     let arena = bumpalo::Bump::new();
     let mut decoder = Decoder::new(Config::default().lenient(args.lenient));
     let value = match args.input {
@@ -67,7 +76,14 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         InputFormat::Msgpack => Failure::Input(e.to_string()),
     })?;
     match args.output {
-        OutputFormat::Canonical => println!("{}", tfwire::canonical::to_string(&value)),
+        OutputFormat::Canonical => output::text(&tfwire::canonical::to_string(&value)),
+        OutputFormat::Msgpack => {
+            let bytes = tfwire::encode_msgpack(&program, &value).map_err(output::unencodable)?;
+            output::msgpack(&bytes, args.hex)
+        }
+        OutputFormat::Json => {
+            let text = tfwire::encode_json(&program, &value).map_err(output::unencodable)?;
+            output::text(&text)
+        }
     }
-    Ok(())
 }

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod decode;
+mod encode;
 mod input;
 mod output;
 mod plan;
@@ -25,6 +26,7 @@ const EXIT_CODES: &str = "Exit codes: 0 success, 1 input rejected, 2 usage error
 #[derive(Subcommand)]
 enum Command {
     Decode(decode::Args),
+    Encode(encode::Args),
     Plan(plan::Args),
     State(state::Args),
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Decode(args) => decode::run(args),
+        Command::Encode(args) => encode::run(args),
         Command::Plan(args) => plan::run(args),
         Command::State(args) => state::run(args),
     };

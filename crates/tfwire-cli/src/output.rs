@@ -1,4 +1,5 @@
-//! Writing to standard output: buffered, and quiet when the reader goes away (`| head`).
+//! Writing results to standard output: buffered, quiet when the reader goes away
+//! (`| head`); text lines, and MessagePack as raw bytes or hex text.
 
 use crate::Failure;
 use std::io::{self, Write};
@@ -12,4 +13,28 @@ pub(crate) fn with_stdout(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> R
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Failure::Input(format!("writing standard output: {e}"))),
     }
+}
+
+/// Writes `text` and a newline to standard output.
+pub(crate) fn text(text: &str) -> Result<(), Failure> {
+    with_stdout(|out| writeln!(out, "{text}"))
+}
+
+/// Writes MessagePack bytes to standard output: raw, or as one line of lower-case hex.
+pub(crate) fn msgpack(bytes: &[u8], hex: bool) -> Result<(), Failure> {
+    if hex {
+        let mut s = String::with_capacity(bytes.len() * 2);
+        for b in bytes {
+            s.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));
+            s.push(char::from(b"0123456789abcdef"[usize::from(b & 15)]));
+        }
+        return text(&s);
+    }
+    with_stdout(|out| out.write_all(bytes))
+}
+
+/// A value that cannot be written in the requested format: the input is rejected. The
+/// offset of an encoding error is in the output, which the user never sees: left out.
+pub(crate) fn unencodable(e: tfwire::Error) -> Failure {
+    Failure::Input(format!("{}: {}", e.path(), e.kind()))
 }

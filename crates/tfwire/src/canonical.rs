@@ -9,7 +9,11 @@
 //!
 //! Numbers are their exact decimal text ([`crate::Number`]'s `Display`), set elements are
 //! sorted by their own canonical text, object keys by their UTF-8 bytes, and strings are
-//! escaped as serde_json's compact writer escapes them.
+//! escaped as serde_json's compact writer escapes them. [`parse()`] reads it back.
+
+mod parse;
+
+pub use parse::parse;
 
 use crate::value::{Refinements, Value};
 use core::fmt::{self, Write};

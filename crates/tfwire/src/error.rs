@@ -252,8 +252,11 @@ pub enum ErrorKind {
         /// The configured value.
         max: u64,
     },
-    /// A value cannot be encoded in the requested format (e.g. an unknown value as JSON).
+    /// A value cannot be encoded in the requested format (e.g. an unknown value as JSON), or
+    /// breaks a rule every value must follow (e.g. map keys out of order).
     Unencodable(String),
+    /// Text that is JSON but not the canonical form of a value (see [`crate::canonical`]).
+    InvalidCanonical(String),
 }
 
 impl fmt::Display for ErrorKind {
@@ -353,6 +356,7 @@ impl fmt::Display for ErrorKind {
                 write!(f, "limit exceeded: {} is {max}", limit.config_field())
             }
             ErrorKind::Unencodable(m) => write!(f, "cannot encode: {m}"),
+            ErrorKind::InvalidCanonical(m) => write!(f, "invalid canonical form: {m}"),
         }
     }
 }

@@ -19,6 +19,9 @@
 //! assert_eq!(tfwire::canonical::to_string(&value),
 //!            r#"["object",{"name":["string","web"],"tags":["map",{"env":["string","prod"]}]}]"#);
 //!
+//! // Encoding gives go-cty's bytes back.
+//! assert_eq!(tfwire::encode_msgpack(&program, &value)?, msgpack);
+//!
 //! // Errors name the value and the byte.
 //! let err = tfwire::decode_msgpack(&program, b"\x82\xa4name\xc3\xa4tags\xc0", &arena).unwrap_err();
 //! assert_eq!(err.to_string(), ".name: a string is required, found bool (at byte 6)");
@@ -38,8 +41,11 @@
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 pub mod canonical;
 mod decode;
+mod encode;
 mod error;
 mod implied;
 mod json;
@@ -52,6 +58,9 @@ mod value;
 
 pub use decode::{
     ChunkedDecoder, Config, Decoder, DynamicValue, Progress, decode_json, decode_msgpack,
+};
+pub use encode::{
+    append_raw_msgpack, encode_json, encode_json_into, encode_msgpack, encode_msgpack_into,
 };
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::implied_type_msgpack;

@@ -72,6 +72,11 @@ fn nfc_slow<'a>(bump: &'a Bump, s: &'a str) -> Option<&'a str> {
     }
 }
 
+/// Whether `s` is in NFC (exactly; fast for ASCII and for the common characters).
+pub(crate) fn is_nfc(s: &str) -> bool {
+    s.is_ascii() || surely_nfc(s) || unicode_normalization::is_nfc(s)
+}
+
 /// `s` in NFC, owned (for values built outside an arena).
 pub(crate) fn nfc_owned(s: &str) -> String {
     if s.is_ascii() {

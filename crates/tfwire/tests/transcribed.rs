@@ -5,6 +5,7 @@
 mod support;
 
 use serde_json::Value as Json;
+use support::golit;
 use support::*;
 use tfwire::{Number, Program, Type, Value};
 
@@ -201,4 +202,57 @@ fn json_decode_vectors() {
         checked += 1;
     }
     assert_eq!(checked, 48);
+}
+
+/// go-cty's `cty/msgpack/roundtrip_test.go` (81 values as Go literals, no bytes): each value,
+/// encoded with its type and decoded again, is itself (or, for the string prefixes longer
+/// than go-cty's encoder keeps, `go_value_after_roundtrip`); the JSON-safe ones also round
+/// trip through JSON.
+#[test]
+fn go_cty_roundtrip_vectors() {
+    let mut checked = 0;
+    let mut via_json = 0;
+    for r in lines("tftypes-and-cty-test-vectors.jsonl") {
+        if !r["file"].as_str().unwrap().ends_with("roundtrip_test.go") {
+            continue;
+        }
+        let literal = r["go_value"].as_str().unwrap();
+        let schema = Type::from_json(&text(&r["type"])).unwrap();
+        let program = Program::compile(&schema);
+        let go = golit::parse_value(literal).unwrap_or_else(|e| panic!("{literal}: {e}"));
+        let want = match r.get("go_value_after_roundtrip").and_then(Json::as_str) {
+            Some(after) => golit::parse_value(after).unwrap_or_else(|e| panic!("{after}: {e}")),
+            None => go.clone(),
+        };
+        let arena = bumpalo::Bump::new();
+        let canonical_of = |g: &golit::GoVal| {
+            let text: &str = arena.alloc_str(&g.canonical(&schema));
+            let v = tfwire::canonical::parse(text.as_bytes(), &arena)
+                .unwrap_or_else(|e| panic!("{literal}: {text}: {e}"));
+            (v, tfwire::canonical::to_string(&v))
+        };
+        let (value, _) = canonical_of(&go);
+        let (_, want_text) = canonical_of(&want);
+
+        let bytes =
+            tfwire::encode_msgpack(&program, &value).unwrap_or_else(|e| panic!("{literal}: {e}"));
+        let back = tfwire::decode_msgpack(&program, &bytes, &arena)
+            .unwrap_or_else(|e| panic!("{literal}: {e}"));
+        assert_eq!(tfwire::canonical::to_string(&back), want_text, "{literal}");
+        checked += 1;
+
+        if go.json_safe() {
+            let json = tfwire::encode_json(&program, &value).unwrap();
+            let back = tfwire::decode_json(&program, json.as_bytes(), &arena)
+                .unwrap_or_else(|e| panic!("{literal}: {json}: {e}"));
+            assert_eq!(
+                tfwire::canonical::to_string(&back),
+                want_text,
+                "{literal} as {json}"
+            );
+            via_json += 1;
+        }
+    }
+    assert_eq!(checked, 81);
+    assert_eq!(via_json, 47, "the values without unknowns and infinities");
 }

@@ -81,10 +81,12 @@ fn parse_text(s: &str) -> Result<Number<'_>, LeafError> {
 }
 
 /// A JSON number literal: an integer that fits 64 bits is kept as one, anything else as
-/// its decimal text (never through a float).
+/// its decimal text (never through a float). `-0` stays text: go-cty keeps the sign of a
+/// zero it reads (its JSON encoder writes it back as `-0`, and its sets keep `-0` and `0`
+/// apart).
 #[inline]
 pub(crate) fn json_number(t: &str) -> Result<Number<'_>, LeafError> {
-    if !t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+    if t != "-0" && !t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
         if let Ok(i) = t.parse::<i64>() {
             return Ok(Number::Int(i));
         }

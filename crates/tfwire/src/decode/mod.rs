@@ -33,7 +33,7 @@
 //! exponent (`"1p3"`), which go-cty accepts.
 
 mod chunked;
-mod collection;
+pub(crate) mod collection;
 mod dynamic_value;
 pub use chunked::{ChunkedDecoder, Progress};
 pub use dynamic_value::DynamicValue;
@@ -43,7 +43,7 @@ mod leaf;
 mod machine;
 mod msgpack;
 mod refine;
-mod shape;
+pub(crate) mod shape;
 mod source;
 
 use crate::error::{Error, ErrorKind, Limit, Path};

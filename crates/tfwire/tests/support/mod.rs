@@ -1,6 +1,8 @@
 //! Shared by the integration tests: loading the conformance corpus and applying its rules.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod golit;
+
 use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -77,6 +79,47 @@ pub fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Lower-case hex of bytes.
+pub fn to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Compares two JSON texts of one value: `Ok` with the pairs of number texts that differ (in
+/// document order), `Err` if anything else differs.
+pub fn json_number_diffs(got: &str, want: &str) -> Result<Vec<(String, String)>, String> {
+    fn walk(a: &Json, b: &Json, out: &mut Vec<(String, String)>) -> Result<(), String> {
+        match (a, b) {
+            (Json::Number(x), Json::Number(y)) => {
+                if x != y {
+                    out.push((x.as_str().to_owned(), y.as_str().to_owned()));
+                }
+                Ok(())
+            }
+            (Json::Array(x), Json::Array(y)) if x.len() == y.len() => {
+                x.iter().zip(y).try_for_each(|(p, q)| walk(p, q, out))
+            }
+            (Json::Object(x), Json::Object(y))
+                if x.len() == y.len() && x.keys().zip(y.keys()).all(|(k, l)| k == l) =>
+            {
+                x.values()
+                    .zip(y.values())
+                    .try_for_each(|(p, q)| walk(p, q, out))
+            }
+            _ if a == b => Ok(()),
+            _ => Err(format!("{:.100} differs from {:.100}", text(a), text(b))),
+        }
+    }
+    let parse = |t: &str| serde_json::from_str::<Json>(t).map_err(|e| format!("bad JSON: {e}"));
+    let mut out = Vec::new();
+    walk(&parse(got)?, &parse(want)?, &mut out)?;
+    Ok(out)
+}
+
+/// Whether two number texts denote the same binary64.
+pub fn same_float(a: &str, b: &str) -> bool {
+    matches!((a.parse::<f64>(), b.parse::<f64>()), (Ok(x), Ok(y)) if x == y)
+}
+
 /// Compact JSON text of a value (for types and messages).
 pub fn text(v: &Json) -> String {
     serde_json::to_string(v).expect("serializable")
@@ -91,6 +134,7 @@ pub struct Vector {
     pub ty: String,
     pub msgpack: Option<Vec<u8>>,
     pub json_text: Option<Vec<u8>>,
+    pub json_unavailable: Option<String>,
     pub expect: Json,
     pub expect_any_of: Vec<Json>,
     pub json_expect: Option<Json>,
@@ -102,8 +146,11 @@ impl Vector {
         self.tags.iter().any(|x| x == t)
     }
 
+    /// Made by go-cty's encoder from a value: `curated`, `generated`, `block`, and the
+    /// `refined/value/...` vectors.
     pub fn made_from_value(&self) -> bool {
         matches!(self.kind.as_str(), "curated" | "generated" | "block")
+            || self.name.starts_with("refined/value/")
     }
 }
 
@@ -128,6 +175,7 @@ pub fn vectors() -> Vec<Vector> {
                 json_text: s("json_text")
                     .map(String::into_bytes)
                     .or_else(|| s("json_hex").map(|h| hex(&h))),
+                json_unavailable: s("json_unavailable"),
                 expect: r.get("expect").expect("expect").clone(),
                 expect_any_of: r
                     .get("expect_any_of")
