@@ -34,6 +34,10 @@ pub(crate) struct Args {
     /// The output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Canonical)]
     output: OutputFormat,
+    /// MessagePack only: feed the input to the chunked decoder N bytes at a time (for
+    /// checking and debugging; the result is the one-shot result).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    chunk_size: Option<u64>,
     /// Input file (`-` or none: standard input).
     file: Option<String>,
 }
@@ -64,9 +68,21 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let bytes = if hex_input { input::unhex(&raw)? } else { raw };
     let arena = bumpalo::Bump::new();
     let mut decoder = Decoder::new(Config::default().lenient(args.lenient));
-    let value = match args.input {
-        InputFormat::Msgpack => decoder.decode_msgpack(&program, &bytes, &arena),
-        InputFormat::Json => decoder.decode_json(&program, &bytes, &arena),
+    let value = match (args.input, args.chunk_size) {
+        (InputFormat::Msgpack, None) => decoder.decode_msgpack(&program, &bytes, &arena),
+        (InputFormat::Msgpack, Some(n)) => {
+            let mut chunked = decoder.chunked(&program, &arena);
+            bytes
+                .chunks(usize::try_from(n).unwrap_or(usize::MAX))
+                .try_for_each(|c| chunked.feed(c).map(|_| ()))
+                .and_then(|()| chunked.finish())
+        }
+        (InputFormat::Json, None) => decoder.decode_json(&program, &bytes, &arena),
+        (InputFormat::Json, Some(_)) => {
+            return Err(Failure::Usage(
+                "--chunk-size applies to MessagePack input only".into(),
+            ));
+        }
     }
     .map_err(|e| match args.input {
         InputFormat::Json => {
