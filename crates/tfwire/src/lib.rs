@@ -28,6 +28,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Cargo features
+//!
+//! - `bytes`: [`ChunkStore`](crate::ChunkStore), to feed `bytes::Bytes` chunks to the
+//!   chunked decoder without copying them.
+//! - `arbitrary`: generators of arbitrary types and of values of them (`tfwire::arbitrary`),
+//!   for property tests and fuzzing.
+//!
 //! # What protects the caller
 //!
 //! Every limit in [`Config`] has a safe default: nesting depth, input size, arena bytes and
@@ -56,6 +63,8 @@ mod text;
 mod ty;
 mod value;
 
+#[cfg(feature = "bytes")]
+pub use decode::ChunkStore;
 pub use decode::{
     ChunkedDecoder, Config, Decoder, DynamicValue, Progress, decode_json, decode_msgpack,
 };

@@ -32,9 +32,13 @@
 //! decimal strings with `+`, leading zeros, `.5`, `5.` and exponents. It rejects Go's binary
 //! exponent (`"1p3"`), which go-cty accepts.
 
+#[cfg(feature = "bytes")]
+mod chunk_store;
 mod chunked;
 pub(crate) mod collection;
 mod dynamic_value;
+#[cfg(feature = "bytes")]
+pub use chunk_store::ChunkStore;
 pub use chunked::{ChunkedDecoder, Progress};
 pub use dynamic_value::DynamicValue;
 mod json_tape;
