@@ -30,7 +30,7 @@
 //!
 //! # Cargo features
 //!
-//! - `bytes`: [`ChunkStore`](crate::ChunkStore), to feed `bytes::Bytes` chunks to the
+//! - `bytes`: `ChunkStore`, to feed `bytes::Bytes` chunks to the
 //!   chunked decoder without copying them.
 //! - `arbitrary`: generators of arbitrary types and of values of them (`tfwire::arbitrary`),
 //!   for property tests and fuzzing.
