@@ -19,8 +19,15 @@ use tfwire::{Config, Decoder, Program, Type};
 )]
 pub(crate) struct Args {
     /// The type constraint, as type JSON (e.g. '["map","string"]').
-    #[arg(long = "type", value_name = "TYPE_JSON")]
-    ty: String,
+    #[arg(
+        long = "type",
+        value_name = "TYPE_JSON",
+        required_unless_present = "schema",
+        conflicts_with = "schema"
+    )]
+    ty: Option<String>,
+    #[command(flatten)]
+    schema: crate::schema::Select,
     /// The input format.
     #[arg(long, value_enum, default_value_t = InputFormat::Msgpack)]
     input: InputFormat,
@@ -61,8 +68,12 @@ enum OutputFormat {
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let ty = Type::from_json(&args.ty).map_err(|e| Failure::Usage(format!("--type: {e}")))?;
-    let program = Program::compile(&ty);
+    let program = match &args.ty {
+        Some(ty) => Program::compile(
+            &Type::from_json(ty).map_err(|e| Failure::Usage(format!("--type: {e}")))?,
+        ),
+        None => args.schema.program()?,
+    };
     let raw = input::read(args.file.as_deref())?;
     let hex_input = args.hex && matches!(args.input, InputFormat::Msgpack);
     let bytes = if hex_input { input::unhex(&raw)? } else { raw };

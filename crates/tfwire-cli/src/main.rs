@@ -10,6 +10,7 @@ mod encode;
 mod input;
 mod output;
 mod plan;
+mod schema;
 mod state;
 
 /// Decode, encode and inspect Terraform/OpenTofu wire values (DynamicValue MessagePack and
@@ -28,6 +29,7 @@ enum Command {
     Decode(decode::Args),
     Encode(encode::Args),
     Plan(plan::Args),
+    Schema(schema::Args),
     State(state::Args),
 }
 
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => decode::run(args),
         Command::Encode(args) => encode::run(args),
         Command::Plan(args) => plan::run(args),
+        Command::Schema(args) => schema::run(args),
         Command::State(args) => state::run(args),
     };
     match result {

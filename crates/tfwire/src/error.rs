@@ -252,6 +252,8 @@ pub enum ErrorKind {
         /// The configured value.
         max: u64,
     },
+    /// A provider schema document or message that is malformed.
+    InvalidSchema(String),
     /// A value cannot be encoded in the requested format (e.g. an unknown value as JSON), or
     /// breaks a rule every value must follow (e.g. map keys out of order).
     Unencodable(String),
@@ -335,7 +337,12 @@ impl fmt::Display for ErrorKind {
                 min,
                 max,
             } => {
-                if *max == 0 {
+                if *min == 0 && *max > 0 {
+                    write!(
+                        f,
+                        "at most {max} \"{block}\" blocks are allowed ({found} given)"
+                    )
+                } else if *max == 0 {
                     write!(
                         f,
                         "at least {min} \"{block}\" blocks are required ({found} given)"
@@ -355,6 +362,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::LimitExceeded { limit, max } => {
                 write!(f, "limit exceeded: {} is {max}", limit.config_field())
             }
+            ErrorKind::InvalidSchema(m) => write!(f, "invalid schema: {m}"),
             ErrorKind::Unencodable(m) => write!(f, "cannot encode: {m}"),
             ErrorKind::InvalidCanonical(m) => write!(f, "invalid canonical form: {m}"),
         }

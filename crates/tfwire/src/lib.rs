@@ -59,6 +59,8 @@ mod json;
 mod nfc;
 mod number;
 mod program;
+mod proto;
+pub mod schema;
 mod text;
 mod ty;
 mod value;

@@ -20,13 +20,17 @@ pub(crate) enum Node {
     Dynamic,
     /// `elem`: the element node; `dynamic`: whether the element type contains `dynamic`
     /// (then element types must be unified when the collection is complete).
+    /// `block`: for a nested block type's list, its index in `Program::blocks` (counts are
+    /// checked), else [`NO_BLOCK`].
     List {
         elem: NodeId,
         dynamic: bool,
+        block: u32,
     },
     Set {
         elem: NodeId,
         dynamic: bool,
+        block: u32,
     },
     Map {
         elem: NodeId,
@@ -42,6 +46,42 @@ pub(crate) enum Node {
         start: u32,
         len: u32,
     },
+    /// A `GROUP` nested block: decodes as its object node; null reads as the block with
+    /// every attribute null and no nested blocks.
+    Group {
+        object: NodeId,
+    },
+}
+
+/// `Node::List`/`Node::Set` that are not a nested block type's blocks.
+pub(crate) const NO_BLOCK: u32 = u32::MAX;
+
+/// The count constraints of a `LIST`/`SET` nested block type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BlockInfo {
+    pub(crate) name: Box<str>,
+    pub(crate) min: u64,
+    /// 0: no maximum.
+    pub(crate) max: u64,
+}
+
+/// What an attribute of a synthesized `GROUP` block (an absent group) holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Empty {
+    /// An attribute, or a `SINGLE` block: null.
+    Null,
+    /// `LIST` blocks: an empty list.
+    List,
+    /// `SET` blocks: an empty set.
+    Set,
+    /// `MAP` blocks: an empty map.
+    Map,
+    /// `LIST` blocks with dynamic contents: an empty tuple.
+    Tuple,
+    /// `MAP` blocks with dynamic contents: an empty object.
+    Object,
+    /// A nested `GROUP` block: its own synthesized block (the object node).
+    Group(NodeId),
 }
 
 /// An attribute of an object node.
@@ -50,6 +90,7 @@ pub(crate) struct AttrNode {
     pub(crate) name: Box<str>,
     pub(crate) node: NodeId,
     pub(crate) optional: bool,
+    pub(crate) empty: Empty,
 }
 
 /// A type constraint compiled into the flat table the decoder's state machine runs over.
@@ -72,6 +113,8 @@ pub struct Program {
     pub(crate) nodes: Vec<Node>,
     pub(crate) attrs: Vec<AttrNode>,
     pub(crate) elems: Vec<NodeId>,
+    /// Count constraints of nested block types (`Node::List`/`Node::Set` `block` indexes).
+    pub(crate) blocks: Vec<BlockInfo>,
     /// Per node: whether `dynamic` ([`DYNAMIC`]) or an optional attribute ([`OPTIONAL`])
     /// appears at or below it.
     pub(crate) flags: Vec<u8>,
@@ -86,6 +129,7 @@ impl Program {
             attrs: Vec::new(),
             elems: Vec::new(),
             flags: Vec::new(),
+            blocks: Vec::new(),
             root: 0,
         };
         p.root = p.add_type(ty);
@@ -116,6 +160,7 @@ impl Program {
                     .elems_of(start, len)
                     .iter()
                     .fold(0, |f, &e| f | self.flags[e as usize]),
+                Node::Group { object } => self.flags[object as usize],
             };
             self.flags.push(f);
         }
@@ -150,6 +195,7 @@ impl Program {
                 self.push(Node::List {
                     elem,
                     dynamic: e.has_dynamic(),
+                    block: NO_BLOCK,
                 })
             }
             Type::Set(e) => {
@@ -157,6 +203,7 @@ impl Program {
                 self.push(Node::Set {
                     elem,
                     dynamic: e.has_dynamic(),
+                    block: NO_BLOCK,
                 })
             }
             Type::Map(e) => {
@@ -179,6 +226,7 @@ impl Program {
                         name,
                         node,
                         optional,
+                        empty: Empty::Null,
                     }));
                 self.push(Node::Object { start, len })
             }
@@ -192,6 +240,111 @@ impl Program {
                 })
             }
         }
+    }
+
+    /// Compiles a schema block: its implied type (see [`crate::schema`]), plus what the type
+    /// alone does not say — `GROUP` blocks synthesized when absent, and the `min_items` /
+    /// `max_items` of `LIST` and `SET` blocks.
+    pub fn from_block(block: &crate::schema::Block) -> Program {
+        let mut p = Program {
+            nodes: Vec::new(),
+            attrs: Vec::new(),
+            elems: Vec::new(),
+            flags: Vec::new(),
+            blocks: Vec::new(),
+            root: 0,
+        };
+        p.root = p.add_block(block);
+        p.finish();
+        p
+    }
+
+    fn add_block(&mut self, block: &crate::schema::Block) -> NodeId {
+        use crate::schema::Nesting;
+        let mut entries: Vec<(&str, NodeId, Empty)> = Vec::new();
+        for a in &block.attributes {
+            entries.push((&a.name, self.add_type(&a.implied_type()), Empty::Null));
+        }
+        for nb in &block.block_types {
+            let dynamic = nb.block.implied_type().has_dynamic();
+            let info = |p: &mut Program| {
+                p.blocks.push(BlockInfo {
+                    name: nb.type_name.as_str().into(),
+                    min: nb.min_items,
+                    max: nb.max_items,
+                });
+                (p.blocks.len() - 1) as u32
+            };
+            let (node, empty) = match nb.nesting {
+                Nesting::Single => (self.add_block(&nb.block), Empty::Null),
+                Nesting::Group => {
+                    let object = self.add_block(&nb.block);
+                    (self.push(Node::Group { object }), Empty::Group(object))
+                }
+                Nesting::List | Nesting::Map if dynamic => {
+                    // Terraform's implied type: blocks whose contents may differ in type are a
+                    // tuple (LIST) or an object (MAP) — `dynamic` on the wire.
+                    let empty = if nb.nesting == Nesting::List {
+                        Empty::Tuple
+                    } else {
+                        Empty::Object
+                    };
+                    (self.push(Node::Dynamic), empty)
+                }
+                Nesting::List => {
+                    let elem = self.add_block(&nb.block);
+                    let block = info(self);
+                    (
+                        self.push(Node::List {
+                            elem,
+                            dynamic: false,
+                            block,
+                        }),
+                        Empty::List,
+                    )
+                }
+                Nesting::Set => {
+                    let elem = self.add_block(&nb.block);
+                    let block = info(self);
+                    (
+                        self.push(Node::Set {
+                            elem,
+                            dynamic,
+                            block,
+                        }),
+                        Empty::Set,
+                    )
+                }
+                Nesting::Map => {
+                    let elem = self.add_block(&nb.block);
+                    (
+                        self.push(Node::Map {
+                            elem,
+                            dynamic: false,
+                        }),
+                        Empty::Map,
+                    )
+                }
+            };
+            entries.push((&nb.type_name, node, empty));
+        }
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        let start = self.attrs.len() as u32;
+        let len = entries.len() as u32;
+        self.attrs
+            .extend(entries.into_iter().map(|(name, node, empty)| AttrNode {
+                name: name.into(),
+                node,
+                optional: false,
+                empty,
+            }));
+        self.push(Node::Object { start, len })
+    }
+
+    /// The count constraints of a nested block type's list or set.
+    #[inline]
+    pub(crate) fn block(&self, index: u32) -> Option<&BlockInfo> {
+        self.blocks.get(index as usize)
     }
 
     /// The type constraint the program decodes.
@@ -218,6 +371,7 @@ impl Program {
                     .iter()
                     .map(|&e| self.type_of(e)),
             ),
+            Node::Group { object } => self.type_of(object),
         }
     }
 
@@ -271,6 +425,7 @@ impl Program {
                 }
                 Ty::Tuple(bump.try_alloc_slice_copy(&out).ok()?)
             }
+            Node::Group { object } => self.try_node_ty(object, bump)?,
         })
     }
 
@@ -295,13 +450,33 @@ impl fmt::Display for Program {
                 Node::Number => f.write_str("number")?,
                 Node::String => f.write_str("string")?,
                 Node::Dynamic => f.write_str("dynamic")?,
-                Node::List { elem, dynamic } => write!(
-                    f,
-                    "list of #{elem}{}",
-                    if dynamic { " (unify)" } else { "" }
-                )?,
-                Node::Set { elem, dynamic } => {
-                    write!(f, "set of #{elem}{}", if dynamic { " (unify)" } else { "" })?
+                Node::List {
+                    elem,
+                    dynamic,
+                    block,
+                }
+                | Node::Set {
+                    elem,
+                    dynamic,
+                    block,
+                } => {
+                    let kind = if matches!(n, Node::List { .. }) {
+                        "list"
+                    } else {
+                        "set"
+                    };
+                    write!(
+                        f,
+                        "{kind} of #{elem}{}",
+                        if dynamic { " (unify)" } else { "" }
+                    )?;
+                    if let Some(b) = self.block(block) {
+                        write!(f, " (blocks \"{}\", {}..", b.name, b.min)?;
+                        if b.max > 0 {
+                            write!(f, "{}", b.max)?;
+                        }
+                        f.write_str(")")?;
+                    }
                 }
                 Node::Map { elem, dynamic } => {
                     write!(f, "map of #{elem}{}", if dynamic { " (unify)" } else { "" })?
@@ -322,6 +497,7 @@ impl fmt::Display for Program {
                     }
                     f.write_str("}")?;
                 }
+                Node::Group { object } => write!(f, "group block #{object}")?,
                 Node::Tuple { start, len } => {
                     f.write_str("tuple [")?;
                     for (k, e) in self.elems_of(start, len).iter().enumerate() {

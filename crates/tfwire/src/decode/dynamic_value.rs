@@ -8,8 +8,9 @@
 //! ```
 
 use super::Decoder;
-use crate::error::{Error, ErrorKind, Path};
+use crate::error::Error;
 use crate::program::Program;
+use crate::proto::{Field, Fields};
 use crate::value::Value;
 use bumpalo::Bump;
 
@@ -36,78 +37,15 @@ impl<'a> DynamicValue<'a> {
     /// ```
     pub fn from_protobuf(proto: &'a [u8]) -> Result<DynamicValue<'a>, Error> {
         let mut dv = DynamicValue::default();
-        let mut i = 0;
-        while i < proto.len() {
-            let at = i;
-            let tag = varint(proto, &mut i)?;
-            let (field, wire) = (tag >> 3, tag & 7);
-            let bad = |m: &str| {
-                Error::new(
-                    ErrorKind::Syntax(format!("protobuf DynamicValue: {m}")),
-                    at,
-                    Path::root(),
-                )
-            };
-            match wire {
-                0 => {
-                    varint(proto, &mut i)?;
-                }
-                1 => i = skip(proto, i, 8).ok_or_else(|| bad("truncated fixed64 field"))?,
-                5 => i = skip(proto, i, 4).ok_or_else(|| bad("truncated fixed32 field"))?,
-                2 => {
-                    let len = varint(proto, &mut i)?;
-                    let end = usize::try_from(len)
-                        .ok()
-                        .and_then(|l| i.checked_add(l))
-                        .filter(|&e| e <= proto.len())
-                        .ok_or_else(|| {
-                            bad(&format!(
-                                "field {field} declares {len} bytes, more than the message holds"
-                            ))
-                        })?;
-                    match field {
-                        1 => dv.msgpack = &proto[i..end],
-                        2 => dv.json = &proto[i..end],
-                        _ => {}
-                    }
-                    i = end;
-                }
-                _ => {
-                    return Err(bad(&format!(
-                        "unsupported wire type {wire} (field {field})"
-                    )));
-                }
-            }
-            if field == 0 {
-                return Err(bad("field number 0"));
+        for field in Fields::new(proto, 0, "DynamicValue") {
+            match field? {
+                (1, Field::Bytes(b)) => dv.msgpack = b,
+                (2, Field::Bytes(b)) => dv.json = b,
+                _ => {}
             }
         }
         Ok(dv)
     }
-}
-
-fn skip(b: &[u8], i: usize, n: usize) -> Option<usize> {
-    i.checked_add(n).filter(|&e| e <= b.len())
-}
-
-fn varint(b: &[u8], i: &mut usize) -> Result<u64, Error> {
-    let start = *i;
-    let mut v: u64 = 0;
-    for shift in (0..64).step_by(7) {
-        let Some(&byte) = b.get(*i) else {
-            return Err(Error::new(ErrorKind::UnexpectedEof, *i, Path::root()));
-        };
-        *i += 1;
-        v |= ((byte & 0x7f) as u64) << shift;
-        if byte & 0x80 == 0 {
-            return Ok(v);
-        }
-    }
-    Err(Error::new(
-        ErrorKind::Syntax("protobuf DynamicValue: varint longer than 10 bytes".into()),
-        start,
-        Path::root(),
-    ))
 }
 
 impl Decoder {
@@ -163,6 +101,7 @@ mod tests {
 
     #[test]
     fn bad_protobuf() {
+        use crate::error::ErrorKind;
         for (bytes, msg) in [
             (
                 &[0x0a, 0x05, 1][..],

@@ -37,8 +37,24 @@ pub(crate) struct TapeSource<'a, 't> {
 }
 
 impl<'a, 't> TapeSource<'a, 't> {
+    /// Parses the type JSON at tape node `node` (at most `depth` deep).
+    pub(crate) fn parse_type_at(
+        &self,
+        node: usize,
+        bump: &'a Bump,
+        depth: usize,
+    ) -> Result<Ty<'a>, TyFault> {
+        let mut pull = TapePull {
+            src: self,
+            pos: node,
+            open: smallvec::SmallVec::new(),
+        };
+        crate::ty::json::parse(&mut pull, bump, depth)
+    }
+
+    /// The byte offset of tape node `node`.
     #[inline]
-    fn offset_of(&self, node: usize) -> usize {
+    pub(crate) fn offset_of(&self, node: usize) -> usize {
         self.offsets
             .get(node)
             .map_or(self.input.len(), |&o| o as usize)
@@ -55,7 +71,7 @@ impl<'a, 't> TapeSource<'a, 't> {
 
     /// The index after the subtree rooted at `node`.
     #[inline]
-    fn after(&self, node: usize) -> usize {
+    pub(crate) fn after(&self, node: usize) -> usize {
         match self.nodes[node] {
             Node::Array { count, .. } | Node::Object { count, .. } => node + count + 1,
             _ => node + 1,
@@ -150,12 +166,8 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
             ));
         };
         let type_start = self.offset_of(ty_at);
-        let mut pull = TapePull {
-            src: self,
-            pos: ty_at,
-            open: smallvec::SmallVec::new(),
-        };
-        let ty = crate::ty::json::parse(&mut pull, bump, depth)
+        let ty = self
+            .parse_type_at(ty_at, bump, depth)
             .map_err(|e| type_fault(e, type_start))?;
         self.pos = value_at;
         Ok((ty, end))

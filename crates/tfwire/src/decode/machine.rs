@@ -93,6 +93,8 @@ struct Frame<'a> {
     /// JSON dynamic values: where the source resumes once the value is read (past the
     /// `{"type", "value"}` object).
     mark: usize,
+    /// A nested block type's list or set: its count constraints (`Program::blocks` index).
+    block: u32,
 }
 
 /// What reading a key led to.
@@ -330,7 +332,13 @@ impl<'a> Machine<'a> {
         let at = src.offset();
         let shape = expect.shape(self.program);
         match tok {
-            Tok::Null => return Ok(Some(Value::Null)),
+            Tok::Null => {
+                return match expect.group(self.program) {
+                    // An absent GROUP block reads as the block with nothing set.
+                    Some(object) => self.empty_block(object, at).map(Some),
+                    None => Ok(Some(Value::Null)),
+                };
+            }
             Tok::Ext(code, payload) if !S::JSON => {
                 return refine::unknown(code, payload, shape, self.bump, &self.config)
                     .map(Some)
@@ -343,10 +351,19 @@ impl<'a> Machine<'a> {
             Shape::Number => leaf::number::<S>(tok),
             Shape::Bool => leaf::boolean::<S>(tok),
             Shape::List(elem, unify) => {
-                return self.open_seq(Kind::List, Expected::List, tok, elem, unify, at, src);
+                return self.open_seq(
+                    Kind::List,
+                    Expected::List,
+                    tok,
+                    expect,
+                    elem,
+                    unify,
+                    at,
+                    src,
+                );
             }
             Shape::Set(elem, unify) => {
-                return self.open_seq(Kind::Set, Expected::Set, tok, elem, unify, at, src);
+                return self.open_seq(Kind::Set, Expected::Set, tok, expect, elem, unify, at, src);
             }
             Shape::Tuple(elems) => return self.open_tuple(tok, elems, at, src),
             Shape::Map(elem, unify) => return self.open_map(tok, elem, unify, at, src),
@@ -359,6 +376,68 @@ impl<'a> Machine<'a> {
             Err(leaf::LeafError::Kind(k)) => Err(self.fail(k, at)),
             Err(leaf::LeafError::Arena) => Err(self.arena_full(at)),
         }
+    }
+
+    /// A nested block type's blocks must number `min_items..=max_items` — unless one of them
+    /// holds an unknown value, when Terraform defers the check (the count may change).
+    fn check_block_count(
+        &self,
+        block: u32,
+        blocks: &[Value<'a>],
+        at: usize,
+        depth: usize,
+    ) -> Result<(), Halt> {
+        let Some(b) = self.program.block(block) else {
+            return Ok(());
+        };
+        let n = blocks.len() as u64;
+        if (n >= b.min && (b.max == 0 || n <= b.max)) || !blocks.iter().all(Value::is_wholly_known)
+        {
+            return Ok(());
+        }
+        let kind = ErrorKind::BlockCount {
+            block: b.name.to_string(),
+            found: n,
+            min: b.min,
+            max: b.max,
+        };
+        Err(Halt::Error(self.error_at(kind, at, depth)))
+    }
+
+    /// The value of an absent `GROUP` block: every attribute null, no nested blocks (empty
+    /// collections), nested groups likewise.
+    #[cold]
+    fn empty_block(&self, object: crate::program::NodeId, at: usize) -> Result<Value<'a>, Halt> {
+        use crate::program::{Empty, Node};
+        let p = self.program;
+        let Node::Object { start, len } = p.node(object) else {
+            unreachable!("a group holds an object")
+        };
+        let dynamic_empty = |ty: Ty<'a>, value: Value<'a>| -> Result<Value<'a>, Halt> {
+            let d = self
+                .bump
+                .try_alloc(crate::value::Dynamic { ty, value })
+                .map_err(|_| self.arena_full(at))?;
+            Ok(Value::Dynamic(d))
+        };
+        let mut entries = smallvec::SmallVec::<[(&'a str, Value<'a>); 16]>::new();
+        for a in p.attrs_of(start, len) {
+            let v = match a.empty {
+                Empty::Null => Value::Null,
+                Empty::List => Value::List(&[]),
+                Empty::Set => Value::Set(&[]),
+                Empty::Map => Value::Map(&[]),
+                Empty::Tuple => dynamic_empty(Ty::Tuple(&[]), Value::Tuple(&[]))?,
+                Empty::Object => dynamic_empty(Ty::Object(&[]), Value::Object(&[]))?,
+                Empty::Group(inner) => self.empty_block(inner, at)?,
+            };
+            entries.push((&*a.name, v));
+        }
+        let s = self
+            .bump
+            .try_alloc_slice_copy(&entries)
+            .map_err(|_| self.arena_full(at))?;
+        Ok(Value::Object(s))
     }
 
     /// Checks a container's declared length against `Config::max_collection_len`.
@@ -421,6 +500,7 @@ impl<'a> Machine<'a> {
             attr: 0,
             unify: false,
             mark: 0,
+            block: crate::program::NO_BLOCK,
         }
     }
 
@@ -430,6 +510,7 @@ impl<'a> Machine<'a> {
         kind: Kind,
         expected: Expected,
         tok: Tok<'a>,
+        expect: Cur<'a>,
         elem: Cur<'a>,
         unify: bool,
         at: usize,
@@ -439,7 +520,9 @@ impl<'a> Machine<'a> {
             return Err(self.mismatch(expected, &tok, at));
         };
         self.check_len(n, at)?;
+        let block = expect.block(self.program);
         if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
+            self.check_block_count(block, &[], at, self.frames.len())?;
             return Ok(Some(if kind == Kind::List {
                 Value::List(&[])
             } else {
@@ -448,6 +531,7 @@ impl<'a> Machine<'a> {
         }
         let mut f = Self::frame(kind, State::Value, elem, n, self.vals.len(), at);
         f.unify = unify;
+        f.block = block;
         self.push(f)?;
         Ok(None)
     }
@@ -814,6 +898,7 @@ impl<'a> Machine<'a> {
                     let n = collection::dedup_set(&mut self.vals, base, &mut self.scratch);
                     self.vals.truncate(base + n);
                 }
+                self.check_block_count(f.block, &self.vals[base..], f.offset, depth)?;
                 let s = bump
                     .try_alloc_slice_copy(&self.vals[base..])
                     .map_err(|_| self.arena_full(f.offset))?;

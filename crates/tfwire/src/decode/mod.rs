@@ -41,7 +41,7 @@ mod dynamic_value;
 pub use chunk_store::ChunkStore;
 pub use chunked::{ChunkedDecoder, Progress};
 pub use dynamic_value::DynamicValue;
-mod json_tape;
+pub(crate) mod json_tape;
 mod json_text;
 mod leaf;
 mod machine;

@@ -48,8 +48,9 @@ impl<'a> Cur<'a> {
                 Node::Number => Shape::Number,
                 Node::String => Shape::String,
                 Node::Dynamic => Shape::Dynamic,
-                Node::List { elem, dynamic } => Shape::List(Cur::Node(elem), dynamic),
-                Node::Set { elem, dynamic } => Shape::Set(Cur::Node(elem), dynamic),
+                Node::List { elem, dynamic, .. } => Shape::List(Cur::Node(elem), dynamic),
+                Node::Set { elem, dynamic, .. } => Shape::Set(Cur::Node(elem), dynamic),
+                Node::Group { object } => Cur::Node(object).shape(p),
                 Node::Map { elem, dynamic } => Shape::Map(Cur::Node(elem), dynamic),
                 Node::Object { start, len } => Shape::Object(Attrs::Node(p.attrs_of(start, len))),
                 Node::Tuple { start, len } => Shape::Tuple(Elems::Node(p.elems_of(start, len))),
@@ -65,6 +66,30 @@ impl<'a> Cur<'a> {
                 Ty::Object(a) => Shape::Object(Attrs::Ty(a)),
                 Ty::Tuple(e) => Shape::Tuple(Elems::Ty(e)),
             },
+        }
+    }
+
+    /// The count constraints when the position is a nested block type's list or set.
+    #[inline]
+    pub(crate) fn block(self, p: &Program) -> u32 {
+        match self {
+            Cur::Node(id) => match p.node(id) {
+                Node::List { block, .. } | Node::Set { block, .. } => block,
+                _ => crate::program::NO_BLOCK,
+            },
+            Cur::Ty(_) => crate::program::NO_BLOCK,
+        }
+    }
+
+    /// The object node of a `GROUP` nested block position.
+    #[inline]
+    pub(crate) fn group(self, p: &Program) -> Option<crate::program::NodeId> {
+        match self {
+            Cur::Node(id) => match p.node(id) {
+                Node::Group { object } => Some(object),
+                _ => None,
+            },
+            Cur::Ty(_) => None,
         }
     }
 

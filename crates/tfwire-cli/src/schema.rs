@@ -1,0 +1,194 @@
+//! `tfwire schema`: what a provider schema document holds; and the `--schema` options that
+//! let `decode` (and `encode`) use a resource's schema instead of a type.
+
+use crate::{Failure, input, output};
+use tfwire::Program;
+use tfwire::schema::{Block, ProviderSchema, ProviderSchemas};
+
+/// Choosing a block in a `providers schema -json` document.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(crate) struct Select {
+    /// A `terraform providers schema -json` document to take the type from (with --resource).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) schema: Option<String>,
+    /// The resource type (or, with --data-source, data source) whose schema to use; not
+    /// needed when FILE is a bare block.
+    #[arg(long, value_name = "TYPE", requires = "schema")]
+    pub(crate) resource: Option<String>,
+    /// --resource names a data source.
+    #[arg(long, requires = "schema")]
+    pub(crate) data_source: bool,
+    /// The provider (full address or short name); needed when the document has several.
+    #[arg(long, value_name = "ADDR", requires = "schema")]
+    pub(crate) provider: Option<String>,
+}
+
+impl Select {
+    /// The selected block.
+    pub(crate) fn block(&self) -> Result<Block, Failure> {
+        let path = self
+            .schema
+            .as_deref()
+            .ok_or_else(|| Failure::Usage("--schema is required".into()))?;
+        let bytes = input::read(Some(path))?;
+        if looks_like_block(&bytes) {
+            // A bare block (a schema's "block", terraform-json's SchemaBlock): no type to choose.
+            return Block::from_json(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")));
+        }
+        let doc = ProviderSchemas::from_json(&bytes)
+            .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
+        let (addr, p) = provider(&doc, self.provider.as_deref())?;
+        let Some(name) = &self.resource else {
+            return Err(Failure::Usage(
+                "--resource TYPE is required with --schema".into(),
+            ));
+        };
+        let (map, what) = if self.data_source {
+            (&p.data_sources, "data source")
+        } else {
+            (&p.resources, "resource type")
+        };
+        match map.get(name) {
+            Some(s) => Ok(s.block.clone()),
+            None => Err(Failure::Input(format!(
+                "{path}: {addr} has no {what} {name:?}{}",
+                suggest(map.keys(), name)
+            ))),
+        }
+    }
+
+    /// The program for the selected block.
+    pub(crate) fn program(&self) -> Result<Program, Failure> {
+        Ok(Program::from_block(&self.block()?))
+    }
+}
+
+/// Whether a document is a bare block rather than a `providers schema -json` document.
+fn looks_like_block(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    let has = |k: &[u8]| head.windows(k.len()).any(|w| w == k);
+    !has(b"\"provider_schemas\"")
+        && !has(b"\"format_version\"")
+        && (has(b"\"attributes\"") || has(b"\"block_types\""))
+}
+
+fn load(path: &str) -> Result<ProviderSchemas, Failure> {
+    let bytes = input::read(Some(path))?;
+    ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")))
+}
+
+fn provider<'d>(
+    doc: &'d ProviderSchemas,
+    addr: Option<&str>,
+) -> Result<(&'d str, &'d ProviderSchema), Failure> {
+    match addr {
+        Some(a) => {
+            let key = doc.provider_key(a).ok_or_else(|| {
+                Failure::Input(format!(
+                    "no provider {a:?} in the document (it has: {})",
+                    list(doc.providers.keys())
+                ))
+            })?;
+            Ok((key, &doc.providers[key]))
+        }
+        None if doc.providers.len() == 1 => {
+            let (k, p) = doc.providers.iter().next().expect("one provider");
+            Ok((k, p))
+        }
+        None => Err(Failure::Usage(format!(
+            "the document has {} providers: choose one with --provider ({})",
+            doc.providers.len(),
+            list(doc.providers.keys())
+        ))),
+    }
+}
+
+fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    names.map(String::as_str).collect::<Vec<_>>().join(", ")
+}
+
+/// " (did you mean …?)" for the names that share the longest prefix with `name`.
+fn suggest<'a>(names: impl Iterator<Item = &'a String>, name: &str) -> String {
+    let common = |a: &str| {
+        a.bytes()
+            .zip(name.bytes())
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
+    let mut best: Vec<(usize, &str)> = names
+        .map(|n| (common(n), n.as_str()))
+        .filter(|(c, _)| *c >= 3)
+        .collect();
+    best.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let top = best.first().map_or(0, |b| b.0);
+    best.retain(|b| b.0 == top);
+    best.truncate(3);
+    if best.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (did you mean {}?)",
+            best.iter()
+                .map(|(_, n)| format!("{n:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+/// List the providers and types of a schema document, or print a type's implied type.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  tfwire schema schemas.json\n  \
+                        tfwire schema schemas.json --resource aws_instance\n  \
+                        tfwire schema schemas.json --resource aws_ami --data-source --provider aws")]
+pub(crate) struct Args {
+    /// The `terraform providers schema -json` document (`-` for standard input).
+    file: String,
+    /// Print the implied type JSON of this resource type (or, with --data-source, data
+    /// source).
+    #[arg(long, value_name = "TYPE")]
+    resource: Option<String>,
+    /// --resource names a data source.
+    #[arg(long, requires = "resource")]
+    data_source: bool,
+    /// The provider (full address or short name); needed with --resource when the document
+    /// has several.
+    #[arg(long, value_name = "ADDR")]
+    provider: Option<String>,
+}
+
+pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    if args.resource.is_some() {
+        let select = Select {
+            schema: Some(args.file.clone()),
+            resource: args.resource.clone(),
+            data_source: args.data_source,
+            provider: args.provider.clone(),
+        };
+        return output::text(&select.block()?.implied_type().to_json());
+    }
+    let doc = load(&args.file)?;
+    output::with_stdout(|out| {
+        for (addr, p) in &doc.providers {
+            if args
+                .provider
+                .as_deref()
+                .is_some_and(|want| doc.provider_key(want) != Some(addr.as_str()))
+            {
+                continue;
+            }
+            writeln!(out, "{addr}")?;
+            for (label, map) in [
+                ("resource", &p.resources),
+                ("data source", &p.data_sources),
+                ("ephemeral resource", &p.ephemeral_resources),
+                ("list resource", &p.list_resources),
+            ] {
+                for name in map.keys() {
+                    writeln!(out, "  {label:<18} {name}")?;
+                }
+            }
+        }
+        Ok(())
+    })
+}

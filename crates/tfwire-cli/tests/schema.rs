@@ -1,0 +1,132 @@
+//! `tfwire schema` and `tfwire decode --schema`, as a user runs them.
+
+use std::process::{Command, Stdio};
+
+fn corpus(rel: &str) -> String {
+    format!("{}/../../corpus/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tfwire(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn lists_providers_and_types() {
+    let (rc, out, _) = tfwire(&["schema", &corpus("schemas-synthetic/nesting.json")], b"");
+    assert_eq!(rc, 0);
+    assert!(
+        out.starts_with("registry.terraform.io/example/test\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  resource           test_limits\n")
+            && out.contains("  data source        test_all_nesting_modes\n")
+    );
+}
+
+#[test]
+fn prints_implied_types() {
+    let schemas = corpus("schemas-synthetic/nesting.json");
+    let (rc, out, _) = tfwire(&["schema", &schemas, "--resource", "test_limits"], b"");
+    assert_eq!(rc, 0);
+    assert_eq!(
+        out.trim(),
+        r#"["object",{"disk":["list",["object",{"size":"number"}]],"id":"string","one":["list",["object",{"v":"string"}]],"rule":["set",["object",{"port":"number"}]]}]"#
+    );
+    let (rc, _, err) = tfwire(&["schema", &schemas, "--resource", "test_limit"], b"");
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("has no resource type \"test_limit\" (did you mean \"test_limits\"?)"),
+        "{err}"
+    );
+    // Several providers: --provider is needed, by short name or full address.
+    let multi = corpus("schemas/hashicorp__terraform-json/testdata/basic/schemas.json");
+    let (rc, _, err) = tfwire(&["schema", &multi, "--resource", "null_resource"], b"");
+    assert_eq!(rc, 2, "{err}");
+    assert!(err.contains("choose one with --provider"), "{err}");
+    let (rc, out, err) = tfwire(
+        &[
+            "schema",
+            &multi,
+            "--resource",
+            "null_resource",
+            "--provider",
+            "null",
+        ],
+        b"",
+    );
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.starts_with(r#"["object",{"id":"string""#), "{out}");
+}
+
+#[test]
+fn decodes_through_a_schema() {
+    // timeouts is a GROUP block: null on the wire, the synthesized block in the output.
+    let schemas = corpus("schemas-synthetic/nesting.json");
+    let (rc, out, err) = tfwire(
+        &[
+            "decode",
+            "--hex",
+            "--schema",
+            &schemas,
+            "--resource",
+            "test_groups",
+        ],
+        b"82 a2 69 64 a1 78 a8 73 65 74 74 69 6e 67 73 c0",
+    );
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains(r#""inner_group":["object",{"deep":["null"]}]"#),
+        "{out}"
+    );
+    // Block counts: "one" needs exactly one block.
+    let (rc, _, err) = tfwire(
+        &[
+            "decode",
+            "--input",
+            "json",
+            "--schema",
+            &schemas,
+            "--resource",
+            "test_limits",
+        ],
+        br#"{"disk":[{"size":1}],"one":[],"rule":[]}"#,
+    );
+    assert_eq!(rc, 1);
+    assert_eq!(
+        err.trim(),
+        "error: .one: exactly 1 \"one\" blocks are required (0 given) (at byte 27) (line 1, column 28)"
+    );
+    // A bare block file needs no --resource.
+    let (rc, out, _) = tfwire(
+        &[
+            "decode",
+            "--schema",
+            &corpus("payloads/vm.schema.json"),
+            &corpus("payloads/resource-1m.msgpack"),
+        ],
+        b"",
+    );
+    assert_eq!(rc, 0);
+    assert!(out.starts_with(r#"["object",{"allow_stopping_for_update""#));
+    // --type and --schema exclude each other.
+    let (rc, _, _) = tfwire(
+        &["decode", "--type", "\"string\"", "--schema", &schemas],
+        b"",
+    );
+    assert_eq!(rc, 2);
+}

@@ -1,0 +1,112 @@
+//! Compiled programs for every type of a provider, compiled once and shared.
+
+use super::{ProviderSchemas, Schema};
+use crate::error::{Error, ErrorKind, Path};
+use crate::program::Program;
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// What kind of schema a type name refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A managed resource type.
+    Resource,
+    /// A data source.
+    DataSource,
+    /// An ephemeral resource type.
+    EphemeralResource,
+    /// A list resource type.
+    ListResource,
+    /// The provider's configuration block (the type name is ignored).
+    Provider,
+    /// The provider's `provider_meta` block (the type name is ignored).
+    ProviderMeta,
+}
+
+/// Programs compiled from provider schemas on first use and shared afterwards, keyed by
+/// (provider, kind, type name). `Sync`: one cache serves every thread of a proxy.
+///
+/// ```
+/// use tfwire::schema::{Kind, ProgramCache, ProviderSchemas};
+/// let doc = br#"{"provider_schemas":{"registry.terraform.io/hashicorp/null":{"resource_schemas":
+///   {"null_resource":{"block":{"attributes":{"id":{"type":"string","computed":true}}}}}}}}"#;
+/// let cache = ProgramCache::new(ProviderSchemas::from_json(doc)?);
+/// let a = cache.get("null", Kind::Resource, "null_resource")?;
+/// let b = cache.get("registry.terraform.io/hashicorp/null", Kind::Resource, "null_resource")?;
+/// assert!(std::sync::Arc::ptr_eq(&a, &b)); // compiled once
+/// # Ok::<(), tfwire::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct ProgramCache {
+    schemas: ProviderSchemas,
+    programs: RwLock<HashMap<(String, Kind, String), Arc<Program>>>,
+}
+
+impl ProgramCache {
+    /// A cache over these schemas.
+    pub fn new(schemas: ProviderSchemas) -> ProgramCache {
+        ProgramCache {
+            schemas,
+            programs: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// The schemas.
+    pub fn schemas(&self) -> &ProviderSchemas {
+        &self.schemas
+    }
+
+    /// The schema of `type_name` of `kind` in the provider at `provider` (resolved as
+    /// [`ProviderSchemas::provider`] does).
+    pub fn schema(&self, provider: &str, kind: Kind, type_name: &str) -> Result<&Schema, Error> {
+        let not_found = |what: String| Error::new(ErrorKind::InvalidSchema(what), 0, Path::root());
+        let p = self
+            .schemas
+            .provider(provider)
+            .ok_or_else(|| not_found(format!("no provider {provider:?}")))?;
+        let map = match kind {
+            Kind::Resource => &p.resources,
+            Kind::DataSource => &p.data_sources,
+            Kind::EphemeralResource => &p.ephemeral_resources,
+            Kind::ListResource => &p.list_resources,
+            Kind::Provider => {
+                return p
+                    .provider
+                    .as_ref()
+                    .ok_or_else(|| not_found("no provider schema".into()));
+            }
+            Kind::ProviderMeta => {
+                return p
+                    .provider_meta
+                    .as_ref()
+                    .ok_or_else(|| not_found("no provider_meta schema".into()));
+            }
+        };
+        map.get(type_name)
+            .ok_or_else(|| not_found(format!("{provider} has no {kind:?} {type_name:?}")))
+    }
+
+    /// The program for `type_name`, compiled on first use.
+    pub fn get(&self, provider: &str, kind: Kind, type_name: &str) -> Result<Arc<Program>, Error> {
+        let key_provider = self.schemas.provider_key(provider).unwrap_or(provider);
+        let name = if matches!(kind, Kind::Provider | Kind::ProviderMeta) {
+            ""
+        } else {
+            type_name
+        };
+        let key = (key_provider.to_owned(), kind, name.to_owned());
+        if let Some(p) = self
+            .programs
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return Ok(p.clone());
+        }
+        let program = Arc::new(Program::from_block(
+            &self.schema(provider, kind, type_name)?.block,
+        ));
+        let mut map = self.programs.write().unwrap_or_else(|e| e.into_inner());
+        Ok(map.entry(key).or_insert(program).clone())
+    }
+}

@@ -1,0 +1,466 @@
+//! Loading `terraform providers schema -json` / `tofu providers schema -json` documents.
+
+use super::{
+    Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting, ProviderSchema,
+    ProviderSchemas, Schema,
+};
+use crate::decode::json_tape::{TapeSource, node_offsets};
+use crate::error::{Error, ErrorKind, Path, PathStep};
+use bumpalo::Bump;
+use simd_json::{Node, StaticNode};
+use std::collections::BTreeMap;
+
+/// Deepest block nesting accepted (real providers nest up to 11).
+const MAX_BLOCK_DEPTH: usize = 64;
+
+impl ProviderSchemas {
+    /// Loads a `terraform providers schema -json` (or `tofu providers schema -json`)
+    /// document: format versions 0.x and 1.x (a document without `format_version`, as test
+    /// fixtures are, is accepted), short (`aws`) or full (`registry.terraform.io/hashicorp/aws`)
+    /// provider keys; resource, data source, ephemeral and list resource, provider and
+    /// `provider_meta` schemas. Functions, identities, actions and state stores are skipped,
+    /// as is every key this loader does not know.
+    ///
+    /// Errors name the JSON path and the byte offset of the offending value.
+    pub fn from_json(input: &[u8]) -> Result<ProviderSchemas, Error> {
+        with_document(input, |doc| doc.document(&mut Vec::new()))
+    }
+}
+
+/// Parses `input` with simd-json and runs `f` over the tape.
+fn with_document<T>(
+    input: &[u8],
+    f: impl FnOnce(&Doc<'_, '_>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let mut copy = Vec::with_capacity(input.len() + simd_json::INPUT_PADDING);
+    copy.extend_from_slice(input);
+    copy.resize(input.len() + simd_json::INPUT_PADDING, 0);
+    let mut buffers = simd_json::Buffers::new(input.len());
+    let mut tape = simd_json::Tape(Vec::new());
+    if let Err(e) = simd_json::fill_tape_padded(&mut copy, input.len(), &mut buffers, &mut tape) {
+        let at = e.index().min(input.len());
+        return Err(Error::new(
+            ErrorKind::Syntax(format!("{:?}", e.error())),
+            at,
+            Path::root(),
+        ));
+    }
+    let mut offsets = Vec::new();
+    node_offsets(input, buffers.structural_indexes(), &mut offsets);
+    let bump = Bump::new();
+    f(&Doc {
+        src: TapeSource {
+            nodes: &tape.0,
+            offsets: &offsets,
+            input,
+            pos: 0,
+            last: 0,
+        },
+        bump: &bump,
+    })
+}
+
+struct Doc<'a, 't> {
+    src: TapeSource<'a, 't>,
+    bump: &'a Bump,
+}
+
+type Steps = Vec<PathStep>;
+
+impl<'a> Doc<'a, '_> {
+    fn fail<T>(&self, at: usize, path: &Steps, message: impl Into<String>) -> Result<T, Error> {
+        Err(Error::new(
+            ErrorKind::InvalidSchema(message.into()),
+            self.src.offset_of(at),
+            Path(path.clone()),
+        ))
+    }
+
+    fn kind(&self, i: usize) -> &'static str {
+        match self.src.nodes[i] {
+            Node::String(_) => "a string",
+            Node::Object { .. } => "an object",
+            Node::Array { .. } => "an array",
+            Node::Static(StaticNode::Null) => "null",
+            Node::Static(StaticNode::Bool(_)) => "a bool",
+            Node::Static(_) => "a number",
+        }
+    }
+
+    /// The members of the object at `i` (key, value index); `None` if `i` is not an object.
+    fn members(&self, i: usize) -> Option<Vec<(&'a str, usize)>> {
+        let Node::Object { len, .. } = self.src.nodes[i] else {
+            return None;
+        };
+        let mut out = Vec::with_capacity(len);
+        let mut k = i + 1;
+        for _ in 0..len {
+            let Node::String(key) = self.src.nodes[k] else {
+                return None;
+            };
+            out.push((key, k + 1));
+            k = self.src.after(k + 1);
+        }
+        Some(out)
+    }
+
+    fn object(&self, i: usize, path: &Steps, what: &str) -> Result<Vec<(&'a str, usize)>, Error> {
+        match self.members(i) {
+            Some(m) => Ok(m),
+            None => self.fail(
+                i,
+                path,
+                format!("{what} must be an object, found {}", self.kind(i)),
+            ),
+        }
+    }
+
+    fn string(&self, i: usize, path: &Steps) -> Result<&'a str, Error> {
+        match self.src.nodes[i] {
+            Node::String(s) => Ok(s),
+            _ => self.fail(
+                i,
+                path,
+                format!("a string is required, found {}", self.kind(i)),
+            ),
+        }
+    }
+
+    fn boolean(&self, i: usize, path: &Steps) -> Result<bool, Error> {
+        match self.src.nodes[i] {
+            Node::Static(StaticNode::Bool(b)) => Ok(b),
+            Node::Static(StaticNode::Null) => Ok(false),
+            _ => self.fail(
+                i,
+                path,
+                format!("a bool is required, found {}", self.kind(i)),
+            ),
+        }
+    }
+
+    fn integer(&self, i: usize, path: &Steps) -> Result<i64, Error> {
+        match self.src.nodes[i] {
+            Node::Static(StaticNode::I64(n)) => Ok(n),
+            Node::Static(StaticNode::U64(n)) if n <= i64::MAX as u64 => Ok(n as i64),
+            Node::Static(StaticNode::Null) => Ok(0),
+            _ => self.fail(
+                i,
+                path,
+                format!("an integer is required, found {}", self.kind(i)),
+            ),
+        }
+    }
+
+    fn count(&self, i: usize, path: &Steps) -> Result<u64, Error> {
+        let n = self.integer(i, path)?;
+        u64::try_from(n)
+            .or_else(|_| self.fail(i, path, format!("a count cannot be negative ({n})")))
+    }
+
+    fn document(&self, path: &mut Steps) -> Result<ProviderSchemas, Error> {
+        let mut out = ProviderSchemas::default();
+        let members = self.object(0, path, "a provider schemas document")?;
+        let mut schemas_at = None;
+        for (key, v) in members {
+            match key {
+                "format_version" => {
+                    path.push(PathStep::Attr(key.into()));
+                    let version = self.string(v, path)?;
+                    let major = version
+                        .split('.')
+                        .next()
+                        .and_then(|m| m.parse::<u64>().ok());
+                    if !matches!(major, Some(0 | 1)) {
+                        return self.fail(
+                            v,
+                            path,
+                            format!("unsupported format_version {version:?}: this reader knows major versions 0 and 1"),
+                        );
+                    }
+                    path.pop();
+                    out.format_version = Some(version.to_owned());
+                }
+                "provider_schemas" => schemas_at = Some(v),
+                _ => {}
+            }
+        }
+        let Some(at) = schemas_at else {
+            // `{"format_version":"1.0"}` is what Terraform and OpenTofu print for a
+            // configuration without providers.
+            if out.format_version.is_some() {
+                return Ok(out);
+            }
+            return self.fail(
+                0,
+                path,
+                "not a provider schemas document: no \"provider_schemas\"",
+            );
+        };
+        path.push(PathStep::Attr("provider_schemas".into()));
+        for (addr, v) in self.object(at, path, "provider_schemas")? {
+            path.push(PathStep::Key(addr.into()));
+            let p = self.provider(v, path)?;
+            path.pop();
+            out.providers.insert(addr.to_owned(), p);
+        }
+        path.pop();
+        Ok(out)
+    }
+
+    fn provider(&self, at: usize, path: &mut Steps) -> Result<ProviderSchema, Error> {
+        let mut p = ProviderSchema::default();
+        for (key, v) in self.object(at, path, "a provider's schemas")? {
+            path.push(PathStep::Attr(key.into()));
+            match key {
+                "provider" => p.provider = Some(self.schema(v, path)?),
+                "provider_meta" => p.provider_meta = Some(self.schema(v, path)?),
+                "resource_schemas" => p.resources = self.schemas(v, path)?,
+                "data_source_schemas" => p.data_sources = self.schemas(v, path)?,
+                "ephemeral_resource_schemas" => p.ephemeral_resources = self.schemas(v, path)?,
+                "list_resource_schemas" => p.list_resources = self.schemas(v, path)?,
+                // functions, resource_identity_schemas, action_schemas, state_store_schemas,
+                // and whatever comes next: not needed to decode values.
+                _ => {}
+            }
+            path.pop();
+        }
+        Ok(p)
+    }
+
+    fn schemas(&self, at: usize, path: &mut Steps) -> Result<BTreeMap<String, Schema>, Error> {
+        let mut out = BTreeMap::new();
+        // null, and the empty array some hand-trimmed fixtures have, mean no schemas.
+        if matches!(
+            self.src.nodes[at],
+            Node::Static(StaticNode::Null) | Node::Array { len: 0, .. }
+        ) {
+            return Ok(out);
+        }
+        for (name, v) in self.object(at, path, "a map of schemas")? {
+            path.push(PathStep::Key(name.into()));
+            out.insert(name.to_owned(), self.schema(v, path)?);
+            path.pop();
+        }
+        Ok(out)
+    }
+
+    fn schema(&self, at: usize, path: &mut Steps) -> Result<Schema, Error> {
+        let mut s = Schema::default();
+        let mut block = None;
+        for (key, v) in self.object(at, path, "a schema")? {
+            path.push(PathStep::Attr(key.into()));
+            match key {
+                "version" => s.version = self.integer(v, path)?,
+                "block" => block = Some(self.block(v, path, 0)?),
+                _ => {}
+            }
+            path.pop();
+        }
+        // A schema without a block (Terraform prints `{"version": 0}` for a provider with no
+        // configuration) has an empty block.
+        s.block = block.unwrap_or_default();
+        Ok(s)
+    }
+
+    fn block(&self, at: usize, path: &mut Steps, depth: usize) -> Result<Block, Error> {
+        if depth > MAX_BLOCK_DEPTH {
+            return self.fail(
+                at,
+                path,
+                format!("blocks nested more than {MAX_BLOCK_DEPTH} deep"),
+            );
+        }
+        let mut b = Block::default();
+        for (key, v) in self.object(at, path, "a block")? {
+            path.push(PathStep::Attr(key.into()));
+            match key {
+                "attributes" => b.attributes = self.attributes(v, path, depth)?,
+                "block_types" => {
+                    for (name, nv) in self.object(v, path, "block_types")? {
+                        path.push(PathStep::Key(name.into()));
+                        b.block_types
+                            .push(self.nested_block(name, nv, path, depth)?);
+                        path.pop();
+                    }
+                }
+                "description" => b.description = self.string(v, path)?.to_owned(),
+                "deprecated" => b.deprecated = self.boolean(v, path)?,
+                _ => {}
+            }
+            path.pop();
+        }
+        b.sort();
+        Ok(b)
+    }
+
+    fn attributes(
+        &self,
+        at: usize,
+        path: &mut Steps,
+        depth: usize,
+    ) -> Result<Vec<Attribute>, Error> {
+        let mut out = Vec::new();
+        for (name, v) in self.object(at, path, "attributes")? {
+            path.push(PathStep::Key(name.into()));
+            out.push(self.attribute(name, v, path, depth)?);
+            path.pop();
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    fn attribute(
+        &self,
+        name: &str,
+        at: usize,
+        path: &mut Steps,
+        depth: usize,
+    ) -> Result<Attribute, Error> {
+        let mut a = Attribute {
+            name: name.to_owned(),
+            ty: AttributeType::Type(crate::Type::Dynamic),
+            required: false,
+            optional: false,
+            computed: false,
+            sensitive: false,
+            deprecated: false,
+            write_only: false,
+            description: String::new(),
+        };
+        let mut typed = false;
+        for (key, v) in self.object(at, path, "an attribute")? {
+            path.push(PathStep::Attr(key.into()));
+            match key {
+                "type" => {
+                    let ty = self
+                        .src
+                        .parse_type_at(v, self.bump, crate::Config::MAX_DEPTH)
+                        .map_err(|e| match e {
+                            crate::ty::json::TyFault::Syntax(e) => Error::new(
+                                ErrorKind::InvalidType {
+                                    message: e.message,
+                                    offset: e.offset - self.src.offset_of(v),
+                                },
+                                e.offset,
+                                Path(path.clone()),
+                            ),
+                            crate::ty::json::TyFault::Arena => Error::new(
+                                ErrorKind::InvalidSchema("out of memory".into()),
+                                0,
+                                Path(path.clone()),
+                            ),
+                        })?;
+                    a.ty = AttributeType::Type(ty.to_type());
+                    typed = true;
+                }
+                "nested_type" => {
+                    a.ty = AttributeType::Nested(self.nested_type(v, path, depth + 1)?);
+                    typed = true;
+                }
+                "required" => a.required = self.boolean(v, path)?,
+                "optional" => a.optional = self.boolean(v, path)?,
+                "computed" => a.computed = self.boolean(v, path)?,
+                "sensitive" => a.sensitive = self.boolean(v, path)?,
+                "deprecated" => a.deprecated = self.boolean(v, path)?,
+                "write_only" => a.write_only = self.boolean(v, path)?,
+                "description" => a.description = self.string(v, path)?.to_owned(),
+                _ => {}
+            }
+            path.pop();
+        }
+        if !typed {
+            return self.fail(
+                at,
+                path,
+                "an attribute needs a \"type\" or a \"nested_type\"",
+            );
+        }
+        Ok(a)
+    }
+
+    fn nesting(&self, at: usize, path: &Steps, group: bool) -> Result<Nesting, Error> {
+        Ok(match self.string(at, path)? {
+            "single" => Nesting::Single,
+            "list" => Nesting::List,
+            "set" => Nesting::Set,
+            "map" => Nesting::Map,
+            "group" if group => Nesting::Group,
+            other => return self.fail(at, path, format!("unknown nesting mode {other:?}")),
+        })
+    }
+
+    fn nested_type(&self, at: usize, path: &mut Steps, depth: usize) -> Result<NestedType, Error> {
+        if depth > MAX_BLOCK_DEPTH {
+            return self.fail(
+                at,
+                path,
+                format!("nested attributes more than {MAX_BLOCK_DEPTH} deep"),
+            );
+        }
+        let mut attributes = Vec::new();
+        let mut nesting = None;
+        for (key, v) in self.object(at, path, "a nested type")? {
+            path.push(PathStep::Attr(key.into()));
+            match key {
+                "attributes" => attributes = self.attributes(v, path, depth)?,
+                "nesting_mode" => nesting = Some(self.nesting(v, path, false)?),
+                // min_items/max_items of nested attributes: deprecated, never used.
+                _ => {}
+            }
+            path.pop();
+        }
+        let Some(nesting) = nesting else {
+            return self.fail(at, path, "a nested type needs a \"nesting_mode\"");
+        };
+        Ok(NestedType {
+            attributes,
+            nesting,
+        })
+    }
+
+    fn nested_block(
+        &self,
+        name: &str,
+        at: usize,
+        path: &mut Steps,
+        depth: usize,
+    ) -> Result<NestedBlock, Error> {
+        let (mut block, mut nesting, mut min, mut max) = (None, None, 0, 0);
+        for (key, v) in self.object(at, path, "a nested block type")? {
+            path.push(PathStep::Attr(key.into()));
+            match key {
+                "block" => block = Some(self.block(v, path, depth + 1)?),
+                "nesting_mode" => nesting = Some(self.nesting(v, path, true)?),
+                "min_items" => min = self.count(v, path)?,
+                "max_items" => max = self.count(v, path)?,
+                _ => {}
+            }
+            path.pop();
+        }
+        let Some(nesting) = nesting else {
+            return self.fail(at, path, "a nested block type needs a \"nesting_mode\"");
+        };
+        Ok(NestedBlock {
+            type_name: name.to_owned(),
+            block: block.unwrap_or_default(),
+            nesting,
+            min_items: min,
+            max_items: max,
+        })
+    }
+}
+
+impl Block {
+    /// Loads a block in the JSON form of `providers schema -json` (what a schema's `"block"`
+    /// holds, also terraform-json's `SchemaBlock`).
+    ///
+    /// ```
+    /// let block = tfwire::schema::Block::from_json(br#"{"attributes":{"id":{"type":"string","computed":true}},
+    ///   "block_types":{"disk":{"nesting_mode":"list","block":{"attributes":{"size":{"type":"number"}}},"max_items":2}}}"#)?;
+    /// assert_eq!(block.implied_type().to_string(), r#"["object",{"disk":["list",["object",{"size":"number"}]],"id":"string"}]"#);
+    /// # Ok::<(), tfwire::Error>(())
+    /// ```
+    pub fn from_json(input: &[u8]) -> Result<Block, Error> {
+        with_document(input, |doc| doc.block(0, &mut Vec::new(), 0))
+    }
+}

@@ -1,0 +1,277 @@
+//! Provider schemas: blocks, nested blocks and attributes, as `GetProviderSchema` and
+//! `terraform providers schema -json` describe them, compiled into decoding programs.
+//!
+//! A resource's values are decoded against its schema block, whose *implied type* is an
+//! object with one attribute per schema attribute and per nested block type (Terraform's
+//! `configschema.Block.ImpliedType`): `SINGLE` and `GROUP` blocks nest an object, `LIST` a
+//! list of objects, `SET` a set, `MAP` a map keyed by the block label — except that `LIST`
+//! and `MAP` blocks whose contents have a `dynamic` attribute become `dynamic` (their values
+//! are tuples and objects). A compiled block program also knows what the type alone cannot:
+//! a `GROUP` block sent as null decodes as the block with every attribute null and no nested
+//! blocks, and `LIST`/`SET` block counts must lie within `min_items..=max_items` (unless a
+//! block holds an unknown value, when Terraform defers the check).
+//!
+//! ```
+//! use tfwire::schema::ProviderSchemas;
+//! let doc = br#"{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/null":
+//!   {"resource_schemas":{"null_resource":{"version":0,"block":{"attributes":{
+//!     "id":{"type":"string","computed":true},"triggers":{"type":["map","string"],"optional":true}}}}}}}}"#;
+//! let schemas = ProviderSchemas::from_json(doc)?;
+//! let provider = schemas.provider("null").unwrap(); // short names find the full address
+//! let block = &provider.resources["null_resource"].block;
+//! assert_eq!(block.implied_type().to_string(), r#"["object",{"id":"string","triggers":["map","string"]}]"#);
+//! let program = tfwire::Program::from_block(block);
+//! # let _ = program;
+//! # Ok::<(), tfwire::Error>(())
+//! ```
+
+mod cache;
+mod json;
+mod proto;
+
+pub use cache::{Kind, ProgramCache};
+pub use proto::Protocol;
+
+use crate::ty::Type;
+use std::collections::BTreeMap;
+
+/// The schemas of every provider in a `providers schema -json` document (or the one provider
+/// of a `GetProviderSchema` response), keyed by provider address.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProviderSchemas {
+    /// The document's `format_version`, when it has one.
+    pub format_version: Option<String>,
+    /// Provider address (e.g. `registry.terraform.io/hashicorp/aws`, or `aws` in format 0.1
+    /// documents) → its schemas.
+    pub providers: BTreeMap<String, ProviderSchema>,
+}
+
+impl ProviderSchemas {
+    /// The provider at `address`: an exact key, or a short name (`aws`) matching exactly one
+    /// full address (`…/aws`), or a full address whose last part is a short key of a format
+    /// 0.1 document.
+    pub fn provider(&self, address: &str) -> Option<&ProviderSchema> {
+        self.provider_key(address).map(|k| &self.providers[k])
+    }
+
+    /// The key [`ProviderSchemas::provider`] resolves `address` to.
+    pub fn provider_key(&self, address: &str) -> Option<&str> {
+        if let Some((k, _)) = self.providers.get_key_value(address) {
+            return Some(k);
+        }
+        let short = address.rsplit('/').next().unwrap_or(address);
+        let mut found = self
+            .providers
+            .keys()
+            .filter(|k| k.rsplit('/').next() == Some(short));
+        match (found.next(), found.next()) {
+            (Some(k), None) => Some(k),
+            _ => None,
+        }
+    }
+}
+
+/// One provider's schemas.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProviderSchema {
+    /// The provider configuration block.
+    pub provider: Option<Schema>,
+    /// The `provider_meta` block.
+    pub provider_meta: Option<Schema>,
+    /// Managed resource types.
+    pub resources: BTreeMap<String, Schema>,
+    /// Data sources.
+    pub data_sources: BTreeMap<String, Schema>,
+    /// Ephemeral resource types.
+    pub ephemeral_resources: BTreeMap<String, Schema>,
+    /// List resource types.
+    pub list_resources: BTreeMap<String, Schema>,
+}
+
+/// A versioned schema: the top-level block of a resource, data source or provider.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schema {
+    /// The schema version (a change triggers a state upgrade).
+    pub version: i64,
+    /// The top-level block.
+    pub block: Block,
+}
+
+/// A block: attributes and nested block types (each sorted by name).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Block {
+    /// The attributes, sorted by name.
+    pub attributes: Vec<Attribute>,
+    /// The nested block types, sorted by type name.
+    pub block_types: Vec<NestedBlock>,
+    /// Documentation.
+    pub description: String,
+    /// Whether the block is deprecated.
+    pub deprecated: bool,
+}
+
+/// An attribute of a block (or of a nested attribute object).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute {
+    /// The name.
+    pub name: String,
+    /// The value's type, or (protocol 6) its nested attributes.
+    pub ty: AttributeType,
+    /// Must be set in configuration.
+    pub required: bool,
+    /// May be set in configuration.
+    pub optional: bool,
+    /// Set by the provider.
+    pub computed: bool,
+    /// Its value is sensitive.
+    pub sensitive: bool,
+    /// Deprecated.
+    pub deprecated: bool,
+    /// Never stored in state or plan (protocol 5.8 / 6.8).
+    pub write_only: bool,
+    /// Documentation.
+    pub description: String,
+}
+
+/// What an attribute holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttributeType {
+    /// A value of this type.
+    Type(Type),
+    /// Nested attributes (protocol 6's `nested_type`).
+    Nested(NestedType),
+}
+
+/// Protocol 6 nested attributes: an object of attributes, nested as one object, a list, a
+/// set or a map of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NestedType {
+    /// The attributes, sorted by name.
+    pub attributes: Vec<Attribute>,
+    /// How the objects nest (never [`Nesting::Group`]).
+    pub nesting: Nesting,
+}
+
+/// How a nested block type's blocks (or a nested attribute's objects) are collected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Nesting {
+    /// At most one block: an object, or null when absent.
+    Single,
+    /// Like `Single`, but an absent block reads as a block of nulls.
+    Group,
+    /// A list of blocks, in order.
+    List,
+    /// A set of blocks.
+    Set,
+    /// A map of blocks keyed by their label.
+    Map,
+}
+
+impl Nesting {
+    /// The name used in `providers schema -json` (`single`, `group`, `list`, `set`, `map`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Nesting::Single => "single",
+            Nesting::Group => "group",
+            Nesting::List => "list",
+            Nesting::Set => "set",
+            Nesting::Map => "map",
+        }
+    }
+}
+
+/// A nested block type of a block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NestedBlock {
+    /// The block type name (its attribute name in the implied object type).
+    pub type_name: String,
+    /// The blocks' schema.
+    pub block: Block,
+    /// How the blocks are collected.
+    pub nesting: Nesting,
+    /// Fewest blocks (`LIST`/`SET`).
+    pub min_items: u64,
+    /// Most blocks (`LIST`/`SET`; 0: no limit).
+    pub max_items: u64,
+}
+
+impl Block {
+    /// The implied type: an object with every attribute and nested block type (see the
+    /// module documentation).
+    pub fn implied_type(&self) -> Type {
+        let mut attrs: Vec<(String, Type, bool)> = self
+            .attributes
+            .iter()
+            .map(|a| (a.name.clone(), a.implied_type(), false))
+            .collect();
+        for nb in &self.block_types {
+            attrs.push((nb.type_name.clone(), nb.implied_type(), false));
+        }
+        Type::object(attrs)
+    }
+
+    /// The attribute called `name`.
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes
+            .binary_search_by(|a| a.name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.attributes[i])
+    }
+
+    /// The nested block type called `name`.
+    pub fn block_type(&self, name: &str) -> Option<&NestedBlock> {
+        self.block_types
+            .binary_search_by(|b| b.type_name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.block_types[i])
+    }
+
+    pub(crate) fn sort(&mut self) {
+        self.attributes.sort_by(|a, b| a.name.cmp(&b.name));
+        self.block_types
+            .sort_by(|a, b| a.type_name.cmp(&b.type_name));
+    }
+}
+
+impl NestedBlock {
+    /// The type of this block type's value in its parent's implied object type.
+    pub fn implied_type(&self) -> Type {
+        let ty = self.block.implied_type();
+        match self.nesting {
+            Nesting::Single | Nesting::Group => ty,
+            Nesting::List if ty.has_dynamic() => Type::Dynamic,
+            Nesting::List => Type::list(ty),
+            Nesting::Set => Type::set(ty),
+            Nesting::Map if ty.has_dynamic() => Type::Dynamic,
+            Nesting::Map => Type::map(ty),
+        }
+    }
+}
+
+impl Attribute {
+    /// The attribute's value type (for nested attributes: the object, or a list, set or map
+    /// of objects, without optional-attribute markers).
+    pub fn implied_type(&self) -> Type {
+        match &self.ty {
+            AttributeType::Type(t) => t.clone(),
+            AttributeType::Nested(n) => n.implied_type(),
+        }
+    }
+}
+
+impl NestedType {
+    /// The nested attributes' value type.
+    pub fn implied_type(&self) -> Type {
+        let obj = Type::object(
+            self.attributes
+                .iter()
+                .map(|a| (a.name.clone(), a.implied_type(), false)),
+        );
+        match self.nesting {
+            Nesting::Single | Nesting::Group => obj,
+            Nesting::List => Type::list(obj),
+            Nesting::Set => Type::set(obj),
+            Nesting::Map => Type::map(obj),
+        }
+    }
+}

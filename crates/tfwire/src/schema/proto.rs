@@ -1,0 +1,275 @@
+//! Loading the protobuf `GetProviderSchema.Response` and `Schema` messages of plugin protocol
+//! versions 5 and 6, as a proxy sees them on the wire.
+
+use super::{
+    Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting, ProviderSchema, Schema,
+};
+use crate::error::{Error, ErrorKind, Path};
+use crate::proto::{Field, Fields};
+use crate::ty::Type;
+
+/// The plugin protocol's major version: a few `Schema.Attribute` field numbers differ.
+///
+/// | field | protocol 5 | protocol 6 |
+/// |---|---|---|
+/// | `nested_type` | — | 10 |
+/// | `write_only` | 10 | 11 |
+/// | `deprecation_message` | 11 | 12 |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// `tfplugin5`.
+    V5,
+    /// `tfplugin6`.
+    V6,
+}
+
+fn invalid(at: usize, m: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidSchema(m.into()), at, Path::root())
+}
+
+fn text<'a>(fields: &Fields<'_>, b: &'a [u8], what: &str) -> Result<&'a str, Error> {
+    core::str::from_utf8(b)
+        .map_err(|_| invalid(fields.offset_of(b), format!("{what} is not valid UTF-8")))
+}
+
+impl ProviderSchema {
+    /// Loads a `GetProviderSchema.Response` message (protocol 5 or 6): the provider, resource,
+    /// data source, ephemeral and list resource schemas, and `provider_meta`. Diagnostics,
+    /// functions, capabilities, actions and state stores are skipped, as are unknown fields.
+    ///
+    /// ```
+    /// use tfwire::schema::{ProviderSchema, Protocol};
+    /// // resource_schemas = {"x": Schema{block: Block{attributes: [Attribute{name: "id", type: "string"}]}}}
+    /// let attr = [b"\x0a\x02id\x12\x08\"string\"".as_slice()].concat();
+    /// let block = [&[0x12, attr.len() as u8][..], &attr].concat();
+    /// let schema = [&[0x12, block.len() as u8][..], &block].concat();
+    /// let entry = [&b"\x0a\x01x"[..], &[0x12, schema.len() as u8], &schema].concat();
+    /// let response = [&[0x12, entry.len() as u8][..], &entry].concat();
+    /// let p = ProviderSchema::from_protobuf(&response, Protocol::V6)?;
+    /// assert_eq!(p.resources["x"].block.implied_type().to_string(), r#"["object",{"id":"string"}]"#);
+    /// # Ok::<(), tfwire::Error>(())
+    /// ```
+    pub fn from_protobuf(response: &[u8], protocol: Protocol) -> Result<ProviderSchema, Error> {
+        let mut p = ProviderSchema::default();
+        let mut fields = Fields::new(response, 0, "GetProviderSchema.Response");
+        while let Some(f) = fields.next() {
+            let (n, v) = f?;
+            let Field::Bytes(b) = v else { continue };
+            let base = fields.offset_of(b);
+            match n {
+                1 => p.provider = Some(schema(b, base, protocol)?),
+                5 => p.provider_meta = Some(schema(b, base, protocol)?),
+                2 | 3 | 8 | 9 => {
+                    let (name, s) = map_entry(b, base, protocol)?;
+                    let map = match n {
+                        2 => &mut p.resources,
+                        3 => &mut p.data_sources,
+                        8 => &mut p.ephemeral_resources,
+                        _ => &mut p.list_resources,
+                    };
+                    map.insert(name, s);
+                }
+                _ => {}
+            }
+        }
+        Ok(p)
+    }
+}
+
+impl Schema {
+    /// Loads a `Schema` message (protocol 5 or 6).
+    pub fn from_protobuf(bytes: &[u8], protocol: Protocol) -> Result<Schema, Error> {
+        schema(bytes, 0, protocol)
+    }
+}
+
+/// A `map<string, Schema>` entry: `{1: key, 2: value}`.
+fn map_entry(b: &[u8], base: usize, protocol: Protocol) -> Result<(String, Schema), Error> {
+    let (mut key, mut value) = (None, None);
+    let mut fields = Fields::new(b, base, "schema map entry");
+    while let Some(f) = fields.next() {
+        match f? {
+            (1, Field::Bytes(k)) => key = Some(text(&fields, k, "a schema name")?.to_owned()),
+            (2, Field::Bytes(v)) => value = Some(schema(v, fields.offset_of(v), protocol)?),
+            _ => {}
+        }
+    }
+    // proto3 maps: a missing key is "", a missing value the default message.
+    Ok((key.unwrap_or_default(), value.unwrap_or_default()))
+}
+
+fn schema(b: &[u8], base: usize, protocol: Protocol) -> Result<Schema, Error> {
+    let mut s = Schema::default();
+    let mut fields = Fields::new(b, base, "Schema");
+    while let Some(f) = fields.next() {
+        match f? {
+            (1, Field::Varint(v)) => s.version = v as i64,
+            (2, Field::Bytes(blk)) => s.block = block(blk, fields.offset_of(blk), protocol, 0)?,
+            _ => {}
+        }
+    }
+    Ok(s)
+}
+
+fn block(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<Block, Error> {
+    if depth > 64 {
+        return Err(invalid(base, "blocks nested more than 64 deep"));
+    }
+    let mut blk = Block::default();
+    let mut fields = Fields::new(b, base, "Schema.Block");
+    while let Some(f) = fields.next() {
+        match f? {
+            (2, Field::Bytes(a)) => {
+                blk.attributes
+                    .push(attribute(a, fields.offset_of(a), protocol, depth)?)
+            }
+            (3, Field::Bytes(nb)) => {
+                blk.block_types
+                    .push(nested_block(nb, fields.offset_of(nb), protocol, depth)?)
+            }
+            (4, Field::Bytes(d)) => blk.description = text(&fields, d, "a description")?.to_owned(),
+            (6, Field::Varint(v)) => blk.deprecated = v != 0,
+            _ => {}
+        }
+    }
+    blk.sort();
+    Ok(blk)
+}
+
+fn attribute(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<Attribute, Error> {
+    let mut a = Attribute {
+        name: String::new(),
+        ty: AttributeType::Type(Type::Dynamic),
+        required: false,
+        optional: false,
+        computed: false,
+        sensitive: false,
+        deprecated: false,
+        write_only: false,
+        description: String::new(),
+    };
+    let (mut ty, mut nested) = (None, None);
+    let write_only = if protocol == Protocol::V5 { 10 } else { 11 };
+    let mut fields = Fields::new(b, base, "Schema.Attribute");
+    while let Some(f) = fields.next() {
+        match f? {
+            (1, Field::Bytes(n)) => a.name = text(&fields, n, "an attribute name")?.to_owned(),
+            (2, Field::Bytes(t)) if !t.is_empty() => {
+                let at = fields.offset_of(t);
+                let json = text(&fields, t, "a type")?;
+                ty = Some(Type::from_json(json).map_err(|e| {
+                    Error::new(
+                        ErrorKind::InvalidType {
+                            message: e.message,
+                            offset: e.offset,
+                        },
+                        at,
+                        Path::root(),
+                    )
+                })?);
+            }
+            (3, Field::Bytes(d)) => a.description = text(&fields, d, "a description")?.to_owned(),
+            (4, Field::Varint(v)) => a.required = v != 0,
+            (5, Field::Varint(v)) => a.optional = v != 0,
+            (6, Field::Varint(v)) => a.computed = v != 0,
+            (7, Field::Varint(v)) => a.sensitive = v != 0,
+            (9, Field::Varint(v)) => a.deprecated = v != 0,
+            (10, Field::Bytes(o)) if protocol == Protocol::V6 => {
+                nested = Some(nested_type(o, fields.offset_of(o), protocol, depth + 1)?);
+            }
+            (n, Field::Varint(v)) if n == write_only => a.write_only = v != 0,
+            _ => {}
+        }
+    }
+    a.ty = match (ty, nested) {
+        (_, Some(n)) => AttributeType::Nested(n),
+        (Some(t), None) => AttributeType::Type(t),
+        (None, None) => {
+            return Err(invalid(
+                base,
+                format!(
+                    "attribute {:?} has neither a type nor a nested type",
+                    a.name
+                ),
+            ));
+        }
+    };
+    Ok(a)
+}
+
+fn nested_type(
+    b: &[u8],
+    base: usize,
+    protocol: Protocol,
+    depth: usize,
+) -> Result<NestedType, Error> {
+    if depth > 64 {
+        return Err(invalid(base, "nested attributes more than 64 deep"));
+    }
+    let (mut attributes, mut nesting) = (Vec::new(), None);
+    let mut fields = Fields::new(b, base, "Schema.Object");
+    while let Some(f) = fields.next() {
+        match f? {
+            (1, Field::Bytes(a)) => {
+                attributes.push(attribute(a, fields.offset_of(a), protocol, depth)?)
+            }
+            (3, Field::Varint(v)) => nesting = Some(nesting_mode(v, base, false)?),
+            _ => {}
+        }
+    }
+    attributes.sort_by(|a: &Attribute, b| a.name.cmp(&b.name));
+    let nesting = nesting.ok_or_else(|| invalid(base, "a nested type without a nesting mode"))?;
+    Ok(NestedType {
+        attributes,
+        nesting,
+    })
+}
+
+fn nesting_mode(v: u64, at: usize, group: bool) -> Result<Nesting, Error> {
+    Ok(match v {
+        1 => Nesting::Single,
+        2 => Nesting::List,
+        3 => Nesting::Set,
+        4 => Nesting::Map,
+        5 if group => Nesting::Group,
+        _ => return Err(invalid(at, format!("invalid nesting mode {v}"))),
+    })
+}
+
+fn nested_block(
+    b: &[u8],
+    base: usize,
+    protocol: Protocol,
+    depth: usize,
+) -> Result<NestedBlock, Error> {
+    let mut nb = NestedBlock {
+        type_name: String::new(),
+        block: Block::default(),
+        nesting: Nesting::Single,
+        min_items: 0,
+        max_items: 0,
+    };
+    let mut nesting = None;
+    let mut fields = Fields::new(b, base, "Schema.NestedBlock");
+    while let Some(f) = fields.next() {
+        match f? {
+            (1, Field::Bytes(n)) => {
+                nb.type_name = text(&fields, n, "a block type name")?.to_owned()
+            }
+            (2, Field::Bytes(blk)) => {
+                nb.block = block(blk, fields.offset_of(blk), protocol, depth + 1)?
+            }
+            (3, Field::Varint(v)) => nesting = Some(nesting_mode(v, base, true)?),
+            (4, Field::Varint(v)) => nb.min_items = v,
+            (5, Field::Varint(v)) => nb.max_items = v,
+            _ => {}
+        }
+    }
+    nb.nesting = nesting.ok_or_else(|| {
+        invalid(
+            base,
+            format!("nested block {:?} without a nesting mode", nb.type_name),
+        )
+    })?;
+    Ok(nb)
+}

@@ -1,0 +1,463 @@
+//! Provider schemas: every real schema loads and compiles; nesting modes, GROUP synthesis,
+//! MAP labels, block counts, nested attribute types; programs from protobuf equal programs
+//! from JSON; go-cty's payloads for a block's implied type decode.
+
+mod support;
+
+use std::path::Path;
+use support::*;
+use tfwire::schema::{Block, Kind, ProgramCache, Protocol, ProviderSchema, ProviderSchemas};
+use tfwire::{Config, Decoder, ErrorKind, Program, Type, Value};
+
+fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_real_schema_loads_and_every_type_compiles() {
+    let mut paths = Vec::new();
+    files(&corpus().join("schemas"), &mut paths);
+    paths.sort();
+    let (mut docs, mut providers, mut resources, mut data_sources, mut nodes) = (0, 0, 0, 0, 0);
+    for path in &paths {
+        let bytes = std::fs::read(path).unwrap();
+        let doc = ProviderSchemas::from_json(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        docs += 1;
+        for (addr, p) in &doc.providers {
+            providers += 1;
+            for (kind, map) in [("resource", &p.resources), ("data source", &p.data_sources)] {
+                for (name, s) in map {
+                    let program = Program::from_block(&s.block);
+                    assert_eq!(program.ty(), s.block.implied_type(), "{addr} {kind} {name}");
+                    nodes += program.len();
+                    if kind == "resource" {
+                        resources += 1
+                    } else {
+                        data_sources += 1
+                    }
+                }
+            }
+            if let Some(s) = &p.provider {
+                Program::from_block(&s.block);
+            }
+        }
+    }
+    eprintln!(
+        "{docs} schema documents, {providers} providers: {resources} resources and {data_sources} data sources \
+         compiled ({nodes} program nodes)"
+    );
+    assert_eq!(docs, 70);
+    assert!(
+        resources > 3000 && data_sources > 1000,
+        "{resources} resources, {data_sources} data sources"
+    );
+}
+
+#[test]
+fn unsupported_format_versions_and_bad_documents_are_clear_errors() {
+    for (doc, want) in [
+        (
+            r#"{"format_version":"2.0","provider_schemas":{}}"#,
+            "invalid schema: unsupported format_version \"2.0\"",
+        ),
+        (
+            r#"{"plan":1}"#,
+            "invalid schema: not a provider schemas document",
+        ),
+        (
+            r#"[]"#,
+            "invalid schema: a provider schemas document must be an object, found an array",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"resource_schemas":{"r":{"block":{"attributes":{"a":{"type":"strin"}}}}}}}}"#,
+            "invalid type: invalid primitive type name \"strin\"",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"resource_schemas":{"r":{"block":{"block_types":{"b":{"nesting_mode":"tree"}}}}}}}}"#,
+            "invalid schema: unknown nesting mode \"tree\"",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"resource_schemas":{"r":{"block":{"attributes":{"a":{"optional":true}}}}}}}}"#,
+            "invalid schema: an attribute needs a \"type\" or a \"nested_type\"",
+        ),
+    ] {
+        let e = ProviderSchemas::from_json(doc.as_bytes()).unwrap_err();
+        assert!(e.to_string().contains(want), "{doc}: {e}");
+    }
+    assert!(
+        ProviderSchemas::from_json(br#"{"format_version":"1.0"}"#)
+            .unwrap()
+            .providers
+            .is_empty()
+    );
+    let e = ProviderSchemas::from_json(
+        br#"{"provider_schemas":{"p":{"resource_schemas":{"r":{"block":{"attributes":{"a":{"type":7}}}}}}}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.path().to_string(),
+        ".provider_schemas[\"p\"].resource_schemas[\"r\"].block.attributes[\"a\"].type"
+    );
+    assert_eq!(e.offset(), 86); // the 7
+}
+
+fn synthetic(name: &str) -> Vec<u8> {
+    std::fs::read(corpus().join("schemas-synthetic").join(name)).unwrap()
+}
+
+fn nesting() -> ProviderSchemas {
+    ProviderSchemas::from_json(&synthetic("nesting.json")).unwrap()
+}
+
+fn block(name: &str) -> Block {
+    nesting().provider("test").unwrap().resources[name]
+        .block
+        .clone()
+}
+
+fn canonical_msgpack(program: &Program, bytes: &[u8]) -> Result<String, String> {
+    let arena = bumpalo::Bump::new();
+    tfwire::decode_msgpack(program, bytes, &arena)
+        .map(|v| tfwire::canonical::to_string(&v))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn go_cty_block_vectors_decode_through_the_schema() {
+    // The `block/…` conformance vectors were made by go-cty for this block's implied type
+    // (with `timeouts` a SINGLE block there; GROUP only changes the null case).
+    let program = Program::from_block(&block("test_all_nesting_modes"));
+    let mut seen = 0;
+    for v in vectors()
+        .into_iter()
+        .filter(|v| v.name.starts_with("block/"))
+    {
+        assert_eq!(Type::from_json(&v.ty).unwrap(), program.ty(), "{}", v.name);
+        let got = canonical_msgpack(&program, v.msgpack.as_ref().unwrap()).unwrap();
+        assert_eq!(json(&got), v.expect, "{}", v.name);
+        seen += 1;
+    }
+    assert_eq!(seen, 4);
+}
+
+#[test]
+fn go_cty_resource_payload_decodes_through_its_schema() {
+    let dir = corpus().join("payloads");
+    let block = Block::from_json(&std::fs::read(dir.join("vm.schema.json")).unwrap()).unwrap();
+    let ty =
+        Type::from_json(&std::fs::read_to_string(dir.join("resource.type.json")).unwrap()).unwrap();
+    assert_eq!(block.implied_type(), ty);
+    let payload = std::fs::read(dir.join("resource-1m.msgpack")).unwrap();
+    let by_schema = canonical_msgpack(&Program::from_block(&block), &payload).unwrap();
+    let by_type = canonical_msgpack(&Program::compile(&ty), &payload).unwrap();
+    assert_eq!(by_schema, by_type);
+}
+
+/// Encodes a value with the schema's implied type (no block semantics).
+fn encode(block: &Block, v: &Value<'_>) -> Vec<u8> {
+    tfwire::encode_msgpack(&Program::compile(&block.implied_type()), v).unwrap()
+}
+
+#[test]
+fn an_absent_group_block_is_synthesized() {
+    let b = block("test_all_nesting_modes");
+    let program = Program::from_block(&b);
+    let absent = vectors()
+        .into_iter()
+        .find(|v| v.name == "block/all-nesting-modes/absent-blocks")
+        .unwrap();
+    // go-cty's "absent blocks" value has timeouts = {create: null, delete: null}: send the
+    // same value with timeouts = null, and the block decoder must give go-cty's value back.
+    let arena = bumpalo::Bump::new();
+    let by_type = Program::compile(&b.implied_type());
+    let v = tfwire::decode_msgpack(&by_type, absent.msgpack.as_ref().unwrap(), &arena).unwrap();
+    let entries: Vec<(&str, Value<'_>)> = v
+        .entries()
+        .unwrap()
+        .iter()
+        .map(|&(k, x)| (k, if k == "timeouts" { Value::Null } else { x }))
+        .collect();
+    let with_null = encode(&b, &Value::Object(&entries));
+    assert_ne!(&with_null, absent.msgpack.as_ref().unwrap());
+    assert_eq!(
+        json(&canonical_msgpack(&program, &with_null).unwrap()),
+        absent.expect
+    );
+
+    // A group holding every kind of nested block, and a group in a group.
+    let g = block("test_groups");
+    let gp = Program::from_block(&g);
+    let arena = bumpalo::Bump::new();
+    let bytes = encode(
+        &g,
+        &Value::Object(&[("id", Value::String("x")), ("settings", Value::Null)]),
+    );
+    let v = tfwire::decode_msgpack(&gp, &bytes, &arena).unwrap();
+    assert_eq!(
+        tfwire::canonical::to_string(&v.get("settings").unwrap()),
+        concat!(
+            r#"["object",{"a":["null"],"b":["null"],"#,
+            r#""inner_dynamic_list":["dynamic",["tuple",[]],["tuple",[]]],"#,
+            r#""inner_dynamic_map":["dynamic",["object",{}],["object",{}]],"#,
+            r#""inner_group":["object",{"deep":["null"]}],"inner_list":["list",[]],"inner_map":["map",{}],"#,
+            r#""inner_set":["set",[]],"inner_single":["null"]}]"#
+        )
+    );
+    // The synthesized value is the value of its type: it encodes back as go-cty would write it.
+    assert!(tfwire::encode_msgpack(&gp, &v).is_ok());
+}
+
+#[test]
+fn map_blocks_are_keyed_by_label() {
+    let program = Program::from_block(&block("test_all_nesting_modes"));
+    let full = vectors()
+        .into_iter()
+        .find(|v| v.name == "block/all-nesting-modes/full")
+        .unwrap();
+    let arena = bumpalo::Bump::new();
+    let v = tfwire::decode_msgpack(&program, full.msgpack.as_ref().unwrap(), &arena).unwrap();
+    let volume = v.get("volume").unwrap();
+    assert!(matches!(volume, Value::Map(_)));
+    assert_eq!(
+        volume
+            .get("data")
+            .unwrap()
+            .get("size")
+            .unwrap()
+            .as_number()
+            .unwrap()
+            .to_i64(),
+        Some(100)
+    );
+    // A MAP block with dynamic contents is an object keyed by label.
+    let labels = v.get("labels").unwrap();
+    let Value::Dynamic(d) = labels else {
+        panic!("dynamic")
+    };
+    assert!(matches!(d.value, Value::Object(_)));
+    assert!(d.value.get("first").is_some() && d.value.get("second").is_some());
+}
+
+#[test]
+fn block_counts_are_enforced_unless_unknowns_defer_them() {
+    let b = block("test_limits");
+    let program = Program::from_block(&b);
+    let disk = |n: u64| {
+        Value::Object(Box::leak(Box::new([(
+            "size",
+            Value::Number(tfwire::Number::Uint(n)),
+        )])))
+    };
+    let unknown_disk = Value::Object(&[("size", Value::Unknown(None))]);
+    let one = Value::Object(&[("v", Value::String("x"))]);
+    let rule = |n: u64| {
+        Value::Object(Box::leak(Box::new([(
+            "port",
+            Value::Number(tfwire::Number::Uint(n)),
+        )])))
+    };
+    let case = |disks: &[Value<'static>], rules: &[Value<'static>], ones: &[Value<'static>]| {
+        let disks: &'static [Value<'static>] = Box::leak(disks.to_vec().into_boxed_slice());
+        let rules: &'static [Value<'static>] = Box::leak(rules.to_vec().into_boxed_slice());
+        let ones: &'static [Value<'static>] = Box::leak(ones.to_vec().into_boxed_slice());
+        let v = Value::Object(Box::leak(Box::new([
+            ("disk", Value::List(disks)),
+            ("id", Value::Null),
+            ("one", Value::List(ones)),
+            ("rule", Value::Set(rules)),
+        ])));
+        canonical_msgpack(&program, &encode(&b, &v))
+    };
+    assert!(case(&[disk(1)], &[], &[one]).is_ok());
+    assert!(case(&[disk(1), disk(2)], &[rule(1), rule(2)], &[one]).is_ok());
+    assert_eq!(
+        case(&[], &[], &[one]).unwrap_err(),
+        ".disk: between 1 and 2 \"disk\" blocks are required (0 given) (at byte 6)"
+    );
+    let e = case(&[disk(1), disk(2), disk(3)], &[], &[one]).unwrap_err();
+    assert!(
+        e.starts_with(".disk: between 1 and 2 \"disk\" blocks are required (3 given)"),
+        "{e}"
+    );
+    let e = case(&[disk(1)], &[rule(1), rule(2), rule(3)], &[one]).unwrap_err();
+    assert!(
+        e.starts_with(".rule: at most 2 \"rule\" blocks are allowed (3 given)"),
+        "{e}"
+    );
+    let e = case(&[disk(1)], &[], &[one, one]).unwrap_err();
+    assert!(
+        e.starts_with(".one: exactly 1 \"one\" blocks are required (2 given)"),
+        "{e}"
+    );
+    // A block holding an unknown defers the check: the count may still change.
+    assert!(case(&[disk(1), disk(2), unknown_disk], &[], &[one]).is_ok());
+    // An unknown or null list of blocks is not counted.
+    let v = Value::Object(&[
+        ("disk", Value::Unknown(None)),
+        ("id", Value::Null),
+        ("one", Value::Null),
+        ("rule", Value::Null),
+    ]);
+    assert!(canonical_msgpack(&program, &encode(&b, &v)).is_ok());
+    // The type alone (no schema) knows no limits.
+    let v = Value::Object(&[
+        ("disk", Value::List(&[])),
+        ("id", Value::Null),
+        ("one", Value::List(&[])),
+        ("rule", Value::Set(&[])),
+    ]);
+    assert!(canonical_msgpack(&Program::compile(&b.implied_type()), &encode(&b, &v)).is_ok());
+    // Also through JSON.
+    let arena = bumpalo::Bump::new();
+    let e = Decoder::new(Config::default()).decode_json(
+        &program,
+        br#"{"disk":[],"one":[{"v":"a"}]}"#,
+        &arena,
+    );
+    assert!(matches!(
+        e.unwrap_err().kind(),
+        ErrorKind::BlockCount { .. }
+    ));
+}
+
+#[test]
+fn nested_attribute_types_of_every_mode() {
+    let b = block("test_nested_attributes");
+    let obj = r#"["object",{"host":"string","port":"number"}]"#;
+    assert_eq!(
+        b.implied_type().to_string(),
+        format!(
+            r#"["object",{{"deep":["list",["object",{{"inner":["map",{obj}]}}]],"id":"string","list":["list",{obj}],"map":["map",{obj}],"set":["set",{obj}],"single":{obj}}}]"#
+        )
+    );
+    let program = Program::from_block(&b);
+    let doc = br#"{"id":"x","single":{"host":"a","port":1},"list":[{"host":"b"}],"set":[{"host":"c","port":3},{"host":"c","port":3}],
+                   "map":{"k":{"host":"d"}},"deep":[{"inner":{"m":{"host":"e","port":5}}}]}"#;
+    let arena = bumpalo::Bump::new();
+    let v = tfwire::decode_json(&program, doc, &arena).unwrap();
+    assert_eq!(v.get("set").unwrap().elements().unwrap().len(), 1);
+    assert_eq!(
+        v.get("map").unwrap().get("k").unwrap().get("port"),
+        Some(Value::Null)
+    );
+    let bytes = tfwire::encode_msgpack(&program, &v).unwrap();
+    assert_eq!(
+        canonical_msgpack(&program, &bytes).unwrap(),
+        tfwire::canonical::to_string(&v)
+    );
+}
+
+#[test]
+fn protobuf_and_json_schemas_give_equal_programs() {
+    let from_json = nesting();
+    let json_provider = from_json
+        .provider("registry.terraform.io/example/test")
+        .unwrap();
+    let proto = ProviderSchema::from_protobuf(&synthetic("nesting.v6.bin"), Protocol::V6).unwrap();
+    assert_eq!(&proto, json_provider);
+    for (name, s) in &json_provider.resources {
+        assert_eq!(
+            Program::from_block(&proto.resources[name].block),
+            Program::from_block(&s.block),
+            "{name}"
+        );
+    }
+    // A real provider over protocol 5.
+    let docker = ProviderSchemas::from_json(
+        &std::fs::read(corpus().join(
+            "schemas/mikespub-org__amplify-python-hcl2/test/provider_schemas/docker/schema.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let docker_json = docker.provider("docker").unwrap();
+    let docker_proto =
+        ProviderSchema::from_protobuf(&synthetic("docker.v5.bin"), Protocol::V5).unwrap();
+    assert_eq!(&docker_proto, docker_json);
+    let mut compared = 0;
+    for (json_map, proto_map) in [
+        (&docker_json.resources, &docker_proto.resources),
+        (&docker_json.data_sources, &docker_proto.data_sources),
+    ] {
+        for (name, s) in json_map {
+            assert_eq!(
+                Program::from_block(&proto_map[name].block),
+                Program::from_block(&s.block),
+                "{name}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 10);
+    // write_only has field number 10 in protocol 5 and 11 in protocol 6.
+    let wo_json = ProviderSchemas::from_json(&synthetic("write_only.json")).unwrap();
+    let wo = wo_json.provider("wo").unwrap();
+    for (file, protocol) in [
+        ("write_only.v5.bin", Protocol::V5),
+        ("write_only.v6.bin", Protocol::V6),
+    ] {
+        let p = ProviderSchema::from_protobuf(&synthetic(file), protocol).unwrap();
+        assert_eq!(&p, wo, "{file}");
+        assert!(
+            p.resources["wo_secret"]
+                .block
+                .attribute("password")
+                .unwrap()
+                .write_only,
+            "{file}"
+        );
+    }
+    // Read with the other protocol's field numbers, write_only is lost: the numbers matter.
+    let crossed =
+        ProviderSchema::from_protobuf(&synthetic("write_only.v6.bin"), Protocol::V5).unwrap();
+    assert!(
+        !crossed.resources["wo_secret"]
+            .block
+            .attribute("password")
+            .unwrap()
+            .write_only
+    );
+}
+
+#[test]
+fn the_cache_compiles_once_and_is_shared_across_threads() {
+    let cache = std::sync::Arc::new(ProgramCache::new(nesting()));
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            let c = cache.clone();
+            std::thread::spawn(move || c.get("test", Kind::Resource, "test_limits").unwrap())
+        })
+        .collect();
+    let programs: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert!(
+        programs
+            .windows(2)
+            .all(|w| std::sync::Arc::ptr_eq(&w[0], &w[1]))
+    );
+    assert!(std::sync::Arc::ptr_eq(
+        &programs[0],
+        &cache
+            .get(
+                "registry.terraform.io/example/test",
+                Kind::Resource,
+                "test_limits"
+            )
+            .unwrap()
+    ));
+    assert!(cache.get("test", Kind::Provider, "").is_ok());
+    assert!(
+        cache
+            .get("test", Kind::DataSource, "test_all_nesting_modes")
+            .is_ok()
+    );
+    assert!(cache.get("test", Kind::Resource, "nope").is_err());
+    assert!(cache.get("nope", Kind::Resource, "test_limits").is_err());
+}
