@@ -147,3 +147,29 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, HeaderError> {
         len,
     })
 }
+
+/// If `bytes` starts with a complete string token (`fixstr`, `str8`, `str16` or `str32`),
+/// its payload and the token's total length. A fast path for readers that expect a string;
+/// anything else (another kind, or an incomplete token) gives `None`, and the reader falls
+/// back to [`read_header`].
+///
+/// ```
+/// use tfwire_msgpack::str_token;
+/// assert_eq!(str_token(b"\xa3abcdef"), Some((&b"abc"[..], 4)));
+/// assert_eq!(str_token(b"\xd9\x02hi"), Some((&b"hi"[..], 4)));
+/// assert_eq!(str_token(b"\xa3ab"), None); // incomplete
+/// assert_eq!(str_token(b"\x01"), None); // not a string
+/// ```
+#[inline]
+pub fn str_token(bytes: &[u8]) -> Option<(&[u8], usize)> {
+    let (&m, rest) = bytes.split_first()?;
+    let (header, len) = match m {
+        0xa0..=0xbf => (1usize, (m & 0x1f) as usize),
+        0xd9 => (2, *rest.first()? as usize),
+        0xda => (3, be16(rest.get(..2)?) as usize),
+        0xdb => (5, be32(rest.get(..4)?) as usize),
+        _ => return None,
+    };
+    let end = header.checked_add(len)?;
+    Some((bytes.get(header..end)?, end))
+}

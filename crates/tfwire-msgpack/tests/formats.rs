@@ -316,3 +316,23 @@ fn iterator_stops_after_an_error() {
     assert_eq!(toks.len(), 3);
     assert!(toks[2].as_ref().unwrap_err().is_incomplete());
 }
+
+#[test]
+fn str_token_agrees_with_the_tokenizer() {
+    for &(w, _, _) in ROWS {
+        let bytes = write_row(w);
+        for cut in 0..=bytes.len() {
+            let b = &bytes[..cut];
+            let fast = tfwire_msgpack::str_token(b);
+            let slow = Tokenizer::new(b).next_token().ok().filter(|t| matches!(t.kind, Kind::Str(_)));
+            match (fast, slow) {
+                (Some((payload, len)), Some(t)) => {
+                    assert_eq!(len, t.span.len());
+                    assert_eq!(payload, &b[t.payload().start..t.payload().end]);
+                }
+                (None, None) => {}
+                (f, s) => panic!("{cut} of {bytes:02x?}: str_token {f:?}, tokenizer {s:?}"),
+            }
+        }
+    }
+}

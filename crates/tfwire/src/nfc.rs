@@ -29,19 +29,51 @@ fn is_safe_starter(c: char) -> bool {
     canonical_combining_class(c) == 0 && is_nfc_quick(core::iter::once(c)) == IsNormalized::Yes
 }
 
-/// Whether `s` is certainly in NFC (a quick check; `false` means "look closer").
+/// Whether `s` is certainly in NFC (a quick check; `false` means "look closer"). Works on
+/// the UTF-8 bytes: ASCII and U+0080..U+02FF (lead bytes below 0xCC) are always safe, other
+/// BMP characters are looked up in the bitmap.
 #[inline]
 fn surely_nfc(s: &str) -> bool {
+    let b = s.as_bytes();
     let bits = safe_bmp();
-    s.chars().all(|c| {
-        let u = c as u32;
-        u < 0x300
-            || if u <= 0xffff {
-                bits[u as usize / 64] & (1 << (u % 64)) != 0
-            } else {
-                is_safe_starter(c)
+    let mut i = 0;
+    while i < b.len() {
+        // Skip ASCII eight bytes at a time.
+        while let Some(w) = b.get(i..i + 8) {
+            if u64::from_le_bytes(w.try_into().expect("8 bytes")) & 0x8080_8080_8080_8080 != 0 {
+                break;
             }
-    })
+            i += 8;
+        }
+        let Some(&c) = b.get(i) else { break };
+        if c < 0x80 {
+            i += 1;
+        } else if c < 0xcc {
+            i += 2;
+        } else if c < 0xe0 {
+            let u = ((c as u32 & 0x1f) << 6) | (b[i + 1] as u32 & 0x3f);
+            if bits[u as usize / 64] & (1 << (u % 64)) == 0 {
+                return false;
+            }
+            i += 2;
+        } else if c < 0xf0 {
+            let u = ((c as u32 & 0x0f) << 12)
+                | ((b[i + 1] as u32 & 0x3f) << 6)
+                | (b[i + 2] as u32 & 0x3f);
+            if bits[u as usize / 64] & (1 << (u % 64)) == 0 {
+                return false;
+            }
+            i += 3;
+        } else {
+            // Astral characters (emoji, historic scripts): rare enough to look up one by one.
+            let ch = s[i..].chars().next().expect("valid UTF-8");
+            if !is_safe_starter(ch) {
+                return false;
+            }
+            i += 4;
+        }
+    }
+    true
 }
 
 /// `s` in NFC: `s` itself when it already is, else a normalized copy in `bump`.

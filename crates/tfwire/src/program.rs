@@ -88,9 +88,18 @@ pub(crate) enum Empty {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct AttrNode {
     pub(crate) name: Box<str>,
+    /// The name as a MessagePack string (header and bytes), for matching keys as bytes.
+    pub(crate) key: Box<[u8]>,
     pub(crate) node: NodeId,
     pub(crate) optional: bool,
     pub(crate) empty: Empty,
+}
+
+/// `name` as a MessagePack string, header included.
+fn encoded_key(name: &str) -> Box<[u8]> {
+    let mut out = Vec::with_capacity(name.len() + 5);
+    tfwire_msgpack::write::str(&mut out, name);
+    out.into_boxed_slice()
 }
 
 /// A type constraint compiled into the flat table the decoder's state machine runs over.
@@ -223,6 +232,7 @@ impl Program {
                 let len = nodes.len() as u32;
                 self.attrs
                     .extend(nodes.into_iter().map(|(name, node, optional)| AttrNode {
+                        key: encoded_key(&name),
                         name,
                         node,
                         optional,
@@ -334,6 +344,7 @@ impl Program {
         self.attrs
             .extend(entries.into_iter().map(|(name, node, empty)| AttrNode {
                 name: name.into(),
+                key: encoded_key(name),
                 node,
                 optional: false,
                 empty,

@@ -74,7 +74,7 @@ impl<'a> Fields<'a> {
             .ok_or_else(|| {
                 self.bad(
                     at,
-                    format!("field {field} declares {n} bytes, more than the message holds"),
+                    format!("field {field} needs {n} bytes, more than the message holds"),
                 )
             })?;
         let s = &self.buf[self.pos..end];

@@ -16,3 +16,23 @@ pub(crate) fn utf8(b: &[u8]) -> Option<&str> {
         core::str::from_utf8(b).ok()
     }
 }
+
+/// `a == b` for slices of equal length, inlined for the short ones (attribute names are
+/// short; a `memcmp` call costs more than comparing them).
+#[inline]
+pub(crate) fn eq_short(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 24 {
+        return a == b;
+    }
+    let mut i = 0;
+    while i + 8 <= a.len() {
+        if a[i..i + 8] != b[i..i + 8] {
+            return false;
+        }
+        i += 8;
+    }
+    a[i..].iter().zip(&b[i..]).all(|(x, y)| x == y)
+}

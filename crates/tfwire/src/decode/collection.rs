@@ -194,7 +194,10 @@ fn alloc_slice<'a, T: Copy>(bump: &'a Bump, s: &[T]) -> Result<&'a [T], Fault> {
 /// A position's type, as declared.
 fn static_type<'a>(p: &'a Program, bump: &'a Bump, cur: Cur<'a>) -> Result<Ty<'a>, Fault> {
     match cur {
-        Cur::Node(id) => p.try_node_ty(id, bump).ok_or(Fault::Arena),
+        Cur::Node(id) => match p.try_node_ty(id, bump) {
+            Some(t) => Ok(t),
+            None => Err(Fault::Arena),
+        },
         Cur::Ty(t) => Ok(t),
     }
 }

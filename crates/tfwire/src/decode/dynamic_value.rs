@@ -105,13 +105,13 @@ mod tests {
         for (bytes, msg) in [
             (
                 &[0x0a, 0x05, 1][..],
-                "protobuf DynamicValue: field 1 declares 5 bytes, more than the message holds",
+                "protobuf DynamicValue: field 1 needs 5 bytes, more than the message holds",
             ),
             (
                 &[
                     0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
                 ][..],
-                "protobuf DynamicValue: field 1 declares 18446744073709551615 bytes, more than the message holds",
+                "protobuf DynamicValue: field 1 needs 18446744073709551615 bytes, more than the message holds",
             ),
             (
                 &[0x0b][..],
@@ -119,7 +119,7 @@ mod tests {
             ),
             (
                 &[0x25, 1][..],
-                "protobuf DynamicValue: truncated fixed32 field",
+                "protobuf DynamicValue: field 4 needs 4 bytes, more than the message holds",
             ),
         ] {
             let e = DynamicValue::from_protobuf(bytes).unwrap_err();

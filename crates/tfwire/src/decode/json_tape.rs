@@ -101,6 +101,54 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
     }
 
     #[inline]
+    fn try_str(&mut self) -> Option<&'a str> {
+        let Some(&Node::String(s)) = self.nodes.get(self.pos) else {
+            return None;
+        };
+        self.last = self.pos;
+        self.pos += 1;
+        Some(s)
+    }
+
+    #[inline]
+    fn try_null(&mut self) -> bool {
+        if matches!(
+            self.nodes.get(self.pos),
+            Some(Node::Static(StaticNode::Null))
+        ) {
+            self.last = self.pos;
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline]
+    fn try_bool(&mut self) -> Option<Option<bool>> {
+        let v = match self.nodes.get(self.pos)? {
+            Node::Static(StaticNode::Null) => None,
+            Node::Static(StaticNode::Bool(b)) => Some(*b),
+            _ => return None,
+        };
+        self.last = self.pos;
+        self.pos += 1;
+        Some(v)
+    }
+
+    #[inline]
+    fn expect_key(&mut self, _encoded: &[u8], name: &str) -> bool {
+        match self.nodes.get(self.pos) {
+            Some(Node::String(s)) if *s == name => {
+                self.last = self.pos;
+                self.pos += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    #[inline]
     fn offset(&self) -> usize {
         self.offset_of(self.last)
     }

@@ -37,9 +37,10 @@ pub(crate) fn string<'a, S: Source<'a>>(
         Tok::Bool(b) if S::JSON => return Ok(Value::String(if b { "true" } else { "false" })),
         _ => return Err(LeafError::Mismatch(Expected::String)),
     };
-    crate::nfc::nfc(bump, s)
-        .map(Value::String)
-        .ok_or(LeafError::Arena)
+    match crate::nfc::nfc(bump, s) {
+        Some(s) => Ok(Value::String(s)),
+        None => Err(LeafError::Arena),
+    }
 }
 
 #[inline]

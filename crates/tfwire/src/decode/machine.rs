@@ -102,8 +102,9 @@ struct Frame<'a> {
 enum KeyRead {
     /// The key was read; its value comes next.
     Ready,
-    /// An undeclared attribute was skipped (lenient JSON) and it was the object's last.
-    ObjectEnded,
+    /// The object's or map's last member was read (by a fast path) or skipped (an
+    /// undeclared attribute, lenient JSON): the container is complete.
+    Ended,
 }
 
 /// Why the machine stopped without a value.
@@ -192,8 +193,8 @@ impl<'a> Machine<'a> {
                 Some(f) => match f.state {
                     State::Value => f.child,
                     State::Key => {
-                        if self.read_key(src)? == KeyRead::ObjectEnded {
-                            let v = self.finish()?;
+                        if self.read_key(src)? == KeyRead::Ended {
+                            let v = self.finish(S::JSON)?;
                             if let Some(root) = self.bubble(v, src)? {
                                 return Ok(root);
                             }
@@ -206,14 +207,48 @@ impl<'a> Machine<'a> {
                     }
                 },
             };
-            let tok = self.next(src)?;
-            let Some(v) = self.open(expect, tok, src)? else {
-                continue;
+            let v = match self.fast_leaf(expect, src)? {
+                Some(v) => v,
+                None => {
+                    let tok = self.next(src)?;
+                    let Some(v) = self.open(expect, tok, src)? else {
+                        continue;
+                    };
+                    v
+                }
             };
             if let Some(root) = self.bubble(v, src)? {
                 return Ok(root);
             }
         }
+    }
+
+    /// The fast path for the commonest values: a string, bool or null where the program
+    /// expects one, read without the general token dispatch. `None` (nothing consumed):
+    /// take the general path.
+    #[inline(always)]
+    fn fast_leaf<S: Source<'a>>(
+        &self,
+        expect: Cur<'a>,
+        src: &mut S,
+    ) -> Result<Option<Value<'a>>, Halt> {
+        use crate::program::Node;
+        let Cur::Node(id) = expect else {
+            return Ok(None);
+        };
+        Ok(match self.program.node(id) {
+            Node::String => match src.try_str() {
+                Some(s) => match crate::nfc::nfc(self.bump, s) {
+                    Some(s) => Some(Value::String(s)),
+                    None => return Err(self.arena_full(src.offset())),
+                },
+                None => src.try_null().then_some(Value::Null),
+            },
+            Node::Bool => src.try_bool().map(|b| b.map_or(Value::Null, Value::Bool)),
+            // An absent GROUP block is synthesized on the general path.
+            Node::Group { .. } => None,
+            _ => src.try_null().then_some(Value::Null),
+        })
     }
 
     /// Delivers a complete value upwards, finishing every container it completes. Returns
@@ -231,7 +266,7 @@ impl<'a> Machine<'a> {
             if !self.deliver(v, src)? {
                 return Ok(None);
             }
-            v = self.finish()?;
+            v = self.finish(S::JSON)?;
         }
     }
 
@@ -648,7 +683,7 @@ impl<'a> Machine<'a> {
         if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
             // An empty JSON object: every attribute is null.
             self.frames.push(f);
-            return self.finish().map(Some);
+            return self.finish(S::JSON).map(Some);
         }
         self.push(f)?;
         Ok(None)
@@ -707,6 +742,63 @@ impl<'a> Machine<'a> {
 
     /// Reads a map key or an attribute name (the top frame is in `State::Key`).
     fn read_key<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Halt> {
+        // Fast path: the attribute go-cty writes next (attributes come sorted) is compared as
+        // bytes, neither tokenized nor validated; and when its value is a plain string, bool
+        // or null, that is read at once too, without a trip around the main loop.
+        let depth = self.frames.len();
+        if matches!(self.frames[depth - 1].children, Children::None) {
+            // A map: string keys (NFC-normalized), and plain values read at once too.
+            while let Some(k) = src.try_str() {
+                let Some(key) = crate::nfc::nfc(self.bump, k) else {
+                    return Err(self.arena_full(src.offset()));
+                };
+                let f = &mut self.frames[depth - 1];
+                f.key = key;
+                f.state = State::Value;
+                let child = f.child;
+                let Some(v) = self.fast_leaf(child, src)? else {
+                    return Ok(KeyRead::Ready);
+                };
+                self.pairs.push((key, v));
+                let f = &mut self.frames[depth - 1];
+                f.done += 1;
+                f.state = State::Key;
+                if f.len != u32::MAX && f.done == f.len
+                    || f.len == u32::MAX && self.at_end(src, false)?
+                {
+                    return Ok(KeyRead::Ended);
+                }
+            }
+        }
+        loop {
+            let f = &self.frames[depth - 1];
+            let Children::Attrs(attrs @ Attrs::Node(nodes)) = f.children else {
+                break;
+            };
+            let i = f.done as usize;
+            let Some(a) = nodes.get(i) else { break };
+            let slot = f.base as usize + i;
+            if !(src.expect_key(&a.key, &a.name) && (S::JSON || is_missing(&self.pairs[slot].1))) {
+                break;
+            }
+            let value = self.fast_leaf(Cur::Node(a.node), src)?;
+            let f = &mut self.frames[depth - 1];
+            let Some(v) = value else {
+                f.attr = i as u32;
+                f.key = attrs.name(i);
+                f.child = attrs.cur(i);
+                f.state = State::Value;
+                return Ok(KeyRead::Ready);
+            };
+            self.pairs[slot].1 = v;
+            f.done += 1;
+            if f.len != u32::MAX && f.done == f.len {
+                return Ok(KeyRead::Ended);
+            }
+            if f.len == u32::MAX && self.at_end(src, false)? {
+                return Ok(KeyRead::Ended);
+            }
+        }
         let tok = self.next(src)?;
         let at = src.offset();
         let key: &'a str = match tok {
@@ -776,7 +868,7 @@ impl<'a> Machine<'a> {
             f.done == f.len
         };
         Ok(if ended {
-            KeyRead::ObjectEnded
+            KeyRead::Ended
         } else {
             KeyRead::Ready
         })
@@ -876,7 +968,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Pops the top frame and builds its value in the arena.
-    fn finish(&mut self) -> Result<Value<'a>, Halt> {
+    fn finish(&mut self, json: bool) -> Result<Value<'a>, Halt> {
         let f = self.frames.pop().expect("a frame to finish");
         let base = f.base as usize;
         let depth = self.frames.len();
@@ -937,7 +1029,7 @@ impl<'a> Machine<'a> {
                 Value::Map(s)
             }
             Kind::Object => {
-                for slot in &mut self.pairs[base..] {
+                for slot in self.pairs[base..].iter_mut().filter(|_| json) {
                     if is_missing(&slot.1) {
                         // Only JSON may omit attributes (they are null); MessagePack objects
                         // have exactly the declared count and no duplicates, so every slot

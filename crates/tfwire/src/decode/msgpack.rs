@@ -2,20 +2,28 @@
 
 use super::source::{Source, Stop, Tok};
 use crate::error::ErrorKind;
-use tfwire_msgpack::{ErrorKind as MpErrorKind, Kind, Token, Tokenizer};
+use tfwire_msgpack::{HeaderError, Kind, Token, read_header, str_token};
 
-/// Converts a tokenizer token into a machine token; `bytes` holds the token's payload at
-/// `payload_at` (its absolute offset).
+/// Converts a tokenizer token into a machine token, given its payload.
 #[inline]
 pub(crate) fn convert<'a>(t: &Token, payload: &'a [u8]) -> Result<Tok<'a>, ErrorKind> {
-    Ok(match t.kind {
+    convert_kind(t.kind, payload).map_err(|()| ErrorKind::InvalidUtf8)
+}
+
+/// [`convert`] from the kind alone; the only error is invalid UTF-8 in a string.
+#[inline(always)]
+fn convert_kind(kind: Kind, payload: &[u8]) -> Result<Tok<'_>, ()> {
+    Ok(match kind {
         Kind::Nil => Tok::Null,
         Kind::Bool(b) => Tok::Bool(b),
         Kind::Uint(u) => Tok::Uint(u),
         Kind::Int(i) => Tok::Int(i),
         Kind::F32(f) => Tok::F32(f),
         Kind::F64(f) => Tok::F64(f),
-        Kind::Str(_) => Tok::Str(utf8(payload)?),
+        Kind::Str(_) => match crate::text::utf8(payload) {
+            Some(s) => Tok::Str(s),
+            None => return Err(()),
+        },
         Kind::Bin(_) => Tok::Bin(payload),
         Kind::Array(n) => Tok::Array(n),
         Kind::Map(n) => Tok::Map(n),
@@ -23,35 +31,26 @@ pub(crate) fn convert<'a>(t: &Token, payload: &'a [u8]) -> Result<Tok<'a>, Error
     })
 }
 
-/// Validates UTF-8, with an ASCII fast path.
-#[inline]
-pub(crate) fn utf8(b: &[u8]) -> Result<&str, ErrorKind> {
-    crate::text::utf8(b).ok_or(ErrorKind::InvalidUtf8)
-}
-
-/// Maps a tokenizer error to an error kind, for an input known to be complete.
-#[inline]
-pub(crate) fn complete_input_error(e: tfwire_msgpack::Error) -> (ErrorKind, usize) {
-    match e.kind {
-        MpErrorKind::Incomplete { .. } => (ErrorKind::UnexpectedEof, e.offset),
-        MpErrorKind::ReservedMarker => (ErrorKind::InvalidMarker(0xc1), e.offset),
-        _ => (
-            ErrorKind::Syntax("unexpected tokenizer error".into()),
-            e.offset,
-        ),
+#[cold]
+fn header_error(e: HeaderError, at: usize) -> Stop {
+    match e {
+        HeaderError::Incomplete { .. } => Stop::Fail(ErrorKind::UnexpectedEof, at),
+        HeaderError::Reserved => Stop::Fail(ErrorKind::InvalidMarker(0xc1), at),
     }
 }
 
 /// Reads tokens from a complete MessagePack input.
 pub(crate) struct Complete<'a> {
-    tokens: Tokenizer<'a>,
+    buf: &'a [u8],
+    pos: usize,
     last: usize,
 }
 
 impl<'a> Complete<'a> {
     pub(crate) fn new(input: &'a [u8]) -> Complete<'a> {
         Complete {
-            tokens: Tokenizer::new(input),
+            buf: input,
+            pos: 0,
             last: 0,
         }
     }
@@ -62,13 +61,71 @@ impl<'a> Source<'a> for Complete<'a> {
 
     #[inline]
     fn next(&mut self) -> Result<Tok<'a>, Stop> {
-        self.last = self.tokens.offset();
-        let t = self.tokens.next_token().map_err(|e| {
-            let (k, at) = complete_input_error(e);
-            Stop::Fail(k, at)
-        })?;
-        let payload = self.tokens.payload(&t);
-        convert(&t, payload).map_err(|k| Stop::Fail(k, t.span.start))
+        let start = self.pos;
+        self.last = start;
+        let rest = &self.buf[start..];
+        let h = match read_header(rest) {
+            Ok(h) => h,
+            Err(e) => return Err(header_error(e, start)),
+        };
+        let from = h.len as usize;
+        let to = from + h.kind.payload_len() as usize;
+        let Some(payload) = rest.get(from..to) else {
+            return Err(Stop::Fail(ErrorKind::UnexpectedEof, start));
+        };
+        self.pos = start + to;
+        match convert_kind(h.kind, payload) {
+            Ok(tok) => Ok(tok),
+            Err(()) => Err(Stop::Fail(ErrorKind::InvalidUtf8, start)),
+        }
+    }
+
+    #[inline]
+    fn try_str(&mut self) -> Option<&'a str> {
+        let (payload, len) = str_token(&self.buf[self.pos..])?;
+        let s = crate::text::utf8(payload)?;
+        self.last = self.pos;
+        self.pos += len;
+        Some(s)
+    }
+
+    #[inline]
+    fn try_null(&mut self) -> bool {
+        if self.buf.get(self.pos) == Some(&0xc0) {
+            self.last = self.pos;
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline]
+    fn try_bool(&mut self) -> Option<Option<bool>> {
+        let v = match *self.buf.get(self.pos)? {
+            0xc0 => None,
+            0xc2 => Some(false),
+            0xc3 => Some(true),
+            _ => return None,
+        };
+        self.last = self.pos;
+        self.pos += 1;
+        Some(v)
+    }
+
+    #[inline]
+    fn expect_key(&mut self, encoded: &[u8], _name: &str) -> bool {
+        if self
+            .buf
+            .get(self.pos..self.pos + encoded.len())
+            .is_some_and(|b| crate::text::eq_short(b, encoded))
+        {
+            self.last = self.pos;
+            self.pos += encoded.len();
+            true
+        } else {
+            false
+        }
     }
 
     #[inline]
@@ -78,14 +135,14 @@ impl<'a> Source<'a> for Complete<'a> {
 
     #[inline]
     fn position(&self) -> usize {
-        self.tokens.offset()
+        self.pos
     }
 
     fn finish(&mut self) -> Result<(), Stop> {
-        if self.tokens.is_empty() {
+        if self.pos == self.buf.len() {
             Ok(())
         } else {
-            Err(Stop::Fail(ErrorKind::TrailingBytes, self.tokens.offset()))
+            Err(Stop::Fail(ErrorKind::TrailingBytes, self.pos))
         }
     }
 }

@@ -62,6 +62,35 @@ pub(crate) trait Source<'a> {
     /// Reads the next token.
     fn next(&mut self) -> Result<Tok<'a>, Stop>;
 
+    /// If the next token is the object key `name` (whose MessagePack encoding is `encoded`),
+    /// consumes it and says so; otherwise consumes nothing. A fast path for the attribute
+    /// the decoder expects next: a source that cannot check cheaply says `false`.
+    #[inline]
+    fn expect_key(&mut self, _encoded: &[u8], _name: &str) -> bool {
+        false
+    }
+
+    /// Fast path for an expected string: if the next token is a (valid UTF-8) string,
+    /// consumes and returns it; otherwise consumes nothing (the general path then reads the
+    /// token and reports what is wrong with it).
+    #[inline]
+    fn try_str(&mut self) -> Option<&'a str> {
+        None
+    }
+
+    /// Fast path: if the next token is null (`Some(None)`) or a bool (`Some(Some(b))`),
+    /// consumes it; otherwise consumes nothing.
+    #[inline]
+    fn try_bool(&mut self) -> Option<Option<bool>> {
+        None
+    }
+
+    /// Fast path: if the next token is null, consumes it.
+    #[inline]
+    fn try_null(&mut self) -> bool {
+        false
+    }
+
     /// Offset of the first byte of the token last returned by [`Source::next`].
     fn offset(&self) -> usize;
 
