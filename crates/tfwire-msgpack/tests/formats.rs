@@ -324,7 +324,10 @@ fn str_token_agrees_with_the_tokenizer() {
         for cut in 0..=bytes.len() {
             let b = &bytes[..cut];
             let fast = tfwire_msgpack::str_token(b);
-            let slow = Tokenizer::new(b).next_token().ok().filter(|t| matches!(t.kind, Kind::Str(_)));
+            let slow = Tokenizer::new(b)
+                .next_token()
+                .ok()
+                .filter(|t| matches!(t.kind, Kind::Str(_)));
             match (fast, slow) {
                 (Some((payload, len)), Some(t)) => {
                     assert_eq!(len, t.span.len());

@@ -96,6 +96,10 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
             Node::Array { len, .. } => Tok::Array(len as u32),
             Node::Static(StaticNode::Null) => Tok::Null,
             Node::Static(StaticNode::Bool(b)) => Tok::Bool(b),
+            // Integers simd-json parsed exactly are taken as parsed, except a zero, which may
+            // be "-0" (kept as text, as go-cty keeps its sign); anything else as its text.
+            Node::Static(StaticNode::I64(n)) if n != 0 => Tok::Int(n),
+            Node::Static(StaticNode::U64(n)) if n != 0 => Tok::Uint(n),
             Node::Static(_) => Tok::Num(self.number_text(i)),
         })
     }
@@ -108,6 +112,18 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
         self.last = self.pos;
         self.pos += 1;
         Some(s)
+    }
+
+    #[inline]
+    fn try_number(&mut self) -> Option<crate::Number<'a>> {
+        let n = match self.nodes.get(self.pos)? {
+            Node::Static(StaticNode::I64(n)) if *n != 0 => crate::Number::Int(*n),
+            Node::Static(StaticNode::U64(n)) if *n != 0 => crate::Number::Uint(*n),
+            _ => return None,
+        };
+        self.last = self.pos;
+        self.pos += 1;
+        Some(n)
     }
 
     #[inline]

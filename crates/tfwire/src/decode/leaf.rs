@@ -34,6 +34,18 @@ pub(crate) fn string<'a, S: Source<'a>>(
             core::str::from_utf8(b).map_err(|_| LeafError::Kind(ErrorKind::InvalidUtf8))?
         }
         Tok::Num(t) if S::JSON => return Ok(Value::String(t)),
+        // A JSON integer's text is its decimal form (the JSON reader keeps "-0" as text).
+        Tok::Int(_) | Tok::Uint(_) if S::JSON => {
+            let text = match tok {
+                Tok::Int(i) => bump.try_alloc_str(&i.to_string()),
+                Tok::Uint(u) => bump.try_alloc_str(&u.to_string()),
+                _ => unreachable!("matched above"),
+            };
+            return match text {
+                Ok(t) => Ok(Value::String(t)),
+                Err(_) => Err(LeafError::Arena),
+            };
+        }
         Tok::Bool(b) if S::JSON => return Ok(Value::String(if b { "true" } else { "false" })),
         _ => return Err(LeafError::Mismatch(Expected::String)),
     };

@@ -245,6 +245,10 @@ impl<'a> Machine<'a> {
                 None => src.try_null().then_some(Value::Null),
             },
             Node::Bool => src.try_bool().map(|b| b.map_or(Value::Null, Value::Bool)),
+            Node::Number => match src.try_number() {
+                Some(n) => Some(Value::Number(n)),
+                None => src.try_null().then_some(Value::Null),
+            },
             // An absent GROUP block is synthesized on the general path.
             Node::Group { .. } => None,
             _ => src.try_null().then_some(Value::Null),
@@ -312,11 +316,11 @@ impl<'a> Machine<'a> {
     }
 
     #[cold]
-    fn mismatch(&self, expected: Expected, tok: &Tok<'_>, offset: usize) -> Halt {
+    fn mismatch<S: Source<'a>>(&self, expected: Expected, tok: &Tok<'_>, offset: usize) -> Halt {
         Halt::Error(self.error_at(
             ErrorKind::Mismatch {
                 expected,
-                found: tok.name(),
+                found: tok.name_in(S::JSON),
             },
             offset,
             self.frames.len(),
@@ -407,7 +411,7 @@ impl<'a> Machine<'a> {
         };
         match v {
             Ok(v) => Ok(Some(v)),
-            Err(leaf::LeafError::Mismatch(expected)) => Err(self.mismatch(expected, &tok, at)),
+            Err(leaf::LeafError::Mismatch(expected)) => Err(self.mismatch::<S>(expected, &tok, at)),
             Err(leaf::LeafError::Kind(k)) => Err(self.fail(k, at)),
             Err(leaf::LeafError::Arena) => Err(self.arena_full(at)),
         }
@@ -552,7 +556,7 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Array(n) = tok else {
-            return Err(self.mismatch(expected, &tok, at));
+            return Err(self.mismatch::<S>(expected, &tok, at));
         };
         self.check_len(n, at)?;
         let block = expect.block(self.program);
@@ -579,7 +583,7 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Array(n) = tok else {
-            return Err(self.mismatch(Expected::Tuple, &tok, at));
+            return Err(self.mismatch::<S>(Expected::Tuple, &tok, at));
         };
         let want = elems.len();
         if n != u32::MAX && n as usize != want {
@@ -635,7 +639,7 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Map(n) = tok else {
-            return Err(self.mismatch(Expected::Map, &tok, at));
+            return Err(self.mismatch::<S>(Expected::Map, &tok, at));
         };
         self.check_len(n, at)?;
         if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
@@ -655,7 +659,7 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Map(n) = tok else {
-            return Err(self.mismatch(Expected::Object, &tok, at));
+            return Err(self.mismatch::<S>(Expected::Object, &tok, at));
         };
         let want = attrs.len();
         if !S::JSON && n as usize != want {
@@ -697,7 +701,7 @@ impl<'a> Machine<'a> {
     ) -> Result<Option<Value<'a>>, Halt> {
         if S::JSON {
             let Tok::Map(_) = tok else {
-                return Err(self.mismatch(Expected::DynamicWrapper, &tok, at));
+                return Err(self.mismatch::<S>(Expected::DynamicWrapper, &tok, at));
             };
             let depth = self
                 .config
@@ -730,7 +734,7 @@ impl<'a> Machine<'a> {
                 )),
                 at,
             )),
-            _ => Err(self.mismatch(Expected::DynamicWrapper, &tok, at)),
+            _ => Err(self.mismatch::<S>(Expected::DynamicWrapper, &tok, at)),
         }
     }
 
@@ -882,7 +886,7 @@ impl<'a> Machine<'a> {
             Tok::Bin(b) => b,
             // go-cty accepts the type JSON in a string too.
             Tok::Str(s) => s.as_bytes(),
-            _ => return Err(self.mismatch(Expected::DynamicType, &tok, at)),
+            _ => return Err(self.mismatch::<S>(Expected::DynamicType, &tok, at)),
         };
         let depth = self
             .config

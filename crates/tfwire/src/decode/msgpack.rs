@@ -90,6 +90,30 @@ impl<'a> Source<'a> for Complete<'a> {
     }
 
     #[inline]
+    fn try_number(&mut self) -> Option<crate::Number<'a>> {
+        let b = &self.buf[self.pos..];
+        let (n, len) = match *b.first()? {
+            m @ 0x00..=0x7f => (crate::Number::Uint(m as u64), 1),
+            m @ 0xe0..=0xff => (crate::Number::Int(m as i8 as i64), 1),
+            0xca..=0xd3 => {
+                let h = read_header(b).ok()?;
+                let n = match h.kind {
+                    Kind::Uint(u) => crate::Number::Uint(u),
+                    Kind::Int(i) => crate::Number::Int(i),
+                    Kind::F64(f) if !f.is_nan() => crate::Number::F64(f),
+                    Kind::F32(f) if !f.is_nan() => crate::Number::F32(f),
+                    _ => return None,
+                };
+                (n, h.len as usize)
+            }
+            _ => return None,
+        };
+        self.last = self.pos;
+        self.pos += len;
+        Some(n)
+    }
+
+    #[inline]
     fn try_null(&mut self) -> bool {
         if self.buf.get(self.pos) == Some(&0xc0) {
             self.last = self.pos;

@@ -26,6 +26,18 @@ pub(crate) enum Tok<'a> {
 }
 
 impl Tok<'_> {
+    /// What the input holds, for "found ..." in messages (JSON has no integers or floats,
+    /// only numbers; no maps, only objects).
+    pub(crate) fn name_in(&self, json: bool) -> &'static str {
+        match self {
+            Tok::Int(_) | Tok::Uint(_) | Tok::F32(_) | Tok::F64(_) | Tok::Num(_) if json => {
+                "number"
+            }
+            Tok::Map(_) if json => "object",
+            _ => self.name(),
+        }
+    }
+
     /// What the input holds, for "found ..." in messages.
     pub(crate) fn name(&self) -> &'static str {
         match self {
@@ -82,6 +94,13 @@ pub(crate) trait Source<'a> {
     /// consumes it; otherwise consumes nothing.
     #[inline]
     fn try_bool(&mut self) -> Option<Option<bool>> {
+        None
+    }
+
+    /// Fast path for an expected number: an integer or a (non-NaN) float, consumed and
+    /// returned; otherwise nothing is consumed.
+    #[inline]
+    fn try_number(&mut self) -> Option<crate::Number<'a>> {
         None
     }
 
