@@ -95,10 +95,11 @@ fn scalar_text(v: Json<'_>) -> String {
     v.to_string()
 }
 
-/// A leaf's value: `NEW`, `OLD -> NEW`, `OLD -> null`.
-fn leaf_text(d: &Diff<'_>) -> String {
+/// A leaf's value: `NEW`, `OLD -> NEW`, `OLD -> null` (an element: `OLD`).
+fn leaf_text(d: &Diff<'_>, element: bool) -> String {
     match d.op {
         DiffOp::Create => value_text(d.after),
+        DiffOp::Delete if element => value_text(d.before),
         DiffOp::Delete => format!("{} -> null", value_text(d.before)),
         DiffOp::Update => format!("{} -> {}", value_text(d.before), value_text(d.after)),
         DiffOp::NoOp => value_text(d.after.or(d.before)),
@@ -148,7 +149,7 @@ pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout
         };
         let comma = if array { "," } else { "" };
         if child.children.is_empty() {
-            let _ = writeln!(out, "{lead}{}{comma}{forces}", leaf_text(child));
+            let _ = writeln!(out, "{lead}{}{comma}{forces}", leaf_text(child, array));
         } else {
             let (open, close) = if child.shape == Shape::Array {
                 ("[", "]")

@@ -90,6 +90,6 @@ mod tests {
         let caret = lines[3].chars().position(|c| c == '^');
         assert_eq!(caret, lines[2].chars().position(|c| c == 'x'));
         // Multi-byte characters count as one column.
-        assert_eq!(line_column("é\"x".as_bytes(), 3), (1, 2));
+        assert_eq!(line_column("é\"x".as_bytes(), 3), (1, 3));
     }
 }
