@@ -304,7 +304,7 @@ impl Summary<'_, '_> {
     fn render_with(&self, level: Level, attrs: &mut HashMap<usize, String>) -> String {
         let mut out = self.headline();
         if level == Level::Headline {
-            out.push_str("\n_The counts table and the list of changes were left out to fit the size limit._\n");
+            out.push_str("\n_Details left out to fit the size limit._\n");
             return out;
         }
         out.push('\n');
@@ -340,25 +340,50 @@ impl Summary<'_, '_> {
             );
             match level {
                 Level::Full | Level::Collapsed => {
-                    let with_attrs = level == Level::Full && sec.details;
-                    out.push_str(match (sec.drift, with_attrs) {
-                        (true, _) => "| Address | Action | Notes |\n|---|---|---|\n",
-                        (false, true) => "| Address | Notes | Changes |\n|---|---|---|\n",
-                        (false, false) => "| Address | Notes |\n|---|---|\n",
-                    });
-                    for &i in &sec.items {
-                        let c = self.change(sec, i);
-                        let n = cell(&notes(c).join("; "));
-                        let a = code(&c.address);
+                    let rows: Vec<(String, String, String)> = sec
+                        .items
+                        .iter()
+                        .map(|&i| {
+                            let c = self.change(sec, i);
+                            let d = if level == Level::Full && sec.details {
+                                attrs.entry(i).or_insert_with(|| self.attrs(i)).clone()
+                            } else {
+                                String::new()
+                            };
+                            (code(&c.address), cell(&notes(c).join("; ")), d)
+                        })
+                        .collect();
+                    // Columns that would be empty in every row are left out.
+                    let with_notes = rows.iter().any(|r| !r.1.is_empty());
+                    let with_attrs = rows.iter().any(|r| !r.2.is_empty());
+                    let mut head = String::from("| Address |");
+                    let mut rule = String::from("|---|");
+                    if sec.drift {
+                        head.push_str(" Action |");
+                        rule.push_str("---|");
+                    }
+                    if with_notes {
+                        head.push_str(" Notes |");
+                        rule.push_str("---|");
+                    }
+                    if with_attrs {
+                        head.push_str(" Changes |");
+                        rule.push_str("---|");
+                    }
+                    let _ = writeln!(out, "{head}\n{rule}");
+                    for (&i, (a, n, d)) in sec.items.iter().zip(&rows) {
+                        let _ = write!(out, "| {a} |");
                         if sec.drift {
-                            let _ =
-                                writeln!(out, "| {a} | {} | {n} |", c.kind.key().replace('_', "-"));
-                        } else if with_attrs {
-                            let d = attrs.entry(i).or_insert_with(|| self.attrs(i));
-                            let _ = writeln!(out, "| {a} | {n} | {d} |");
-                        } else {
-                            let _ = writeln!(out, "| {a} | {n} |");
+                            let c = self.change(sec, i);
+                            let _ = write!(out, " {} |", c.kind.key().replace('_', "-"));
                         }
+                        if with_notes {
+                            let _ = write!(out, " {n} |");
+                        }
+                        if with_attrs {
+                            let _ = write!(out, " {d} |");
+                        }
+                        out.push('\n');
                     }
                 }
                 Level::Grouped | Level::Truncated(_) => {
