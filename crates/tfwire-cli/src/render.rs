@@ -120,7 +120,6 @@ pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout
     } else {
         shown
             .iter()
-            .filter(|(_, c)| c.children.is_empty())
             .map(|(s, _)| key_text(s).chars().count())
             .max()
             .unwrap_or(0)
@@ -142,10 +141,8 @@ pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout
         };
         let lead = if array {
             format!("{pad}{m}")
-        } else if child.children.is_empty() {
-            format!("{pad}{m}{:width$} = ", key_text(step))
         } else {
-            format!("{pad}{m}{} = ", key_text(step))
+            format!("{pad}{m}{:width$} = ", key_text(step))
         };
         let comma = if array { "," } else { "" };
         if child.children.is_empty() {

@@ -4,8 +4,8 @@
 const MAX: usize = 5;
 
 /// A message tail naming up to five addresses close to `wanted` (instances of it first,
-/// then addresses that contain it, then the nearest by edit distance), and the command
-/// that lists them all.
+/// then addresses that contain it; failing those, the nearest by edit distance), and the
+/// command that lists them all.
 pub(crate) fn near(wanted: &str, all: &[String], lister: &str, file: &str) -> String {
     let mut picked: Vec<&str> = Vec::new();
     fn add<'s>(a: &'s str, picked: &mut Vec<&'s str>) {
@@ -24,7 +24,8 @@ pub(crate) fn near(wanted: &str, all: &[String], lister: &str, file: &str) -> St
             add(a, &mut picked);
         }
     }
-    if picked.len() < MAX {
+    // Spelling mistakes, when nothing contains what was asked for.
+    if picked.is_empty() {
         let limit = (wanted.chars().count() / 3).max(2);
         let mut scored: Vec<(usize, &str)> = all
             .iter()
