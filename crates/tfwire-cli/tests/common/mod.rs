@@ -6,11 +6,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-pub fn corpus(rel: &str) -> String {
+pub(crate) fn corpus(rel: &str) -> String {
     repo()
         .join("corpus")
         .join(rel)
@@ -18,7 +18,7 @@ pub fn corpus(rel: &str) -> String {
         .into_owned()
 }
 
-pub fn fixture(name: &str) -> String {
+pub(crate) fn fixture(name: &str) -> String {
     repo()
         .join("crates/tfwire-plan/tests/data")
         .join(name)
@@ -27,7 +27,7 @@ pub fn fixture(name: &str) -> String {
 }
 
 /// Runs `tfwire ARGS` with `stdin`; returns (exit code, stdout, stderr).
-pub fn run(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+pub(crate) fn run(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     let out = run_raw(args, stdin);
     (
         out.status.code().unwrap_or(-1),
@@ -36,7 +36,7 @@ pub fn run(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     )
 }
 
-pub fn run_raw(args: &[&str], stdin: &[u8]) -> Output {
+pub(crate) fn run_raw(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
         .args(args)
         .env_remove("NO_COLOR")
@@ -53,7 +53,7 @@ pub fn run_raw(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 /// Every file under corpus/plans, sorted.
-pub fn plan_files() -> Vec<PathBuf> {
+pub(crate) fn plan_files() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
@@ -72,7 +72,7 @@ pub fn plan_files() -> Vec<PathBuf> {
 
 /// Reads a JSON file with serde_json (not tfwire): UTF-8 with or without a byte-order
 /// mark, or UTF-16 LE with one.
-pub fn read_json(path: &Path) -> serde_json::Value {
+pub(crate) fn read_json(path: &Path) -> serde_json::Value {
     let bytes = std::fs::read(path).unwrap();
     let text = if let Some(rest) = bytes.strip_prefix(&[0xFF, 0xFE]) {
         let units: Vec<u16> = rest
@@ -88,7 +88,7 @@ pub fn read_json(path: &Path) -> serde_json::Value {
 }
 
 /// The summary key of an action list, counted the plain way.
-pub fn action_key(actions: &serde_json::Value) -> String {
+pub(crate) fn action_key(actions: &serde_json::Value) -> String {
     let a: Vec<&str> = actions
         .as_array()
         .unwrap()
@@ -105,7 +105,7 @@ pub fn action_key(actions: &serde_json::Value) -> String {
 
 /// Whether `<details>` and `</details>` are balanced and properly nested, and every
 /// `<summary>` is closed on its line.
-pub fn details_balanced(md: &str) -> bool {
+pub(crate) fn details_balanced(md: &str) -> bool {
     let mut depth = 0i64;
     for line in md.lines() {
         depth += line.matches("<details").count() as i64;
@@ -119,7 +119,7 @@ pub fn details_balanced(md: &str) -> bool {
 
 /// Whether every Markdown table has rows of the header's number of cells (pipes escaped
 /// as `\|` do not count).
-pub fn tables_well_formed(md: &str) -> bool {
+pub(crate) fn tables_well_formed(md: &str) -> bool {
     let cells = |l: &str| l.replace("\\|", "").matches('|').count();
     let mut expect = None;
     for line in md.lines() {
