@@ -81,7 +81,7 @@ struct FilterArgs {
     #[arg(long = "type", value_name = "TYPE")]
     type_name: Vec<String>,
     /// Only resources at this address (glob; the address before a move counts too),
-    /// e.g. 'module.app.aws_instance.web[*]'.
+    /// e.g. `module.app.aws_instance.web[*]`.
     #[arg(long, value_name = "GLOB")]
     address: Vec<String>,
     /// Only resources in this module or below it (glob), e.g. module.network; `root` for
