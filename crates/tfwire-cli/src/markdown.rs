@@ -126,8 +126,8 @@ impl Summary<'_, '_> {
         for (key, words) in [
             ("create", "to create"),
             ("update", "to update"),
-            ("replace", "to replace"),
             ("delete", "to delete"),
+            ("replace", "to replace"),
             ("read", "to read"),
             ("forget", "to forget"),
         ] {

@@ -118,8 +118,8 @@ impl FilterArgs {
             ("--address", &self.address),
             ("--module", &self.module),
         ] {
-            if !values.is_empty() {
-                parts.push(format!("{flag} {}", values.join(",")));
+            for v in values {
+                parts.push(format!("{flag} {v}"));
             }
         }
         parts.join(" ")

@@ -31,11 +31,11 @@ fn nonzero(counts: &Value) -> BTreeMap<String, u64> {
 fn headline(counts: &BTreeMap<String, u64>) -> String {
     let n = |k: &str| counts.get(k).copied().unwrap_or(0);
     let mut s = format!(
-        "### Terraform plan: {} to create, {} to update, {} to replace, {} to delete",
+        "### Terraform plan: {} to create, {} to update, {} to delete, {} to replace",
         n("create"),
         n("update"),
-        n("replace"),
-        n("delete")
+        n("delete"),
+        n("replace")
     );
     for k in ["read", "forget"] {
         if n(k) > 0 {
@@ -97,7 +97,7 @@ fn markdown_summary_of_a_plan_with_several_actions() {
     assert_eq!(code, 0);
     assert_eq!(
         md,
-        "### Terraform plan: 7 to create, 0 to update, 0 to replace, 0 to delete\n\
+        "### Terraform plan: 7 to create, 0 to update, 0 to delete, 0 to replace\n\
          \n\
          | Create | Update | Delete | Replace | Read | No change | Forget |\n\
          |---:|---:|---:|---:|---:|---:|---:|\n\
@@ -309,7 +309,7 @@ fn max_bytes_needs_markdown() {
     assert_eq!(code, 0);
     assert!(
         out.starts_with(
-            "### Terraform plan: 1 to create, 0 to update, 1 to replace, 1 to delete\n"
+            "### Terraform plan: 1 to create, 0 to update, 1 to delete, 1 to replace\n"
         )
     );
 }
