@@ -10,12 +10,16 @@ use tfwire::{Config, Decoder, Program, Type};
 ///
 /// Prints the canonical form (tagged JSON on one line), or the value encoded again as go-cty
 /// encodes it (`--output msgpack|json`), and exits 0; on bad input prints
-/// `error: <path>: <message> (at byte N)` and exits 1.
+/// `error: <path>: <message> (at byte N)` (the path of the offending value inside it, e.g.
+/// `.tags["env"]`; for JSON input also the line with a caret under the column) and exits 1.
+/// Gzip-compressed input is inflated; JSON and hex text may be UTF-16 or carry a
+/// byte-order mark.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  printf '\\x82\\xa1a\\x01\\xa1b\\xc0' | tfwire decode --type '[\"map\",\"number\"]'\n  \
                         echo '92 a1 61 c0' | tfwire decode --hex --type '[\"list\",\"string\"]'\n  \
-                        echo '[\"a\",null]' | tfwire decode --input json --output msgpack --hex --type '[\"list\",\"string\"]'"
+                        echo '[\"a\",null]' | tfwire decode --input json --output msgpack --hex --type '[\"list\",\"string\"]'\n\n\
+                        Exit codes: 0 success, 1 input rejected, 2 usage error."
 )]
 pub(crate) struct Args {
     /// The type constraint, as type JSON (e.g. '["map","string"]').
@@ -74,9 +78,14 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         ),
         None => args.schema.program()?,
     };
+    let name = input::display_name(args.file.as_deref().unwrap_or("-")).to_string();
     let raw = input::read(args.file.as_deref())?;
     let hex_input = args.hex && matches!(args.input, InputFormat::Msgpack);
-    let bytes = if hex_input { input::unhex(&raw)? } else { raw };
+    let bytes = match args.input {
+        InputFormat::Msgpack if hex_input => input::unhex(&input::text(raw, &name)?)?,
+        InputFormat::Msgpack => raw,
+        InputFormat::Json => input::text(raw, &name)?,
+    };
     let arena = bumpalo::Bump::new();
     let mut decoder = Decoder::new(Config::default().lenient(args.lenient));
     let value = match (args.input, args.chunk_size) {
@@ -96,10 +105,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         }
     }
     .map_err(|e| match args.input {
-        InputFormat::Json => {
-            let (line, col) = e.line_column(&bytes);
-            Failure::Input(format!("{e} (line {line}, column {col})"))
-        }
+        InputFormat::Json => json_error(&e, &bytes, &name),
         InputFormat::Msgpack => Failure::Input(e.to_string()),
     })?;
     match args.output {
@@ -113,4 +119,13 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             output::text(&text)
         }
     }
+}
+
+/// A JSON decoding error: the message with the value path, then the line with a caret.
+#[cold]
+pub(crate) fn json_error(e: &tfwire::Error, bytes: &[u8], name: &str) -> Failure {
+    Failure::Input(format!(
+        "{e}\n{}",
+        crate::report::snippet(name, bytes, e.offset())
+    ))
 }

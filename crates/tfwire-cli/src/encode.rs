@@ -10,11 +10,14 @@ use tfwire::{Config, Decoder, Program, Type};
 /// Reads the value's canonical form (the tagged JSON `tfwire decode` prints) or its JSON
 /// (`DynamicValue.json`), writes the MessagePack bytes (`DynamicValue.msgpack`; hex text with
 /// `--hex`) and exits 0; on bad input, or a value that does not fit the type, prints
-/// `error: <path>: <message>` and exits 1.
+/// `error: <path>: <message>` (with the line and a caret under the column for a syntax
+/// error) and exits 1. Gzip-compressed input is inflated; the text may be UTF-16 or carry
+/// a byte-order mark.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  echo '[\"list\",[[\"string\",\"a\"],[\"null\"]]]' | tfwire encode --hex --type '[\"list\",\"string\"]'\n  \
-                        echo '{\"id\":\"x\"}' | tfwire encode --input json --hex --type '[\"object\",{\"id\":\"string\"}]'"
+                        echo '{\"id\":\"x\"}' | tfwire encode --input json --hex --type '[\"object\",{\"id\":\"string\"}]'\n\n\
+                        Exit codes: 0 success, 1 input rejected, 2 usage error."
 )]
 pub(crate) struct Args {
     /// The type constraint, as type JSON (e.g. '["map","string"]').
@@ -44,17 +47,15 @@ enum InputFormat {
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let ty = Type::from_json(&args.ty).map_err(|e| Failure::Usage(format!("--type: {e}")))?;
     let program = Program::compile(&ty);
-    let bytes = input::read(args.file.as_deref())?;
+    let name = input::display_name(args.file.as_deref().unwrap_or("-")).to_string();
+    let bytes = input::text(input::read(args.file.as_deref())?, &name)?;
     let arena = bumpalo::Bump::new();
     let value = match args.input {
         InputFormat::Canonical => tfwire::canonical::parse(&bytes, &arena),
         InputFormat::Json => Decoder::new(Config::default().lenient(args.lenient))
             .decode_json(&program, &bytes, &arena),
     }
-    .map_err(|e| {
-        let (line, col) = e.line_column(&bytes);
-        Failure::Input(format!("{e} (line {line}, column {col})"))
-    })?;
+    .map_err(|e| crate::decode::json_error(&e, &bytes, &name))?;
     let out = tfwire::encode_msgpack(&program, &value).map_err(output::unencodable)?;
     output::msgpack(&out, args.hex)
 }

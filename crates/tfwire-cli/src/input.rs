@@ -1,22 +1,67 @@
-//! Reading inputs: a file or standard input, raw or as hex text.
+//! Reading inputs: a file or standard input (`-`), gzip-compressed or not; text in UTF-8
+//! (with or without a byte-order mark) or UTF-16; hex text. And the documents (plans and
+//! states) built from them, with errors that point at the offending line.
 
-use crate::Failure;
+use crate::{Failure, report};
+use flate2::read::MultiGzDecoder;
 use std::io::Read;
+use tfwire_plan::{Document, Parser};
 
-/// Reads `path` (`-` or none: standard input).
-pub(crate) fn read(path: Option<&str>) -> Result<Vec<u8>, Failure> {
-    let mut buf = Vec::new();
+/// The most a gzip-compressed input may inflate to: the plan parser's own limit (4 GiB),
+/// so that a small hostile file cannot fill the memory.
+const MAX_INFLATED: u64 = 1 << 32;
+
+/// Reads `path` (`-` or none: standard input) with `spare` bytes of capacity left over
+/// (so that a parser can pad the buffer without reallocating), inflating gzip input
+/// (recognised by its magic bytes `1f 8b`).
+pub(crate) fn read_raw(path: Option<&str>, spare: usize) -> Result<Vec<u8>, Failure> {
+    let name = display_name(path.unwrap_or("-"));
+    let io = |e: std::io::Error| Failure::Input(format!("{name}: {e}"));
+    let mut buf;
     match path {
         None | Some("-") => {
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| Failure::Input(format!("reading standard input: {e}")))?;
+            buf = Vec::new();
+            std::io::stdin().read_to_end(&mut buf).map_err(io)?;
         }
         Some(p) => {
-            buf = std::fs::read(p).map_err(|e| Failure::Input(format!("{p}: {e}")))?;
+            let mut file = std::fs::File::open(p).map_err(io)?;
+            let len = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
+            buf = Vec::with_capacity(len.saturating_add(spare));
+            file.read_to_end(&mut buf).map_err(io)?;
         }
     }
+    if buf.starts_with(&[0x1f, 0x8b]) {
+        buf = gunzip(&buf, spare).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    }
     Ok(buf)
+}
+
+fn gunzip(bytes: &[u8], spare: usize) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(bytes.len().saturating_mul(6).saturating_add(spare));
+    MultiGzDecoder::new(bytes)
+        .take(MAX_INFLATED + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("reading gzip-compressed input: {e}"))?;
+    if out.len() as u64 > MAX_INFLATED {
+        return Err("gzip-compressed input inflates to 4 GiB or more".into());
+    }
+    out.reserve(spare);
+    Ok(out)
+}
+
+/// Reads a value input (`decode`, `encode`): raw bytes, gzip inflated.
+pub(crate) fn read(path: Option<&str>) -> Result<Vec<u8>, Failure> {
+    read_raw(path, 0)
+}
+
+/// Text input (JSON, hex): UTF-16 transcoded to UTF-8, a UTF-8 byte-order mark dropped.
+pub(crate) fn text(mut bytes: Vec<u8>, name: &str) -> Result<Vec<u8>, Failure> {
+    let enc =
+        tfwire_plan::transcode(&mut bytes).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    if enc == tfwire_plan::Encoding::Utf8Bom {
+        bytes.drain(..3);
+    }
+    Ok(bytes)
 }
 
 /// Decodes hex text (whitespace ignored).
@@ -46,25 +91,49 @@ pub(crate) fn unhex(text: &[u8]) -> Result<Vec<u8>, Failure> {
         .collect()
 }
 
-/// Reads a document (`-`: standard input) into a buffer with `spare` bytes of capacity
-/// left over, so that a parser can pad it without reallocating.
-pub(crate) fn read_document(path: &str, spare: usize) -> Result<Vec<u8>, Failure> {
-    if path == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Failure::Input(format!("reading standard input: {e}")))?;
-        return Ok(buf);
-    }
-    let mut file = std::fs::File::open(path).map_err(|e| Failure::Input(format!("{path}: {e}")))?;
-    let len = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
-    let mut buf = Vec::with_capacity(len.saturating_add(spare));
-    file.read_to_end(&mut buf)
-        .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
-    Ok(buf)
-}
-
 /// The name to show for an input in messages.
 pub(crate) fn display_name(path: &str) -> &str {
     if path == "-" { "<stdin>" } else { path }
+}
+
+/// Reads, parses and models a plan or state document, and runs `f` on it. A rejected
+/// document is reported with its path, byte offset and the offending line.
+pub(crate) fn with_document<R>(
+    path: &str,
+    f: impl FnOnce(Document<'_>) -> Result<R, Failure>,
+) -> Result<R, Failure> {
+    let mut bytes = read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
+    let mut parser = Parser::new();
+    let error = match parser.parse(&mut bytes) {
+        Ok(tape) => {
+            drop(parser); // the scratch buffers are not needed any more
+            let arena = bumpalo::Bump::new();
+            match tape.document(&arena) {
+                Ok(doc) => return f(doc),
+                Err(e) => e,
+            }
+        }
+        Err(e) => e,
+    };
+    Err(document_error(path, &error, &bytes))
+}
+
+/// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.
+/// The text is read again from the file when there is one (the parser decodes string
+/// escapes in place, so `parsed` may differ from the file); standard input is shown
+/// from `parsed`.
+#[cold]
+pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: &[u8]) -> Failure {
+    let name = display_name(path);
+    let mut msg = format!("{name}: {e}");
+    if let Some(offset) = e.offset() {
+        let text = (path != "-")
+            .then(|| read_raw(Some(path), 0).ok())
+            .flatten()
+            .and_then(|mut t| tfwire_plan::transcode(&mut t).ok().map(|_| t));
+        let text = text.as_deref().unwrap_or(parsed);
+        msg.push('\n');
+        msg.push_str(&report::snippet(name, text, offset));
+    }
+    Failure::Input(msg)
 }

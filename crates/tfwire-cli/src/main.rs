@@ -8,10 +8,14 @@ use std::process::ExitCode;
 mod decode;
 mod encode;
 mod input;
+mod markdown;
 mod output;
 mod plan;
+mod render;
+mod report;
 mod schema;
 mod state;
+mod suggest;
 
 /// Decode, encode and inspect Terraform/OpenTofu wire values (DynamicValue MessagePack and
 /// JSON), plans and states.
@@ -22,7 +26,19 @@ struct Cli {
     command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 success, 1 input rejected, 2 usage error.";
+const EXIT_CODES: &str = "Examples:
+  tfwire plan summary plan.json
+  tfwire plan summary --format markdown --max-bytes 65536 plan.json
+  tfwire plan show plan.json aws_instance.web
+  tfwire state list terraform.tfstate
+  tfwire state show terraform.tfstate aws_instance.web
+  echo '82 a1 61 01 a1 62 c0' | tfwire decode --hex --type '[\"map\",\"number\"]'
+
+Every command reads a file or standard input (`-`); gzip-compressed input and UTF-16
+text are recognised and read.
+
+Exit codes: 0 success, 1 input rejected (the message says where: path, byte offset,
+and for JSON the line with a caret), 2 usage error.";
 
 #[derive(Subcommand)]
 enum Command {

@@ -120,7 +120,7 @@ fn plan_summary_json_exact() {
             r#""read":0,"no_op":0,"forget":0},"drift":{"create":0,"update":0,"delete":0,"#,
             r#""replace":0,"read":0,"no_op":0,"forget":0},"changes":[{"address":"#,
             r#""tfcoremock_simple_resource.moved","action":"update","previous_address":"#,
-            r#""tfcoremock_simple_resource.base"}]}"#,
+            r#""tfcoremock_simple_resource.base"}],"drift_changes":[]}"#,
             "\n"
         )
     );
@@ -143,7 +143,8 @@ fn plan_summary_joined_actions_get_their_own_key() {
             r#""read":0,"no_op":0,"forget":0,"create+forget":1},"drift":{"create":0,"update":0,"#,
             r#""delete":1,"replace":0,"read":0,"no_op":0,"forget":0},"changes":["#,
             r#"{"address":"a.x","action":"create+forget"},"#,
-            r#"{"address":"a.y","action":"create","previous_address":"a.old"}]}"#,
+            r#"{"address":"a.y","action":"create","previous_address":"a.old"}],"#,
+            r#""drift_changes":[{"address":"a.z","action":"delete"}]}"#,
             "\n"
         )
     );
@@ -155,6 +156,11 @@ fn plan_summary_joined_actions_get_their_own_key() {
          ACTION         ADDRESS  NOTES\n\
          create+forget  a.x\n\
          create         a.y      moved from a.old\n\
+         \n\
+         Changed outside Terraform (drift):\n\
+         \n\
+         ACTION  ADDRESS  NOTES\n\
+         delete  a.z\n\
          \n\
          Changes: 1 create, 0 update, 0 delete, 0 replace, 1 create+forget\n\
          Drift:   0 create, 0 update, 1 delete, 0 replace\n"
@@ -303,7 +309,16 @@ fn rejected_documents_exit_1_with_a_message() {
     for (args, stdin, want) in cases {
         let out = tfwire(&args, Some(stdin));
         assert_eq!(out.status.code(), Some(1), "{args:?}");
-        assert_eq!(text(&out.stderr), want, "{args:?}");
+        // The first line is the message; one with a byte offset is followed by the line
+        // with a caret (tested in errors.rs).
+        let stderr = text(&out.stderr);
+        let first = stderr.split_inclusive('\n').next().unwrap_or_default();
+        assert_eq!(first, want, "{args:?}");
+        assert_eq!(
+            stderr.contains("\n  --> ") || stderr.contains("\n --> "),
+            want.contains("(at byte"),
+            "{args:?}: {stderr}"
+        );
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }

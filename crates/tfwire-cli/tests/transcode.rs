@@ -91,7 +91,8 @@ fn errors_and_exit_codes() {
         (code, err.as_str()),
         (
             1,
-            "error: (root): invalid JSON: expected a string, found character ']' (at byte 12) (line 2, column 2)\n"
+            "error: (root): invalid JSON: expected a string, found character ']' (at byte 12)\n \
+             --> <stdin>:2:2\n  |\n2 | {]\n  |  ^\n"
         )
     );
     let (code, _, err) = tfwire(

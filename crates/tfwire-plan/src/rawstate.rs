@@ -4,8 +4,97 @@
 use crate::build::{Cx, Result};
 use crate::error::{Error, ErrorKind};
 use crate::json::Json;
+use crate::json::write_json_str;
+use crate::path::{Path, Step};
 use crate::values::{Index, Mode};
 use core::fmt;
+use std::borrow::Cow;
+
+/// A marker tree being built from paths.
+enum MarkTree {
+    None,
+    All,
+    Object(Vec<(String, MarkTree)>),
+    Array(Vec<MarkTree>),
+}
+
+impl MarkTree {
+    fn insert(&mut self, steps: &[Step<'_>]) {
+        let Some((first, rest)) = steps.split_first() else {
+            *self = MarkTree::All;
+            return;
+        };
+        let child = match (first, &mut *self) {
+            (_, MarkTree::All) => return,
+            (Step::Index(i), MarkTree::None | MarkTree::Array(_)) => {
+                if matches!(self, MarkTree::None) {
+                    *self = MarkTree::Array(Vec::new());
+                }
+                let MarkTree::Array(items) = self else {
+                    return;
+                };
+                // Bounded: a state's index keys index its own lists.
+                let i = usize::try_from(*i).unwrap_or(usize::MAX).min(1 << 20);
+                while items.len() <= i {
+                    items.push(MarkTree::None);
+                }
+                &mut items[i]
+            }
+            (Step::Attr(k) | Step::Key(k), MarkTree::None | MarkTree::Object(_)) => {
+                if matches!(self, MarkTree::None) {
+                    *self = MarkTree::Object(Vec::new());
+                }
+                let MarkTree::Object(members) = self else {
+                    return;
+                };
+                let at = match members.iter().position(|(n, _)| n == k.as_ref()) {
+                    Some(at) => at,
+                    None => {
+                        members.push((k.to_string(), MarkTree::None));
+                        members.len() - 1
+                    }
+                };
+                &mut members[at].1
+            }
+            // A path that disagrees with another on the shape: mark the whole node.
+            _ => {
+                *self = MarkTree::All;
+                return;
+            }
+        };
+        child.insert(rest);
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            MarkTree::None => out.push_str("false"),
+            MarkTree::All => out.push_str("true"),
+            MarkTree::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    // Writing to a String cannot fail.
+                    let _ = write_json_str(out, k);
+                    out.push(':');
+                    v.write(out);
+                }
+                out.push('}');
+            }
+            MarkTree::Array(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    v.write(out);
+                }
+                out.push(']');
+            }
+        }
+    }
+}
 
 /// A raw state file, version 4.
 #[derive(Clone, Copy, Debug)]
@@ -250,6 +339,71 @@ impl<'a> RawResource<'a> {
 }
 
 impl<'a> RawInstance<'a> {
+    /// The paths of `sensitive_attributes`, as written by Terraform ≥ 0.15 and OpenTofu:
+    /// a list of paths, each a list of steps `{"type":"get_attr","value":NAME}` or
+    /// `{"type":"index","value":{"value":KEY,"type":"string"|"number"}}`. A step of any
+    /// other form ends its path there, so the value it is in counts as sensitive
+    /// (hiding too much rather than too little).
+    pub fn sensitive_paths(&self) -> Vec<Path<'a>> {
+        let Some(list) = self.sensitive_attributes.and_then(|v| v.as_array()) else {
+            return Vec::new();
+        };
+        list.iter()
+            .map(|p| {
+                let mut path = Path::root();
+                for step in p.as_array().into_iter().flatten() {
+                    let value = step.get("value");
+                    let s = match step.get("type").and_then(|t| t.as_str()) {
+                        Some("get_attr") => value
+                            .and_then(|v| v.as_str())
+                            .map(|n| Step::Attr(Cow::Borrowed(n))),
+                        Some("index") => {
+                            let key = value.and_then(|v| v.get("value"));
+                            match (key.and_then(|k| k.as_str()), key.and_then(|k| k.as_u64())) {
+                                (Some(k), _) => Some(Step::Key(Cow::Borrowed(k))),
+                                (None, Some(i)) => Some(Step::Index(i)),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    match s {
+                        Some(s) => path.push(s),
+                        None => break,
+                    }
+                }
+                path
+            })
+            .collect()
+    }
+
+    /// [`RawInstance::sensitive_paths`] as a marker tree in the form of `sensitive_values`
+    /// (`{"password":true,"tags":{"env":true}}`, arrays padded with `false`), as JSON text:
+    /// parse it and read it with [`crate::Mark::from_json`] to get a [`crate::Merged`]
+    /// view of `attributes`.
+    ///
+    /// ```
+    /// let mut input = br#"{"version":4,"resources":[{"mode":"managed","type":"t","name":"n",
+    ///   "instances":[{"attributes":{"pw":"x","l":["a","b"]},"sensitive_attributes":[
+    ///     [{"type":"get_attr","value":"pw"}],
+    ///     [{"type":"get_attr","value":"l"},{"type":"index","value":{"value":1,"type":"number"}}]]}]}]}"#.to_vec();
+    /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+    /// let arena = bumpalo::Bump::new();
+    /// let state = tape.raw_state(&arena)?;
+    /// let inst = &state.resources[0].instances[0];
+    /// assert_eq!(inst.sensitive_marker_json(), r#"{"pw":true,"l":[false,true]}"#);
+    /// # Ok::<(), tfwire_plan::Error>(())
+    /// ```
+    pub fn sensitive_marker_json(&self) -> String {
+        let mut tree = MarkTree::None;
+        for p in self.sensitive_paths() {
+            tree.insert(p.steps());
+        }
+        let mut out = String::new();
+        tree.write(&mut out);
+        out
+    }
+
     fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<RawInstance<'a>> {
         let mut i = RawInstance {
             index_key: None,

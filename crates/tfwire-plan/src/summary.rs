@@ -1,8 +1,10 @@
 //! [`Summary`]: what a plan does, counted per action, with the per-resource list.
 
 use crate::change::{AttrPath, ChangeKind, ResourceChange};
+use crate::filter::{Filter, module_of};
 use crate::json::write_json_str;
 use crate::plan::Plan;
+use crate::values::Mode;
 use core::fmt;
 use std::borrow::Cow;
 
@@ -93,12 +95,27 @@ pub struct ChangeSummary<'a> {
     pub replace_paths: &'a [AttrPath<'a>],
     /// The deposed object's key, for a change to a deposed object.
     pub deposed: Option<&'a str>,
+    /// The resource mode (`managed`, `data`, ...).
+    pub mode: Mode<'a>,
+    /// The resource type, e.g. `aws_instance`.
+    pub type_name: &'a str,
+    /// The resource's local name.
+    pub name: &'a str,
+    /// The module instance address (`module.a["x"].module.b`); empty in the root module.
+    /// `module_address` when the document gives it, otherwise read from the address.
+    pub module_address: &'a str,
 }
 
 impl<'a> ChangeSummary<'a> {
     /// Summarises one resource change.
     pub fn of(rc: &ResourceChange<'a>) -> ChangeSummary<'a> {
         let address = rc.display_address();
+        let module_address = match (rc.module_address, &address) {
+            (Some(m), _) => m,
+            (None, Cow::Borrowed(a)) => module_of(a),
+            // Rebuilt addresses come from the parts: no module_address, the root module.
+            (None, Cow::Owned(_)) => "",
+        };
         ChangeSummary {
             previous_address: rc.previous_address.filter(|p| *p != address),
             address,
@@ -108,7 +125,16 @@ impl<'a> ChangeSummary<'a> {
             action_reason: rc.action_reason,
             replace_paths: rc.change.replace_paths,
             deposed: rc.deposed,
+            mode: rc.mode,
+            type_name: rc.type_name,
+            name: rc.name,
+            module_address,
         }
+    }
+
+    /// Whether the change is to a data source (`data.` addresses).
+    pub fn is_data(&self) -> bool {
+        self.mode == Mode::Data
     }
 
     fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
@@ -164,7 +190,7 @@ impl<'a> ChangeSummary<'a> {
 ///     r#""read":0,"no_op":1,"forget":0},"drift":{"create":0,"update":0,"delete":0,"replace":0,"#,
 ///     r#""read":0,"no_op":0,"forget":0},"changes":[{"address":"a.x","action":"create"},"#,
 ///     r#"{"address":"a.y","action":"replace","action_reason":"replace_because_cannot_update"},"#,
-///     r#"{"address":"a.z","action":"no_op","previous_address":"a.old"}]}"#));
+///     r#"{"address":"a.z","action":"no_op","previous_address":"a.old"}],"drift_changes":[]}"#));
 /// # Ok::<(), tfwire_plan::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -180,6 +206,11 @@ pub struct Summary<'a> {
     pub drift: Counts,
     /// Every resource change, in document order.
     pub changes: Vec<ChangeSummary<'a>>,
+    /// Every `resource_drift` entry (changes made outside Terraform), in document order.
+    pub drift_changes: Vec<ChangeSummary<'a>>,
+    /// When the summary was narrowed by a [`Filter`]: how many resource changes and drift
+    /// entries the whole plan has (the counts above are of the selected ones).
+    pub unfiltered: Option<(usize, usize)>,
 }
 
 impl<'a> Summary<'a> {
@@ -192,8 +223,10 @@ impl<'a> Summary<'a> {
             changes.push(ChangeSummary::of(rc));
         }
         let mut drift = Counts::default();
+        let mut drift_changes = Vec::with_capacity(plan.resource_drift.len());
         for rc in plan.resource_drift {
             drift.add(rc.change.kind());
+            drift_changes.push(ChangeSummary::of(rc));
         }
         Summary {
             format_version: plan.format_version.or(plan.plan_format_version),
@@ -201,7 +234,59 @@ impl<'a> Summary<'a> {
             counts,
             drift,
             changes,
+            drift_changes,
+            unfiltered: None,
         }
+    }
+
+    /// The summary of the changes (and drift entries) that `filter` selects, counted
+    /// again; [`Summary::unfiltered`] keeps the whole plan's numbers.
+    ///
+    /// ```
+    /// use tfwire_plan::{Filter, Summary};
+    /// let mut input = br#"{"format_version":"1.2","resource_changes":[
+    ///   {"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a","change":{"actions":["create"]}},
+    ///   {"address":"module.net.aws_subnet.b[0]","module_address":"module.net","mode":"managed",
+    ///    "type":"aws_subnet","name":"b","index":0,"change":{"actions":["delete"]}}]}"#.to_vec();
+    /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+    /// let arena = bumpalo::Bump::new();
+    /// let summary = Summary::of(tape.plan(&arena)?);
+    /// let only = summary.filtered(&Filter::new().module("module.net"));
+    /// assert_eq!((only.counts.get("create"), only.counts.get("delete")), (0, 1));
+    /// assert_eq!(only.unfiltered, Some((2, 0)));
+    /// # Ok::<(), tfwire_plan::Error>(())
+    /// ```
+    pub fn filtered(&self, filter: &Filter) -> Summary<'a> {
+        let pick = |list: &[ChangeSummary<'a>]| -> (Counts, Vec<ChangeSummary<'a>>) {
+            let mut counts = Counts::default();
+            let mut out = Vec::new();
+            for c in list.iter().filter(|c| filter.matches(c)) {
+                counts.add(c.kind);
+                out.push(c.clone());
+            }
+            (counts, out)
+        };
+        let (counts, changes) = pick(&self.changes);
+        let (drift, drift_changes) = pick(&self.drift_changes);
+        Summary {
+            format_version: self.format_version,
+            terraform_version: self.terraform_version,
+            counts,
+            drift,
+            changes,
+            drift_changes,
+            unfiltered: Some(
+                self.unfiltered
+                    .unwrap_or((self.changes.len(), self.drift_changes.len())),
+            ),
+        }
+    }
+
+    /// The changes that are forgotten: removed from state without being destroyed.
+    pub fn forgotten(&self) -> impl Iterator<Item = &ChangeSummary<'a>> {
+        self.changes
+            .iter()
+            .filter(|c| matches!(c.kind, ChangeKind::Forget))
     }
 
     /// The changes that are moves (a `previous_address` that differs).
@@ -215,9 +300,12 @@ impl<'a> Summary<'a> {
     }
 
     /// Writes the summary as one JSON object:
-    /// `{"format_version", "terraform_version" (if known), "counts", "drift", "changes"}`.
+    /// `{"format_version", "terraform_version" (if known), "counts", "drift", "changes",
+    /// "drift_changes", "unfiltered" (after [`Summary::filtered`])}`.
     /// Each change has `address` and `action`, and `previous_address`, `importing`,
-    /// `action_reason`, `replace_paths`, `deposed` when they apply. `format_version` is
+    /// `action_reason`, `replace_paths`, `deposed` when they apply. `drift_changes` lists
+    /// the `resource_drift` entries in the same shape. `unfiltered` is
+    /// `{"changes": n, "drift_changes": n}` of the whole plan. `format_version` is
     /// `null` for documents without one.
     pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
         out.write_str("{\"format_version\":")?;
@@ -240,7 +328,21 @@ impl<'a> Summary<'a> {
             }
             c.write_json(out)?;
         }
-        out.write_str("]}")
+        out.write_str("],\"drift_changes\":[")?;
+        for (i, c) in self.drift_changes.iter().enumerate() {
+            if i > 0 {
+                out.write_char(',')?;
+            }
+            c.write_json(out)?;
+        }
+        out.write_char(']')?;
+        if let Some((changes, drift)) = self.unfiltered {
+            write!(
+                out,
+                ",\"unfiltered\":{{\"changes\":{changes},\"drift_changes\":{drift}}}"
+            )?;
+        }
+        out.write_char('}')
     }
 
     /// [`Summary::write_json`] into a string.

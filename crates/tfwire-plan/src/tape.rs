@@ -184,6 +184,25 @@ fn syntax_error(
     Error::new(ErrorKind::Syntax(msg)).with_offset(offset)
 }
 
+/// Detects the text encoding of a JSON input and transcodes UTF-16 to UTF-8 in place, as
+/// [`Parser::parse`] does first: for callers that hand JSON text to another reader (and
+/// for showing the line of an error, whose offset counts bytes of the transcoded text).
+/// A UTF-8 byte-order mark is left in place ([`Encoding::Utf8Bom`]: skip 3 bytes).
+///
+/// ```
+/// let mut text = b"\xFF\xFE{\0}\0".to_vec();
+/// assert_eq!(tfwire_plan::transcode(&mut text)?, tfwire_plan::Encoding::Utf16Le);
+/// assert_eq!(text, b"{}");
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ErrorKind::Encoding`] for UTF-32 and broken UTF-16.
+pub fn transcode(input: &mut Vec<u8>) -> Result<Encoding, Error> {
+    prepare(input)
+}
+
 /// Detects the text encoding; transcodes UTF-16 to UTF-8 in place.
 fn prepare(input: &mut Vec<u8>) -> Result<Encoding, Error> {
     let b = input.as_slice();

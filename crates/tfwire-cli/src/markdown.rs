@@ -1,0 +1,492 @@
+//! `plan summary --format markdown`: a summary for pull request comments, and its
+//! shrinking to a byte budget (`--max-bytes`): collapse the details, then group by
+//! resource type, then leave out groups, always keeping the totals.
+
+use crate::plan::{listed, notes};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use tfwire_plan::{ChangeKind, ChangeSummary, Diff, ResourceChange};
+
+/// How much of the summary to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// Every change, with notes and the attributes that change; sections open.
+    Full,
+    /// Every change with its notes; sections collapsed.
+    Collapsed,
+    /// Changes counted per resource type in each section; sections collapsed.
+    Grouped,
+    /// As `Grouped`, only the first N groups (then a count of what was left out).
+    Truncated(usize),
+    /// The headline and the counts table.
+    Totals,
+    /// The headline only.
+    Headline,
+}
+
+/// A plan summary to write as Markdown.
+pub(crate) struct Summary<'s, 'a> {
+    /// The summary (filtered if filters were given).
+    pub(crate) summary: &'s tfwire_plan::Summary<'a>,
+    /// The resource changes of `summary.changes`, in the same order.
+    pub(crate) changes: &'s [&'s ResourceChange<'a>],
+    /// The filters given, as flags (empty: none).
+    pub(crate) filters: String,
+}
+
+/// A section: changes of one action (or the drift).
+struct Section {
+    title: String,
+    marker: &'static str,
+    /// Indexes into `changes` (or `drift_changes`).
+    items: Vec<usize>,
+    drift: bool,
+    /// Whether rows get the "changes" column (updates and replacements).
+    details: bool,
+}
+
+const ORDER: [(&str, &str, &str); 6] = [
+    ("replace", "-/+", "Replace"),
+    ("delete", "-", "Delete"),
+    ("create", "+", "Create"),
+    ("update", "~", "Update"),
+    ("forget", ".", "Forget (removed from state, not destroyed)"),
+    ("read", "<=", "Read"),
+];
+
+/// The attributes shown per change before "and N more".
+const ATTRS_SHOWN: usize = 8;
+
+impl Summary<'_, '_> {
+    fn sections(&self) -> Vec<Section> {
+        let s = self.summary;
+        let mut by_key: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut moved_only = Vec::new();
+        for (i, c) in s.changes.iter().enumerate() {
+            if !listed(c) {
+                continue;
+            }
+            if c.kind == ChangeKind::NoOp {
+                moved_only.push(i);
+                continue;
+            }
+            let key = c.kind.key();
+            match by_key.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, v)) => v.push(i),
+                None => by_key.push((key.into_owned(), vec![i])),
+            }
+        }
+        let mut out = Vec::new();
+        for (key, marker, title) in ORDER {
+            if let Some(at) = by_key.iter().position(|(k, _)| k == key) {
+                let (_, items) = by_key.remove(at);
+                out.push(Section {
+                    title: title.into(),
+                    marker,
+                    items,
+                    drift: false,
+                    details: matches!(key, "replace" | "update"),
+                });
+            }
+        }
+        for (key, items) in by_key {
+            out.push(Section {
+                title: format!("Other: {key}"),
+                marker: "~",
+                items,
+                drift: false,
+                details: true,
+            });
+        }
+        if !moved_only.is_empty() {
+            out.push(Section {
+                title: "Moved or imported, no other change".into(),
+                marker: " ",
+                items: moved_only,
+                drift: false,
+                details: false,
+            });
+        }
+        if !s.drift_changes.is_empty() {
+            out.push(Section {
+                title: "Changed outside Terraform (drift)".into(),
+                marker: "!",
+                items: (0..s.drift_changes.len()).collect(),
+                drift: true,
+                details: false,
+            });
+        }
+        out
+    }
+
+    /// The headline: `Terraform plan: 3 to create, 1 to update, ...`.
+    fn headline(&self) -> String {
+        let c = &self.summary.counts;
+        let mut parts = Vec::new();
+        for (key, words) in [
+            ("create", "to create"),
+            ("update", "to update"),
+            ("delete", "to delete"),
+            ("replace", "to replace"),
+            ("read", "to read"),
+            ("forget", "to forget"),
+        ] {
+            let n = c.get(key);
+            if n > 0 || matches!(key, "create" | "update" | "replace" | "delete") {
+                parts.push(format!("{n} {words}"));
+            }
+        }
+        for (key, n) in c.iter().skip(tfwire_plan::COUNT_KEYS.len()) {
+            parts.push(format!("{n} {key}"));
+        }
+        format!("### Terraform plan: {}\n", parts.join(", "))
+    }
+
+    fn counts_table(&self) -> String {
+        let c = &self.summary.counts;
+        let keys: Vec<(&str, usize)> = c.iter().collect();
+        let mut head = String::from("|");
+        let mut rule = String::from("|");
+        let mut row = String::from("|");
+        for (k, n) in &keys {
+            let label = match *k {
+                "no_op" => "No change".to_string(),
+                k => {
+                    let mut s = k.to_string();
+                    if let Some(f) = s.get_mut(..1) {
+                        f.make_ascii_uppercase();
+                    }
+                    s
+                }
+            };
+            let _ = write!(head, " {label} |");
+            rule.push_str("---:|");
+            let _ = write!(row, " {n} |");
+        }
+        format!("{head}\n{rule}\n{row}\n")
+    }
+
+    fn also(&self) -> String {
+        let s = self.summary;
+        let mut parts = Vec::new();
+        let moved = s.moved().count();
+        let imported = s.imported().count();
+        let forgotten = s.forgotten().count();
+        if moved > 0 {
+            parts.push(format!("{moved} moved"));
+        }
+        if imported > 0 {
+            parts.push(format!("{imported} imported"));
+        }
+        if forgotten > 0 {
+            parts.push(format!("{forgotten} forgotten"));
+        }
+        let mut text = String::new();
+        if !parts.is_empty() {
+            let _ = write!(text, "**Also:** {}. ", parts.join(", "));
+        }
+        let drift = s.drift.total();
+        if drift > 0 {
+            let kinds: Vec<String> = s
+                .drift
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(k, n)| format!("{n} {}", k.replace('_', "-")))
+                .collect();
+            let _ = write!(
+                text,
+                "**Drift:** {drift} resource{} changed outside Terraform ({}).",
+                if drift == 1 { "" } else { "s" },
+                kinds.join(", ")
+            );
+        }
+        if let Some((n, d)) = s.unfiltered {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            let _ = write!(
+                text,
+                "_Filtered with {}: {} of {n} resource changes",
+                code(&self.filters),
+                s.changes.len()
+            );
+            if d > 0 {
+                let _ = write!(text, ", {} of {d} drift entries", s.drift_changes.len());
+            }
+            text.push_str("._");
+        }
+        if text.is_empty() { text } else { text + "\n" }
+    }
+
+    fn footer(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(f) = self.summary.format_version {
+            parts.push(format!("plan format {f}"));
+        }
+        if let Some(t) = self.summary.terraform_version {
+            parts.push(format!("Terraform {t}"));
+        }
+        parts.push(format!("tfwire {}", env!("CARGO_PKG_VERSION")));
+        format!("<sub>{}</sub>\n", parts.join(" · "))
+    }
+
+    fn change(&self, sec: &Section, i: usize) -> &ChangeSummary<'_> {
+        if sec.drift {
+            &self.summary.drift_changes[i]
+        } else {
+            &self.summary.changes[i]
+        }
+    }
+
+    /// The attributes that change, for the "changes" column.
+    fn attrs(&self, i: usize) -> String {
+        let Some(rc) = self.changes.get(i) else {
+            return String::new();
+        };
+        let changed = Diff::of(&rc.change).changes();
+        let mut parts: Vec<String> = changed
+            .iter()
+            .take(ATTRS_SHOWN)
+            .map(|(p, _, _)| {
+                let p = p.to_string();
+                code(p.strip_prefix('.').unwrap_or(&p))
+            })
+            .collect();
+        if changed.len() > ATTRS_SHOWN {
+            parts.push(format!("and {} more", changed.len() - ATTRS_SHOWN));
+        }
+        parts.join(", ")
+    }
+
+    /// The grouped rows of a section: (type, count, notes), most changes first.
+    fn groups(&self, sec: &Section) -> Vec<(String, usize, String)> {
+        let mut at: HashMap<(&str, String), usize> = HashMap::new();
+        let mut rows: Vec<(String, String, usize, usize, usize)> = Vec::new();
+        for &i in &sec.items {
+            let c = self.change(sec, i);
+            let action = if sec.drift {
+                c.kind.key().into_owned()
+            } else {
+                String::new()
+            };
+            let k = (c.type_name, action.clone());
+            let row = *at.entry(k).or_insert_with(|| {
+                rows.push((c.type_name.to_string(), action, 0, 0, 0));
+                rows.len() - 1
+            });
+            rows[row].2 += 1;
+            rows[row].3 += usize::from(c.previous_address.is_some());
+            rows[row].4 += usize::from(c.importing);
+        }
+        rows.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+        rows.into_iter()
+            .map(|(ty, action, n, moved, imported)| {
+                let mut notes = Vec::new();
+                if !action.is_empty() {
+                    notes.push(action.replace('_', "-"));
+                }
+                if moved > 0 {
+                    notes.push(format!("{moved} moved"));
+                }
+                if imported > 0 {
+                    notes.push(format!("{imported} imported"));
+                }
+                (ty, n, notes.join(", "))
+            })
+            .collect()
+    }
+
+    /// Writes the summary at one level.
+    pub(crate) fn render(&self, level: Level) -> String {
+        self.render_with(level, &mut HashMap::new())
+    }
+
+    fn render_with(&self, level: Level, attrs: &mut HashMap<usize, String>) -> String {
+        let mut out = self.headline();
+        if level == Level::Headline {
+            out.push_str("\n_Details left out to fit the size limit._\n");
+            return out;
+        }
+        out.push('\n');
+        out.push_str(&self.counts_table());
+        let also = self.also();
+        if !also.is_empty() {
+            out.push('\n');
+            out.push_str(&also);
+        }
+        if level == Level::Totals {
+            out.push_str(
+                "\n_The list of changes was left out to fit the size limit; \
+                 `tfwire plan summary` prints it._\n",
+            );
+            return out;
+        }
+        let sections = self.sections();
+        if sections.is_empty() {
+            out.push_str("\nNo changes.\n");
+        }
+        let mut budget = match level {
+            Level::Truncated(n) => n,
+            _ => usize::MAX,
+        };
+        for sec in &sections {
+            let open = if level == Level::Full { " open" } else { "" };
+            let _ = write!(
+                out,
+                "\n<details{open}><summary><code>{}</code> <strong>{}</strong> ({})</summary>\n\n",
+                html(sec.marker),
+                html(&sec.title),
+                sec.items.len()
+            );
+            match level {
+                Level::Full | Level::Collapsed => {
+                    let rows: Vec<(String, String, String)> = sec
+                        .items
+                        .iter()
+                        .map(|&i| {
+                            let c = self.change(sec, i);
+                            let d = if level == Level::Full && sec.details {
+                                attrs.entry(i).or_insert_with(|| self.attrs(i)).clone()
+                            } else {
+                                String::new()
+                            };
+                            (code(&c.address), cell(&notes(c).join("; ")), d)
+                        })
+                        .collect();
+                    // Columns that would be empty in every row are left out.
+                    let with_notes = rows.iter().any(|r| !r.1.is_empty());
+                    let with_attrs = rows.iter().any(|r| !r.2.is_empty());
+                    let mut head = String::from("| Address |");
+                    let mut rule = String::from("|---|");
+                    if sec.drift {
+                        head.push_str(" Action |");
+                        rule.push_str("---|");
+                    }
+                    if with_notes {
+                        head.push_str(" Notes |");
+                        rule.push_str("---|");
+                    }
+                    if with_attrs {
+                        head.push_str(" Changes |");
+                        rule.push_str("---|");
+                    }
+                    let _ = writeln!(out, "{head}\n{rule}");
+                    for (&i, (a, n, d)) in sec.items.iter().zip(&rows) {
+                        let _ = write!(out, "| {a} |");
+                        if sec.drift {
+                            let c = self.change(sec, i);
+                            let _ = write!(out, " {} |", c.kind.key().replace('_', "-"));
+                        }
+                        if with_notes {
+                            let _ = write!(out, " {n} |");
+                        }
+                        if with_attrs {
+                            let _ = write!(out, " {d} |");
+                        }
+                        out.push('\n');
+                    }
+                }
+                Level::Grouped | Level::Truncated(_) => {
+                    let groups = self.groups(sec);
+                    let shown = groups.len().min(budget);
+                    budget -= shown;
+                    if shown > 0 {
+                        out.push_str("| Resource type | Changes | Notes |\n|---|---:|---|\n");
+                        for (ty, n, notes) in &groups[..shown] {
+                            let _ = writeln!(out, "| {} | {n} | {} |", code(ty), cell(notes));
+                        }
+                    }
+                    if shown < groups.len() {
+                        let left: usize = groups[shown..].iter().map(|g| g.1).sum();
+                        let types = groups.len() - shown;
+                        let _ = writeln!(
+                            out,
+                            "{}_{} {} resource type{} ({left} change{}) left out to fit the size limit._",
+                            if shown > 0 { "\n" } else { "" },
+                            if shown > 0 { "And" } else { "All" },
+                            types,
+                            if types == 1 { "" } else { "s" },
+                            if left == 1 { "" } else { "s" },
+                        );
+                    }
+                }
+                Level::Totals | Level::Headline => {}
+            }
+            out.push_str("\n</details>\n");
+        }
+        if matches!(level, Level::Grouped | Level::Truncated(_)) && !sections.is_empty() {
+            out.push_str(
+                "\n_Changes are grouped by resource type to fit the size limit; \
+                 `tfwire plan summary` lists every address._\n",
+            );
+        }
+        out.push('\n');
+        out.push_str(&self.footer());
+        out
+    }
+
+    /// The most detailed summary that fits in `max` bytes; `Err(n)` when not even the
+    /// headline (n bytes) fits.
+    pub(crate) fn fit(&self, max: usize) -> Result<String, usize> {
+        let mut attrs = HashMap::new();
+        for level in [Level::Full, Level::Collapsed, Level::Grouped] {
+            let s = self.render_with(level, &mut attrs);
+            if s.len() <= max {
+                return Ok(s);
+            }
+        }
+        // The most groups that fit: the length grows with the number of groups kept.
+        let total: usize = self
+            .sections()
+            .iter()
+            .map(|sec| self.groups(sec).len())
+            .sum();
+        let (mut lo, mut hi) = (0, total);
+        let mut best = None;
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let s = self.render_with(Level::Truncated(mid), &mut attrs);
+            if s.len() <= max {
+                best = Some(s);
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if let Some(s) = best {
+            return Ok(s);
+        }
+        for level in [Level::Totals, Level::Headline] {
+            let s = self.render_with(level, &mut attrs);
+            if s.len() <= max {
+                return Ok(s);
+            }
+        }
+        Err(self.render_with(Level::Headline, &mut attrs).len())
+    }
+}
+
+/// Text as a Markdown code span in a table cell.
+fn code(s: &str) -> String {
+    let s = s.replace('|', "\\|").replace(['\n', '\r'], " ");
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// Text in a table cell: pipes escaped, one line, HTML-ish characters neutralised.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|")
+        .replace(['\n', '\r'], " ")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Text in HTML.
+fn html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

@@ -1,0 +1,172 @@
+//! Text trees of values and diffs, laid out like `terraform plan` and `terraform state
+//! show`: `+`/`-`/`~` markers, nested blocks indented, `(known after apply)` for unknown
+//! values and `(sensitive)` for sensitive ones.
+
+use std::fmt::Write as _;
+use tfwire_plan::{Diff, DiffOp, Json, Merged, Shape, Step};
+
+/// How a tree is drawn.
+#[derive(Clone, Copy)]
+pub(crate) struct Layout {
+    /// Draw the `+`/`-`/`~` column (plans) or not (states).
+    pub(crate) markers: bool,
+    /// Show unchanged members too (otherwise they are counted in a comment).
+    pub(crate) all: bool,
+    /// Colour the markers (ANSI).
+    pub(crate) color: bool,
+}
+
+/// The marker of an op.
+pub(crate) fn marker(op: DiffOp) -> &'static str {
+    match op {
+        DiffOp::NoOp => " ",
+        DiffOp::Create => "+",
+        DiffOp::Update => "~",
+        DiffOp::Delete => "-",
+    }
+}
+
+/// ANSI colour code of a marker or action.
+pub(crate) fn color_of(marker: &str) -> Option<&'static str> {
+    match marker {
+        "+" | "create" => Some("32"),
+        "-" | "delete" => Some("31"),
+        "~" | "update" => Some("33"),
+        "-/+" | "+/-" | "replace" => Some("35"),
+        "<=" | "read" => Some("36"),
+        _ => None,
+    }
+}
+
+/// `text` in the colour of `marker`, when colouring.
+pub(crate) fn paint(text: &str, marker: &str, color: bool) -> String {
+    match color_of(marker) {
+        Some(c) if color => format!("\x1b[{c}m{text}\x1b[0m"),
+        _ => text.to_string(),
+    }
+}
+
+/// A key as it is written in a tree: bare when it is an identifier, quoted otherwise.
+fn key_text(step: &Step<'_>) -> String {
+    match step {
+        Step::Attr(k) | Step::Key(k) => {
+            let ident = k
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && k.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+            if ident { k.to_string() } else { json_string(k) }
+        }
+        Step::Index(i) => i.to_string(),
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    // Writing to a String cannot fail.
+    let _ = tfwire_plan::write_json_str(&mut out, s);
+    out
+}
+
+/// One side of a leaf as text.
+pub(crate) fn value_text(side: Option<Merged<'_>>) -> String {
+    let Some(m) = side else {
+        return "null".into();
+    };
+    if m.is_unknown() {
+        return "(known after apply)".into();
+    }
+    if m.has_sensitive() {
+        return "(sensitive)".into();
+    }
+    let text = match m.raw_value() {
+        None => "null".to_string(),
+        Some(v) => scalar_text(v),
+    };
+    if m.has_unknown() {
+        format!("{text} (partly known after apply)")
+    } else {
+        text
+    }
+}
+
+fn scalar_text(v: Json<'_>) -> String {
+    v.to_string()
+}
+
+/// A leaf's value: `NEW`, `OLD -> NEW`, `OLD -> null` (an element: `OLD`).
+fn leaf_text(d: &Diff<'_>, element: bool) -> String {
+    match d.op {
+        DiffOp::Create => value_text(d.after),
+        DiffOp::Delete if element => value_text(d.before),
+        DiffOp::Delete => format!("{} -> null", value_text(d.before)),
+        DiffOp::Update => format!("{} -> {}", value_text(d.before), value_text(d.after)),
+        DiffOp::NoOp => value_text(d.after.or(d.before)),
+    }
+}
+
+/// Writes the members (or elements) of a container node, indented by `indent`.
+pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout) {
+    let shown: Vec<&(Step<'_>, Diff<'_>)> = d
+        .children
+        .iter()
+        .filter(|(_, c)| layout.all || !c.is_unchanged())
+        .collect();
+    let hidden = d.children.len() - shown.len();
+    let array = d.shape == Shape::Array;
+    let width = if array {
+        0
+    } else {
+        shown
+            .iter()
+            .map(|(s, _)| key_text(s).chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let pad = " ".repeat(indent);
+    for (step, child) in shown {
+        let m = if layout.markers {
+            format!(
+                "{} ",
+                paint(marker(child.op), marker(child.op), layout.color)
+            )
+        } else {
+            String::new()
+        };
+        let forces = if child.forces_replacement && child.op != DiffOp::NoOp {
+            " # forces replacement"
+        } else {
+            ""
+        };
+        let lead = if array {
+            format!("{pad}{m}")
+        } else {
+            format!("{pad}{m}{:width$} = ", key_text(step))
+        };
+        let comma = if array { "," } else { "" };
+        if child.children.is_empty() {
+            let _ = writeln!(out, "{lead}{}{comma}{forces}", leaf_text(child, array));
+        } else {
+            let (open, close) = if child.shape == Shape::Array {
+                ("[", "]")
+            } else {
+                ("{", "}")
+            };
+            let _ = writeln!(out, "{lead}{open}{forces}");
+            body(out, child, indent + 4, layout);
+            let close_pad = if layout.markers { 2 } else { 0 };
+            let _ = writeln!(out, "{pad}{}{close}{comma}", " ".repeat(close_pad));
+        }
+    }
+    if hidden > 0 {
+        let what = match (array, hidden) {
+            (true, 1) => "element",
+            (true, _) => "elements",
+            (false, 1) => "attribute",
+            (false, _) => "attributes",
+        };
+        let m = if layout.markers { "  " } else { "" };
+        let _ = writeln!(out, "{pad}{m}# ({hidden} unchanged {what} hidden)");
+    }
+}

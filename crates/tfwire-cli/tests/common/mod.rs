@@ -1,0 +1,138 @@
+//! Helpers shared by the tests that run the `tfwire` binary.
+
+#![allow(dead_code)] // each test file uses a part
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub(crate) fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+pub(crate) fn corpus(rel: &str) -> String {
+    repo()
+        .join("corpus")
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
+}
+
+pub(crate) fn fixture(name: &str) -> String {
+    repo()
+        .join("crates/tfwire-plan/tests/data")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs `tfwire ARGS` with `stdin`; returns (exit code, stdout, stderr).
+pub(crate) fn run(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let out = run_raw(args, stdin);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+pub(crate) fn run_raw(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    // A command that does not read its input closes the pipe early.
+    let _ = pipe.write_all(stdin);
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+/// Every file under corpus/plans, sorted.
+pub(crate) fn plan_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out)
+            } else {
+                out.push(p)
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&repo().join("corpus/plans"), &mut out);
+    out.sort();
+    out
+}
+
+/// Reads a JSON file with serde_json (not tfwire): UTF-8 with or without a byte-order
+/// mark, or UTF-16 LE with one.
+pub(crate) fn read_json(path: &Path) -> serde_json::Value {
+    let bytes = std::fs::read(path).unwrap();
+    let text = if let Some(rest) = bytes.strip_prefix(&[0xFF, 0xFE]) {
+        let units: Vec<u16> = rest
+            .chunks_exact(2)
+            .map(|p| u16::from_le_bytes([p[0], p[1]]))
+            .collect();
+        String::from_utf16(&units).unwrap()
+    } else {
+        let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+        String::from_utf8(b.to_vec()).unwrap()
+    };
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The summary key of an action list, counted the plain way.
+pub(crate) fn action_key(actions: &serde_json::Value) -> String {
+    let a: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    match a.as_slice() {
+        ["delete", "create"] | ["create", "delete"] => "replace".into(),
+        ["no-op"] => "no_op".into(),
+        [one] => one.to_string(),
+        many => many.join("+"),
+    }
+}
+
+/// Whether `<details>` and `</details>` are balanced and properly nested, and every
+/// `<summary>` is closed on its line.
+pub(crate) fn details_balanced(md: &str) -> bool {
+    let mut depth = 0i64;
+    for line in md.lines() {
+        depth += line.matches("<details").count() as i64;
+        depth -= line.matches("</details>").count() as i64;
+        if depth < 0 || line.matches("<summary>").count() != line.matches("</summary>").count() {
+            return false;
+        }
+    }
+    depth == 0
+}
+
+/// Whether every Markdown table has rows of the header's number of cells (pipes escaped
+/// as `\|` do not count).
+pub(crate) fn tables_well_formed(md: &str) -> bool {
+    let cells = |l: &str| l.replace("\\|", "").matches('|').count();
+    let mut expect = None;
+    for line in md.lines() {
+        if line.starts_with('|') {
+            let n = cells(line);
+            match expect {
+                None => expect = Some(n),
+                Some(e) if e != n => return false,
+                _ => {}
+            }
+        } else {
+            expect = None;
+        }
+    }
+    true
+}

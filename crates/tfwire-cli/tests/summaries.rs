@@ -1,0 +1,449 @@
+//! `tfwire plan summary` as a user runs it: every real plan, every format, the byte
+//! budget of Markdown summaries, and the filters.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Counts per summary key of a list of resource changes, made with serde_json.
+fn count(list: Option<&Value>) -> BTreeMap<String, u64> {
+    let mut out = BTreeMap::new();
+    for rc in list.and_then(Value::as_array).into_iter().flatten() {
+        *out.entry(action_key(&rc["change"]["actions"])).or_default() += 1;
+    }
+    out
+}
+
+fn nonzero(counts: &Value) -> BTreeMap<String, u64> {
+    counts
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| v.as_u64() != Some(0))
+        .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+        .collect()
+}
+
+/// The headline a summary must state for these counts.
+fn headline(counts: &BTreeMap<String, u64>) -> String {
+    let n = |k: &str| counts.get(k).copied().unwrap_or(0);
+    let mut s = format!(
+        "### Terraform plan: {} to create, {} to update, {} to delete, {} to replace",
+        n("create"),
+        n("update"),
+        n("delete"),
+        n("replace")
+    );
+    for k in ["read", "forget"] {
+        if n(k) > 0 {
+            s.push_str(&format!(", {} to {k}", n(k)));
+        }
+    }
+    s
+}
+
+#[test]
+fn every_corpus_plan_in_every_format() {
+    let mut plans = 0;
+    for path in plan_files() {
+        let p = path.to_string_lossy();
+        let doc = read_json(&path);
+        let want = count(doc.get("resource_changes"));
+        let want_drift = count(doc.get("resource_drift"));
+
+        let (code, out, err) = run(&["plan", "summary", "--format", "json", &p], b"");
+        assert_eq!(code, 0, "{p}: {err}");
+        let got: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(nonzero(&got["counts"]), want, "{p}: counts");
+        assert_eq!(nonzero(&got["drift"]), want_drift, "{p}: drift");
+        let n = |v: &Value| v.as_array().map_or(0, Vec::len);
+        assert_eq!(n(&got["changes"]), n(&doc["resource_changes"]), "{p}");
+        assert_eq!(n(&got["drift_changes"]), n(&doc["resource_drift"]), "{p}");
+
+        // Piped, the default is the table.
+        let (code, table, err) = run(&["plan", "summary", &p], b"");
+        assert_eq!(code, 0, "{p}: {err}");
+        let changes_line = table
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("Changes: "))
+            .unwrap();
+        for (k, v) in &want {
+            assert!(
+                changes_line.contains(&format!("{v} {}", k.replace('_', "-"))),
+                "{p}: {changes_line}"
+            );
+        }
+
+        let (code, md, err) = run(&["plan", "summary", "--format", "markdown", &p], b"");
+        assert_eq!(code, 0, "{p}: {err}");
+        assert!(md.starts_with(&headline(&want)), "{p}: {md}");
+        assert!(
+            details_balanced(&md) && tables_well_formed(&md),
+            "{p}: {md}"
+        );
+        plans += 1;
+    }
+    assert_eq!(plans, 301);
+}
+
+#[test]
+fn markdown_summary_of_a_plan_with_several_actions() {
+    let plan = corpus("plans/dineshba__tf-summarize/example/tfplan.json");
+    let (code, md, _) = run(&["plan", "summary", "--format", "markdown", &plan], b"");
+    assert_eq!(code, 0);
+    assert_eq!(
+        md,
+        "### Terraform plan: 7 to create, 0 to update, 0 to delete, 0 to replace\n\
+         \n\
+         | Create | Update | Delete | Replace | Read | No change | Forget |\n\
+         |---:|---:|---:|---:|---:|---:|---:|\n\
+         | 7 | 0 | 0 | 0 | 0 | 1 | 0 |\n\
+         \n\
+         **Drift:** 3 resources changed outside Terraform (3 delete).\n\
+         \n\
+         <details open><summary><code>+</code> <strong>Create</strong> (7)</summary>\n\
+         \n\
+         | Address |\n\
+         |---|\n\
+         | `github_repository.terraform_plan_summary` |\n\
+         | `module.github[\"demo-repository\"].github_branch.development` |\n\
+         | `module.github[\"demo-repository\"].github_branch.main` |\n\
+         | `module.github[\"demo-repository\"].github_repository.repository` |\n\
+         | `module.github[\"terraform-plan-summary\"].github_branch.development` |\n\
+         | `module.github[\"terraform-plan-summary\"].github_branch.main` |\n\
+         | `module.github[\"terraform-plan-summary\"].github_repository.repository` |\n\
+         \n\
+         </details>\n\
+         \n\
+         <details open><summary><code>!</code> <strong>Changed outside Terraform (drift)</strong> (3)</summary>\n\
+         \n\
+         | Address | Action |\n\
+         |---|---|\n\
+         | `module.github[\"terraform-plan-summary\"].github_branch.demo` | delete |\n\
+         | `module.github[\"terraform-plan-summary\"].github_branch.main` | delete |\n\
+         | `module.github[\"terraform-plan-summary\"].github_repository.repository` | delete |\n\
+         \n\
+         </details>\n\
+         \n\
+         <sub>plan format 1.0 · Terraform 1.1.4 · tfwire 0.1.0</sub>\n"
+    );
+}
+
+/// A plan of `n` resource changes made of the corpus's real ones, each moved into a
+/// module of its own (`module.m<k>.`), written to a temporary file; with its counts.
+fn synthetic_plan(n: usize, name: &str) -> (PathBuf, BTreeMap<String, u64>) {
+    let mut changes = Vec::with_capacity(n);
+    'outer: loop {
+        for path in plan_files() {
+            let doc = read_json(&path);
+            for rc in doc["resource_changes"].as_array().into_iter().flatten() {
+                if changes.len() == n {
+                    break 'outer;
+                }
+                let k = changes.len();
+                let mut rc = rc.clone();
+                let m = format!("module.m{k}");
+                let addr = rc["address"].as_str().unwrap_or("x.y").to_string();
+                rc["address"] = json!(format!("{m}.{addr}"));
+                rc["module_address"] = match rc["module_address"].as_str() {
+                    Some(inner) => json!(format!("{m}.{inner}")),
+                    None => json!(m),
+                };
+                if let Some(prev) = rc["previous_address"].as_str() {
+                    rc["previous_address"] = json!(format!("{m}.{prev}"));
+                }
+                changes.push(rc);
+            }
+        }
+    }
+    let plan = json!({"format_version": "1.2", "terraform_version": "1.9.8",
+                      "resource_changes": changes});
+    let counts = count(plan.get("resource_changes"));
+    let file = std::env::temp_dir().join(format!("tfwire-{}-{name}.json", std::process::id()));
+    std::fs::write(&file, serde_json::to_vec(&plan).unwrap()).unwrap();
+    (file, counts)
+}
+
+#[test]
+fn max_bytes_65536_on_20000_changes() {
+    let (file, counts) = synthetic_plan(20_000, "20k");
+    let f = file.to_string_lossy().into_owned();
+    let (code, full, _) = run(&["plan", "summary", "--format", "markdown", &f], b"");
+    assert_eq!(code, 0);
+    assert!(
+        full.len() > 1_000_000,
+        "the full summary is large: {}",
+        full.len()
+    );
+
+    let (code, md, err) = run(&["plan", "summary", "--max-bytes", "65536", &f], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(md.len() <= 65536, "{} bytes", md.len());
+    assert!(
+        md.starts_with(&headline(&counts)),
+        "the totals are stated: {md}"
+    );
+    for (k, v) in &counts {
+        assert!(
+            md.contains(&format!("| {v} |")),
+            "count {k} = {v} in the table"
+        );
+    }
+    assert!(details_balanced(&md) && tables_well_formed(&md));
+    // 20,000 addresses do not fit: the changes are grouped by type.
+    assert!(md.contains("grouped by resource type"), "{md}");
+    std::fs::remove_file(file).unwrap();
+}
+
+#[test]
+fn max_bytes_from_ample_to_absurd() {
+    let (file, counts) = synthetic_plan(600, "600");
+    let f = file.to_string_lossy().into_owned();
+    let (_, full, _) = run(&["plan", "summary", "--format", "markdown", &f], b"");
+    let mut seen = BTreeMap::new();
+    // Just too small for the full summary: the details collapse.
+    for max in [full.len(), full.len() - 1].into_iter().chain([
+        0, 1, 10, 60, 80, 100, 150, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000, 5000, 8000,
+        12_000, 20_000, 65_536, 100_000, 10_000_000,
+    ]) {
+        let (code, md, err) = run(
+            &[
+                "plan",
+                "summary",
+                "--format",
+                "markdown",
+                "--max-bytes",
+                &max.to_string(),
+                &f,
+            ],
+            b"",
+        );
+        if code == 2 {
+            // Too small for even the headline: said so, nothing written.
+            assert!(md.is_empty(), "{max}");
+            assert!(
+                err.starts_with(&format!(
+                    "error: --max-bytes {max} is too small: even the totals"
+                )),
+                "{max}: {err}"
+            );
+            assert!(max < 150, "{max} bytes hold the headline");
+            let at = seen.entry("refused").or_insert(max);
+            *at = (*at).max(max);
+            continue;
+        }
+        assert_eq!(code, 0, "{max}: {err}");
+        assert!(md.len() <= max, "{max}: {} bytes", md.len());
+        assert!(md.starts_with(&headline(&counts)), "{max}: {md}");
+        assert!(
+            details_balanced(&md) && tables_well_formed(&md),
+            "{max}: {md}"
+        );
+        let stage = if md.contains("<details open>") {
+            "full"
+        } else if md.contains("| Address |") {
+            "collapsed"
+        } else if md.contains("left out to fit the size limit._\n") && md.contains("<details>") {
+            "truncated"
+        } else if md.contains("grouped by resource type") {
+            "grouped"
+        } else if md.contains("| Create |") {
+            "totals"
+        } else {
+            "headline"
+        };
+        if stage == "headline" {
+            assert!(md.contains("left out to fit the size limit"), "{max}: {md}");
+        }
+        let at = seen.entry(stage).or_insert(max);
+        *at = (*at).min(max);
+    }
+    // Every stage happens, in order of budget.
+    let order: Vec<&str> = {
+        let mut v: Vec<(&&str, &usize)> = seen.iter().collect();
+        v.sort_by_key(|(_, m)| **m);
+        v.into_iter().map(|(s, _)| *s).collect()
+    };
+    assert_eq!(
+        order,
+        [
+            "refused",
+            "headline",
+            "totals",
+            "truncated",
+            "grouped",
+            "collapsed",
+            "full"
+        ],
+        "{seen:?}"
+    );
+    std::fs::remove_file(file).unwrap();
+}
+
+#[test]
+fn max_bytes_needs_markdown() {
+    let plan = corpus("plans/hieven__terraform-visual/gh-pages/src/data/examples/aws-s3.json");
+    let (code, out, err) = run(
+        &[
+            "plan",
+            "summary",
+            "--format",
+            "json",
+            "--max-bytes",
+            "100",
+            &plan,
+        ],
+        b"",
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: --max-bytes applies to --format markdown, not --format json\n"
+    );
+    // Alone, it implies Markdown.
+    let (code, out, _) = run(&["plan", "summary", "--max-bytes", "100000", &plan], b"");
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(
+            "### Terraform plan: 1 to create, 0 to update, 1 to delete, 1 to replace\n"
+        )
+    );
+}
+
+#[test]
+fn filters() {
+    let (file, _) = synthetic_plan(3000, "filters");
+    let f = file.to_string_lossy().into_owned();
+    let doc = read_json(&file);
+    let all = doc["resource_changes"].as_array().unwrap();
+    let addresses = |args: &[&str]| -> Vec<String> {
+        let mut a = vec!["plan", "summary", "--format", "json"];
+        a.extend_from_slice(args);
+        a.push(&f);
+        let (code, out, err) = run(&a, b"");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let list: Vec<String> = v["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["address"].as_str().unwrap().to_string())
+            .collect();
+        let total: u64 = v["counts"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            total as usize,
+            list.len(),
+            "{args:?}: counts are of the selection"
+        );
+        assert_eq!(v["unfiltered"]["changes"], json!(3000));
+        list
+    };
+    let expect = |pred: &dyn Fn(&Value) -> bool| -> Vec<String> {
+        all.iter()
+            .filter(|rc| pred(rc))
+            .map(|rc| rc["address"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let key = |rc: &Value| action_key(&rc["change"]["actions"]);
+    let ty = |rc: &Value| rc["type"].as_str().unwrap_or("").to_string();
+
+    let got = addresses(&["--action", "replace,delete"]);
+    assert_eq!(
+        got,
+        expect(&|rc| matches!(key(rc).as_str(), "replace" | "delete"))
+    );
+    assert!(!got.is_empty());
+    assert_eq!(
+        addresses(&["--action", "no-op"]),
+        expect(&|rc| key(rc) == "no_op")
+    );
+
+    let got = addresses(&["--type", "aws_s3_*"]);
+    assert_eq!(got, expect(&|rc| ty(rc).starts_with("aws_s3_")));
+    assert!(!got.is_empty());
+
+    let got = addresses(&["--address", "module.m1?.*"]);
+    assert_eq!(got.len(), 10, "{got:?}");
+    assert_eq!(
+        addresses(&["--address", "module.m7.*", "--address", "module.m8.*"]).len(),
+        2
+    );
+    // Brackets are literal.
+    let got = addresses(&["--address", "*[0]"]);
+    assert_eq!(
+        got,
+        expect(&|rc| rc["address"].as_str().unwrap().ends_with("[0]"))
+    );
+
+    // A module and the modules below it.
+    let nested: Vec<&Value> = all
+        .iter()
+        .filter(|rc| rc["address"].as_str().unwrap().matches("module.").count() > 1)
+        .collect();
+    let m = nested[0]["module_address"].as_str().unwrap();
+    let top = m.split(".module.").next().unwrap();
+    let got = addresses(&["--module", top]);
+    assert_eq!(
+        got,
+        expect(&|rc| rc["module_address"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{top}."))
+            || rc["module_address"].as_str() == Some(top))
+    );
+    assert!(got.contains(&nested[0]["address"].as_str().unwrap().to_string()));
+    assert!(addresses(&["--module", "root"]).is_empty());
+
+    // All filters together.
+    let got = addresses(&[
+        "--action",
+        "create",
+        "--type",
+        "aws_*",
+        "--module",
+        "module.m1*",
+    ]);
+    assert_eq!(
+        got,
+        expect(&|rc| key(rc) == "create"
+            && ty(rc).starts_with("aws_")
+            && rc["module_address"]
+                .as_str()
+                .unwrap()
+                .starts_with("module.m1"))
+    );
+
+    // The human formats say what was filtered.
+    let (code, md, _) = run(
+        &[
+            "plan", "summary", "--format", "markdown", "--type", "aws_s3_*", &f,
+        ],
+        b"",
+    );
+    assert_eq!(code, 0);
+    assert!(md.contains("_Filtered with `--type aws_s3_*`: "), "{md}");
+    let (code, table, _) = run(&["plan", "summary", "--type", "aws_s3_*", &f], b"");
+    assert_eq!(code, 0);
+    assert!(
+        table.lines().nth(1).unwrap().starts_with("Filtered: "),
+        "{table}"
+    );
+
+    // A misspelt action is a usage error.
+    let (code, out, err) = run(&["plan", "summary", "--action", "destroy", &f], b"");
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("error: --action: unknown action \"destroy\": expected one of create,"),
+        "{err}"
+    );
+    std::fs::remove_file(file).unwrap();
+}

@@ -1,0 +1,342 @@
+//! [`Diff`]: the attribute-level difference between the two sides of a change, over the
+//! merged views (so each node knows whether it is unknown or sensitive).
+
+use crate::change::Change;
+use crate::json::{Json, write_json_str};
+use crate::merged::{Mark, Merged};
+use crate::path::{Path, Step};
+use core::fmt;
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+/// What happens to one node of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiffOp {
+    /// The same on both sides.
+    NoOp,
+    /// Absent (or `null`) before, present after.
+    Create,
+    /// Present on both sides, different (or unknown after).
+    Update,
+    /// Present before, absent (or `null`) after.
+    Delete,
+}
+
+impl DiffOp {
+    /// The op's name: `no_op`, `create`, `update`, `delete`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DiffOp::NoOp => "no_op",
+            DiffOp::Create => "create",
+            DiffOp::Update => "update",
+            DiffOp::Delete => "delete",
+        }
+    }
+}
+
+/// How a [`Diff`] node is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// A single value: a scalar, `null`, an unknown or sensitive value, an empty
+    /// container, or two sides of different shapes.
+    Leaf,
+    /// An object (or map) compared member by member: see [`Diff::children`].
+    Object,
+    /// An array (list, set or tuple) compared element by element, by position.
+    Array,
+}
+
+/// The difference between two values, node by node.
+///
+/// A node whose two sides are objects (or both arrays) and neither wholly unknown nor
+/// wholly sensitive has [`Diff::children`]; any other node is a leaf. A side that is
+/// absent or `null` counts as absent. Arrays are compared by position (plan JSON does not
+/// say which arrays are sets).
+///
+/// ```
+/// use tfwire_plan::{Diff, DiffOp};
+/// let mut input = br#"{"resource_changes":[{"address":"aws_instance.a","mode":"managed",
+///   "type":"aws_instance","name":"a","change":{"actions":["update"],
+///   "before":{"ami":"ami-1","id":"i-1","tags":{"env":"dev"},"pw":"x"},
+///   "after":{"ami":"ami-2","tags":{"env":"dev"},"pw":"y"},
+///   "after_unknown":{"id":true,"tags":{}},
+///   "before_sensitive":{"pw":true},"after_sensitive":{"pw":true}}}]}"#.to_vec();
+/// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+/// let arena = bumpalo::Bump::new();
+/// let plan = tape.plan(&arena)?;
+/// let diff = Diff::of(&plan.resource_changes[0].change);
+/// assert_eq!(diff.op, DiffOp::Update);
+/// let changed: Vec<String> = diff.changes().iter().map(|(p, op, _)| format!("{p} {}", op.name())).collect();
+/// assert_eq!(changed, [".ami update", ".id update", ".pw update"]);
+/// let id = &diff.children[1].1;
+/// assert!(id.after.unwrap().is_unknown());
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Diff<'a> {
+    /// What happens to this node.
+    pub op: DiffOp,
+    /// Whether the node has children.
+    pub shape: Shape,
+    /// The node before (`None`: absent or `null`).
+    pub before: Option<Merged<'a>>,
+    /// The node after (`None`: absent or `null`; unknown values are present).
+    pub after: Option<Merged<'a>>,
+    /// Whether a change to this node forces the resource to be replaced (it is one of the
+    /// change's `replace_paths`).
+    pub forces_replacement: bool,
+    /// The members (object: before's members in order, then members new after) or
+    /// elements (array) of a non-leaf node.
+    pub children: Vec<(Step<'a>, Diff<'a>)>,
+}
+
+impl<'a> Diff<'a> {
+    /// The difference between `before` and `after` of a change, with its `replace_paths`
+    /// marked.
+    pub fn of(change: &Change<'a>) -> Diff<'a> {
+        let replace: Vec<Path<'a>> = change.replace_paths.iter().map(|p| p.to_path()).collect();
+        Diff::between(
+            Some(change.before_view()),
+            Some(change.after_view()),
+            &replace,
+        )
+    }
+
+    /// The difference between two merged views; nodes at `replace_paths` are marked
+    /// [`Diff::forces_replacement`]. Pass the same view twice to lay out a single value
+    /// (every node is then [`DiffOp::NoOp`]).
+    pub fn between(
+        before: Option<Merged<'a>>,
+        after: Option<Merged<'a>>,
+        replace_paths: &[Path<'_>],
+    ) -> Diff<'a> {
+        let mut path = Path::root();
+        build(before, after, &mut path, replace_paths)
+    }
+
+    /// Whether this node and everything below it is unchanged.
+    pub fn is_unchanged(&self) -> bool {
+        self.op == DiffOp::NoOp
+    }
+
+    /// The changed nodes, outermost first: a created, deleted or updated leaf, or a
+    /// created or deleted container (whose members are not listed), with its path and
+    /// whether it forces replacement.
+    pub fn changes(&self) -> Vec<(Path<'a>, DiffOp, bool)> {
+        let mut out = Vec::new();
+        let mut path = Path::root();
+        self.collect(&mut path, &mut out);
+        out
+    }
+
+    fn collect(&self, path: &mut Path<'a>, out: &mut Vec<(Path<'a>, DiffOp, bool)>) {
+        match self.op {
+            DiffOp::NoOp => {}
+            DiffOp::Update if !self.children.is_empty() => {
+                for (step, child) in &self.children {
+                    path.push(step.clone());
+                    child.collect(path, out);
+                    path.pop();
+                }
+            }
+            op => out.push((path.clone(), op, self.subtree_forces())),
+        }
+    }
+
+    /// Whether this node or one below it forces replacement.
+    pub fn subtree_forces(&self) -> bool {
+        self.forces_replacement || self.children.iter().any(|(_, c)| c.subtree_forces())
+    }
+
+    /// Writes the diff as JSON: `{"op", "forces_replacement" (if so), and either
+    /// "attributes": {name: node} / "elements": [node] for a container, or for a leaf
+    /// "before" and "after" (the value, `null` when absent), with "after_unknown": true
+    /// instead of "after" for a value known only after apply and "before_sensitive" /
+    /// "after_sensitive": true instead of a sensitive value, which is never written}`.
+    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        write!(out, "{{\"op\":\"{}\"", self.op.name())?;
+        if self.forces_replacement {
+            out.write_str(",\"forces_replacement\":true")?;
+        }
+        match self.shape {
+            Shape::Object => {
+                out.write_str(",\"attributes\":{")?;
+                for (i, (step, child)) in self.children.iter().enumerate() {
+                    if i > 0 {
+                        out.write_char(',')?;
+                    }
+                    write_json_str(out, step.name().unwrap_or_default())?;
+                    out.write_char(':')?;
+                    child.write_json(out)?;
+                }
+                out.write_char('}')?;
+            }
+            Shape::Array => {
+                out.write_str(",\"elements\":[")?;
+                for (i, (_, child)) in self.children.iter().enumerate() {
+                    if i > 0 {
+                        out.write_char(',')?;
+                    }
+                    child.write_json(out)?;
+                }
+                out.write_char(']')?;
+            }
+            Shape::Leaf => {
+                write_side(out, "before", self.before)?;
+                write_side(out, "after", self.after)?;
+            }
+        }
+        out.write_char('}')
+    }
+
+    /// [`Diff::write_json`] into a string.
+    pub fn to_json(&self) -> String {
+        let mut s = String::new();
+        // Writing to a String cannot fail.
+        let _ = self.write_json(&mut s);
+        s
+    }
+}
+
+fn write_side(out: &mut impl fmt::Write, name: &str, side: Option<Merged<'_>>) -> fmt::Result {
+    match side {
+        Some(m) if m.is_unknown() => write!(out, ",\"{name}_unknown\":true"),
+        Some(m) if m.has_sensitive() => write!(out, ",\"{name}_sensitive\":true"),
+        Some(m) => {
+            write!(out, ",\"{name}\":")?;
+            match m.raw_value() {
+                Some(v) => write!(out, "{v}"),
+                None => out.write_str("null"),
+            }
+        }
+        None => write!(out, ",\"{name}\":null"),
+    }
+}
+
+/// Whether a side exists: a non-null value, or something unknown.
+fn present(m: &Merged<'_>) -> bool {
+    m.is_unknown() || m.raw_value().is_some_and(|v| !v.is_null()) || m.has_unknown()
+}
+
+fn shape(m: &Merged<'_>) -> Shape {
+    if m.is_unknown() || m.is_sensitive() {
+        return Shape::Leaf;
+    }
+    let of = |v: Json<'_>| {
+        if v.as_object().is_some() {
+            Shape::Object
+        } else if v.as_array().is_some() {
+            Shape::Array
+        } else {
+            Shape::Leaf
+        }
+    };
+    match m.raw_value().filter(|v| !v.is_null()) {
+        Some(v) => of(v),
+        None => match m.unknown_mark() {
+            Mark::Tree(t) => of(t),
+            Mark::All(_) => Shape::Leaf,
+        },
+    }
+}
+
+fn build<'a>(
+    before: Option<Merged<'a>>,
+    after: Option<Merged<'a>>,
+    path: &mut Path<'a>,
+    replace_paths: &[Path<'_>],
+) -> Diff<'a> {
+    let before = before.filter(present);
+    let after = after.filter(present);
+    let forces_replacement = replace_paths.iter().any(|p| p.steps() == path.steps());
+    let (sb, sa) = (
+        before.as_ref().map_or(Shape::Leaf, shape),
+        after.as_ref().map_or(Shape::Leaf, shape),
+    );
+    let mut diff = Diff {
+        op: DiffOp::NoOp,
+        shape: Shape::Leaf,
+        before,
+        after,
+        forces_replacement,
+        children: Vec::new(),
+    };
+    match (before, after) {
+        (None, None) => {}
+        (Some(b), None) => {
+            diff.op = DiffOp::Delete;
+            diff.shape = sb;
+            diff.children = children(Some(b), None, sb, path, replace_paths);
+        }
+        (None, Some(a)) => {
+            diff.op = DiffOp::Create;
+            diff.shape = sa;
+            diff.children = children(None, Some(a), sa, path, replace_paths);
+        }
+        (Some(b), Some(a)) if sb == sa && sb != Shape::Leaf => {
+            diff.shape = sb;
+            diff.children = children(Some(b), Some(a), sb, path, replace_paths);
+            if diff.children.iter().any(|(_, c)| c.op != DiffOp::NoOp) {
+                diff.op = DiffOp::Update;
+            }
+        }
+        (Some(b), Some(a)) => {
+            let same = !a.is_unknown()
+                && !a.has_unknown()
+                && b.raw_value() == a.raw_value()
+                && b.sensitive_mark().any() == a.sensitive_mark().any();
+            if !same {
+                diff.op = DiffOp::Update;
+            }
+        }
+    }
+    diff
+}
+
+fn children<'a>(
+    before: Option<Merged<'a>>,
+    after: Option<Merged<'a>>,
+    shape: Shape,
+    path: &mut Path<'a>,
+    replace_paths: &[Path<'_>],
+) -> Vec<(Step<'a>, Diff<'a>)> {
+    let mut out = Vec::new();
+    match shape {
+        Shape::Leaf => {}
+        Shape::Object => {
+            let mut keys: Vec<Cow<'a, str>> = Vec::new();
+            let mut seen: HashSet<Cow<'a, str>> = HashSet::new();
+            for side in [before, after].into_iter().flatten() {
+                for (step, _) in side.children() {
+                    if let Step::Attr(k) | Step::Key(k) = step
+                        && seen.insert(k.clone())
+                    {
+                        keys.push(k);
+                    }
+                }
+            }
+            for k in keys {
+                let b = before.and_then(|m| m.member(&k));
+                let a = after.and_then(|m| m.member(&k));
+                path.push(Step::Attr(k.clone()));
+                // Recursion is bounded by the parser's depth limit.
+                let child = build(b, a, path, replace_paths);
+                path.pop();
+                out.push((Step::Attr(k), child));
+            }
+        }
+        Shape::Array => {
+            let len = |m: Option<Merged<'a>>| m.map_or(0, |m| m.children().len());
+            let n = len(before).max(len(after));
+            for i in 0..n {
+                let b = before.and_then(|m| m.element(i));
+                let a = after.and_then(|m| m.element(i));
+                path.push(Step::Index(i as u64));
+                let child = build(b, a, path, replace_paths);
+                path.pop();
+                out.push((Step::Index(i as u64), child));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,328 @@
+//! Selecting resource changes: [`Glob`] patterns over addresses and types, and the
+//! [`Filter`] that [`crate::Summary::filtered`] applies.
+
+use crate::error::{Error, ErrorKind};
+use crate::summary::{COUNT_KEYS, ChangeSummary};
+
+/// A shell-style pattern: `*` matches any run of characters (dots and brackets included),
+/// `?` any one character, `\` makes the next character literal; everything else matches
+/// itself.
+///
+/// Brackets are literal, unlike in a shell: resource addresses are full of them
+/// (`aws_instance.web[0]`, `module.a["x"]`), so `aws_instance.web[*]` means "every
+/// instance of `aws_instance.web`" rather than a character class.
+///
+/// ```
+/// use tfwire_plan::Glob;
+/// let g = Glob::new("module.*.aws_instance.web[*]");
+/// assert!(g.matches(r#"module.app["eu"].aws_instance.web[0]"#));
+/// assert!(!g.matches("aws_instance.web[0]"));
+/// assert!(Glob::new("aws_?3_*").matches("aws_s3_bucket"));
+/// assert!(Glob::new(r"a\*").matches("a*") && !Glob::new(r"a\*").matches("ab"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glob {
+    tokens: Vec<Token>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Token {
+    Char(char),
+    One,
+    Any,
+}
+
+impl Glob {
+    /// Compiles a pattern. Every string is a valid pattern (a trailing `\` is literal).
+    pub fn new(pattern: &str) -> Glob {
+        let mut tokens = Vec::with_capacity(pattern.len());
+        let mut chars = pattern.chars();
+        while let Some(c) = chars.next() {
+            tokens.push(match c {
+                '*' if tokens.last() == Some(&Token::Any) => continue,
+                '*' => Token::Any,
+                '?' => Token::One,
+                '\\' => Token::Char(chars.next().unwrap_or('\\')),
+                c => Token::Char(c),
+            });
+        }
+        Glob { tokens }
+    }
+
+    /// Whether the pattern has no `*` or `?`: it matches one string only.
+    pub fn is_literal(&self) -> bool {
+        self.tokens.iter().all(|t| matches!(t, Token::Char(_)))
+    }
+
+    /// Whether the whole of `text` matches.
+    pub fn matches(&self, text: &str) -> bool {
+        // The classic two-pointer match: on a mismatch, go back to the last `*` and let it
+        // take one more character. Linear in practice, O(n·m) at worst; no recursion.
+        let text: Vec<char> = text.chars().collect();
+        let (mut p, mut t) = (0, 0);
+        let mut star: Option<(usize, usize)> = None;
+        while t < text.len() {
+            match self.tokens.get(p) {
+                Some(Token::Any) => {
+                    star = Some((p, t));
+                    p += 1;
+                }
+                Some(Token::One) => {
+                    p += 1;
+                    t += 1;
+                }
+                Some(Token::Char(c)) if *c == text[t] => {
+                    p += 1;
+                    t += 1;
+                }
+                _ => match star {
+                    Some((sp, st)) => {
+                        p = sp + 1;
+                        t = st + 1;
+                        star = Some((sp, st + 1));
+                    }
+                    None => return false,
+                },
+            }
+        }
+        self.tokens[p..].iter().all(|t| *t == Token::Any)
+    }
+}
+
+/// The module instance part of a resource instance address: `module.a["x"].module.b` for
+/// `module.a["x"].module.b.aws_instance.c[0]`, empty for a root module resource.
+///
+/// ```
+/// use tfwire_plan::module_of;
+/// assert_eq!(module_of(r#"module.a["x.y"].module.b.aws_instance.c[0]"#), r#"module.a["x.y"].module.b"#);
+/// assert_eq!(module_of("data.aws_ami.ubuntu"), "");
+/// ```
+pub fn module_of(address: &str) -> &str {
+    let b = address.as_bytes();
+    let mut end = 0; // the end of the last complete module step
+    let mut i = 0;
+    while b[i..].starts_with(b"module.") {
+        i += "module.".len();
+        while i < b.len() && b[i] != b'.' && b[i] != b'[' {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'[' {
+            i = skip_brackets(b, i);
+        }
+        if i >= b.len() || b[i] != b'.' {
+            // `module.x` alone is not a resource address: no module part.
+            break;
+        }
+        end = i;
+        i += 1;
+    }
+    &address[..end]
+}
+
+/// Skips `[...]` starting at `b[i] == b'['`, with quoted strings (and their escapes)
+/// inside; returns the index after `]` (or the length, if unterminated).
+fn skip_brackets(b: &[u8], mut i: usize) -> usize {
+    let mut in_str = false;
+    i += 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b']' if !in_str => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// Which resource changes to keep: every condition given must hold; within one condition,
+/// any of its values may match.
+///
+/// ```
+/// use tfwire_plan::Filter;
+/// let f = Filter::new().action("replace")?.action("delete")?.type_glob("aws_*");
+/// assert!(!f.is_empty());
+/// assert!(Filter::new().action("creat").is_err());
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    actions: Vec<String>,
+    types: Vec<Glob>,
+    addresses: Vec<Glob>,
+    /// `None`: the root module.
+    modules: Vec<Option<Glob>>,
+}
+
+impl Filter {
+    /// A filter that keeps everything.
+    pub fn new() -> Filter {
+        Filter::default()
+    }
+
+    /// Keeps changes whose summary key is `action`: `create`, `update`, `delete`,
+    /// `replace`, `read`, `no_op` (or `no-op`), `forget`, or a joined key such as
+    /// `create+forget`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Invalid`] for any other word, naming the accepted ones.
+    pub fn action(mut self, action: &str) -> Result<Filter, Error> {
+        let key = if action == "no-op" { "no_op" } else { action };
+        let joined = key.contains('+') && key.split('+').all(|a| !a.is_empty());
+        if !COUNT_KEYS.contains(&key) && !joined {
+            return Err(Error::new(ErrorKind::Invalid(format!(
+                "unknown action {action:?}: expected one of {}, or actions joined with '+' \
+                 (e.g. create+forget)",
+                COUNT_KEYS.join(", ")
+            ))));
+        }
+        self.actions.push(key.to_string());
+        Ok(self)
+    }
+
+    /// Keeps changes whose resource type matches the [`Glob`] (`aws_iam_*`).
+    pub fn type_glob(mut self, pattern: &str) -> Filter {
+        self.types.push(Glob::new(pattern));
+        self
+    }
+
+    /// Keeps changes whose address (or address before a move) matches the [`Glob`].
+    pub fn address_glob(mut self, pattern: &str) -> Filter {
+        self.addresses.push(Glob::new(pattern));
+        self
+    }
+
+    /// Keeps changes in module `module` or below it: `module.vpc` selects
+    /// `module.vpc`, `module.vpc[0]`, `module.vpc["a"]` and `module.vpc.module.subnets`.
+    /// The module may be a [`Glob`] (`module.app_*`); `root` (or the empty string) selects
+    /// the root module's own resources.
+    pub fn module(mut self, module: &str) -> Filter {
+        self.modules
+            .push((!matches!(module, "" | "root")).then(|| Glob::new(module)));
+        self
+    }
+
+    /// Whether the filter keeps everything.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+            && self.types.is_empty()
+            && self.addresses.is_empty()
+            && self.modules.is_empty()
+    }
+
+    /// Whether `change` is kept.
+    pub fn matches(&self, change: &ChangeSummary<'_>) -> bool {
+        (self.actions.is_empty() || self.actions.iter().any(|a| *a == change.kind.key()))
+            && (self.types.is_empty() || self.types.iter().any(|g| g.matches(change.type_name)))
+            && (self.addresses.is_empty()
+                || self.addresses.iter().any(|g| {
+                    g.matches(&change.address)
+                        || change.previous_address.is_some_and(|p| g.matches(p))
+                }))
+            && (self.modules.is_empty()
+                || self.modules.iter().any(|g| match g {
+                    None => change.module_address.is_empty(),
+                    Some(g) => module_matches(g, change.module_address),
+                }))
+    }
+}
+
+/// Whether `module` (a module instance address) is the module `g` names or below it.
+fn module_matches(g: &Glob, module: &str) -> bool {
+    // Every ancestor (and the module itself), with and without its last instance key:
+    // `module.a`, `module.a[0]`, `module.a[0].module.b`, ...
+    let b = module.as_bytes();
+    let mut i = 0;
+    while b[i..].starts_with(b"module.") {
+        i += "module.".len();
+        while i < b.len() && b[i] != b'.' && b[i] != b'[' {
+            i += 1;
+        }
+        if g.matches(&module[..i]) {
+            return true;
+        }
+        if i < b.len() && b[i] == b'[' {
+            i = skip_brackets(b, i);
+            if g.matches(&module[..i]) {
+                return true;
+            }
+        }
+        if i >= b.len() || b[i] != b'.' {
+            break;
+        }
+        i += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        for (pattern, text, want) in [
+            ("*", "", true),
+            ("*", "anything.at[0]", true),
+            ("", "", true),
+            ("", "a", false),
+            ("a*b*c", "aXbYc", true),
+            ("a*b*c", "aXbY", false),
+            ("*.web", "aws_instance.web", true),
+            ("*.web", "aws_instance.web[0]", false),
+            ("aws_instance.web[?]", "aws_instance.web[0]", true),
+            ("aws_instance.web[?]", "aws_instance.web[10]", false),
+            ("aws_instance.web[*]", "aws_instance.web[10]", true),
+            (r#"*["eu"]*"#, r#"module.a["eu"].x.y"#, true),
+            ("é?", "éü", true),
+            ("**a", "ba", true),
+            (r"\?", "?", true),
+            (r"\?", "x", false),
+            ("a\\", "a\\", true),
+            ("*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false),
+        ] {
+            assert_eq!(
+                Glob::new(pattern).matches(text),
+                want,
+                "{pattern:?} {text:?}"
+            );
+        }
+        assert!(Glob::new("a.b[0]").is_literal() && !Glob::new("a*").is_literal());
+    }
+
+    #[test]
+    fn modules() {
+        for (address, module) in [
+            ("aws_instance.a", ""),
+            ("module.a.aws_instance.a", "module.a"),
+            ("module.a[0].module.b.data.x.y", "module.a[0].module.b"),
+            (
+                r#"module.a["x.y]"].aws_instance.a["k"]"#,
+                r#"module.a["x.y]"]"#,
+            ),
+            (r#"module.a["q\"].z"].t.n"#, r#"module.a["q\"].z"]"#),
+            ("module.a", ""),
+        ] {
+            assert_eq!(module_of(address), module, "{address}");
+        }
+        for (pattern, module, want) in [
+            ("module.a", "module.a", true),
+            ("module.a", "module.a[0]", true),
+            ("module.a", r#"module.a["k"].module.b"#, true),
+            ("module.a", "module.ab", false),
+            ("module.a[0]", "module.a[1]", false),
+            ("module.a.module.b", "module.a.module.b.module.c", true),
+            ("module.*", "module.x", true),
+            ("*", "module.x", true),
+            ("module.a", "", false),
+        ] {
+            assert_eq!(
+                module_matches(&Glob::new(pattern), module),
+                want,
+                "{pattern} {module}"
+            );
+        }
+    }
+}
