@@ -12,7 +12,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
 /// that nothing before it can combine with (canonical combining class 0 and NFC quick-check
 /// `Yes`). A string made only of such characters is in NFC. Built once, from the
 /// normalization library's own tables.
-fn safe_bmp() -> &'static [u64; 1024] {
+pub(crate) fn safe_bmp() -> &'static [u64; 1024] {
     static SAFE: OnceLock<Box<[u64; 1024]>> = OnceLock::new();
     SAFE.get_or_init(|| {
         let mut bits = Box::new([0u64; 1024]);
@@ -25,7 +25,7 @@ fn safe_bmp() -> &'static [u64; 1024] {
     })
 }
 
-fn is_safe_starter(c: char) -> bool {
+pub(crate) fn is_safe_starter(c: char) -> bool {
     canonical_combining_class(c) == 0 && is_nfc_quick(core::iter::once(c)) == IsNormalized::Yes
 }
 
@@ -33,7 +33,7 @@ fn is_safe_starter(c: char) -> bool {
 /// the UTF-8 bytes: ASCII and U+0080..U+02FF (lead bytes below 0xCC) are always safe, other
 /// BMP characters are looked up in the bitmap.
 #[inline]
-fn surely_nfc(s: &str) -> bool {
+pub(crate) fn surely_nfc(s: &str) -> bool {
     let b = s.as_bytes();
     let bits = safe_bmp();
     let mut i = 0;

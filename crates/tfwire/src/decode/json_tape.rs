@@ -17,14 +17,29 @@ use simd_json::{Node, StaticNode};
 
 /// Fills `offsets` with the byte offset of every tape node: the structural indexes that
 /// open a value (strings, scalars, `[`, `{`).
+///
+/// Branch-free (every index is written, and kept by advancing past it only when it opens a
+/// value): which structurals are punctuation follows the document, so a filter's branch is
+/// mispredicted often, and this loop took a third of the time of simd-json's own second stage.
 pub(crate) fn node_offsets(input: &[u8], structurals: &[u32], offsets: &mut Vec<u32>) {
+    /// Bytes that open a value (`true`); punctuation (`:` `,` `]` `}`) does not.
+    const OPENS: [bool; 256] = {
+        let mut t = [true; 256];
+        t[b':' as usize] = false;
+        t[b',' as usize] = false;
+        t[b']' as usize] = false;
+        t[b'}' as usize] = false;
+        t
+    };
     offsets.clear();
-    offsets.extend(structurals.iter().copied().filter(|&i| {
-        !matches!(
-            input.get(i as usize),
-            Some(b':' | b',' | b']' | b'}') | None
-        )
-    }));
+    offsets.resize(structurals.len() + 1, 0);
+    let mut n = 0;
+    for &i in structurals {
+        offsets[n] = i;
+        // simd-json's last structural index may be the end of the input: not a value.
+        n += usize::from(input.get(i as usize).is_some_and(|&b| OPENS[b as usize]));
+    }
+    offsets.truncate(n);
 }
 
 pub(crate) struct TapeSource<'a, 't> {
@@ -109,6 +124,9 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
         let Some(&Node::String(s)) = self.nodes.get(self.pos) else {
             return None;
         };
+        if !(s.is_ascii() || crate::nfc::surely_nfc(s)) {
+            return None;
+        }
         self.last = self.pos;
         self.pos += 1;
         Some(s)
@@ -155,7 +173,7 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
     #[inline]
     fn expect_key(&mut self, _encoded: &[u8], name: &str) -> bool {
         match self.nodes.get(self.pos) {
-            Some(Node::String(s)) if *s == name => {
+            Some(Node::String(s)) if crate::text::eq_short(s.as_bytes(), name.as_bytes()) => {
                 self.last = self.pos;
                 self.pos += 1;
                 true

@@ -238,10 +238,7 @@ impl<'a> Machine<'a> {
         };
         Ok(match self.program.node(id) {
             Node::String => match src.try_str() {
-                Some(s) => match crate::nfc::nfc(self.bump, s) {
-                    Some(s) => Some(Value::String(s)),
-                    None => return Err(self.arena_full(src.offset())),
-                },
+                Some(s) => Some(Value::String(s)),
                 None => src.try_null().then_some(Value::Null),
             },
             Node::Bool => src.try_bool().map(|b| b.map_or(Value::Null, Value::Bool)),
@@ -752,10 +749,7 @@ impl<'a> Machine<'a> {
         let depth = self.frames.len();
         if matches!(self.frames[depth - 1].children, Children::None) {
             // A map: string keys (NFC-normalized), and plain values read at once too.
-            while let Some(k) = src.try_str() {
-                let Some(key) = crate::nfc::nfc(self.bump, k) else {
-                    return Err(self.arena_full(src.offset()));
-                };
+            while let Some(key) = src.try_str() {
                 let f = &mut self.frames[depth - 1];
                 f.key = key;
                 f.state = State::Value;
@@ -972,6 +966,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Pops the top frame and builds its value in the arena.
+    #[inline(always)]
     fn finish(&mut self, json: bool) -> Result<Value<'a>, Halt> {
         let f = self.frames.pop().expect("a frame to finish");
         let base = f.base as usize;

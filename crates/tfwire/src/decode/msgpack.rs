@@ -59,7 +59,7 @@ impl<'a> Complete<'a> {
 impl<'a> Source<'a> for Complete<'a> {
     const JSON: bool = false;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Result<Tok<'a>, Stop> {
         let start = self.pos;
         self.last = start;
@@ -80,10 +80,11 @@ impl<'a> Source<'a> for Complete<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_str(&mut self) -> Option<&'a str> {
-        let (payload, len) = str_token(&self.buf[self.pos..])?;
-        let s = crate::text::utf8(payload)?;
+        let rest = &self.buf[self.pos..];
+        let (payload, len) = str_token(rest)?;
+        let s = crate::text::utf8_nfc_within(rest, len - payload.len(), payload.len())?;
         self.last = self.pos;
         self.pos += len;
         Some(s)

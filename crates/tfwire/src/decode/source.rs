@@ -82,9 +82,10 @@ pub(crate) trait Source<'a> {
         false
     }
 
-    /// Fast path for an expected string: if the next token is a (valid UTF-8) string,
-    /// consumes and returns it; otherwise consumes nothing (the general path then reads the
-    /// token and reports what is wrong with it).
+    /// Fast path for an expected string: if the next token is a valid UTF-8 string that is
+    /// certainly in NFC already (see [`crate::nfc`]), consumes and returns it; otherwise
+    /// consumes nothing (the general path then reads the token, normalizes it or reports what
+    /// is wrong with it).
     #[inline]
     fn try_str(&mut self) -> Option<&'a str> {
         None
