@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmarks in CI: they must build, find their answers and run, so that they cannot
 # rot. No timing is asserted (CI machines are noisy); compare's JSON lines are printed for
-# the record. About 3 minutes on 2 cores from a cold build.
+# the record. About 3 minutes on a loaded 2-core machine from a cold build (compiling is
+# most of it; the runs take about 30 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,6 @@ TFWIRE_BENCH_PLAN_MB=4 cargo bench -p tfwire-benches -- --test
 # The peer comparison on the 1 MB resource payload, both formats (answers checked first).
 cargo build --release -p tfwire-benches --bin compare
 for fmt in msgpack json; do
-    ./target/release/compare --type corpus/payloads/resource.type.json --input "$fmt" \
-        --rounds 15 --batch-ms 10 "corpus/payloads/resource-1m.$fmt"
+    "${CARGO_TARGET_DIR:-target}/release/compare" --type corpus/payloads/resource.type.json --input "$fmt" \
+        --rounds 15 "corpus/payloads/resource-1m.$fmt"
 done
