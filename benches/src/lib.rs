@@ -41,3 +41,57 @@ pub fn group<'c>(
     g.sampling_mode(criterion::SamplingMode::Flat);
     g
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::answers::{JsonCounts, MsgpackCounts, check};
+    use crate::inputs::Input;
+    use crate::{count, peers};
+
+    /// The answers of a repeated input, derived from the 1 MB ones, are what the walks find
+    /// in the bytes built for it (so the 32 MB benches check real answers).
+    #[test]
+    fn repeated_answers_match_the_repeated_bytes() {
+        for kind in crate::inputs::KINDS {
+            let one = Input::one_mb(kind);
+            let three = one.repeated(3, "x3");
+            let a = three.answers;
+            check("tokens", count::msgpack_tokens(&three.msgpack), a.msgpack);
+            check("limit_walk", peers::limit_walk(&three.msgpack), a.msgpack);
+            let mut rmpv = MsgpackCounts {
+                bytes: three.msgpack.len() as u64,
+                ..MsgpackCounts::default()
+            };
+            count::rmpv_value(&peers::rmpv_ref(&three.msgpack), &mut rmpv);
+            check("rmpv", rmpv, a.msgpack);
+            let mut json = JsonCounts {
+                bytes: three.json.len() as u64,
+                ..JsonCounts::default()
+            };
+            count::serde_json_value(&peers::serde_json_value(&three.json), &mut json);
+            check("serde_json", json, a.json);
+            let mut tfwire = peers::Tfwire::default();
+            check(
+                "tfwire msgpack",
+                tfwire.msgpack(&three.program, &three.msgpack, count::tfwire_value),
+                a.value,
+            );
+            check(
+                "tfwire json",
+                tfwire.json(&three.program, &three.json, count::tfwire_value),
+                a.value,
+            );
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "wrong answer")]
+    fn a_wrong_answer_fails() {
+        let input = Input::one_mb("numbers");
+        let mut wrong = input.answers.value;
+        wrong.numbers -= 1;
+        let found =
+            peers::Tfwire::default().msgpack(&input.program, &input.msgpack, count::tfwire_value);
+        check("numbers", found, wrong);
+    }
+}
