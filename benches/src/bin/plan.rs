@@ -1,11 +1,13 @@
-//! `tfwire-bench plan FILE...`: plan summary throughput and peak memory, tfwire-plan against
-//! `serde_json::Value` on the same files.
+//! `plan FILE...`: plan summary throughput and peak memory, tfwire-plan against
+//! `serde_json::Value` on the same files
+//! (`cargo run --release -p tfwire-benches --bin plan -- FILE...`).
 //!
 //! Each reader runs in a child process of its own (so that peak RSS, read from
 //! `/proc/self/status`, is its own), reads the whole file, then parses it and counts the
 //! changes per action. The counts of both readers must agree before any figure is shown: a
 //! fast wrong answer fails. Build with `--release`; make a large plan with
-//! `corpus/tools/mkbigplan.py`.
+//! `corpus/tools/mkbigplan.py`. The criterion bench `plan` times the same
+//! work on a synthetic plan, in process.
 
 use std::collections::BTreeMap;
 use std::process::{Command, ExitCode};
@@ -16,10 +18,10 @@ const RUNS: usize = 3;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("plan") if args.len() > 1 => compare(&args[1..]),
         Some("--child") if args.len() == 3 => child(&args[1], &args[2]),
+        Some(a) if !a.starts_with('-') => compare(&args),
         _ => {
-            eprintln!("usage: tfwire-bench plan FILE...");
+            eprintln!("usage: plan FILE...");
             ExitCode::from(2)
         }
     }

@@ -1,0 +1,56 @@
+//! Layer 1, JSON: simd-json's tape alone, as tfwire's JSON decode runs it (the input copied
+//! into a padded buffer, `fill_tape_padded` with reused buffers and tape). The floor under
+//! the typed decode.
+
+use criterion::{BenchmarkId, Throughput};
+use std::hint::black_box;
+use tfwire_benches::answers::{JsonCounts, check};
+use tfwire_benches::count;
+use tfwire_benches::inputs::bench_inputs;
+
+/// simd-json's reusable state, as tfwire keeps it.
+#[derive(Default)]
+struct Tape {
+    copy: Vec<u8>,
+    buffers: simd_json::Buffers,
+    tape: Option<simd_json::Tape<'static>>,
+}
+
+impl Tape {
+    fn run<R>(&mut self, input: &[u8], f: impl FnOnce(&[simd_json::Node<'_>]) -> R) -> R {
+        self.copy.clear();
+        self.copy.extend_from_slice(input);
+        self.copy.resize(input.len() + simd_json::INPUT_PADDING, 0);
+        let mut tape = self
+            .tape
+            .take()
+            .unwrap_or_else(|| simd_json::Tape(Vec::new()))
+            .reset();
+        simd_json::fill_tape_padded(&mut self.copy, input.len(), &mut self.buffers, &mut tape)
+            .expect("simd-json");
+        let r = f(&tape.0);
+        self.tape = Some(tape.reset());
+        r
+    }
+}
+
+fn main() {
+    let mut c = tfwire_benches::criterion();
+    let mut g = tfwire_benches::group(&mut c, "json_tape");
+    let mut tape = Tape::default();
+    for input in bench_inputs() {
+        let j = &input.json[..];
+        let found: JsonCounts = tape.run(j, |t| count::simd_json_tape(t, j.len()));
+        check(
+            &format!("json_tape {}", input.name),
+            found,
+            input.answers.json,
+        );
+        g.throughput(Throughput::Bytes(j.len() as u64));
+        g.bench_function(BenchmarkId::from_parameter(&input.name), |b| {
+            b.iter(|| tape.run(black_box(j), |t| black_box(t.len())))
+        });
+    }
+    g.finish();
+    c.final_summary();
+}

@@ -1,0 +1,347 @@
+//! `compare`: tfwire against the decoders a user would pick instead, on the same bytes, in
+//! one run.
+//!
+//! ```text
+//! cargo run --release -p tfwire-benches --bin compare -- \
+//!     --type corpus/payloads/resource.type.json --input msgpack corpus/payloads/resource-1m.msgpack
+//! ```
+//!
+//! MessagePack peers: `rmpv_ref` (`rmpv::decode::read_value_ref`), `rmp_serde_value`
+//! (`rmp_serde` into `serde_json::Value`), `limit_walk` (every token read, every string's
+//! UTF-8 validated, nothing built: the ceiling for a validating decoder). JSON peers:
+//! `serde_json_value`, `simd_json_tape` (`fill_tape` with reused buffers, the input copy
+//! included), `simd_json_owned` (`OwnedValue`).
+//!
+//! Every decoder's answer is checked first: against `benches/answers.json` when the payload
+//! is one of `corpus/payloads/KIND-1m.*`, otherwise against each other. Then interleaved
+//! rounds (each decoder once per round, the order rotating), and the median of each
+//! decoder's rounds. Prints one JSON line:
+//! `{"payload": ..., "input": ..., "bytes": n, "results": {NAME: {"gbps": x}, ...},
+//! "ratios": {PEER: tfwire_gbps / peer_gbps, ...}}`.
+//!
+//! Options: `--rounds N` (default 21, at least 15 unless `--only` is given), `--batch-ms M`
+//! (time per decoder per round, default 40), `--repeat N` (decode a list of N copies of the
+//! value instead: how the 32 MB inputs are made), `--only NAME,...` (run only these),
+//! `--verbose` (every round's figures on standard error).
+
+use std::process::ExitCode;
+use std::time::Duration;
+use tfwire::Program;
+use tfwire_benches::answers::{Answers, JsonCounts, MsgpackCounts, check};
+use tfwire_benches::count;
+use tfwire_benches::inputs::{repeat_json, repeat_msgpack};
+use tfwire_benches::peers::{self, SimdJsonOwned, SimdJsonTape, Tfwire};
+use tfwire_benches::timing::{Contender, interleaved};
+
+const USAGE: &str = "usage: compare --type TYPE.json --input msgpack|json [--rounds N] [--batch-ms M] \
+                     [--repeat N] [--only NAME,...] [--verbose] PAYLOAD";
+
+struct Args {
+    type_path: String,
+    format: String,
+    payload: String,
+    rounds: usize,
+    batch_ms: u64,
+    repeat: usize,
+    only: Option<Vec<String>>,
+    verbose: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let mut type_path = None;
+    let mut format = None;
+    let mut payload = None;
+    let mut rounds = 21;
+    let mut batch_ms = 40;
+    let mut repeat = 1;
+    let mut only = None;
+    let mut verbose = false;
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        match a.as_str() {
+            "--type" => type_path = Some(value("--type")?),
+            "--input" => format = Some(value("--input")?),
+            "--rounds" => {
+                rounds = value("--rounds")?
+                    .parse()
+                    .map_err(|e| format!("--rounds: {e}"))?
+            }
+            "--batch-ms" => {
+                batch_ms = value("--batch-ms")?
+                    .parse()
+                    .map_err(|e| format!("--batch-ms: {e}"))?
+            }
+            "--repeat" => {
+                repeat = value("--repeat")?
+                    .parse()
+                    .map_err(|e| format!("--repeat: {e}"))?
+            }
+            "--only" => {
+                only = Some(
+                    value("--only")?
+                        .split(',')
+                        .map(str::to_string)
+                        .collect::<Vec<_>>(),
+                )
+            }
+            "--verbose" => verbose = true,
+            "-h" | "--help" => return Err(String::new()),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
+            _ if payload.is_none() => payload = Some(a),
+            _ => return Err("one payload only".into()),
+        }
+    }
+    let format = format.unwrap_or_else(|| "msgpack".into());
+    if format != "msgpack" && format != "json" {
+        return Err(format!("--input must be msgpack or json, not {format}"));
+    }
+    if only.is_none() && rounds < 15 {
+        return Err("--rounds: at least 15 for a comparison".into());
+    }
+    if repeat == 0 {
+        return Err("--repeat: at least 1".into());
+    }
+    Ok(Args {
+        type_path: type_path.ok_or("--type is required")?,
+        format,
+        payload: payload.ok_or("a payload file is required")?,
+        rounds: rounds.max(1),
+        batch_ms,
+        repeat,
+        only,
+        verbose,
+    })
+}
+
+/// The answers recorded for this payload when it is one of the committed ones (same file
+/// name and length).
+fn known_answers(path: &str, bytes: usize, format: &str) -> Option<Answers> {
+    let name = std::path::Path::new(path).file_name()?.to_str()?;
+    let kind = name.strip_suffix(&format!("-1m.{format}"))?;
+    let a = Answers::for_kind(kind)?;
+    let len = if format == "msgpack" {
+        a.msgpack.bytes
+    } else {
+        a.json.bytes
+    };
+    (len == bytes as u64).then_some(a)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("compare: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let read = |p: &str| std::fs::read(p).map_err(|e| format!("{p}: {e}"));
+    let (type_text, mut input) = match (read(&args.type_path), read(&args.payload)) {
+        (Ok(t), Ok(i)) => (t, i),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("compare: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut type_json = String::from_utf8_lossy(&type_text).trim().to_string();
+    let mut answers = known_answers(&args.payload, input.len(), &args.format);
+    let mut payload_name = std::path::Path::new(&args.payload)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if args.repeat > 1 {
+        input = if args.format == "msgpack" {
+            repeat_msgpack(&input, args.repeat)
+        } else {
+            repeat_json(&input, args.repeat)
+        };
+        type_json = format!("[\"list\",{type_json}]");
+        answers = answers.map(|a| a.repeated(args.repeat as u64));
+        payload_name = format!("{payload_name} x{}", args.repeat);
+    }
+    let program = match Program::from_type_json(&type_json) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("compare: {}: {e}", args.type_path);
+            return ExitCode::FAILURE;
+        }
+    };
+    let wanted = |name: &str| {
+        args.only
+            .as_ref()
+            .is_none_or(|o| o.iter().any(|n| n == name))
+    };
+
+    // Check every decoder's answer before anything is timed.
+    let input = &input[..];
+    let mut tfwire = Tfwire::default();
+    let mut tape = SimdJsonTape::default();
+    let mut owned = SimdJsonOwned::default();
+    if args.format == "msgpack" {
+        let tf = tfwire.msgpack(&program, input, count::tfwire_value);
+        let walk = peers::limit_walk(input);
+        let mut rmpv_counts = MsgpackCounts {
+            bytes: input.len() as u64,
+            ..MsgpackCounts::default()
+        };
+        count::rmpv_value(&peers::rmpv_ref(input), &mut rmpv_counts);
+        let mut serde_counts = JsonCounts::default();
+        count::serde_json_value(&peers::rmp_serde_value(input), &mut serde_counts);
+        match answers {
+            Some(a) => {
+                check("tfwire", tf, a.value);
+                check("limit_walk", walk, a.msgpack);
+                check("rmpv_ref", rmpv_counts, a.msgpack);
+                check(
+                    "rmp_serde_value",
+                    (serde_counts.nodes, serde_counts.string_bytes),
+                    (a.msgpack.tokens, a.msgpack.str_bytes),
+                );
+            }
+            None => {
+                check("rmpv_ref against limit_walk", rmpv_counts, walk);
+                check(
+                    "rmp_serde_value against limit_walk",
+                    serde_counts.nodes,
+                    walk.tokens,
+                );
+                check(
+                    "tfwire against limit_walk",
+                    tf.values + tf.keys,
+                    walk.tokens,
+                );
+            }
+        }
+    } else {
+        let tf = tfwire.json(&program, input, count::tfwire_value);
+        let mut serde_counts = JsonCounts {
+            bytes: input.len() as u64,
+            ..JsonCounts::default()
+        };
+        count::serde_json_value(&peers::serde_json_value(input), &mut serde_counts);
+        let tape_counts = tape.run(input, |t| count::simd_json_tape(t, input.len()));
+        let mut owned_counts = JsonCounts {
+            bytes: input.len() as u64,
+            ..JsonCounts::default()
+        };
+        count::simd_json_owned(&owned.parse(input), &mut owned_counts);
+        match answers {
+            Some(a) => {
+                check("tfwire", tf, a.value);
+                check("serde_json_value", serde_counts, a.json);
+                check("simd_json_tape", tape_counts, a.json);
+                check("simd_json_owned", owned_counts, a.json);
+            }
+            None => {
+                check(
+                    "simd_json_tape against serde_json_value",
+                    tape_counts,
+                    serde_counts,
+                );
+                check(
+                    "simd_json_owned against serde_json_value",
+                    owned_counts,
+                    serde_counts,
+                );
+                check(
+                    "tfwire against serde_json_value",
+                    tf.values + tf.keys,
+                    serde_counts.nodes,
+                );
+            }
+        }
+    }
+
+    let mut contenders: Vec<Contender<'_>> = Vec::new();
+    let program = &program;
+    if args.format == "msgpack" {
+        contenders.push(Contender::new("tfwire", move || {
+            tfwire.msgpack(program, input, |v| {
+                std::hint::black_box(v);
+            })
+        }));
+        contenders.push(Contender::new("limit_walk", || {
+            std::hint::black_box(peers::limit_walk(input));
+        }));
+        contenders.push(Contender::new("rmpv_ref", || {
+            drop(std::hint::black_box(peers::rmpv_ref(input)));
+        }));
+        contenders.push(Contender::new("rmp_serde_value", || {
+            drop(std::hint::black_box(peers::rmp_serde_value(input)));
+        }));
+    } else {
+        contenders.push(Contender::new("tfwire", move || {
+            tfwire.json(program, input, |v| {
+                std::hint::black_box(v);
+            })
+        }));
+        contenders.push(Contender::new("simd_json_tape", move || {
+            tape.run(input, |t| {
+                std::hint::black_box(t.len());
+            })
+        }));
+        contenders.push(Contender::new("serde_json_value", || {
+            drop(std::hint::black_box(peers::serde_json_value(input)));
+        }));
+        contenders.push(Contender::new("simd_json_owned", move || {
+            drop(std::hint::black_box(owned.parse(input)));
+        }));
+    }
+    contenders.retain(|c| wanted(c.name));
+    if contenders.is_empty() {
+        eprintln!("compare: --only names no decoder");
+        return ExitCode::from(2);
+    }
+    let figures = interleaved(
+        &mut contenders,
+        input.len(),
+        args.rounds,
+        Duration::from_millis(args.batch_ms),
+    );
+    if args.verbose {
+        for f in &figures {
+            let rounds: Vec<String> = f.rounds.iter().map(|g| format!("{g:.3}")).collect();
+            eprintln!(
+                "{:<18} median {:.3} GB/s  rounds {}",
+                f.name,
+                f.median(),
+                rounds.join(" ")
+            );
+        }
+    }
+
+    let mut line = format!(
+        "{{\"payload\": {}, \"input\": \"{}\", \"bytes\": {}, \"results\": {{",
+        serde_json::Value::String(payload_name),
+        args.format,
+        input.len()
+    );
+    for (i, f) in figures.iter().enumerate() {
+        if i > 0 {
+            line.push_str(", ");
+        }
+        line.push_str(&format!("\"{}\": {{\"gbps\": {:.4}}}", f.name, f.median()));
+    }
+    line.push_str("}, \"ratios\": {");
+    let tf = figures
+        .iter()
+        .find(|f| f.name == "tfwire")
+        .map(|f| f.median());
+    let mut first = true;
+    for f in figures.iter().filter(|f| f.name != "tfwire") {
+        if let Some(tf) = tf {
+            if !first {
+                line.push_str(", ");
+            }
+            first = false;
+            line.push_str(&format!("\"{}\": {:.3}", f.name, tf / f.median()));
+        }
+    }
+    line.push_str("}}");
+    println!("{line}");
+    ExitCode::SUCCESS
+}

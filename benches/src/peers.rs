@@ -1,0 +1,195 @@
+//! tfwire and the decoders a user would pick instead, each with its reusable state, so that a
+//! timed call does exactly one decode and drops (or resets) what it made.
+
+use crate::answers::MsgpackCounts;
+use bumpalo::Bump;
+use tfwire::{Config, Decoder, Program, Value};
+
+/// tfwire as a proxy would run it: one [`Decoder`] and one arena, reset after every decode.
+pub struct Tfwire {
+    decoder: Decoder,
+    arena: Bump,
+}
+
+impl Default for Tfwire {
+    fn default() -> Tfwire {
+        Tfwire {
+            decoder: Decoder::new(Config::default()),
+            arena: Bump::new(),
+        }
+    }
+}
+
+impl Tfwire {
+    /// Decodes MessagePack, hands the value to `f`, then resets the arena.
+    ///
+    /// # Panics
+    /// If the input does not decode.
+    pub fn msgpack<R>(
+        &mut self,
+        program: &Program,
+        input: &[u8],
+        f: impl FnOnce(&Value<'_>) -> R,
+    ) -> R {
+        let r = {
+            let v = self
+                .decoder
+                .decode_msgpack(program, input, &self.arena)
+                .unwrap_or_else(|e| panic!("tfwire: {e}"));
+            f(&v)
+        };
+        self.arena.reset();
+        r
+    }
+
+    /// Decodes JSON (simd-json's tape, the byte reader as fallback), hands the value to `f`,
+    /// then resets the arena.
+    ///
+    /// # Panics
+    /// If the input does not decode.
+    pub fn json<R>(
+        &mut self,
+        program: &Program,
+        input: &[u8],
+        f: impl FnOnce(&Value<'_>) -> R,
+    ) -> R {
+        let r = {
+            let v = self
+                .decoder
+                .decode_json(program, input, &self.arena)
+                .unwrap_or_else(|e| panic!("tfwire: {e}"));
+            f(&v)
+        };
+        self.arena.reset();
+        r
+    }
+
+    /// Decodes JSON with the byte-by-byte reader only, hands the value to `f`, then resets
+    /// the arena.
+    ///
+    /// # Panics
+    /// If the input does not decode.
+    pub fn json_text<R>(
+        &mut self,
+        program: &Program,
+        input: &[u8],
+        f: impl FnOnce(&Value<'_>) -> R,
+    ) -> R {
+        let r = {
+            let v = self
+                .decoder
+                .decode_json_text(program, input, &self.arena)
+                .unwrap_or_else(|e| panic!("tfwire: {e}"));
+            f(&v)
+        };
+        self.arena.reset();
+        r
+    }
+}
+
+/// `limit_walk`: the least a validating MessagePack decoder must do. Reads every token with
+/// `tfwire_msgpack::Tokenizer` and validates every string's UTF-8 (ASCII fast path, then
+/// `core::str::from_utf8`), building nothing. The practical ceiling for a validating decoder.
+///
+/// # Panics
+/// On a broken token or a string that is not UTF-8.
+#[inline(never)]
+pub fn limit_walk(input: &[u8]) -> MsgpackCounts {
+    let mut t = tfwire_msgpack::Tokenizer::new(input);
+    let mut c = MsgpackCounts {
+        bytes: input.len() as u64,
+        ..MsgpackCounts::default()
+    };
+    while !t.is_empty() {
+        let tok = t.next_token().expect("limit_walk: a complete token");
+        c.tokens += 1;
+        if let tfwire_msgpack::Kind::Str(n) = tok.kind {
+            let s = t.payload(&tok);
+            if !s.is_ascii() {
+                core::str::from_utf8(s).expect("limit_walk: UTF-8");
+            }
+            c.str_tokens += 1;
+            c.str_bytes += u64::from(n);
+        }
+    }
+    c
+}
+
+/// `rmpv_ref`: `rmpv::decode::read_value_ref` (borrowed strings, validated UTF-8).
+///
+/// # Panics
+/// If the input does not decode.
+#[inline(never)]
+pub fn rmpv_ref(input: &[u8]) -> rmpv::ValueRef<'_> {
+    rmpv::decode::read_value_ref(&mut &input[..]).expect("rmpv")
+}
+
+/// `rmp_serde_value`: `rmp_serde` into a `serde_json::Value`.
+///
+/// # Panics
+/// If the input does not decode.
+#[inline(never)]
+pub fn rmp_serde_value(input: &[u8]) -> serde_json::Value {
+    rmp_serde::from_slice(input).expect("rmp_serde")
+}
+
+/// `serde_json_value`: `serde_json::from_slice` into a `serde_json::Value`.
+///
+/// # Panics
+/// If the input does not decode.
+#[inline(never)]
+pub fn serde_json_value(input: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(input).expect("serde_json")
+}
+
+/// `simd_json_tape`: simd-json's `fill_tape` with reused buffers and tape; the copy of the
+/// input it parses in place (into a reused vector) is part of every call.
+#[derive(Default)]
+pub struct SimdJsonTape {
+    copy: Vec<u8>,
+    buffers: simd_json::Buffers,
+    tape: Option<simd_json::Tape<'static>>,
+}
+
+impl SimdJsonTape {
+    /// Copies `input`, fills the tape and hands it to `f`.
+    ///
+    /// # Panics
+    /// If the input does not parse.
+    #[inline(never)]
+    pub fn run<R>(&mut self, input: &[u8], f: impl FnOnce(&[simd_json::Node<'_>]) -> R) -> R {
+        self.copy.clear();
+        self.copy.extend_from_slice(input);
+        let mut tape = self
+            .tape
+            .take()
+            .unwrap_or_else(|| simd_json::Tape(Vec::new()))
+            .reset();
+        simd_json::fill_tape(&mut self.copy, &mut self.buffers, &mut tape).expect("simd-json");
+        let r = f(&tape.0);
+        self.tape = Some(tape.reset());
+        r
+    }
+}
+
+/// `simd_json_owned`: simd-json's `OwnedValue` (reused buffers); the copy of the input is
+/// part of every call.
+#[derive(Default)]
+pub struct SimdJsonOwned {
+    copy: Vec<u8>,
+    buffers: simd_json::Buffers,
+}
+
+impl SimdJsonOwned {
+    /// Copies `input` and parses it.
+    ///
+    /// # Panics
+    /// If the input does not parse.
+    #[inline(never)]
+    pub fn parse(&mut self, input: &[u8]) -> simd_json::OwnedValue {
+        self.copy.clear();
+        self.copy.extend_from_slice(input);
+        simd_json::to_owned_value_with_buffers(&mut self.copy, &mut self.buffers)
+            .expect("simd-json")
+    }
+}
