@@ -99,7 +99,7 @@ impl<'b> Tokenizer<'b> {
 
     /// Reads the next token. Strings, binaries and extensions are read whole (header and
     /// payload); arrays and maps yield their header only.
-    #[inline]
+    #[inline(always)]
     pub fn next_token(&mut self) -> Result<Token, Error> {
         let rest = &self.buf[self.pos..];
         let start = self.offset();

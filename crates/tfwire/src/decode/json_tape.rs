@@ -9,7 +9,6 @@
 
 use super::source::{Source, Stop, Tok};
 use crate::error::ErrorKind;
-use crate::json::scan;
 use crate::ty::Ty;
 use crate::ty::json::{Pull, Start, TyFault, TypeError};
 use bumpalo::Bump;
@@ -75,13 +74,17 @@ impl<'a, 't> TapeSource<'a, 't> {
             .map_or(self.input.len(), |&o| o as usize)
     }
 
-    /// The text of the number node at `node`.
+    /// The text of the number node at `node`. simd-json checked its grammar: it ends at the
+    /// first byte that no number holds.
     #[inline]
     fn number_text(&self, node: usize) -> &'a str {
         let start = self.offset_of(node);
-        let end = scan::number(self.input, start).unwrap_or(start);
+        let len = self.input[start..]
+            .iter()
+            .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+            .unwrap_or(self.input.len() - start);
         // The number grammar is ASCII.
-        core::str::from_utf8(&self.input[start..end]).unwrap_or("")
+        crate::text::utf8(&self.input[start..start + len]).unwrap_or("")
     }
 
     /// The index after the subtree rooted at `node`.
@@ -137,6 +140,11 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
         let n = match self.nodes.get(self.pos)? {
             Node::Static(StaticNode::I64(n)) if *n != 0 => crate::Number::Int(*n),
             Node::Static(StaticNode::U64(n)) if *n != 0 => crate::Number::Uint(*n),
+            // Anything else: its text (an exponent out of range takes the general path,
+            // which reports it).
+            Node::Static(StaticNode::F64(_) | StaticNode::I64(_) | StaticNode::U64(_)) => {
+                super::leaf::json_number(self.number_text(self.pos)).ok()?
+            }
             _ => return None,
         };
         self.last = self.pos;

@@ -93,19 +93,33 @@ fn parse_text(s: &str) -> Result<Number<'_>, LeafError> {
     })
 }
 
-/// A JSON number literal: an integer that fits 64 bits is kept as one, anything else as
-/// its decimal text (never through a float). `-0` stays text: go-cty keeps the sign of a
-/// zero it reads (its JSON encoder writes it back as `-0`, and its sets keep `-0` and `0`
-/// apart).
+/// A JSON number literal (its grammar already checked by the JSON reader): an integer that
+/// fits 64 bits is kept as one, anything else as its decimal text (never through a float).
+/// `-0` stays text: go-cty keeps the sign of a zero it reads (its JSON encoder writes it back
+/// as `-0`, and its sets keep `-0` and `0` apart).
 #[inline]
 pub(crate) fn json_number(t: &str) -> Result<Number<'_>, LeafError> {
-    if t != "-0" && !t.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+    let mut point = false;
+    for b in t.bytes() {
+        match b {
+            b'e' | b'E' => return parse_text(t),
+            b'.' => point = true,
+            _ => {}
+        }
+    }
+    if !point && t != "-0" {
         if let Ok(i) = t.parse::<i64>() {
             return Ok(Number::Int(i));
         }
         if let Ok(u) = t.parse::<u64>() {
             return Ok(Number::Uint(u));
         }
+    }
+    // Without an exponent, a literal's decimal exponent is within its length: shorter than
+    // the limit, it is in range (and JSON grammar is decimal grammar), so nothing is left to
+    // check.
+    if t.len() < crate::number::MAX_DECIMAL_EXPONENT as usize {
+        return Ok(Number::Decimal(t));
     }
     parse_text(t)
 }

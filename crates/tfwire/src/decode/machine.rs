@@ -191,6 +191,17 @@ impl<'a> Machine<'a> {
             let expect = match self.frames.last() {
                 None => self.root,
                 Some(f) => match f.state {
+                    State::Value if matches!(f.kind, Kind::List | Kind::Set) => {
+                        let child = f.child;
+                        if self.leaf_run(src)? {
+                            let v = self.finish(S::JSON)?;
+                            if let Some(root) = self.bubble(v, src)? {
+                                return Ok(root);
+                            }
+                            continue;
+                        }
+                        child
+                    }
                     State::Value => f.child,
                     State::Key => {
                         if self.read_key(src)? == KeyRead::Ended {
@@ -221,6 +232,28 @@ impl<'a> Machine<'a> {
                 return Ok(root);
             }
         }
+    }
+
+    /// Reads the elements of the list or set on top of the stack while they are plain
+    /// values (see [`Machine::fast_leaf`]), without a trip around the main loop for each.
+    /// Returns whether the collection is complete (only for collections of known length).
+    #[inline]
+    fn leaf_run<S: Source<'a>>(&mut self, src: &mut S) -> Result<bool, Halt> {
+        let depth = self.frames.len();
+        let f = &self.frames[depth - 1];
+        let (child, len, mut done) = (f.child, f.len, f.done);
+        if len == u32::MAX {
+            return Ok(false);
+        }
+        while done < len {
+            let Some(v) = self.fast_leaf(child, src)? else {
+                break;
+            };
+            self.vals.push(v);
+            done += 1;
+        }
+        self.frames[depth - 1].done = done;
+        Ok(done == len)
     }
 
     /// The fast path for the commonest values: a string, bool or null where the program
