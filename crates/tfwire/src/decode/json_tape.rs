@@ -127,7 +127,7 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
         let Some(&Node::String(s)) = self.nodes.get(self.pos) else {
             return None;
         };
-        if !(s.is_ascii() || crate::nfc::surely_nfc(s)) {
+        if !crate::nfc::surely_nfc(s) {
             return None;
         }
         self.last = self.pos;

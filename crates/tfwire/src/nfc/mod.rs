@@ -24,28 +24,71 @@ pub(crate) fn is_safe_starter(c: char) -> bool {
     canonical_combining_class(c) == 0 && is_nfc_quick(core::iter::once(c)) == IsNormalized::Yes
 }
 
+/// The bytes of `w` (eight, little-endian) that are 0xCC or above, as their high bits: the
+/// lead bytes of characters from U+0300 on, the only ones that can fail the NFC quick check.
+/// (`(b & 0x7f) + 0x34` cannot carry into the next byte, and has its high bit set exactly
+/// when `b & 0x7f >= 0x4c`.)
+#[inline(always)]
+fn high_leads(w: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const ADD: u64 = 0x3434_3434_3434_3434;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    ((w & LOW7) + ADD) & w & HIGH
+}
+
+#[inline(always)]
+fn word(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// Whether some byte of `b` is 0xCC or above, with overlapping word loads (for short
+/// slices: the loop of [`surely_nfc`] takes longer ones).
+#[inline(always)]
+fn has_high_lead(b: &[u8]) -> bool {
+    let n = b.len();
+    if n >= 8 {
+        let mut m = high_leads(word(b, n - 8));
+        let mut i = 0;
+        while i + 8 <= n {
+            m |= high_leads(word(b, i));
+            i += 8;
+        }
+        return m != 0;
+    }
+    if n >= 4 {
+        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+        return high_leads(u64::from(half(0)) | u64::from(half(n - 4)) << 32) != 0;
+    }
+    b.iter().any(|&x| x >= 0xcc)
+}
+
 /// Whether `s` is certainly in NFC (a quick check; `false` means "look closer"). Works on
-/// the UTF-8 bytes: ASCII and U+0080..U+02FF (lead bytes below 0xCC) are always safe, other
-/// BMP characters are looked up in the bitmap.
+/// the UTF-8 bytes: ASCII and U+0080..U+02FF (lead bytes below 0xCC) are always safe, so
+/// only characters with a lead byte from 0xCC on are decoded, and BMP ones looked up in the
+/// bitmap.
 #[inline]
 pub(crate) fn surely_nfc(s: &str) -> bool {
     let b = s.as_bytes();
+    if b.len() <= 16 && !has_high_lead(b) {
+        return true;
+    }
     let bits = safe_bmp();
     let mut i = 0;
     while i < b.len() {
-        // Skip ASCII eight bytes at a time.
-        while let Some(w) = b.get(i..i + 8) {
-            if u64::from_le_bytes(w.try_into().expect("8 bytes")) & 0x8080_8080_8080_8080 != 0 {
-                break;
+        // To the next lead byte from 0xCC on, eight bytes at a time.
+        if i + 8 <= b.len() {
+            let m = high_leads(word(b, i));
+            if m == 0 {
+                i += 8;
+                continue;
             }
-            i += 8;
-        }
-        let Some(&c) = b.get(i) else { break };
-        if c < 0x80 {
+            i += m.trailing_zeros() as usize / 8;
+        } else if b[i] < 0xcc {
             i += 1;
-        } else if c < 0xcc {
-            i += 2;
-        } else if c < 0xe0 {
+            continue;
+        }
+        let c = b[i];
+        if c < 0xe0 {
             let u = ((c as u32 & 0x1f) << 6) | (b[i + 1] as u32 & 0x3f);
             if bits[u as usize / 64] & (1 << (u % 64)) == 0 {
                 return false;
@@ -75,7 +118,7 @@ pub(crate) fn surely_nfc(s: &str) -> bool {
 /// `None` when the arena refuses the allocation (its limit was reached).
 #[inline]
 pub(crate) fn nfc<'a>(bump: &'a Bump, s: &'a str) -> Option<&'a str> {
-    if s.is_ascii() {
+    if s.len() <= 16 && !has_high_lead(s.as_bytes()) {
         return Some(s);
     }
     nfc_slow(bump, s)
@@ -157,6 +200,36 @@ mod tests {
             std::fs::write(path, text).expect("writing the table");
         } else {
             panic!("{path} is out of date: run this test with TFWIRE_BLESS=1");
+        }
+    }
+
+    /// The word-at-a-time test finds exactly the bytes from 0xCC on, at every length and
+    /// position.
+    #[test]
+    fn high_leads_are_found_anywhere() {
+        for n in 0..40 {
+            for at in 0..n {
+                for x in [0x7f, 0x80, 0xbf, 0xcb, 0xcc, 0xcd, 0xe6, 0xff] {
+                    let mut b = vec![b'a'; n];
+                    b[at] = x;
+                    assert_eq!(has_high_lead(&b), x >= 0xcc, "{n} {at} {x:x}");
+                }
+            }
+        }
+        for w in [
+            0u64,
+            u64::MAX,
+            0xcbcb_cbcb_cbcb_cbcb,
+            0xcc00_0000_0000_0000,
+            0x4c4c_4c4c,
+        ] {
+            let naive = w
+                .to_le_bytes()
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b >= 0xcc)
+                .fold(0u64, |m, (i, _)| m | 0x80 << (8 * i));
+            assert_eq!(high_leads(w), naive, "{w:x}");
         }
     }
 
