@@ -20,7 +20,10 @@ use simd_json::{Node, StaticNode};
 /// Branch-free (every index is written, and kept by advancing past it only when it opens a
 /// value): which structurals are punctuation follows the document, so a filter's branch is
 /// mispredicted often, and this loop took a third of the time of simd-json's own second stage.
-pub(crate) fn node_offsets(input: &[u8], structurals: &[u32], offsets: &mut Vec<u32>) {
+///
+/// The offsets are the first `n` entries of `offsets` (`n` returned); the vector only ever
+/// grows, so a warm decoder neither allocates nor zero-fills it.
+pub(crate) fn node_offsets(input: &[u8], structurals: &[u32], offsets: &mut Vec<u32>) -> usize {
     /// Bytes that open a value (`true`); punctuation (`:` `,` `]` `}`) does not.
     const OPENS: [bool; 256] = {
         let mut t = [true; 256];
@@ -30,15 +33,16 @@ pub(crate) fn node_offsets(input: &[u8], structurals: &[u32], offsets: &mut Vec<
         t[b'}' as usize] = false;
         t
     };
-    offsets.clear();
-    offsets.resize(structurals.len() + 1, 0);
+    if offsets.len() < structurals.len() {
+        offsets.resize(structurals.len(), 0);
+    }
     let mut n = 0;
     for &i in structurals {
         offsets[n] = i;
         // simd-json's last structural index may be the end of the input: not a value.
         n += usize::from(input.get(i as usize).is_some_and(|&b| OPENS[b as usize]));
     }
-    offsets.truncate(n);
+    n
 }
 
 pub(crate) struct TapeSource<'a, 't> {

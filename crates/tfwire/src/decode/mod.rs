@@ -268,31 +268,42 @@ impl Decoder {
     ) -> Result<Value<'a>, Error> {
         self.check_input(input)?;
         let len = input.len();
-        let Ok(copy) = arena.try_alloc_slice_fill_copy(len + simd_json::INPUT_PADDING, 0u8) else {
+        // simd-json parses in place and reads past the end: a padded copy, in the arena (the
+        // values borrow its unescaped strings). Copied, then padded, not zero-filled first.
+        let mut copy = bumpalo::collections::Vec::new_in(arena);
+        if copy
+            .try_reserve_exact(len + simd_json::INPUT_PADDING)
+            .is_err()
+        {
             return Err(arena_limit(&self.config, 0));
-        };
-        copy[..len].copy_from_slice(input);
+        }
+        copy.extend_from_slice_copy(input);
+        copy.extend_from_slice_copy(&[0; simd_json::INPUT_PADDING]);
+        let copy = copy.into_bump_slice_mut();
         let mut tape: simd_json::Tape<'a> =
             core::mem::replace(&mut self.json.tape, simd_json::Tape(Vec::new())).reset();
-        let result = if simd_json::fill_tape_padded(copy, len, &mut self.json.buffers, &mut tape)
-            .is_ok()
-        {
-            let mut offsets = core::mem::take(&mut self.json.offsets);
-            json_tape::node_offsets(input, self.json.buffers.structural_indexes(), &mut offsets);
-            let mut src = json_tape::TapeSource {
-                nodes: &tape.0,
-                offsets: &offsets,
-                input,
-                pos: 0,
-                last: 0,
+        let result =
+            if simd_json::fill_tape_padded(copy, len, &mut self.json.buffers, &mut tape).is_ok() {
+                let mut offsets = core::mem::take(&mut self.json.offsets);
+                let n = json_tape::node_offsets(
+                    input,
+                    self.json.buffers.structural_indexes(),
+                    &mut offsets,
+                );
+                let mut src = json_tape::TapeSource {
+                    nodes: &tape.0,
+                    offsets: &offsets[..n],
+                    input,
+                    pos: 0,
+                    last: 0,
+                };
+                let r = self.run(program, arena, &mut src);
+                self.json.offsets = offsets;
+                r
+            } else {
+                let mut src = json_text::TextSource::new(arena, input);
+                self.run(program, arena, &mut src)
             };
-            let r = self.run(program, arena, &mut src);
-            self.json.offsets = offsets;
-            r
-        } else {
-            let mut src = json_text::TextSource::new(arena, input);
-            self.run(program, arena, &mut src)
-        };
         self.json.tape = tape.reset();
         result
     }

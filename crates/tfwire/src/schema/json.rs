@@ -46,12 +46,12 @@ fn with_document<T>(
         ));
     }
     let mut offsets = Vec::new();
-    node_offsets(input, buffers.structural_indexes(), &mut offsets);
+    let n = node_offsets(input, buffers.structural_indexes(), &mut offsets);
     let bump = Bump::new();
     f(&Doc {
         src: TapeSource {
             nodes: &tape.0,
-            offsets: &offsets,
+            offsets: &offsets[..n],
             input,
             pos: 0,
             last: 0,
