@@ -8,7 +8,7 @@
 //! error with the same path and offset.
 
 use super::machine::{Halt, Machine};
-use super::msgpack::convert;
+use super::msgpack::{Complete, convert};
 use super::shape::Cur;
 use super::source::{Source, Stop, Tok};
 use super::{Decoder, arena_limit};
@@ -21,11 +21,10 @@ use tfwire_msgpack::{HeaderError, Tokenizer, read_header};
 /// Reads tokens from the chunks fed so far.
 pub(crate) struct ChunkSource<'a> {
     bump: &'a Bump,
-    /// The current chunk, and the absolute offset of its first byte.
-    chunk: &'a [u8],
+    /// The current chunk (read with the one-shot source's fast paths while no token is being
+    /// assembled), and the absolute offset of its first byte.
+    cur: Complete<'a>,
     base: usize,
-    /// Index of the next byte to read in `chunk`.
-    pos: usize,
     /// Absolute offset of the last token returned.
     last: usize,
     /// The bytes of a token that spans chunks, so far, and its absolute offset.
@@ -37,9 +36,8 @@ impl<'a> ChunkSource<'a> {
     fn new(bump: &'a Bump) -> ChunkSource<'a> {
         ChunkSource {
             bump,
-            chunk: &[],
+            cur: Complete::new(&[]),
             base: 0,
-            pos: 0,
             last: 0,
             carry: Vec::new(),
             carry_start: 0,
@@ -47,14 +45,13 @@ impl<'a> ChunkSource<'a> {
     }
 
     fn push(&mut self, chunk: &'a [u8]) {
-        self.base += self.chunk.len();
-        self.chunk = chunk;
-        self.pos = 0;
+        self.base += self.cur.buf.len();
+        self.cur = Complete::new(chunk);
     }
 
     /// Bytes of the current chunk not read yet.
     fn rest(&self) -> &'a [u8] {
-        &self.chunk[self.pos..]
+        &self.cur.buf[self.cur.pos..]
     }
 
     /// Continues assembling a token that spans chunks. `Ok(None)`: more bytes are needed.
@@ -77,7 +74,7 @@ impl<'a> ChunkSource<'a> {
             }
             let take = missing.min(rest.len() as u64) as usize;
             self.carry.extend_from_slice(&rest[..take]);
-            self.pos += take;
+            self.cur.pos += take;
         }
         // Complete: the token's bytes go into the arena (its payload may be a string the
         // value borrows).
@@ -102,10 +99,23 @@ impl<'a> ChunkSource<'a> {
             .map_err(|k| Stop::Fail(k, self.carry_start))
     }
 
+    /// A fast path of the one-shot source, on the current chunk: only while no token is
+    /// being assembled (a token the chunk holds whole; one that is cut is left for
+    /// [`Source::next`], which assembles it).
+    #[inline(always)]
+    fn fast<T>(&mut self, read: impl FnOnce(&mut Complete<'a>) -> Option<T>) -> Option<T> {
+        if !self.carry.is_empty() {
+            return None;
+        }
+        let v = read(&mut self.cur)?;
+        self.last = self.base + self.cur.last;
+        Some(v)
+    }
+
     /// Where the input would resume: the start of a token being assembled, or the next byte.
     fn resume_offset(&self) -> usize {
         if self.carry.is_empty() {
-            self.base + self.pos
+            self.base + self.cur.pos
         } else {
             self.carry_start
         }
@@ -119,11 +129,11 @@ impl<'a> Source<'a> for ChunkSource<'a> {
         if !self.carry.is_empty() {
             return self.assemble()?.ok_or(Stop::Pending);
         }
-        let start = self.base + self.pos;
+        let start = self.base + self.cur.pos;
         let mut t = Tokenizer::with_base(self.rest(), start);
         match t.next_token() {
             Ok(tok) => {
-                self.pos += tok.span.len();
+                self.cur.pos += tok.span.len();
                 self.last = start;
                 convert(&tok, t.payload(&tok)).map_err(|k| Stop::Fail(k, start))
             }
@@ -131,11 +141,37 @@ impl<'a> Source<'a> for ChunkSource<'a> {
                 // The token continues in the next chunk(s).
                 self.carry_start = start;
                 self.carry.extend_from_slice(self.rest());
-                self.pos = self.chunk.len();
+                self.cur.pos = self.cur.buf.len();
                 Err(Stop::Pending)
             }
             Err(e) => Err(Stop::Fail(ErrorKind::InvalidMarker(0xc1), e.offset)),
         }
+    }
+
+    #[inline]
+    fn try_str(&mut self) -> Option<&'a str> {
+        self.fast(Complete::try_str)
+    }
+
+    #[inline]
+    fn try_number(&mut self) -> Option<crate::Number<'a>> {
+        self.fast(Complete::try_number)
+    }
+
+    #[inline]
+    fn try_bool(&mut self) -> Option<Option<bool>> {
+        self.fast(Complete::try_bool)
+    }
+
+    #[inline]
+    fn try_null(&mut self) -> bool {
+        self.fast(|c| c.try_null().then_some(())).is_some()
+    }
+
+    #[inline]
+    fn expect_key(&mut self, encoded: &[u8], name: &str) -> bool {
+        self.fast(|c| c.expect_key(encoded, name).then_some(()))
+            .is_some()
     }
 
     fn offset(&self) -> usize {
@@ -147,7 +183,7 @@ impl<'a> Source<'a> for ChunkSource<'a> {
     }
 
     fn finish(&mut self) -> Result<(), Stop> {
-        if self.carry.is_empty() && self.pos == self.chunk.len() {
+        if self.carry.is_empty() && self.cur.pos == self.cur.buf.len() {
             Ok(())
         } else {
             Err(Stop::Fail(ErrorKind::TrailingBytes, self.resume_offset()))
@@ -234,7 +270,7 @@ impl<'a> ChunkedDecoder<'a, '_> {
                 }
                 let e = Error::new(
                     ErrorKind::TrailingBytes,
-                    self.src.base + self.src.chunk.len(),
+                    self.src.base + self.src.cur.buf.len(),
                     Path::root(),
                 );
                 self.state = State::Failed(e.clone());

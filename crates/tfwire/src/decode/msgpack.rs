@@ -41,9 +41,11 @@ fn header_error(e: HeaderError, at: usize) -> Stop {
 
 /// Reads tokens from a complete MessagePack input.
 pub(crate) struct Complete<'a> {
-    buf: &'a [u8],
-    pos: usize,
-    last: usize,
+    pub(super) buf: &'a [u8],
+    /// Index of the next byte to read.
+    pub(super) pos: usize,
+    /// Index of the first byte of the token last read.
+    pub(super) last: usize,
 }
 
 impl<'a> Complete<'a> {
