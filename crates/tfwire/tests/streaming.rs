@@ -55,7 +55,7 @@ fn every_split_of_every_vector_matches_one_shot() {
         let one_shot = d.decode_msgpack(&program, bytes, &one_shot_arena);
         count += 1;
         // Values and errors are compared as they are (errors with kind, path and offset).
-        let mut check = |d: &mut Decoder, arena: &mut bumpalo::Bump, cuts: &[usize]| {
+        let check = |d: &mut Decoder, arena: &mut bumpalo::Bump, cuts: &[usize]| {
             {
                 let got = chunked(d, &program, bytes, cuts, arena);
                 if got != one_shot {
