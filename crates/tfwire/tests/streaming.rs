@@ -45,10 +45,12 @@ impl Rng {
 /// Two-way splits, including empty first and last pieces: at every offset of every vector up
 /// to 8 KiB (2,282 of the 2,294), in blocks spread over every core. Each split decodes the
 /// whole vector, so every offset of the 12 larger ones (64–70 KiB: long strings,
-/// 65,536-element lists, random values with long non-NFC strings) would take about ten CPU
-/// minutes: those get every offset in their first and last 2 KiB and 256 random ones, and the
-/// one-byte feed of [`multi_way_splits_of_every_vector_match_one_shot`] cuts every one of
-/// their tokens at every byte.
+/// 65,536-element lists, random values with long non-NFC strings) takes about four CPU
+/// minutes even in a release build: by default those get every offset in their first and last
+/// 2 KiB and 256 random ones (the one-byte feed of
+/// [`multi_way_splits_of_every_vector_match_one_shot`] cuts every one of their tokens at every
+/// byte). With `TFWIRE_EVERY_SPLIT=1` every offset of every vector is tried:
+/// `TFWIRE_EVERY_SPLIT=1 cargo test --release -p tfwire --test streaming`.
 #[test]
 fn every_two_way_split_of_every_vector_matches_one_shot() {
     let vectors: Vec<(String, Program, Vec<u8>)> = vectors()
@@ -62,14 +64,18 @@ fn every_two_way_split_of_every_vector_matches_one_shot() {
             ))
         })
         .collect();
-    const EXHAUSTIVE: usize = 8 << 10;
+    let exhaustive = if std::env::var_os("TFWIRE_EVERY_SPLIT").is_some() {
+        usize::MAX
+    } else {
+        8 << 10
+    };
     const BLOCK: usize = 512;
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     // (vector, cuts)
     let mut work: Vec<(usize, Vec<usize>)> = Vec::new();
     for (i, (_, _, bytes)) in vectors.iter().enumerate() {
         let n = bytes.len();
-        let cuts: Vec<usize> = if n <= EXHAUSTIVE {
+        let cuts: Vec<usize> = if n <= exhaustive {
             (0..=n).collect()
         } else {
             (0..2048)
