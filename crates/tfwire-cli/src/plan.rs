@@ -207,15 +207,7 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
     let filter = args.filters.filter()?;
     let name = input::display_name(&args.file).to_string();
     input::with_document(&args.file, |doc| {
-        let plan = match doc {
-            Document::Plan(p) => p,
-            other => {
-                return Err(Failure::Input(format!(
-                    "{name}: expected a plan, but this is {}",
-                    other.kind().describe()
-                )));
-            }
-        };
+        let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
         let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
         if !filter.is_empty() {
@@ -369,18 +361,21 @@ pub(crate) fn counts_line(c: &tfwire_plan::Counts) -> String {
     parts.join(", ")
 }
 
+/// The plan in `doc`, or the error for a document of another kind.
+fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Plan<'a>, Failure> {
+    match doc {
+        Document::Plan(p) => Ok(p),
+        other => Err(Failure::Input(format!(
+            "{name}: expected a plan, but this is {}",
+            other.kind().describe()
+        ))),
+    }
+}
+
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     input::with_document(&args.file, |doc| {
-        let plan = match doc {
-            Document::Plan(p) => p,
-            other => {
-                return Err(Failure::Input(format!(
-                    "{name}: expected a plan, but this is {}",
-                    other.kind().describe()
-                )));
-            }
-        };
+        let plan = expect_plan(&name, doc)?;
         let mut found: Vec<&ResourceChange<'_>> = plan
             .resource_changes
             .iter()

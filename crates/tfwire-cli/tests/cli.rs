@@ -1,62 +1,16 @@
 //! The `tfwire` binary as a user runs it: outputs, exit codes and messages.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn corpus(rel: &str) -> String {
-    repo()
-        .join("corpus")
-        .join(rel)
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn fixture(name: &str) -> String {
-    repo()
-        .join("crates/tfwire-plan/tests/data")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
+use common::{corpus, fixture, plan_files};
+use std::process::Output;
 
 fn tfwire(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    common::run_raw(args, stdin.unwrap_or_default())
 }
 
 fn text(b: &[u8]) -> String {
     String::from_utf8(b.to_vec()).unwrap()
-}
-
-fn plan_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out)
-            } else {
-                out.push(p)
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&repo().join("corpus/plans"), &mut out);
-    out.sort();
-    out
 }
 
 #[test]

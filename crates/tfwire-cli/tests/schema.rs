@@ -1,28 +1,8 @@
 //! `tfwire schema` and `tfwire decode --schema`, as a user runs them.
 
-use std::process::{Command, Stdio};
+mod common;
 
-fn corpus(rel: &str) -> String {
-    format!("{}/../../corpus/{rel}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tfwire(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use common::{corpus, run as tfwire};
 
 #[test]
 fn lists_providers_and_types() {

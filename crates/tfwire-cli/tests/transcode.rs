@@ -1,19 +1,10 @@
 //! The `tfwire` command as a user runs it: transcoding with `decode --output`, and `encode`.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// Runs `tfwire args...` with `stdin`; returns the exit code, standard output, standard error.
 fn tfwire(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tfwire runs");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_raw(args, stdin);
     (
         out.status.code().unwrap_or(-1),
         out.stdout,
