@@ -171,6 +171,27 @@ fn dynamic_values_in_either_order() {
         e,
         "(root): invalid type: invalid primitive type name \"strin\" (at byte 8 of the type JSON) (at byte 16)"
     );
+    // Read in document order, as go-cty reads it: an invalid type fails where it stands,
+    // before a later key or a missing value is noticed, even if a valid type follows.
+    for text in [
+        r#"{"type":"strin"}"#,
+        r#"{"type":"strin","x":1}"#,
+        r#"{"type":"strin","type":"string","value":"a"}"#,
+    ] {
+        let e = both("\"dynamic\"", text, Config::default()).unwrap_err();
+        assert_eq!(
+            e,
+            "(root): invalid type: invalid primitive type name \"strin\" (at byte 0 of the type JSON) (at byte 8)",
+            "{text}"
+        );
+    }
+    // The last valid type wins.
+    let got = both(
+        "\"dynamic\"",
+        r#"{"type":"number","value":"a","type":"string"}"#,
+        Config::default(),
+    );
+    assert_eq!(got.unwrap(), r#"["dynamic","string",["string","a"]]"#);
 }
 
 #[test]
