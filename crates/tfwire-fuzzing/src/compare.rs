@@ -22,8 +22,11 @@ pub(crate) fn same_json_value(a: &Value<'_>, b: &Value<'_>) -> bool {
 }
 
 /// Whether `b`, read back from the MessagePack written for `a`, is `a` as the encoder
-/// writes it: exactly, except that a string prefix refinement longer than 256 bytes is
-/// shortened (as go-cty's encoder shortens it).
+/// writes it: exactly, except where go-cty's encoding itself loses something:
+/// - a string prefix refinement longer than 256 bytes is shortened;
+/// - a decimal `-0` is written as the integer 0 (a float64 `-0` stays one), so it comes back
+///   as 0, and a set that held both `-0` and `0` (go-cty keeps them apart) comes back with
+///   them merged.
 pub(crate) fn same_msgpack_value(a: &Value<'_>, b: &Value<'_>) -> bool {
     same_by(a, b, &|a, b| match (a, b) {
         (Value::Unknown(x), Value::Unknown(y)) => {
@@ -41,8 +44,18 @@ pub(crate) fn same_msgpack_value(a: &Value<'_>, b: &Value<'_>) -> bool {
                 _ => x == y,
             })
         }
+        (Value::Number(x), Value::Number(y)) => Some(x == y || (is_zero(x) && is_zero(y))),
+        (Value::Set(x), Value::Set(y)) if x.len() != y.len() => {
+            let found_in =
+                |p: &Value<'_>, ys: &[Value<'_>]| ys.iter().any(|q| same_msgpack_value(p, q));
+            Some(x.iter().all(|p| found_in(p, y)) && y.iter().all(|q| found_in(q, x)))
+        }
         _ => None,
     })
+}
+
+fn is_zero(n: &Number<'_>) -> bool {
+    n.cmp_exact(&Number::Int(0)).is_eq()
 }
 
 /// Structural equality, with `leaf` deciding the pairs it knows about.
