@@ -185,6 +185,24 @@ fn dynamic_values_in_either_order() {
             "{text}"
         );
     }
+    // Errors that point where a type array closes: the same byte from both readers (the
+    // tape has no node there).
+    for (text, want) in [
+        (
+            r#"{"value":null,"type":["object" ]}"#,
+            "(root): invalid type: missing attribute types for object (at byte 10 of the type JSON) (at byte 31)",
+        ),
+        (
+            "{\"type\":[\"list\"\t],\"value\":[]}",
+            "(root): invalid type: missing element type for list (at byte 8 of the type JSON) (at byte 16)",
+        ),
+    ] {
+        assert_eq!(
+            both("\"dynamic\"", text, Config::default()).unwrap_err(),
+            want,
+            "{text}"
+        );
+    }
     // The last valid type wins.
     let got = both(
         "\"dynamic\"",

@@ -11,7 +11,7 @@ use super::source::{Source, Stop, Tok};
 use crate::error::ErrorKind;
 use crate::json::scan;
 use crate::ty::Ty;
-use crate::ty::json::{Pull, Start, TyFault, TypeError};
+use crate::ty::json::TyFault;
 use bumpalo::Bump;
 use simd_json::{Node, StaticNode};
 
@@ -125,14 +125,17 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
             };
             match key {
                 "type" => {
-                    let type_start = self.offset_of(k + 1);
-                    let mut pull = TapePull {
-                        src: self,
-                        pos: k + 1,
-                        open: smallvec::SmallVec::new(),
+                    // Parsed from the text, as the byte-wise reader parses it: the same
+                    // errors at the same offsets (some point at a closing bracket, which
+                    // has no tape node).
+                    let start = self.offset_of(k + 1);
+                    let mut text = crate::ty::json::Text {
+                        bump,
+                        buf: self.input,
+                        pos: start,
                     };
-                    let t = crate::ty::json::parse(&mut pull, bump, depth)
-                        .map_err(|e| type_fault(e, type_start))?;
+                    let t = crate::ty::json::parse(&mut text, bump, depth)
+                        .map_err(|e| type_fault(e, start))?;
                     ty = Some(t);
                 }
                 "value" => value_at = Some(k + 1),
@@ -188,63 +191,5 @@ pub(crate) fn type_fault(e: TyFault, type_start: usize) -> Stop {
             },
             type_start,
         ),
-    }
-}
-
-/// The tape as a source for the type-JSON parser.
-struct TapePull<'s, 'a, 't> {
-    src: &'s TapeSource<'a, 't>,
-    pos: usize,
-    /// Elements left in each open array/object.
-    open: smallvec::SmallVec<[usize; 16]>,
-}
-
-impl<'a> Pull<'a> for TapePull<'_, 'a, '_> {
-    fn start(&mut self) -> Result<Start<'a>, TypeError> {
-        let node = self.src.nodes[self.pos];
-        self.pos += 1;
-        Ok(match node {
-            Node::String(s) => Start::Str(s),
-            Node::Array { len, .. } => {
-                self.open.push(len);
-                Start::Array
-            }
-            Node::Object { len, .. } => {
-                self.open.push(len);
-                Start::Object
-            }
-            Node::Static(StaticNode::Null) => Start::Other("null"),
-            Node::Static(StaticNode::Bool(_)) => Start::Other("a bool"),
-            Node::Static(_) => Start::Other("a number"),
-        })
-    }
-
-    fn array_next(&mut self, _first: bool) -> Result<bool, TypeError> {
-        let left = self.open.last_mut().expect("inside an array");
-        if *left == 0 {
-            self.open.pop();
-            return Ok(false);
-        }
-        *left -= 1;
-        Ok(true)
-    }
-
-    fn object_next(&mut self, _first: bool) -> Result<Option<(&'a str, usize)>, TypeError> {
-        let left = self.open.last_mut().expect("inside an object");
-        if *left == 0 {
-            self.open.pop();
-            return Ok(None);
-        }
-        *left -= 1;
-        let at = self.src.offset_of(self.pos);
-        let Node::String(key) = self.src.nodes[self.pos] else {
-            unreachable!("object keys are strings")
-        };
-        self.pos += 1;
-        Ok(Some((key, at)))
-    }
-
-    fn offset(&self) -> usize {
-        self.src.offset_of(self.pos)
     }
 }
