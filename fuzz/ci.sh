@@ -3,7 +3,7 @@
 # no fuzzer), then runs every fuzz target for a bounded time when cargo-fuzz is available
 # (installing it if missing).
 #
-#   fuzz/ci.sh [SECONDS]    seconds per target (default 45; 0: replay only)
+#   fuzz/ci.sh [SECONDS]    seconds per target (default 40; 0: replay only)
 #
 # About 3-4 minutes to build the targets from scratch and 7 x SECONDS to fuzz: under 10
 # minutes on 2 cores with the default. A crash fails the script; libFuzzer saves the input
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${1:-45}
+seconds=${1:-40}
 step() { printf '\n== %s (%ss)\n' "$1" "$SECONDS"; }
 
 step "fuzz: replay corpus/regressions and the seeds built from corpus/ (stable)"
