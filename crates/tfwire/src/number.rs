@@ -260,6 +260,18 @@ impl<'a> Number<'a> {
             }
         }
     }
+
+    /// Writes the exact value in scientific notation, `[-]d[.ddd]e<exponent>` (`0` for
+    /// zero): as short as the significant digits allow, where the canonical text of a large
+    /// or tiny number runs to thousands of digits. go-cty parses it back to the same value.
+    /// Infinities are written as by [`Number::write_canonical`].
+    pub(crate) fn write_scientific(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        if self.is_infinite() {
+            return self.write_canonical(out);
+        }
+        let mut buf = NumBuf::new();
+        self.dec(&mut buf).write_scientific(out)
+    }
 }
 
 fn float_to_i64(f: f64) -> Option<i64> {
@@ -512,6 +524,23 @@ impl<'s> Dec<'s> {
         })
     }
 
+    fn write_scientific(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        if self.is_zero() {
+            return out.write_str("0");
+        }
+        if self.neg {
+            out.write_char('-')?;
+        }
+        out.write_char(self.digit(0) as char)?;
+        if self.len() > 1 {
+            out.write_char('.')?;
+            for i in 1..self.len() {
+                out.write_char(self.digit(i) as char)?;
+            }
+        }
+        write!(out, "e{}", self.point - 1)
+    }
+
     fn write(&self, out: &mut impl fmt::Write) -> fmt::Result {
         if self.is_zero() {
             return out.write_str("0");
@@ -641,6 +670,31 @@ mod tests {
             Err(NumberError::OutOfRange).map(|()| Number::Int(0))
         );
         assert!(Number::parse("1e100000").is_ok());
+    }
+
+    #[test]
+    fn scientific_text_is_exact() {
+        let sci = |n: Number<'_>| {
+            let mut s = String::new();
+            n.write_scientific(&mut s).unwrap();
+            s
+        };
+        for (text, want) in [
+            ("0", "0"),
+            ("-0.000", "0"),
+            ("8e4210", "8e4210"),
+            ("-123.450", "-1.2345e2"),
+            ("0.00012", "1.2e-4"),
+            ("7", "7e0"),
+        ] {
+            let n = Number::parse(text).unwrap();
+            let got = sci(n);
+            assert_eq!(got, want, "{text}");
+            assert_eq!(Number::parse(&got).unwrap(), n, "{text} round trip");
+        }
+        assert_eq!(sci(Number::Int(-42)), "-4.2e1");
+        assert_eq!(sci(Number::F64(0.5)), "5e-1");
+        assert_eq!(sci(Number::F64(f64::INFINITY)), "+Inf");
     }
 
     #[test]

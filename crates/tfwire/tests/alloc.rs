@@ -201,6 +201,33 @@ fn hostile_length_prefixes_fail_at_once_in_bounded_memory() {
         e.to_string(),
         "(root): limit exceeded: max_collection_len is 10 (at byte 0)"
     );
+    // 0xffffffff is a count like any other (not "unknown", as in JSON text): the largest
+    // array32 or map32 fails the limit at once, and a tuple that long is not a tuple of 1.
+    for input in [&b"\xdd\xff\xff\xff\xff"[..], b"\xdd\xff\xff\xff\xfe\xa1a"] {
+        let e = Decoder::new(Config::default())
+            .decode_msgpack(&program, input, &arena)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "(root): limit exceeded: max_collection_len is 67108864 (at byte 0)"
+        );
+    }
+    let map = Program::compile(&Type::from_json(r#"["map","string"]"#).unwrap());
+    let e = small
+        .decode_msgpack(&map, b"\xdf\xff\xff\xff\xff\xa1a\xa1b", &arena)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "(root): limit exceeded: max_collection_len is 10 (at byte 0)"
+    );
+    let tuple = Program::compile(&Type::from_json(r#"["tuple",["string"]]"#).unwrap());
+    let e = small
+        .decode_msgpack(&tuple, b"\xdd\xff\xff\xff\xff\xa1a\xa1b", &arena)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "(root): a tuple of length 1 is required (4294967295 given) (at byte 0)"
+    );
 }
 
 #[test]

@@ -297,16 +297,40 @@ fn refinements_that_do_not_fit_are_errors() {
         };
         assert_eq!(got, want);
     }
-    let big = format!("1e{}", 1100);
+    // 1,100 significant digits: too long even in scientific notation.
+    let long = format!("1.{}1", "0".repeat(1098));
     let r = Refinements {
-        lower: Some((Number::Decimal(&big), true)),
+        lower: Some((Number::Decimal(&long), true)),
         ..Refinements::default()
     };
     assert_eq!(
         msgpack(r#""number""#, refined(&r)).unwrap_err(),
-        "(root): cannot encode: the refinements take 1108 bytes, more than the 1024 go-cty \
+        "(root): cannot encode: the refinements take 1110 bytes, more than the 1024 go-cty \
          accepts (at byte 0)"
     );
+}
+
+#[test]
+fn refinement_bounds_too_long_in_full_go_out_in_scientific_notation() {
+    // go-cty writes these as 2,001 and 1,101 digits, past the 1 KiB its own decoder accepts.
+    let big = format!("1e{}", 1100);
+    let r = Refinements {
+        lower: Some((Number::Decimal("-1.5e-2000"), false)),
+        upper: Some((Number::Decimal(&big), true)),
+        ..Refinements::default()
+    };
+    let hex = msgpack(r#""number""#, refined(&r)).unwrap();
+    let (lower, upper) = (to_hex(b"-1.5e-2000"), to_hex(b"1e1100"));
+    assert_eq!(hex, format!("c7190c820392aa{lower}c20492a6{upper}c3"));
+    // And it decodes back to the same value.
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let p = program(r#""number""#);
+    let arena = bumpalo::Bump::new();
+    let back = tfwire::decode_msgpack(&p, &bytes, &arena).unwrap();
+    assert_eq!(back, refined(&r));
 }
 
 fn dynamic<'a>(ty: Ty<'a>, value: Value<'a>, bump: &'a bumpalo::Bump) -> Value<'a> {

@@ -171,6 +171,45 @@ fn dynamic_values_in_either_order() {
         e,
         "(root): invalid type: invalid primitive type name \"strin\" (at byte 8 of the type JSON) (at byte 16)"
     );
+    // Read in document order, as go-cty reads it: an invalid type fails where it stands,
+    // before a later key or a missing value is noticed, even if a valid type follows.
+    for text in [
+        r#"{"type":"strin"}"#,
+        r#"{"type":"strin","x":1}"#,
+        r#"{"type":"strin","type":"string","value":"a"}"#,
+    ] {
+        let e = both("\"dynamic\"", text, Config::default()).unwrap_err();
+        assert_eq!(
+            e,
+            "(root): invalid type: invalid primitive type name \"strin\" (at byte 0 of the type JSON) (at byte 8)",
+            "{text}"
+        );
+    }
+    // Errors that point where a type array closes: the same byte from both readers (the
+    // tape has no node there).
+    for (text, want) in [
+        (
+            r#"{"value":null,"type":["object" ]}"#,
+            "(root): invalid type: missing attribute types for object (at byte 10 of the type JSON) (at byte 31)",
+        ),
+        (
+            "{\"type\":[\"list\"\t],\"value\":[]}",
+            "(root): invalid type: missing element type for list (at byte 8 of the type JSON) (at byte 16)",
+        ),
+    ] {
+        assert_eq!(
+            both("\"dynamic\"", text, Config::default()).unwrap_err(),
+            want,
+            "{text}"
+        );
+    }
+    // The last valid type wins.
+    let got = both(
+        "\"dynamic\"",
+        r#"{"type":"number","value":"a","type":"string"}"#,
+        Config::default(),
+    );
+    assert_eq!(got.unwrap(), r#"["dynamic","string",["string","a"]]"#);
 }
 
 #[test]
@@ -195,4 +234,118 @@ fn deep_nesting_is_a_clean_error() {
         .kind(),
         ErrorKind::InvalidType { .. }
     ));
+}
+
+/// Both readers read in document order, whether or not they know a count in advance
+/// (simd-json's tape does, the byte-wise reader does not): an element that fails is reported
+/// before a tuple length or a collection limit, which are reported at the container, with
+/// the number of elements it holds.
+#[test]
+fn lengths_are_checked_in_document_order() {
+    let tuple = r#"["tuple",["bool","string"]]"#;
+    let cases = [
+        (
+            tuple,
+            r#"["x"]"#,
+            r#"[0]: a bool is required, found the string "x" (at byte 1)"#,
+        ),
+        (
+            tuple,
+            r#"["x",1,2,3]"#,
+            r#"[0]: a bool is required, found the string "x" (at byte 1)"#,
+        ),
+        (
+            tuple,
+            r#"[true,"a",2,[3]]"#,
+            "(root): a tuple of length 2 is required (4 given) (at byte 0)",
+        ),
+        (
+            tuple,
+            "[true]",
+            "(root): a tuple of length 2 is required (1 given) (at byte 0)",
+        ),
+        (
+            tuple,
+            "[]",
+            "(root): a tuple of length 2 is required (0 given) (at byte 0)",
+        ),
+        (
+            r#"["tuple",[]]"#,
+            "[1,[2],3]",
+            "(root): a tuple of length 0 is required (3 given) (at byte 0)",
+        ),
+        (
+            r#"["list",["tuple",["number"]]]"#,
+            "[[1],[2,3,4]]",
+            "[1]: a tuple of length 1 is required (3 given) (at byte 5)",
+        ),
+    ];
+    for (ty, text, want) in cases {
+        assert_eq!(
+            both(ty, text, Config::default()).unwrap_err(),
+            want,
+            "{text}"
+        );
+    }
+    let small = Config::default().max_collection_len(2);
+    for (ty, text, want) in [
+        (
+            r#"["list","number"]"#,
+            r#"[1,"b",3]"#,
+            r#"[1]: a number is required, found "b" (at byte 3)"#,
+        ),
+        (
+            r#"["list","number"]"#,
+            "[1,2,3]",
+            "(root): limit exceeded: max_collection_len is 2 (at byte 0)",
+        ),
+        (
+            r#"["map","number"]"#,
+            r#"{"a":1,"b":2,"c":3}"#,
+            "(root): limit exceeded: max_collection_len is 2 (at byte 0)",
+        ),
+        (
+            r#"["object",{"a":"number"}]"#,
+            r#"{"a":1,"a":2,"a":3}"#,
+            "(root): limit exceeded: max_collection_len is 2 (at byte 0)",
+        ),
+        // Plain strings, bools and nulls take a fast path; it counts too.
+        (
+            r#"["list","string"]"#,
+            r#"["a",null,"c"]"#,
+            "(root): limit exceeded: max_collection_len is 2 (at byte 0)",
+        ),
+        (
+            r#"["set","bool"]"#,
+            "[true,false,true,false]",
+            "(root): limit exceeded: max_collection_len is 2 (at byte 0)",
+        ),
+        (
+            r#"["list","string"]"#,
+            r#"["a",{},"c"]"#,
+            "[1]: a string is required, found object (at byte 5)",
+        ),
+        (
+            r#"["map","string"]"#,
+            r#"{"a":"x","b":"y","c":"z"}"#,
+            "(root): limit exceeded: max_collection_len is 2 (at byte 0)",
+        ),
+        (
+            r#"["object",{"a":"string","b":"string","c":"string"}]"#,
+            r#"{"a":"x","b":"y","c":"z"}"#,
+            "(root): limit exceeded: max_collection_len is 2 (at byte 0)",
+        ),
+    ] {
+        assert_eq!(both(ty, text, small).unwrap_err(), want, "{text}");
+    }
+    // Attributes skipped in lenient mode count too.
+    assert_eq!(
+        both(
+            r#"["object",{"a":"number"}]"#,
+            r#"{"x":1,"y":2,"a":3}"#,
+            small.lenient(true)
+        )
+        .unwrap_err(),
+        "(root): limit exceeded: max_collection_len is 2 (at byte 0)"
+    );
 }

@@ -225,14 +225,29 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
         let Node::Object { len, .. } = self.nodes[obj] else {
             unreachable!("called on an object token")
         };
-        let (mut ty_at, mut value_at) = (None, None);
+        // In document order, as the byte-wise reader and go-cty read it: each "type" is
+        // parsed where it stands (the last one wins), an unexpected key fails where it stands.
+        let (mut ty, mut value_at) = (None, None);
         let mut k = obj + 1;
         for _ in 0..len {
             let Node::String(key) = self.nodes[k] else {
                 unreachable!("object keys are strings")
             };
             match key {
-                "type" => ty_at = Some(k + 1),
+                "type" => {
+                    // Parsed from the text, as the byte-wise reader parses it: the same
+                    // errors at the same offsets (some point at a closing bracket, which
+                    // has no tape node).
+                    let start = self.offset_of(k + 1);
+                    let mut text = crate::ty::json::Text {
+                        bump,
+                        buf: self.input,
+                        pos: start,
+                    };
+                    let t = crate::ty::json::parse(&mut text, bump, depth)
+                        .map_err(|e| type_fault(e, start))?;
+                    ty = Some(t);
+                }
                 "value" => value_at = Some(k + 1),
                 _ => {
                     return Err(Stop::Fail(
@@ -247,7 +262,7 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
         }
         let end = k;
         let at = self.offset_of(obj);
-        let Some(ty_at) = ty_at else {
+        let Some(ty) = ty else {
             return Err(Stop::Fail(
                 ErrorKind::InvalidDynamic("missing \"type\"".into()),
                 at,
@@ -259,10 +274,6 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
                 at,
             ));
         };
-        let type_start = self.offset_of(ty_at);
-        let ty = self
-            .parse_type_at(ty_at, bump, depth)
-            .map_err(|e| type_fault(e, type_start))?;
         self.pos = value_at;
         Ok((ty, end))
     }

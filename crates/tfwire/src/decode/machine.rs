@@ -39,6 +39,14 @@ fn is_missing(v: &Value<'_>) -> bool {
     matches!(v, Value::Unknown(Some(r)) if core::ptr::eq(*r, &MISSING))
 }
 
+/// Whether a container's count `n` means "not known in advance": `u32::MAX` from the
+/// byte-wise JSON reader. In MessagePack it is a real count (`dd ff ff ff ff`), checked like
+/// any other.
+#[inline]
+fn unknown_len<'a, S: Source<'a>>(n: u32) -> bool {
+    S::JSON && n == u32::MAX
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     List,
@@ -76,7 +84,8 @@ struct Frame<'a> {
     /// current tuple element's type, or the dynamic value's wire type).
     child: Cur<'a>,
     children: Children<'a>,
-    /// Elements declared (`u32::MAX`: until the source says the container ended).
+    /// Elements declared (for JSON text, `u32::MAX`: until the source says the container
+    /// ended; see [`unknown_len`]).
     len: u32,
     /// Elements read so far.
     done: u32,
@@ -242,10 +251,16 @@ impl<'a> Machine<'a> {
         let depth = self.frames.len();
         let f = &self.frames[depth - 1];
         let (child, len, mut done) = (f.child, f.len, f.done);
-        if len == u32::MAX {
+        if unknown_len::<S>(len) {
             return Ok(false);
         }
-        while done < len {
+        // JSON lengths are checked as elements arrive (see `check_len`).
+        let cap = if S::JSON {
+            len.min(u32::try_from(self.config.max_collection_len).unwrap_or(u32::MAX))
+        } else {
+            len
+        };
+        while done < cap {
             let Some(v) = self.fast_leaf(child, src)? else {
                 break;
             };
@@ -253,6 +268,9 @@ impl<'a> Machine<'a> {
             done += 1;
         }
         self.frames[depth - 1].done = done;
+        if S::JSON && done == cap && cap < len {
+            self.check_json_more(src, depth)?;
+        }
         Ok(done == len)
     }
 
@@ -509,14 +527,18 @@ impl<'a> Machine<'a> {
         Ok(Value::Object(s))
     }
 
-    /// Checks a container's declared length against `Config::max_collection_len`.
+    /// Checks a MessagePack container's declared length against `Config::max_collection_len`.
     ///
     /// Nothing is reserved from a declared length: elements are collected as they arrive, so
     /// a header claiming billions of elements costs nothing until they come (a truncated
     /// input fails at the first missing element, at once).
+    ///
+    /// JSON is read in document order whether or not its reader knows the count in advance
+    /// (simd-json's tape does, the byte-wise reader does not), so that both readers fail
+    /// alike: its lengths are checked as elements arrive ([`Machine::check_json_more`]).
     #[inline]
-    fn check_len(&self, n: u32, at: usize) -> Result<(), Halt> {
-        if n != u32::MAX && n as u64 > self.config.max_collection_len as u64 {
+    fn check_len<S: Source<'a>>(&self, n: u32, at: usize) -> Result<(), Halt> {
+        if !S::JSON && n as u64 > self.config.max_collection_len as u64 {
             return Err(self.too_long(at));
         }
         Ok(())
@@ -588,9 +610,9 @@ impl<'a> Machine<'a> {
         let Tok::Array(n) = tok else {
             return Err(self.mismatch::<S>(expected, &tok, at));
         };
-        self.check_len(n, at)?;
+        self.check_len::<S>(n, at)?;
         let block = expect.block(self.program);
-        if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
+        if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
             self.check_block_count(block, &[], at, self.frames.len())?;
             return Ok(Some(if kind == Kind::List {
                 Value::List(&[])
@@ -616,7 +638,13 @@ impl<'a> Machine<'a> {
             return Err(self.mismatch::<S>(Expected::Tuple, &tok, at));
         };
         let want = elems.len();
-        if n != u32::MAX && n as usize != want {
+        // MessagePack's count is checked first, as go-cty checks it. JSON is read in
+        // document order, as go-cty's JSON decoder reads it: the elements that fit are
+        // decoded (and may fail) before a count that is too large is reported, which
+        // happens where the first extra element starts (`check_json_more`); a count that is
+        // too small, at the end (`finish`). Only an empty array and an empty tuple type
+        // fail at once.
+        if !unknown_len::<S>(n) && n as usize != want && (!S::JSON || n == 0 || want == 0) {
             return Err(self.fail(
                 ErrorKind::TupleLength {
                     expected: want,
@@ -625,20 +653,15 @@ impl<'a> Machine<'a> {
                 at,
             ));
         }
-        self.check_len(n, at)?;
+        self.check_len::<S>(n, at)?;
         if want == 0 {
-            if n == u32::MAX && !self.at_end(src, true)? {
-                return Err(self.fail(
-                    ErrorKind::TupleLength {
-                        expected: 0,
-                        found: 1,
-                    },
-                    at,
-                ));
+            if unknown_len::<S>(n) && !self.at_end(src, true)? {
+                let found = self.count_rest(src, 0)?;
+                return Err(self.fail(ErrorKind::TupleLength { expected: 0, found }, at));
             }
             return Ok(Some(Value::Tuple(&[])));
         }
-        if n == u32::MAX && self.at_end(src, true)? {
+        if unknown_len::<S>(n) && self.at_end(src, true)? {
             return Err(self.fail(
                 ErrorKind::TupleLength {
                     expected: want,
@@ -671,8 +694,8 @@ impl<'a> Machine<'a> {
         let Tok::Map(n) = tok else {
             return Err(self.mismatch::<S>(Expected::Map, &tok, at));
         };
-        self.check_len(n, at)?;
-        if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
+        self.check_len::<S>(n, at)?;
+        if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
             return Ok(Some(Value::Map(&[])));
         }
         let mut f = Self::frame(Kind::Map, State::Key, elem, n, self.pairs.len(), at);
@@ -704,7 +727,7 @@ impl<'a> Machine<'a> {
                 at,
             ));
         }
-        self.check_len(n, at)?;
+        self.check_len::<S>(n, at)?;
         let base = self.pairs.len();
         if self.pairs.try_reserve(want).is_err() {
             return Err(self.arena_full(at));
@@ -714,7 +737,7 @@ impl<'a> Machine<'a> {
         }
         let mut f = Self::frame(Kind::Object, State::Key, Cur::Ty(Ty::Dynamic), n, base, at);
         f.children = Children::Attrs(attrs);
-        if n == 0 || (n == u32::MAX && self.at_end(src, true)?) {
+        if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
             // An empty JSON object: every attribute is null.
             self.frames.push(f);
             return self.finish(S::JSON).map(Some);
@@ -774,6 +797,22 @@ impl<'a> Machine<'a> {
         src.at_end(first).map_err(|s| self.stop(s))
     }
 
+    /// After a fast-path entry of the map or object at `depth`: whether it was the last one;
+    /// if not, JSON checks that another may start (see [`Machine::check_json_more`]).
+    #[inline(always)]
+    fn ended<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<bool, Halt> {
+        let f = &self.frames[depth - 1];
+        let ended = if unknown_len::<S>(f.len) {
+            self.at_end(src, false)?
+        } else {
+            f.done == f.len
+        };
+        if S::JSON && !ended {
+            self.check_json_more(src, depth)?;
+        }
+        Ok(ended)
+    }
+
     /// Reads a map key or an attribute name (the top frame is in `State::Key`).
     fn read_key<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Halt> {
         // Fast path: the attribute go-cty writes next (attributes come sorted) is compared as
@@ -794,9 +833,7 @@ impl<'a> Machine<'a> {
                 let f = &mut self.frames[depth - 1];
                 f.done += 1;
                 f.state = State::Key;
-                if f.len != u32::MAX && f.done == f.len
-                    || f.len == u32::MAX && self.at_end(src, false)?
-                {
+                if self.ended(src, depth)? {
                     return Ok(KeyRead::Ended);
                 }
             }
@@ -823,10 +860,7 @@ impl<'a> Machine<'a> {
             };
             self.pairs[slot].1 = v;
             f.done += 1;
-            if f.len != u32::MAX && f.done == f.len {
-                return Ok(KeyRead::Ended);
-            }
-            if f.len == u32::MAX && self.at_end(src, false)? {
+            if self.ended(src, depth)? {
                 return Ok(KeyRead::Ended);
             }
         }
@@ -891,14 +925,8 @@ impl<'a> Machine<'a> {
     /// After skipping an undeclared attribute in lenient mode: counts it, and says whether
     /// it was the object's last member.
     fn after_lenient_skip<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Halt> {
-        let f = self.frames.last_mut().expect("an object frame");
-        f.done += 1;
-        let ended = if f.len == u32::MAX {
-            self.at_end(src, false)?
-        } else {
-            f.done == f.len
-        };
-        Ok(if ended {
+        self.frames.last_mut().expect("an object frame").done += 1;
+        Ok(if self.ended(src, self.frames.len())? {
             KeyRead::Ended
         } else {
             KeyRead::Ready
@@ -960,28 +988,14 @@ impl<'a> Machine<'a> {
             // The value is in: what comes next belongs to the container, not to this key.
             f.state = State::Key;
         }
-        let more = if f.len == u32::MAX {
-            let ended = src.at_end(false).map_err(|s| self.stop(s))?;
-            if !ended && self.frames[depth - 1].done as u64 >= self.config.max_collection_len as u64
-            {
-                return Err(self.too_long(self.frames[depth - 1].offset));
-            }
-            if !ended && self.frames[depth - 1].kind == Kind::Tuple {
-                let f = &self.frames[depth - 1];
-                if let Children::Elems(e) = f.children
-                    && f.done as usize >= e.len()
-                {
-                    let extra = ErrorKind::TupleLength {
-                        expected: e.len(),
-                        found: f.done as u64 + 1,
-                    };
-                    return Err(Halt::Error(self.error_at(extra, f.offset, depth - 1)));
-                }
-            }
-            !ended
+        let more = if unknown_len::<S>(f.len) {
+            !src.at_end(false).map_err(|s| self.stop(s))?
         } else {
             f.done < f.len
         };
+        if S::JSON && more {
+            self.check_json_more(src, depth)?;
+        }
         let f = &mut self.frames[depth - 1];
         if more {
             match f.kind {
@@ -996,6 +1010,54 @@ impl<'a> Machine<'a> {
             return Ok(false);
         }
         Ok(true)
+    }
+
+    /// JSON: another element of the container at `depth` starts. Fails if it is one more
+    /// than `Config::max_collection_len` allows, or one more than its tuple type has (with
+    /// the number of elements the array holds), at the container, as MessagePack's
+    /// up-front checks fail.
+    #[cold]
+    #[inline(never)]
+    fn check_json_more<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Halt> {
+        let f = &self.frames[depth - 1];
+        if f.done as u64 >= self.config.max_collection_len as u64 {
+            let k = ErrorKind::LimitExceeded {
+                limit: Limit::CollectionLen,
+                max: self.config.max_collection_len as u64,
+            };
+            return Err(Halt::Error(self.error_at(k, f.offset, depth - 1)));
+        }
+        if let Children::Elems(e) = f.children
+            && f.kind == Kind::Tuple
+            && f.done as usize >= e.len()
+        {
+            let found = if unknown_len::<S>(f.len) {
+                self.count_rest(src, f.done as u64)?
+            } else {
+                f.len as u64
+            };
+            let k = ErrorKind::TupleLength {
+                expected: e.len(),
+                found,
+            };
+            return Err(Halt::Error(self.error_at(k, f.offset, depth - 1)));
+        }
+        Ok(())
+    }
+
+    /// JSON text, an array whose count is not known in advance: skips its remaining
+    /// elements (the source is at the start of one) and returns `counted` plus their number.
+    #[cold]
+    #[inline(never)]
+    fn count_rest<S: Source<'a>>(&self, src: &mut S, counted: u64) -> Result<u64, Halt> {
+        let mut n = counted;
+        loop {
+            src.skip_value().map_err(|s| self.stop(s))?;
+            n += 1;
+            if src.at_end(false).map_err(|s| self.stop(s))? {
+                return Ok(n);
+            }
+        }
     }
 
     /// Pops the top frame and builds its value in the arena.
@@ -1034,8 +1096,7 @@ impl<'a> Machine<'a> {
                 }
             }
             Kind::Tuple => {
-                if f.len == u32::MAX
-                    && let Children::Elems(e) = f.children
+                if let Children::Elems(e) = f.children
                     && (f.done as usize) < e.len()
                 {
                     let k = ErrorKind::TupleLength {

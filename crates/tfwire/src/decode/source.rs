@@ -17,7 +17,8 @@ pub(crate) enum Tok<'a> {
     Str(&'a str),
     /// MessagePack binary.
     Bin(&'a [u8]),
-    /// An array and its element count (`u32::MAX`: unknown, see [`Source::at_end`]).
+    /// An array and its element count (from the byte-wise JSON reader, `u32::MAX`: unknown,
+    /// see [`Source::at_end`]).
     Array(u32),
     /// A map or JSON object and its pair count.
     Map(u32),

@@ -35,6 +35,67 @@ impl<'o> Msgpack<'o> {
     }
 }
 
+impl Msgpack<'_> {
+    /// Writes the entries of `r` to `scratch` in go-cty's order (nullness, lower bound,
+    /// upper bound, prefix, length bounds) and returns their number. With `scientific`,
+    /// number bounds that would go out as decimal text use scientific notation.
+    fn refinements_to_scratch(
+        &mut self,
+        r: &Refinements<'_>,
+        scientific: bool,
+    ) -> Result<u32, ErrorKind> {
+        let s = &mut self.scratch;
+        s.clear();
+        let mut n = 0;
+        if r.not_null {
+            s.extend_from_slice(&[0x01, 0xc2]);
+            n += 1;
+        }
+        for (key, bound) in [(0x03, r.lower), (0x04, r.upper)] {
+            if let Some((b, inclusive)) = bound {
+                s.extend_from_slice(&[key, 0x92]);
+                if scientific && is_decimal_text(b) {
+                    self.text.clear();
+                    let _ = b.write_scientific(&mut self.text);
+                    str_to(s, &self.text)?;
+                } else {
+                    number_to(s, b, &mut self.text)?;
+                }
+                write::bool(s, inclusive);
+                n += 1;
+            }
+        }
+        if let Some(p) = r.prefix.filter(|p| !p.is_empty()) {
+            s.push(0x02);
+            str_to(s, &prefix::truncate(p))?;
+            n += 1;
+        }
+        if let Some(min) = r.len_lower.filter(|&m| m > 0) {
+            s.push(0x05);
+            write::uint(s, min);
+            n += 1;
+        }
+        // go-cty's "no upper bound" is the largest int; a bound that large says nothing.
+        if let Some(max) = r.len_upper.filter(|&m| m < i64::MAX as u64) {
+            s.push(0x06);
+            write::uint(s, max);
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// Whether [`number_to`] writes `n` as decimal text (not as an int or a float).
+fn is_decimal_text(n: Number<'_>) -> bool {
+    match n {
+        Number::Uint(u) => i64::try_from(u).is_err(),
+        Number::Decimal(_) => {
+            n.to_i64().is_none() && (n.is_integer() || n.to_f64_exact().is_none())
+        }
+        Number::Int(_) | Number::F64(_) | Number::F32(_) => false,
+    }
+}
+
 /// `len` as a MessagePack length, or an error for 2^32 and more.
 fn len32(len: usize, what: &str) -> Result<u32, ErrorKind> {
     u32::try_from(len).map_err(|_| {
@@ -100,43 +161,18 @@ impl Sink for Msgpack<'_> {
             return Ok(());
         };
         check_refinements(r, target)?;
-        // go-cty's order: nullness, lower bound, upper bound, prefix, length bounds.
-        let s = &mut self.scratch;
-        s.clear();
-        let mut n = 0;
-        if r.not_null {
-            s.extend_from_slice(&[0x01, 0xc2]);
-            n += 1;
-        }
-        for (key, bound) in [(0x03, r.lower), (0x04, r.upper)] {
-            if let Some((b, inclusive)) = bound {
-                s.extend_from_slice(&[key, 0x92]);
-                number_to(s, b, &mut self.text)?;
-                write::bool(s, inclusive);
-                n += 1;
-            }
-        }
-        if let Some(p) = r.prefix.filter(|p| !p.is_empty()) {
-            s.push(0x02);
-            str_to(s, &prefix::truncate(p))?;
-            n += 1;
-        }
-        if let Some(min) = r.len_lower.filter(|&m| m > 0) {
-            s.push(0x05);
-            write::uint(s, min);
-            n += 1;
-        }
-        // go-cty's "no upper bound" is the largest int; a bound that large says nothing.
-        if let Some(max) = r.len_upper.filter(|&m| m < i64::MAX as u64) {
-            s.push(0x06);
-            write::uint(s, max);
-            n += 1;
+        let mut n = self.refinements_to_scratch(r, false)?;
+        if 1 + self.scratch.len() > MAX_REFINEMENTS && (r.lower.is_some() || r.upper.is_some()) {
+            // A bound go-cty would write as thousands of digits (sent as `"8e4210"`, a few
+            // bytes) goes out in scientific notation, which go-cty's decoder reads as the
+            // same number; go-cty's encoder writes bytes its own decoder refuses.
+            n = self.refinements_to_scratch(r, true)?;
         }
         if n == 0 {
             self.out.extend_from_slice(&[0xd4, 0, 0]);
             return Ok(());
         }
-        let payload = 1 + s.len();
+        let payload = 1 + self.scratch.len();
         if payload > MAX_REFINEMENTS {
             return Err(unencodable(format!(
                 "the refinements take {payload} bytes, more than the {MAX_REFINEMENTS} go-cty \
@@ -145,7 +181,7 @@ impl Sink for Msgpack<'_> {
         }
         write::ext_header(self.out, REFINED, payload as u32);
         write::map_len(self.out, n);
-        self.out.extend_from_slice(s);
+        self.out.extend_from_slice(&self.scratch);
         Ok(())
     }
 

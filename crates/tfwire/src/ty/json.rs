@@ -68,8 +68,9 @@ pub(crate) enum Start<'a> {
     Other(&'static str),
 }
 
-/// A JSON source the type parser pulls from: JSON text, or (for JSON dynamic values) the
-/// simd-json tape.
+/// A JSON source the type parser pulls from. Only JSON text today: the simd-json path reads
+/// the types of JSON dynamic values from the text too, so that both JSON readers report the
+/// same errors at the same offsets (the tape has no nodes for closing brackets).
 pub(crate) trait Pull<'a> {
     /// Reads the start of the next value (for arrays and objects, only the opening bracket).
     fn start(&mut self) -> Result<Start<'a>, TypeError>;

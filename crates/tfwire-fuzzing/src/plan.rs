@@ -1,0 +1,165 @@
+//! The `plan` target: any bytes as a plan or state document.
+
+use bumpalo::Bump;
+use std::convert::Infallible;
+use tfwire_plan::{
+    Document, Json, Kind, Merged, Parser, Path, Summary, Tape, decode::visit_values,
+};
+
+/// Checks plan and state reading on any bytes (see the crate documentation).
+pub fn plan(data: &[u8]) {
+    let mut input = data.to_vec();
+    let mut parser = Parser::new();
+    let tape = match parser.parse(&mut input) {
+        Ok(tape) => tape,
+        Err(e) => {
+            // Offsets count bytes of the text as parsed: transcoded to UTF-8 (and padded)
+            // in `input` for UTF-16.
+            check_error(&e, input.len().max(data.len()));
+            return;
+        }
+    };
+    compact_text_reads_back(&tape);
+    let arena = Bump::new();
+    let doc = match tape.document(&arena) {
+        Ok(doc) => doc,
+        Err(e) => {
+            check_error(&e, tape.input_len());
+            return;
+        }
+    };
+    let _ = (doc.kind(), doc.terraform_version());
+    visit_values(&doc, |site, value| {
+        let _ = (&site.address, site.role, value.to_string());
+        Ok::<(), Infallible>(())
+    })
+    .unwrap_or_else(|e| match e {});
+    match doc {
+        Document::Plan(p) => {
+            let _ = (p.version(), p.is_redacted());
+            let summary = Summary::of(p);
+            let json = summary.to_json();
+            let mut bytes = json.clone().into_bytes();
+            let parsed = Parser::new()
+                .parse(&mut bytes)
+                .unwrap_or_else(|e| panic!("summary JSON does not parse: {e}\n  {json}"));
+            assert_eq!(parsed.root().kind(), Kind::Object, "summary JSON: {json}");
+            let _ = (summary.moved().count(), summary.imported().count());
+            for rc in p.resource_changes.iter().chain(p.resource_drift) {
+                let _ = (rc.display_address(), rc.change.kind().key());
+                if let Some(a) = rc.address {
+                    let _ = p.resource_change(a);
+                }
+                walk_view(rc.change.after_view());
+                walk_view(rc.change.before_view());
+                for path in rc.change.replace_paths {
+                    let _ = rc.change.after_view().at(&path.to_path());
+                    path_reads_back(&path.to_path());
+                }
+            }
+            for oc in p.output_changes {
+                walk_view(oc.change.after_view());
+                walk_view(oc.change.before_view());
+            }
+            for values in [p.planned_values, p.prior_state.and_then(|s| s.values)]
+                .into_iter()
+                .flatten()
+            {
+                for r in values.resources() {
+                    walk_view(r.view());
+                }
+            }
+            if let Some(c) = p.configuration
+                && let Some(m) = c.root_module()
+            {
+                for r in m.resources() {
+                    let _ = (r.address(), r.expressions().map(|e| e.references()));
+                }
+            }
+        }
+        Document::State(s) => {
+            let _ = s.addresses().count();
+            for r in s.values.iter().flat_map(|v| v.resources()) {
+                walk_view(r.view());
+            }
+        }
+        Document::RawState(s) => {
+            for a in s.addresses() {
+                let _ = a.to_string();
+            }
+        }
+        Document::LegacyState(s) => {
+            let _ = s.addresses().count();
+        }
+    }
+}
+
+/// Walks every leaf of a merged view; the first leaves' paths print, parse back, and lead
+/// to a node.
+fn walk_view(view: Merged<'_>) {
+    let mut paths = Vec::new();
+    view.for_each_leaf(|path, leaf| {
+        let _ = (leaf.is_unknown(), leaf.is_sensitive(), leaf.value());
+        if paths.len() < 64 {
+            paths.push(path.clone());
+        }
+    });
+    for path in paths {
+        path_reads_back(&path);
+        assert!(
+            view.at(&path).is_some(),
+            "the leaf at {path} is not found by its path"
+        );
+    }
+}
+
+fn path_reads_back(path: &Path<'_>) {
+    let text = path.to_string();
+    let parsed = Path::parse(&text).unwrap_or_else(|e| panic!("path {text} does not parse: {e}"));
+    assert_eq!(&parsed, path, "path {text} read back");
+}
+
+/// The tape's compact JSON text (`Json`'s `Display`) parses to the same tree (numbers
+/// compared as `f64`, as the tape holds the ones beyond 64-bit integers).
+fn compact_text_reads_back(tape: &Tape<'_>) {
+    let text = tape.root().to_string();
+    let mut bytes = text.clone().into_bytes();
+    let again = Parser::new()
+        .parse(&mut bytes)
+        .unwrap_or_else(|e| panic!("compact JSON text does not parse: {e}\n  {text:.300}"));
+    assert!(
+        same_json(tape.root(), again.root()),
+        "compact JSON text reads back differently: {text:.300}"
+    );
+}
+
+fn same_json(a: Json<'_>, b: Json<'_>) -> bool {
+    match (a.kind(), b.kind()) {
+        (Kind::Number, Kind::Number) => a.as_f64() == b.as_f64(),
+        // A number beyond f64's range is written as null.
+        (Kind::Number, Kind::Null) => a.as_f64().is_some_and(|f| f.is_infinite()),
+        (Kind::Array, Kind::Array) => match (a.as_array(), b.as_array()) {
+            (Some(x), Some(y)) => {
+                x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_json(p, q))
+            }
+            _ => false,
+        },
+        (Kind::Object, Kind::Object) => match (a.as_object(), b.as_object()) {
+            (Some(x), Some(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|((k, p), (l, q))| k == l && same_json(p, q))
+            }
+            _ => false,
+        },
+        (ka, kb) => ka == kb && a == b,
+    }
+}
+
+fn check_error(e: &tfwire_plan::Error, len: usize) {
+    let _ = (e.to_string(), e.path());
+    if let Some(offset) = e.offset() {
+        assert!(offset <= len, "error offset {offset} past the input: {e}");
+    }
+}

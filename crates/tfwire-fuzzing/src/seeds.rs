@@ -1,0 +1,177 @@
+//! Seed inputs for every target, built from `corpus/`: the conformance vectors (their
+//! MessagePack and JSON, with their types, in the targets' layouts) and the real plan and
+//! state documents. `tfwire-fuzz-seeds` writes them out for the fuzzer; the tests run a
+//! sample of them through the checks.
+
+use crate::input::{flags, typed_input, with_cuts};
+use std::fs;
+use std::io;
+use std::path::Path;
+use tfwire_plan::{Json, Parser};
+
+/// One seed input.
+#[derive(Clone, Debug)]
+pub struct Seed {
+    /// The target it is for.
+    pub target: &'static str,
+    /// A file name: where it came from, made unique.
+    pub name: String,
+    /// The input.
+    pub data: Vec<u8>,
+}
+
+/// The longest input given to a target (libFuzzer's `-max_len`): seeds longer than this are
+/// left out.
+pub fn max_len(target: &str) -> usize {
+    if target == "plan" { 32 * 1024 } else { 4096 }
+}
+
+/// The conformance files read for seeds.
+const VECTOR_FILES: &[&str] = &[
+    "vectors.jsonl",
+    "vectors-cty116.jsonl",
+    "vectors-refined.jsonl",
+    "bad.jsonl",
+    "bad-refined.jsonl",
+    "tftypes-and-cty-test-vectors.jsonl",
+];
+
+/// Generated-type seeds per typed target.
+const GENERATED: u64 = 32;
+
+/// Every seed, built from `corpus` (the repository's `corpus/` folder), in a fixed order.
+///
+/// # Errors
+///
+/// A file of the corpus that cannot be read.
+pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
+    let mut seeds = Vec::new();
+    let mut push = |target: &'static str, name: String, data: Vec<u8>| {
+        if data.len() <= max_len(target) {
+            seeds.push(Seed { target, name, data });
+        }
+    };
+    let mut parser = Parser::new();
+    for file in VECTOR_FILES {
+        let stem = file.trim_end_matches(".jsonl");
+        let text = fs::read_to_string(corpus.join("conformance").join(file))?;
+        for (i, line) in text.lines().enumerate() {
+            let mut bytes = line.as_bytes().to_vec();
+            // Lines with lone surrogate escapes (which simd-json refuses) are left out.
+            let Ok(tape) = parser.parse(&mut bytes) else {
+                continue;
+            };
+            let Some(v) = Vector::read(tape.root()) else {
+                continue;
+            };
+            let name = format!("{stem}-{i:04}");
+            if let Some(mp) = &v.msgpack {
+                push("tokenize", name.clone(), mp.clone());
+                let thirds = cuts_in_thirds(mp.len());
+                push("tokenize_chunked", name.clone(), with_cuts(&thirds, mp));
+                let typed = typed_input(0, &v.ty, mp);
+                push("decode_msgpack", name.clone(), typed.clone());
+                push("msgpack_vs_json", name.clone(), typed.clone());
+                push("stream", name.clone(), with_cuts(&thirds, &typed));
+            }
+            if let Some(json) = &v.json {
+                push("decode_json", name.clone(), typed_input(0, &v.ty, json));
+            }
+        }
+    }
+    // Generated types (and, for msgpack_vs_json, generated values) from fixed bytes.
+    for i in 0..GENERATED {
+        let depth_bits = ((i % 4) as u8) << 1;
+        let mut data = vec![flags::ARBITRARY_TYPE | depth_bits];
+        data.extend(pseudo_random(i, 256));
+        let name = format!("generated-{i:02}");
+        push("decode_msgpack", name.clone(), data.clone());
+        push("decode_json", name.clone(), data.clone());
+        push("stream", name.clone(), with_cuts(&[7, 40], &data));
+        data[0] |= flags::GENERATE_VALUE;
+        push("msgpack_vs_json", name, data);
+    }
+    for folder in ["plans", "states"] {
+        let mut files = Vec::new();
+        walk(&corpus.join(folder), &mut files)?;
+        files.sort();
+        for path in files {
+            let data = fs::read(&path)?;
+            let rel = path.strip_prefix(corpus).unwrap_or(&path);
+            let name = rel.to_string_lossy().replace(['/', '\\'], "_");
+            push("plan", name, data);
+        }
+    }
+    Ok(seeds)
+}
+
+/// What a conformance line gives: its type (compact type JSON) and inputs.
+struct Vector {
+    ty: String,
+    msgpack: Option<Vec<u8>>,
+    json: Option<Vec<u8>>,
+}
+
+impl Vector {
+    fn read(line: Json<'_>) -> Option<Vector> {
+        let ty = line.get("type").filter(|t| !t.is_null())?.to_string();
+        let string = |k: &str| line.get(k).and_then(|v| v.as_str());
+        let (msgpack, json) = if let Some(encoding) = string("encoding") {
+            // The transcribed vectors: `hex` (MessagePack) or `json`.
+            match encoding {
+                "msgpack" => (string("hex").and_then(hex), None),
+                _ => (None, string("json").map(|s| s.as_bytes().to_vec())),
+            }
+        } else {
+            (
+                string("msgpack_hex").and_then(hex),
+                string("json_text")
+                    .map(|s| s.as_bytes().to_vec())
+                    .or_else(|| string("json_hex").and_then(hex)),
+            )
+        };
+        Some(Vector { ty, msgpack, json })
+    }
+}
+
+fn hex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+fn cuts_in_thirds(len: usize) -> Vec<u16> {
+    let len = u16::try_from(len).unwrap_or(u16::MAX);
+    vec![len / 3, len / 3 * 2]
+}
+
+/// `n` bytes of a fixed sequence (splitmix64 from `seed`).
+fn pseudo_random(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x7f4a;
+    let mut out = Vec::with_capacity(n + 8);
+    while out.len() < n {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        out.extend_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+    }
+    out.truncate(n);
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
