@@ -36,6 +36,13 @@
 //! stays float64 (go-cty would write the integer 1, the same value), float64 2^64 stays float64
 //! (go-cty 1.16 would write the string `"18446744073709550000"`, another value).
 //!
+//! Refined unknowns are written with go-cty's entries in go-cty's order. Its decoder accepts
+//! at most 1 KiB of refinements, and its encoder writes number bounds in full, so a bound like
+//! `8e4210` (four bytes in, 4,211 digits out) gives bytes go-cty itself refuses; when the
+//! refinements would pass 1 KiB, tfwire writes the bounds that are decimal text in scientific
+//! notation (`"8e4210"`), which go-cty's decoder reads as the same number. What still does not
+//! fit (a bound of more than a thousand significant digits) is an error.
+//!
 //! JSON numbers are plain decimals without exponent, as go-cty's `Text('f', -1)` writes them;
 //! a float is written as the shortest decimal that reads back as the same binary64 (go-cty's
 //! big.Float shortest form differs in rare cases, and for some powers of two does not read
