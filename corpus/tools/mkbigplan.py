@@ -34,8 +34,11 @@ def category(actions):
 
 def main():
     args = sys.argv[1:]
-    if not args:
-        sys.exit(__doc__)
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__)
+        sys.exit(0 if args else 2)
+    if args[0].startswith("-"):
+        sys.exit(f"mkbigplan.py: the first argument is the output file, not {args[0]!r}\n{__doc__}")
     out_path, mb = args[0], 100
     if "--mb" in args:
         mb = float(args[args.index("--mb") + 1])

@@ -331,10 +331,14 @@ impl Summary<'_, '_> {
         };
         for sec in &sections {
             let open = if level == Level::Full { " open" } else { "" };
+            // A blank marker (moves and imports) would render as an empty box.
+            let marker = match sec.marker.trim() {
+                "" => String::new(),
+                m => format!("<code>{}</code> ", html(m)),
+            };
             let _ = write!(
                 out,
-                "\n<details{open}><summary><code>{}</code> <strong>{}</strong> ({})</summary>\n\n",
-                html(sec.marker),
+                "\n<details{open}><summary>{marker}<strong>{}</strong> ({})</summary>\n\n",
                 html(&sec.title),
                 sec.items.len()
             );

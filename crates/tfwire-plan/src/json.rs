@@ -26,7 +26,49 @@ use simd_json::tape::Node;
 pub struct Json<'a> {
     /// The value's node first, then (for containers) all nodes of its members.
     nodes: &'a [Node<'a>],
+    /// The exact text of the numbers no `f64` holds (see [`Numbers`]).
+    numbers: &'a Numbers,
 }
+
+/// The text of the numbers of a tape that an `f64` may not hold exactly: those written with
+/// an exponent or in 16 characters or more (more digits than an `f64` keeps, an integer
+/// beyond 64 bits, `1e400`), by node index. Usually empty: Terraform writes small integers
+/// and short decimals, which the tape holds exactly.
+#[derive(Debug, Default)]
+pub(crate) struct Numbers {
+    /// The address of the tape's first node.
+    pub(crate) base: usize,
+    /// Node index, then the range of its text in `text`; sorted by node index.
+    pub(crate) entries: Vec<(u32, u32, u32)>,
+    /// The texts, one after another.
+    pub(crate) text: String,
+}
+
+impl Numbers {
+    /// No numbers kept as text.
+    pub(crate) const NONE: Numbers = Numbers {
+        base: 0,
+        entries: Vec::new(),
+        text: String::new(),
+    };
+
+    /// The text of the number at `node` (a node of this tape), if it was kept.
+    fn text_of(&self, node: &Node<'_>) -> Option<&str> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let at = (node as *const Node<'_> as usize).wrapping_sub(self.base)
+            / core::mem::size_of::<Node<'_>>();
+        let i = self
+            .entries
+            .binary_search_by_key(&at, |&(n, _, _)| n as usize)
+            .ok()?;
+        let (_, start, end) = self.entries[i];
+        self.text.get(start as usize..end as usize)
+    }
+}
+
+static NO_NUMBERS: Numbers = Numbers::NONE;
 
 /// The kind of a JSON value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,23 +107,27 @@ impl fmt::Display for Kind {
     }
 }
 
-/// A JSON number as the tape holds it.
+/// A JSON number, exactly as the document wrote it.
 ///
-/// Integers that fit 64 bits are exact; every other number (a fraction, an exponent, or an
-/// integer beyond 64 bits) is the nearest `f64` (an infinity beyond its range, displayed
-/// as `null`). Exact decimal decoding is the business of
-/// the typed path (see [`crate::decode`]).
+/// Integers that fit 64 bits are integers. Other numbers written in fewer than 16
+/// characters without an exponent (`0.5`, `3.14`: at most 15 significant digits, which an
+/// `f64` gives back exactly as its shortest text) are `f64`s; the rest (`1e400`,
+/// `123456789012345678901234567890`, `0.12345678901234567`) keep their text, so nothing
+/// is ever rounded.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Number {
+pub enum Number<'a> {
     /// A non-negative integer.
     U64(u64),
     /// A negative integer.
     I64(i64),
-    /// Any other number.
+    /// A short decimal, as the `f64` whose shortest text it is (`0.1` is the `f64` nearest
+    /// to 0.1, displayed as `0.1`).
     F64(f64),
+    /// A number kept as its JSON text, as written (see the type's documentation).
+    Decimal(&'a str),
 }
 
-impl fmt::Display for Number {
+impl fmt::Display for Number<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Number::U64(n) => write!(f, "{n}"),
@@ -90,27 +136,31 @@ impl fmt::Display for Number {
                 write!(f, "{x:.0}")
             }
             Number::F64(x) if x.is_finite() => write!(f, "{x:?}"),
-            // A number beyond f64's range (e.g. 1e400) reads as an infinity; JSON has no
-            // syntax for it.
+            // Not from a document (those keep their text): JSON has no infinity.
             Number::F64(_) => f.write_str("null"),
+            Number::Decimal(text) => f.write_str(text),
         }
     }
 }
 
 impl<'a> Json<'a> {
     /// Wraps the nodes of one value (the value's node first).
-    pub(crate) fn new(nodes: &'a [Node<'a>]) -> Json<'a> {
+    pub(crate) fn new(nodes: &'a [Node<'a>], numbers: &'a Numbers) -> Json<'a> {
         debug_assert!(!nodes.is_empty());
         let len = 1 + container_count(&nodes[0]);
         Json {
             nodes: &nodes[..len],
+            numbers,
         }
     }
 
     /// The JSON `null` value.
     pub fn null() -> Json<'static> {
         static NULL: [Node<'static>; 1] = [Node::Static(StaticNode::Null)];
-        Json { nodes: &NULL }
+        Json {
+            nodes: &NULL,
+            numbers: &NO_NUMBERS,
+        }
     }
 
     /// The value's kind.
@@ -147,12 +197,15 @@ impl<'a> Json<'a> {
     }
 
     /// The number, if this is a number.
-    pub fn as_number(&self) -> Option<Number> {
+    pub fn as_number(&self) -> Option<Number<'a>> {
         match self.nodes[0] {
             Node::Static(StaticNode::U64(n)) => Some(Number::U64(n)),
             Node::Static(StaticNode::I64(n)) if n >= 0 => Some(Number::U64(n as u64)),
             Node::Static(StaticNode::I64(n)) => Some(Number::I64(n)),
-            Node::Static(StaticNode::F64(x)) => Some(Number::F64(x)),
+            Node::Static(StaticNode::F64(x)) => Some(match self.numbers.text_of(&self.nodes[0]) {
+                Some(text) => Number::Decimal(text),
+                None => Number::F64(x),
+            }),
             _ => None,
         }
     }
@@ -170,17 +223,22 @@ impl<'a> Json<'a> {
         match self.as_number()? {
             Number::U64(n) => i64::try_from(n).ok(),
             Number::I64(n) => Some(n),
-            Number::F64(_) => None,
+            Number::F64(_) | Number::Decimal(_) => None,
         }
     }
 
-    /// The number as an `f64` (rounded if it is an integer beyond 2^53).
+    /// The number as an `f64`: the nearest one (an infinity beyond `f64`'s range).
     pub fn as_f64(&self) -> Option<f64> {
-        Some(match self.as_number()? {
-            Number::U64(n) => n as f64,
-            Number::I64(n) => n as f64,
-            Number::F64(x) => x,
-        })
+        match self.nodes[0] {
+            Node::Static(StaticNode::U64(n)) => Some(n as f64),
+            Node::Static(StaticNode::I64(n)) => Some(n as f64),
+            Node::Static(StaticNode::F64(x)) => Some(match self.numbers.text_of(&self.nodes[0]) {
+                // A number beyond f64's range is `0.0` on the tape.
+                Some(text) => text.parse().unwrap_or(x),
+                None => x,
+            }),
+            _ => None,
+        }
     }
 
     /// The array, if this is an array.
@@ -189,6 +247,7 @@ impl<'a> Json<'a> {
             Node::Array { len, .. } => Some(Array {
                 len,
                 nodes: &self.nodes[1..],
+                numbers: self.numbers,
             }),
             _ => None,
         }
@@ -200,6 +259,7 @@ impl<'a> Json<'a> {
             Node::Object { len, .. } => Some(Object {
                 len,
                 nodes: &self.nodes[1..],
+                numbers: self.numbers,
             }),
             _ => None,
         }
@@ -288,10 +348,16 @@ impl fmt::Display for Json<'_> {
     }
 }
 
-/// Structural equality: same kinds, same members in the same order, equal numbers.
+/// Structural equality: same kinds, same members in the same order, equal numbers (numbers
+/// kept as text compare by their text).
 impl PartialEq for Json<'_> {
     fn eq(&self, other: &Self) -> bool {
         self.nodes == other.nodes
+            && (self.numbers.entries.is_empty() && other.numbers.entries.is_empty()
+                || self.nodes.iter().zip(other.nodes).all(|(a, b)| {
+                    !matches!(a, Node::Static(StaticNode::F64(_)))
+                        || self.numbers.text_of(a) == other.numbers.text_of(b)
+                }))
     }
 }
 
@@ -329,6 +395,7 @@ pub struct Array<'a> {
     len: usize,
     /// The nodes after the array's own node.
     nodes: &'a [Node<'a>],
+    numbers: &'a Numbers,
 }
 
 impl<'a> Array<'a> {
@@ -352,6 +419,7 @@ impl<'a> Array<'a> {
         ArrayIter {
             left: self.len,
             nodes: self.nodes,
+            numbers: self.numbers,
         }
     }
 }
@@ -375,6 +443,7 @@ impl fmt::Debug for Array<'_> {
 pub struct ArrayIter<'a> {
     left: usize,
     nodes: &'a [Node<'a>],
+    numbers: &'a Numbers,
 }
 
 impl<'a> Iterator for ArrayIter<'a> {
@@ -385,7 +454,7 @@ impl<'a> Iterator for ArrayIter<'a> {
             return None;
         }
         self.left -= 1;
-        let v = Json::new(self.nodes);
+        let v = Json::new(self.nodes, self.numbers);
         self.nodes = &self.nodes[v.nodes.len()..];
         Some(v)
     }
@@ -403,6 +472,7 @@ pub struct Object<'a> {
     len: usize,
     /// The nodes after the object's own node: key, value, key, value, ...
     nodes: &'a [Node<'a>],
+    numbers: &'a Numbers,
 }
 
 impl<'a> Object<'a> {
@@ -432,6 +502,7 @@ impl<'a> Object<'a> {
         ObjectIter {
             left: self.len,
             nodes: self.nodes,
+            numbers: self.numbers,
         }
     }
 }
@@ -455,6 +526,7 @@ impl fmt::Debug for Object<'_> {
 pub struct ObjectIter<'a> {
     left: usize,
     nodes: &'a [Node<'a>],
+    numbers: &'a Numbers,
 }
 
 impl<'a> Iterator for ObjectIter<'a> {
@@ -470,7 +542,7 @@ impl<'a> Iterator for ObjectIter<'a> {
             // The tape always holds a string node for a key.
             _ => "",
         };
-        let v = Json::new(&self.nodes[1..]);
+        let v = Json::new(&self.nodes[1..], self.numbers);
         self.nodes = &self.nodes[1 + v.nodes.len()..];
         Some((key, v))
     }

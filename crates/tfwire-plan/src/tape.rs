@@ -1,8 +1,10 @@
 //! Parsing: text encoding, the simd-json tape, and the reusable [`Parser`].
 
 use crate::error::{Error, ErrorKind};
-use crate::json::Json;
+use crate::json::{Json, Numbers};
 use simd_json::ErrorType;
+use simd_json::StaticNode;
+use simd_json::tape::Node;
 
 /// The bytes [`Parser::parse`] appends to its input (simd-json reads in 64-byte blocks).
 /// Reserve them in the buffer's capacity when reading a large file to avoid a copy.
@@ -109,6 +111,12 @@ impl Parser {
             input[start..].iter().find(|b| !b.is_ascii_whitespace()),
             Some(b'{' | b'[')
         );
+        // The texts of long numbers, taken now: once simd-json has the input, only its
+        // strings can be read.
+        let mut numbers = Numbers::NONE;
+        if long_numbers(&input[start..], &mut numbers) {
+            hide_huge_numbers(&mut input[start..], &numbers);
+        }
         input.resize(len + simd_json::INPUT_PADDING, b' ');
         let base = input.as_ptr() as usize;
         let mut inner = self
@@ -123,11 +131,15 @@ impl Parser {
             &mut inner,
         )
         .map_err(|e| syntax_error(&e, start, starts_with_container, &self.config))?;
+        if !numbers.entries.is_empty() {
+            attach_numbers(&inner.0, self.buffers.structural_indexes(), &mut numbers);
+        }
         Ok(Tape {
             inner,
             base,
             len,
             encoding,
+            numbers,
         })
     }
 
@@ -260,12 +272,13 @@ pub struct Tape<'a> {
     base: usize,
     len: usize,
     encoding: Encoding,
+    numbers: Numbers,
 }
 
 impl<'a> Tape<'a> {
     /// The whole document as an untyped value.
     pub fn root(&self) -> Json<'_> {
-        Json::new(&self.inner.0)
+        Json::new(&self.inner.0, &self.numbers)
     }
 
     /// The input's text encoding.
@@ -298,6 +311,138 @@ impl core::fmt::Debug for Tape<'_> {
             .field("input_len", &self.len)
             .field("nodes", &self.inner.0.len())
             .finish()
+    }
+}
+
+/// Finds, in JSON text, every run that may be a number value whose text an `f64` might not
+/// give back exactly (16 characters or more, or an exponent), and keeps its offset and text
+/// in `out.entries` (offset in place of the node index, for [`attach_numbers`]). A run is a
+/// digit or `-` after `:`, `,` or `[` (and whitespace), then number characters; runs inside
+/// strings are kept too and dropped later (no number node starts there).
+///
+/// Returns whether a run is beyond `f64`'s range (simd-json refuses those).
+fn long_numbers(input: &[u8], out: &mut Numbers) -> bool {
+    let mut huge = false;
+    let is_num = |b: u8| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
+    for at in memchr::memchr3_iter(b':', b',', b'[', input) {
+        let mut i = at + 1;
+        while input
+            .get(i)
+            .is_some_and(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+        {
+            i += 1;
+        }
+        if !input
+            .get(i)
+            .is_some_and(|&b| b == b'-' || b.is_ascii_digit())
+        {
+            continue;
+        }
+        let end = i + input[i..]
+            .iter()
+            .position(|&b| !is_num(b))
+            .unwrap_or(input.len() - i);
+        let run = &input[i..end];
+        if run.len() < 16 && !run.iter().any(|&b| b == b'e' || b == b'E') {
+            continue;
+        }
+        let (Ok(offset), Ok(from), Ok(text)) = (
+            u32::try_from(i),
+            u32::try_from(out.text.len()),
+            core::str::from_utf8(run),
+        ) else {
+            continue;
+        };
+        huge |= text.parse::<f64>().map_or(true, f64::is_infinite);
+        out.text.push_str(text);
+        out.entries.push((offset, from, out.text.len() as u32));
+    }
+    huge
+}
+
+/// Overwrites each number value beyond `f64`'s range (`1e400`, a 400-digit integer) with
+/// `0.0` and spaces, which simd-json reads as an `f64` node; the text kept in `numbers` is
+/// what that node reads as afterwards. Runs inside strings are left alone (a scan for quotes
+/// and escapes tells them apart; only done when such a run exists).
+#[cold]
+fn hide_huge_numbers(input: &mut [u8], numbers: &Numbers) {
+    let mut quotes = memchr::memchr2_iter(b'"', b'\\', input).peekable();
+    let (mut in_string, mut escaped_until) = (false, 0);
+    let mut huge = Vec::new();
+    for &(offset, from, to) in &numbers.entries {
+        let offset = offset as usize;
+        while let Some(q) = quotes.next_if(|&q| q < offset) {
+            if q < escaped_until {
+                continue;
+            }
+            if input[q] == b'\\' {
+                escaped_until = q + 2;
+            } else {
+                in_string = !in_string;
+            }
+        }
+        let text = &numbers.text[from as usize..to as usize];
+        if !in_string && text.parse::<f64>().map_or(true, f64::is_infinite) {
+            huge.push((offset, text.len()));
+        }
+    }
+    for (offset, len) in huge {
+        let run = &mut input[offset..offset + len];
+        run.fill(b' ');
+        run[..3].copy_from_slice(b"0.0");
+    }
+}
+
+/// Replaces the offsets in `numbers.entries` by the tape indexes of the `f64` number nodes
+/// that start there, dropping the rest. The nodes and the structural indexes (every value's
+/// start and every `:` `,` `]` `}`) come in document order; the grammar says which
+/// structural each node has, so the punctuation need not be read.
+fn attach_numbers(nodes: &[Node<'_>], structurals: &[u32], numbers: &mut Numbers) {
+    let candidates = core::mem::take(&mut numbers.entries);
+    numbers.base = nodes.as_ptr() as usize;
+    let mut next = candidates.iter().peekable();
+    // Open containers: members left, and whether it is an object.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let (mut i, mut s) = (0usize, 0usize);
+    while let (Some(node), Some(&offset)) = (nodes.get(i), structurals.get(s)) {
+        s += 1;
+        let mut done = true;
+        match *node {
+            Node::Array { len, .. } | Node::Object { len, .. } if len > 0 => {
+                let object = matches!(node, Node::Object { .. });
+                open.push((len, object));
+                if object {
+                    // The first key and its `:`.
+                    i += 1;
+                    s += 2;
+                }
+                done = false;
+            }
+            // The closing bracket of an empty container.
+            Node::Array { .. } | Node::Object { .. } => s += 1,
+            Node::Static(StaticNode::F64(_)) => {
+                while next.next_if(|c| c.0 < offset).is_some() {}
+                if let Some(&(_, from, to)) = next.next_if(|c| c.0 == offset) {
+                    numbers.entries.push((i as u32, from, to));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+        // After a value: the `,` (then the next key and `:`) or closing bracket that
+        // follows, for each container the value ends.
+        while done && let Some(top) = open.last_mut() {
+            s += 1;
+            top.0 -= 1;
+            if top.0 > 0 {
+                if top.1 {
+                    i += 1;
+                    s += 2;
+                }
+                break;
+            }
+            open.pop();
+        }
     }
 }
 

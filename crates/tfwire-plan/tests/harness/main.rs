@@ -6,5 +6,6 @@ mod corpus;
 mod documents;
 mod merged;
 mod model;
+mod numbers;
 mod paths;
 mod rawstate;
