@@ -1016,9 +1016,19 @@ impl<'a> Machine<'a> {
     /// than `Config::max_collection_len` allows, or one more than its tuple type has (with
     /// the number of elements the array holds), at the container, as MessagePack's
     /// up-front checks fail.
+    #[inline(always)]
+    fn check_json_more<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Halt> {
+        let f = &self.frames[depth - 1];
+        if (f.done as u64) < self.config.max_collection_len as u64 && f.kind != Kind::Tuple {
+            return Ok(());
+        }
+        self.check_json_more_slow(src, depth)
+    }
+
+    /// [`Machine::check_json_more`] for a tuple, or a container at the length limit.
     #[cold]
     #[inline(never)]
-    fn check_json_more<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Halt> {
+    fn check_json_more_slow<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Halt> {
         let f = &self.frames[depth - 1];
         if f.done as u64 >= self.config.max_collection_len as u64 {
             let k = ErrorKind::LimitExceeded {
