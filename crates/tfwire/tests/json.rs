@@ -349,3 +349,33 @@ fn lengths_are_checked_in_document_order() {
         "(root): limit exceeded: max_collection_len is 2 (at byte 0)"
     );
 }
+
+/// A dynamic value's type gets the depth that is left below the dynamic value's own level,
+/// in JSON as in MessagePack (found by the `decode_json` fuzz target: JSON allowed one level
+/// more, so a value decoded from JSON did not decode from its own MessagePack).
+#[test]
+fn dynamic_types_get_the_same_depth_in_both_formats() {
+    let ty = r#"["object",{"d":"dynamic"}]"#;
+    let json = r#"{"d":{"type":["list","string"],"value":["x"]}}"#;
+    let msgpack = support::hex("81a16492c4115b226c697374222c22737472696e67225d91a178");
+    let program = Program::compile(&Type::from_json(ty).unwrap());
+    for (depth, ok) in [(3, false), (4, true)] {
+        let config = Config::default().max_depth(depth);
+        let from_json = both(ty, json, config);
+        let arena = bumpalo::Bump::new();
+        let from_msgpack = Decoder::new(config)
+            .decode_msgpack(&program, &msgpack, &arena)
+            .map(|v| tfwire::canonical::to_string(&v))
+            .map_err(|e| e.to_string());
+        assert_eq!(from_json.is_ok(), ok, "max_depth {depth}: {from_json:?}");
+        // The same value, or the same error but for its byte offset.
+        let without_offset = |r: Result<String, String>| {
+            r.map_err(|e| e[..e.rfind(" (at byte").unwrap_or(e.len())].to_owned())
+        };
+        assert_eq!(
+            without_offset(from_json),
+            without_offset(from_msgpack),
+            "max_depth {depth}"
+        );
+    }
+}

@@ -208,3 +208,33 @@ fn bytes_after_the_value_and_feeding_after_errors() {
     // The decoder is usable again afterwards.
     assert!(d.decode_msgpack(&program, b"\x05", &arena).is_ok());
 }
+
+/// Inputs the fast paths of the one-shot decoder once read differently from the chunked
+/// decoder (found by the `stream` fuzz target): the error is the same, and the right one.
+#[test]
+fn fast_paths_report_the_same_errors() {
+    let program = Program::compile(
+        &Type::from_json(r#"["object",{"a":"string","b":"string","c":"string"}]"#).unwrap(),
+    );
+    // An attribute repeated: `a` (the fast path expects the second attribute, `b`, after one
+    // member), and `b` (which the fast path expects there: it must not take the key).
+    for (input, want) in [
+        (
+            "83a161a178a161a179a163a17a",
+            r#"DuplicateAttribute("a") at (root) (byte 5)"#,
+        ),
+        (
+            "83a162a178a162c0a163a17a",
+            r#"DuplicateAttribute("b") at (root) (byte 5)"#,
+        ),
+    ] {
+        let bytes = hex(input);
+        let mut d = Decoder::new(Config::default());
+        let arena = bumpalo::Bump::new();
+        let one_shot = show(&d.decode_msgpack(&program, &bytes, &arena));
+        assert_eq!(one_shot, want, "{input}");
+        let cuts: Vec<usize> = (1..bytes.len()).collect();
+        let fed = show(&chunked(&mut d, &program, &bytes, &cuts, &arena));
+        assert_eq!(fed, want, "{input}, one byte at a time");
+    }
+}

@@ -756,10 +756,12 @@ impl<'a> Machine<'a> {
             let Tok::Map(_) = tok else {
                 return Err(self.mismatch::<S>(Expected::DynamicWrapper, &tok, at));
             };
+            // The type's depth budget counts the dynamic value's own frame, pushed below, as
+            // MessagePack's does (its frame is on the stack when the type is read).
             let depth = self
                 .config
                 .max_depth
-                .saturating_sub(self.frames.len())
+                .saturating_sub(self.frames.len() + 1)
                 .max(1);
             let (ty, end) = src
                 .json_dynamic(self.bump, depth)
@@ -846,7 +848,9 @@ impl<'a> Machine<'a> {
             let i = f.done as usize;
             let Some(a) = nodes.get(i) else { break };
             let slot = f.base as usize + i;
-            if !(src.expect_key(&a.key, &a.name) && (S::JSON || is_missing(&self.pairs[slot].1))) {
+            // A MessagePack attribute already read is a duplicate: the general path reports
+            // it, so the key must not be consumed here.
+            if !((S::JSON || is_missing(&self.pairs[slot].1)) && src.expect_key(&a.key, &a.name)) {
                 break;
             }
             let value = self.fast_leaf(Cur::Node(a.node), src)?;
