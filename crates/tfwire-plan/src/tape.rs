@@ -353,11 +353,48 @@ fn long_numbers(input: &[u8], out: &mut Numbers) -> bool {
         ) else {
             continue;
         };
-        huge |= text.parse::<f64>().map_or(true, f64::is_infinite);
+        huge |= beyond_f64(text);
         out.text.push_str(text);
         out.entries.push((offset, from, out.text.len() as u32));
     }
     huge
+}
+
+/// Whether `text` is a JSON number beyond `f64`'s range (text that is not a JSON number is
+/// left for simd-json to reject).
+fn beyond_f64(text: &str) -> bool {
+    is_json_number(text.as_bytes()) && text.parse::<f64>().is_ok_and(f64::is_infinite)
+}
+
+/// Whether `b` is exactly one JSON number:
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn is_json_number(b: &[u8]) -> bool {
+    let digits = |i: usize| i + b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits(i),
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        let j = digits(i + 1);
+        if j == i + 1 {
+            return false;
+        }
+        i = j;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let j = digits(i);
+        if j == i {
+            return false;
+        }
+        i = j;
+    }
+    i == b.len()
 }
 
 /// Overwrites each number value beyond `f64`'s range (`1e400`, a 400-digit integer) with
@@ -382,7 +419,7 @@ fn hide_huge_numbers(input: &mut [u8], numbers: &Numbers) {
             }
         }
         let text = &numbers.text[from as usize..to as usize];
-        if !in_string && text.parse::<f64>().map_or(true, f64::is_infinite) {
+        if !in_string && beyond_f64(text) {
             huge.push((offset, text.len()));
         }
     }
@@ -473,6 +510,25 @@ impl Locator {
                 return self.str_offset(k);
             }
             v = v.as_array()?.get(0)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_json_number;
+
+    #[test]
+    fn json_number_grammar() {
+        for ok in [
+            "0", "-0", "1", "-12", "1.5", "0.0", "1e400", "1E+4", "-1.25e-7", "10",
+        ] {
+            assert!(is_json_number(ok.as_bytes()), "{ok}");
+        }
+        for bad in [
+            "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1.e5", "9e", "--1", "1-", "1e5.5", "0x1",
+        ] {
+            assert!(!is_json_number(bad.as_bytes()), "{bad}");
         }
     }
 }

@@ -75,3 +75,18 @@ fn kept_numbers_are_decimals_and_compare_by_text() {
     assert_ne!(ra, rb);
     assert_eq!(ra.index(2), rb.index(2));
 }
+
+#[test]
+fn invalid_numbers_stay_invalid() {
+    for text in [
+        r#"{"n":[8e]}"#,
+        r#"{"n":[1.e400]}"#,
+        r#"{"n":[01234567890123456789]}"#,
+        r#"{"n":[-]}"#,
+        r#"{"n":[1e400.5]}"#,
+    ] {
+        let mut input = text.as_bytes().to_vec();
+        let e = Parser::new().parse(&mut input).unwrap_err();
+        assert!(e.to_string().contains("invalid"), "{text}: {e}");
+    }
+}
