@@ -30,9 +30,9 @@ pub struct Json<'a> {
     numbers: &'a Numbers,
 }
 
-/// The text of the numbers of a tape that an `f64` may not hold exactly: those written with
-/// an exponent or in 16 characters or more (more digits than an `f64` keeps, an integer
-/// beyond 64 bits, `1e400`), by node index. Usually empty: Terraform writes small integers
+/// The text of the numbers of a tape that an `f64` may not hold exactly: those written in
+/// 16 characters or more (more digits than an `f64` keeps, an integer beyond 64 bits) or
+/// beyond an `f64`'s normal range (`1e400`, `1e-400`), by node index. Usually empty: Terraform writes small integers
 /// and short decimals, which the tape holds exactly.
 #[derive(Debug, Default)]
 pub(crate) struct Numbers {
@@ -110,10 +110,10 @@ impl fmt::Display for Kind {
 /// A JSON number, exactly as the document wrote it.
 ///
 /// Integers that fit 64 bits are integers. Other numbers written in fewer than 16
-/// characters without an exponent (`0.5`, `3.14`: at most 15 significant digits, which an
-/// `f64` gives back exactly as its shortest text) are `f64`s; the rest (`1e400`,
-/// `123456789012345678901234567890`, `0.12345678901234567`) keep their text, so nothing
-/// is ever rounded.
+/// characters (`0.5`, `3.14`, `2.5e3`: at most 15 significant digits, which an `f64` gives
+/// back exactly as its shortest text) are `f64`s, unless beyond an `f64`'s normal range; the
+/// rest (`1e400`, `1e-400`, `123456789012345678901234567890`, `0.12345678901234567`) keep
+/// their text, so nothing is ever rounded.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Number<'a> {
     /// A non-negative integer.

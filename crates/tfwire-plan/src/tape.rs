@@ -315,7 +315,8 @@ impl core::fmt::Debug for Tape<'_> {
 }
 
 /// Finds, in JSON text, every run that may be a number value whose text an `f64` might not
-/// give back exactly (16 characters or more, or an exponent), and keeps its offset and text
+/// give back exactly (16 characters or more, or beyond `f64`'s normal range), and keeps its
+/// offset and text
 /// in `out.entries` (offset in place of the node index, for [`attach_numbers`]). A run is a
 /// digit or `-` after `:`, `,` or `[` (and whitespace), then number characters; runs inside
 /// strings are kept too and dropped later (no number node starts there).
@@ -343,7 +344,7 @@ fn long_numbers(input: &[u8], out: &mut Numbers) -> bool {
             .position(|&b| !is_num(b))
             .unwrap_or(input.len() - i);
         let run = &input[i..end];
-        if run.len() < 16 && !run.iter().any(|&b| b == b'e' || b == b'E') {
+        if run.len() < 16 && !short_but_inexact(run) {
             continue;
         }
         let (Ok(offset), Ok(from), Ok(text)) = (
@@ -358,6 +359,23 @@ fn long_numbers(input: &[u8], out: &mut Numbers) -> bool {
         out.entries.push((offset, from, out.text.len() as u32));
     }
     huge
+}
+
+/// Whether a number written in fewer than 16 characters (so at most 15 significant digits,
+/// which an `f64` holds exactly as its shortest text) still needs its text: when it has an
+/// exponent that takes it beyond `f64`'s normal range (`1e400`, `1e-400`, `5e-320`).
+fn short_but_inexact(run: &[u8]) -> bool {
+    if !run.iter().any(|&b| b == b'e' || b == b'E') {
+        return false;
+    }
+    let nonzero = run
+        .iter()
+        .take_while(|&&b| b != b'e' && b != b'E')
+        .any(|&b| matches!(b, b'1'..=b'9'));
+    core::str::from_utf8(run)
+        .ok()
+        .and_then(|t| t.parse::<f64>().ok())
+        .is_some_and(|x| x.is_infinite() || (nonzero && !x.is_normal()))
 }
 
 /// Whether `text` is a JSON number beyond `f64`'s range (text that is not a JSON number is

@@ -28,7 +28,7 @@ fn long_numbers_keep_their_text() {
         "1e400",
         "-1E-400",
         "3.141592653589793238462643383279",
-        "1.5e+3",
+        "5e-320",
     ];
     let huge = format!("-1{}", "0".repeat(400));
     let exact: Vec<&str> = exact.iter().copied().chain([huge.as_str()]).collect();
@@ -89,4 +89,16 @@ fn invalid_numbers_stay_invalid() {
         let e = Parser::new().parse(&mut input).unwrap_err();
         assert!(e.to_string().contains("invalid"), "{text}: {e}");
     }
+}
+
+#[test]
+fn short_numbers_with_exponents_are_floats() {
+    let mut input = br#"[1.5e+3, 2E-2, 1e-400, 1e308]"#.to_vec();
+    let tape = Parser::new().parse(&mut input).unwrap();
+    let n = |i: usize| tape.root().index(i).unwrap().as_number().unwrap();
+    assert_eq!(n(0), Number::F64(1500.0));
+    assert_eq!(n(1), Number::F64(0.02));
+    assert_eq!(n(2), Number::Decimal("1e-400"));
+    assert_eq!(n(3), Number::F64(1e308));
+    assert_eq!(tape.root().to_string(), "[1500,0.02,1e-400,1e308]");
 }
