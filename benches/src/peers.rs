@@ -20,6 +20,10 @@ impl Default for Tfwire {
     }
 }
 
+/// One of [`Decoder`]'s decode methods.
+type DecodeFn =
+    for<'a> fn(&mut Decoder, &'a Program, &'a [u8], &'a Bump) -> Result<Value<'a>, tfwire::Error>;
+
 impl Tfwire {
     /// Decodes MessagePack, hands the value to `f`, then resets the arena.
     ///
@@ -31,15 +35,7 @@ impl Tfwire {
         input: &[u8],
         f: impl FnOnce(&Value<'_>) -> R,
     ) -> R {
-        let r = {
-            let v = self
-                .decoder
-                .decode_msgpack(program, input, &self.arena)
-                .unwrap_or_else(|e| panic!("tfwire: {e}"));
-            f(&v)
-        };
-        self.arena.reset();
-        r
+        self.run(Decoder::decode_msgpack, program, input, f)
     }
 
     /// Decodes JSON (simd-json's tape, the byte reader as fallback), hands the value to `f`,
@@ -53,15 +49,7 @@ impl Tfwire {
         input: &[u8],
         f: impl FnOnce(&Value<'_>) -> R,
     ) -> R {
-        let r = {
-            let v = self
-                .decoder
-                .decode_json(program, input, &self.arena)
-                .unwrap_or_else(|e| panic!("tfwire: {e}"));
-            f(&v)
-        };
-        self.arena.reset();
-        r
+        self.run(Decoder::decode_json, program, input, f)
     }
 
     /// Decodes JSON with the byte-by-byte reader only, hands the value to `f`, then resets
@@ -75,10 +63,19 @@ impl Tfwire {
         input: &[u8],
         f: impl FnOnce(&Value<'_>) -> R,
     ) -> R {
+        self.run(Decoder::decode_json_text, program, input, f)
+    }
+
+    #[inline(always)]
+    fn run<R>(
+        &mut self,
+        decode: DecodeFn,
+        program: &Program,
+        input: &[u8],
+        f: impl FnOnce(&Value<'_>) -> R,
+    ) -> R {
         let r = {
-            let v = self
-                .decoder
-                .decode_json_text(program, input, &self.arena)
+            let v = decode(&mut self.decoder, program, input, &self.arena)
                 .unwrap_or_else(|e| panic!("tfwire: {e}"));
             f(&v)
         };
