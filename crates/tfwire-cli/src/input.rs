@@ -79,8 +79,8 @@ pub(crate) fn unhex(text: &[u8]) -> Result<Vec<u8>, Failure> {
     let val = |b: u8, at: usize| -> Result<u8, Failure> {
         (b as char).to_digit(16).map(|d| d as u8).ok_or_else(|| {
             Failure::Input(format!(
-                "hex input: invalid hex digit {:?} (digit {at})",
-                b as char
+                "hex input: invalid hex digit {} (digit {at})",
+                crate::escape::quote(&char::from(b).to_string())
             ))
         })
     };

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 mod decode;
 mod encode;
+mod escape;
 mod input;
 mod markdown;
 mod output;
@@ -69,11 +70,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(msg)) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", escape::terminal(&msg, false));
             ExitCode::from(1)
         }
         Err(Failure::Usage(msg)) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", escape::terminal(&msg, false));
             ExitCode::from(2)
         }
     }

@@ -1,7 +1,13 @@
 //! `plan summary --format markdown`: a summary for pull request comments, and its
 //! shrinking to a byte budget (`--max-bytes`): collapse the details, then group by
 //! resource type, then leave out groups, always keeping the totals.
+//!
+//! Every string taken from the document (addresses, types, versions, reasons, paths,
+//! action names tfwire does not know) is written by `escape::md_code` (Markdown) or
+//! `escape::html_code` (inside the HTML of `<summary>`), so that it renders as inert text
+//! in GitHub-flavoured Markdown: no link, image, mention, emphasis or HTML of its own.
 
+use crate::escape::{html, html_code, md_code};
 use crate::plan::{listed, notes};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -36,6 +42,7 @@ pub(crate) struct Summary<'s, 'a> {
 
 /// A section: changes of one action (or the drift).
 struct Section {
+    /// The title, as HTML.
     title: String,
     marker: &'static str,
     /// Indexes into `changes` (or `drift_changes`).
@@ -81,7 +88,7 @@ impl Summary<'_, '_> {
             if let Some(at) = by_key.iter().position(|(k, _)| k == key) {
                 let (_, items) = by_key.remove(at);
                 out.push(Section {
-                    title: title.into(),
+                    title: html(title),
                     marker,
                     items,
                     drift: false,
@@ -91,7 +98,7 @@ impl Summary<'_, '_> {
         }
         for (key, items) in by_key {
             out.push(Section {
-                title: format!("Other: {key}"),
+                title: format!("Other: {}", html_code(&key)),
                 marker: "~",
                 items,
                 drift: false,
@@ -100,7 +107,7 @@ impl Summary<'_, '_> {
         }
         if !moved_only.is_empty() {
             out.push(Section {
-                title: "Moved or imported, no other change".into(),
+                title: html("Moved or imported, no other change"),
                 marker: " ",
                 items: moved_only,
                 drift: false,
@@ -109,7 +116,7 @@ impl Summary<'_, '_> {
         }
         if !s.drift_changes.is_empty() {
             out.push(Section {
-                title: "Changed outside Terraform (drift)".into(),
+                title: html("Changed outside Terraform (drift)"),
                 marker: "!",
                 items: (0..s.drift_changes.len()).collect(),
                 drift: true,
@@ -137,7 +144,7 @@ impl Summary<'_, '_> {
             }
         }
         for (key, n) in c.iter().skip(tfwire_plan::COUNT_KEYS.len()) {
-            parts.push(format!("{n} {key}"));
+            parts.push(format!("{n} {}", md_code(key)));
         }
         format!("### Terraform plan: {}\n", parts.join(", "))
     }
@@ -151,6 +158,7 @@ impl Summary<'_, '_> {
         for (k, n) in &keys {
             let label = match *k {
                 "no_op" => "No change".to_string(),
+                k if !tfwire_plan::COUNT_KEYS.contains(&k) => md_code(k),
                 k => {
                     let mut s = k.to_string();
                     if let Some(f) = s.get_mut(..1) {
@@ -191,7 +199,7 @@ impl Summary<'_, '_> {
                 .drift
                 .iter()
                 .filter(|(_, n)| *n > 0)
-                .map(|(k, n)| format!("{n} {}", k.replace('_', "-")))
+                .map(|(k, n)| format!("{n} {}", action(k)))
                 .collect();
             let _ = write!(
                 text,
@@ -207,7 +215,7 @@ impl Summary<'_, '_> {
             let _ = write!(
                 text,
                 "_Filtered with {}: {} of {n} resource changes",
-                code(&self.filters),
+                md_code(&self.filters),
                 s.changes.len()
             );
             if d > 0 {
@@ -221,10 +229,10 @@ impl Summary<'_, '_> {
     fn footer(&self) -> String {
         let mut parts = Vec::new();
         if let Some(f) = self.summary.format_version {
-            parts.push(format!("plan format {f}"));
+            parts.push(format!("plan format {}", md_code(f)));
         }
         if let Some(t) = self.summary.terraform_version {
-            parts.push(format!("Terraform {t}"));
+            parts.push(format!("Terraform {}", md_code(t)));
         }
         parts.push(format!("tfwire {}", env!("CARGO_PKG_VERSION")));
         format!("<sub>{}</sub>\n", parts.join(" · "))
@@ -249,7 +257,7 @@ impl Summary<'_, '_> {
             .take(ATTRS_SHOWN)
             .map(|(p, _, _)| {
                 let p = p.to_string();
-                code(p.strip_prefix('.').unwrap_or(&p))
+                md_code(p.strip_prefix('.').unwrap_or(&p))
             })
             .collect();
         if changed.len() > ATTRS_SHOWN {
@@ -283,7 +291,7 @@ impl Summary<'_, '_> {
             .map(|(ty, action, n, moved, imported)| {
                 let mut notes = Vec::new();
                 if !action.is_empty() {
-                    notes.push(action.replace('_', "-"));
+                    notes.push(self::action(&action));
                 }
                 if moved > 0 {
                     notes.push(format!("{moved} moved"));
@@ -339,7 +347,7 @@ impl Summary<'_, '_> {
             let _ = write!(
                 out,
                 "\n<details{open}><summary>{marker}<strong>{}</strong> ({})</summary>\n\n",
-                html(&sec.title),
+                sec.title,
                 sec.items.len()
             );
             match level {
@@ -354,7 +362,7 @@ impl Summary<'_, '_> {
                             } else {
                                 String::new()
                             };
-                            (code(&c.address), cell(&notes(c).join("; ")), d)
+                            (md_code(&c.address), notes(c, md_code).join("; "), d)
                         })
                         .collect();
                     // Columns that would be empty in every row are left out.
@@ -379,7 +387,7 @@ impl Summary<'_, '_> {
                         let _ = write!(out, "| {a} |");
                         if sec.drift {
                             let c = self.change(sec, i);
-                            let _ = write!(out, " {} |", c.kind.key().replace('_', "-"));
+                            let _ = write!(out, " {} |", action(&c.kind.key()));
                         }
                         if with_notes {
                             let _ = write!(out, " {n} |");
@@ -397,7 +405,7 @@ impl Summary<'_, '_> {
                     if shown > 0 {
                         out.push_str("| Resource type | Changes | Notes |\n|---|---:|---|\n");
                         for (ty, n, notes) in &groups[..shown] {
-                            let _ = writeln!(out, "| {} | {n} | {} |", code(ty), cell(notes));
+                            let _ = writeln!(out, "| {} | {n} | {notes} |", md_code(ty));
                         }
                     }
                     if shown < groups.len() {
@@ -470,27 +478,16 @@ impl Summary<'_, '_> {
     }
 }
 
-/// Text as a Markdown code span in a table cell.
-fn code(s: &str) -> String {
-    let s = s.replace('|', "\\|").replace(['\n', '\r'], " ");
-    if s.contains('`') {
-        format!("`` {s} ``")
+/// An action key as Markdown: the keys tfwire knows (and joins of them, such as
+/// `create+forget`) as plain words (`no_op` as `no-op`), any other name from the document
+/// as code.
+fn action(key: &str) -> String {
+    let known = key.split('+').all(|k| {
+        tfwire_plan::COUNT_KEYS.contains(&k) || matches!(k, "no-op" | "create" | "delete")
+    });
+    if known {
+        key.replace('_', "-")
     } else {
-        format!("`{s}`")
+        md_code(key)
     }
-}
-
-/// Text in a table cell: pipes escaped, one line, HTML-ish characters neutralised.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// Text in HTML.
-fn html(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }

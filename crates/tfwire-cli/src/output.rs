@@ -1,11 +1,12 @@
 //! Writing results to standard output: buffered, quiet when the reader goes away
-//! (`| head`); text lines, and MessagePack as raw bytes or hex text.
+//! (`| head`); text (always through [`escape::terminal`], so nothing a document holds
+//! can act on a terminal), and MessagePack as raw bytes or hex text.
 
-use crate::Failure;
+use crate::{Failure, escape};
 use std::io::{self, Write};
 
 /// Runs `f` with buffered standard output; a closed pipe ends the output quietly.
-pub(crate) fn with_stdout(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {
+fn with_stdout(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
     match f(&mut out).and_then(|()| out.flush()) {
@@ -15,9 +16,18 @@ pub(crate) fn with_stdout(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> R
     }
 }
 
-/// Writes `text` and a newline to standard output.
+/// Writes `text` and a newline to standard output: a line of JSON or hex (the escapes of
+/// the last pass are JSON's own, so JSON stays the same value).
 pub(crate) fn text(text: &str) -> Result<(), Failure> {
+    let text = escape::terminal(text, false);
     with_stdout(|out| writeln!(out, "{text}"))
+}
+
+/// Writes text for a person (lines ending in newlines) to standard output, through the
+/// last escaping pass; `color`: keep the colours the CLI added.
+pub(crate) fn human(text: &str, color: bool) -> Result<(), Failure> {
+    let text = escape::terminal(text, color);
+    with_stdout(|out| out.write_all(text.as_bytes()))
 }
 
 /// Writes MessagePack bytes to standard output: raw, or as one line of lower-case hex.

@@ -1,9 +1,11 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
+use crate::escape::{Inline, inline, quote};
 use crate::render::{self, Layout};
 use crate::{Failure, input, markdown, output, suggest};
 use clap::{Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::fmt::Write as _;
+use std::io::IsTerminal;
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
 
 /// Read plans (`terraform show -json PLANFILE`, Terraform Cloud redacted plans).
@@ -140,7 +142,8 @@ enum Format {
 ///
 /// Prints the change as `terraform plan` does: `+` created, `-` deleted, `~` updated
 /// attributes, nested values indented, `(known after apply)` for values known only after
-/// apply and `(sensitive)` instead of sensitive values (which are never printed).
+/// apply and `(sensitive value)` instead of sensitive values (which are never printed; when one
+/// side of a change is sensitive, both are hidden).
 /// Unchanged attributes are counted, not shown, unless --all is given.
 ///
 /// The JSON format is one object per change: address, action, previous_address,
@@ -215,10 +218,10 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
             rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
         }
         match format {
-            Format::Json => output::with_stdout(|out| writeln!(out, "{}", summary.to_json())),
+            Format::Json => output::text(&summary.to_json()),
             Format::Table => {
                 let color = use_color();
-                output::with_stdout(|out| write_table(out, &summary, color))
+                output::human(&table_text(&summary, color), color)
             }
             Format::Markdown => {
                 let md = markdown::Summary {
@@ -235,21 +238,23 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
                         ))
                     })?,
                 };
-                output::with_stdout(|out| out.write_all(text.as_bytes()))
+                output::human(&text, false)
             }
         }
     })
 }
 
-/// The notes of a change, for humans: moved, imported, reason, forced by, deposed.
-pub(crate) fn notes(c: &ChangeSummary<'_>) -> Vec<String> {
+/// The notes of a change, for humans: moved, imported, reason, forced by, deposed. Each
+/// string from the document goes through `doc`, the escaping of the writer's target
+/// (`escape::inline` for a terminal, `escape::md_code` for Markdown).
+pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<String> {
     let mut notes = Vec::new();
     if let Some(p) = c.previous_address {
-        notes.push(format!("moved from {p}"));
+        notes.push(format!("moved from {}", doc(p)));
     }
     if c.importing {
         notes.push(match c.import_id {
-            Some(id) => format!("imported (id {id})"),
+            Some(id) => format!("imported (id {})", doc(id)),
             None => "imported".to_string(),
         });
     }
@@ -260,14 +265,18 @@ pub(crate) fn notes(c: &ChangeSummary<'_>) -> Vec<String> {
         notes.push("create before destroy".into());
     }
     if let Some(r) = c.action_reason {
-        notes.push(r.to_string());
+        notes.push(doc(r));
     }
     if !c.replace_paths.is_empty() {
-        let paths: Vec<String> = c.replace_paths.iter().map(|p| p.to_string()).collect();
+        let paths: Vec<String> = c
+            .replace_paths
+            .iter()
+            .map(|p| doc(&p.to_string()))
+            .collect();
         notes.push(format!("forced by {}", paths.join(", ")));
     }
     if let Some(d) = c.deposed {
-        notes.push(format!("deposed object {d}"));
+        notes.push(format!("deposed object {}", doc(d)));
     }
     notes
 }
@@ -277,55 +286,57 @@ pub(crate) fn listed(c: &ChangeSummary<'_>) -> bool {
     c.kind != ChangeKind::NoOp || c.previous_address.is_some() || c.importing
 }
 
-fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
+/// The table summary. Every string from the document (versions, action names, addresses,
+/// notes) is escaped inline, before widths are measured.
+fn table_text(s: &Summary<'_>, color: bool) -> String {
+    let mut out = String::new();
     let mut title = String::from("Plan");
-    match (s.format_version, s.terraform_version) {
+    match (
+        s.format_version.map(Inline),
+        s.terraform_version.map(Inline),
+    ) {
         (Some(f), Some(t)) => title.push_str(&format!(" (format {f}, Terraform {t})")),
         (Some(f), None) => title.push_str(&format!(" (format {f})")),
         (None, Some(t)) => title.push_str(&format!(" (Terraform {t})")),
         (None, None) => {}
     }
-    writeln!(out, "{title}")?;
+    let _ = writeln!(out, "{title}");
     if let Some((n, _)) = s.unfiltered {
-        writeln!(out, "Filtered: {} of {n} resource changes", s.changes.len())?;
+        let _ = writeln!(out, "Filtered: {} of {n} resource changes", s.changes.len());
     }
     let rows = |list: &[ChangeSummary<'_>], all: bool| -> Vec<(String, String, String)> {
         list.iter()
             .filter(|c| all || listed(c))
             .map(|c| {
                 (
-                    c.kind.key().into_owned(),
-                    c.address.to_string(),
-                    notes(c).join("; "),
+                    inline(&c.kind.key()).into_owned(),
+                    inline(&c.address).into_owned(),
+                    notes(c, |s| inline(s).into_owned()).join("; "),
                 )
             })
             .collect()
     };
     let changes = rows(&s.changes, false);
     if changes.is_empty() {
-        writeln!(out, "\nNo changes.")?;
+        out.push_str("\nNo changes.\n");
     } else {
-        writeln!(out)?;
-        table(out, &changes, color)?;
+        out.push('\n');
+        table(&mut out, &changes, color);
     }
     let drift = rows(&s.drift_changes, true);
     if !drift.is_empty() {
-        writeln!(out, "\nChanged outside Terraform (drift):\n")?;
-        table(out, &drift, color)?;
+        out.push_str("\nChanged outside Terraform (drift):\n\n");
+        table(&mut out, &drift, color);
     }
-    writeln!(out)?;
-    writeln!(out, "Changes: {}", counts_line(&s.counts))?;
+    let _ = writeln!(out, "\nChanges: {}", counts_line(&s.counts));
     if s.drift.total() > 0 {
-        writeln!(out, "Drift:   {}", counts_line(&s.drift))?;
+        let _ = writeln!(out, "Drift:   {}", counts_line(&s.drift));
     }
-    Ok(())
+    out
 }
 
-fn table(
-    out: &mut dyn Write,
-    rows: &[(String, String, String)],
-    color: bool,
-) -> std::io::Result<()> {
+/// An aligned table of escaped rows.
+fn table(out: &mut String, rows: &[(String, String, String)], color: bool) {
     let wa = rows
         .iter()
         .map(|r| r.0.chars().count())
@@ -338,25 +349,24 @@ fn table(
         .max()
         .unwrap_or(0)
         .max(7);
-    writeln!(
+    let _ = writeln!(
         out,
         "{}",
         format!("{:wa$}  {:wb$}  NOTES", "ACTION", "ADDRESS").trim_end()
-    )?;
+    );
     for (a, b, n) in rows {
         let action = render::paint(&format!("{a:wa$}"), a, color);
-        writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end())?;
+        let _ = writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end());
     }
-    Ok(())
 }
 
 /// `3 create, 1 update, 0 replace, 2 delete, ...`: the four main keys always, the others
-/// when not zero.
+/// when not zero (an action name from the document escaped).
 pub(crate) fn counts_line(c: &tfwire_plan::Counts) -> String {
     let parts: Vec<String> = c
         .iter()
         .filter(|(k, n)| *n > 0 || matches!(*k, "create" | "update" | "replace" | "delete"))
-        .map(|(k, n)| format!("{n} {}", k.replace('_', "-")))
+        .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
         .collect();
     parts.join(", ")
 }
@@ -366,7 +376,8 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
     match doc {
         Document::Plan(p) => Ok(p),
         other => Err(Failure::Input(format!(
-            "{name}: expected a plan, but this is {}",
+            "{}: expected a plan, but this is {}",
+            Inline(name),
             other.kind().describe()
         ))),
     }
@@ -395,8 +406,9 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 .map(|rc| rc.display_address().into_owned())
                 .collect();
             return Err(Failure::Input(format!(
-                "{name}: no resource change has the address {:?}{}",
-                args.address,
+                "{}: no resource change has the address {}{}",
+                Inline(&name),
+                quote(&args.address),
                 suggest::near(&args.address, &all, "tfwire plan summary", &args.file)
             )));
         }
@@ -417,7 +429,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 }
             }
         }
-        output::with_stdout(|out| out.write_all(text.as_bytes()))
+        output::human(&text, color)
     })
 }
 
@@ -483,22 +495,23 @@ fn describe(kind: ChangeKind<'_>) -> (&'static str, String) {
             ".",
             "will no longer be managed (forgotten, not destroyed)".into(),
         ),
-        other => ("~", format!("will be changed ({})", other.key())),
+        other => ("~", format!("will be changed ({})", Inline(&other.key()))),
     }
 }
 
+/// The change as `terraform plan` shows it; the document's strings escaped (inline, or
+/// quoted for the type and name).
 fn change_text(out: &mut String, rc: &ResourceChange<'_>, diff: &Diff<'_>, all: bool, color: bool) {
-    use std::fmt::Write as _;
     let c = ChangeSummary::of(rc);
     let (m, words) = describe(c.kind);
-    let _ = writeln!(out, "  # {} {words}", c.address);
+    let _ = writeln!(out, "  # {} {words}", Inline(&c.address));
     if let Some(p) = c.previous_address {
-        let _ = writeln!(out, "  # (moved from {p})");
+        let _ = writeln!(out, "  # (moved from {})", Inline(p));
     }
     if c.importing {
         match c.import_id {
             Some(id) => {
-                let _ = writeln!(out, "  # (imported from id {id:?})");
+                let _ = writeln!(out, "  # (imported from id {})", quote(id));
             }
             None => {
                 let _ = writeln!(out, "  # (imported)");
@@ -506,18 +519,18 @@ fn change_text(out: &mut String, rc: &ResourceChange<'_>, diff: &Diff<'_>, all: 
         }
     }
     if let Some(r) = c.action_reason {
-        let _ = writeln!(out, "  # (because {r})");
+        let _ = writeln!(out, "  # (because {})", Inline(r));
     }
     if let Some(d) = c.deposed {
-        let _ = writeln!(out, "  # (deposed object {d})");
+        let _ = writeln!(out, "  # (deposed object {})", Inline(d));
     }
     let keyword = if c.is_data() { "data" } else { "resource" };
     let _ = writeln!(
         out,
-        "{} {keyword} {:?} {:?} {{",
+        "{} {keyword} {} {} {{",
         render::paint(&format!("{m:>3}"), m, color),
-        c.type_name,
-        c.name
+        quote(c.type_name),
+        quote(c.name)
     );
     let layout = Layout {
         markers: true,
@@ -527,18 +540,10 @@ fn change_text(out: &mut String, rc: &ResourceChange<'_>, diff: &Diff<'_>, all: 
     if diff.children.is_empty() {
         // Not an object (or nothing known): show the value as a whole.
         if diff.op != tfwire_plan::DiffOp::NoOp || all {
-            let _ = writeln!(out, "      # value: {}", leaf(diff));
+            let _ = writeln!(out, "      # value: {}", render::whole_text(diff));
         }
     } else {
         render::body(out, diff, 6, layout);
     }
     let _ = writeln!(out, "    }}");
-}
-
-fn leaf(d: &Diff<'_>) -> String {
-    format!(
-        "{} -> {}",
-        render::value_text(d.before),
-        render::value_text(d.after)
-    )
 }

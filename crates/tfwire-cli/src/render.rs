@@ -1,6 +1,8 @@
 //! Text trees of values and diffs, laid out like `terraform plan` and `terraform state
 //! show`: `+`/`-`/`~` markers, nested blocks indented, `(known after apply)` for unknown
-//! values and `(sensitive)` for sensitive ones.
+//! values and `(sensitive value)` for sensitive ones (both sides of a change hidden when
+//! either is sensitive). Keys are written bare or as JSON strings and values as JSON, so
+//! the document's text reaches the tree escaped (see `escape.rs`).
 
 use std::fmt::Write as _;
 use tfwire_plan::{Diff, DiffOp, Json, Merged, Shape, Step};
@@ -69,6 +71,9 @@ fn json_string(s: &str) -> String {
     out
 }
 
+/// What is shown instead of a sensitive value, as Terraform shows it.
+pub(crate) const SENSITIVE: &str = "(sensitive value)";
+
 /// One side of a leaf as text.
 pub(crate) fn value_text(side: Option<Merged<'_>>) -> String {
     let Some(m) = side else {
@@ -78,7 +83,7 @@ pub(crate) fn value_text(side: Option<Merged<'_>>) -> String {
         return "(known after apply)".into();
     }
     if m.has_sensitive() {
-        return "(sensitive)".into();
+        return SENSITIVE.into();
     }
     let text = match m.raw_value() {
         None => "null".to_string(),
@@ -95,8 +100,16 @@ fn scalar_text(v: Json<'_>) -> String {
     v.to_string()
 }
 
-/// A leaf's value: `NEW`, `OLD -> NEW`, `OLD -> null` (an element: `OLD`).
+/// A leaf's value: `NEW`, `OLD -> NEW`, `OLD -> null` (an element: `OLD`). A leaf with a
+/// sensitive side shows neither side: `(sensitive value)` (deleted: `(sensitive value) ->
+/// null`), as Terraform does.
 fn leaf_text(d: &Diff<'_>, element: bool) -> String {
+    if d.is_sensitive() {
+        return match d.op {
+            DiffOp::Delete if !element => format!("{SENSITIVE} -> null"),
+            _ => SENSITIVE.into(),
+        };
+    }
     match d.op {
         DiffOp::Create => value_text(d.after),
         DiffOp::Delete if element => value_text(d.before),
@@ -104,6 +117,15 @@ fn leaf_text(d: &Diff<'_>, element: bool) -> String {
         DiffOp::Update => format!("{} -> {}", value_text(d.before), value_text(d.after)),
         DiffOp::NoOp => value_text(d.after.or(d.before)),
     }
+}
+
+/// A whole value that is not an object: `BEFORE -> AFTER`, or `(sensitive value)` when a
+/// side is sensitive.
+pub(crate) fn whole_text(d: &Diff<'_>) -> String {
+    if d.is_sensitive() {
+        return SENSITIVE.into();
+    }
+    format!("{} -> {}", value_text(d.before), value_text(d.after))
 }
 
 /// Writes the members (or elements) of a container node, indented by `indent`.

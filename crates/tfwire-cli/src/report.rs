@@ -41,7 +41,15 @@ pub(crate) fn snippet(name: &str, text: &[u8], offset: usize) -> String {
     let chars: Vec<char> = String::from_utf8_lossy(&text[start..end])
         .trim_end_matches(['\r', ' '])
         .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        // Controls and bidirectional controls shown as spaces: the line stays one line,
+        // in order, and the caret stays under its column.
+        .map(|c| {
+            if tfwire_plan::is_unsafe_char(c) {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect();
     let col = column - 1; // 0-based character index of the caret
     let (from, to) = if chars.len() <= WINDOW {

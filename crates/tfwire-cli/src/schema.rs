@@ -1,7 +1,9 @@
 //! `tfwire schema`: what a provider schema document holds; and the `--schema` options that
 //! let `decode` (and `encode`) use a resource's schema instead of a type.
 
+use crate::escape::{Inline, quote};
 use crate::{Failure, input, output};
+use std::fmt::Write as _;
 use tfwire::Program;
 use tfwire::schema::{Block, ProviderSchema, ProviderSchemas};
 
@@ -51,7 +53,10 @@ impl Select {
         match map.get(name) {
             Some(s) => Ok(s.block.clone()),
             None => Err(Failure::Input(format!(
-                "{path}: {addr} has no {what} {name:?}{}",
+                "{}: {} has no {what} {}{}",
+                Inline(path),
+                Inline(addr),
+                quote(name),
                 suggest(map.keys(), name)
             ))),
         }
@@ -85,7 +90,8 @@ fn provider<'d>(
         Some(a) => {
             let key = doc.provider_key(a).ok_or_else(|| {
                 Failure::Input(format!(
-                    "no provider {a:?} in the document (it has: {})",
+                    "no provider {} in the document (it has: {})",
+                    quote(a),
                     list(doc.providers.keys())
                 ))
             })?;
@@ -103,8 +109,12 @@ fn provider<'d>(
     }
 }
 
+/// The document's names, escaped inline, comma-separated.
 fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
-    names.map(String::as_str).collect::<Vec<_>>().join(", ")
+    names
+        .map(|n| Inline(n).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// " (did you mean …?)" for the names that share the longest prefix with `name`.
@@ -129,7 +139,7 @@ fn suggest<'a>(names: impl Iterator<Item = &'a String>, name: &str) -> String {
         format!(
             " (did you mean {}?)",
             best.iter()
-                .map(|(_, n)| format!("{n:?}"))
+                .map(|(_, n)| quote(n))
                 .collect::<Vec<_>>()
                 .join(", ")
         )
@@ -168,27 +178,26 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         return output::text(&select.block()?.implied_type().to_json());
     }
     let doc = load(&args.file)?;
-    output::with_stdout(|out| {
-        for (addr, p) in &doc.providers {
-            if args
-                .provider
-                .as_deref()
-                .is_some_and(|want| doc.provider_key(want) != Some(addr.as_str()))
-            {
-                continue;
-            }
-            writeln!(out, "{addr}")?;
-            for (label, map) in [
-                ("resource", &p.resources),
-                ("data source", &p.data_sources),
-                ("ephemeral resource", &p.ephemeral_resources),
-                ("list resource", &p.list_resources),
-            ] {
-                for name in map.keys() {
-                    writeln!(out, "  {label:<18} {name}")?;
-                }
+    let mut out = String::new();
+    for (addr, p) in &doc.providers {
+        if args
+            .provider
+            .as_deref()
+            .is_some_and(|want| doc.provider_key(want) != Some(addr.as_str()))
+        {
+            continue;
+        }
+        let _ = writeln!(out, "{}", Inline(addr));
+        for (label, map) in [
+            ("resource", &p.resources),
+            ("data source", &p.data_sources),
+            ("ephemeral resource", &p.ephemeral_resources),
+            ("list resource", &p.list_resources),
+        ] {
+            for name in map.keys() {
+                let _ = writeln!(out, "  {label:<18} {}", Inline(name));
             }
         }
-        Ok(())
-    })
+    }
+    output::human(&out, false)
 }

@@ -1,5 +1,6 @@
 //! `tfwire state`: read states (`terraform show -json`) and raw `.tfstate` files.
 
+use crate::escape::{Inline, quote};
 use crate::render::{self, Layout};
 use crate::{Failure, input, output, suggest};
 use clap::Subcommand;
@@ -41,7 +42,8 @@ struct ListArgs {
 /// Print one resource instance's attributes (like `terraform state show`).
 ///
 /// Sensitive values (`sensitive_values` of a `show -json` state, `sensitive_attributes`
-/// of a raw state) are printed as `(sensitive)`. Deposed objects of the instance in a raw
+/// of a raw state) are printed as `(sensitive value)`; markers tfwire cannot read hide the
+/// whole value they cover. Deposed objects of the instance in a raw
 /// state are printed after the current one.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
@@ -69,8 +71,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
 
 fn not_a_state(name: &str) -> Failure {
     Failure::Input(format!(
-        "{name}: expected a state (terraform show -json) or a raw state file (.tfstate), \
-         but this is a plan"
+        "{}: expected a state (terraform show -json) or a raw state file (.tfstate), \
+         but this is a plan",
+        Inline(name)
     ))
 }
 
@@ -78,7 +81,11 @@ fn list(args: ListArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     input::with_document(&args.file, |doc| {
         let addresses = addresses(&doc).ok_or_else(|| not_a_state(&name))?;
-        output::with_stdout(|out| addresses.iter().try_for_each(|a| writeln!(out, "{a}")))
+        let mut text = String::new();
+        for a in &addresses {
+            let _ = writeln!(text, "{}", Inline(a));
+        }
+        output::human(&text, false)
     })
 }
 
@@ -112,12 +119,13 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                         } else {
                             "resource"
                         };
-                        let mut header = format!("# {}:", r.address);
+                        let mut header = format!("# {}:", Inline(r.address));
                         if r.tainted {
                             header.push_str(" (tainted)");
                         }
                         if let Some(d) = r.deposed_key {
-                            header = format!("# {}: (deposed object {d})", r.address);
+                            header =
+                                format!("# {}: (deposed object {})", Inline(r.address), Inline(d));
                         }
                         block(&mut text, &header, keyword, r.type_name, r.name, r.view());
                     }
@@ -145,12 +153,13 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
         if text.is_empty() {
             let all = addresses(&doc).unwrap_or_default();
             return Err(Failure::Input(format!(
-                "{name}: no resource instance has the address {:?}{}",
-                args.address,
+                "{}: no resource instance has the address {}{}",
+                Inline(&name),
+                quote(&args.address),
                 suggest::near(&args.address, &all, "tfwire state list", &args.file)
             )));
         }
-        output::with_stdout(|out| out.write_all(text.as_bytes()))
+        output::human(&text, false)
     })
 }
 
@@ -160,7 +169,7 @@ fn block(out: &mut String, header: &str, keyword: &str, ty: &str, name: &str, vi
         out.push('\n');
     }
     let _ = writeln!(out, "{header}");
-    let _ = writeln!(out, "{keyword} {ty:?} {name:?} {{");
+    let _ = writeln!(out, "{keyword} {} {} {{", quote(ty), quote(name));
     let diff = Diff::between(Some(view), Some(view), &[]);
     if diff.children.is_empty() {
         if view.raw_value().is_some_and(|v| !v.is_null()) {
@@ -182,18 +191,18 @@ fn raw_instance(
     let mut marks = inst.sensitive_marker_json().into_bytes();
     let tape = Parser::new()
         .parse(&mut marks)
-        .map_err(|e| Failure::Input(format!("{address}: sensitive_attributes: {e}")))?;
+        .map_err(|e| Failure::Input(format!("{}: sensitive_attributes: {e}", Inline(address))))?;
     let view = Merged::new(
         inst.attributes,
         Mark::All(false),
         Mark::from_json(Some(tape.root())),
     );
-    let mut header = format!("# {address}:");
+    let mut header = format!("# {}:", Inline(address));
     if let Some(d) = inst.deposed {
-        let _ = write!(header, " (deposed object {d})");
+        let _ = write!(header, " (deposed object {})", Inline(d));
     }
     if let Some(s) = inst.status {
-        let _ = write!(header, " ({s})");
+        let _ = write!(header, " ({})", Inline(s));
     }
     let keyword = if r.mode == tfwire_plan::Mode::Data {
         "data"
@@ -205,7 +214,12 @@ fn raw_instance(
         if !out.is_empty() {
             out.push('\n');
         }
-        let _ = writeln!(out, "{header}\n{keyword} {:?} {:?} {{", r.type_name, r.name);
+        let _ = writeln!(
+            out,
+            "{header}\n{keyword} {} {} {{",
+            quote(r.type_name),
+            quote(r.name)
+        );
         flat(out, inst.attributes_flat);
         out.push_str("}\n");
         return Ok(());
@@ -216,11 +230,11 @@ fn raw_instance(
 
 /// Flatmap attributes (`"tags.%" = "1"`), sorted, values as written.
 fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>) {
-    let mut pairs: Vec<(&str, String)> = attrs
+    let mut pairs: Vec<(String, String)> = attrs
         .and_then(|a| a.as_object())
         .into_iter()
         .flatten()
-        .map(|(k, v)| (k, v.to_string()))
+        .map(|(k, v)| (Inline(k).to_string(), v.to_string()))
         .collect();
     pairs.sort();
     let width = pairs
@@ -237,7 +251,11 @@ fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>) 
     if !out.is_empty() {
         out.push('\n');
     }
-    let _ = writeln!(out, "# {address}: (version 3 state: flat attributes)");
+    let _ = writeln!(
+        out,
+        "# {}: (version 3 state: flat attributes)",
+        Inline(address)
+    );
     let (ty, name) = match address.rsplit_once('.') {
         Some((head, name)) => (
             r.type_name
@@ -251,7 +269,7 @@ fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>) 
     } else {
         "resource"
     };
-    let _ = writeln!(out, "{keyword} {ty:?} {name:?} {{");
+    let _ = writeln!(out, "{keyword} {} {} {{", quote(ty), quote(name));
     flat(out, r.primary.and_then(|p| p.get("attributes")));
     out.push_str("}\n");
 }

@@ -1,11 +1,13 @@
 //! "Did you mean": near matches for an address that is not there.
 
+use crate::escape::{Inline, quote};
+
 /// At most this many suggestions.
 const MAX: usize = 5;
 
 /// A message tail naming up to five addresses close to `wanted` (instances of it first,
 /// then addresses that contain it; failing those, the nearest by edit distance), and the
-/// command that lists them all.
+/// command that lists them all. The addresses are the document's: escaped inline.
 pub(crate) fn near(wanted: &str, all: &[String], lister: &str, file: &str) -> String {
     let mut picked: Vec<&str> = Vec::new();
     fn add<'s>(a: &'s str, picked: &mut Vec<&'s str>) {
@@ -44,13 +46,16 @@ pub(crate) fn near(wanted: &str, all: &[String], lister: &str, file: &str) -> St
     let list = if picked.is_empty() {
         String::new()
     } else {
-        let lines: Vec<String> = picked.iter().map(|a| format!("\n  {a}")).collect();
+        let lines: Vec<String> = picked
+            .iter()
+            .map(|a| format!("\n  {}", Inline(a)))
+            .collect();
         format!("\ndid you mean:{}", lines.concat())
     };
     let file = if file.contains(' ') || file.contains('\'') {
-        format!("{file:?}")
+        quote(file)
     } else {
-        file.to_string()
+        Inline(file).to_string()
     };
     format!("{list}\n(`{lister} {file}` lists every address)")
 }

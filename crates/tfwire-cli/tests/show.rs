@@ -35,9 +35,9 @@ fn plan_show_unknown_and_sensitive_nested_values() {
   # (because replace_because_cannot_update)
 -/+ resource "aws_db_instance" "main" {
       ~ id       = "db-1" -> (known after apply)
-      ~ password = (sensitive) -> (sensitive)
+      ~ password = (sensitive value)
       ~ tags     = {
-          ~ env = "dev" -> (sensitive) # forces replacement
+          ~ env = (sensitive value) # forces replacement
             # (1 unchanged attribute hidden)
         }
       ~ ingress  = [
@@ -105,9 +105,10 @@ fn plan_show_json() {
         d["password"],
         serde_json::json!({"op":"update","before_sensitive":true,"after_sensitive":true})
     );
+    // One side sensitive: both hidden, as Terraform hides them.
     assert_eq!(
         d["tags"]["attributes"]["env"],
-        serde_json::json!({"op":"update","forces_replacement":true,"before":"dev","after_sensitive":true})
+        serde_json::json!({"op":"update","forces_replacement":true,"before_sensitive":true,"after_sensitive":true})
     );
     assert_eq!(
         d["ingress"]["elements"][0]["attributes"]["cidr_blocks"]["elements"][1],
@@ -249,14 +250,14 @@ fn state_list_and_show_both_kinds() {
             "# aws_db_instance.main:\n\
              resource \"aws_db_instance\" \"main\" {\n    \
                  id       = \"db-1\"\n    \
-                 password = (sensitive)\n    \
+                 password = (sensitive value)\n    \
                  tags     = {\n        \
-                     env  = (sensitive)\n        \
+                     env  = (sensitive value)\n        \
                      team = \"data\"\n    \
                  }\n    \
                  ports    = [\n        \
                      5432,\n        \
-                     (sensitive),\n    \
+                     (sensitive value),\n    \
                  ]\n\
              }\n",
             "{kind}"

@@ -129,7 +129,7 @@ fn markdown_summary_of_a_plan_with_several_actions() {
          \n\
          </details>\n\
          \n\
-         <sub>plan format 1.0 · Terraform 1.1.4 · tfwire 0.1.0</sub>\n"
+         <sub>plan format `1.0` · Terraform `1.1.4` · tfwire 0.1.0</sub>\n"
     );
 }
 

@@ -114,6 +114,16 @@ impl<'a> Diff<'a> {
         build(before, after, &mut path, replace_paths)
     }
 
+    /// Whether this node is a leaf with a sensitive side: anything at or below `before` or
+    /// `after` is marked sensitive. Both sides of such a leaf are then hidden, as Terraform
+    /// hides them: showing the side that is not marked would show what the other one is
+    /// (a value made sensitive, a secret being replaced).
+    pub fn is_sensitive(&self) -> bool {
+        self.shape == Shape::Leaf
+            && (self.before.is_some_and(|m| m.has_sensitive())
+                || self.after.is_some_and(|m| m.has_sensitive()))
+    }
+
     /// Whether this node and everything below it is unchanged.
     pub fn is_unchanged(&self) -> bool {
         self.op == DiffOp::NoOp
@@ -152,7 +162,8 @@ impl<'a> Diff<'a> {
     /// "attributes": {name: node} / "elements": [node] for a container, or for a leaf
     /// "before" and "after" (the value, `null` when absent), with "after_unknown": true
     /// instead of "after" for a value known only after apply and "before_sensitive" /
-    /// "after_sensitive": true instead of a sensitive value, which is never written}`.
+    /// "after_sensitive": true instead of a sensitive value, which is never written; when
+    /// one side of a leaf is sensitive, both are (see [`Diff::is_sensitive`])}`.
     pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
         write!(out, "{{\"op\":\"{}\"", self.op.name())?;
         if self.forces_replacement {
@@ -182,8 +193,9 @@ impl<'a> Diff<'a> {
                 out.write_char(']')?;
             }
             Shape::Leaf => {
-                write_side(out, "before", self.before)?;
-                write_side(out, "after", self.after)?;
+                let sensitive = self.is_sensitive();
+                write_side(out, "before", self.before, sensitive)?;
+                write_side(out, "after", self.after, sensitive)?;
             }
         }
         out.write_char('}')
@@ -198,10 +210,16 @@ impl<'a> Diff<'a> {
     }
 }
 
-fn write_side(out: &mut impl fmt::Write, name: &str, side: Option<Merged<'_>>) -> fmt::Result {
+/// One side of a leaf; `sensitive`: the leaf has a sensitive side, so both are hidden.
+fn write_side(
+    out: &mut impl fmt::Write,
+    name: &str,
+    side: Option<Merged<'_>>,
+    sensitive: bool,
+) -> fmt::Result {
     match side {
         Some(m) if m.is_unknown() => write!(out, ",\"{name}_unknown\":true"),
-        Some(m) if m.has_sensitive() => write!(out, ",\"{name}_sensitive\":true"),
+        Some(m) if sensitive || m.has_sensitive() => write!(out, ",\"{name}_sensitive\":true"),
         Some(m) => {
             write!(out, ",\"{name}\":")?;
             match m.raw_value() {

@@ -361,29 +361,46 @@ impl PartialEq for Json<'_> {
     }
 }
 
-/// Writes `s` as a JSON string: `"`, `\` and control characters escaped, everything else
-/// verbatim.
+/// Whether `c` must never reach a terminal or a JSON text raw: a C0 control, DEL, a C1
+/// control (U+0080–U+009F, which include the 8-bit CSI U+009B), or a bidirectional
+/// control that reorders the text around it (U+061C, U+200E, U+200F, U+202A–U+202E,
+/// U+2066–U+2069). [`write_json_str`] writes these as `\u` escapes; the CLI writes
+/// every text for a person with the same rule.
+pub fn is_unsafe_char(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}'
+        | '\u{7f}'..='\u{9f}'
+        | '\u{61c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}')
+}
+
+/// Writes `s` as a JSON string: `"` and `\` escaped, `\n`, `\r`, `\t` for those controls,
+/// and `\u` with four hex digits for the other characters of [`is_unsafe_char`] (the rest
+/// of C0, DEL, C1 and the bidirectional controls, which JSON would allow raw but which act
+/// on a terminal); everything else verbatim.
 pub fn write_json_str(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     f.write_char('"')?;
-    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0..=0x1f => "",
+    for (i, c) in s.char_indices() {
+        let esc = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            c if is_unsafe_char(c) => "",
             _ => continue,
         };
         f.write_str(&s[start..i])?;
         if esc.is_empty() {
-            write!(f, "\\u{b:04x}")?;
+            write!(f, "\\u{:04x}", u32::from(c))?;
         } else {
             f.write_str(esc)?;
         }
-        start = i + 1;
+        start = i + c.len_utf8();
     }
     f.write_str(&s[start..])?;
     f.write_char('"')

@@ -107,7 +107,9 @@ pub use diff::{Diff, DiffOp, Shape};
 pub use document::{Document, DocumentKind};
 pub use error::{Error, ErrorKind};
 pub use filter::{Filter, Glob, module_of};
-pub use json::{Array, ArrayIter, Json, Kind, Number, Object, ObjectIter, write_json_str};
+pub use json::{
+    Array, ArrayIter, Json, Kind, Number, Object, ObjectIter, is_unsafe_char, write_json_str,
+};
 pub use merged::{Mark, Merged};
 pub use path::{Path, Step};
 pub use plan::{Plan, RelevantAttribute, Variable};

@@ -23,13 +23,16 @@ pub enum Mark<'a> {
 }
 
 impl<'a> Mark<'a> {
-    /// Reads a marker tree: `true` marks all, an object or array is a tree, anything else
-    /// (`false`, `null`, absent, or a malformed scalar) marks nothing.
+    /// Reads a marker tree: `true` marks all; `false`, `null` or absent mark nothing; an
+    /// object or array is a tree. Anything else (a string such as `"true"` or `"yes"`, a
+    /// number) is not a marker tfwire can read, and fails closed: it marks the whole
+    /// subtree, so a malformed `after_sensitive` hides a value rather than shows it.
     pub fn from_json(v: Option<Json<'a>>) -> Mark<'a> {
         match v {
-            Some(v) if v.as_bool() == Some(true) => Mark::All(true),
+            None => Mark::All(false),
+            Some(v) if v.is_null() => Mark::All(false),
             Some(v) if v.as_object().is_some() || v.as_array().is_some() => Mark::Tree(v),
-            _ => Mark::All(false),
+            Some(v) => Mark::All(v.as_bool() != Some(false)),
         }
     }
 
@@ -38,28 +41,48 @@ impl<'a> Mark<'a> {
         matches!(self, Mark::All(true))
     }
 
-    /// Whether anything at or below this node is marked.
+    /// Whether anything at or below this node is marked (a malformed leaf counts as
+    /// marked, as in [`Mark::from_json`]).
     pub fn any(&self) -> bool {
         match self {
             Mark::All(b) => *b,
-            Mark::Tree(t) => t.contains_true(),
+            Mark::Tree(t) => tree_any(*t),
         }
     }
 
-    /// The marker of a member.
+    /// The marker of a member. A tree that is an array where an object is looked into
+    /// does not fit the value: the member is marked (fail closed).
     pub fn member(&self, key: &str) -> Mark<'a> {
         match self {
             Mark::All(b) => Mark::All(*b),
-            Mark::Tree(t) => Mark::from_json(t.get(key)),
+            Mark::Tree(t) if t.as_object().is_some() => Mark::from_json(t.get(key)),
+            Mark::Tree(_) => Mark::All(true),
         }
     }
 
-    /// The marker of an element.
+    /// The marker of an element. A tree that is an object where an array is looked into
+    /// does not fit the value: the element is marked (fail closed).
     pub fn element(&self, i: usize) -> Mark<'a> {
         match self {
             Mark::All(b) => Mark::All(*b),
-            Mark::Tree(t) => Mark::from_json(t.index(i)),
+            Mark::Tree(t) if t.as_array().is_some() => Mark::from_json(t.index(i)),
+            Mark::Tree(_) => Mark::All(true),
         }
+    }
+
+    /// This marker as a sensitivity marker of `value`: a tree whose shape is not the
+    /// value's (an object tree on an array or a scalar, an array tree on an object or a
+    /// scalar) cannot say which parts are sensitive, so it marks the whole value. An
+    /// absent or `null` value keeps its tree (an unknown collection's markers are `{}` or
+    /// `[]`).
+    fn fit(self, value: Option<Json<'a>>) -> Mark<'a> {
+        let (Mark::Tree(t), Some(v)) = (self, value) else {
+            return self;
+        };
+        let fits = v.is_null()
+            || (t.as_object().is_some() && v.as_object().is_some())
+            || (t.as_array().is_some() && v.as_array().is_some());
+        if fits { self } else { Mark::All(true) }
     }
 
     fn step(&self, step: &Step<'_>) -> Mark<'a> {
@@ -110,12 +133,13 @@ pub struct Merged<'a> {
 }
 
 impl<'a> Merged<'a> {
-    /// Combines a value with its markers.
+    /// Combines a value with its markers. A sensitivity marker that does not fit the
+    /// value's shape marks the whole value (see [`Mark::from_json`]: markers fail closed).
     pub fn new(value: Option<Json<'a>>, unknown: Mark<'a>, sensitive: Mark<'a>) -> Merged<'a> {
         Merged {
             value,
             unknown,
-            sensitive,
+            sensitive: sensitive.fit(value),
         }
     }
 
@@ -172,21 +196,21 @@ impl<'a> Merged<'a> {
 
     /// The member `key` of an object node (an unknown node's members are unknown).
     pub fn member(&self, key: &str) -> Option<Merged<'a>> {
-        let child = Merged {
-            value: self.value.and_then(|v| v.get(key)),
-            unknown: self.unknown.member(key),
-            sensitive: self.sensitive.member(key),
-        };
+        let child = Merged::new(
+            self.value.and_then(|v| v.get(key)),
+            self.unknown.member(key),
+            self.sensitive.member(key),
+        );
         child.exists().then_some(child)
     }
 
     /// The element `i` of an array node (an unknown node's elements are unknown).
     pub fn element(&self, i: usize) -> Option<Merged<'a>> {
-        let child = Merged {
-            value: self.value.and_then(|v| v.index(i)),
-            unknown: self.unknown.element(i),
-            sensitive: self.sensitive.element(i),
-        };
+        let child = Merged::new(
+            self.value.and_then(|v| v.index(i)),
+            self.unknown.element(i),
+            self.sensitive.element(i),
+        );
         child.exists().then_some(child)
     }
 
@@ -195,11 +219,11 @@ impl<'a> Merged<'a> {
     pub fn at(&self, path: &Path<'_>) -> Option<Merged<'a>> {
         let mut node = *self;
         for step in path.steps() {
-            node = Merged {
-                value: node.value.and_then(|v| step.select(v)),
-                unknown: node.unknown.step(step),
-                sensitive: node.sensitive.step(step),
-            };
+            node = Merged::new(
+                node.value.and_then(|v| step.select(v)),
+                node.unknown.step(step),
+                node.sensitive.step(step),
+            );
             if !node.exists() {
                 return None;
             }
@@ -286,5 +310,17 @@ impl<'a> Merged<'a> {
             child.walk(path, f);
             path.pop();
         }
+    }
+}
+
+/// Whether a marker tree marks anything: a `true` leaf, or a leaf that is not a marker
+/// (see [`Mark::from_json`]). Recursion is bounded by the parser's depth limit.
+fn tree_any(t: Json<'_>) -> bool {
+    if let Some(o) = t.as_object() {
+        o.iter().any(|(_, v)| tree_any(v))
+    } else if let Some(a) = t.as_array() {
+        a.iter().any(tree_any)
+    } else {
+        Mark::from_json(Some(t)).is_all()
     }
 }

@@ -343,10 +343,16 @@ impl<'a> RawInstance<'a> {
     /// a list of paths, each a list of steps `{"type":"get_attr","value":NAME}` or
     /// `{"type":"index","value":{"value":KEY,"type":"string"|"number"}}`. A step of any
     /// other form ends its path there, so the value it is in counts as sensitive
-    /// (hiding too much rather than too little).
+    /// (hiding too much rather than too little). Likewise a path that is not a list counts
+    /// as the empty path (the whole value), and `sensitive_attributes` that is neither a
+    /// list nor `null` (a string, an object, ...) gives the empty path: all of
+    /// `attributes` is sensitive.
     pub fn sensitive_paths(&self) -> Vec<Path<'a>> {
-        let Some(list) = self.sensitive_attributes.and_then(|v| v.as_array()) else {
+        let Some(v) = self.sensitive_attributes.filter(|v| !v.is_null()) else {
             return Vec::new();
+        };
+        let Some(list) = v.as_array() else {
+            return vec![Path::root()];
         };
         list.iter()
             .map(|p| {

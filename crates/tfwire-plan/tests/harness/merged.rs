@@ -129,11 +129,35 @@ const CASES: &[Case] = &[
             "after_unknown":{},"before_sensitive":{},"after_sensitive":false}"#,
         expect: &[("after", ".id", "absent"), ("before", ".id", r#"K N "x""#)],
     },
+    // Markers tfwire cannot read fail closed: they mark the whole value they cover.
     Case {
-        name: "malformed markers mark nothing",
+        name: "malformed markers mark everything they cover",
         change: r#"{"actions":["update"],"before":{"a":1},"after":{"a":2},
             "after_unknown":"yes","before_sensitive":1,"after_sensitive":"no"}"#,
-        expect: &[("after", ".a", "K N 2"), ("before", ".a", "K N 1")],
+        expect: &[("after", ".a", "U S -"), ("before", ".a", "K S 1")],
+    },
+    Case {
+        name: "malformed leaves of a marker tree",
+        change: r#"{"actions":["update"],"before":{"a":1,"b":2,"c":3},"after":{"a":1,"b":2,"c":3},
+            "before_sensitive":{"a":"true","b":false,"c":null},"after_sensitive":{"a":1,"b":{},"c":[]}}"#,
+        expect: &[
+            ("before", ".a", "K S 1"),
+            ("before", ".b", "K N 2"),
+            ("before", ".c", "K N 3"),
+            ("after", ".a", "K S 1"),
+            ("after", ".b", "K S 2"),
+            ("after", ".c", "K S 3"),
+        ],
+    },
+    Case {
+        name: "a marker tree of the wrong shape",
+        change: r#"{"actions":["update"],"before":{"o":{"k":"v"},"l":["x"]},"after":{"o":{"k":"v"},"l":["x"]},
+            "before_sensitive":{"o":[false],"l":{"0":false}},"after_sensitive":[{"o":false}]}"#,
+        expect: &[
+            ("before", ".o", r#"K S {"k":"v"}"#),
+            ("before", ".l[0]", r#"K S "x""#),
+            ("after", ".o.k", r#"K S "v""#),
+        ],
     },
 ];
 

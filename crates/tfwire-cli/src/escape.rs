@@ -1,0 +1,207 @@
+//! Text for terminals: every character of standard output and standard error that a person
+//! may read goes through here, so no byte sequence taken from a document can move the
+//! cursor, set a window title, plant a hyperlink (OSC 8), fake a line or a table row, or
+//! reorder the text around it.
+//!
+//! One rule, JSON's: the characters of [`tfwire_plan::is_unsafe_char`] (C0 controls, DEL,
+//! C1 controls U+0080–U+009F, and the bidirectional controls U+061C, U+200E, U+200F,
+//! U+202A–U+202E, U+2066–U+2069) are written as a JSON string writes them: `\n`, `\r`,
+//! `\t`, and `\u` with four lower-case hex digits for the others (`\u001b` for ESC,
+//! `\u009b` for the 8-bit CSI, `\u202e` for RIGHT-TO-LEFT OVERRIDE). So an address shows
+//! in a table as it shows inside the JSON string of `--format json`, and as Terraform
+//! quotes instance keys. Everything else is written as it is.
+//!
+//! Three entry points:
+//! - [`Inline`]: a document's text placed in a line (an address, a reason, a version):
+//!   everything escaped, newlines too;
+//! - [`quote`]: a string in double quotes (`resource "TYPE" "NAME"`, error messages), a
+//!   JSON string literal;
+//! - [`terminal`]: the last pass over a whole output text before it is written; it keeps
+//!   the line breaks and the colours the CLI itself adds, and escapes anything else that
+//!   slipped through (library error messages quote documents with their own escaping,
+//!   which leaves C1 and bidirectional controls raw).
+//!
+//! Markdown (`plan summary --format markdown`, for pull request comments) has its own
+//! injection rules, and two more entry points: every string from a document is written as
+//! a code span ([`md_code`]) in Markdown, or as an HTML-escaped `<code>` element
+//! ([`html_code`]) inside the summary's HTML. Inside code nothing is a link, an
+//! autolink (`https://…`, `www.…`), an image, an emphasis, a mention (`@user`), a
+//! reference (`#1`) or HTML; the code span's fence is longer than any run of backticks
+//! in the text, so the text cannot close it; `|` is written `\|`, so it cannot end a
+//! table cell; and the unsafe characters are escaped as for a terminal, so no line break
+//! ends a table row or an HTML block.
+
+use std::borrow::Cow;
+use std::fmt;
+use tfwire_plan::is_unsafe_char;
+
+/// Writes `c` escaped: `\n`, `\r`, `\t`, otherwise `\uXXXX`.
+fn write_escaped(f: &mut impl fmt::Write, c: char) -> fmt::Result {
+    match c {
+        '\n' => f.write_str("\\n"),
+        '\r' => f.write_str("\\r"),
+        '\t' => f.write_str("\\t"),
+        c => write!(f, "\\u{:04x}", u32::from(c)),
+    }
+}
+
+/// A document's text shown inline: every unsafe character escaped (see the module
+/// documentation), line breaks included, so the text stays on its line.
+pub(crate) struct Inline<'a>(pub(crate) &'a str);
+
+impl fmt::Display for Inline<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        let mut start = 0;
+        for (i, c) in s.char_indices() {
+            if is_unsafe_char(c) {
+                f.write_str(&s[start..i])?;
+                write_escaped(f, c)?;
+                start = i + c.len_utf8();
+            }
+        }
+        // Padding (`{:<20}`) is not applied: widths are computed on the escaped text.
+        f.write_str(&s[start..])
+    }
+}
+
+/// [`Inline`] as a string; borrowed when nothing needed escaping.
+pub(crate) fn inline(s: &str) -> Cow<'_, str> {
+    if s.chars().any(is_unsafe_char) {
+        Cow::Owned(Inline(s).to_string())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// `s` in double quotes, as a JSON string literal: `"` and `\` escaped besides the unsafe
+/// characters. Used wherever the CLI prints a quoted name (`{:?}` would escape with Rust's
+/// `\u{1b}`, a second style).
+pub(crate) fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    // Writing to a String cannot fail.
+    let _ = tfwire_plan::write_json_str(&mut out, s);
+    out
+}
+
+/// The colour sequences the CLI writes itself (`render::paint`), the only escape
+/// sequences [`terminal`] lets through, and only when colouring.
+const SGR: [&str; 6] = [
+    "\x1b[0m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[35m", "\x1b[36m",
+];
+
+/// The last pass over a text for a terminal: every unsafe character but the line feed
+/// escaped; with `color`, the CLI's own colour sequences ([`SGR`]) kept. The text's parts
+/// that come from a document are already [`Inline`] or [`quote`]d, so this pass changes
+/// nothing in them; it catches whatever did not go through those (a library's message).
+pub(crate) fn terminal(text: &str, color: bool) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_unsafe_char(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some((i, c)) = rest
+        .char_indices()
+        .find(|&(_, c)| c != '\n' && is_unsafe_char(c))
+    {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        if color && let Some(sgr) = SGR.iter().find(|s| rest.starts_with(**s)) {
+            out.push_str(sgr);
+            rest = &rest[sgr.len()..];
+            continue;
+        }
+        // Writing to a String cannot fail.
+        let _ = write_escaped(&mut out, c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// A document's text as a Markdown code span, safe in a table cell: unsafe characters
+/// escaped as for a terminal ([`Inline`]), `|` written `\|` (GFM unescapes it in a cell,
+/// even inside code), a fence of one backtick more than the longest run in the text, and
+/// a space inside the fence when the text begins or ends with a backtick or a space (the
+/// one CommonMark strips).
+pub(crate) fn md_code(s: &str) -> String {
+    let text = inline(s).replace('|', "\\|");
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.is_empty() || text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// A document's text inside the summary's raw HTML (`<summary>`): a `<code>` element (in
+/// which GitHub makes no mention or reference), the text escaped as for a terminal, then
+/// `&`, `<`, `>` and `"` as entities.
+pub(crate) fn html_code(s: &str) -> String {
+    format!("<code>{}</code>", html(&inline(s)))
+}
+
+/// The CLI's own text in HTML: `&`, `<`, `>` and `"` as entities.
+pub(crate) fn html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_style() {
+        let hostile = "a\u{1b}]0;PWNED\u{7}b\r\n\t\u{7f}\u{9b}2J\u{202e}\u{2066}\u{61c}\u{200f}é";
+        let want = "a\\u001b]0;PWNED\\u0007b\\r\\n\\t\\u007f\\u009b2J\\u202e\\u2066\\u061c\\u200fé";
+        assert_eq!(inline(hostile), want);
+        assert_eq!(Inline(hostile).to_string(), want);
+        assert_eq!(quote(hostile), format!("\"{want}\""));
+        assert_eq!(quote("a\"b\\"), r#""a\"b\\""#);
+        assert!(matches!(
+            inline("aws_instance.web[\"é\"]"),
+            Cow::Borrowed(_)
+        ));
+        // The last pass keeps line feeds, and colours only when colouring.
+        assert_eq!(terminal(hostile, false), want.replace("\\n", "\n"));
+        let painted = "\x1b[32m+\x1b[0m x = \x1b[2J\n";
+        assert_eq!(terminal(painted, true), "\x1b[32m+\x1b[0m x = \\u001b[2J\n");
+        assert_eq!(
+            terminal(painted, false),
+            "\\u001b[32m+\\u001b[0m x = \\u001b[2J\n"
+        );
+        // Every character of the unsafe classes, and nothing printable, is escaped.
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let shown = terminal(&c.to_string(), false).into_owned();
+            let raw = shown == c.to_string();
+            let unsafe_class = (c as u32) < 0x20 && c != '\n'
+                || (0x7f..=0x9f).contains(&(c as u32))
+                || matches!(c as u32, 0x61c | 0x200e | 0x200f | 0x202a..=0x202e | 0x2066..=0x2069);
+            assert_eq!(raw, !unsafe_class, "{:x}", c as u32);
+        }
+    }
+
+    #[test]
+    fn markdown() {
+        assert_eq!(md_code("aws_instance.web"), "`aws_instance.web`");
+        assert_eq!(md_code("a`b"), "``a`b``");
+        assert_eq!(md_code("`a``"), "``` `a`` ```");
+        assert_eq!(md_code("a|b\\|c"), "`a\\|b\\\\|c`");
+        assert_eq!(md_code("x\n| y"), "`x\\n\\| y`");
+        assert_eq!(md_code(""), "`  `");
+        assert_eq!(
+            html_code("</summary><h1>\"&"),
+            "<code>&lt;/summary&gt;&lt;h1&gt;&quot;&amp;</code>"
+        );
+    }
+}
