@@ -252,6 +252,11 @@ impl Summary<'_, '_> {
             return String::new();
         };
         let changed = Diff::of(&rc.change).changes();
+        // A change to the whole value (the root path) names no attribute.
+        let changed: Vec<_> = changed
+            .into_iter()
+            .filter(|(p, _, _)| !p.is_root())
+            .collect();
         let mut parts: Vec<String> = changed
             .iter()
             .take(ATTRS_SHOWN)

@@ -1,6 +1,7 @@
 //! The `tfwire` binary as a user runs it: outputs, exit codes and messages.
 
 mod common;
+mod hostile;
 
 use common::{corpus, fixture, plan_files};
 use std::process::Output;

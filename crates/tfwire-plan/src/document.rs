@@ -95,7 +95,11 @@ impl DocumentKind {
         } else if version {
             Ok(DocumentKind::RawState)
         } else {
-            let mut keys: Vec<String> = obj.iter().take(6).map(|(k, _)| format!("{k:?}")).collect();
+            let mut keys: Vec<String> = obj
+                .iter()
+                .take(6)
+                .map(|(k, _)| crate::json::Quoted(k).to_string())
+                .collect();
             if obj.len() > 6 {
                 keys.push("...".into());
             }

@@ -1,6 +1,6 @@
 //! The crate's one error type: what went wrong, where in the document, and at which byte.
 
-use crate::json::{Json, Kind, write_json_str};
+use crate::json::{Json, Kind, Quoted, write_json_str};
 use core::fmt;
 
 /// Why a document was rejected.
@@ -189,15 +189,20 @@ impl fmt::Display for ErrorKind {
                 supported,
             } => write!(
                 f,
-                "unsupported {property} {found:?}: this version of tfwire reads {supported}"
+                "unsupported {property} {}: this version of tfwire reads {supported}",
+                Quoted(found)
             ),
             ErrorKind::InvalidVersion { property, found } => {
-                write!(f, "invalid {property} {found:?}: expected MAJOR.MINOR")
+                write!(
+                    f,
+                    "invalid {property} {}: expected MAJOR.MINOR",
+                    Quoted(found)
+                )
             }
             ErrorKind::Mismatch { expected, found } => {
                 write!(f, "expected {expected}, found {found}")
             }
-            ErrorKind::Missing(p) => write!(f, "the required property {p:?} is missing"),
+            ErrorKind::Missing(p) => write!(f, "the required property {} is missing", Quoted(p)),
             ErrorKind::Invalid(m) | ErrorKind::InvalidPath(m) => f.write_str(m),
             ErrorKind::WrongDocument { expected, found } => {
                 write!(f, "expected {expected}, but this is {found}")

@@ -173,8 +173,9 @@ impl Filter {
         let joined = key.contains('+') && key.split('+').all(|a| !a.is_empty());
         if !COUNT_KEYS.contains(&key) && !joined {
             return Err(Error::new(ErrorKind::Invalid(format!(
-                "unknown action {action:?}: expected one of {}, or actions joined with '+' \
+                "unknown action {}: expected one of {}, or actions joined with '+' \
                  (e.g. create+forget)",
+                crate::json::Quoted(action),
                 COUNT_KEYS.join(", ")
             ))));
         }

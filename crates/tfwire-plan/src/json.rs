@@ -406,6 +406,16 @@ pub fn write_json_str(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     f.write_char('"')
 }
 
+/// A string quoted for a message: [`write_json_str`]'s escapes, the one style of every text
+/// tfwire prints (`{:?}` would write Rust's `\u{1b}`).
+pub(crate) struct Quoted<'s>(pub(crate) &'s str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_json_str(f, self.0)
+    }
+}
+
 /// A JSON array: its elements in order.
 #[derive(Clone, Copy)]
 pub struct Array<'a> {

@@ -175,8 +175,8 @@ impl<'a> Parser<'a> {
     fn err(&self, at: usize, msg: &str) -> Error {
         let chars = self.text[..at.min(self.text.len())].chars().count();
         Error::new(ErrorKind::InvalidPath(format!(
-            "invalid path {:?} at character {chars}: {msg}",
-            self.text
+            "invalid path {} at character {chars}: {msg}",
+            crate::json::Quoted(self.text)
         )))
     }
 

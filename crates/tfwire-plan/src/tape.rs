@@ -180,7 +180,10 @@ fn syntax_error(
         ),
         ErrorType::NoStructure => "the input holds no JSON value".to_string(),
         _ => match e.character() {
-            Some(c) => format!("unexpected character {c:?}"),
+            Some(c) if crate::json::is_unsafe_char(c) => {
+                format!("unexpected character '\\u{:04x}'", u32::from(c))
+            }
+            Some(c) => format!("unexpected character '{c}'"),
             None => {
                 "syntax error (a control character in a string, or a misplaced value)".to_string()
             }
