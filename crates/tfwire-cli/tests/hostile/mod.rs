@@ -171,7 +171,11 @@ struct Run {
 }
 
 fn run(args: &[&str]) -> Run {
-    let out = run_raw(args, b"");
+    run_with(args, b"")
+}
+
+fn run_with(args: &[&str], stdin: &[u8]) -> Run {
+    let out = run_raw(args, stdin);
     let text = |b: Vec<u8>, what: &str| {
         String::from_utf8(b).unwrap_or_else(|e| panic!("tfwire {args:?}: {what} is not UTF-8: {e}"))
     };
@@ -448,6 +452,36 @@ fn hostile_documents_through_every_command() {
             let markdown = args.contains(&"markdown") || args.contains(&"--max-bytes");
             if markdown {
                 check_markdown(&r, &mut problems);
+            }
+        }
+    }
+    // The value maps once more through MessagePack: encoded, then decoded from hex on
+    // standard input (canonical, JSON, and a type the strings do not fit).
+    for path in files.iter().filter(|p| {
+        let doc = std::fs::read(p)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok());
+        kind(doc.as_ref()) == Kind::Values
+    }) {
+        let p = path.to_string_lossy();
+        let map = r#"["map","string"]"#;
+        let hex = run(&["encode", "--input", "json", "--type", map, "--hex", &p]);
+        assert_eq!(hex.code, 0, "{}", hex.stderr);
+        for (ty, output, want) in [
+            (map, "canonical", 0),
+            (map, "json", 0),
+            (r#"["map","number"]"#, "canonical", 1),
+            (r#"["object",{"k0":"string"}]"#, "canonical", 1),
+        ] {
+            let args = ["decode", "--hex", "--type", ty, "--output", output];
+            let r = run_with(&args, hex.stdout.as_bytes());
+            runs += 1;
+            check(&r, &mut problems);
+            if r.code != want {
+                problems.push(format!(
+                    "tfwire {args:?} < {p}: exit {} (want {want})",
+                    r.code
+                ));
             }
         }
     }
