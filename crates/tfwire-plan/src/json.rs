@@ -381,6 +381,14 @@ pub fn is_unsafe_char(c: char) -> bool {
 /// and `\u` with four hex digits for the other characters of [`is_unsafe_char`] (the rest
 /// of C0, DEL, C1 and the bidirectional controls, which JSON would allow raw but which act
 /// on a terminal); everything else verbatim.
+///
+/// ```
+/// let mut s = String::new();
+/// tfwire_plan::write_json_str(&mut s, "a\u{1b}[2J\u{9b}\u{202e}\u{7f}\n\"é")?;
+/// assert_eq!(s, r#""a\u001b[2J\u009b\u202e\u007f\n\"é""#);
+/// assert!(tfwire_plan::is_unsafe_char('\u{2066}') && !tfwire_plan::is_unsafe_char('é'));
+/// # Ok::<(), core::fmt::Error>(())
+/// ```
 pub fn write_json_str(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     f.write_char('"')?;
     let mut start = 0;

@@ -287,3 +287,51 @@ fn planned_values_resources_carry_sensitivity() {
         "absent"
     );
 }
+
+/// A leaf with one sensitive side writes neither side (as Terraform hides both).
+#[test]
+fn one_sensitive_side_hides_both() {
+    let cases = [
+        // (change, JSON of the diff's `pw` node)
+        (
+            r#"{"actions":["update"],"before":{"pw":"old"},"after":{"pw":"new"},
+                "before_sensitive":false,"after_sensitive":{"pw":true}}"#,
+            r#"{"op":"update","before_sensitive":true,"after_sensitive":true}"#,
+        ),
+        (
+            r#"{"actions":["update"],"before":{"pw":"old"},"after":{"pw":"new"},
+                "before_sensitive":{"pw":true},"after_sensitive":{}}"#,
+            r#"{"op":"update","before_sensitive":true,"after_sensitive":true}"#,
+        ),
+        (
+            r#"{"actions":["update"],"before":{"pw":{"a":"old"}},"after":{"pw":"new"},
+                "before_sensitive":{},"after_sensitive":{"pw":true}}"#,
+            r#"{"op":"update","before_sensitive":true,"after_sensitive":true}"#,
+        ),
+        (
+            r#"{"actions":["create"],"before":null,"after":{"pw":"new"},
+                "after_sensitive":{"pw":"yes"}}"#,
+            r#"{"op":"create","before":null,"after_sensitive":true}"#,
+        ),
+        (
+            r#"{"actions":["update"],"before":{"pw":"same"},"after":{"pw":"same"},
+                "before_sensitive":{},"after_sensitive":{}}"#,
+            r#"{"op":"no_op","before":"same","after":"same"}"#,
+        ),
+    ];
+    let mut parser = Parser::new();
+    for (change, want) in cases {
+        let mut input = plan_text(change);
+        let tape = parser.parse(&mut input).unwrap();
+        let arena = bumpalo::Bump::new();
+        let plan = tape.plan(&arena).unwrap();
+        let diff = tfwire_plan::Diff::of(&plan.resource_changes[0].change);
+        let (_, pw) = diff
+            .children
+            .iter()
+            .find(|(s, _)| s.name() == Some("pw"))
+            .unwrap();
+        assert_eq!(pw.to_json(), want, "{change}");
+        assert_eq!(pw.is_sensitive(), want.contains("sensitive"), "{change}");
+    }
+}

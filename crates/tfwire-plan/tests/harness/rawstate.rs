@@ -145,3 +145,44 @@ fn version_3_addresses_in_todays_syntax() {
         "expected a raw state file of version 4, but this is a raw state file (.tfstate)"
     );
 }
+
+/// `sensitive_attributes` tfwire cannot read hides more, never less.
+#[test]
+fn unreadable_sensitive_attributes_fail_closed() {
+    let cases = [
+        (r#""pw""#, "true"),
+        (r#"{"pw":true}"#, "true"),
+        ("true", "true"),
+        ("null", "false"),
+        ("[]", "false"),
+        (r#"["pw"]"#, "true"),
+        (
+            r#"[[{"type":"get_attr","value":"m"},{"type":"splat"}]]"#,
+            r#"{"m":true}"#,
+        ),
+        (r#"[[{"type":"get_attr","value":7}]]"#, "true"),
+        (
+            r#"[[{"type":"get_attr","value":"l"},{"type":"index","value":{"value":-1,"type":"number"}}]]"#,
+            r#"{"l":true}"#,
+        ),
+        (
+            r#"[[{"type":"get_attr","value":"l"},{"type":"index","value":{"value":0,"type":"number"}}],
+                [{"type":"get_attr","value":"l"},{"type":"get_attr","value":"x"}]]"#,
+            r#"{"l":true}"#,
+        ),
+    ];
+    for (sa, want) in cases {
+        let mut input = format!(
+            r#"{{"version":4,"resources":[{{"mode":"managed","type":"t","name":"n",
+                "instances":[{{"attributes":{{"pw":"x"}},"sensitive_attributes":{sa}}}]}}]}}"#
+        )
+        .into_bytes();
+        let tape = Parser::new().parse(&mut input).unwrap();
+        let arena = bumpalo::Bump::new();
+        let Document::RawState(state) = tape.document(&arena).unwrap() else {
+            panic!("not a raw state")
+        };
+        let inst = &state.resources[0].instances[0];
+        assert_eq!(inst.sensitive_marker_json(), want, "{sa}");
+    }
+}
