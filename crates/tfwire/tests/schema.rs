@@ -466,8 +466,12 @@ fn the_cache_compiles_once_and_is_shared_across_threads() {
 /// captured by `e2e/run.sh`); fails when there are none.
 fn real_client_scenarios() -> Vec<std::path::PathBuf> {
     let root = corpus().join("real-client");
-    let entries = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e} (the real-client corpus is missing)", root.display()));
+    let entries = std::fs::read_dir(&root).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the real-client corpus is missing)",
+            root.display()
+        )
+    });
     let mut dirs: Vec<_> = entries
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
@@ -499,7 +503,9 @@ fn go_cty_form(bytes: &[u8], nfc: &mut bool, sort: &mut bool) -> Vec<u8> {
     use tfwire_msgpack::{Kind as Tok, Tokenizer};
     use unicode_normalization::UnicodeNormalization;
     fn value(t: &mut Tokenizer<'_>, out: &mut Vec<u8>, nfc: &mut bool, sort: &mut bool) -> String {
-        let tok = t.next_token().expect("captured values are well-formed MessagePack");
+        let tok = t
+            .next_token()
+            .expect("captured values are well-formed MessagePack");
         let raw = t.bytes(tok.span);
         match tok.kind {
             Tok::Str(_) => {
@@ -597,9 +603,9 @@ fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byt
             let program = match cache.get(provider, kind, type_name) {
                 Ok(p) => p,
                 // The README: no provider_meta schema means an empty object type.
-                Err(_) if kind == Kind::ProviderMeta => {
-                    std::sync::Arc::new(Program::compile(&Type::from_json(r#"["object",{}]"#).unwrap()))
-                }
+                Err(_) if kind == Kind::ProviderMeta => std::sync::Arc::new(Program::compile(
+                    &Type::from_json(r#"["object",{}]"#).unwrap(),
+                )),
                 Err(e) => panic!("{at}: {e}"),
             };
             let bytes = std::fs::read(proto.join(file)).unwrap();
