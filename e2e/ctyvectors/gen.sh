@@ -6,6 +6,9 @@
 #   e2e/ctyvectors/gen.sh            rewrite the committed file
 #   e2e/ctyvectors/gen.sh --check    regenerate into a temporary file and fail
 #                                    (exit 1) if it differs from the committed one
+#   e2e/ctyvectors/gen.sh --replay   decode the inputs of the older vector files
+#                                    (go-cty 1.12.1 / 1.16.4) with this go-cty and
+#                                    list every result that differs (a report only)
 #
 # Needs Go (>= 1.25, as go-cty 1.18 declares) and the Go module proxy (or a
 # warm module cache). Deterministic: the same seed and go-cty give the same bytes.
@@ -30,11 +33,14 @@ case "${1:-}" in
 		exit 1
 	fi
 	;;
+--replay)
+	"$tmp/ctyvectors" -replay "$root/corpus/conformance"
+	;;
 "")
 	"$tmp/ctyvectors" -seed "$seed" -count "$count" -out "$file"
 	;;
 *)
-	echo "usage: $0 [--check]" >&2
+	echo "usage: $0 [--check | --replay]" >&2
 	exit 2
 	;;
 esac

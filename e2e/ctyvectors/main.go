@@ -35,7 +35,15 @@ func main() {
 	seed := flag.Int64("seed", 118, "random seed")
 	count := flag.Int("count", 1500, "random vectors to write (the curated and refinement cases come on top)")
 	out := flag.String("out", "vectors-cty118.jsonl", "output file")
+	replayDir := flag.String("replay", "", "instead: decode the inputs of the older vector files in this directory and report what differs")
 	flag.Parse()
+	if *replayDir != "" {
+		if err := replay(*replayDir); err != nil {
+			fmt.Fprintln(os.Stderr, "ctyvectors:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*seed, *count, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "ctyvectors:", err)
 		os.Exit(1)
