@@ -481,20 +481,6 @@ fn real_client_scenarios() -> Vec<std::path::PathBuf> {
     dirs
 }
 
-/// `true` when every value inside `v` is known (JSON has no unknowns).
-fn wholly_known(v: &Value<'_>) -> bool {
-    match v {
-        Value::Unknown(_) => false,
-        Value::List(items) | Value::Set(items) | Value::Tuple(items) => {
-            items.iter().all(wholly_known)
-        }
-        Value::Map(entries) => entries.iter().all(|(_, v)| wholly_known(v)),
-        Value::Object(attrs) => attrs.iter().all(|(_, v)| wholly_known(v)),
-        Value::Dynamic(d) => wholly_known(&d.value),
-        _ => true,
-    }
-}
-
 /// What go-cty's encoder writes for the value go-cty decodes from `bytes`, as far as
 /// terraform-plugin-go's encoder (the provider's side) writes otherwise: strings
 /// NFC-normalized (`nfc`) and map entries sorted by key (`sort`). Everything else is copied
@@ -661,7 +647,7 @@ fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byt
                 )),
                 Err(e) => failures.push(format!("{at}: does not re-encode: {e}")),
             }
-            if !json && wholly_known(&value) {
+            if !json && value.is_wholly_known() {
                 through_json += 1;
                 let text = tfwire::encode_json(&program, &value)
                     .unwrap_or_else(|e| panic!("{at}: JSON: {e}"));
