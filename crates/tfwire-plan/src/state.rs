@@ -55,8 +55,10 @@ impl<'a> State<'a> {
         Ok(s)
     }
 
-    /// The address of every resource instance, depth first through the module tree (what
-    /// `terraform state list` prints, in document order).
+    /// The address of every resource instance, depth first through the module tree: the
+    /// addresses `tofu state list` / `terraform state list` print, in document order (the
+    /// commands sort them, shorter module paths first; checked against OpenTofu in
+    /// `corpus/real-client`).
     pub fn addresses(&self) -> impl Iterator<Item = &'a str> + use<'a> {
         self.values
             .into_iter()

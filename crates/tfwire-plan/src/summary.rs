@@ -1,6 +1,6 @@
 //! [`Summary`]: what a plan does, counted per action, with the per-resource list.
 
-use crate::change::{AttrPath, ChangeKind, ResourceChange};
+use crate::change::{Action, AttrPath, ChangeKind, ResourceChange};
 use crate::filter::{Filter, module_of};
 use crate::json::write_json_str;
 use crate::plan::Plan;
@@ -72,6 +72,45 @@ impl Counts {
             write!(out, ":{n}")?;
         }
         out.write_char('}')
+    }
+}
+
+/// The numbers of OpenTofu's `Plan: …` line ([`Summary::plan_line`]). Its `Display` writes
+/// the line as OpenTofu does (without colour): `to import` only when something is imported,
+/// `to forget` only when something is forgotten.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PlanLine {
+    /// Resources imported (`importing` set), whatever else their change does.
+    pub import: usize,
+    /// Objects created: creates, replacements, forget-then-create.
+    pub add: usize,
+    /// Objects updated in place.
+    pub change: usize,
+    /// Objects destroyed: deletes of managed resources (deposed objects included) and
+    /// replacements.
+    pub destroy: usize,
+    /// Objects removed from the state without being destroyed.
+    pub forget: usize,
+    /// The resource changes OpenTofu renders; it prints the line only when there is one.
+    pub shown: usize,
+}
+
+impl fmt::Display for PlanLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Plan: ")?;
+        if self.import > 0 {
+            write!(f, "{} to import, ", self.import)?;
+        }
+        write!(
+            f,
+            "{} to add, {} to change, {} to destroy",
+            self.add, self.change, self.destroy
+        )?;
+        if self.forget > 0 {
+            write!(f, ", {} to forget", self.forget)?;
+        }
+        f.write_str(".")
     }
 }
 
@@ -297,6 +336,58 @@ impl<'a> Summary<'a> {
     /// The changes that import.
     pub fn imported(&self) -> impl Iterator<Item = &ChangeSummary<'a>> {
         self.changes.iter().filter(|c| c.importing)
+    }
+
+    /// The numbers of the `Plan: …` line that `tofu plan` and `tofu show` print for this
+    /// plan, counted from the resource changes as OpenTofu (v1.12) counts them.
+    ///
+    /// ```
+    /// use tfwire_plan::Summary;
+    /// let mut input = br#"{"format_version":"1.2","resource_changes":[
+    ///   {"address":"a.x","mode":"managed","type":"a","name":"x","change":{"actions":["delete","create"]}},
+    ///   {"address":"a.y","mode":"managed","type":"a","name":"y","change":{"actions":["no-op"],"importing":{"id":"i-1"}}},
+    ///   {"address":"a.z","mode":"managed","type":"a","name":"z","change":{"actions":["forget"]}},
+    ///   {"address":"data.d.r","mode":"data","type":"d","name":"r","change":{"actions":["read"]}}]}"#.to_vec();
+    /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+    /// let arena = bumpalo::Bump::new();
+    /// let line = Summary::of(tape.plan(&arena)?).plan_line();
+    /// assert_eq!((line.import, line.add, line.change, line.destroy, line.forget), (1, 1, 0, 1, 1));
+    /// assert_eq!(line.to_string(), "Plan: 1 to import, 1 to add, 0 to change, 1 to destroy, 1 to forget.");
+    /// # Ok::<(), tfwire_plan::Error>(())
+    /// ```
+    pub fn plan_line(&self) -> PlanLine {
+        let mut line = PlanLine::default();
+        for c in &self.changes {
+            let forget_then_create =
+                matches!(c.kind, ChangeKind::Other([Action::Forget, Action::Create]));
+            // What OpenTofu leaves out of the list of changes it renders: no-ops that neither
+            // move nor import, deleted data sources, ephemeral resources.
+            let moved = c.previous_address.is_some();
+            if (matches!(c.kind, ChangeKind::NoOp) && !moved && !c.importing)
+                || (matches!(c.kind, ChangeKind::Delete) && c.mode != Mode::Managed)
+                || c.mode == Mode::Other("ephemeral")
+            {
+                continue;
+            }
+            line.shown += 1;
+            line.import += usize::from(c.importing);
+            match c.kind {
+                ChangeKind::Create => line.add += 1,
+                ChangeKind::Update => line.change += 1,
+                ChangeKind::Delete => line.destroy += 1,
+                ChangeKind::Replace { .. } => {
+                    line.add += 1;
+                    line.destroy += 1;
+                }
+                ChangeKind::Forget => line.forget += 1,
+                _ if forget_then_create => {
+                    line.add += 1;
+                    line.forget += 1;
+                }
+                _ => {}
+            }
+        }
+        line
     }
 
     /// Writes the summary as one JSON object:

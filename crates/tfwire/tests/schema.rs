@@ -461,3 +461,227 @@ fn the_cache_compiles_once_and_is_shared_across_threads() {
     assert!(cache.get("test", Kind::Resource, "nope").is_err());
     assert!(cache.get("nope", Kind::Resource, "test_limits").is_err());
 }
+
+/// The scenario directories of `corpus/real-client/` (what OpenTofu and real providers sent,
+/// captured by `e2e/run.sh`); fails when there are none.
+fn real_client_scenarios() -> Vec<std::path::PathBuf> {
+    let root = corpus().join("real-client");
+    let entries = std::fs::read_dir(&root).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the real-client corpus is missing)",
+            root.display()
+        )
+    });
+    let mut dirs: Vec<_> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "{}: no scenario", root.display());
+    dirs
+}
+
+/// What go-cty's encoder writes for the value go-cty decodes from `bytes`, as far as
+/// terraform-plugin-go's encoder (the provider's side) writes otherwise: strings
+/// NFC-normalized (`nfc`) and map entries sorted by key (`sort`). Everything else is copied
+/// as it is. The flags say whether either changed anything.
+fn go_cty_form(bytes: &[u8], nfc: &mut bool, sort: &mut bool) -> Vec<u8> {
+    use tfwire_msgpack::{Kind as Tok, Tokenizer};
+    use unicode_normalization::UnicodeNormalization;
+    fn value(t: &mut Tokenizer<'_>, out: &mut Vec<u8>, nfc: &mut bool, sort: &mut bool) -> String {
+        let tok = t
+            .next_token()
+            .expect("captured values are well-formed MessagePack");
+        let raw = t.bytes(tok.span);
+        match tok.kind {
+            Tok::Str(_) => {
+                let s = std::str::from_utf8(t.payload(&tok)).expect("UTF-8");
+                let n: String = s.nfc().collect();
+                if n == s {
+                    out.extend_from_slice(raw);
+                } else {
+                    *nfc = true;
+                    tfwire_msgpack::write::str(out, &n);
+                }
+                n
+            }
+            Tok::Array(len) => {
+                out.extend_from_slice(raw);
+                for _ in 0..len {
+                    value(t, out, nfc, sort);
+                }
+                String::new()
+            }
+            Tok::Map(len) => {
+                out.extend_from_slice(raw);
+                let mut entries: Vec<(String, Vec<u8>)> = (0..len)
+                    .map(|_| {
+                        let mut entry = Vec::new();
+                        let key = value(t, &mut entry, nfc, sort);
+                        value(t, &mut entry, nfc, sort);
+                        (key, entry)
+                    })
+                    .collect();
+                if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
+                    *sort = true;
+                    entries.sort_by(|a, b| a.0.cmp(&b.0));
+                }
+                entries.iter().for_each(|(_, e)| out.extend_from_slice(e));
+                String::new()
+            }
+            _ => {
+                out.extend_from_slice(raw);
+                String::new()
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    value(&mut Tokenizer::new(bytes), &mut out, nfc, sort);
+    out
+}
+
+#[test]
+fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byte() {
+    // Every DynamicValue the test provider received or sent (terraform-plugin-go's
+    // TF_LOG_SDK_PROTO_DATA_DIR), decoded with the schema its index names, through the
+    // ProgramCache, and written again: MessagePack gives the same bytes; a value without
+    // unknowns also goes through JSON and back to the same value.
+    let (mut scenarios, mut files, mut through_json, mut exact) = (0, 0, 0, 0);
+    // Re-encoded as go-cty's form: strings normalized, maps sorted, both.
+    let mut normalized = [0; 3];
+    let decisions = decisions();
+    let decided = |name: &str| decisions.get(name).is_some_and(|d| d.rule == "normalize");
+    let mut failures = Vec::new();
+    for dir in real_client_scenarios() {
+        let proto = dir.join("proto");
+        if !proto.exists() {
+            continue;
+        }
+        scenarios += 1;
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let schemas = ProviderSchemas::from_json(&std::fs::read(dir.join("schemas.json")).unwrap())
+            .unwrap_or_else(|e| panic!("{name}/schemas.json: {e}"));
+        let cache = ProgramCache::new(schemas);
+        let index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(proto.join("index.json")).unwrap())
+                .unwrap_or_else(|e| panic!("{name}/proto/index.json: {e}"));
+        let provider = index["provider"].as_str().expect("index.json: provider");
+        let entries = index["files"].as_array().expect("index.json: files");
+        let mut listed = std::collections::BTreeSet::new();
+        for f in entries {
+            let s = |k: &str| {
+                f[k].as_str()
+                    .unwrap_or_else(|| panic!("{name}/proto/index.json: an entry without {k}"))
+            };
+            let file = s("file");
+            listed.insert(file.to_owned());
+            files += 1;
+            let at = format!("{name}/proto/{file}");
+            let kind = match s("schema") {
+                "resource" => Kind::Resource,
+                "data_source" => Kind::DataSource,
+                "ephemeral_resource" => Kind::EphemeralResource,
+                "provider" => Kind::Provider,
+                "provider_meta" => Kind::ProviderMeta,
+                other => panic!("{at}: schema kind {other:?}"),
+            };
+            let type_name = f["type_name"].as_str().unwrap_or("");
+            let program = match cache.get(provider, kind, type_name) {
+                Ok(p) => p,
+                // The README: no provider_meta schema means an empty object type.
+                Err(_) if kind == Kind::ProviderMeta => std::sync::Arc::new(Program::compile(
+                    &Type::from_json(r#"["object",{}]"#).unwrap(),
+                )),
+                Err(e) => panic!("{at}: {e}"),
+            };
+            let bytes = std::fs::read(proto.join(file)).unwrap();
+            let arena = bumpalo::Bump::new();
+            let json = match s("encoding") {
+                "msgpack" => false,
+                "json" => true,
+                other => panic!("{at}: encoding {other:?}"),
+            };
+            let decoded = if json {
+                tfwire::decode_json(&program, &bytes, &arena)
+            } else {
+                tfwire::decode_msgpack(&program, &bytes, &arena)
+            };
+            let value = match decoded {
+                Ok(v) => v,
+                Err(e) => {
+                    failures.push(format!("{at}: does not decode: {e}"));
+                    continue;
+                }
+            };
+            let again = if json {
+                tfwire::encode_json(&program, &value).map(String::into_bytes)
+            } else {
+                tfwire::encode_msgpack(&program, &value)
+            };
+            match again {
+                Ok(b) if b == bytes => exact += 1,
+                // The provider's encoder (terraform-plugin-go) writes strings as it got them
+                // and maps in Go's map order; go-cty (OpenTofu) and tfwire read strings
+                // NFC-normalized and write map entries sorted. Recorded decisions
+                // `real-client/proto/nfc` and `real-client/proto/map-order`: the bytes must
+                // then be go-cty's form of the same value.
+                Ok(b) if !json => {
+                    let (mut nfc, mut sort) = (false, false);
+                    let want = go_cty_form(&bytes, &mut nfc, &mut sort);
+                    let decided = (!nfc || decided("real-client/proto/nfc"))
+                        && (!sort || decided("real-client/proto/map-order"));
+                    if b == want && decided {
+                        normalized[usize::from(nfc) + 2 * usize::from(sort) - 1] += 1;
+                    } else {
+                        failures.push(format!(
+                            "{at}: re-encodes as {:.400}\n      sent {:.400}",
+                            to_hex(&b),
+                            to_hex(&bytes)
+                        ));
+                    }
+                }
+                Ok(b) => failures.push(format!(
+                    "{at}: JSON re-encodes as {:.400}\n      sent {:.400}",
+                    String::from_utf8_lossy(&b),
+                    String::from_utf8_lossy(&bytes)
+                )),
+                Err(e) => failures.push(format!("{at}: does not re-encode: {e}")),
+            }
+            if !json && value.is_wholly_known() {
+                through_json += 1;
+                let text = tfwire::encode_json(&program, &value)
+                    .unwrap_or_else(|e| panic!("{at}: JSON: {e}"));
+                let back = tfwire::decode_json(&program, text.as_bytes(), &arena)
+                    .unwrap_or_else(|e| panic!("{at}: its JSON {text:.200} does not decode: {e}"));
+                if tfwire::canonical::to_string(&back) != tfwire::canonical::to_string(&value) {
+                    failures.push(format!("{at}: JSON {text:.300} decodes to another value"));
+                }
+            }
+        }
+        // Every captured file is indexed (else a value would go unchecked).
+        for e in std::fs::read_dir(&proto).unwrap() {
+            let f = e.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(
+                f == "index.json" || listed.contains(&f),
+                "{name}/proto/{f} is not in index.json"
+            );
+        }
+    }
+    eprintln!(
+        "real-client plugin traffic: {files} values in {scenarios} scenarios: {exact} re-encoded \
+         byte for byte, {} as go-cty's form of the provider's bytes (NFC {}, map order {}, both \
+         {}); {through_json} also through JSON; {} failed",
+        normalized.iter().sum::<usize>(),
+        normalized[0],
+        normalized[1],
+        normalized[2],
+        failures.len()
+    );
+    assert!(scenarios > 0 && files > 0, "no captured plugin traffic");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -9,3 +9,4 @@ mod model;
 mod numbers;
 mod paths;
 mod rawstate;
+mod real_client;

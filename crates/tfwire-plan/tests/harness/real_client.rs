@@ -1,0 +1,234 @@
+//! `corpus/real-client/`: what OpenTofu itself wrote for each scenario of `e2e/` (see its
+//! README). Every plan's summary gives the numbers of OpenTofu's own `Plan: …` line in
+//! `plan.txt`; `state.json` and `terraform.tfstate` list the addresses of `tofu state list`
+//! (`state-list.txt`). Every scenario directory is checked; none missing is allowed.
+
+use crate::corpus::corpus_dir;
+use simd_json::prelude::*;
+use std::path::{Path, PathBuf};
+use tfwire_plan::{Document, Parser, PlanLine, Summary};
+
+/// The scenario directories with whether `MANIFEST.json` says their outputs are committed
+/// (`"committed": false`: only the configuration is, `e2e/run.sh` makes the rest).
+fn scenarios() -> Vec<(String, PathBuf, bool)> {
+    let root = corpus_dir().join("real-client");
+    let mut manifest = std::fs::read(root.join("MANIFEST.json")).unwrap_or_else(|e| {
+        panic!(
+            "{}/MANIFEST.json: {e} (the real-client corpus is missing)",
+            root.display()
+        )
+    });
+    let manifest = simd_json::to_borrowed_value(&mut manifest).expect("MANIFEST.json is JSON");
+    let listed = manifest
+        .get("scenarios")
+        .and_then(|s| s.as_object())
+        .expect("MANIFEST.json: scenarios");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&root).unwrap() {
+        let path = e.unwrap().path();
+        if !path.is_dir() {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let entry = listed
+            .get(name.as_str())
+            .unwrap_or_else(|| panic!("real-client/{name} is not in MANIFEST.json"));
+        let committed = entry
+            .get("committed")
+            .and_then(|c| c.as_bool())
+            .unwrap_or(true);
+        out.push((name, path, committed));
+    }
+    out.sort();
+    assert!(!out.is_empty(), "{}: no scenario", root.display());
+    out
+}
+
+/// Whether `corpus/conformance/decisions.jsonl` records `name` (rule `normalize`).
+fn decided(name: &str) -> bool {
+    let text = std::fs::read_to_string(corpus_dir().join("conformance/decisions.jsonl")).unwrap();
+    text.lines().filter(|l| !l.trim().is_empty()).any(|l| {
+        let mut bytes = l.as_bytes().to_vec();
+        let d = simd_json::to_borrowed_value(&mut bytes).expect("decisions.jsonl is JSON lines");
+        d.get("name").and_then(|n| n.as_str()) == Some(name)
+            && d.get("rule").and_then(|r| r.as_str()) == Some("normalize")
+    })
+}
+
+fn read(path: &Path) -> Option<Vec<u8>> {
+    match std::fs::read(path) {
+        Ok(b) => Some(b),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => panic!("{}: {e}", path.display()),
+    }
+}
+
+/// The numbers of a `Plan: 1 to import, 2 to add, 0 to change, 1 to destroy, 1 to forget.`
+/// line, read here without tfwire-plan.
+fn parse_plan_line(line: &str) -> Result<[usize; 5], String> {
+    let body = line
+        .strip_prefix("Plan: ")
+        .and_then(|l| l.strip_suffix('.'))
+        .ok_or_else(|| format!("not a plan line: {line:?}"))?;
+    let mut n = [0; 5];
+    let mut seen = Vec::new();
+    for part in body.split(", ") {
+        let (count, what) = part
+            .split_once(" to ")
+            .ok_or_else(|| format!("{part:?} in {line:?}"))?;
+        let at = ["import", "add", "change", "destroy", "forget"]
+            .iter()
+            .position(|w| *w == what)
+            .ok_or_else(|| format!("unknown count {what:?} in {line:?}"))?;
+        n[at] = count.parse().map_err(|e| format!("{count:?}: {e}"))?;
+        seen.push(at);
+    }
+    // add, change and destroy are always printed; import and forget only when non-zero.
+    if !seen.is_sorted() || ![1, 2, 3].iter().all(|k| seen.contains(k)) {
+        return Err(format!("unexpected shape: {line:?}"));
+    }
+    Ok(n)
+}
+
+#[test]
+fn plan_line_parser() {
+    assert_eq!(
+        parse_plan_line("Plan: 3 to import, 1 to add, 1 to change, 1 to destroy."),
+        Ok([3, 1, 1, 1, 0])
+    );
+    assert_eq!(
+        parse_plan_line("Plan: 0 to add, 0 to change, 0 to destroy, 3 to forget."),
+        Ok([0, 0, 0, 0, 3])
+    );
+    assert!(parse_plan_line("Plan: 1 to add, 0 to change.").is_err());
+    assert!(parse_plan_line("Plan: 0 to change, 1 to add, 0 to destroy.").is_err());
+    assert!(parse_plan_line("No changes.").is_err());
+}
+
+#[test]
+fn every_real_client_plan_summarises_as_opentofu_counts_it() {
+    let mut parser = Parser::new();
+    let (mut checked, mut without_line, mut regenerated) = (0, 0, 0);
+    let mut problems = Vec::new();
+    for (name, dir, committed) in scenarios() {
+        let (Some(json), Some(txt)) = (read(&dir.join("plan.json")), read(&dir.join("plan.txt")))
+        else {
+            // Only a scenario the manifest keeps out of the repository may lack its plan.
+            assert!(
+                !committed,
+                "real-client/{name}: plan.json or plan.txt is missing"
+            );
+            regenerated += 1;
+            continue;
+        };
+        let txt = String::from_utf8(txt).expect("plan.txt is UTF-8");
+        let lines: Vec<&str> = txt.lines().filter(|l| l.starts_with("Plan: ")).collect();
+        let mut input = json;
+        let arena = bumpalo::Bump::new();
+        let tape = parser
+            .parse(&mut input)
+            .unwrap_or_else(|e| panic!("real-client/{name}/plan.json: {e}"));
+        let plan = tape
+            .plan(&arena)
+            .unwrap_or_else(|e| panic!("real-client/{name}/plan.json: {e}"));
+        let got: PlanLine = Summary::of(plan).plan_line();
+        match lines[..] {
+            [] => {
+                // OpenTofu prints the line only when it renders a resource change.
+                without_line += 1;
+                if got.shown != 0 {
+                    problems.push(format!(
+                        "{name}: plan.txt has no Plan line, tfwire-plan counts {got} ({} shown)",
+                        got.shown
+                    ));
+                }
+            }
+            [line] => {
+                let want = parse_plan_line(line).unwrap_or_else(|e| panic!("{name}: {e}"));
+                let ours = [got.import, got.add, got.change, got.destroy, got.forget];
+                if ours != want || got.to_string() != line || got.shown == 0 {
+                    problems.push(format!("{name}: OpenTofu says {line:?}, tfwire-plan {got}"));
+                }
+            }
+            _ => problems.push(format!("{name}: plan.txt has {} Plan lines", lines.len())),
+        }
+        checked += 1;
+    }
+    eprintln!(
+        "real-client plans: {checked} checked ({without_line} without a Plan line), \
+         {regenerated} regenerated only"
+    );
+    assert!(checked > 0, "no plan in corpus/real-client");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn real_client_states_list_the_addresses_of_tofu_state_list() {
+    // `tofu state list` sorts (shorter module paths first, then by name and key); tfwire-plan
+    // lists addresses in document order. Recorded decision `real-client/state/order`: the
+    // addresses are compared as sorted lists.
+    assert!(
+        decided("real-client/state/order"),
+        "decisions.jsonl lacks real-client/state/order"
+    );
+    let mut parser = Parser::new();
+    let (mut listed, mut json_states, mut raw_states) = (0, 0, 0);
+    let mut problems = Vec::new();
+    for (name, dir, committed) in scenarios() {
+        let raw = read(&dir.join("terraform.tfstate"));
+        let Some(list) = read(&dir.join("state-list.txt")) else {
+            // The README: state-list.txt is absent exactly when terraform.tfstate is.
+            assert!(
+                raw.is_none() && (!committed || read(&dir.join("state.json")).is_none()),
+                "real-client/{name}: a state without state-list.txt"
+            );
+            continue;
+        };
+        listed += 1;
+        let mut want: Vec<String> = String::from_utf8(list)
+            .expect("UTF-8")
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect();
+        want.sort();
+        if let Some(mut input) = read(&dir.join("state.json")) {
+            let arena = bumpalo::Bump::new();
+            let tape = parser.parse(&mut input).unwrap();
+            let Document::State(state) = tape.document(&arena).unwrap() else {
+                panic!("real-client/{name}/state.json is not a state")
+            };
+            let mut got: Vec<String> = state.addresses().map(str::to_owned).collect();
+            got.sort();
+            if got != want {
+                problems.push(format!(
+                    "{name}/state.json: {got:?}\n  tofu state list: {want:?}"
+                ));
+            }
+            json_states += 1;
+        }
+        let mut input = raw.unwrap_or_else(|| panic!("real-client/{name}: no terraform.tfstate"));
+        let arena = bumpalo::Bump::new();
+        let tape = parser.parse(&mut input).unwrap();
+        let state = tape
+            .raw_state(&arena)
+            .unwrap_or_else(|e| panic!("real-client/{name}/terraform.tfstate: {e}"));
+        let mut got: Vec<String> = state.addresses().map(|a| a.to_string()).collect();
+        got.sort();
+        if got != want {
+            problems.push(format!(
+                "{name}/terraform.tfstate: {got:?}\n  tofu state list: {want:?}"
+            ));
+        }
+        raw_states += 1;
+    }
+    eprintln!(
+        "real-client states: {listed} state lists, {json_states} state.json, {raw_states} \
+         terraform.tfstate"
+    );
+    assert!(
+        listed > 0 && raw_states > 0,
+        "no state in corpus/real-client"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
