@@ -20,6 +20,85 @@ EPHEMERAL_RPCS = {"ValidateEphemeralResourceConfig", "OpenEphemeralResource", "R
                   "CloseEphemeralResource"}
 
 
+class MsgpackError(ValueError):
+    pass
+
+
+def msgpack_canonical(data):
+    """The value of a MessagePack document with map entries sorted, as a string: equal for two encodings that
+    differ only in the order of map entries (terraform-plugin-go writes maps in Go's random map order)."""
+    pos = 0
+
+    def take(n):
+        nonlocal pos
+        if pos + n > len(data):
+            raise MsgpackError(f"truncated at byte {pos}")
+        b = data[pos:pos + n]
+        pos += n
+        return b
+
+    def uint(n):
+        return int.from_bytes(take(n), "big")
+
+    def value():
+        t = take(1)[0]
+        if t <= 0x7f:
+            return ("i", t)
+        if t >= 0xe0:
+            return ("i", t - 0x100)
+        if 0x80 <= t <= 0x8f:
+            return mapping(t & 0x0f)
+        if 0x90 <= t <= 0x9f:
+            return array(t & 0x0f)
+        if 0xa0 <= t <= 0xbf:
+            return ("s", take(t & 0x1f))
+        simple = {0xc0: ("nil",), 0xc2: ("b", False), 0xc3: ("b", True)}
+        if t in simple:
+            return simple[t]
+        if t in (0xc4, 0xc5, 0xc6):
+            return ("bin", take(uint(1 << (t - 0xc4))))
+        if t in (0xc7, 0xc8, 0xc9):
+            n = uint(1 << (t - 0xc7))
+            typ = take(1)[0]
+            return ("ext", typ, take(n))
+        if t == 0xca:
+            return ("f32", take(4))
+        if t == 0xcb:
+            return ("f64", take(8))
+        if 0xcc <= t <= 0xcf:
+            return ("i", uint(1 << (t - 0xcc)))
+        if 0xd0 <= t <= 0xd3:
+            n = 1 << (t - 0xd0)
+            return ("i", int.from_bytes(take(n), "big", signed=True))
+        if 0xd4 <= t <= 0xd8:
+            typ = take(1)[0]
+            return ("ext", typ, take(1 << (t - 0xd4)))
+        if 0xd9 <= t <= 0xdb:
+            return ("s", take(uint(1 << (t - 0xd9))))
+        if t in (0xdc, 0xdd):
+            return array(uint(2 if t == 0xdc else 4))
+        if t in (0xde, 0xdf):
+            return mapping(uint(2 if t == 0xde else 4))
+        raise MsgpackError(f"byte 0x{t:02x} at {pos - 1} starts no value")
+
+    def array(n):
+        return ("a", tuple(value() for _ in range(n)))
+
+    def mapping(n):
+        items = [(value(), value()) for _ in range(n)]
+        return ("m", tuple(sorted(items, key=repr)))
+
+    v = value()
+    if pos != len(data):
+        raise MsgpackError(f"{len(data) - pos} bytes after the value")
+    return repr(v)
+
+
+def canonical(name, data):
+    """What identifies a captured value: its bytes, or for MessagePack its value modulo map entry order."""
+    return msgpack_canonical(data).encode() if name.endswith(".msgpack") else data
+
+
 def schema_kind(rpc, message, field):
     if field == "ProviderMeta":
         return "provider_meta"
@@ -62,14 +141,18 @@ def proto(src, dest, provider):
         type_name = "" if kind in ("provider", "provider_meta") else l.get("type_name", "")
         with open(os.path.join(src, name), "rb") as f:
             data = f.read()
-        h = hashlib.sha256(kind.encode() + b"\0" + type_name.encode() + b"\0" + data).hexdigest()[:16]
+        try:
+            canon = canonical(name, data)
+        except MsgpackError as err:
+            raise SystemExit(f"corpus.py: {name}: not MessagePack: {err}")
+        h = hashlib.sha256(kind.encode() + b"\0" + type_name.encode() + b"\0" + canon).hexdigest()[:16]
         out_name = f"{h}_{rest}.{ext}"
         e = entries.get(out_name)
         if e is None:
             e = entries[out_name] = {"file": out_name, "rpc": rpc, "message": message, "field": field,
                                      "encoding": ext, "schema": kind, "type_name": type_name,
-                                     "phases": [], "count": 0, "_data": data}
-        elif e["_data"] != data:
+                                     "phases": [], "count": 0, "_data": data, "_canon": canon}
+        elif e["_canon"] != canon:
             raise SystemExit(f"corpus.py: hash collision on {out_name}")
         e["count"] += 1
         if l.get("phase") and l["phase"] not in e["phases"]:
@@ -82,6 +165,7 @@ def proto(src, dest, provider):
         e = entries[name]
         with open(os.path.join(dest, name), "wb") as f:
             f.write(e.pop("_data"))
+        del e["_canon"]
         e["phases"].sort()
         if not e["type_name"]:
             del e["type_name"]
@@ -113,6 +197,21 @@ FILES = {
 VOLATILE = [
     {"file": "plan.json", "path": "/timestamp", "why": "the time the plan was made"},
     {"file": "terraform.tfstate", "path": "/lineage", "why": "a random UUID given to each new state"},
+    {"file": "terraform.tfstate", "path": "/resources/*/instances/*/deposed",
+     "why": "deposed objects get a random 8-hex-digit key"},
+    {"file": "plan.json", "path": "/prior_state/values/root_module/resources/*/deposed_key", "why": "deposed key"},
+    {"file": "plan.json", "path": "/resource_changes/*/deposed", "why": "deposed key"},
+    {"file": "state.json", "path": "/values/root_module/resources/*/deposed_key", "why": "deposed key"},
+    {"file": "plan.txt", "pattern": "deposed object [0-9a-f]{8}", "why": "deposed key"},
+    {"file": "terraform.tfstate", "path": "/check_results", "unordered": True,
+     "why": "OpenTofu writes check results in no fixed order"},
+    {"file": "plan.json", "path": "/relevant_attributes", "unordered": True,
+     "why": "OpenTofu lists relevant attributes in no fixed order"},
+    {"file": "plan.json", "path": "/checks", "unordered": True, "why": "no fixed order"},
+    {"file": "state.json", "path": "/checks", "unordered": True, "why": "no fixed order"},
+    {"file": "proto/*.msgpack", "encoding": "map entry order",
+     "why": "values the provider sends are encoded by terraform-plugin-go, which writes map entries in Go's random "
+            "map order: compared as decoded values; file names hash the value with map entries sorted"},
     {"file": "plan.tfplan", "path": "", "why": "a zip archive: member times, the plan's timestamp and the "
                                                "prior state's lineage change every run; compared through "
                                                "plan.json and plan.txt, and its member names"},

@@ -25,11 +25,6 @@ resource "time_rotating" "r" {
   rotation_years = 100
 }
 
-resource "time_sleep" "none" {
-  create_duration = "0s"
-  triggers        = { at = time_static.fixed.id }
-}
-
 output "offset" {
   value = time_offset.later.rfc3339
 }
