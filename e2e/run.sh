@@ -46,7 +46,7 @@ echo "run.sh: built in $((SECONDS - t0)) s" >&2
 
 # Fixed directories: paths may show in outputs, so they do not depend on the checkout or a random temp name.
 work=${TFWIRE_E2E_WORK:-/tmp/tfwire-e2e}
-rm -rf "$work"
+rm -rf "$work/mirror" "$work/scenarios" "$work/proto" "$work/tofu.rc"
 mkdir -p "$work"
 platform=$(go env GOOS)_$(go env GOARCH)
 mirror=$work/mirror
