@@ -273,8 +273,18 @@ def manifest(out, e2e, scenario_dirs):
         if os.path.exists(proto_index):
             with open(proto_index) as f:
                 values = len(json.load(f)["files"])
+        description = cfg.get("description", "")
+        if not description:
+            # The comment lines that open main.tf.
+            with open(os.path.join(src, "main.tf"), encoding="utf-8") as f:
+                lead = []
+                for line in f:
+                    if not line.startswith("#"):
+                        break
+                    lead.append(line[1:].strip())
+            description = " ".join(lead)
         doc["scenarios"][name] = {
-            "description": cfg.get("description", ""),
+            "description": description,
             "steps": steps,
             "plan_args": cfg.get("plan_args", []),
             "applied": cfg.get("apply", True),

@@ -44,7 +44,8 @@ func (tfwireProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 	}
 }
 
-func (tfwireProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {}
+func (tfwireProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+}
 
 func (tfwireProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
