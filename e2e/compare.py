@@ -13,6 +13,7 @@ import re
 import sys
 import zipfile
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpus import MsgpackError, msgpack_canonical  # noqa: E402
 
