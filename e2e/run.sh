@@ -34,6 +34,20 @@ TFWIRE_VERSION=1.0.0
 TIME_VERSION=0.14.2
 LOCAL_VERSION=1.4.0
 
+# Go 1.26.8 or newer (e2e/provider/go.mod asks for it, as the time provider does). A machine may have an older Go
+# first on a bare PATH (/usr/bin/go) and the current one in /usr/local/go/bin: take the first that is new enough.
+go_new_enough() {
+  "$1" env GOVERSION 2>/dev/null | awk -F'[go.]' '{ exit !($3 > 1 || ($3 == 1 && ($4 > 26 || ($4 == 26 && $5 >= 8)))) }'
+}
+if ! go_new_enough go; then
+  if go_new_enough /usr/local/go/bin/go; then
+    export PATH=/usr/local/go/bin:$PATH
+  else
+    echo "run.sh: needs Go 1.26.8 or newer; found: $(go version 2>&1)" >&2
+    exit 1
+  fi
+fi
+
 bin=$here/bin
 mkdir -p "$bin"
 t0=$SECONDS
