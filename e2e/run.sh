@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# e2e/run.sh [--scenario DIR]... [--out DIR]
+#
+# Builds OpenTofu and the providers from source (Go's caches make repeated builds quick), installs the providers
+# into a local filesystem mirror, runs each scenario (default: every directory of e2e/scenarios/) and writes what
+# the real client produced to OUT/<scenario>/ (default OUT: corpus/real-client). The layout is described in
+# corpus/real-client/README.md, the scenario conventions in e2e/README.md.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+out=$root/corpus/real-client
+scenarios=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --scenario) [ $# -ge 2 ] || { echo "run.sh: --scenario needs a directory" >&2; exit 2; }
+                scenarios+=("$(cd "$2" && pwd)"); shift 2 ;;
+    --out)      [ $# -ge 2 ] || { echo "run.sh: --out needs a directory" >&2; exit 2; }
+                mkdir -p "$2"; out=$(cd "$2" && pwd); shift 2 ;;
+    -h|--help)  sed -n 2,8p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *)          echo "run.sh: unknown argument $1 (usage: run.sh [--scenario DIR]... [--out DIR])" >&2; exit 2 ;;
+  esac
+done
+if [ ${#scenarios[@]} -eq 0 ]; then
+  for d in "$here"/scenarios/*/; do scenarios+=("${d%/}"); done
+fi
+for d in "${scenarios[@]}"; do
+  [ -f "$d/main.tf" ] || { echo "run.sh: $d has no main.tf" >&2; exit 2; }
+done
+
+# Versions: the providers' versions are those of the modules in e2e/provider/go.mod and e2e/local/go.mod.
+TOFU_LDFLAGS="-X github.com/opentofu/opentofu/version.dev=no"
+TFWIRE_VERSION=1.0.0
+TIME_VERSION=0.14.2
+LOCAL_VERSION=1.4.0
+
+# Go 1.26.8 or newer (e2e/provider/go.mod asks for it, as the time provider does). A machine may have an older Go
+# first on a bare PATH (/usr/bin/go) and the current one in /usr/local/go/bin: take the first that is new enough.
+go_new_enough() {
+  "$1" env GOVERSION 2>/dev/null | awk -F'[go.]' '{ exit !($3 > 1 || ($3 == 1 && ($4 > 26 || ($4 == 26 && $5 >= 8)))) }'
+}
+if ! go_new_enough go; then
+  if go_new_enough /usr/local/go/bin/go; then
+    export PATH=/usr/local/go/bin:$PATH
+  else
+    echo "run.sh: needs Go 1.26.8 or newer; found: $(go version 2>&1)" >&2
+    exit 1
+  fi
+fi
+
+bin=$here/bin
+mkdir -p "$bin"
+t0=$SECONDS
+echo "run.sh: building OpenTofu and the providers" >&2
+(cd "$here" && go build -ldflags "$TOFU_LDFLAGS" -o "$bin/tofu" github.com/opentofu/opentofu/cmd/tofu)
+(cd "$here/provider" && go build -o "$bin/terraform-provider-tfwire" . \
+  && go build -o "$bin/terraform-provider-time" github.com/hashicorp/terraform-provider-time)
+(cd "$here/local" && go build -o "$bin/terraform-provider-local" github.com/terraform-providers/terraform-provider-local)
+echo "run.sh: built in $((SECONDS - t0)) s" >&2
+
+# Fixed directories: paths may show in outputs, so they do not depend on the checkout or a random temp name.
+work=${TFWIRE_E2E_WORK:-/tmp/tfwire-e2e}
+rm -rf "$work/mirror" "$work/scenarios" "$work/proto" "$work/tofu.rc"
+mkdir -p "$work"
+platform=$(go env GOOS)_$(go env GOARCH)
+mirror=$work/mirror
+# OpenTofu's default provider host: a source address "hashicorp/time" means <host>/hashicorp/time.
+host=registry.opentofu.org
+install() { # install NAMESPACE TYPE VERSION BINARY
+  local d=$mirror/$host/$1/$2/$3/$platform
+  mkdir -p "$d"
+  cp "$bin/$4" "$d/terraform-provider-${2}_v$3"
+}
+install tfwire tfwire "$TFWIRE_VERSION" terraform-provider-tfwire
+install hashicorp time "$TIME_VERSION" terraform-provider-time
+install hashicorp local "$LOCAL_VERSION" terraform-provider-local
+cat > "$work/tofu.rc" <<RC
+provider_installation {
+  filesystem_mirror {
+    path = "$mirror"
+  }
+}
+disable_checkpoint = true
+RC
+
+export TF_CLI_CONFIG_FILE=$work/tofu.rc CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0 TZ=UTC
+unset TF_LOG TF_LOG_PATH TF_LOG_PROVIDER TF_LOG_CORE TF_LOG_SDK_PROTO_DATA_DIR TF_DATA_DIR TF_WORKSPACE
+tofu=$bin/tofu
+
+# json_get FILE KEY DEFAULT: a top-level value of a small JSON file (scenario.json, step.json), as shell words.
+json_get() {
+  python3 - "$@" <<'PY'
+import json, os, shlex, sys
+path, key, default = sys.argv[1], sys.argv[2], sys.argv[3]
+v = json.load(open(path)).get(key, json.loads(default)) if os.path.exists(path) else json.loads(default)
+print(" ".join(shlex.quote(str(x)) for x in v) if isinstance(v, list) else str(v).lower() if isinstance(v, bool) else v)
+PY
+}
+
+# tf PHASE LOG ARGS...: runs tofu in the current directory with the proto phase set; output appended to LOG.
+tf() {
+  local phase=$1 log=$2
+  shift 2
+  echo "\$ tofu $*" >>"$log"
+  TFWIRE_PROTO_PHASE=$phase "$tofu" "$@" >>"$log" 2>&1
+}
+
+fail() { echo "run.sh: $name: $*" >&2; echo "--- last lines of $wd/run.log:" >&2; tail -30 "$wd/run.log" >&2; exit 1; }
+
+for src in "${scenarios[@]}"; do
+  name=$(basename "$src")
+  s0=$SECONDS
+  wd=$work/scenarios/$name
+  dest=$out/$name
+  mkdir -p "$wd"
+  (cd "$src" && tar --exclude=./steps --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$wd" && tar -xf -)
+  cfg=$src/scenario.json
+  capture=$(json_get "$cfg" capture_proto true)
+  export TFWIRE_PROTO_DATA_DIR=
+  if [ "$capture" = true ]; then export TFWIRE_PROTO_DATA_DIR=$work/proto/$name; fi
+  log=$wd/run.log
+  : >"$log"
+  cd "$wd"
+
+  # Earlier steps: each steps/NN/ directory, in order, replaces the top-level .tf files (when it has any), is
+  # applied, and may then run its after.sh (e.g. to change something outside OpenTofu).
+  if [ -d "$src/steps" ]; then
+    for step in "$src"/steps/*/; do
+      step=${step%/}
+      sname=step-$(basename "$step")
+      if compgen -G "$step/*.tf" >/dev/null; then
+        rm -f "$wd"/*.tf
+        cp "$step"/*.tf "$wd/"
+      fi
+      tf "$sname" "$log" init -input=false -no-color -lock=false || fail "init failed in $sname"
+      eval "args=($(json_get "$step/step.json" apply_args '[]'))"
+      expect=$(json_get "$step/step.json" expect_failure false)
+      rc=0; tf "$sname" "$log" apply -input=false -no-color -lock=false -auto-approve "${args[@]}" || rc=$?
+      if [ "$expect" = true ] && [ $rc -eq 0 ]; then fail "$sname: apply succeeded but step.json expects it to fail"; fi
+      if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "$sname: apply failed"; fi
+      if [ -f "$step/after.sh" ]; then
+        echo "\$ bash $step/after.sh" >>"$log"
+        bash "$step/after.sh" >>"$log" 2>&1 || fail "$sname: after.sh failed"
+      fi
+    done
+    rm -f "$wd"/*.tf
+    cp "$src"/*.tf "$wd/"
+  fi
+
+  # The captured step: plan into a planfile, show it both ways, then apply it when the scenario says so.
+  tf init "$log" init -input=false -no-color -lock=false || fail "init failed"
+  eval "args=($(json_get "$cfg" plan_args '[]'))"
+  tf plan "$log" plan -input=false -no-color -lock=false -out=plan.tfplan "${args[@]}" || fail "plan failed"
+  "$tofu" show -json plan.tfplan >plan.json 2>>"$log" || fail "show -json plan.tfplan failed"
+  "$tofu" show -no-color plan.tfplan >plan.txt 2>>"$log" || fail "show plan.tfplan failed"
+  "$tofu" providers schema -json >schemas.json 2>>"$log" || fail "providers schema failed"
+  applied=$(json_get "$cfg" apply true)
+  expect=$(json_get "$cfg" expect_apply_failure false)
+  rm -f state.json
+  if [ "$applied" = true ]; then
+    rc=0; tf apply "$log" apply -input=false -no-color -lock=false plan.tfplan || rc=$?
+    if [ "$expect" = true ] && [ $rc -eq 0 ]; then fail "apply succeeded but scenario.json expects it to fail"; fi
+    if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "apply failed"; fi
+    "$tofu" show -json >state.json 2>>"$log" || fail "show -json failed"
+  fi
+  if [ -f terraform.tfstate ]; then
+    "$tofu" state list >state-list.txt 2>>"$log" || fail "state list failed"
+  fi
+
+  # Copy out: the scenario's own files, then what OpenTofu produced.
+  rm -rf "$dest"
+  mkdir -p "$dest"
+  (cd "$src" && tar --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$dest" && tar -xf -)
+  for f in plan.tfplan plan.json plan.txt schemas.json state.json terraform.tfstate state-list.txt; do
+    if [ -f "$f" ]; then cp "$f" "$dest/$f"; fi
+  done
+  if [ -n "$TFWIRE_PROTO_DATA_DIR" ] && [ -d "$TFWIRE_PROTO_DATA_DIR" ]; then
+    python3 "$here/corpus.py" proto "$TFWIRE_PROTO_DATA_DIR" "$dest/proto" "$host/tfwire/tfwire" \
+      || fail "collecting proto/ failed"
+  fi
+  cd "$root"
+  echo "run.sh: $name done in $((SECONDS - s0)) s" >&2
+done
+
+python3 "$here/corpus.py" manifest "$out" "$here" "${scenarios[@]}"
+echo "run.sh: ${#scenarios[@]} scenarios written to $out in $((SECONDS - t0)) s" >&2
