@@ -74,7 +74,8 @@ fn looks_like_block(bytes: &[u8]) -> bool {
 
 fn load(path: &str) -> Result<ProviderSchemas, Failure> {
     let bytes = input::read(Some(path))?;
-    ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")))
+    let name = input::display_name(path);
+    ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{name}: {e}")))
 }
 
 fn provider<'d>(

@@ -75,6 +75,7 @@ pub use encode::{
 };
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::implied_type_msgpack;
+pub use json::shape::{JSON_NODE_BYTES, JsonShapeError, check_json_shape, json_syntax_message};
 pub use number::{MAX_DECIMAL_EXPONENT, Number, NumberError};
 pub use program::Program;
 pub use ty::{AttrTy, Attribute, ObjectType, Ty, Type, TypeError};

@@ -268,6 +268,17 @@ impl Decoder {
     ) -> Result<Value<'a>, Error> {
         self.check_input(input)?;
         let len = input.len();
+        // simd-json sizes its tape from the structural characters before it checks the
+        // depth (28 bytes each): a large input too deep for the decoder goes to the
+        // byte-by-byte reader, which fails at the first bracket too many having allocated
+        // nothing. (JSON nests up to twice as deep as the value: type JSON in dynamic
+        // values.) Small inputs cannot cost much and skip the pass.
+        let json_depth = self.config.max_depth.saturating_mul(2).saturating_add(2);
+        if len > SHAPE_CHECK_BYTES
+            && crate::check_json_shape(input, json_depth, usize::MAX).is_err()
+        {
+            return self.decode_json_text(program, input, arena);
+        }
         // simd-json parses in place and reads past the end: a padded copy, in the arena (the
         // values borrow its unescaped strings). Copied, then padded, not zero-filled first.
         let mut copy = bumpalo::collections::Vec::new_in(arena);
@@ -372,6 +383,10 @@ impl Decoder {
         result
     }
 }
+
+/// Inputs up to this size go to simd-json without the shape check: its tape for them costs
+/// at most 28 times as much, under 2 MiB.
+const SHAPE_CHECK_BYTES: usize = 64 << 10;
 
 fn arena_limit(config: &Config, offset: usize) -> Error {
     Error::new(

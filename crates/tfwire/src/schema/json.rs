@@ -32,6 +32,19 @@ fn with_document<T>(
     input: &[u8],
     f: impl FnOnce(&Doc<'_, '_>) -> Result<T, Error>,
 ) -> Result<T, Error> {
+    // Nothing is allocated for a document nested too deep to parse (simd-json would size
+    // its tape first, 28 bytes for each bracket).
+    if let Err(e) = crate::check_json_shape(input, simd_json::DEFAULT_MAX_DEPTH, usize::MAX) {
+        let at = match e {
+            crate::JsonShapeError::TooDeep { at, .. } => at,
+            _ => 0,
+        };
+        return Err(Error::new(
+            ErrorKind::Syntax(e.to_string()),
+            at,
+            Path::root(),
+        ));
+    }
     let mut copy = Vec::with_capacity(input.len() + simd_json::INPUT_PADDING);
     copy.extend_from_slice(input);
     copy.resize(input.len() + simd_json::INPUT_PADDING, 0);
@@ -40,7 +53,7 @@ fn with_document<T>(
     if let Err(e) = simd_json::fill_tape_padded(&mut copy, input.len(), &mut buffers, &mut tape) {
         let at = e.index().min(input.len());
         return Err(Error::new(
-            ErrorKind::Syntax(format!("{:?}", e.error())),
+            ErrorKind::Syntax(crate::json_syntax_message(&e, simd_json::DEFAULT_MAX_DEPTH)),
             at,
             Path::root(),
         ));

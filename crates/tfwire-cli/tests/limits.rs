@@ -1,0 +1,230 @@
+//! Bounded resources: inputs that would inflate past a limit are refused with a message
+//! naming the limit and how to raise it, and oddly compressed inputs are named for what
+//! they are. Big inputs are generated here, never committed.
+
+mod common;
+
+use common::*;
+use std::io::Write;
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+fn temp(name: &str, bytes: &[u8]) -> String {
+    let p = std::env::temp_dir().join(format!("tfwire-limits-{}-{name}", std::process::id()));
+    std::fs::write(&p, bytes).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+/// Every command that reads JSON, with a placeholder for the input.
+const JSON_COMMANDS: [&[&str]; 6] = [
+    &["plan", "summary", "-"],
+    &["plan", "show", "-", "a.b"],
+    &["state", "list", "-"],
+    &[
+        "decode",
+        "--input",
+        "json",
+        "--type",
+        r#"["list","number"]"#,
+        "-",
+    ],
+    &[
+        "encode",
+        "--input",
+        "json",
+        "--type",
+        r#"["list","number"]"#,
+        "-",
+    ],
+    &["schema", "-"],
+];
+
+/// 16 MiB of `[`, gzip-compressed (16 KiB): every JSON reader refuses it at the first
+/// bracket too deep, before a parser sizes anything from it.
+#[test]
+fn bracket_bomb_is_refused_by_every_json_reader() {
+    let bomb = gzip(&vec![b'['; 16 << 20]);
+    assert!(bomb.len() < 64 << 10);
+    for args in JSON_COMMANDS {
+        let (code, out, err) = run(args, &bomb);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+        let first = err.lines().next().unwrap();
+        let want = match args[0] {
+            "plan" | "state" => {
+                "error: <stdin>: invalid JSON: arrays and objects nested deeper than 1024 levels (at byte 1024)"
+            }
+            "schema" => {
+                "error: <stdin>: (root): invalid JSON: arrays and objects nested deeper than 1024 levels (at byte 1024)"
+            }
+            // The value reader stops at the first element: not a number.
+            _ => "error: [0]: a number is required, found array (at byte 1)",
+        };
+        assert_eq!(first, want, "{args:?}");
+    }
+}
+
+#[test]
+fn inflation_stops_at_the_input_limit() {
+    let zeros = gzip(&vec![0u8; 4 << 20]);
+    for args in JSON_COMMANDS {
+        let mut a = vec!["--max-input-bytes", "1048576"];
+        a.extend_from_slice(args);
+        let (code, _, err) = run(&a, &zeros);
+        assert_eq!(code, 1, "{args:?}");
+        assert_eq!(
+            err,
+            "error: <stdin>: the gzip-compressed input inflates to more than 1048576 bytes, \
+             the input limit; raise it with --max-input-bytes\n",
+            "{args:?}"
+        );
+    }
+    // Raised, the same input is read (and rejected for what it holds).
+    let (code, _, err) = run(
+        &["--max-input-bytes", "8388608", "plan", "summary", "-"],
+        &zeros,
+    );
+    assert_eq!(code, 1);
+    assert!(!err.contains("input limit"), "{err}");
+    // Decode's MessagePack input too.
+    let (code, _, err) = run(
+        &[
+            "decode",
+            "--type",
+            "\"string\"",
+            "--max-input-bytes",
+            "65536",
+            "-",
+        ],
+        &zeros,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: <stdin>: the gzip-compressed input inflates to more than 65536 bytes, the \
+         input limit; raise it with --max-input-bytes\n"
+    );
+}
+
+#[test]
+fn uncompressed_input_limit() {
+    let plan = vec![b' '; 5000];
+    let (code, _, err) = run(
+        &["--max-input-bytes", "4096", "plan", "summary", "-"],
+        &plan,
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: <stdin>: the input has more than 4096 bytes, the input limit; raise it with \
+         --max-input-bytes\n"
+    );
+    let file = temp("big.json", &plan);
+    let (code, _, err) = run(&["state", "list", "--max-input-bytes", "4096", &file], b"");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: {file}: the file has 5000 bytes, more than 4096 bytes, the input limit; \
+             raise it with --max-input-bytes\n"
+        )
+    );
+}
+
+/// A valid but dense document: more JSON nodes than one per 8 bytes of the input limit.
+#[test]
+fn node_budget_follows_the_input_limit() {
+    let doc = format!(
+        r#"{{"format_version":"1.2","resource_changes":[],"variables":{{"v":{{"value":[{}0]}}}}}}"#,
+        "0,".repeat(600)
+    );
+    let (code, _, err) = run(
+        &["--max-input-bytes", "2048", "plan", "summary", "-"],
+        doc.as_bytes(),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: <stdin>: the document has 623 JSON nodes (brackets, commas, colons and \
+         strings), more than the limit of 256 (one per 8 bytes of --max-input-bytes); raise \
+         it with --max-input-bytes\n"
+    );
+    let (code, _, err) = run(
+        &["--max-input-bytes", "8192", "plan", "summary", "-"],
+        doc.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn compressed_inputs_named_for_what_they_are() {
+    let value = br#"["a"]"#;
+    let args = [
+        "decode",
+        "--input",
+        "json",
+        "--type",
+        r#"["list","string"]"#,
+        "-",
+    ];
+    let ok = "[\"list\",[[\"string\",\"a\"]]]\n";
+    // Concatenated members are one stream; zero padding after the last is ignored (as
+    // `gzip -d` does).
+    let mut two = gzip(b"[\"a\"");
+    two.extend_from_slice(&gzip(b"]"));
+    assert_eq!(run(&args, &two), (0, ok.into(), String::new()));
+    let mut padded = gzip(value);
+    padded.extend_from_slice(&[0; 512]);
+    assert_eq!(run(&args, &padded), (0, ok.into(), String::new()));
+
+    let mut garbage = gzip(value);
+    let end = garbage.len();
+    garbage.extend_from_slice(b"hello, world");
+    let (code, _, err) = run(&args, &garbage);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: <stdin>: 12 bytes after the end of the gzip data (at byte {end}) are \
+             neither another gzip member nor zero padding; they start with 68 65 6c 6c 6f 2c \
+             20 77 …\n"
+        )
+    );
+
+    let (code, _, err) = run(&args, &gzip(&gzip(value)));
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: <stdin>: the input is gzip-compressed twice (the inflated data is gzip \
+         again); inflate it once first\n"
+    );
+
+    let truncated = &gzip(value)[..12];
+    let (code, _, err) = run(&args, truncated);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: <stdin>: reading gzip-compressed input (the member at byte 0): "),
+        "{err}"
+    );
+
+    for (magic, what) in [
+        (&b"\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4\x46"[..], "xz"),
+        (&b"\x28\xb5\x2f\xfd\x04\x58"[..], "zstd"),
+        (&b"BZh91AY&SY"[..], "bzip2"),
+        (&b"\x04\x22\x4d\x18\x64\x40"[..], "lz4"),
+    ] {
+        let (code, _, err) = run(&args, magic);
+        assert_eq!(code, 1);
+        assert_eq!(
+            err,
+            format!(
+                "error: <stdin>: the input is {what}-compressed; tfwire reads gzip only: \
+                 decompress it first\n"
+            )
+        );
+    }
+}
