@@ -149,6 +149,9 @@ pub enum Limit {
     /// `Config::max_collection_len`: a list, set, map, tuple or object with more elements
     /// than allowed.
     CollectionLen,
+    /// `Config::max_amplification`: the decoded value would take more arena memory than
+    /// that many times the input's size (plus [`crate::Config::AMPLIFICATION_ALLOWANCE`]).
+    Amplification,
 }
 
 impl Limit {
@@ -159,6 +162,7 @@ impl Limit {
             Limit::InputBytes => "max_input_bytes",
             Limit::ArenaBytes => "max_arena_bytes",
             Limit::CollectionLen => "max_collection_len",
+            Limit::Amplification => "max_amplification",
         }
     }
 }
@@ -359,6 +363,14 @@ impl fmt::Display for ErrorKind {
                     )
                 }
             }
+            ErrorKind::LimitExceeded {
+                limit: Limit::Amplification,
+                max,
+            } => write!(
+                f,
+                "limit exceeded: max_amplification is {max} (the decoded value would take more \
+                 than {max} times the input's size, plus 1 MiB; raise Config::max_amplification)"
+            ),
             ErrorKind::LimitExceeded { limit, max } => {
                 write!(f, "limit exceeded: {} is {max}", limit.config_field())
             }
