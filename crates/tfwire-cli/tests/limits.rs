@@ -228,3 +228,32 @@ fn compressed_inputs_named_for_what_they_are() {
         );
     }
 }
+
+/// The issue's repros: a set written with two equal numbers is one number (as go-cty's
+/// `SetVal` makes it); `1e99999` is written in 7 characters, not 100 000.
+#[test]
+fn sets_merge_and_exponents_stay_short() {
+    let (code, out, err) = run(
+        &["encode", "--hex", "--type", r#"["set","number"]"#],
+        br#"["set",[["number","1"],["number","1.0"]]]"#,
+    );
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "9101\n", ""));
+    let (code, out, err) = run(
+        &[
+            "decode",
+            "--input",
+            "json",
+            "--output",
+            "json",
+            "--type",
+            r#""number""#,
+        ],
+        b"1e99999",
+    );
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "1e99999\n", ""));
+    let (code, out, _) = run(
+        &["decode", "--input", "json", "--type", r#""number""#],
+        b"1e99999",
+    );
+    assert_eq!((code, out.as_str()), (0, "[\"number\",\"1e99999\"]\n"));
+}
