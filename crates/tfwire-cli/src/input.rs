@@ -161,31 +161,36 @@ pub(crate) fn text(mut bytes: Vec<u8>, name: &str) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-/// Decodes hex text (whitespace ignored).
+/// Decodes hex text (whitespace ignored). A character that is not a hex digit is named
+/// with its byte offset in the text before the digit count is checked.
 pub(crate) fn unhex(text: &[u8]) -> Result<Vec<u8>, Failure> {
-    let digits: Vec<u8> = text
-        .iter()
-        .copied()
-        .filter(|b| !b.is_ascii_whitespace())
-        .collect();
-    if !digits.len().is_multiple_of(2) {
-        return Err(Failure::Input(
-            "hex input has an odd number of digits".into(),
-        ));
+    let mut out = Vec::with_capacity(text.len() / 2);
+    let mut high: Option<(u8, usize)> = None;
+    for (at, &b) in text.iter().enumerate() {
+        if b.is_ascii_whitespace() {
+            continue;
+        }
+        let Some(d) = (b as char).to_digit(16) else {
+            let first = text[at..].utf8_chunks().next();
+            let shown = match first.and_then(|c| c.valid().chars().next()) {
+                Some(c) if !c.is_control() => format!("{c:?}"),
+                _ => format!("byte 0x{b:02x}"),
+            };
+            return Err(Failure::Input(format!(
+                "hex input: {shown} at byte {at} is not a hex digit"
+            )));
+        };
+        match high.take() {
+            None => high = Some((d as u8, at)),
+            Some((h, _)) => out.push(h << 4 | d as u8),
+        }
     }
-    let val = |b: u8, at: usize| -> Result<u8, Failure> {
-        (b as char).to_digit(16).map(|d| d as u8).ok_or_else(|| {
-            Failure::Input(format!(
-                "hex input: invalid hex digit {:?} (digit {at})",
-                b as char
-            ))
-        })
-    };
-    digits
-        .chunks(2)
-        .enumerate()
-        .map(|(i, p)| Ok(val(p[0], 2 * i)? << 4 | val(p[1], 2 * i + 1)?))
-        .collect()
+    if let Some((_, at)) = high {
+        return Err(Failure::Input(format!(
+            "hex input has an odd number of digits (the last, at byte {at}, has no pair)"
+        )));
+    }
+    Ok(out)
 }
 
 /// The name to show for an input in messages.

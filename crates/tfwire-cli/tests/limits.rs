@@ -257,3 +257,131 @@ fn sets_merge_and_exponents_stay_short() {
     );
     assert_eq!((code, out.as_str()), (0, "[\"number\",\"1e99999\"]\n"));
 }
+
+/// Each message the issue found unclear, asserted verbatim.
+#[test]
+fn clear_errors() {
+    let cases: Vec<(Vec<&str>, Vec<u8>, String)> = vec![
+        // A number of a million digits: an excerpt, and its length.
+        (
+            vec!["decode", "--input", "json", "--type", r#""number""#],
+            format!("\"{}e999999\"", "1".repeat(1_000_000)).into_bytes(),
+            format!(
+                "error: (root): number out of range: \"{}…{}e999999\" (1000007 characters) (at byte 0)\n",
+                "1".repeat(40),
+                "1".repeat(9)
+            ),
+        ),
+        // A length bound of 2^63 printed as written.
+        (
+            vec!["decode", "--hex", "--type", r#"["list","string"]"#],
+            b"c70b0c8106cf8000000000000000".to_vec(),
+            "error: (root): invalid unknown value refinement: collection length bound \
+             9223372036854775808 is out of range (at most 9223372036854775807) (at byte 0)\n"
+                .into(),
+        ),
+        // An empty number range in interval notation.
+        (
+            vec!["decode", "--hex", "--type", r#""number""#],
+            b"c7090c82039205c3049205c2".to_vec(),
+            "error: (root): invalid unknown value refinement: number bounds [5, 5) hold no \
+             number (at byte 0)\n"
+                .into(),
+        ),
+        // Hex input: the bad character, then the odd digit count.
+        (
+            vec!["decode", "--hex", "--type", r#""string""#],
+            b"a1:61".to_vec(),
+            "error: hex input: ':' at byte 2 is not a hex digit\n".into(),
+        ),
+        (
+            vec!["decode", "--hex", "--type", r#""string""#],
+            b"a1 6".to_vec(),
+            "error: hex input has an odd number of digits (the last, at byte 3, has no pair)\n"
+                .into(),
+        ),
+    ];
+    for (args, stdin, want) in cases {
+        let (code, _, err) = run(&args, &stdin);
+        // JSON errors go on with the line and a caret; the message is the first line.
+        let first = err.split_inclusive('\n').next().unwrap_or("");
+        assert_eq!((code, first), (1, want.as_str()), "{args:?}");
+    }
+}
+
+#[test]
+fn provider_lists_are_clear() {
+    let empty = temp(
+        "empty-schema.json",
+        br#"{"format_version":"1.0","provider_schemas":{}}"#,
+    );
+    let (code, _, err) = run(
+        &["decode", "--schema", &empty, "--resource", "x", "-"],
+        b"\x80",
+    );
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "error: the document has no provider schemas\n")
+    );
+    let providers: String = (0..20_000)
+        .map(|i| format!(r#""p{i:05}":{{}}"#))
+        .collect::<Vec<_>>()
+        .join(",");
+    let many = temp(
+        "many-schema.json",
+        format!(r#"{{"format_version":"1.0","provider_schemas":{{{providers}}}}}"#).as_bytes(),
+    );
+    let (code, _, err) = run(
+        &["decode", "--schema", &many, "--resource", "x", "-"],
+        b"\x80",
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: the document has 20000 providers: choose one with --provider (p00000, p00001, \
+         p00002, p00003, p00004, p00005, p00006, p00007, p00008, p00009 and 19990 more; \
+         `tfwire schema FILE` lists them)\n"
+    );
+    let (code, _, err) = run(
+        &[
+            "decode",
+            "--schema",
+            &many,
+            "--resource",
+            "x",
+            "--provider",
+            "q",
+            "-",
+        ],
+        b"\x80",
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.ends_with("and 19990 more; `tfwire schema FILE` lists them)\n"),
+        "{err}"
+    );
+}
+
+/// `format_version` is `MAJOR.MINOR`, as the JSON output format document writes it: every
+/// other form is refused with the rule.
+#[test]
+fn format_version_rule() {
+    for bad in ["1", "1.2.3", "01.2", "1.2 ", "v1.2"] {
+        let doc = format!(r#"{{"format_version":"{bad}","resource_changes":[]}}"#);
+        let (code, _, err) = run(&["plan", "summary", "-"], doc.as_bytes());
+        assert_eq!(code, 1, "{bad}");
+        let first = err.lines().next().unwrap();
+        assert_eq!(
+            first,
+            format!(
+                "error: <stdin>: .format_version: invalid format_version {bad:?}: expected \
+                 MAJOR.MINOR (two numbers without leading zeros, e.g. \"1.2\") (at byte 18)"
+            )
+        );
+    }
+    let (code, _, err) = run(
+        &["plan", "summary", "-"],
+        br#"{"format_version":"1.10","resource_changes":[]}"#,
+    );
+    assert_eq!(code, 0, "{err}");
+}

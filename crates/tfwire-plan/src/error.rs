@@ -205,7 +205,11 @@ impl fmt::Display for ErrorKind {
                 "unsupported {property} {found:?}: this version of tfwire reads {supported}"
             ),
             ErrorKind::InvalidVersion { property, found } => {
-                write!(f, "invalid {property} {found:?}: expected MAJOR.MINOR")
+                write!(
+                    f,
+                    "invalid {property} {found:?}: expected MAJOR.MINOR (two numbers without \
+                     leading zeros, e.g. \"1.2\")"
+                )
             }
             ErrorKind::Mismatch { expected, found } => {
                 write!(f, "expected {expected}, found {found}")
