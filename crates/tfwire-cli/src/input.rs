@@ -221,6 +221,9 @@ pub(crate) fn with_document<R>(
     Err(document_error(path, &error, &bytes))
 }
 
+/// The largest input read again to show the line of an error.
+const REREAD_MAX_BYTES: usize = 64 << 20;
+
 /// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.
 /// The text is read again from the file when there is one (the parser decodes string
 /// escapes in place, so `parsed` may differ from the file); standard input is shown
@@ -234,7 +237,9 @@ pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: &[u8]) 
         return Failure::Input(msg);
     }
     if let Some(offset) = e.offset() {
-        let text = (path != "-")
+        // Not for a large input: that would hold it twice (the parsed text differs from
+        // the file only inside strings with escapes).
+        let text = (path != "-" && parsed.len() <= REREAD_MAX_BYTES)
             .then(|| read_raw(Some(path), 0).ok())
             .flatten()
             .and_then(|mut t| tfwire_plan::transcode(&mut t).ok().map(|_| t));

@@ -263,6 +263,11 @@ impl Decoder {
 
 impl<'a> ChunkedDecoder<'a, '_> {
     /// Feeds the next chunk (of any size, empty included).
+    ///
+    /// The arena budget ([`Config::max_amplification`](super::Config::max_amplification))
+    /// follows the bytes fed so far: a value that expands early in its input (a refined
+    /// unknown list of a declared length) may exceed it here where a one-shot decode of
+    /// the whole input would not.
     pub fn feed(&mut self, chunk: &'a [u8]) -> Result<Progress<'a>, Error> {
         match &self.state {
             State::Failed(e) => return Err(e.clone()),

@@ -322,14 +322,13 @@ impl Decoder {
         self.check_input(input)?;
         let len = input.len();
         // simd-json sizes its tape from the structural characters before it checks the
-        // depth (28 bytes each): a large input too deep for the decoder goes to the
-        // byte-by-byte reader, which fails at the first bracket too many having allocated
-        // nothing. (JSON nests up to twice as deep as the value: type JSON in dynamic
+        // depth (28 bytes each): a large input too deep for the decoder, or so dense that
+        // its tape would take more than 7 times its size (over one node per 4 bytes), goes
+        // to the byte-by-byte reader, which needs no tape and fails at the first bracket
+        // too many. (JSON nests up to twice as deep as the value: type JSON in dynamic
         // values.) Small inputs cannot cost much and skip the pass.
         let json_depth = self.config.max_depth.saturating_mul(2).saturating_add(2);
-        if len > SHAPE_CHECK_BYTES
-            && crate::check_json_shape(input, json_depth, usize::MAX).is_err()
-        {
+        if len > SHAPE_CHECK_BYTES && crate::check_json_shape(input, json_depth, len / 4).is_err() {
             return self.decode_json_text(program, input, arena);
         }
         // simd-json parses in place and reads past the end: a padded copy, in the arena (the
