@@ -4,7 +4,7 @@
 use crate::Failure;
 use crate::{input, output};
 use clap::ValueEnum;
-use tfwire::{Config, Decoder, Program, Type};
+use tfwire::{Decoder, Program, Type};
 
 /// Decode one value of a type and print it.
 ///
@@ -87,7 +87,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         InputFormat::Json => input::text(raw, &name)?,
     };
     let arena = bumpalo::Bump::new();
-    let mut decoder = Decoder::new(Config::default().lenient(args.lenient));
+    let mut decoder = Decoder::new(input::decoder_config().lenient(args.lenient));
     let value = match (args.input, args.chunk_size) {
         (InputFormat::Msgpack, None) => decoder.decode_msgpack(&program, &bytes, &arena),
         (InputFormat::Msgpack, Some(n)) => {

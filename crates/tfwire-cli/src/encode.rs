@@ -3,7 +3,7 @@
 use crate::Failure;
 use crate::{input, output};
 use clap::ValueEnum;
-use tfwire::{Config, Decoder, Program, Type};
+use tfwire::{Decoder, Program, Type};
 
 /// Encode one value of a type as MessagePack, as go-cty writes it.
 ///
@@ -52,7 +52,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let arena = bumpalo::Bump::new();
     let value = match args.input {
         InputFormat::Canonical => tfwire::canonical::parse(&bytes, &arena),
-        InputFormat::Json => Decoder::new(Config::default().lenient(args.lenient))
+        InputFormat::Json => Decoder::new(input::decoder_config().lenient(args.lenient))
             .decode_json(&program, &bytes, &arena),
     }
     .map_err(|e| crate::decode::json_error(&e, &bytes, &name))?;

@@ -3,50 +3,147 @@
 //! states) built from them, with errors that point at the offending line.
 
 use crate::{Failure, report};
-use flate2::read::MultiGzDecoder;
+use flate2::bufread::GzDecoder;
 use std::io::Read;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tfwire_plan::{Document, Parser};
 
-/// The most a gzip-compressed input may inflate to: the plan parser's own limit (4 GiB),
-/// so that a small hostile file cannot fill the memory.
-const MAX_INFLATED: u64 = 1 << 32;
+/// The default of `--max-input-bytes`: the most an input may hold, after gzip inflation.
+pub(crate) const DEFAULT_MAX_INPUT_BYTES: usize = 256 << 20;
+
+/// The limit in force (`--max-input-bytes`), set once by `main`.
+static MAX_INPUT_BYTES: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_INPUT_BYTES);
+
+/// Sets the limit for every input read from now on.
+pub(crate) fn set_max_input_bytes(n: usize) {
+    MAX_INPUT_BYTES.store(n, Ordering::Relaxed);
+}
+
+/// The most bytes an input may hold, after gzip inflation (`--max-input-bytes`).
+pub(crate) fn max_input_bytes() -> usize {
+    MAX_INPUT_BYTES.load(Ordering::Relaxed)
+}
+
+/// The decoder configuration every command uses: the input limit applied.
+pub(crate) fn decoder_config() -> tfwire::Config {
+    tfwire::Config::default().max_input_bytes(max_input_bytes())
+}
+
+/// The message for an input beyond the limit.
+#[cold]
+fn too_large(name: &str, what: &str) -> Failure {
+    Failure::Input(format!(
+        "{name}: {what} more than {} bytes, the input limit; raise it with --max-input-bytes",
+        max_input_bytes()
+    ))
+}
 
 /// Reads `path` (`-` or none: standard input) with `spare` bytes of capacity left over
 /// (so that a parser can pad the buffer without reallocating), inflating gzip input
-/// (recognised by its magic bytes `1f 8b`).
+/// (recognised by its magic bytes `1f 8b`) as a stream. Neither the input nor its
+/// inflated text may exceed [`max_input_bytes`]: reading stops one byte past it.
 pub(crate) fn read_raw(path: Option<&str>, spare: usize) -> Result<Vec<u8>, Failure> {
     let name = display_name(path.unwrap_or("-"));
     let io = |e: std::io::Error| Failure::Input(format!("{name}: {e}"));
+    let max = max_input_bytes();
     let mut buf;
     match path {
         None | Some("-") => {
             buf = Vec::new();
-            std::io::stdin().read_to_end(&mut buf).map_err(io)?;
+            std::io::stdin()
+                .take(max as u64 + 1)
+                .read_to_end(&mut buf)
+                .map_err(io)?;
         }
         Some(p) => {
-            let mut file = std::fs::File::open(p).map_err(io)?;
-            let len = file.metadata().map(|m| m.len() as usize).unwrap_or(0);
-            buf = Vec::with_capacity(len.saturating_add(spare));
-            file.read_to_end(&mut buf).map_err(io)?;
+            let file = std::fs::File::open(p).map_err(io)?;
+            let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+            if len > max as u64 {
+                return Err(too_large(name, &format!("the file has {len} bytes,")));
+            }
+            buf = Vec::with_capacity((len as usize).saturating_add(spare));
+            file.take(max as u64 + 1)
+                .read_to_end(&mut buf)
+                .map_err(io)?;
         }
     }
+    if buf.len() > max {
+        return Err(too_large(name, "the input has"));
+    }
     if buf.starts_with(&[0x1f, 0x8b]) {
-        buf = gunzip(&buf, spare).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+        buf = gunzip(&buf, spare, name)?;
+    } else if let Some(what) = compressed_other(&buf) {
+        return Err(Failure::Input(format!(
+            "{name}: the input is {what}; tfwire reads gzip only: decompress it first"
+        )));
     }
     Ok(buf)
 }
 
-fn gunzip(bytes: &[u8], spare: usize) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(6).saturating_add(spare));
-    MultiGzDecoder::new(bytes)
-        .take(MAX_INFLATED + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| format!("reading gzip-compressed input: {e}"))?;
-    if out.len() as u64 > MAX_INFLATED {
-        return Err("gzip-compressed input inflates to 4 GiB or more".into());
+/// Compression formats tfwire does not read, by their magic bytes (none of them can start
+/// a MessagePack value, a JSON document or hex text that tfwire would accept).
+fn compressed_other(bytes: &[u8]) -> Option<&'static str> {
+    const MAGIC: [(&[u8], &str); 4] = [
+        (b"\xfd7zXZ\x00", "xz-compressed"),
+        (b"\x28\xb5\x2f\xfd", "zstd-compressed"),
+        (b"BZh", "bzip2-compressed"),
+        (b"\x04\x22\x4d\x18", "lz4-compressed"),
+    ];
+    MAGIC
+        .iter()
+        .find(|(magic, _)| bytes.starts_with(magic))
+        .map(|&(_, what)| what)
+}
+
+/// Inflates gzip data member by member (concatenated members are one stream, as `gzip -d`
+/// reads them), stopping one byte past the input limit. Zero bytes after the last member
+/// (block padding) are ignored, as `gzip -d` ignores them; anything else after it is an
+/// error that says where the gzip data ended.
+fn gunzip(bytes: &[u8], spare: usize, name: &str) -> Result<Vec<u8>, Failure> {
+    let max = max_input_bytes();
+    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(max).saturating_add(spare));
+    let mut rest = bytes;
+    while rest.starts_with(&[0x1f, 0x8b]) {
+        let at = bytes.len() - rest.len();
+        let mut member = GzDecoder::new(rest);
+        let room = (max + 1).saturating_sub(out.len()) as u64;
+        (&mut member)
+            .take(room)
+            .read_to_end(&mut out)
+            .map_err(|e| {
+                Failure::Input(format!(
+                    "{name}: reading gzip-compressed input (the member at byte {at}): {e}"
+                ))
+            })?;
+        if out.len() > max {
+            return Err(too_large(name, "the gzip-compressed input inflates to"));
+        }
+        rest = member.into_inner();
+    }
+    if !rest.iter().all(|&b| b == 0) {
+        let end = bytes.len() - rest.len();
+        return Err(Failure::Input(format!(
+            "{name}: {} bytes after the end of the gzip data (at byte {end}) are neither \
+             another gzip member nor zero padding; they start with {}",
+            rest.len(),
+            hex_excerpt(rest)
+        )));
+    }
+    if out.starts_with(&[0x1f, 0x8b]) {
+        return Err(Failure::Input(format!(
+            "{name}: the input is gzip-compressed twice (the inflated data is gzip again); \
+             inflate it once first"
+        )));
     }
     out.reserve(spare);
     Ok(out)
+}
+
+/// The first bytes of `b` as hex, for messages.
+fn hex_excerpt(b: &[u8]) -> String {
+    let shown: Vec<String> = b.iter().take(8).map(|x| format!("{x:02x}")).collect();
+    let more = if b.len() > 8 { " …" } else { "" };
+    format!("{}{more}", shown.join(" "))
 }
 
 /// Reads a value input (`decode`, `encode`): raw bytes, gzip inflated.
@@ -64,31 +161,36 @@ pub(crate) fn text(mut bytes: Vec<u8>, name: &str) -> Result<Vec<u8>, Failure> {
     Ok(bytes)
 }
 
-/// Decodes hex text (whitespace ignored).
+/// Decodes hex text (whitespace ignored). A character that is not a hex digit is named
+/// with its byte offset in the text before the digit count is checked.
 pub(crate) fn unhex(text: &[u8]) -> Result<Vec<u8>, Failure> {
-    let digits: Vec<u8> = text
-        .iter()
-        .copied()
-        .filter(|b| !b.is_ascii_whitespace())
-        .collect();
-    if !digits.len().is_multiple_of(2) {
-        return Err(Failure::Input(
-            "hex input has an odd number of digits".into(),
-        ));
+    let mut out = Vec::with_capacity(text.len() / 2);
+    let mut high: Option<(u8, usize)> = None;
+    for (at, &b) in text.iter().enumerate() {
+        if b.is_ascii_whitespace() {
+            continue;
+        }
+        let Some(d) = (b as char).to_digit(16) else {
+            let first = text[at..].utf8_chunks().next();
+            let shown = match first.and_then(|c| c.valid().chars().next()) {
+                Some(c) if !c.is_control() => crate::escape::quote(&c.to_string()),
+                _ => format!("byte 0x{b:02x}"),
+            };
+            return Err(Failure::Input(format!(
+                "hex input: {shown} at byte {at} is not a hex digit"
+            )));
+        };
+        match high.take() {
+            None => high = Some((d as u8, at)),
+            Some((h, _)) => out.push(h << 4 | d as u8),
+        }
     }
-    let val = |b: u8, at: usize| -> Result<u8, Failure> {
-        (b as char).to_digit(16).map(|d| d as u8).ok_or_else(|| {
-            Failure::Input(format!(
-                "hex input: invalid hex digit {} (digit {at})",
-                crate::escape::quote(&char::from(b).to_string())
-            ))
-        })
-    };
-    digits
-        .chunks(2)
-        .enumerate()
-        .map(|(i, p)| Ok(val(p[0], 2 * i)? << 4 | val(p[1], 2 * i + 1)?))
-        .collect()
+    if let Some((_, at)) = high {
+        return Err(Failure::Input(format!(
+            "hex input has an odd number of digits (the last, at byte {at}, has no pair)"
+        )));
+    }
+    Ok(out)
 }
 
 /// The name to show for an input in messages.
@@ -103,7 +205,8 @@ pub(crate) fn with_document<R>(
     f: impl FnOnce(Document<'_>) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
     let mut bytes = read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
-    let mut parser = Parser::new();
+    let config = tfwire_plan::Config::default().max_nodes(max_input_bytes() / 8);
+    let mut parser = Parser::with_config(config);
     let error = match parser.parse(&mut bytes) {
         Ok(tape) => {
             drop(parser); // the scratch buffers are not needed any more
@@ -118,6 +221,9 @@ pub(crate) fn with_document<R>(
     Err(document_error(path, &error, &bytes))
 }
 
+/// The largest input read again to show the line of an error.
+const REREAD_MAX_BYTES: usize = 64 << 20;
+
 /// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.
 /// The text is read again from the file when there is one (the parser decodes string
 /// escapes in place, so `parsed` may differ from the file); standard input is shown
@@ -126,8 +232,14 @@ pub(crate) fn with_document<R>(
 pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: &[u8]) -> Failure {
     let name = display_name(path);
     let mut msg = format!("{name}: {e}");
+    if let tfwire_plan::ErrorKind::TooManyNodes { .. } = e.kind() {
+        msg.push_str(" (one per 8 bytes of --max-input-bytes); raise it with --max-input-bytes");
+        return Failure::Input(msg);
+    }
     if let Some(offset) = e.offset() {
-        let text = (path != "-")
+        // Not for a large input: that would hold it twice (the parsed text differs from
+        // the file only inside strings with escapes).
+        let text = (path != "-" && parsed.len() <= REREAD_MAX_BYTES)
             .then(|| read_raw(Some(path), 0).ok())
             .flatten()
             .and_then(|mut t| tfwire_plan::transcode(&mut t).ok().map(|_| t));

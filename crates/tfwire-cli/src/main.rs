@@ -25,6 +25,10 @@ mod suggest;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most bytes an input may hold, after gzip inflation (every command; the
+    /// default is 256 MiB). Raise it for larger plans or states.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = input::DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: usize,
 }
 
 const EXIT_CODES: &str = "Examples:
@@ -60,6 +64,7 @@ pub(crate) enum Failure {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    input::set_max_input_bytes(cli.max_input_bytes);
     let result = match cli.command {
         Command::Decode(args) => decode::run(args),
         Command::Encode(args) => encode::run(args),

@@ -38,7 +38,19 @@ pub(crate) fn snippet(name: &str, text: &[u8], offset: usize) -> String {
         .iter()
         .position(|&b| b == b'\n')
         .map_or(text.len(), |i| offset + i);
-    let chars: Vec<char> = String::from_utf8_lossy(&text[start..end])
+    // Only the bytes around the column are decoded (a minified plan is one line of any
+    // length): at most 4 bytes a character on either side of it.
+    let mut lo = start.max(offset.saturating_sub(4 * WINDOW));
+    while lo < offset && text[lo] & 0xc0 == 0x80 {
+        lo += 1;
+    }
+    let mut hi = end.min(offset.saturating_add(4 * WINDOW));
+    while hi < end && text[hi] & 0xc0 == 0x80 {
+        hi += 1;
+    }
+    let cut_before = lo > start;
+    let cut_after = hi < end;
+    let chars: Vec<char> = String::from_utf8_lossy(&text[lo..hi])
         .trim_end_matches(['\r', ' '])
         .chars()
         // Controls and bidirectional controls shown as spaces: the line stays one line,
@@ -51,8 +63,9 @@ pub(crate) fn snippet(name: &str, text: &[u8], offset: usize) -> String {
             }
         })
         .collect();
-    let col = column - 1; // 0-based character index of the caret
-    let (from, to) = if chars.len() <= WINDOW {
+    // 0-based character index of the caret within `chars`.
+    let col = String::from_utf8_lossy(&text[lo..offset]).chars().count();
+    let (from, to) = if chars.len() <= WINDOW && !cut_before && !cut_after {
         (0, chars.len())
     } else {
         let from = col
@@ -61,14 +74,15 @@ pub(crate) fn snippet(name: &str, text: &[u8], offset: usize) -> String {
         (from, (from + WINDOW).min(chars.len()))
     };
     let mut shown = String::new();
-    if from > 0 {
+    let ellipsis_before = from > 0 || cut_before;
+    if ellipsis_before {
         shown.push('…');
     }
     shown.extend(&chars[from..to]);
-    if to < chars.len() {
+    if to < chars.len() || cut_after {
         shown.push('…');
     }
-    let caret_at = col - from + usize::from(from > 0);
+    let caret_at = col - from + usize::from(ellipsis_before);
     let num = line.to_string();
     let pad = " ".repeat(num.len());
     format!(

@@ -79,7 +79,8 @@ fn looks_like_block(bytes: &[u8]) -> bool {
 
 fn load(path: &str) -> Result<ProviderSchemas, Failure> {
     let bytes = input::read(Some(path))?;
-    ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")))
+    let name = input::display_name(path);
+    ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{name}: {e}")))
 }
 
 fn provider<'d>(
@@ -101,6 +102,10 @@ fn provider<'d>(
             let (k, p) = doc.providers.iter().next().expect("one provider");
             Ok((k, p))
         }
+        // The document is what lacks a provider: an input error, not a usage error.
+        None if doc.providers.is_empty() => Err(Failure::Input(
+            "the document has no provider schemas".into(),
+        )),
         None => Err(Failure::Usage(format!(
             "the document has {} providers: choose one with --provider ({})",
             doc.providers.len(),
@@ -109,12 +114,24 @@ fn provider<'d>(
     }
 }
 
-/// The document's names, escaped inline, comma-separated.
-fn list<'a>(names: impl Iterator<Item = &'a String>) -> String {
-    names
-        .map(|n| Inline(n).to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+/// At most this many names are listed in one message.
+const LISTED: usize = 10;
+
+/// The first [`LISTED`] names, comma-separated, and how many more there are.
+fn list<'a>(names: impl ExactSizeIterator<Item = &'a String>) -> String {
+    let n = names.len();
+    let mut shown: Vec<String> = names.take(LISTED).map(|n| Inline(n).to_string()).collect();
+    if shown.is_empty() {
+        return "none".into();
+    }
+    let more = n - shown.len();
+    let more = if more > 0 {
+        format!(" and {more} more; `tfwire schema FILE` lists them")
+    } else {
+        String::new()
+    };
+    shown.dedup();
+    format!("{}{more}", shown.join(", "))
 }
 
 /// " (did you mean …?)" for the names that share the longest prefix with `name`.

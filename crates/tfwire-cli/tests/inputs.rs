@@ -92,7 +92,7 @@ fn gzip_input_everywhere() {
     let (code, out, err) = run(&["plan", "summary", "-"], &gz[..gz.len() / 2]);
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(
-        err.starts_with("error: <stdin>: reading gzip-compressed input: "),
+        err.starts_with("error: <stdin>: reading gzip-compressed input (the member at byte 0): "),
         "{err}"
     );
     std::fs::remove_file(gz_file).unwrap();

@@ -46,6 +46,14 @@ pub enum ErrorKind {
     Encoding(String),
     /// The input is larger than the parser can address (4 GiB).
     TooLarge(usize),
+    /// The document has more JSON nodes than [`crate::Config::max_nodes`] allows (checked
+    /// before the parser allocates its tape, 28 bytes a node).
+    TooManyNodes {
+        /// The nodes counted (brackets, commas, colons and strings).
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
     /// The JSON is valid but is not a plan, state or raw state file.
     NotADocument(String),
     /// The document has a version this crate does not read.
@@ -180,6 +188,11 @@ impl fmt::Display for ErrorKind {
                 f,
                 "the input is {n} bytes; documents of 4 GiB or more are not supported"
             ),
+            ErrorKind::TooManyNodes { count, max } => write!(
+                f,
+                "the document has {count} JSON nodes (brackets, commas, colons and strings), \
+                 more than the limit of {max}"
+            ),
             ErrorKind::NotADocument(m) => {
                 write!(f, "not a Terraform/OpenTofu plan or state document: {m}")
             }
@@ -195,7 +208,8 @@ impl fmt::Display for ErrorKind {
             ErrorKind::InvalidVersion { property, found } => {
                 write!(
                     f,
-                    "invalid {property} {}: expected MAJOR.MINOR",
+                    "invalid {property} {}: expected MAJOR.MINOR (two numbers without \
+                     leading zeros, e.g. \"1.2\")",
                     Quoted(found)
                 )
             }

@@ -16,12 +16,32 @@ pub const INPUT_PADDING: usize = simd_json::INPUT_PADDING;
 pub struct Config {
     /// The deepest nesting of arrays and objects accepted. Default 1024 (simd-json's).
     pub max_depth: usize,
+    /// The most JSON nodes (brackets, commas, colons and strings) accepted, checked in one
+    /// pass before the parser allocates anything: its tape and index cost 28 bytes a node
+    /// ([`tfwire::JSON_NODE_BYTES`]). Default 2^25 (at most 0.9 GiB of tape; real plans
+    /// have about one node per 8 bytes, so this admits 256 MiB of them).
+    pub max_nodes: usize,
+}
+
+impl Config {
+    /// With `max_depth`.
+    pub fn max_depth(mut self, n: usize) -> Config {
+        self.max_depth = n;
+        self
+    }
+
+    /// With `max_nodes`.
+    pub fn max_nodes(mut self, n: usize) -> Config {
+        self.max_nodes = n;
+        self
+    }
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             max_depth: simd_json::DEFAULT_MAX_DEPTH,
+            max_nodes: 1 << 25,
         }
     }
 }
@@ -98,7 +118,8 @@ impl Parser {
     /// # Errors
     ///
     /// [`ErrorKind::Syntax`] with the byte offset for invalid JSON (including nesting deeper
-    /// than [`Config::max_depth`]), [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
+    /// than [`Config::max_depth`], found before anything is allocated),
+    /// [`ErrorKind::TooManyNodes`] beyond [`Config::max_nodes`], [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
     /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
     pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
         let encoding = prepare(input)?;
@@ -111,6 +132,24 @@ impl Parser {
             input[start..].iter().find(|b| !b.is_ascii_whitespace()),
             Some(b'{' | b'[')
         );
+        // Nothing is allocated for a document too deep or too large to parse.
+        tfwire::check_json_shape(
+            &input[start..],
+            self.config.max_depth,
+            self.config.max_nodes,
+        )
+        .map_err(|e| match e {
+            tfwire::JsonShapeError::TooManyNodes { count, max_nodes } => {
+                Error::new(ErrorKind::TooManyNodes {
+                    count,
+                    max: max_nodes,
+                })
+            }
+            e @ tfwire::JsonShapeError::TooDeep { at, .. } => {
+                Error::new(ErrorKind::Syntax(e.to_string())).with_offset(Some(at + start))
+            }
+            _ => Error::new(ErrorKind::Syntax(e.to_string())),
+        })?;
         // The texts of long numbers, taken now: once simd-json has the input, only its
         // strings can be read.
         let mut numbers = Numbers::NONE;
@@ -156,39 +195,7 @@ fn syntax_error(
     starts_with_container: bool,
     config: &Config,
 ) -> Error {
-    let msg = match e.error() {
-        ErrorType::Eof => "unexpected end of input".to_string(),
-        ErrorType::TrailingData => "unexpected text after the end of the document".to_string(),
-        ErrorType::ExpectedMapComma | ErrorType::ExpectedMapEnd => {
-            "expected ',' or '}' after an object member".to_string()
-        }
-        ErrorType::ExpectedArrayComma => "expected ',' or ']' after an array element".to_string(),
-        ErrorType::ExpectedObjectColon => "expected ':' after an object key".to_string(),
-        ErrorType::ExpectedObjectKey | ErrorType::KeyMustBeAString | ErrorType::BadKeyType => {
-            "expected a string as object key".to_string()
-        }
-        ErrorType::InvalidEscape => "invalid escape sequence in a string".to_string(),
-        ErrorType::InvalidUnicodeEscape | ErrorType::InvalidUnicodeCodepoint => {
-            "invalid \\u escape in a string".to_string()
-        }
-        ErrorType::InvalidUtf8 => "the input is not valid UTF-8".to_string(),
-        ErrorType::InvalidNumber | ErrorType::InvalidExponent => "invalid number".to_string(),
-        ErrorType::UnterminatedString => "unterminated string".to_string(),
-        ErrorType::DepthLimitExceeded => format!(
-            "arrays and objects nested deeper than {} levels",
-            config.max_depth
-        ),
-        ErrorType::NoStructure => "the input holds no JSON value".to_string(),
-        _ => match e.character() {
-            Some(c) if crate::json::is_unsafe_char(c) => {
-                format!("unexpected character '\\u{:04x}'", u32::from(c))
-            }
-            Some(c) => format!("unexpected character '{c}'"),
-            None => {
-                "syntax error (a control character in a string, or a misplaced value)".to_string()
-            }
-        },
-    };
+    let msg = tfwire::json_syntax_message(e, config.max_depth);
     // simd-json reports byte 0 for some errors it finds in its second stage; an input
     // that starts with a container cannot be wrong there.
     let offset = match e.error() {

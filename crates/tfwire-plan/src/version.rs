@@ -22,32 +22,29 @@ pub struct FormatVersion {
 }
 
 impl FormatVersion {
-    /// Parses `MAJOR.MINOR` (a third `.PATCH` part, or a missing minor, is tolerated).
+    /// Parses `MAJOR.MINOR`, the form the JSON output format document gives
+    /// (`"1.0"`, `"1.1"`, `"2.0"`): two decimal numbers without leading zeros (`0` itself
+    /// excepted), a point between them, nothing else, no spaces. `"1"`, `"1.2.3"`, `"01.2"`,
+    /// `"1.2 "` and `"v1.2"` are not format versions.
     ///
     /// ```
     /// use tfwire_plan::FormatVersion;
     /// assert_eq!(FormatVersion::parse("1.2"), Some(FormatVersion { major: 1, minor: 2 }));
-    /// assert_eq!(FormatVersion::parse("v1"), None);
+    /// for bad in ["v1", "1", "1.2.3", "01.2", "1.02", "1.2 ", " 1.2", "1.", ".2", "+1.2"] {
+    ///     assert_eq!(FormatVersion::parse(bad), None, "{bad}");
+    /// }
     /// ```
     pub fn parse(s: &str) -> Option<FormatVersion> {
-        let mut parts = s.split('.');
+        let (major, minor) = s.split_once('.')?;
         let num = |p: &str| -> Option<u64> {
-            (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| p.parse().ok())
-                .flatten()
+            let digits = !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+            let leading_zero = p.len() > 1 && p.starts_with('0');
+            (digits && !leading_zero).then(|| p.parse().ok()).flatten()
         };
-        let major = num(parts.next()?)?;
-        let minor = match parts.next() {
-            Some(p) => num(p)?,
-            None => 0,
-        };
-        if let Some(p) = parts.next() {
-            num(p)?;
-        }
-        if parts.next().is_some() {
-            return None;
-        }
-        Some(FormatVersion { major, minor })
+        Some(FormatVersion {
+            major: num(major)?,
+            minor: num(minor)?,
+        })
     }
 
     /// Whether this crate reads documents of this version.

@@ -86,6 +86,19 @@ pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     f.write_char('"')
 }
 
+/// Like [`write_quoted`], for text from the input that may be long (a number of a million
+/// digits): beyond 64 characters, its first 40 and last 16 around `…`, then its length.
+pub(crate) fn write_excerpt(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
+    let n = s.chars().count();
+    if n <= 64 {
+        return write_quoted(f, s);
+    }
+    let head: String = s.chars().take(40).collect();
+    let tail: String = s.chars().skip(n - 16).collect();
+    write_quoted(f, &format!("{head}…{tail}"))?;
+    write!(f, " ({n} characters)")
+}
+
 /// What was expected where a value of the wrong kind was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -149,6 +162,9 @@ pub enum Limit {
     /// `Config::max_collection_len`: a list, set, map, tuple or object with more elements
     /// than allowed.
     CollectionLen,
+    /// `Config::max_amplification`: the decoded value would take more arena memory than
+    /// that many times the input's size (plus [`crate::Config::AMPLIFICATION_ALLOWANCE`]).
+    Amplification,
 }
 
 impl Limit {
@@ -159,6 +175,7 @@ impl Limit {
             Limit::InputBytes => "max_input_bytes",
             Limit::ArenaBytes => "max_arena_bytes",
             Limit::CollectionLen => "max_collection_len",
+            Limit::Amplification => "max_amplification",
         }
     }
 }
@@ -271,16 +288,16 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::InvalidNumber(text) => {
                 f.write_str("a number is required, found ")?;
-                write_quoted(f, text)
+                write_excerpt(f, text)
             }
             ErrorKind::NumberOutOfRange(text) => {
                 f.write_str("number out of range: ")?;
-                write_quoted(f, text)
+                write_excerpt(f, text)
             }
             ErrorKind::InvalidUtf8 => f.write_str("string is not valid UTF-8"),
             ErrorKind::InvalidBool(text) => {
                 f.write_str("a bool is required, found the string ")?;
-                write_quoted(f, text)?;
+                write_excerpt(f, text)?;
                 if text.eq_ignore_ascii_case("true") || text.eq_ignore_ascii_case("false") {
                     write!(f, " (use lowercase \"{}\")", text.to_ascii_lowercase())?;
                 }
@@ -359,6 +376,14 @@ impl fmt::Display for ErrorKind {
                     )
                 }
             }
+            ErrorKind::LimitExceeded {
+                limit: Limit::Amplification,
+                max,
+            } => write!(
+                f,
+                "limit exceeded: max_amplification is {max} (the decoded value would take more \
+                 than {max} times the input's size, plus 1 MiB; raise Config::max_amplification)"
+            ),
             ErrorKind::LimitExceeded { limit, max } => {
                 write!(f, "limit exceeded: {} is {max}", limit.config_field())
             }

@@ -75,7 +75,8 @@ pub use encode::{
 };
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::implied_type_msgpack;
-pub use number::{MAX_DECIMAL_EXPONENT, Number, NumberError};
+pub use json::shape::{JSON_NODE_BYTES, JsonShapeError, check_json_shape, json_syntax_message};
+pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number, NumberError};
 pub use program::Program;
 pub use ty::{AttrTy, Attribute, ObjectType, Ty, Type, TypeError};
 pub use value::{Dynamic, Refinements, Value};

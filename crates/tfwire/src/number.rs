@@ -19,6 +19,14 @@ use core::fmt;
 /// but rendering such a number would take gigabytes.)
 pub const MAX_DECIMAL_EXPONENT: i64 = 100_000;
 
+/// The most zeros the plain text of a number may add to its significant digits
+/// ([`Number::write_canonical`]): beyond, the number is written in scientific notation, so
+/// that `"1e99999"` is written in 7 characters rather than 100 000. go-cty writes every
+/// number in plain text; it reads the scientific form back as the same number. 1024 keeps
+/// every number go-cty's conformance vectors write (up to `1e1000`, and the 1076
+/// characters of the smallest float64) in go-cty's own form.
+pub const MAX_PLAIN_ZEROS: i64 = 1024;
+
 /// A number, exactly as it arrived.
 #[derive(Clone, Copy, Debug)]
 pub enum Number<'a> {
@@ -244,6 +252,10 @@ impl<'a> Number<'a> {
 
     /// Writes the canonical text: the exact value as a plain decimal with no exponent, no
     /// `+`, no leading zeros, no trailing fractional zeros; `0` for any zero; `+Inf`/`-Inf`.
+    /// A number whose plain text would add more than [`MAX_PLAIN_ZEROS`] zeros to its
+    /// significant digits is written in scientific notation instead (`1e99999`,
+    /// `-2.5e-2000`): the text is never more than about 1 KiB longer than the digits that
+    /// came in.
     pub fn write_canonical(&self, out: &mut impl fmt::Write) -> fmt::Result {
         match *self {
             Number::Int(i) => write!(out, "{i}"),
@@ -545,10 +557,19 @@ impl<'s> Dec<'s> {
         if self.is_zero() {
             return out.write_str("0");
         }
+        let n = self.len() as i64;
+        // The zeros the plain text adds to the significant digits.
+        let padding = if self.point <= 0 {
+            -self.point
+        } else {
+            (self.point - n).max(0)
+        };
+        if padding > MAX_PLAIN_ZEROS {
+            return self.write_scientific(out);
+        }
         if self.neg {
             out.write_char('-')?;
         }
-        let n = self.len() as i64;
         let digits = |out: &mut dyn fmt::Write, from: usize, to: usize| -> fmt::Result {
             for i in from..to {
                 out.write_char(self.digit(i) as char)?;

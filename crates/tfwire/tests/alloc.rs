@@ -300,3 +300,73 @@ fn every_limit_has_a_clear_error() {
         "{e}"
     );
 }
+
+/// A refined unknown list whose length bounds are equal is a list of that many unknowns
+/// (go-cty's `NewValue`): 18 bytes cannot become 2^26 values (1 GiB of arena). The
+/// amplification limit stops it, names itself, and raising it decodes the value.
+#[test]
+fn refinement_expansion_is_bounded() {
+    let list = Program::compile(&Type::from_json(r#"["list","string"]"#).unwrap());
+    let refined = |n: u32| -> Vec<u8> {
+        let mut v = vec![0xd8, 0x0c, 0x83, 0x01, 0xc2];
+        for key in [5u8, 6] {
+            v.extend_from_slice(&[key, 0xce]);
+            v.extend_from_slice(&n.to_be_bytes());
+        }
+        v.push(0xc0); // padding to the 16 bytes of a fixext 16 (ignored, as go-cty does)
+        v
+    };
+    let input = refined(1 << 26);
+    assert_eq!(input.len(), 18);
+    let arena = bumpalo::Bump::new();
+    PEAK.with(|p| p.set(0));
+    LIVE.with(|l| l.set(0));
+    let e = Decoder::new(Config::default())
+        .decode_msgpack(&list, &input, &arena)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "(root): limit exceeded: max_amplification is 64 (the decoded value would take more \
+         than 64 times the input's size, plus 1 MiB; raise Config::max_amplification) (at \
+         byte 0)"
+    );
+    assert!(
+        PEAK.with(Cell::get) < 2 << 20,
+        "peak {}",
+        PEAK.with(Cell::get)
+    );
+    // Within the allowance, or with the limit raised, the value is decoded.
+    let arena = bumpalo::Bump::new();
+    let small = refined(1000);
+    let v = Decoder::new(Config::default())
+        .decode_msgpack(&list, &small, &arena)
+        .unwrap();
+    assert_eq!(v.elements().map(<[_]>::len), Some(1000));
+    let arena = bumpalo::Bump::new();
+    let n = 1 << 20; // 16 or 24 MiB of values
+    let big = refined(n);
+    let v = Decoder::new(Config::default().max_amplification(1 << 22))
+        .decode_msgpack(&list, &big, &arena)
+        .unwrap();
+    assert_eq!(v.elements().map(<[_]>::len), Some(n as usize));
+    // The chunked decoder's budget grows with what it was fed: the same 18 bytes fed one
+    // at a time fail the same way.
+    let arena = bumpalo::Bump::new();
+    let mut decoder = Decoder::new(Config::default());
+    let mut chunked = decoder.chunked(&list, &arena);
+    let mut last = None;
+    for b in input.chunks(1) {
+        if let Err(e) = chunked.feed(b) {
+            last = Some(e);
+            break;
+        }
+    }
+    let e = last.expect("the chunked decode fails");
+    assert!(matches!(
+        e.kind(),
+        ErrorKind::LimitExceeded {
+            limit: Limit::Amplification,
+            max: 64
+        }
+    ));
+}

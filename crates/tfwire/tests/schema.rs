@@ -685,3 +685,119 @@ fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byt
         failures.join("\n")
     );
 }
+
+/// A name used twice in a block (two attributes, two block types, or an attribute and a
+/// block type) would give an object type with the attribute twice: rejected at load, with
+/// the provider, resource and name, as Terraform does; so is `min_items > max_items`.
+#[test]
+fn ambiguous_schemas_are_rejected_at_load() {
+    let doc = |block: &str| {
+        format!(
+            r#"{{"format_version":"1.0","provider_schemas":{{"registry.terraform.io/hashicorp/x":{{"resource_schemas":{{"x_thing":{{"version":0,"block":{block}}}}}}}}}}}"#
+        )
+    };
+    let at = r#".provider_schemas["registry.terraform.io/hashicorp/x"].resource_schemas["x_thing"].block"#;
+    for (block, want) in [
+        (
+            r#"{"attributes":{"b":{"type":"string"}},"block_types":{"b":{"nesting_mode":"list","block":{}}}}"#,
+            format!(
+                r#"{at}.block_types["b"]: invalid schema: "b" is both an attribute and a nested block type (at byte 189)"#
+            ),
+        ),
+        (
+            r#"{"attributes":{"b":{"type":"string"},"b":{"type":"number"}}}"#,
+            format!(r#"{at}.attributes["b"]: invalid schema: "b" is declared twice (at byte 173)"#),
+        ),
+        (
+            r#"{"block_types":{"b":{"nesting_mode":"list","block":{}},"b":{"nesting_mode":"set","block":{}}}}"#,
+            format!(
+                r#"{at}.block_types["b"]: invalid schema: "b" is declared twice (at byte 191)"#
+            ),
+        ),
+        (
+            r#"{"attributes":{"n":{"nested_type":{"nesting_mode":"single","attributes":{"c":{"type":"string"},"c":{"type":"bool"}}}}}}"#,
+            format!(
+                r#"{at}.attributes["n"].nested_type.attributes["c"]: invalid schema: "c" is declared twice (at byte 231)"#
+            ),
+        ),
+        (
+            r#"{"block_types":{"b":{"nesting_mode":"list","min_items":3,"max_items":2,"block":{}}}}"#,
+            format!(
+                r#"{at}.block_types["b"]: invalid schema: min_items (3) is greater than max_items (2) (at byte 152)"#
+            ),
+        ),
+        (
+            r#"{"block_types":{"b":{"nesting_mode":"list","max_items":18446744073709551616,"block":{}}}}"#,
+            format!(
+                r#"{at}.block_types["b"].max_items: invalid schema: the integer 18446744073709551616 is out of range (at most 9223372036854775807) (at byte 187)"#
+            ),
+        ),
+        (
+            r#"{"block_types":{"b":{"nesting_mode":"list","max_items":2.5,"block":{}}}}"#,
+            format!(
+                r#"{at}.block_types["b"].max_items: invalid schema: an integer is required, found the number 2.5 (at byte 187)"#
+            ),
+        ),
+    ] {
+        let e = ProviderSchemas::from_json(doc(block).as_bytes()).unwrap_err();
+        assert_eq!(e.to_string(), want, "{block}");
+    }
+    // min_items with max_items 0 (no upper bound) is fine.
+    ProviderSchemas::from_json(
+        doc(r#"{"block_types":{"b":{"nesting_mode":"list","min_items":3,"block":{}}}}"#).as_bytes(),
+    )
+    .unwrap();
+    // Syntax errors in words, not the JSON parser's names; a bracket bomb fails at the first
+    // bracket too deep.
+    for (text, want) in [
+        (&b"{\"a\":}"[..], "(root): invalid JSON: unexpected character '}' (at byte 5)".to_string()),
+        (
+            &[b'['; 100_000][..],
+            "(root): invalid JSON: arrays and objects nested deeper than 1024 levels (at byte 1024)".to_string(),
+        ),
+    ] {
+        let e = ProviderSchemas::from_json(text).unwrap_err().to_string();
+        assert_eq!(e, want);
+    }
+}
+
+/// The protobuf loader applies the same rules, naming the resource.
+#[test]
+fn ambiguous_protobuf_schemas_are_rejected_at_load() {
+    fn field(n: u8, bytes: &[u8]) -> Vec<u8> {
+        [&[n << 3 | 2, bytes.len() as u8][..], bytes].concat()
+    }
+    let attr = |name: &str| [field(1, name.as_bytes()), field(2, b"\"string\"")].concat();
+    let nested = |name: &str, extra: &[u8]| {
+        [
+            field(1, name.as_bytes()),
+            field(2, b""),
+            vec![0x18, 2],
+            extra.to_vec(),
+        ]
+        .concat()
+    };
+    let response = |block: Vec<u8>| {
+        let schema = field(2, &block);
+        let entry = [field(1, b"x_thing"), field(2, &schema)].concat();
+        field(2, &entry)
+    };
+    for (block, want) in [
+        (
+            [field(2, &attr("b")), field(3, &nested("b", &[]))].concat(),
+            r#"["x_thing"]: invalid schema: "b" is both an attribute and a nested block type"#,
+        ),
+        (
+            [field(2, &attr("b")), field(2, &attr("b"))].concat(),
+            r#"["x_thing"]: invalid schema: "b" is declared twice"#,
+        ),
+        (
+            field(3, &nested("b", &[0x20, 3, 0x28, 2])),
+            r#"["x_thing"]: invalid schema: nested block "b": min_items (3) is greater than max_items (2)"#,
+        ),
+    ] {
+        let e = ProviderSchema::from_protobuf(&response(block), Protocol::V6).unwrap_err();
+        let e = e.to_string();
+        assert!(e.starts_with(want), "{e}");
+    }
+}

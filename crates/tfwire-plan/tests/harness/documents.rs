@@ -58,7 +58,7 @@ const CASES: &[(&str, &str)] = &[
     ),
     (
         r#"{"format_version":"v1","resource_changes":[]}"#,
-        r#".format_version: invalid format_version "v1": expected MAJOR.MINOR (at byte 18)"#,
+        r#".format_version: invalid format_version "v1": expected MAJOR.MINOR (two numbers without leading zeros, e.g. "1.2") (at byte 18)"#,
     ),
     (
         r#"{"format_version":1.2,"resource_changes":[]}"#,

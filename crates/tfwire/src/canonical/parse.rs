@@ -12,8 +12,10 @@ use bumpalo::Bump;
 ///
 /// The result follows the value model's rules whatever order the text lists things in: map
 /// entries and object attributes are sorted, strings and map keys NFC-normalized. Set
-/// elements keep the order of the text. `["unknown",{}]` is a plain unknown. What the
-/// canonical form can say but a [`Value`] cannot hold is an error: `["string_hex", ...]`
+/// elements keep the order of the text. `["unknown",{}]` is a plain unknown.
+/// Equal set elements merge into one, the first kept (`["set",[["number","1"],
+/// ["number","1.0"]]]` is a set of one number), as go-cty's sets and the decoders do. What
+/// the canonical form can say but a [`Value`] cannot hold is an error: `["string_hex", ...]`
 /// (bytes that are not UTF-8) and a `nullness: true` refinement (that value is `["null"]`).
 /// The value is not checked against a type: the encoders do that.
 ///
@@ -295,6 +297,12 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
+        }
+        if tag == "set" {
+            // A set holds each value once: equal elements merge, the first kept (as go-cty's
+            // `SetVal` and the decoders do).
+            let keep = crate::decode::collection::dedup_set(&mut xs, 0, &mut Vec::new());
+            xs.truncate(keep);
         }
         let xs = self
             .bump

@@ -217,6 +217,8 @@ pub struct ChunkedDecoder<'a, 'd> {
     state: State<'a>,
     arena: &'a Bump,
     previous_limit: Option<usize>,
+    /// What the arena held when decoding started.
+    arena_start: usize,
 }
 
 impl Decoder {
@@ -244,11 +246,11 @@ impl Decoder {
         let stacks = self.stacks.take().unwrap_or_default();
         let machine = stacks.into_machine(program, arena, self.config, Cur::Node(program.root()));
         let previous_limit = arena.allocation_limit();
-        let budget = arena
-            .allocated_bytes()
-            .saturating_add(self.config.max_arena_bytes);
+        let arena_start = arena.allocated_bytes();
+        let budget = arena_start.saturating_add(self.config.arena_budget(0).0);
         arena.set_allocation_limit(Some(previous_limit.map_or(budget, |l| l.min(budget))));
         ChunkedDecoder {
+            arena_start,
             decoder: self,
             machine: Some(machine),
             src: ChunkSource::new(arena),
@@ -261,6 +263,11 @@ impl Decoder {
 
 impl<'a> ChunkedDecoder<'a, '_> {
     /// Feeds the next chunk (of any size, empty included).
+    ///
+    /// The arena budget ([`Config::max_amplification`](super::Config::max_amplification))
+    /// follows the bytes fed so far: a value that expands early in its input (a refined
+    /// unknown list of a declared length) may exceed it here where a one-shot decode of
+    /// the whole input would not.
     pub fn feed(&mut self, chunk: &'a [u8]) -> Result<Progress<'a>, Error> {
         match &self.state {
             State::Failed(e) => return Err(e.clone()),
@@ -289,6 +296,14 @@ impl<'a> ChunkedDecoder<'a, '_> {
                 Path::root(),
             ));
         }
+        // The arena budget grows with the input fed (`max_amplification`).
+        let (allowed, limit) = self
+            .decoder
+            .config
+            .arena_budget(self.src.base + chunk.len());
+        let budget = self.arena_start.saturating_add(allowed);
+        self.arena
+            .set_allocation_limit(Some(self.previous_limit.map_or(budget, |l| l.min(budget))));
         let machine = self.machine.as_mut().expect("the machine lives until drop");
         match machine.run(&mut self.src) {
             Ok(v) => match self.src.finish() {
@@ -300,7 +315,11 @@ impl<'a> ChunkedDecoder<'a, '_> {
                 Err(Stop::Pending) => unreachable!("finish never pends"),
             },
             Err(Halt::Pending) => Ok(Progress::NeedMore),
-            Err(Halt::Error(e)) => self.fail(fix_arena_error(e, &self.decoder.config)),
+            Err(Halt::Error(e)) => {
+                let e = fix_arena_error(e, &self.decoder.config);
+                let e = self.decoder.config.name_arena_limit(e, limit);
+                self.fail(e)
+            }
         }
     }
 

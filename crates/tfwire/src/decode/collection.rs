@@ -67,6 +67,26 @@ pub(crate) fn dedup_set(vals: &mut [Value<'_>], base: usize, scratch: &mut Vec<u
     w
 }
 
+/// The first pair of equal elements of a set (by go-cty's set equality), as indices: a
+/// [`Value::Set`] built by hand may hold duplicates that no go-cty set can.
+pub(crate) fn first_duplicate(elems: &[Value<'_>]) -> Option<(usize, usize)> {
+    let n = elems.len();
+    if n <= SMALL_SET {
+        return (1..n).find_map(|j| {
+            (0..j)
+                .find(|&i| set_eq(&elems[i], &elems[j]))
+                .map(|i| (i, j))
+        });
+    }
+    let mut sorted: Vec<usize> = (0..n).filter(|&i| elems[i].is_wholly_known()).collect();
+    sorted.sort_unstable_by(|&a, &b| cty_cmp(&elems[a], &elems[b]).then(a.cmp(&b)));
+    sorted
+        .windows(2)
+        .filter(|w| cty_cmp(&elems[w[0]], &elems[w[1]]) == Ordering::Equal)
+        .map(|w| (w[0], w[1]))
+        .min_by_key(|&(_, j)| j)
+}
+
 /// go-cty set equality of two elements.
 fn set_eq(a: &Value<'_>, b: &Value<'_>) -> bool {
     a.is_wholly_known() && b.is_wholly_known() && cty_cmp(a, b) == Ordering::Equal

@@ -81,7 +81,7 @@ impl<'a, 't> TapeSource<'a, 't> {
     /// The text of the number node at `node`. simd-json checked its grammar: it ends at the
     /// first byte that no number holds.
     #[inline]
-    fn number_text(&self, node: usize) -> &'a str {
+    pub(crate) fn number_text(&self, node: usize) -> &'a str {
         let start = self.offset_of(node);
         let len = self.input[start..]
             .iter()

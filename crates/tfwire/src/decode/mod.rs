@@ -82,6 +82,14 @@ pub struct Config {
     pub max_arena_bytes: usize,
     /// Most elements in one list, set, map, tuple or object. Default 2^26.
     pub max_collection_len: usize,
+    /// Most arena memory one decode may use relative to its input: the arena may grow by
+    /// at most this many times the input's size plus
+    /// [`Config::AMPLIFICATION_ALLOWANCE`] (and never past `max_arena_bytes`). Default 64,
+    /// far above what any wire value needs (2–4 times), so that a small input cannot
+    /// expand (a refined unknown list of a declared length, a chunked decoder fed bytes
+    /// one at a time) into a large value. The limit is checked by the arena itself: it
+    /// costs nothing per value.
+    pub max_amplification: usize,
     /// JSON only: ignore object attributes the type does not declare (as terraform-plugin-go
     /// does for `RawState` written by an older schema version) instead of rejecting them.
     /// Default `false`.
@@ -100,7 +108,23 @@ impl Config {
             max_input_bytes: 1 << 30,
             max_arena_bytes: 4 << 30,
             max_collection_len: 1 << 26,
+            max_amplification: 64,
             lenient: false,
+        }
+    }
+
+    /// The arena memory every decode may use beyond `max_amplification` times its input.
+    pub const AMPLIFICATION_ALLOWANCE: usize = 1 << 20;
+
+    /// The arena budget of a decode of `input_len` bytes, and the limit that sets it.
+    pub(crate) fn arena_budget(&self, input_len: usize) -> (usize, Limit) {
+        let relative = input_len
+            .saturating_mul(self.max_amplification)
+            .saturating_add(Config::AMPLIFICATION_ALLOWANCE);
+        if relative < self.max_arena_bytes {
+            (relative, Limit::Amplification)
+        } else {
+            (self.max_arena_bytes, Limit::ArenaBytes)
         }
     }
 
@@ -132,10 +156,39 @@ impl Config {
         self
     }
 
+    /// With `max_amplification`.
+    pub const fn max_amplification(mut self, n: usize) -> Config {
+        self.max_amplification = n;
+        self
+    }
+
     /// With `lenient`.
     pub const fn lenient(mut self, yes: bool) -> Config {
         self.lenient = yes;
         self
+    }
+
+    /// An arena error names the limit that set the budget: `max_amplification` when it
+    /// was below `max_arena_bytes`.
+    #[cold]
+    pub(crate) fn name_arena_limit(&self, e: Error, limit: Limit) -> Error {
+        match (e.kind(), limit) {
+            (
+                ErrorKind::LimitExceeded {
+                    limit: Limit::ArenaBytes,
+                    ..
+                },
+                Limit::Amplification,
+            ) => Error::new(
+                ErrorKind::LimitExceeded {
+                    limit,
+                    max: self.max_amplification as u64,
+                },
+                e.offset(),
+                e.path().clone(),
+            ),
+            _ => e,
+        }
     }
 
     fn checked(mut self) -> Config {
@@ -233,7 +286,7 @@ impl Decoder {
             ));
         }
         let mut src = msgpack::Complete::new(input);
-        self.run(program, arena, &mut src)
+        self.run(program, arena, &mut src, input.len())
     }
 
     /// Decodes a complete JSON value of the program's type.
@@ -268,6 +321,16 @@ impl Decoder {
     ) -> Result<Value<'a>, Error> {
         self.check_input(input)?;
         let len = input.len();
+        // simd-json sizes its tape from the structural characters before it checks the
+        // depth (28 bytes each): a large input too deep for the decoder, or so dense that
+        // its tape would take more than 7 times its size (over one node per 4 bytes), goes
+        // to the byte-by-byte reader, which needs no tape and fails at the first bracket
+        // too many. (JSON nests up to twice as deep as the value: type JSON in dynamic
+        // values.) Small inputs cannot cost much and skip the pass.
+        let json_depth = self.config.max_depth.saturating_mul(2).saturating_add(2);
+        if len > SHAPE_CHECK_BYTES && crate::check_json_shape(input, json_depth, len / 4).is_err() {
+            return self.decode_json_text(program, input, arena);
+        }
         // simd-json parses in place and reads past the end: a padded copy, in the arena (the
         // values borrow its unescaped strings). Copied, then padded, not zero-filled first.
         let mut copy = bumpalo::collections::Vec::new_in(arena);
@@ -297,12 +360,12 @@ impl Decoder {
                     pos: 0,
                     last: 0,
                 };
-                let r = self.run(program, arena, &mut src);
+                let r = self.run(program, arena, &mut src, len);
                 self.json.offsets = offsets;
                 r
             } else {
                 let mut src = json_text::TextSource::new(arena, input);
-                self.run(program, arena, &mut src)
+                self.run(program, arena, &mut src, len)
             };
         self.json.tape = tape.reset();
         result
@@ -319,7 +382,7 @@ impl Decoder {
     ) -> Result<Value<'a>, Error> {
         self.check_input(input)?;
         let mut src = json_text::TextSource::new(arena, input);
-        self.run(program, arena, &mut src)
+        self.run(program, arena, &mut src, input.len())
     }
 
     fn check_input(&self, input: &[u8]) -> Result<(), Error> {
@@ -341,14 +404,15 @@ impl Decoder {
         program: &'a Program,
         arena: &'a Bump,
         src: &mut S,
+        input_len: usize,
     ) -> Result<Value<'a>, Error> {
         let stacks = self.stacks.take().unwrap_or_default();
         let mut m = stacks.into_machine(program, arena, self.config, Cur::Node(program.root()));
-        // Bound the arena for this decode: what it already holds plus the configured budget.
+        // Bound the arena for this decode: what it already holds plus the configured budget
+        // (`max_arena_bytes`, or less for a small input: `max_amplification`).
         let previous_limit = arena.allocation_limit();
-        let budget = arena
-            .allocated_bytes()
-            .saturating_add(self.config.max_arena_bytes);
+        let (allowed, limit) = self.config.arena_budget(input_len);
+        let budget = arena.allocated_bytes().saturating_add(allowed);
         arena.set_allocation_limit(Some(previous_limit.map_or(budget, |l| l.min(budget))));
         let result = match m.run(src) {
             Ok(v) => match src.finish() {
@@ -369,9 +433,13 @@ impl Decoder {
         };
         arena.set_allocation_limit(previous_limit);
         self.stacks = Some(m.into_stacks());
-        result
+        result.map_err(|e| self.config.name_arena_limit(e, limit))
     }
 }
+
+/// Inputs up to this size go to simd-json without the shape check: its tape for them costs
+/// at most 28 times as much, under 2 MiB.
+const SHAPE_CHECK_BYTES: usize = 64 << 10;
 
 fn arena_limit(config: &Config, offset: usize) -> Error {
     Error::new(

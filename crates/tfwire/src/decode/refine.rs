@@ -128,8 +128,14 @@ pub(crate) fn unknown<'a>(
                 }
                 let len = match read(&mut t)? {
                     Tok::Int(i) => i,
-                    // go-cty reads an int: uint64 values past 2^63 wrap to negatives.
-                    Tok::Uint(u) => u as i64,
+                    Tok::Uint(u) => i64::try_from(u).map_err(|_| {
+                        // go-cty reads an int: uint64 values past 2^63 wrap to negatives
+                        // and fail (an upper bound) or vanish (a lower bound) by accident.
+                        bad(format!(
+                            "collection length bound {u} is out of range (at most {})",
+                            i64::MAX
+                        ))
+                    })?,
                     Tok::Null => 0,
                     _ => return Err(bad("length bound refinement is not an integer")),
                 };
@@ -262,8 +268,9 @@ impl<'a> Builder<'a> {
                 c != Ordering::Greater
             };
             if !ok {
+                let (open, close) = (if mi { '[' } else { '(' }, if ma { ']' } else { ')' });
                 return Err(bad(format!(
-                    "number lower bound {min} is greater than upper bound {max}"
+                    "number bounds {open}{min}, {max}{close} hold no number"
                 )));
             }
         }

@@ -337,6 +337,11 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 }
                 self.sink.string(s).or_else(|k| self.fail(k))
             }
+            (Value::Set(xs), Shape::Set(..))
+                if crate::decode::collection::first_duplicate(xs).is_some() =>
+            {
+                self.fail(duplicate_elements(xs))
+            }
             (Value::List(xs), Shape::List(e, dynamic))
             | (Value::Set(xs), Shape::Set(e, dynamic)) => {
                 let start = self.sink.len();
@@ -527,6 +532,14 @@ fn tuple_length(expected: usize, found: usize) -> ErrorKind {
         expected,
         found: found as u64,
     }
+}
+
+#[cold]
+fn duplicate_elements(xs: &[Value<'_>]) -> ErrorKind {
+    let (i, j) = crate::decode::collection::first_duplicate(xs).unwrap_or_default();
+    unencodable(format!(
+        "set elements [{i}] and [{j}] are equal: a set holds each value once"
+    ))
 }
 
 #[cold]

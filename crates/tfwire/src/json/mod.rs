@@ -2,6 +2,7 @@
 //! string escaping for every JSON writer.
 
 pub(crate) mod scan;
+pub(crate) mod shape;
 
 use core::fmt;
 

@@ -32,6 +32,19 @@ fn with_document<T>(
     input: &[u8],
     f: impl FnOnce(&Doc<'_, '_>) -> Result<T, Error>,
 ) -> Result<T, Error> {
+    // Nothing is allocated for a document nested too deep to parse (simd-json would size
+    // its tape first, 28 bytes for each bracket).
+    if let Err(e) = crate::check_json_shape(input, simd_json::DEFAULT_MAX_DEPTH, usize::MAX) {
+        let at = match e {
+            crate::JsonShapeError::TooDeep { at, .. } => at,
+            _ => 0,
+        };
+        return Err(Error::new(
+            ErrorKind::Syntax(e.to_string()),
+            at,
+            Path::root(),
+        ));
+    }
     let mut copy = Vec::with_capacity(input.len() + simd_json::INPUT_PADDING);
     copy.extend_from_slice(input);
     copy.resize(input.len() + simd_json::INPUT_PADDING, 0);
@@ -40,7 +53,7 @@ fn with_document<T>(
     if let Err(e) = simd_json::fill_tape_padded(&mut copy, input.len(), &mut buffers, &mut tape) {
         let at = e.index().min(input.len());
         return Err(Error::new(
-            ErrorKind::Syntax(format!("{:?}", e.error())),
+            ErrorKind::Syntax(crate::json_syntax_message(&e, simd_json::DEFAULT_MAX_DEPTH)),
             at,
             Path::root(),
         ));
@@ -143,6 +156,22 @@ impl<'a> Doc<'a, '_> {
             Node::Static(StaticNode::I64(n)) => Ok(n),
             Node::Static(StaticNode::U64(n)) if n <= i64::MAX as u64 => Ok(n as i64),
             Node::Static(StaticNode::Null) => Ok(0),
+            Node::Static(StaticNode::F64(_) | StaticNode::U64(_)) => {
+                let text = excerpt(self.src.number_text(i));
+                if text.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+                    self.fail(
+                        i,
+                        path,
+                        format!("the integer {text} is out of range (at most {})", i64::MAX),
+                    )
+                } else {
+                    self.fail(
+                        i,
+                        path,
+                        format!("an integer is required, found the number {text}"),
+                    )
+                }
+            }
             _ => self.fail(
                 i,
                 path,
@@ -155,6 +184,40 @@ impl<'a> Doc<'a, '_> {
         let n = self.integer(i, path)?;
         u64::try_from(n)
             .or_else(|_| self.fail(i, path, format!("a count cannot be negative ({n})")))
+    }
+
+    /// Fails at the second of two members of `members` with the same name, or at a member
+    /// whose name `others` (the block's attributes) also has.
+    fn unique(
+        &self,
+        members: &[(&'a str, usize)],
+        others: &[(&'a str, usize)],
+        path: &mut Steps,
+    ) -> Result<(), Error> {
+        // Sorted by name (then position), so that the check is O(n log n) for any schema.
+        let mut names: Vec<(&str, bool, usize)> = members
+            .iter()
+            .map(|&(n, v)| (n, false, v))
+            .chain(others.iter().map(|&(n, v)| (n, true, v)))
+            .collect();
+        names.sort_unstable();
+        // Two of `others` with one name are for the caller of `others` to report.
+        let Some(w) = names
+            .windows(2)
+            .find(|w| w[0].0 == w[1].0 && !(w[0].1 && w[1].1))
+        else {
+            return Ok(());
+        };
+        // Members sort before `others` of the same name: `w[0]` is a member.
+        let name = w[0].0;
+        let (what, v) = if w[1].1 {
+            let what = format!("{name:?} is both an attribute and a nested block type");
+            (what, w[0].2)
+        } else {
+            (format!("{name:?} is declared twice"), w[1].2)
+        };
+        path.push(PathStep::Key(name.into()));
+        self.fail(v, path, what)
     }
 
     fn document(&self, path: &mut Steps) -> Result<ProviderSchemas, Error> {
@@ -271,12 +334,25 @@ impl<'a> Doc<'a, '_> {
             );
         }
         let mut b = Block::default();
-        for (key, v) in self.object(at, path, "a block")? {
+        let members = self.object(at, path, "a block")?;
+        // An attribute and a nested block type may not share a name (Terraform rejects
+        // such schemas: the object type would have the attribute twice).
+        let find = |key: &str| members.iter().rev().find(|m| m.0 == key).map(|m| m.1);
+        if let (Some(a), Some(t)) = (find("attributes"), find("block_types"))
+            && let (Some(attrs), Some(types)) = (self.members(a), self.members(t))
+        {
+            path.push(PathStep::Attr("block_types".into()));
+            self.unique(&types, &attrs, path)?;
+            path.pop();
+        }
+        for (key, v) in members {
             path.push(PathStep::Attr(key.into()));
             match key {
                 "attributes" => b.attributes = self.attributes(v, path, depth)?,
                 "block_types" => {
-                    for (name, nv) in self.object(v, path, "block_types")? {
+                    let types = self.object(v, path, "block_types")?;
+                    self.unique(&types, &[], path)?;
+                    for (name, nv) in types {
                         path.push(PathStep::Key(name.into()));
                         b.block_types
                             .push(self.nested_block(name, nv, path, depth)?);
@@ -300,7 +376,9 @@ impl<'a> Doc<'a, '_> {
         depth: usize,
     ) -> Result<Vec<Attribute>, Error> {
         let mut out = Vec::new();
-        for (name, v) in self.object(at, path, "attributes")? {
+        let members = self.object(at, path, "attributes")?;
+        self.unique(&members, &[], path)?;
+        for (name, v) in members {
             path.push(PathStep::Key(name.into()));
             out.push(self.attribute(name, v, path, depth)?);
             path.pop();
@@ -440,6 +518,13 @@ impl<'a> Doc<'a, '_> {
         let Some(nesting) = nesting else {
             return self.fail(at, path, "a nested block type needs a \"nesting_mode\"");
         };
+        if max > 0 && min > max {
+            return self.fail(
+                at,
+                path,
+                format!("min_items ({min}) is greater than max_items ({max})"),
+            );
+        }
         Ok(NestedBlock {
             type_name: name.to_owned(),
             block: block.unwrap_or_default(),
@@ -462,5 +547,14 @@ impl Block {
     /// ```
     pub fn from_json(input: &[u8]) -> Result<Block, Error> {
         with_document(input, |doc| doc.block(0, &mut Vec::new(), 0))
+    }
+}
+
+/// A number's text for a message: at most 40 characters.
+fn excerpt(text: &str) -> String {
+    if text.len() <= 40 {
+        text.to_owned()
+    } else {
+        format!("{}… ({} digits)", &text[..32], text.len())
     }
 }

@@ -231,6 +231,28 @@ impl Block {
         self.block_types
             .sort_by(|a, b| a.type_name.cmp(&b.type_name));
     }
+
+    /// A name this (sorted) block uses twice, as the message for it: two attributes or two
+    /// block types of one name, or an attribute and a block type (Terraform rejects such
+    /// schemas; the implied object type would have the name twice).
+    pub(crate) fn name_clash(&self) -> Option<String> {
+        fn twice<'n>(names: &[&'n str]) -> Option<&'n str> {
+            names.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+        }
+        let attrs: Vec<&str> = self.attributes.iter().map(|a| a.name.as_str()).collect();
+        let types: Vec<&str> = self
+            .block_types
+            .iter()
+            .map(|b| b.type_name.as_str())
+            .collect();
+        if let Some(n) = twice(&attrs).or_else(|| twice(&types)) {
+            return Some(format!("{n:?} is declared twice"));
+        }
+        types
+            .iter()
+            .find(|t| attrs.binary_search(t).is_ok())
+            .map(|n| format!("{n:?} is both an attribute and a nested block type"))
+    }
 }
 
 impl NestedBlock {

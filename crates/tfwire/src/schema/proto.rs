@@ -4,7 +4,7 @@
 use super::{
     Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting, ProviderSchema, Schema,
 };
-use crate::error::{Error, ErrorKind, Path};
+use crate::error::{Error, ErrorKind, Path, PathStep};
 use crate::proto::{Field, Fields};
 use crate::ty::Type;
 
@@ -90,12 +90,19 @@ fn map_entry(b: &[u8], base: usize, protocol: Protocol) -> Result<(String, Schem
     while let Some(f) = fields.next() {
         match f? {
             (1, Field::Bytes(k)) => key = Some(text(&fields, k, "a schema name")?.to_owned()),
-            (2, Field::Bytes(v)) => value = Some(schema(v, fields.offset_of(v), protocol)?),
+            (2, Field::Bytes(v)) => value = Some((v, fields.offset_of(v))),
             _ => {}
         }
     }
     // proto3 maps: a missing key is "", a missing value the default message.
-    Ok((key.unwrap_or_default(), value.unwrap_or_default()))
+    let key: String = key.unwrap_or_default();
+    let value = match value {
+        // An error names the schema (the resource type) it is in.
+        Some((v, at)) => schema(v, at, protocol)
+            .map_err(|e| e.with_path(Path(vec![PathStep::Key(key.as_str().into())])))?,
+        None => Schema::default(),
+    };
+    Ok((key, value))
 }
 
 fn schema(b: &[u8], base: usize, protocol: Protocol) -> Result<Schema, Error> {
@@ -133,6 +140,9 @@ fn block(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<Bloc
         }
     }
     blk.sort();
+    if let Some(m) = blk.name_clash() {
+        return Err(invalid(base, m));
+    }
     Ok(blk)
 }
 
@@ -218,6 +228,9 @@ fn nested_type(
         }
     }
     attributes.sort_by(|a: &Attribute, b| a.name.cmp(&b.name));
+    if let Some(w) = attributes.windows(2).find(|w| w[0].name == w[1].name) {
+        return Err(invalid(base, format!("{:?} is declared twice", w[1].name)));
+    }
     let nesting = nesting.ok_or_else(|| invalid(base, "a nested type without a nesting mode"))?;
     Ok(NestedType {
         attributes,
@@ -271,5 +284,14 @@ fn nested_block(
             format!("nested block {:?} without a nesting mode", nb.type_name),
         )
     })?;
+    if nb.max_items > 0 && nb.min_items > nb.max_items {
+        return Err(invalid(
+            base,
+            format!(
+                "nested block {:?}: min_items ({}) is greater than max_items ({})",
+                nb.type_name, nb.min_items, nb.max_items
+            ),
+        ));
+    }
     Ok(nb)
 }

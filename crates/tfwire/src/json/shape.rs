@@ -1,0 +1,235 @@
+//! The shape check every simd-json setup runs before simd-json sees a document.
+//!
+//! simd-json sizes its tape (24 bytes a node) and structural index (4 bytes a node) from
+//! the number of structural characters before its second stage checks the nesting depth,
+//! so a gigabyte of `[` costs 28 GB before it is rejected. One pass over the bytes, with
+//! no allocation, finds what a tape parser would refuse or could not afford.
+
+/// Why [`check_json_shape`] refused a document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonShapeError {
+    /// Arrays and objects nest deeper than `max_depth`: the bracket at byte `at` opens
+    /// one level too many.
+    TooDeep {
+        /// The byte offset of the first bracket beyond the limit.
+        at: usize,
+        /// The limit.
+        max_depth: usize,
+    },
+    /// More nodes than `max_nodes` (brackets, commas, colons and strings, counted outside
+    /// strings): a tape for the document would need more memory than the caller allows.
+    TooManyNodes {
+        /// The number of nodes counted.
+        count: usize,
+        /// The limit.
+        max_nodes: usize,
+    },
+}
+
+impl core::fmt::Display for JsonShapeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            JsonShapeError::TooDeep { max_depth, .. } => {
+                write!(
+                    f,
+                    "arrays and objects nested deeper than {max_depth} levels"
+                )
+            }
+            JsonShapeError::TooManyNodes { count, max_nodes } => write!(
+                f,
+                "the document has {count} JSON nodes (brackets, commas, colons and strings), \
+                 more than the limit of {max_nodes}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for JsonShapeError {}
+
+/// Memory a tape parser (simd-json) needs for one node: a 24-byte tape entry and a 4-byte
+/// structural index. Callers multiply a node budget by this to state it in bytes.
+pub const JSON_NODE_BYTES: usize = 28;
+
+/// Byte classes outside strings.
+const OTHER: u8 = 0;
+const OPEN: u8 = 1;
+const CLOSE: u8 = 2;
+const SEPARATOR: u8 = 3;
+const QUOTE: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    t[b'[' as usize] = OPEN;
+    t[b'{' as usize] = OPEN;
+    t[b']' as usize] = CLOSE;
+    t[b'}' as usize] = CLOSE;
+    t[b',' as usize] = SEPARATOR;
+    t[b':' as usize] = SEPARATOR;
+    t[b'"' as usize] = QUOTE;
+    t
+};
+
+/// Checks, before a tape parser allocates anything for `input`, that its arrays and
+/// objects nest at most `max_depth` deep and that it has at most `max_nodes` nodes
+/// (brackets, commas, colons and strings outside strings: an upper bound, within a factor
+/// of 2, on the tape entries of a valid document, whose scalars each follow a comma, a
+/// colon or an opening bracket). Returns the node count.
+///
+/// The pass reads each byte once (string contents with `memchr`) and allocates nothing.
+/// It does not validate the JSON: a document it accepts may still be rejected by the
+/// parser, with the parser's own error.
+///
+/// ```
+/// use tfwire::{JsonShapeError, check_json_shape};
+/// assert_eq!(check_json_shape(br#"{"a":[1,2],"b":"[["}"#, 2, 100), Ok(11));
+/// assert_eq!(
+///     check_json_shape(b"[[[", 2, 100),
+///     Err(JsonShapeError::TooDeep { at: 2, max_depth: 2 })
+/// );
+/// ```
+///
+/// # Errors
+///
+/// [`JsonShapeError`]: the first bracket too deep, or the node count when it exceeds
+/// `max_nodes`.
+pub fn check_json_shape(
+    input: &[u8],
+    max_depth: usize,
+    max_nodes: usize,
+) -> Result<usize, JsonShapeError> {
+    let mut depth = 0usize;
+    let mut nodes = 0usize;
+    let mut i = 0;
+    while i < input.len() {
+        match CLASS[input[i] as usize] {
+            OTHER => {}
+            OPEN => {
+                depth += 1;
+                nodes += 1;
+                if depth > max_depth {
+                    return Err(JsonShapeError::TooDeep { at: i, max_depth });
+                }
+            }
+            CLOSE => {
+                depth = depth.saturating_sub(1);
+                nodes += 1;
+            }
+            SEPARATOR => nodes += 1,
+            _ => {
+                // A string: skip to its closing quote, stepping over escapes.
+                nodes += 1;
+                i += 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &input[i.min(input.len())..]) {
+                        None => {
+                            i = input.len();
+                            break;
+                        }
+                        Some(k) if input[i + k] == b'\\' => i += k + 2,
+                        Some(k) => {
+                            i += k;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    if nodes > max_nodes {
+        return Err(JsonShapeError::TooManyNodes {
+            count: nodes,
+            max_nodes,
+        });
+    }
+    Ok(nodes)
+}
+
+/// The message for a document simd-json rejected, in the words every tfwire JSON reader
+/// uses (never simd-json's own `Debug` names); `max_depth` is the depth the parser was
+/// given. Shared by tfwire's and tfwire-plan's simd-json setups.
+#[doc(hidden)]
+#[cold]
+pub fn json_syntax_message(e: &simd_json::Error, max_depth: usize) -> String {
+    use simd_json::ErrorType;
+    match e.error() {
+        ErrorType::Eof => "unexpected end of input".to_string(),
+        ErrorType::TrailingData => "unexpected text after the end of the document".to_string(),
+        ErrorType::ExpectedMapComma | ErrorType::ExpectedMapEnd => {
+            "expected ',' or '}' after an object member".to_string()
+        }
+        ErrorType::ExpectedArrayComma => "expected ',' or ']' after an array element".to_string(),
+        ErrorType::ExpectedObjectColon => "expected ':' after an object key".to_string(),
+        ErrorType::ExpectedObjectKey | ErrorType::KeyMustBeAString | ErrorType::BadKeyType => {
+            "expected a string as object key".to_string()
+        }
+        ErrorType::InvalidEscape => "invalid escape sequence in a string".to_string(),
+        ErrorType::InvalidUnicodeEscape | ErrorType::InvalidUnicodeCodepoint => {
+            "invalid \\u escape in a string".to_string()
+        }
+        ErrorType::InvalidUtf8 => "the input is not valid UTF-8".to_string(),
+        ErrorType::InvalidNumber | ErrorType::InvalidExponent => "invalid number".to_string(),
+        ErrorType::UnterminatedString => "unterminated string".to_string(),
+        ErrorType::DepthLimitExceeded => {
+            format!("arrays and objects nested deeper than {max_depth} levels")
+        }
+        ErrorType::NoStructure => "the input holds no JSON value".to_string(),
+        _ => match e.character() {
+            // Only a plain visible character is shown as itself; anything else as its code
+            // point, so that no control or bidi character of the input reaches a terminal.
+            Some(c) if c.is_ascii_graphic() || (c.is_alphanumeric() && !c.is_control()) => {
+                format!("unexpected character '{c}'")
+            }
+            Some(c) => format!("unexpected character '\\u{:04x}'", u32::from(c)),
+            None => {
+                "syntax error (a control character in a string, or a misplaced value)".to_string()
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{JsonShapeError, check_json_shape};
+
+    #[test]
+    fn strings_do_not_count() {
+        assert_eq!(check_json_shape(br#""[[[\"[[[""#, 1, 10), Ok(1));
+        assert_eq!(check_json_shape(br#"["\\",["#, 2, 10), Ok(4));
+        // An escape at the very end, and an unterminated string.
+        assert_eq!(check_json_shape(br#"["\"#, 1, 10), Ok(2));
+        assert_eq!(check_json_shape(br#"["abc"#, 1, 10), Ok(2));
+    }
+
+    #[test]
+    fn depth_and_nodes() {
+        let bomb = vec![b'['; 1 << 20];
+        assert_eq!(
+            check_json_shape(&bomb, 256, usize::MAX),
+            Err(JsonShapeError::TooDeep {
+                at: 256,
+                max_depth: 256
+            })
+        );
+        let nested = format!("{}{}", "[".repeat(256), "]".repeat(256));
+        assert_eq!(check_json_shape(nested.as_bytes(), 256, 512), Ok(512));
+        assert_eq!(
+            check_json_shape(nested.as_bytes(), 256, 511),
+            Err(JsonShapeError::TooManyNodes {
+                count: 512,
+                max_nodes: 511
+            })
+        );
+        // Closing brackets never take the depth below zero (the parser rejects them).
+        assert_eq!(check_json_shape(b"]]][[", 2, 10), Ok(5));
+        assert_eq!(
+            JsonShapeError::TooDeep {
+                at: 0,
+                max_depth: 3
+            }
+            .to_string(),
+            "arrays and objects nested deeper than 3 levels"
+        );
+    }
+}
