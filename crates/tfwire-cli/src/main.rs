@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 mod decode;
 mod encode;
+mod humanplan;
 mod input;
 mod markdown;
 mod output;

@@ -1,7 +1,7 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
 use crate::render::{self, Layout};
-use crate::{Failure, input, markdown, output, suggest};
+use crate::{Failure, humanplan, input, markdown, output, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
@@ -163,13 +163,29 @@ struct ShowArgs {
     /// Show unchanged attributes too.
     #[arg(long)]
     all: bool,
+    /// The provider schemas (`tofu providers schema -json`), for output identical to
+    /// `tofu show`; without them, nested blocks are drawn as attributes and only
+    /// top-level attributes say `# forces replacement`.
+    #[arg(long, value_name = "SCHEMAS")]
+    schemas: Option<String>,
+    /// Whose words to use: OpenTofu's ("OpenTofu will perform ...") or Terraform's.
+    #[arg(long, value_enum, default_value_t = Wording::Opentofu)]
+    wording: Wording,
     /// The plan JSON file (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
     file: String,
     /// The resource instance address, as `plan summary` prints it (the address before a
-    /// move works too).
+    /// move works too). Without it, the whole plan is shown.
     #[arg(value_name = "ADDRESS")]
-    address: String,
+    address: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Wording {
+    /// "OpenTofu will perform the following actions".
+    Opentofu,
+    /// "Terraform will perform the following actions".
+    Terraform,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -374,18 +390,36 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
+    let schemas = match &args.schemas {
+        Some(path) => Some(crate::schema::load(path)?),
+        None => None,
+    };
+    let human = humanplan::Options {
+        color: use_color(),
+        terraform: args.wording == Wording::Terraform,
+    };
     input::with_document(&args.file, |doc| {
         let plan = expect_plan(&name, doc)?;
+        let Some(address) = args.address.as_deref() else {
+            if args.format == ShowFormat::Json {
+                return Err(Failure::Usage(
+                    "--format json shows one change: give its ADDRESS".into(),
+                ));
+            }
+            let text = humanplan::render_plan(plan, schemas.as_ref(), human)
+                .map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+            return output::with_stdout(|out| out.write_all(text.as_bytes()));
+        };
         let mut found: Vec<&ResourceChange<'_>> = plan
             .resource_changes
             .iter()
-            .filter(|rc| rc.display_address() == args.address.as_str())
+            .filter(|rc| rc.display_address() == address)
             .collect();
         if found.is_empty() {
             found = plan
                 .resource_changes
                 .iter()
-                .filter(|rc| rc.previous_address == Some(args.address.as_str()))
+                .filter(|rc| rc.previous_address == Some(address))
                 .collect();
         }
         if found.is_empty() {
@@ -396,8 +430,8 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 .collect();
             return Err(Failure::Input(format!(
                 "{name}: no resource change has the address {:?}{}",
-                args.address,
-                suggest::near(&args.address, &all, "tfwire plan summary", &args.file)
+                address,
+                suggest::near(address, &all, "tfwire plan summary", &args.file)
             )));
         }
         let color = use_color();
@@ -409,11 +443,22 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                     text.push_str(&change_json(rc, &diff));
                     text.push('\n');
                 }
-                ShowFormat::Text => {
+                ShowFormat::Text if args.all => {
                     if i > 0 {
                         text.push('\n');
                     }
                     change_text(&mut text, rc, &diff, args.all, color);
+                }
+                ShowFormat::Text => {
+                    let section = humanplan::render_change(plan, rc, schemas.as_ref(), human)
+                        .map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+                    if let Some(section) = section {
+                        if i > 0 {
+                            text.push('\n');
+                        }
+                        text.push_str(&section);
+                        text.push('\n');
+                    }
                 }
             }
         }
