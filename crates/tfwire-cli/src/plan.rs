@@ -1,6 +1,6 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
-use crate::render::{self, Layout};
+use crate::render;
 use crate::{Failure, humanplan, input, markdown, output, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -397,6 +397,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
     let human = humanplan::Options {
         color: use_color(),
         terraform: args.wording == Wording::Terraform,
+        all: args.all,
     };
     input::with_document(&args.file, |doc| {
         let plan = expect_plan(&name, doc)?;
@@ -434,7 +435,6 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 suggest::near(address, &all, "tfwire plan summary", &args.file)
             )));
         }
-        let color = use_color();
         let mut text = String::new();
         for (i, rc) in found.iter().enumerate() {
             let diff = Diff::of(&rc.change);
@@ -442,12 +442,6 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 ShowFormat::Json => {
                     text.push_str(&change_json(rc, &diff));
                     text.push('\n');
-                }
-                ShowFormat::Text if args.all => {
-                    if i > 0 {
-                        text.push('\n');
-                    }
-                    change_text(&mut text, rc, &diff, args.all, color);
                 }
                 ShowFormat::Text => {
                     let section = humanplan::render_change(plan, rc, schemas.as_ref(), human)
@@ -507,83 +501,4 @@ fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
 fn json_str(s: &mut String, v: &str) {
     // Writing to a String cannot fail.
     let _ = tfwire_plan::write_json_str(s, v);
-}
-
-/// What a change does, in words, and its marker.
-fn describe(kind: ChangeKind<'_>) -> (&'static str, String) {
-    match kind {
-        ChangeKind::Create => ("+", "will be created".into()),
-        ChangeKind::Update => ("~", "will be updated in-place".into()),
-        ChangeKind::Delete => ("-", "will be destroyed".into()),
-        ChangeKind::Replace {
-            create_first: false,
-        } => ("-/+", "must be replaced (destroyed, then created)".into()),
-        ChangeKind::Replace { create_first: true } => (
-            "+/-",
-            "must be replaced (created, then the old object destroyed)".into(),
-        ),
-        ChangeKind::Read => ("<=", "will be read during apply".into()),
-        ChangeKind::NoOp => (" ", "has no changes".into()),
-        ChangeKind::Forget => (
-            ".",
-            "will no longer be managed (forgotten, not destroyed)".into(),
-        ),
-        other => ("~", format!("will be changed ({})", other.key())),
-    }
-}
-
-fn change_text(out: &mut String, rc: &ResourceChange<'_>, diff: &Diff<'_>, all: bool, color: bool) {
-    use std::fmt::Write as _;
-    let c = ChangeSummary::of(rc);
-    let (m, words) = describe(c.kind);
-    let _ = writeln!(out, "  # {} {words}", c.address);
-    if let Some(p) = c.previous_address {
-        let _ = writeln!(out, "  # (moved from {p})");
-    }
-    if c.importing {
-        match c.import_id {
-            Some(id) => {
-                let _ = writeln!(out, "  # (imported from id {id:?})");
-            }
-            None => {
-                let _ = writeln!(out, "  # (imported)");
-            }
-        }
-    }
-    if let Some(r) = c.action_reason {
-        let _ = writeln!(out, "  # (because {r})");
-    }
-    if let Some(d) = c.deposed {
-        let _ = writeln!(out, "  # (deposed object {d})");
-    }
-    let keyword = if c.is_data() { "data" } else { "resource" };
-    let _ = writeln!(
-        out,
-        "{} {keyword} {:?} {:?} {{",
-        render::paint(&format!("{m:>3}"), m, color),
-        c.type_name,
-        c.name
-    );
-    let layout = Layout {
-        markers: true,
-        all,
-        color,
-    };
-    if diff.children.is_empty() {
-        // Not an object (or nothing known): show the value as a whole.
-        if diff.op != tfwire_plan::DiffOp::NoOp || all {
-            let _ = writeln!(out, "      # value: {}", leaf(diff));
-        }
-    } else {
-        render::body(out, diff, 6, layout);
-    }
-    let _ = writeln!(out, "    }}");
-}
-
-fn leaf(d: &Diff<'_>) -> String {
-    format!(
-        "{} -> {}",
-        render::value_text(d.before),
-        render::value_text(d.after)
-    )
 }

@@ -38,6 +38,9 @@ pub(crate) struct Options {
     pub(crate) color: bool,
     /// Terraform's words ("Terraform will perform ...") instead of OpenTofu's.
     pub(crate) terraform: bool,
+    /// Show unchanged attributes, blocks and elements too (`tofu show` shows them only
+    /// for imports).
+    pub(crate) all: bool,
 }
 
 /// What went wrong drawing a plan.
@@ -485,7 +488,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             o.hide_symbols = true;
             o.no_null_suffix = true;
         }
-        o.show_unchanged = d.importing();
+        o.show_unchanged = d.importing() || self.opts.all;
         let keyword = if d.rc.mode == Mode::Managed {
             "resource"
         } else {
