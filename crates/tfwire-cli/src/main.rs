@@ -56,6 +56,9 @@ pub(crate) enum Failure {
     Input(String),
     /// The command line was wrong (exit 2).
     Usage(String),
+    /// The command did its work and asks for this exit code (`--detailed-exitcode`,
+    /// `--fail-on`), with a message for standard error if any.
+    Exit(u8, Option<String>),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +79,12 @@ fn main() -> ExitCode {
         Err(Failure::Usage(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)
+        }
+        Err(Failure::Exit(code, msg)) => {
+            if let Some(msg) = msg {
+                eprintln!("{msg}");
+            }
+            ExitCode::from(code)
         }
     }
 }

@@ -52,12 +52,23 @@ enum PlanCommand {
     tfwire plan summary --action replace,delete --module module.network plan.json\n  \
     tfwire plan summary --type 'aws_iam_*' --address '*[\"prod\"]*' plan.json\n  \
     terraform show -json plan.out | gzip | tfwire plan summary --format json -\n\n\
-    Exit codes: 0 success, 1 input rejected, 2 usage error (including a --max-bytes\n\
-    budget too small for even the totals).")]
+    Exit codes: 0 success, 1 input rejected or a change matched --fail-on, 2 usage error\n\
+    (including a --max-bytes budget too small for even the totals) or, with\n\
+    --detailed-exitcode, a plan with changes.")]
 struct SummaryArgs {
     /// The output format [default: table; markdown with --max-bytes].
     #[arg(long, value_enum)]
     format: Option<Format>,
+    /// Exit 2 when the plan (as filtered) has changes, 0 when it has none, as `terraform
+    /// plan -detailed-exitcode` does (1 still means the input was rejected).
+    #[arg(long)]
+    detailed_exitcode: bool,
+    /// Exit 1 (after printing the summary) when the plan (as filtered) has changes with
+    /// one of these actions: create, update, delete, replace, read, forget, ...
+    #[arg(long, value_name = "ACTION", value_delimiter = ',')]
+    fail_on: Vec<String>,
+    #[command(flatten)]
+    color: ColorArgs,
     /// Markdown only: shrink the summary to at most N bytes (GitHub comments stop at
     /// 65536 characters): first collapse the details, then group the changes by resource
     /// type, then leave out groups (saying how many). The totals are always kept.
@@ -157,6 +168,8 @@ enum Format {
     Exit codes: 0 success, 1 input rejected or no such address (near matches are\n\
     suggested), 2 usage error.")]
 struct ShowArgs {
+    #[command(flatten)]
+    color: ColorArgs,
     /// The output format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
     format: ShowFormat,
@@ -203,6 +216,35 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     }
 }
 
+/// When to colour the output.
+#[derive(clap::Args)]
+struct ColorArgs {
+    /// Colour the output: `auto` colours a terminal unless NO_COLOR is set or TERM is
+    /// `dumb`, and colours any output when CLICOLOR_FORCE is set (not `0`).
+    #[arg(long, value_enum, default_value_t = ColorMode::Auto, value_name = "WHEN")]
+    color: ColorMode,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorMode {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorArgs {
+    fn enabled(&self) -> bool {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        match self.color {
+            ColorMode::Always => true,
+            ColorMode::Never => false,
+            ColorMode::Auto if env("NO_COLOR").is_some() => false,
+            ColorMode::Auto if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+            ColorMode::Auto => use_color() && env("TERM").is_none_or(|t| t != "dumb"),
+        }
+    }
+}
+
 /// Whether standard output should be coloured.
 pub(crate) fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -221,6 +263,12 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
         (None, None) => Format::Table,
     };
     let filter = args.filters.filter()?;
+    let mut fail_on = Filter::new();
+    for a in &args.fail_on {
+        fail_on = fail_on
+            .action(a)
+            .map_err(|e| Failure::Usage(format!("--fail-on: {e}")))?;
+    }
     let name = input::display_name(&args.file).to_string();
     input::with_document(&args.file, |doc| {
         let plan = expect_plan(&name, doc)?;
@@ -233,7 +281,7 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
         match format {
             Format::Json => output::with_stdout(|out| writeln!(out, "{}", summary.to_json())),
             Format::Table => {
-                let color = use_color();
+                let color = args.color.enabled();
                 output::with_stdout(|out| write_table(out, &summary, color))
             }
             Format::Markdown => {
@@ -253,8 +301,57 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
                 };
                 output::with_stdout(|out| out.write_all(text.as_bytes()))
             }
-        }
+        }?;
+        gates(
+            plan,
+            &rcs,
+            &fail_on,
+            args.detailed_exitcode,
+            filter.is_empty(),
+        )
     })
+}
+
+/// The exit the CI gates ask for, after the summary is printed: 1 when a change matches
+/// `--fail-on`, else 2 for changes (or 0 for none) under `--detailed-exitcode`.
+fn gates(
+    plan: &tfwire_plan::Plan<'_>,
+    rcs: &[&ResourceChange<'_>],
+    fail_on: &Filter,
+    detailed: bool,
+    unfiltered: bool,
+) -> Result<(), Failure> {
+    if !fail_on.is_empty() {
+        let hits: Vec<String> = rcs
+            .iter()
+            .map(|rc| ChangeSummary::of(rc))
+            .filter(|c| fail_on.matches(c))
+            .map(|c| format!("{} ({})", c.address, c.kind.key().replace('_', "-")))
+            .collect();
+        if !hits.is_empty() {
+            return Err(Failure::Exit(
+                1,
+                Some(format!(
+                    "tfwire: --fail-on: {} matching change(s): {}",
+                    hits.len(),
+                    hits.join(", ")
+                )),
+            ));
+        }
+    }
+    if detailed {
+        let resources = rcs.iter().any(|rc| rc.change.kind() != ChangeKind::NoOp);
+        // Output changes count only when nothing narrows the plan to resources.
+        let outputs = unfiltered
+            && plan
+                .output_changes
+                .iter()
+                .any(|o| o.change.kind() != ChangeKind::NoOp);
+        if resources || outputs {
+            return Err(Failure::Exit(2, None));
+        }
+    }
+    Ok(())
 }
 
 /// The notes of a change, for humans: moved, imported, reason, forced by, deposed.
@@ -395,7 +492,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
         None => None,
     };
     let human = humanplan::Options {
-        color: use_color(),
+        color: args.color.enabled(),
         terraform: args.wording == Wording::Terraform,
         all: args.all,
     };

@@ -447,3 +447,85 @@ fn filters() {
     );
     std::fs::remove_file(file).unwrap();
 }
+
+#[test]
+fn ci_gates_and_colour_flags() {
+    let changed = r#"{"format_version":"1.2","resource_changes":[
+      {"address":"a.x","mode":"managed","type":"a","name":"x","change":{"actions":["delete"],"before":{},"after":null}},
+      {"address":"a.y","mode":"managed","type":"a","name":"y","change":{"actions":["no-op"],"before":{},"after":{}}}]}"#;
+    let quiet = r#"{"format_version":"1.2","resource_changes":[
+      {"address":"a.y","mode":"managed","type":"a","name":"y","change":{"actions":["no-op"],"before":{},"after":{}}}]}"#;
+    let code = |args: &[&str], input: &str| run(args, input.as_bytes()).0;
+    // --detailed-exitcode: 2 with changes, 0 without.
+    assert_eq!(
+        code(&["plan", "summary", "--detailed-exitcode", "-"], changed),
+        2
+    );
+    assert_eq!(
+        code(&["plan", "summary", "--detailed-exitcode", "-"], quiet),
+        0
+    );
+    // --fail-on: 1 when a change has one of the actions, after the summary is printed.
+    let (c, out, err) = run(
+        &["plan", "summary", "--fail-on", "replace,delete", "-"],
+        changed.as_bytes(),
+    );
+    assert_eq!(c, 1, "{err}");
+    assert!(
+        out.contains("a.x") && err.contains("a.x (delete)"),
+        "{out}{err}"
+    );
+    assert_eq!(
+        code(&["plan", "summary", "--fail-on", "create", "-"], changed),
+        0
+    );
+    assert_eq!(
+        code(&["plan", "summary", "--fail-on", "explode", "-"], changed),
+        2
+    );
+    // --color always colours a pipe; never and auto (not a terminal) do not.
+    let (_, always, _) = run(
+        &["plan", "summary", "--color", "always", "-"],
+        changed.as_bytes(),
+    );
+    assert!(always.contains("\x1b[31m"), "{always}");
+    let (_, never, _) = run(
+        &["plan", "summary", "--color", "never", "-"],
+        changed.as_bytes(),
+    );
+    assert!(!never.contains('\x1b'));
+    let (_, auto, _) = run(&["plan", "summary", "-"], changed.as_bytes());
+    assert!(!auto.contains('\x1b'));
+    let (_, shown, _) = run(
+        &["plan", "show", "--color", "always", "-"],
+        changed.as_bytes(),
+    );
+    assert!(
+        shown.contains("\x1b[1m  # a.x\x1b[0m will be \x1b[1m\x1b[31mdestroyed"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn colour_environment() {
+    use std::process::{Command, Stdio};
+    let plan = r#"{"format_version":"1.2","resource_changes":[
+      {"address":"a.x","mode":"managed","type":"a","name":"x","change":{"actions":["delete"],"before":{},"after":null}}]}"#;
+    let path = std::env::temp_dir().join(format!("tfwire-colour-{}.json", std::process::id()));
+    std::fs::write(&path, plan).unwrap();
+    let run_env = |vars: &[(&str, &str)]| -> String {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tfwire"));
+        cmd.args(["plan", "summary", path.to_str().unwrap()])
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .stdout(Stdio::piped());
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        String::from_utf8(cmd.output().unwrap().stdout).unwrap()
+    };
+    assert!(run_env(&[("CLICOLOR_FORCE", "1")]).contains('\x1b'));
+    assert!(!run_env(&[("CLICOLOR_FORCE", "0")]).contains('\x1b'));
+    assert!(!run_env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\x1b'));
+    std::fs::remove_file(&path).unwrap();
+}

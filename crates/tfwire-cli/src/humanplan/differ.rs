@@ -32,7 +32,11 @@ pub(super) enum Prim {
 /// How a [`Diff`] is drawn.
 pub(super) enum R<'a> {
     /// A leaf.
-    Primitive { before: V<'a>, after: V<'a>, ty: Prim },
+    Primitive {
+        before: V<'a>,
+        after: V<'a>,
+        ty: Prim,
+    },
     /// An object's attributes (sorted); `nested`: a nested attribute object, whose deleted
     /// members say `-> null`.
     Object {
@@ -106,7 +110,11 @@ pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
     let mut attrs = Vec::new();
     // Write-only attributes last: they take the action of the others.
     for pass_write_only in [false, true] {
-        for a in b.attributes.iter().filter(|a| a.write_only == pass_write_only) {
+        for a in b
+            .attributes
+            .iter()
+            .filter(|a| a.write_only == pass_write_only)
+        {
             if let Some(d) = child_attribute(v.member(&a.name), a, current) {
                 current = combine(current, d.action);
                 attrs.push((a.name.as_str(), d));
@@ -219,9 +227,10 @@ fn nested<'a>(v: &Val<'a>, attrs: &'a [Attribute], nesting: Nesting) -> Diff<'a>
     let single = |x: &Val<'a>| nested(x, attrs, Nesting::Single);
     match nesting {
         Nesting::Single | Nesting::Group => {
-            let (attrs, action) = object(v, attrs.iter().map(|a| (a.name.as_str(), a)), |x, a, p| {
-                attribute(x, a, p)
-            });
+            let (attrs, action) =
+                object(v, attrs.iter().map(|a| (a.name.as_str(), a)), |x, a, p| {
+                    attribute(x, a, p)
+                });
             diff(
                 R::Object {
                     attrs,
@@ -393,10 +402,8 @@ fn sensitive<'a>(
         return None;
     }
     let d = inner(&v.without_sensitive());
-    let null_noop = v.before.is_none()
-        && !v.before_explicit
-        && v.after.is_none()
-        && !v.after_explicit;
+    let null_noop =
+        v.before.is_none() && !v.before_explicit && v.after.is_none() && !v.after_explicit;
     let action = if d.action == Action::NoOp && before != after && !null_noop {
         Action::Update
     } else {
@@ -723,7 +730,11 @@ pub(super) fn json<'a>(v: &Val<'a>) -> Diff<'a> {
     }
     let b = json_update(&v.as_delete(), bt);
     let a = json_update(&v.as_create(), at);
-    diff(R::TypeChange(Box::new(b), Box::new(a)), Action::Update, false)
+    diff(
+        R::TypeChange(Box::new(b), Box::new(a)),
+        Action::Update,
+        false,
+    )
 }
 
 fn json_update<'a>(v: &Val<'a>, t: Kind) -> Diff<'a> {
@@ -748,8 +759,7 @@ fn json_update<'a>(v: &Val<'a>, t: Kind) -> Diff<'a> {
                 v,
                 |x| json(&x),
                 |a, b| {
-                    a.kind() == Kind::Object && b.kind() == Kind::Object
-                        || multiline_related(a, b)
+                    a.kind() == Kind::Object && b.kind() == Kind::Object || multiline_related(a, b)
                 },
             );
             diff(

@@ -80,7 +80,9 @@ fn pad(n: usize) -> String {
 
 fn unchanged(what: &str, n: usize, o: Opts) -> String {
     let s = if n == 1 { "" } else { "s" };
-    o.c(&format!("[dark_gray]# ({n} unchanged {what}{s} hidden)[reset]"))
+    o.c(&format!(
+        "[dark_gray]# ({n} unchanged {what}{s} hidden)[reset]"
+    ))
 }
 
 /// `key` left-aligned in `width` (a width in bytes, as OpenTofu measures it, filled up by
@@ -215,7 +217,14 @@ fn prim_value(v: V<'_>, o: Opts) -> String {
     }
 }
 
-fn primitive(d: &Diff<'_>, before: V<'_>, after: V<'_>, ty: Prim, indent: usize, o: Opts) -> String {
+fn primitive(
+    d: &Diff<'_>,
+    before: V<'_>,
+    after: V<'_>,
+    ty: Prim,
+    indent: usize,
+    o: Opts,
+) -> String {
     if ty == Prim::String {
         return string(d, before, after, indent, o);
     }
@@ -398,7 +407,13 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
 }
 
 /// A string holding JSON, drawn as a `jsonencode(...)` diff of the decoded values.
-fn as_json(d: &Diff<'_>, before: Option<&[u8]>, after: Option<&[u8]>, indent: usize, o: Opts) -> String {
+fn as_json(
+    d: &Diff<'_>,
+    before: Option<&[u8]>,
+    after: Option<&[u8]>,
+    indent: usize,
+    o: Opts,
+) -> String {
     let mut parser = tfwire_plan::Parser::new();
     let (mut bbuf, mut abuf) = (
         before.map(<[u8]>::to_vec).unwrap_or_default(),
@@ -476,7 +491,13 @@ fn as_json(d: &Diff<'_>, before: Option<&[u8]>, after: Option<&[u8]>, indent: us
     }
 }
 
-fn object(d: &Diff<'_>, attrs: &[(&str, Diff<'_>)], nested: bool, indent: usize, o: Opts) -> String {
+fn object(
+    d: &Diff<'_>,
+    attrs: &[(&str, Diff<'_>)],
+    nested: bool,
+    indent: usize,
+    o: Opts,
+) -> String {
     if attrs.is_empty() {
         return format!("{{}}{}{}", null_suffix(d.action, o), forces(d.replace, o));
     }
@@ -550,7 +571,11 @@ fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o:
     }
     let mut sorted: Vec<&(&str, Diff<'_>)> = elems.iter().collect();
     sorted.sort_by(|x, y| x.0.cmp(y.0));
-    let width = sorted.iter().map(|(k, _)| quote(k).len()).max().unwrap_or(0);
+    let width = sorted
+        .iter()
+        .map(|(k, _)| quote(k).len())
+        .max()
+        .unwrap_or(0);
     let eo = Opts {
         no_null_suffix: d.action == Action::Delete || nested,
         force_replacement: child_forces,
@@ -564,7 +589,11 @@ fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o:
             continue;
         }
         write_warnings(&mut buf, e, indent + 1, o);
-        let comma = if matches!(e.r, R::Object { .. }) { "," } else { "" };
+        let comma = if matches!(e.r, R::Object { .. }) {
+            ","
+        } else {
+            ""
+        };
         let k = quote(key);
         let k = if nested { k } else { aligned(&k, width) };
         let _ = writeln!(
@@ -785,14 +814,12 @@ fn block(
             let modifying = matches!(b.action, Action::Update | Action::NoOp)
                 && (g.after_sensitive || g.before_sensitive);
             let masked = creating || deleting || modifying;
-            let action = if masked
-                && b.action == Action::NoOp
-                && g.before_sensitive != g.after_sensitive
-            {
-                Action::Update
-            } else {
-                b.action
-            };
+            let action =
+                if masked && b.action == Action::NoOp && g.before_sensitive != g.after_sensitive {
+                    Action::Update
+                } else {
+                    b.action
+                };
             if action == Action::NoOp && !o.show_unchanged {
                 hidden_blocks += 1;
                 return;

@@ -341,7 +341,10 @@ impl<'p, 'a> Renderer<'p, 'a> {
             out.push('\n');
             for (a, text) in [
                 (Action::Create, "  [green]+[reset] create"),
-                (Action::Update, "  [yellow]~[reset] update in-place (current -> planned)"),
+                (
+                    Action::Update,
+                    "  [yellow]~[reset] update in-place (current -> planned)",
+                ),
                 (Action::Delete, "  [red]-[reset] destroy"),
                 (
                     Action::DeleteThenCreate,
@@ -381,8 +384,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete)
                 + count(Action::ForgetThenCreate);
-            let destroy =
-                count(Action::Delete) + count(Action::DeleteThenCreate) + count(Action::CreateThenDelete);
+            let destroy = count(Action::Delete)
+                + count(Action::DeleteThenCreate)
+                + count(Action::CreateThenDelete);
             let update = count(Action::Update);
             let line = match (importing > 0, forgetting > 0) {
                 (true, true) => format!(
@@ -423,9 +427,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
         if shown.is_empty() || plan_empty {
             return false;
         }
-        out.push_str(&self.c(&self.words(
-            "\n[bold][cyan]Note:[reset][bold] Objects have changed outside of OpenTofu\n",
-        )));
+        out.push_str(&self.c(
+            &self.words(
+                "\n[bold][cyan]Note:[reset][bold] Objects have changed outside of OpenTofu\n",
+            ),
+        ));
         out.push('\n');
         out.push_str(&self.wrap(
             "OpenTofu detected the following changes made outside of OpenTofu since the last \"tofu apply\" which may have affected this plan:\n",
@@ -520,16 +526,28 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let mut printed_moved = false;
         let replaced = |buf: &mut String| match reason {
             "replace_because_tainted" => {
-                let _ = write!(buf, "[bold]  # {disp}[reset] is tainted, so it must be [bold][red]replaced[reset]");
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] is tainted, so it must be [bold][red]replaced[reset]"
+                );
             }
             "replace_by_request" => {
-                let _ = write!(buf, "[bold]  # {disp}[reset] will be [bold][red]replaced[reset], as requested");
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] will be [bold][red]replaced[reset], as requested"
+                );
             }
             "replace_by_triggers" => {
-                let _ = write!(buf, "[bold]  # {disp}[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by");
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by"
+                );
             }
             _ => {
-                let _ = write!(buf, "[bold]  # {disp}[reset] must be [bold][red]replaced[reset]");
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] must be [bold][red]replaced[reset]"
+                );
             }
         };
         match action {
@@ -539,7 +557,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
             Action::Read => {
                 let _ = write!(buf, "[bold]  # {disp}[reset] will be read during apply");
                 buf.push_str(match reason {
-                    "read_because_config_unknown" => "\n  # (config refers to values not yet known)",
+                    "read_because_config_unknown" => {
+                        "\n  # (config refers to values not yet known)"
+                    }
                     "read_because_dependency_pending" => {
                         "\n  # (depends on a resource or a module with changes pending)"
                     }
@@ -551,7 +571,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
             }
             Action::Update => {
                 let _ = match cause {
-                    Cause::Change => write!(buf, "[bold]  # {disp}[reset] will be updated in-place"),
+                    Cause::Change => {
+                        write!(buf, "[bold]  # {disp}[reset] will be updated in-place")
+                    }
                     Cause::Drift => write!(buf, "[bold]  # {disp}[reset] has changed"),
                 };
             }
@@ -559,7 +581,10 @@ impl<'p, 'a> Renderer<'p, 'a> {
             Action::Delete => {
                 let _ = match cause {
                     Cause::Change => {
-                        write!(buf, "[bold]  # {disp}[reset] will be [bold][red]destroyed[reset]")
+                        write!(
+                            buf,
+                            "[bold]  # {disp}[reset] will be [bold][red]destroyed[reset]"
+                        )
                     }
                     Cause::Drift => write!(buf, "[bold]  # {disp}[reset] has been deleted"),
                 };
@@ -688,7 +713,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
         if rc.change.importing.is_some()
             && matches!(action, Action::CreateThenDelete | Action::DeleteThenCreate)
         {
-            buf.push_str("  # [reset][yellow]Warning: this will destroy the imported resource[reset]\n");
+            buf.push_str(
+                "  # [reset][yellow]Warning: this will destroy the imported resource[reset]\n",
+            );
         }
         buf
     }

@@ -13,7 +13,8 @@ pub(super) fn color(s: &str, on: bool) -> String {
     while i < bytes.len() {
         if bytes[i] == b'[' {
             let mut j = i + 1;
-            while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'_' | b'-'))
+            while j < bytes.len()
+                && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'_' | b'-'))
             {
                 j += 1;
             }
@@ -377,12 +378,18 @@ mod tests {
 
     #[test]
     fn quotes_like_go() {
-        assert_eq!(quote("a\"b\\c\n\t\u{1}\u{7f}é\u{a0}\u{202e}"), r#""a\"b\\c\n\t\x01\x7fé\u00a0\u202e""#);
+        assert_eq!(
+            quote("a\"b\\c\n\t\u{1}\u{7f}é\u{a0}\u{202e}"),
+            r#""a\"b\\c\n\t\x01\x7fé\u00a0\u202e""#
+        );
     }
 
     #[test]
     fn colour_markup() {
-        assert_eq!(color("[bold]x[reset] [nope] [RED]", false), "x [nope] [RED]");
+        assert_eq!(
+            color("[bold]x[reset] [nope] [RED]", false),
+            "x [nope] [RED]"
+        );
         assert_eq!(color("[red]x", true), "\x1b[31mx\x1b[0m");
     }
 

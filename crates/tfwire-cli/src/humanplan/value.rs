@@ -130,10 +130,7 @@ impl<'a> Val<'a> {
             before_sensitive: non_null(c.before_sensitive),
             after_sensitive: non_null(c.after_sensitive),
             replace: Matcher::paths(
-                c.replace_paths
-                    .iter()
-                    .map(|p| p.raw().as_array())
-                    .collect(),
+                c.replace_paths.iter().map(|p| p.raw().as_array()).collect(),
                 false,
             ),
             relevant,
@@ -356,8 +353,7 @@ pub(super) fn json_eq(a: Json<'_>, b: Json<'_>) -> bool {
                 return false;
             };
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
     }
