@@ -299,8 +299,7 @@ fn heredoc_lines(text: &str, indent: usize, o: Opts) -> Vec<String> {
 }
 
 fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> String {
-    let lines: Vec<String>;
-    match d.action {
+    let lines: Vec<String> = match d.action {
         Action::Create | Action::NoOp => {
             let s = evaluate(after, o);
             if let Some(j) = &s.json {
@@ -313,7 +312,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
             if !s.multiline {
                 return format!("{}{}", s.simple(), forces(d.replace, o));
             }
-            lines = heredoc_lines(&s.text, indent, o);
+            heredoc_lines(&s.text, indent, o)
         }
         Action::Delete => {
             let s = evaluate(before, o);
@@ -331,7 +330,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                     forces(d.replace, o)
                 );
             }
-            lines = heredoc_lines(&s.text, indent, o);
+            heredoc_lines(&s.text, indent, o)
         }
         _ => {
             let (b, a) = (evaluate(before, o), evaluate(after, o));
@@ -393,9 +392,9 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                     out.push(format!("{}{}{line}", pad(indent + 1), symbol(action, o)));
                 },
             );
-            lines = out;
+            out
         }
-    }
+    };
     format!(
         "<<-EOT{}\n{}\n{}{}EOT{}",
         forces(d.replace, o),
