@@ -209,11 +209,22 @@ fn write_warnings(buf: &mut String, d: &Diff<'_>, indent: usize, o: Opts) {
 fn prim_value(v: V<'_>, o: Opts) -> String {
     match v {
         None => o.c("[dark_gray]null[reset]"),
-        Some(j) => match j.as_bool() {
-            Some(true) => "true".into(),
-            Some(false) => "false".into(),
-            None => j.to_string(),
+        Some(j) => match (j.as_bool(), j.as_number()) {
+            (Some(true), _) => "true".into(),
+            (Some(false), _) => "false".into(),
+            (_, Some(n)) => number_text(n),
+            _ => j.to_string(),
         },
+    }
+}
+
+/// A number as OpenTofu writes it in plans: integers and decimals in positional notation,
+/// never with an exponent (`0.00000015`, not `1.5e-7`), and numbers kept as text as
+/// written.
+fn number_text(n: tfwire_plan::Number<'_>) -> String {
+    match n {
+        tfwire_plan::Number::F64(x) if x.is_finite() => format!("{x}"),
+        other => other.to_string(),
     }
 }
 
