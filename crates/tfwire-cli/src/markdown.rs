@@ -200,6 +200,34 @@ impl Summary<'_, '_> {
                 kinds.join(", ")
             );
         }
+        let changed_outputs: Vec<&tfwire_plan::OutputSummary<'_>> = s
+            .output_changes
+            .iter()
+            .filter(|o| o.kind != ChangeKind::NoOp)
+            .collect();
+        if !changed_outputs.is_empty() {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            const NAMED: usize = 10;
+            let names: Vec<String> = changed_outputs
+                .iter()
+                .take(NAMED)
+                .map(|o| format!("{} {}", code(o.name), o.kind.key().replace('_', "-")))
+                .collect();
+            let more = changed_outputs.len().saturating_sub(NAMED);
+            let _ = write!(
+                text,
+                "**Outputs:** {} ({}{}).",
+                crate::plan::output_counts_line(&s.outputs),
+                names.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            );
+        }
         if let Some((n, d)) = s.unfiltered {
             if !text.is_empty() {
                 text.push('\n');

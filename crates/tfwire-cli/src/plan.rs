@@ -188,7 +188,8 @@ struct ShowArgs {
     #[arg(value_name = "PLAN")]
     file: String,
     /// The resource instance address, as `plan summary` prints it (the address before a
-    /// move works too). Without it, the whole plan is shown.
+    /// move works too), or `output.NAME` for an output change. Without it, the whole plan
+    /// is shown.
     #[arg(value_name = "ADDRESS")]
     address: Option<String>,
 }
@@ -426,10 +427,30 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
         writeln!(out, "\nChanged outside Terraform (drift):\n")?;
         table(out, &drift, color)?;
     }
+    let outputs: Vec<(String, String, String)> = s
+        .output_changes
+        .iter()
+        .filter(|o| o.kind != ChangeKind::NoOp)
+        .map(|o| {
+            let note = if o.sensitive { "sensitive" } else { "" };
+            (
+                o.kind.key().into_owned(),
+                o.name.to_string(),
+                note.to_string(),
+            )
+        })
+        .collect();
+    if !outputs.is_empty() {
+        writeln!(out, "\nOutput changes:\n")?;
+        output_table(out, &outputs, color)?;
+    }
     writeln!(out)?;
     writeln!(out, "Changes: {}", counts_line(&s.counts))?;
     if s.drift.total() > 0 {
         writeln!(out, "Drift:   {}", counts_line(&s.drift))?;
+    }
+    if !outputs.is_empty() {
+        writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
     }
     Ok(())
 }
@@ -461,6 +482,46 @@ fn table(
         writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end())?;
     }
     Ok(())
+}
+
+/// The output changes: ACTION, OUTPUT (name), NOTES.
+fn output_table(
+    out: &mut dyn Write,
+    rows: &[(String, String, String)],
+    color: bool,
+) -> std::io::Result<()> {
+    let wa = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let wb = rows
+        .iter()
+        .map(|r| r.1.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    writeln!(
+        out,
+        "{}",
+        format!("{:wa$}  {:wb$}  NOTES", "ACTION", "OUTPUT").trim_end()
+    )?;
+    for (a, b, n) in rows {
+        let action = render::paint(&format!("{a:wa$}"), a, color);
+        writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end())?;
+    }
+    Ok(())
+}
+
+/// `1 create, 2 update`: the output counts that are not zero (no-ops left out).
+pub(crate) fn output_counts_line(c: &tfwire_plan::Counts) -> String {
+    let parts: Vec<String> = c
+        .iter()
+        .filter(|(k, n)| *n > 0 && *k != "no_op")
+        .map(|(k, n)| format!("{n} {}", k.replace('_', "-")))
+        .collect();
+    parts.join(", ")
 }
 
 /// `3 create, 1 update, 0 replace, 2 delete, ...`: the four main keys always, the others
@@ -508,6 +569,27 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 .map_err(|e| Failure::Input(format!("{name}: {e}")))?;
             return output::with_stdout(|out| out.write_all(text.as_bytes()));
         };
+        if let Some(oc) = address
+            .strip_prefix("output.")
+            .and_then(|n| plan.output_changes.iter().find(|o| o.name == n))
+        {
+            let text = match args.format {
+                ShowFormat::Json => {
+                    let mut s = String::from("{\"output\":");
+                    json_str(&mut s, oc.name);
+                    s.push_str(",\"action\":");
+                    json_str(&mut s, &oc.change.kind().key());
+                    s.push_str(",\"diff\":");
+                    s.push_str(&Diff::of(&oc.change).to_json());
+                    s.push_str("}\n");
+                    s
+                }
+                ShowFormat::Text => humanplan::render_output(oc, human)
+                    .map(|l| l + "\n")
+                    .unwrap_or_default(),
+            };
+            return output::with_stdout(|out| out.write_all(text.as_bytes()));
+        }
         let mut found: Vec<&ResourceChange<'_>> = plan
             .resource_changes
             .iter()

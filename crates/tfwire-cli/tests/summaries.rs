@@ -529,3 +529,42 @@ fn colour_environment() {
     assert!(!run_env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\x1b'));
     std::fs::remove_file(&path).unwrap();
 }
+
+#[test]
+fn output_changes_in_every_format() {
+    let plan = corpus("render/update-values/plan.json");
+    let (code, table, err) = run(&["plan", "summary", &plan], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(table.contains("\nOutput changes:\n\nACTION  OUTPUT    NOTES\ncreate  added\nupdate  changing\ndelete  removed\n"), "{table}");
+    assert!(
+        table.ends_with("Outputs: 1 create, 1 update, 1 delete\n"),
+        "{table}"
+    );
+    let (_, md, _) = run(&["plan", "summary", "--format", "markdown", &plan], b"");
+    assert!(md.contains("**Outputs:** 1 create, 1 update, 1 delete (`added` create, `changing` update, `removed` delete)."), "{md}");
+    let (_, json, _) = run(&["plan", "summary", "--format", "json", &plan], b"");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["outputs"]["create"], 1);
+    assert_eq!(
+        v["output_changes"][3],
+        serde_json::json!({"name": "same", "action": "no_op"})
+    );
+    // Sensitive outputs are flagged, never shown.
+    let sens = corpus("render/sensitive/plan.json");
+    let (_, json, _) = run(&["plan", "summary", "--format", "json", &sens], b"");
+    assert!(
+        json.contains(r#"{"name":"pw","action":"update","sensitive":true}"#),
+        "{json}"
+    );
+    assert!(!json.contains("hunter"));
+    let (_, shown, _) = run(
+        &["plan", "show", "--format", "json", &sens, "output.pw"],
+        b"",
+    );
+    assert!(
+        !shown.contains("hunter") && shown.contains("\"after_sensitive\":true"),
+        "{shown}"
+    );
+    let (_, shown, _) = run(&["plan", "show", &plan, "output.changing"], b"");
+    assert_eq!(shown, "  ~ changing = \"old\" -> \"new\"\n");
+}

@@ -120,6 +120,25 @@ pub(crate) fn render_change(
     Ok(r.change(&d, Cause::Change))
 }
 
+/// The line (or lines) `tofu show` prints for the output `name` under "Changes to
+/// Outputs" (its name not aligned with others), or `None` when unchanged.
+pub(crate) fn render_output(oc: &tfwire_plan::OutputChange<'_>, opts: Options) -> Option<String> {
+    let d = differ::output(&Val::of_change(&oc.change, Matcher::Always));
+    if d.action == Action::NoOp {
+        return None;
+    }
+    let o = Opts {
+        color: opts.color,
+        ..Opts::default()
+    };
+    Some(format!(
+        "{} {} = {}",
+        color(symbol_markup(d.action), opts.color),
+        attribute_name(oc.name),
+        render(&d, 0, o)
+    ))
+}
+
 fn action_of(rc: &ResourceChange<'_>) -> Result<Action, Error> {
     Action::of(rc.change.actions).ok_or_else(|| {
         let names: Vec<&str> = rc.change.actions.iter().map(|a| a.name()).collect();

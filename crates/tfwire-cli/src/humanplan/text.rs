@@ -396,7 +396,7 @@ mod tests {
     #[test]
     fn json_prefixes() {
         assert_eq!(json_prefix("[1, 2] tail"), Some(6));
-        assert_eq!(json_prefix("{\"a\": [true, null, -1.5e3]}"), Some(26));
+        assert_eq!(json_prefix("{\"a\": [true, null, -1.5e3]}"), Some(27));
         assert_eq!(json_prefix("{not json"), None);
         assert_eq!(json_prefix("[1,]"), None);
     }
