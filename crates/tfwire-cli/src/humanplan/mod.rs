@@ -181,6 +181,44 @@ fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
     }
 }
 
+/// The planning mode, which the JSON does not record: read from what the plan holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PlanMode {
+    Normal,
+    /// `-destroy`.
+    Destroy,
+    /// `-refresh-only`.
+    RefreshOnly,
+}
+
+impl PlanMode {
+    /// A normal plan has a change (if only a no-op) for every managed resource of the prior
+    /// state and a change for every output of the configuration; a refresh-only plan has
+    /// no resource changes at all; a destroy plan of an empty state has neither.
+    fn of(plan: &Plan<'_>) -> PlanMode {
+        if !plan.resource_changes.is_empty() {
+            return PlanMode::Normal;
+        }
+        let managed_in_state = plan.prior_state.is_some_and(|s| {
+            s.addresses()
+                .any(|a| !a.starts_with("data.") && !a.contains(".data."))
+        });
+        if managed_in_state || !plan.resource_drift.is_empty() {
+            return PlanMode::RefreshOnly;
+        }
+        let root = plan.configuration.and_then(|c| c.root_module());
+        let declares_outputs = root.is_some_and(|m| m.outputs().next().is_some());
+        let declares_resources = root.is_some_and(|m| {
+            m.resources().any(|r| r.mode() == Some(Mode::Managed))
+                || m.module_calls().next().is_some()
+        });
+        if plan.output_changes.is_empty() && (declares_outputs || declares_resources) {
+            return PlanMode::Destroy;
+        }
+        PlanMode::Normal
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cause {
     Drift,
@@ -239,6 +277,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             }
         };
 
+        let mode = PlanMode::of(plan);
         let mut drift = Vec::new();
         for rc in plan.resource_drift {
             let paths: Vec<_> = plan
@@ -248,10 +287,14 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 .map(|ra| ra.attribute.and_then(|a| a.raw().as_array()))
                 .collect();
             let schema = schema_of(rc);
-            if paths.is_empty() {
+            let matcher = if mode == PlanMode::RefreshOnly {
+                Matcher::Always
+            } else if paths.is_empty() {
                 continue;
-            }
-            let v = Val::of_change(&rc.change, Matcher::paths(paths, true));
+            } else {
+                Matcher::paths(paths, true)
+            };
+            let v = Val::of_change(&rc.change, matcher);
             drift.push(Drawn {
                 rc,
                 action: action_of(rc)?,
@@ -286,7 +329,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             .iter()
             .any(|d| d.diff.action != Action::NoOp || d.moved())
             && !outputs.iter().any(|(_, d)| d.action != Action::NoOp);
-        let have_drift = self.drift(&mut out, &drift, empty);
+        let have_drift = self.drift(&mut out, &drift, empty, mode);
 
         let mut shown = Vec::new();
         let mut counts: Vec<(Action, usize)> = Vec::new();
@@ -328,6 +371,29 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 out.push_str(&self.c(&self.words(
                     "\n[reset][bold][red]Planning failed.[reset][bold] OpenTofu encountered an error while generating this plan.[reset]\n\n",
                 )));
+            } else if mode == PlanMode::RefreshOnly {
+                if have_drift {
+                    return Ok(out);
+                }
+                out.push_str(&self.c(
+                    "\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n",
+                ));
+                out.push_str(&self.wrap(
+                    "OpenTofu has checked that the real remote objects still match the result of your most recent changes, and found no differences.",
+                ));
+                out.push('\n');
+            } else if mode == PlanMode::Destroy {
+                if have_drift {
+                    out.push_str(&self.rule());
+                    out.push('\n');
+                }
+                out.push_str(&self.c(
+                    "\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n",
+                ));
+                out.push_str(&self.wrap(
+                    "Either you have not created any objects yet or the existing objects were already deleted outside of OpenTofu.",
+                ));
+                out.push('\n');
             } else {
                 if have_drift {
                     out.push_str(&self.rule());
@@ -438,12 +504,19 @@ impl<'p, 'a> Renderer<'p, 'a> {
     }
 
     /// The drift section; whether there was one.
-    fn drift(&self, out: &mut String, drift: &[Drawn<'_, '_>], plan_empty: bool) -> bool {
+    fn drift(
+        &self,
+        out: &mut String,
+        drift: &[Drawn<'_, '_>],
+        plan_empty: bool,
+        mode: PlanMode,
+    ) -> bool {
+        let refresh_only = mode == PlanMode::RefreshOnly;
         let shown: Vec<&Drawn<'_, '_>> = drift
             .iter()
-            .filter(|d| d.diff.action != Action::NoOp)
+            .filter(|d| refresh_only || d.diff.action != Action::NoOp)
             .collect();
-        if shown.is_empty() || plan_empty {
+        if shown.is_empty() || plan_empty && !refresh_only {
             return false;
         }
         out.push_str(&self.c(
@@ -462,9 +535,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 out.push('\n');
             }
         }
-        out.push_str(&self.wrap(
-            "\n\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes.",
-        ));
+        out.push_str(&self.wrap(if refresh_only {
+            "\n\nThis is a refresh-only plan, so OpenTofu will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the OpenTofu state without changing any remote objects."
+        } else {
+            "\n\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes."
+        }));
         out.push('\n');
         true
     }
