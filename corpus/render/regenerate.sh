@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates the oracle files of every scenario here (or of the scenarios named as
-# arguments) with OpenTofu: plan.json, plan.txt and schemas.json.
+# arguments) with OpenTofu: plan.json, plan.txt, plan.color.txt and schemas.json.
 #
 #   TOFU=/path/to/tofu ./regenerate.sh [SCENARIO...]
 #
@@ -32,6 +32,7 @@ for s in "$@"; do
     # shellcheck disable=SC2046
     "$TOFU" plan -no-color -input=false -lock=false -out p.tfplan $( [ -f "$src/plan-args" ] && cat "$src/plan-args" ) >/dev/null
     "$TOFU" show -no-color p.tfplan > "$src/plan.txt"
+    "$TOFU" show p.tfplan > "$src/plan.color.txt"
     "$TOFU" show -json p.tfplan > "$src/plan.json"
     "$TOFU" providers schema -json > "$src/schemas.json"
     cd "$here"

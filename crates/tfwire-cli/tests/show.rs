@@ -429,6 +429,18 @@ fn plan_show_matches_tofu_show() {
             ));
             continue;
         }
+        // With colours, where the scenario has OpenTofu's coloured output.
+        if let Ok(want) = std::fs::read_to_string(dir.join("plan.color.txt")) {
+            let mut argv = argv.clone();
+            argv.insert(2, "--color=always");
+            let (code, got, err) = run(&argv, b"");
+            if code != 0 || got != want {
+                failures.push(format!(
+                    "{} (colour): exit {code}, stderr {err:?}\n--- want\n{want:?}\n--- got\n{got:?}",
+                    dir.display()
+                ));
+            }
+        }
         // Each change on its own, against its section of the whole. Every address of a
         // plan up to 40 changes; of bigger plans (hundreds of resources, each a run of
         // the binary) 40 spread evenly from the first to the last: their sections are
