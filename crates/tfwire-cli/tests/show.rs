@@ -482,3 +482,25 @@ fn plan_show_matches_tofu_show() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn plan_show_in_terraform_words() {
+    let dir = repo().join("corpus/render/update-values");
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    let (code, got, err) = run(
+        &[
+            "plan",
+            "show",
+            "--wording",
+            "terraform",
+            "--schemas",
+            &f("schemas.json"),
+            &f("plan.json"),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let tofu = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
+    assert_eq!(got, tofu.replace("OpenTofu", "Terraform"));
+    assert!(got.contains("\nTerraform will perform the following actions:\n"));
+}

@@ -651,7 +651,13 @@ fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Act
     let (nb, na) = (len(v.before), len(v.after));
     let mut found_before: Vec<Option<usize>> = vec![None; nb];
     let mut found_after: Vec<Option<usize>> = vec![None; na];
-    for (bi, fb) in found_before.iter_mut().enumerate() {
+    // Matching compares every pair: sets too big for that are shown removed and added.
+    let pairs = if nb.saturating_mul(na) > MAX_LCS_CELLS {
+        0
+    } else {
+        nb
+    };
+    for (bi, fb) in found_before.iter_mut().enumerate().take(pairs) {
         for (ai, fa) in found_after.iter_mut().enumerate() {
             if fa.is_some() {
                 continue;

@@ -24,6 +24,7 @@ use text::{attribute_name, color, word_wrap};
 pub(crate) use value::Action;
 use value::{Matcher, Val};
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
 use tfwire_plan::{Json, Mode, Plan, ResourceChange};
@@ -260,33 +261,27 @@ impl<'p, 'a> Renderer<'p, 'a> {
 
     fn plan(&self) -> Result<String, Error> {
         let plan = self.plan;
-        let mut fallback: Vec<Block> = Vec::new();
-        // Schemas from the values, for resources without one, made first so the diffs can
-        // borrow them.
-        for rc in plan.resource_drift.iter().chain(plan.resource_changes) {
-            if self.schema(rc).is_none() {
-                fallback.push(schema_from_values(rc));
-            }
-        }
-        let mut fallback = fallback.iter();
-        let mut schema_of = |rc: &ResourceChange<'_>| -> &Block {
-            match self.schema(rc) {
-                Some(b) => b,
-                // One was made for each resource without a schema, in this order.
-                None => fallback.next().expect("a fallback schema per resource"),
-            }
+        // Each resource's schema, or one made from its values when there is none.
+        let blocks = |list: &'p [ResourceChange<'a>]| -> Vec<Cow<'p, Block>> {
+            list.iter()
+                .map(|rc| match self.schema(rc) {
+                    Some(b) => Cow::Borrowed(b),
+                    None => Cow::Owned(schema_from_values(rc)),
+                })
+                .collect()
         };
+        let drift_blocks = blocks(plan.resource_drift);
+        let change_blocks = blocks(plan.resource_changes);
 
         let mode = PlanMode::of(plan);
         let mut drift = Vec::new();
-        for rc in plan.resource_drift {
+        for (rc, schema) in plan.resource_drift.iter().zip(&drift_blocks) {
             let paths: Vec<_> = plan
                 .relevant_attributes
                 .iter()
                 .filter(|ra| ra.resource.is_empty() || Some(ra.resource) == rc.address)
                 .map(|ra| ra.attribute.and_then(|a| a.raw().as_array()))
                 .collect();
-            let schema = schema_of(rc);
             let matcher = if mode == PlanMode::RefreshOnly {
                 Matcher::Always
             } else if paths.is_empty() {
@@ -302,8 +297,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             });
         }
         let mut changes = Vec::new();
-        for rc in plan.resource_changes {
-            let schema = schema_of(rc);
+        for (rc, schema) in plan.resource_changes.iter().zip(&change_blocks) {
             let v = Val::of_change(&rc.change, Matcher::Always);
             changes.push(Drawn {
                 rc,
