@@ -104,6 +104,7 @@ fn markdown_summary_of_a_plan_with_several_actions() {
          | 7 | 0 | 0 | 0 | 0 | 1 | 0 |\n\
          \n\
          **Drift:** 3 resources changed outside Terraform (3 delete).\n\
+         **Outputs:** 1 create (`terraform_plan_summary_repository_name` create).\n\
          \n\
          <details open><summary><code>+</code> <strong>Create</strong> (7)</summary>\n\
          \n\
@@ -194,8 +195,21 @@ fn max_bytes_65536_on_20000_changes() {
         );
     }
     assert!(details_balanced(&md) && tables_well_formed(&md));
-    // 20,000 addresses do not fit: the changes are grouped by type.
-    assert!(md.contains("grouped by resource type"), "{md}");
+    // 20,000 addresses do not fit: every destructive change is listed by address, then as
+    // many others as fit, and the rest counted; the budget is used.
+    let plan = read_json(&file);
+    for rc in plan["resource_changes"].as_array().unwrap() {
+        let key = action_key(&rc["change"]["actions"]);
+        if key
+            .split('+')
+            .any(|a| matches!(a, "delete" | "replace" | "forget"))
+        {
+            let a = rc["address"].as_str().unwrap().replace('|', "\\|");
+            assert!(md.contains(&format!("`{a}`")), "{a} is listed");
+        }
+    }
+    assert!(md.contains("not listed to fit the size limit"), "{md}");
+    assert!(md.len() > 60_000, "the budget is used: {} bytes", md.len());
     std::fs::remove_file(file).unwrap();
 }
 
@@ -231,7 +245,7 @@ fn max_bytes_from_ample_to_absurd() {
                 )),
                 "{max}: {err}"
             );
-            assert!(max < 150, "{max} bytes hold the headline");
+            assert!(max < 400, "{max} bytes hold the headline and the counts");
             let at = seen.entry("refused").or_insert(max);
             *at = (*at).max(max);
             continue;
@@ -245,20 +259,21 @@ fn max_bytes_from_ample_to_absurd() {
         );
         let stage = if md.contains("<details open>") {
             "full"
+        } else if md.contains("not listed to fit the size limit") {
+            "listed"
         } else if md.contains("| Address |") {
             "collapsed"
         } else if md.contains("left out to fit the size limit._\n") && md.contains("<details>") {
             "truncated"
         } else if md.contains("grouped by resource type") {
             "grouped"
-        } else if md.contains("| Create |") {
-            "totals"
         } else {
-            "headline"
+            assert!(
+                md.contains("| Create |"),
+                "{max}: the counts are kept: {md}"
+            );
+            "totals"
         };
-        if stage == "headline" {
-            assert!(md.contains("left out to fit the size limit"), "{max}: {md}");
-        }
         let at = seen.entry(stage).or_insert(max);
         *at = (*at).min(max);
     }
@@ -268,19 +283,22 @@ fn max_bytes_from_ample_to_absurd() {
         v.sort_by_key(|(_, m)| **m);
         v.into_iter().map(|(s, _)| *s).collect()
     };
-    assert_eq!(
-        order,
-        [
-            "refused",
-            "headline",
-            "totals",
-            "truncated",
-            "grouped",
-            "collapsed",
-            "full"
-        ],
-        "{seen:?}"
-    );
+    // "grouped" (every type, no address) may fall between two of the budgets tried.
+    let expected = [
+        "refused",
+        "totals",
+        "truncated",
+        "grouped",
+        "listed",
+        "collapsed",
+        "full",
+    ];
+    let wanted: Vec<&str> = expected
+        .iter()
+        .copied()
+        .filter(|s| *s != "grouped" || order.contains(s))
+        .collect();
+    assert_eq!(order, wanted, "{seen:?}");
     std::fs::remove_file(file).unwrap();
 }
 
@@ -567,4 +585,39 @@ fn output_changes_in_every_format() {
     );
     let (_, shown, _) = run(&["plan", "show", &plan, "output.changing"], b"");
     assert_eq!(shown, "  ~ changing = \"old\" -> \"new\"\n");
+}
+
+#[test]
+fn budget_keeps_deletes_by_address_and_uses_the_space() {
+    // The case of the issue: 2 deletes among 15,000 creates, in a 64 KiB comment.
+    let mut changes = Vec::new();
+    for i in 0..2 {
+        changes.push(
+            serde_json::json!({"address": format!("aws_s3_bucket.old[{i}]"),
+            "mode": "managed", "type": "aws_s3_bucket", "name": "old", "index": i,
+            "change": {"actions": ["delete"], "before": {}, "after": null}}),
+        );
+    }
+    for i in 0..15_000 {
+        changes.push(
+            serde_json::json!({"address": format!("aws_instance.web[{i}]"),
+            "mode": "managed", "type": "aws_instance", "name": "web", "index": i,
+            "change": {"actions": ["create"], "before": null, "after": {}}}),
+        );
+    }
+    let plan = serde_json::to_vec(&serde_json::json!({"format_version": "1.2",
+        "resource_changes": changes}))
+    .unwrap();
+    let (code, md, err) = run(&["plan", "summary", "--max-bytes", "65536", "-"], &plan);
+    assert_eq!(code, 0, "{err}");
+    assert!(md.len() <= 65536 && md.len() > 60_000, "{} bytes", md.len());
+    assert!(md.contains("| `aws_s3_bucket.old[0]` |\n| `aws_s3_bucket.old[1]` |\n"));
+    assert!(
+        md.contains("not listed to fit the size limit: `aws_instance` "),
+        "{md}"
+    );
+    // The counts cannot be dropped: a budget too small for them is refused.
+    let (code, md, err) = run(&["plan", "summary", "--max-bytes", "300", "-"], &plan);
+    assert_eq!((code, md.as_str()), (2, ""));
+    assert!(err.contains("--max-bytes 300 is too small"), "{err}");
 }
