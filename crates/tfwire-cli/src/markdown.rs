@@ -127,7 +127,7 @@ impl Summary<'_, '_> {
         out
     }
 
-    /// The headline: `Terraform plan: 3 to create, 1 to update, ...`.
+    /// The headline: `Plan: 3 to create, 1 to update, ...`.
     fn headline(&self) -> String {
         let c = &self.summary.counts;
         let mut parts = Vec::new();
@@ -147,7 +147,7 @@ impl Summary<'_, '_> {
         for (key, n) in c.iter().skip(tfwire_plan::COUNT_KEYS.len()) {
             parts.push(format!("{n} {key}"));
         }
-        format!("### Terraform plan: {}\n", parts.join(", "))
+        format!("### Plan: {}\n", parts.join(", "))
     }
 
     fn counts_table(&self) -> String {

@@ -38,7 +38,8 @@ enum PlanCommand {
 /// The JSON format is one object: format_version, terraform_version (if present), counts
 /// and drift (create, update, delete, replace, read, no_op, forget, and joined keys such as
 /// create+forget when they occur), changes and drift_changes (address, action, and
-/// previous_address, importing, action_reason, replace_paths, deposed when they apply),
+/// previous_address, importing, import_id, action_reason, replace_paths, deposed when
+/// they apply),
 /// and unfiltered ({"changes": n, "drift_changes": n} of the whole plan) when filtered.
 ///
 /// Filters narrow the list and the counts; all given filters must match, and a filter
@@ -119,6 +120,33 @@ impl FilterArgs {
             f = f.module(m);
         }
         Ok(f)
+    }
+
+    /// What to say when the filters select nothing, with hints at the likely mistakes.
+    fn nothing_matches(&self) -> String {
+        let mut msg = format!("note: no resource change matches {}", self.describe());
+        for m in &self.module {
+            if m != "root" && !m.starts_with("module.") && !m.starts_with('*') {
+                msg.push_str(&format!(
+                    "\nhint: module addresses start with `module.`: --module module.{m}"
+                ));
+            }
+        }
+        for t in &self.type_name {
+            if t.contains('.') {
+                msg.push_str(&format!(
+                    "\nhint: --type takes a resource type (e.g. aws_instance); for an address use --address '{t}'"
+                ));
+            }
+        }
+        for a in &self.address {
+            if !a.contains(['*', '?']) && !a.contains('.') {
+                msg.push_str(&format!(
+                    "\nhint: --address takes a whole address (e.g. aws_instance.web[0]); for a type use --type {a}, or a glob: --address '*{a}*'"
+                ));
+            }
+        }
+        msg
     }
 
     fn describe(&self) -> String {
@@ -278,6 +306,9 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
         if !filter.is_empty() {
             summary = summary.filtered(&filter);
             rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
+            if summary.changes.is_empty() && summary.drift_changes.is_empty() {
+                eprintln!("{}", args.filters.nothing_matches());
+            }
         }
         match format {
             Format::Json => output::with_stdout(|out| writeln!(out, "{}", summary.to_json())),

@@ -31,7 +31,7 @@ fn nonzero(counts: &Value) -> BTreeMap<String, u64> {
 fn headline(counts: &BTreeMap<String, u64>) -> String {
     let n = |k: &str| counts.get(k).copied().unwrap_or(0);
     let mut s = format!(
-        "### Terraform plan: {} to create, {} to update, {} to delete, {} to replace",
+        "### Plan: {} to create, {} to update, {} to delete, {} to replace",
         n("create"),
         n("update"),
         n("delete"),
@@ -97,7 +97,7 @@ fn markdown_summary_of_a_plan_with_several_actions() {
     assert_eq!(code, 0);
     assert_eq!(
         md,
-        "### Terraform plan: 7 to create, 0 to update, 0 to delete, 0 to replace\n\
+        "### Plan: 7 to create, 0 to update, 0 to delete, 0 to replace\n\
          \n\
          | Create | Update | Delete | Replace | Read | No change | Forget |\n\
          |---:|---:|---:|---:|---:|---:|---:|\n\
@@ -325,11 +325,7 @@ fn max_bytes_needs_markdown() {
     // Alone, it implies Markdown.
     let (code, out, _) = run(&["plan", "summary", "--max-bytes", "100000", &plan], b"");
     assert_eq!(code, 0);
-    assert!(
-        out.starts_with(
-            "### Terraform plan: 1 to create, 0 to update, 1 to delete, 1 to replace\n"
-        )
-    );
+    assert!(out.starts_with("### Plan: 1 to create, 0 to update, 1 to delete, 1 to replace\n"));
 }
 
 #[test]
@@ -617,7 +613,7 @@ fn budget_keeps_deletes_by_address_and_uses_the_space() {
         "{md}"
     );
     // The counts cannot be dropped: a budget too small for them is refused.
-    let (code, md, err) = run(&["plan", "summary", "--max-bytes", "300", "-"], &plan);
+    let (code, md, err) = run(&["plan", "summary", "--max-bytes", "200", "-"], &plan);
     assert_eq!((code, md.as_str()), (2, ""));
-    assert!(err.contains("--max-bytes 300 is too small"), "{err}");
+    assert!(err.contains("--max-bytes 200 is too small"), "{err}");
 }

@@ -149,6 +149,10 @@ impl<'a> ChangeSummary<'a> {
         if self.importing {
             out.write_str(",\"importing\":true")?;
         }
+        if let Some(id) = self.import_id {
+            out.write_str(",\"import_id\":")?;
+            write_json_str(out, id)?;
+        }
         if let Some(r) = self.action_reason {
             out.write_str(",\"action_reason\":")?;
             write_json_str(out, r)?;
@@ -358,7 +362,7 @@ impl<'a> Summary<'a> {
     /// `output_changes` lists them (`name`, `action`, and `sensitive: true` for sensitive
     /// ones, whose values are never written).
     /// Each change has `address` and `action`, and `previous_address`, `importing`,
-    /// `action_reason`, `replace_paths`, `deposed` when they apply. `drift_changes` lists
+    /// `import_id`, `action_reason`, `replace_paths`, `deposed` when they apply. `drift_changes` lists
     /// the `resource_drift` entries in the same shape. `unfiltered` is
     /// `{"changes": n, "drift_changes": n}` of the whole plan. `format_version` is
     /// `null` for documents without one.
