@@ -617,3 +617,20 @@ fn budget_keeps_deletes_by_address_and_uses_the_space() {
     assert_eq!((code, md.as_str()), (2, ""));
     assert!(err.contains("--max-bytes 200 is too small"), "{err}");
 }
+
+#[test]
+fn empty_filters_say_so_and_imports_keep_their_id() {
+    let plan = corpus("render/create-values/plan.json");
+    let (code, _, err) = run(&["plan", "summary", "--module", "child", &plan], b"");
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("no resource change matches --module child")
+            && err.contains("--module module.child"),
+        "{err}"
+    );
+    let (_, _, err) = run(&["plan", "summary", "--module", "module.child", &plan], b"");
+    assert!(err.is_empty(), "{err}");
+    let imports = corpus("render/moved-import-forget/plan.json");
+    let (_, json, _) = run(&["plan", "summary", "--format", "json", &imports], b"");
+    assert!(json.contains(r#""importing":true,"import_id":"some-id""#), "{json}");
+}
