@@ -632,5 +632,8 @@ fn empty_filters_say_so_and_imports_keep_their_id() {
     assert!(err.is_empty(), "{err}");
     let imports = corpus("render/moved-import-forget/plan.json");
     let (_, json, _) = run(&["plan", "summary", "--format", "json", &imports], b"");
-    assert!(json.contains(r#""importing":true,"import_id":"some-id""#), "{json}");
+    assert!(
+        json.contains(r#""importing":true,"import_id":"some-id""#),
+        "{json}"
+    );
 }
