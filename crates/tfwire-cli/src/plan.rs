@@ -52,6 +52,7 @@ enum PlanCommand {
     tfwire plan summary --format markdown --max-bytes 65536 plan.json > comment.md\n  \
     tfwire plan summary --action replace,delete --module module.network plan.json\n  \
     tfwire plan summary --type 'aws_iam_*' --address '*[\"prod\"]*' plan.json\n  \
+    tfwire plan summary --format tree --fail-on delete,replace plan.json\n  \
     terraform show -json plan.out | gzip | tfwire plan summary --format json -\n\n\
     Exit codes: 0 success, 1 input rejected or a change matched --fail-on, 2 usage error\n\
     (including a --max-bytes budget too small for even the totals) or, with\n\
@@ -173,6 +174,8 @@ enum Format {
     Markdown,
     /// One JSON object.
     Json,
+    /// The changes as a tree of modules, then the counts.
+    Tree,
 }
 
 /// Show the change to one resource: its before/after values, attribute by attribute.
@@ -283,7 +286,11 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
     let format = match (args.format, args.max_bytes) {
         (None, Some(_)) | (Some(Format::Markdown), _) => Format::Markdown,
         (Some(f), Some(_)) => {
-            let name = if f == Format::Json { "json" } else { "table" };
+            let name = match f {
+                Format::Json => "json",
+                Format::Tree => "tree",
+                _ => "table",
+            };
             return Err(Failure::Usage(format!(
                 "--max-bytes applies to --format markdown, not --format {name}"
             )));
@@ -315,6 +322,10 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
             Format::Table => {
                 let color = args.color.enabled();
                 output::with_stdout(|out| write_table(out, &summary, color))
+            }
+            Format::Tree => {
+                let color = args.color.enabled();
+                output::with_stdout(|out| write_tree(out, &summary, color))
             }
             Format::Markdown => {
                 let md = markdown::Summary {
@@ -439,7 +450,7 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
             .filter(|c| all || listed(c))
             .map(|c| {
                 (
-                    c.kind.key().into_owned(),
+                    c.kind.key().replace('_', "-"),
                     c.address.to_string(),
                     notes(c).join("; "),
                 )
@@ -511,6 +522,134 @@ fn table(
     for (a, b, n) in rows {
         let action = render::paint(&format!("{a:wa$}"), a, color);
         writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end())?;
+    }
+    Ok(())
+}
+
+/// The module instance steps of a module address: `module.a["x.y"].module.b` →
+/// `["module.a[\"x.y\"]", "module.b"]` (dots and brackets inside quoted keys kept).
+fn module_steps(address: &str) -> Vec<&str> {
+    let b = address.as_bytes();
+    let mut steps = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
+    while i < b.len() {
+        let c = b[i];
+        if quoted {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => quoted = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'"' => quoted = true,
+                b'[' => depth += 1,
+                b']' => depth = depth.saturating_sub(1),
+                b'.' if depth == 0 && address[i + 1..].starts_with("module.") && i > start => {
+                    steps.push(&address[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if start < b.len() {
+        steps.push(&address[start..]);
+    }
+    steps
+}
+
+/// A module's changes and its child modules, for the tree view.
+#[derive(Default)]
+struct ModuleNode<'s> {
+    changes: Vec<&'s ChangeSummary<'s>>,
+    children: Vec<(String, ModuleNode<'s>)>,
+}
+
+impl<'s> ModuleNode<'s> {
+    fn insert(&mut self, steps: &[&str], c: &'s ChangeSummary<'s>) {
+        match steps.split_first() {
+            None => self.changes.push(c),
+            Some((first, rest)) => {
+                let at = match self.children.iter().position(|(n, _)| n == first) {
+                    Some(at) => at,
+                    None => {
+                        self.children
+                            .push((first.to_string(), ModuleNode::default()));
+                        self.children.len() - 1
+                    }
+                };
+                self.children[at].1.insert(rest, c);
+            }
+        }
+    }
+
+    fn write(&self, out: &mut dyn Write, prefix: &str, color: bool) -> std::io::Result<()> {
+        let n = self.changes.len() + self.children.len();
+        let mut k = 0;
+        for c in &self.changes {
+            k += 1;
+            let (branch, _) = branch(k == n);
+            let key = c.kind.key();
+            let marker = render::paint(&format!("{:7}", key.replace('_', "-")), &key, color);
+            let local = c
+                .address
+                .strip_prefix(c.module_address)
+                .map_or(&*c.address, |a| a.trim_start_matches('.'));
+            let notes = notes(c).join("; ");
+            let line = if notes.is_empty() {
+                format!("{prefix}{branch}{marker} {local}")
+            } else {
+                format!("{prefix}{branch}{marker} {local}  ({notes})")
+            };
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        for (name, child) in &self.children {
+            k += 1;
+            let (branch, indent) = branch(k == n);
+            writeln!(out, "{prefix}{branch}{name}")?;
+            child.write(out, &format!("{prefix}{indent}"), color)?;
+        }
+        Ok(())
+    }
+}
+
+/// The branch drawn before an entry and the indent of its children.
+fn branch(last: bool) -> (&'static str, &'static str) {
+    if last {
+        ("└── ", "    ")
+    } else {
+        ("├── ", "│   ")
+    }
+}
+
+/// `--format tree`: the listed changes under their modules (root first), then the counts.
+fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
+    let mut root = ModuleNode::default();
+    for c in s.changes.iter().filter(|c| listed(c)) {
+        root.insert(&module_steps(c.module_address), c);
+    }
+    writeln!(out, "root")?;
+    root.write(out, "", color)?;
+    if !s.drift_changes.is_empty() {
+        let mut drift = ModuleNode::default();
+        for c in &s.drift_changes {
+            drift.insert(&module_steps(c.module_address), c);
+        }
+        writeln!(out, "\nChanged outside Terraform (drift):")?;
+        writeln!(out, "root")?;
+        drift.write(out, "", color)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Changes: {}", counts_line(&s.counts))?;
+    if s.drift.total() > 0 {
+        writeln!(out, "Drift:   {}", counts_line(&s.drift))?;
+    }
+    if s.outputs.total() > s.outputs.get("no_op") {
+        writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
     }
     Ok(())
 }

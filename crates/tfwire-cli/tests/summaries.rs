@@ -637,3 +637,34 @@ fn empty_filters_say_so_and_imports_keep_their_id() {
         "{json}"
     );
 }
+
+#[test]
+fn tree_of_modules() {
+    let plan = corpus("plans/dineshba__tf-summarize/example/tfplan.json");
+    let (code, tree, err) = run(&["plan", "summary", "--format", "tree", &plan], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        tree.starts_with(
+            "root\n\
+             ├── create  github_repository.terraform_plan_summary\n\
+             ├── module.github[\"demo-repository\"]\n\
+             │   ├── create  github_branch.development\n"
+        ),
+        "{tree}"
+    );
+    assert!(tree.contains(
+        "└── module.github[\"terraform-plan-summary\"]\n    ├── create  github_branch.development\n"
+    ));
+    assert!(tree.ends_with("Outputs: 1 create\n"), "{tree}");
+    // Keys with dots and brackets stay in one module step.
+    let odd = br#"{"format_version":"1.2","resource_changes":[{"address":"module.a[\"x.module.y]\"].module.b.t.n",
+      "module_address":"module.a[\"x.module.y]\"].module.b","mode":"managed","type":"t","name":"n",
+      "change":{"actions":["create"]}}]}"#;
+    let (_, tree, _) = run(&["plan", "summary", "--format", "tree", "-"], odd);
+    assert!(
+        tree.starts_with(
+            "root\n└── module.a[\"x.module.y]\"]\n    └── module.b\n        └── create  t.n\n"
+        ),
+        "{tree}"
+    );
+}
