@@ -101,6 +101,12 @@ struct FilterArgs {
     /// the root module's own resources.
     #[arg(long, value_name = "MODULE")]
     module: Vec<String>,
+    /// Leave out resources of this type (glob), e.g. 'aws_iam_*'.
+    #[arg(long, value_name = "TYPE")]
+    exclude_type: Vec<String>,
+    /// Leave out resources at this address (glob; the address before a move counts too).
+    #[arg(long, value_name = "GLOB")]
+    exclude_address: Vec<String>,
 }
 
 impl FilterArgs {
@@ -150,6 +156,27 @@ impl FilterArgs {
         msg
     }
 
+    /// Whether any filter (selecting or excluding) was given.
+    fn any(&self) -> bool {
+        !(self.action.is_empty()
+            && self.type_name.is_empty()
+            && self.address.is_empty()
+            && self.module.is_empty()
+            && self.exclude_type.is_empty()
+            && self.exclude_address.is_empty())
+    }
+
+    /// Whether a change is left out by --exclude-type or --exclude-address.
+    fn excluded(&self, c: &ChangeSummary<'_>) -> bool {
+        self.exclude_type
+            .iter()
+            .any(|g| tfwire_plan::Glob::new(g).matches(c.type_name))
+            || self.exclude_address.iter().any(|g| {
+                let g = tfwire_plan::Glob::new(g);
+                g.matches(&c.address) || c.previous_address.is_some_and(|p| g.matches(p))
+            })
+    }
+
     fn describe(&self) -> String {
         let mut parts = Vec::new();
         for (flag, values) in [
@@ -157,6 +184,8 @@ impl FilterArgs {
             ("--type", &self.type_name),
             ("--address", &self.address),
             ("--module", &self.module),
+            ("--exclude-type", &self.exclude_type),
+            ("--exclude-address", &self.exclude_address),
         ] {
             for v in values {
                 parts.push(format!("{flag} {v}"));
@@ -310,9 +339,21 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
         let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
         let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
-        if !filter.is_empty() {
+        if args.filters.any() {
             summary = summary.filtered(&filter);
             rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
+            let f = &args.filters;
+            rcs.retain(|rc| !f.excluded(&ChangeSummary::of(rc)));
+            summary.changes.retain(|c| !f.excluded(c));
+            summary.drift_changes.retain(|c| !f.excluded(c));
+            summary.counts = tfwire_plan::Counts::default();
+            for c in &summary.changes {
+                summary.counts.add(c.kind);
+            }
+            summary.drift = tfwire_plan::Counts::default();
+            for c in &summary.drift_changes {
+                summary.drift.add(c.kind);
+            }
             if summary.changes.is_empty() && summary.drift_changes.is_empty() {
                 eprintln!("{}", args.filters.nothing_matches());
             }
@@ -350,7 +391,7 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
             &rcs,
             &fail_on,
             args.detailed_exitcode,
-            filter.is_empty(),
+            !args.filters.any(),
         )
     })
 }

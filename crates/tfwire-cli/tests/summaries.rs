@@ -668,3 +668,56 @@ fn tree_of_modules() {
         "{tree}"
     );
 }
+
+#[test]
+fn exclude_filters_and_state_list_addresses() {
+    let plan = corpus("render/delete/plan.json");
+    let (code, out, err) = run(
+        &[
+            "plan",
+            "summary",
+            "--format",
+            "json",
+            "--exclude-address",
+            "terraform_data.counted*",
+            "--exclude-type",
+            "nothing_*",
+            &plan,
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let listed: Vec<&str> = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["address"].as_str().unwrap())
+        .collect();
+    assert!(
+        !listed
+            .iter()
+            .any(|a| a.starts_with("terraform_data.counted")),
+        "{listed:?}"
+    );
+    assert_eq!(v["counts"]["delete"], 3);
+    assert_eq!(v["unfiltered"]["changes"], 9);
+    let state = fixture("raw-v4.tfstate");
+    let (_, out, _) = run(
+        &[
+            "state",
+            "list",
+            &state,
+            "aws_instance.web",
+            "module.network",
+        ],
+        b"",
+    );
+    assert_eq!(
+        out,
+        "aws_instance.web[0]\naws_instance.web[1]\nmodule.network[\"eu-west-1\"].aws_subnet.this[\"a\"]\n\
+         module.network[\"eu-west-1\"].aws_subnet.this[\"say \\\"hi\\\"\\\\\"]\n"
+    );
+    let (_, out, _) = run(&["state", "list", &state, "data.*"], b"");
+    assert_eq!(out, "data.aws_ami.ubuntu\n");
+}
