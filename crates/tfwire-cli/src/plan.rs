@@ -26,7 +26,8 @@ enum PlanCommand {
 
 /// Count a plan's changes per action and list them.
 ///
-/// Lists every changed resource (no-op changes are left out unless moved or imported),
+/// Lists every changed resource (no-op changes are left out unless moved or imported; the
+/// JSON format lists them all),
 /// marking moved resources (with their previous address), imports, replacements (with
 /// the attributes that force them), forgotten resources and deposed objects, then the
 /// resources changed outside Terraform (drift).
