@@ -238,8 +238,9 @@ struct ShowArgs {
     #[arg(long)]
     all: bool,
     /// The provider schemas (`tofu providers schema -json`), for output identical to
-    /// `tofu show`; without them, nested blocks are drawn as attributes and only
-    /// top-level attributes say `# forces replacement`.
+    /// `tofu show`; without them (and without the schemas a redacted plan carries),
+    /// nested blocks are drawn as attributes and only top-level attributes say
+    /// `# forces replacement`.
     #[arg(long, value_name = "SCHEMAS")]
     schemas: Option<String>,
     /// Whose words to use: OpenTofu's ("OpenTofu will perform ...") or Terraform's.
@@ -771,13 +772,22 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
     };
     input::with_document(&args.file, |doc| {
         let plan = expect_plan(&name, doc)?;
+        // A Terraform Cloud redacted plan carries its provider schemas.
+        let embedded = match (&schemas, plan.provider_schemas) {
+            (None, Some(ps)) => {
+                let doc = format!("{{\"format_version\":\"1.0\",\"provider_schemas\":{ps}}}");
+                tfwire::schema::ProviderSchemas::from_json(doc.as_bytes()).ok()
+            }
+            _ => None,
+        };
+        let schemas = schemas.as_ref().or(embedded.as_ref());
         let Some(address) = args.address.as_deref() else {
             if args.format == ShowFormat::Json {
                 return Err(Failure::Usage(
                     "--format json shows one change: give its ADDRESS".into(),
                 ));
             }
-            let text = humanplan::render_plan(plan, schemas.as_ref(), human)
+            let text = humanplan::render_plan(plan, schemas, human)
                 .map_err(|e| Failure::Input(format!("{name}: {e}")))?;
             return output::with_stdout(|out| out.write_all(text.as_bytes()));
         };
@@ -835,7 +845,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                     text.push('\n');
                 }
                 ShowFormat::Text => {
-                    let section = humanplan::render_change(plan, rc, schemas.as_ref(), human)
+                    let section = humanplan::render_change(plan, rc, schemas, human)
                         .map_err(|e| Failure::Input(format!("{name}: {e}")))?;
                     if let Some(section) = section {
                         if i > 0 {

@@ -504,3 +504,19 @@ fn plan_show_in_terraform_words() {
     assert_eq!(got, tofu.replace("OpenTofu", "Terraform"));
     assert!(got.contains("\nTerraform will perform the following actions:\n"));
 }
+
+#[test]
+fn plan_show_uses_the_schemas_of_a_redacted_plan() {
+    let plan = corpus(
+        "plans/opentofu__opentofu/internal/cloud/testdata/plan-json-full/plan-redacted.json",
+    );
+    let (code, out, err) = run(&["plan", "show", &plan], b"");
+    assert_eq!(code, 0, "{err}");
+    // Nested blocks in block syntax: the embedded schemas were used.
+    assert!(
+        out.contains(
+            "\n      + list_block {\n          + string = \"list_block.one\"\n        }\n"
+        ),
+        "{out}"
+    );
+}
