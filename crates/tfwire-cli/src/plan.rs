@@ -459,7 +459,7 @@ pub(crate) fn notes(c: &ChangeSummary<'_>) -> Vec<String> {
         notes.push("create before destroy".into());
     }
     if let Some(r) = c.action_reason {
-        notes.push(r.to_string());
+        notes.push(reason_words(r).to_string());
     }
     if !c.replace_paths.is_empty() {
         let paths: Vec<String> = c.replace_paths.iter().map(|p| p.to_string()).collect();
@@ -469,6 +469,31 @@ pub(crate) fn notes(c: &ChangeSummary<'_>) -> Vec<String> {
         notes.push(format!("deposed object {d}"));
     }
     notes
+}
+
+/// An `action_reason` in words (unknown reasons as written).
+pub(crate) fn reason_words(reason: &str) -> &str {
+    match reason {
+        "replace_because_tainted" => "tainted",
+        "replace_because_cannot_update" => "cannot be updated in place",
+        "replace_by_request" => "replacement requested",
+        "replace_by_triggers" => "replace_triggered_by",
+        "delete_because_no_resource_config" => "not in configuration",
+        "delete_because_no_module" => "its module is not in configuration",
+        "delete_because_no_move_target" => "moved to an address not in configuration",
+        "delete_because_wrong_repetition" => "count or for_each changed",
+        "delete_because_count_index" => "index out of range for count",
+        "delete_because_each_key" => "key not in for_each",
+        "delete_because_enabled_false" => "enabled is false",
+        "read_because_config_unknown" => "configuration known only after apply",
+        "read_because_dependency_pending" => "depends on pending changes",
+        "read_because_check_nested" => "read again for a check block",
+        "forgot_because_lifecycle_destroy_in_config" => "lifecycle.destroy = false",
+        "forgot_because_lifecycle_destroy_in_state" => {
+            "lifecycle.destroy = false (when it was removed)"
+        }
+        other => other,
+    }
 }
 
 /// Whether a change is listed: every change but plain no-ops.

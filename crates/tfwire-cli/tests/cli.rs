@@ -141,7 +141,7 @@ fn plan_summary_table() {
         "Plan (format 1.2, Terraform 1.7.5)\n\
          \n\
          ACTION   ADDRESS            NOTES\n\
-         replace  random_bytes.test  replace_because_cannot_update; forced by .length\n\
+         replace  random_bytes.test  cannot be updated in place; forced by .length\n\
          \n\
          Changes: 0 create, 0 update, 0 delete, 1 replace\n"
     );
