@@ -285,7 +285,7 @@ impl Summary<'_, '_> {
             .take(ATTRS_SHOWN)
             .map(|(p, _, _)| {
                 let p = p.to_string();
-                code(p.strip_prefix('.').unwrap_or(&p))
+                code(&p)
             })
             .collect();
         if changed.len() > ATTRS_SHOWN {
