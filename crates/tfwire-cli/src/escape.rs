@@ -84,14 +84,22 @@ pub(crate) fn quote(s: &str) -> String {
     out
 }
 
-/// The colour sequences the CLI writes itself (`render::paint`), the only escape
-/// sequences [`terminal`] lets through, and only when colouring.
-const SGR: [&str; 6] = [
-    "\x1b[0m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[35m", "\x1b[36m",
-];
+/// The length of the colour sequence (SGR: `ESC [`, digits and `;`, `m`) at the start of
+/// `s`, the only escape sequence [`terminal`] lets through, and only when colouring: the
+/// CLI writes them itself (`render::paint`, the plan renderer's colours); an SGR sequence
+/// cannot move the cursor, set a title or start a link. Document text never reaches
+/// this pass raw (it is [`Inline`] or [`quote`]d where it is placed).
+fn sgr_len(s: &str) -> Option<usize> {
+    let body = s.strip_prefix("\x1b[")?;
+    let digits = body
+        .bytes()
+        .take_while(|b| b.is_ascii_digit() || *b == b';')
+        .count();
+    (digits <= 16 && body.as_bytes().get(digits) == Some(&b'm')).then_some(2 + digits + 1)
+}
 
 /// The last pass over a text for a terminal: every unsafe character but the line feed
-/// escaped; with `color`, the CLI's own colour sequences ([`SGR`]) kept. The text's parts
+/// escaped; with `color`, the CLI's own colour sequences ([`sgr_len`]) kept. The text's parts
 /// that come from a document are already [`Inline`] or [`quote`]d, so this pass changes
 /// nothing in them; it catches whatever did not go through those (a library's message).
 pub(crate) fn terminal(text: &str, color: bool) -> Cow<'_, str> {
@@ -106,9 +114,9 @@ pub(crate) fn terminal(text: &str, color: bool) -> Cow<'_, str> {
     {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
-        if color && let Some(sgr) = SGR.iter().find(|s| rest.starts_with(**s)) {
-            out.push_str(sgr);
-            rest = &rest[sgr.len()..];
+        if color && let Some(n) = sgr_len(rest) {
+            out.push_str(&rest[..n]);
+            rest = &rest[n..];
             continue;
         }
         // Writing to a String cannot fail.

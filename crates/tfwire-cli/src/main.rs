@@ -8,6 +8,7 @@ use std::process::ExitCode;
 mod decode;
 mod encode;
 mod escape;
+mod humanplan;
 mod input;
 mod markdown;
 mod output;
@@ -60,6 +61,9 @@ pub(crate) enum Failure {
     Input(String),
     /// The command line was wrong (exit 2).
     Usage(String),
+    /// The command did its work and asks for this exit code (`--detailed-exitcode`,
+    /// `--fail-on`), with a message for standard error if any.
+    Exit(u8, Option<String>),
 }
 
 fn main() -> ExitCode {
@@ -81,6 +85,12 @@ fn main() -> ExitCode {
         Err(Failure::Usage(msg)) => {
             eprintln!("error: {}", escape::terminal(&msg, false));
             ExitCode::from(2)
+        }
+        Err(Failure::Exit(code, msg)) => {
+            if let Some(msg) = msg {
+                eprintln!("{}", escape::terminal(&msg, false));
+            }
+            ExitCode::from(code)
         }
     }
 }

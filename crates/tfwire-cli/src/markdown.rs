@@ -20,14 +20,14 @@ pub(crate) enum Level {
     Full,
     /// Every change with its notes; sections collapsed.
     Collapsed,
-    /// Changes counted per resource type in each section; sections collapsed.
-    Grouped,
-    /// As `Grouped`, only the first N groups (then a count of what was left out).
+    /// Destructive changes (replace, delete, forget) listed by address with their notes;
+    /// of the others, the first N listed and the rest counted per resource type.
+    Listed(usize),
+    /// Changes counted per resource type in each section, only the first N groups (then a
+    /// count of what was left out); sections collapsed.
     Truncated(usize),
     /// The headline and the counts table.
     Totals,
-    /// The headline only.
-    Headline,
 }
 
 /// A plan summary to write as Markdown.
@@ -50,6 +50,9 @@ struct Section {
     drift: bool,
     /// Whether rows get the "changes" column (updates and replacements).
     details: bool,
+    /// Whether the changes destroy or forget objects: listed by address as long as
+    /// anything is.
+    destructive: bool,
 }
 
 const ORDER: [(&str, &str, &str); 6] = [
@@ -93,16 +96,19 @@ impl Summary<'_, '_> {
                     items,
                     drift: false,
                     details: matches!(key, "replace" | "update"),
+                    destructive: matches!(key, "replace" | "delete" | "forget"),
                 });
             }
         }
         for (key, items) in by_key {
+            let destructive = key.split('+').any(|a| matches!(a, "delete" | "forget"));
             out.push(Section {
                 title: format!("Other: {}", html_code(&key)),
                 marker: "~",
                 items,
                 drift: false,
                 details: true,
+                destructive,
             });
         }
         if !moved_only.is_empty() {
@@ -112,6 +118,7 @@ impl Summary<'_, '_> {
                 items: moved_only,
                 drift: false,
                 details: false,
+                destructive: false,
             });
         }
         if !s.drift_changes.is_empty() {
@@ -121,12 +128,13 @@ impl Summary<'_, '_> {
                 items: (0..s.drift_changes.len()).collect(),
                 drift: true,
                 details: false,
+                destructive: false,
             });
         }
         out
     }
 
-    /// The headline: `Terraform plan: 3 to create, 1 to update, ...`.
+    /// The headline: `Plan: 3 to create, 1 to update, ...`.
     fn headline(&self) -> String {
         let c = &self.summary.counts;
         let mut parts = Vec::new();
@@ -146,7 +154,7 @@ impl Summary<'_, '_> {
         for (key, n) in c.iter().skip(tfwire_plan::COUNT_KEYS.len()) {
             parts.push(format!("{n} {}", md_code(key)));
         }
-        format!("### Terraform plan: {}\n", parts.join(", "))
+        format!("### Plan: {}\n", parts.join(", "))
     }
 
     fn counts_table(&self) -> String {
@@ -208,6 +216,34 @@ impl Summary<'_, '_> {
                 kinds.join(", ")
             );
         }
+        let changed_outputs: Vec<&tfwire_plan::OutputSummary<'_>> = s
+            .output_changes
+            .iter()
+            .filter(|o| o.kind != ChangeKind::NoOp)
+            .collect();
+        if !changed_outputs.is_empty() {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            const NAMED: usize = 10;
+            let names: Vec<String> = changed_outputs
+                .iter()
+                .take(NAMED)
+                .map(|o| format!("{} {}", md_code(o.name), action(&o.kind.key())))
+                .collect();
+            let more = changed_outputs.len().saturating_sub(NAMED);
+            let _ = write!(
+                text,
+                "**Outputs:** {} ({}{}).",
+                crate::plan::output_counts_line(&s.outputs),
+                names.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            );
+        }
         if let Some((n, d)) = s.unfiltered {
             if !text.is_empty() {
                 text.push('\n');
@@ -262,7 +298,7 @@ impl Summary<'_, '_> {
             .take(ATTRS_SHOWN)
             .map(|(p, _, _)| {
                 let p = p.to_string();
-                md_code(p.strip_prefix('.').unwrap_or(&p))
+                md_code(&p)
             })
             .collect();
         if changed.len() > ATTRS_SHOWN {
@@ -309,6 +345,97 @@ impl Summary<'_, '_> {
             .collect()
     }
 
+    /// Writes the table of `items` (changes of `sec`) by address, with notes, and with the
+    /// attributes that change when `full`.
+    fn list(
+        &self,
+        out: &mut String,
+        sec: &Section,
+        items: &[usize],
+        full: bool,
+        attrs: &mut HashMap<usize, String>,
+    ) {
+        if items.is_empty() {
+            return;
+        }
+        let rows: Vec<(String, String, String)> = items
+            .iter()
+            .map(|&i| {
+                let c = self.change(sec, i);
+                let d = if full && sec.details {
+                    attrs.entry(i).or_insert_with(|| self.attrs(i)).clone()
+                } else {
+                    String::new()
+                };
+                (md_code(&c.address), notes(c, md_code).join("; "), d)
+            })
+            .collect();
+        // Columns that would be empty in every row are left out.
+        let with_notes = rows.iter().any(|r| !r.1.is_empty());
+        let with_attrs = rows.iter().any(|r| !r.2.is_empty());
+        let mut head = String::from("| Address |");
+        let mut rule = String::from("|---|");
+        if sec.drift {
+            head.push_str(" Action |");
+            rule.push_str("---|");
+        }
+        if with_notes {
+            head.push_str(" Notes |");
+            rule.push_str("---|");
+        }
+        if with_attrs {
+            head.push_str(" Changes |");
+            rule.push_str("---|");
+        }
+        let _ = writeln!(out, "{head}\n{rule}");
+        for (&i, (a, n, d)) in items.iter().zip(&rows) {
+            let _ = write!(out, "| {a} |");
+            if sec.drift {
+                let c = self.change(sec, i);
+                let _ = write!(out, " {} |", action(&c.kind.key()));
+            }
+            if with_notes {
+                let _ = write!(out, " {n} |");
+            }
+            if with_attrs {
+                let _ = write!(out, " {d} |");
+            }
+            out.push('\n');
+        }
+    }
+
+    /// The changes of a section not listed: counted per resource type (the five biggest
+    /// types named).
+    fn rest(&self, out: &mut String, sec: &Section, items: &[usize], after_rows: bool) {
+        let mut types: Vec<(&str, usize)> = Vec::new();
+        for &i in items {
+            let t = self.change(sec, i).type_name;
+            match types.iter_mut().find(|(x, _)| *x == t) {
+                Some((_, n)) => *n += 1,
+                None => types.push((t, 1)),
+            }
+        }
+        types.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        const NAMED: usize = 5;
+        let mut named: Vec<String> = types
+            .iter()
+            .take(NAMED)
+            .map(|(t, n)| format!("{} {n}", md_code(t)))
+            .collect();
+        if types.len() > NAMED {
+            named.push(format!("{} more types", types.len() - NAMED));
+        }
+        let _ = writeln!(
+            out,
+            "{}_{} {} change{} not listed to fit the size limit: {}._",
+            if after_rows { "\n" } else { "" },
+            if after_rows { "And" } else { "All" },
+            items.len(),
+            if items.len() == 1 { "" } else { "s" },
+            named.join(", ")
+        );
+    }
+
     /// Writes the summary at one level.
     pub(crate) fn render(&self, level: Level) -> String {
         self.render_with(level, &mut HashMap::new())
@@ -316,10 +443,6 @@ impl Summary<'_, '_> {
 
     fn render_with(&self, level: Level, attrs: &mut HashMap<usize, String>) -> String {
         let mut out = self.headline();
-        if level == Level::Headline {
-            out.push_str("\n_Details left out to fit the size limit._\n");
-            return out;
-        }
         out.push('\n');
         out.push_str(&self.counts_table());
         let also = self.also();
@@ -339,7 +462,7 @@ impl Summary<'_, '_> {
             out.push_str("\nNo changes.\n");
         }
         let mut budget = match level {
-            Level::Truncated(n) => n,
+            Level::Truncated(n) | Level::Listed(n) => n,
             _ => usize::MAX,
         };
         for sec in &sections {
@@ -356,54 +479,21 @@ impl Summary<'_, '_> {
                 sec.items.len()
             );
             match level {
-                Level::Full | Level::Collapsed => {
-                    let rows: Vec<(String, String, String)> = sec
-                        .items
-                        .iter()
-                        .map(|&i| {
-                            let c = self.change(sec, i);
-                            let d = if level == Level::Full && sec.details {
-                                attrs.entry(i).or_insert_with(|| self.attrs(i)).clone()
-                            } else {
-                                String::new()
-                            };
-                            (md_code(&c.address), notes(c, md_code).join("; "), d)
-                        })
-                        .collect();
-                    // Columns that would be empty in every row are left out.
-                    let with_notes = rows.iter().any(|r| !r.1.is_empty());
-                    let with_attrs = rows.iter().any(|r| !r.2.is_empty());
-                    let mut head = String::from("| Address |");
-                    let mut rule = String::from("|---|");
-                    if sec.drift {
-                        head.push_str(" Action |");
-                        rule.push_str("---|");
-                    }
-                    if with_notes {
-                        head.push_str(" Notes |");
-                        rule.push_str("---|");
-                    }
-                    if with_attrs {
-                        head.push_str(" Changes |");
-                        rule.push_str("---|");
-                    }
-                    let _ = writeln!(out, "{head}\n{rule}");
-                    for (&i, (a, n, d)) in sec.items.iter().zip(&rows) {
-                        let _ = write!(out, "| {a} |");
-                        if sec.drift {
-                            let c = self.change(sec, i);
-                            let _ = write!(out, " {} |", action(&c.kind.key()));
+                Level::Full | Level::Collapsed | Level::Listed(_) => {
+                    let items: &[usize] = match level {
+                        Level::Listed(_) if !sec.destructive => {
+                            let n = sec.items.len().min(budget);
+                            budget -= n;
+                            &sec.items[..n]
                         }
-                        if with_notes {
-                            let _ = write!(out, " {n} |");
-                        }
-                        if with_attrs {
-                            let _ = write!(out, " {d} |");
-                        }
-                        out.push('\n');
+                        _ => &sec.items,
+                    };
+                    self.list(&mut out, sec, items, level == Level::Full, attrs);
+                    if items.len() < sec.items.len() {
+                        self.rest(&mut out, sec, &sec.items[items.len()..], !items.is_empty());
                     }
                 }
-                Level::Grouped | Level::Truncated(_) => {
+                Level::Truncated(_) => {
                     let groups = self.groups(sec);
                     let shown = groups.len().min(budget);
                     budget -= shown;
@@ -427,11 +517,11 @@ impl Summary<'_, '_> {
                         );
                     }
                 }
-                Level::Totals | Level::Headline => {}
+                Level::Totals => {}
             }
             out.push_str("\n</details>\n");
         }
-        if matches!(level, Level::Grouped | Level::Truncated(_)) && !sections.is_empty() {
+        if matches!(level, Level::Truncated(_)) && !sections.is_empty() {
             out.push_str(
                 "\n_Changes are grouped by resource type to fit the size limit; \
                  `tfwire plan summary` lists every address._\n",
@@ -442,44 +532,53 @@ impl Summary<'_, '_> {
         out
     }
 
-    /// The most detailed summary that fits in `max` bytes; `Err(n)` when not even the
-    /// headline (n bytes) fits.
+    /// The most detailed summary that fits in `max` bytes: every change by address, then
+    /// destructive changes (replace, delete, forget) by address and as many of the others
+    /// as fit (the rest counted per resource type), then changes grouped by type and as
+    /// many groups as fit; the headline and the counts always. `Err(n)` when not even
+    /// the headline and the counts (n bytes) fit.
     pub(crate) fn fit(&self, max: usize) -> Result<String, usize> {
         let mut attrs = HashMap::new();
-        for level in [Level::Full, Level::Collapsed, Level::Grouped] {
+        for level in [Level::Full, Level::Collapsed] {
             let s = self.render_with(level, &mut attrs);
             if s.len() <= max {
                 return Ok(s);
             }
         }
-        // The most groups that fit: the length grows with the number of groups kept.
-        let total: usize = self
-            .sections()
-            .iter()
-            .map(|sec| self.groups(sec).len())
-            .sum();
-        let (mut lo, mut hi) = (0, total);
-        let mut best = None;
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let s = self.render_with(Level::Truncated(mid), &mut attrs);
-            if s.len() <= max {
-                best = Some(s);
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        let sections = self.sections();
+        // The most rows (or groups) that fit: the length grows with the number kept.
+        let most = |level: fn(usize) -> Level, total: usize, attrs: &mut HashMap<_, _>| {
+            let (mut lo, mut hi) = (0, total + 1);
+            let mut best = None;
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let s = self.render_with(level(mid), attrs);
+                if s.len() <= max {
+                    best = Some(s);
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
             }
-        }
-        if let Some(s) = best {
+            best
+        };
+        let rows: usize = sections
+            .iter()
+            .filter(|s| !s.destructive)
+            .map(|s| s.items.len())
+            .sum();
+        if let Some(s) = most(Level::Listed, rows, &mut attrs) {
             return Ok(s);
         }
-        for level in [Level::Totals, Level::Headline] {
-            let s = self.render_with(level, &mut attrs);
-            if s.len() <= max {
-                return Ok(s);
-            }
+        let groups: usize = sections.iter().map(|sec| self.groups(sec).len()).sum();
+        if let Some(s) = most(Level::Truncated, groups, &mut attrs) {
+            return Ok(s);
         }
-        Err(self.render_with(Level::Headline, &mut attrs).len())
+        let s = self.render_with(Level::Totals, &mut attrs);
+        if s.len() <= max {
+            return Ok(s);
+        }
+        Err(s.len())
     }
 }
 

@@ -1,11 +1,10 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
 use crate::escape::{Inline, inline, quote};
-use crate::render::{self, Layout};
-use crate::{Failure, input, markdown, output, suggest};
+use crate::render;
+use crate::{Failure, humanplan, input, markdown, output, suggest};
 use clap::{Subcommand, ValueEnum};
-use std::fmt::Write as _;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
 
 /// Read plans (`terraform show -json PLANFILE`, Terraform Cloud redacted plans).
@@ -28,7 +27,8 @@ enum PlanCommand {
 
 /// Count a plan's changes per action and list them.
 ///
-/// Lists every changed resource (no-op changes are left out unless moved or imported),
+/// Lists every changed resource (no-op changes are left out unless moved or imported; the
+/// JSON format lists them all),
 /// marking moved resources (with their previous address), imports, replacements (with
 /// the attributes that force them), forgotten resources and deposed objects, then the
 /// resources changed outside Terraform (drift).
@@ -40,7 +40,8 @@ enum PlanCommand {
 /// The JSON format is one object: format_version, terraform_version (if present), counts
 /// and drift (create, update, delete, replace, read, no_op, forget, and joined keys such as
 /// create+forget when they occur), changes and drift_changes (address, action, and
-/// previous_address, importing, action_reason, replace_paths, deposed when they apply),
+/// previous_address, importing, import_id, action_reason, replace_paths, deposed when
+/// they apply),
 /// and unfiltered ({"changes": n, "drift_changes": n} of the whole plan) when filtered.
 ///
 /// Filters narrow the list and the counts; all given filters must match, and a filter
@@ -53,13 +54,25 @@ enum PlanCommand {
     tfwire plan summary --format markdown --max-bytes 65536 plan.json > comment.md\n  \
     tfwire plan summary --action replace,delete --module module.network plan.json\n  \
     tfwire plan summary --type 'aws_iam_*' --address '*[\"prod\"]*' plan.json\n  \
+    tfwire plan summary --format tree --fail-on delete,replace plan.json\n  \
     terraform show -json plan.out | gzip | tfwire plan summary --format json -\n\n\
-    Exit codes: 0 success, 1 input rejected, 2 usage error (including a --max-bytes\n\
-    budget too small for even the totals).")]
+    Exit codes: 0 success, 1 input rejected or a change matched --fail-on, 2 usage error\n\
+    (including a --max-bytes budget too small for even the totals) or, with\n\
+    --detailed-exitcode, a plan with changes.")]
 struct SummaryArgs {
     /// The output format [default: table; markdown with --max-bytes].
     #[arg(long, value_enum)]
     format: Option<Format>,
+    /// Exit 2 when the plan (as filtered) has changes, 0 when it has none, as `terraform
+    /// plan -detailed-exitcode` does (1 still means the input was rejected).
+    #[arg(long)]
+    detailed_exitcode: bool,
+    /// Exit 1 (after printing the summary) when the plan (as filtered) has changes with
+    /// one of these actions: create, update, delete, replace, read, forget, ...
+    #[arg(long, value_name = "ACTION", value_delimiter = ',')]
+    fail_on: Vec<String>,
+    #[command(flatten)]
+    color: ColorArgs,
     /// Markdown only: shrink the summary to at most N bytes (GitHub comments stop at
     /// 65536 characters): first collapse the details, then group the changes by resource
     /// type, then leave out groups (saying how many). The totals are always kept.
@@ -90,6 +103,12 @@ struct FilterArgs {
     /// the root module's own resources.
     #[arg(long, value_name = "MODULE")]
     module: Vec<String>,
+    /// Leave out resources of this type (glob), e.g. 'aws_iam_*'.
+    #[arg(long, value_name = "TYPE")]
+    exclude_type: Vec<String>,
+    /// Leave out resources at this address (glob; the address before a move counts too).
+    #[arg(long, value_name = "GLOB")]
+    exclude_address: Vec<String>,
 }
 
 impl FilterArgs {
@@ -112,6 +131,54 @@ impl FilterArgs {
         Ok(f)
     }
 
+    /// What to say when the filters select nothing, with hints at the likely mistakes.
+    fn nothing_matches(&self) -> String {
+        let mut msg = format!("note: no resource change matches {}", self.describe());
+        for m in &self.module {
+            if m != "root" && !m.starts_with("module.") && !m.starts_with('*') {
+                msg.push_str(&format!(
+                    "\nhint: module addresses start with `module.`: --module module.{m}"
+                ));
+            }
+        }
+        for t in &self.type_name {
+            if t.contains('.') {
+                msg.push_str(&format!(
+                    "\nhint: --type takes a resource type (e.g. aws_instance); for an address use --address '{t}'"
+                ));
+            }
+        }
+        for a in &self.address {
+            if !a.contains(['*', '?']) && !a.contains('.') {
+                msg.push_str(&format!(
+                    "\nhint: --address takes a whole address (e.g. aws_instance.web[0]); for a type use --type {a}, or a glob: --address '*{a}*'"
+                ));
+            }
+        }
+        msg
+    }
+
+    /// Whether any filter (selecting or excluding) was given.
+    fn any(&self) -> bool {
+        !(self.action.is_empty()
+            && self.type_name.is_empty()
+            && self.address.is_empty()
+            && self.module.is_empty()
+            && self.exclude_type.is_empty()
+            && self.exclude_address.is_empty())
+    }
+
+    /// Whether a change is left out by --exclude-type or --exclude-address.
+    fn excluded(&self, c: &ChangeSummary<'_>) -> bool {
+        self.exclude_type
+            .iter()
+            .any(|g| tfwire_plan::Glob::new(g).matches(c.type_name))
+            || self.exclude_address.iter().any(|g| {
+                let g = tfwire_plan::Glob::new(g);
+                g.matches(&c.address) || c.previous_address.is_some_and(|p| g.matches(p))
+            })
+    }
+
     fn describe(&self) -> String {
         let mut parts = Vec::new();
         for (flag, values) in [
@@ -119,6 +186,8 @@ impl FilterArgs {
             ("--type", &self.type_name),
             ("--address", &self.address),
             ("--module", &self.module),
+            ("--exclude-type", &self.exclude_type),
+            ("--exclude-address", &self.exclude_address),
         ] {
             for v in values {
                 parts.push(format!("{flag} {v}"));
@@ -136,14 +205,15 @@ enum Format {
     Markdown,
     /// One JSON object.
     Json,
+    /// The changes as a tree of modules, then the counts.
+    Tree,
 }
 
 /// Show the change to one resource: its before/after values, attribute by attribute.
 ///
 /// Prints the change as `terraform plan` does: `+` created, `-` deleted, `~` updated
 /// attributes, nested values indented, `(known after apply)` for values known only after
-/// apply and `(sensitive value)` instead of sensitive values (which are never printed; when one
-/// side of a change is sensitive, both are hidden).
+/// apply and `(sensitive)` instead of sensitive values (which are never printed).
 /// Unchanged attributes are counted, not shown, unless --all is given.
 ///
 /// The JSON format is one object per change: address, action, previous_address,
@@ -160,19 +230,39 @@ enum Format {
     Exit codes: 0 success, 1 input rejected or no such address (near matches are\n\
     suggested), 2 usage error.")]
 struct ShowArgs {
+    #[command(flatten)]
+    color: ColorArgs,
     /// The output format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
     format: ShowFormat,
     /// Show unchanged attributes too.
     #[arg(long)]
     all: bool,
+    /// The provider schemas (`tofu providers schema -json`), for output identical to
+    /// `tofu show`; without them (and without the schemas a redacted plan carries),
+    /// nested blocks are drawn as attributes and only top-level attributes say
+    /// `# forces replacement`.
+    #[arg(long, value_name = "SCHEMAS")]
+    schemas: Option<String>,
+    /// Whose words to use: OpenTofu's ("OpenTofu will perform ...") or Terraform's.
+    #[arg(long, value_enum, default_value_t = Wording::Opentofu)]
+    wording: Wording,
     /// The plan JSON file (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
     file: String,
     /// The resource instance address, as `plan summary` prints it (the address before a
-    /// move works too).
+    /// move works too), or `output.NAME` for an output change. Without it, the whole plan
+    /// is shown.
     #[arg(value_name = "ADDRESS")]
-    address: String,
+    address: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Wording {
+    /// "OpenTofu will perform the following actions".
+    Opentofu,
+    /// "Terraform will perform the following actions".
+    Terraform,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -190,6 +280,35 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     }
 }
 
+/// When to colour the output.
+#[derive(clap::Args)]
+struct ColorArgs {
+    /// Colour the output: `auto` colours a terminal unless NO_COLOR is set or TERM is
+    /// `dumb`, and colours any output when CLICOLOR_FORCE is set (not `0`).
+    #[arg(long, value_enum, default_value_t = ColorMode::Auto, value_name = "WHEN")]
+    color: ColorMode,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorMode {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorArgs {
+    fn enabled(&self) -> bool {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        match self.color {
+            ColorMode::Always => true,
+            ColorMode::Never => false,
+            ColorMode::Auto if env("NO_COLOR").is_some() => false,
+            ColorMode::Auto if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+            ColorMode::Auto => use_color() && env("TERM").is_none_or(|t| t != "dumb"),
+        }
+    }
+}
+
 /// Whether standard output should be coloured.
 pub(crate) fn use_color() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -199,7 +318,11 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
     let format = match (args.format, args.max_bytes) {
         (None, Some(_)) | (Some(Format::Markdown), _) => Format::Markdown,
         (Some(f), Some(_)) => {
-            let name = if f == Format::Json { "json" } else { "table" };
+            let name = match f {
+                Format::Json => "json",
+                Format::Tree => "tree",
+                _ => "table",
+            };
             return Err(Failure::Usage(format!(
                 "--max-bytes applies to --format markdown, not --format {name}"
             )));
@@ -208,20 +331,45 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
         (None, None) => Format::Table,
     };
     let filter = args.filters.filter()?;
+    let mut fail_on = Filter::new();
+    for a in &args.fail_on {
+        fail_on = fail_on
+            .action(a)
+            .map_err(|e| Failure::Usage(format!("--fail-on: {e}")))?;
+    }
     let name = input::display_name(&args.file).to_string();
     input::with_document(&args.file, |doc| {
         let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
         let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
-        if !filter.is_empty() {
+        if args.filters.any() {
             summary = summary.filtered(&filter);
             rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
+            let f = &args.filters;
+            rcs.retain(|rc| !f.excluded(&ChangeSummary::of(rc)));
+            summary.changes.retain(|c| !f.excluded(c));
+            summary.drift_changes.retain(|c| !f.excluded(c));
+            summary.counts = tfwire_plan::Counts::default();
+            for c in &summary.changes {
+                summary.counts.add(c.kind);
+            }
+            summary.drift = tfwire_plan::Counts::default();
+            for c in &summary.drift_changes {
+                summary.drift.add(c.kind);
+            }
+            if summary.changes.is_empty() && summary.drift_changes.is_empty() {
+                eprintln!("{}", args.filters.nothing_matches());
+            }
         }
         match format {
             Format::Json => output::text(&summary.to_json()),
             Format::Table => {
-                let color = use_color();
-                output::human(&table_text(&summary, color), color)
+                let color = args.color.enabled();
+                output::human_with(color, |out| write_table(out, &summary, color))
+            }
+            Format::Tree => {
+                let color = args.color.enabled();
+                output::human_with(color, |out| write_tree(out, &summary, color))
             }
             Format::Markdown => {
                 let md = markdown::Summary {
@@ -240,8 +388,63 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
                 };
                 output::human(&text, false)
             }
-        }
+        }?;
+        gates(
+            plan,
+            &rcs,
+            &fail_on,
+            args.detailed_exitcode,
+            !args.filters.any(),
+        )
     })
+}
+
+/// The exit the CI gates ask for, after the summary is printed: 1 when a change matches
+/// `--fail-on`, else 2 for changes (or 0 for none) under `--detailed-exitcode`.
+fn gates(
+    plan: &tfwire_plan::Plan<'_>,
+    rcs: &[&ResourceChange<'_>],
+    fail_on: &Filter,
+    detailed: bool,
+    unfiltered: bool,
+) -> Result<(), Failure> {
+    if !fail_on.is_empty() {
+        let hits: Vec<String> = rcs
+            .iter()
+            .map(|rc| ChangeSummary::of(rc))
+            .filter(|c| fail_on.matches(c))
+            .map(|c| {
+                format!(
+                    "{} ({})",
+                    Inline(&c.address),
+                    Inline(&c.kind.key().replace('_', "-"))
+                )
+            })
+            .collect();
+        if !hits.is_empty() {
+            return Err(Failure::Exit(
+                1,
+                Some(format!(
+                    "tfwire: --fail-on: {} matching change(s): {}",
+                    hits.len(),
+                    hits.join(", ")
+                )),
+            ));
+        }
+    }
+    if detailed {
+        let resources = rcs.iter().any(|rc| rc.change.kind() != ChangeKind::NoOp);
+        // Output changes count only when nothing narrows the plan to resources.
+        let outputs = unfiltered
+            && plan
+                .output_changes
+                .iter()
+                .any(|o| o.change.kind() != ChangeKind::NoOp);
+        if resources || outputs {
+            return Err(Failure::Exit(2, None));
+        }
+    }
+    Ok(())
 }
 
 /// The notes of a change, for humans: moved, imported, reason, forced by, deposed. Each
@@ -265,7 +468,7 @@ pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<
         notes.push("create before destroy".into());
     }
     if let Some(r) = c.action_reason {
-        notes.push(doc(r));
+        notes.push(doc(reason_words(r)));
     }
     if !c.replace_paths.is_empty() {
         let paths: Vec<String> = c
@@ -281,15 +484,37 @@ pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<
     notes
 }
 
+/// An `action_reason` in words (unknown reasons as written).
+pub(crate) fn reason_words(reason: &str) -> &str {
+    match reason {
+        "replace_because_tainted" => "tainted",
+        "replace_because_cannot_update" => "cannot be updated in place",
+        "replace_by_request" => "replacement requested",
+        "replace_by_triggers" => "replace_triggered_by",
+        "delete_because_no_resource_config" => "not in configuration",
+        "delete_because_no_module" => "its module is not in configuration",
+        "delete_because_no_move_target" => "moved to an address not in configuration",
+        "delete_because_wrong_repetition" => "count or for_each changed",
+        "delete_because_count_index" => "index out of range for count",
+        "delete_because_each_key" => "key not in for_each",
+        "delete_because_enabled_false" => "enabled is false",
+        "read_because_config_unknown" => "configuration known only after apply",
+        "read_because_dependency_pending" => "depends on pending changes",
+        "read_because_check_nested" => "read again for a check block",
+        "forgot_because_lifecycle_destroy_in_config" => "lifecycle.destroy = false",
+        "forgot_because_lifecycle_destroy_in_state" => {
+            "lifecycle.destroy = false (when it was removed)"
+        }
+        other => other,
+    }
+}
+
 /// Whether a change is listed: every change but plain no-ops.
 pub(crate) fn listed(c: &ChangeSummary<'_>) -> bool {
     c.kind != ChangeKind::NoOp || c.previous_address.is_some() || c.importing
 }
 
-/// The table summary. Every string from the document (versions, action names, addresses,
-/// notes) is escaped inline, before widths are measured.
-fn table_text(s: &Summary<'_>, color: bool) -> String {
-    let mut out = String::new();
+fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
     let mut title = String::from("Plan");
     match (
         s.format_version.map(Inline),
@@ -300,16 +525,16 @@ fn table_text(s: &Summary<'_>, color: bool) -> String {
         (None, Some(t)) => title.push_str(&format!(" (Terraform {t})")),
         (None, None) => {}
     }
-    let _ = writeln!(out, "{title}");
+    writeln!(out, "{title}")?;
     if let Some((n, _)) = s.unfiltered {
-        let _ = writeln!(out, "Filtered: {} of {n} resource changes", s.changes.len());
+        writeln!(out, "Filtered: {} of {n} resource changes", s.changes.len())?;
     }
     let rows = |list: &[ChangeSummary<'_>], all: bool| -> Vec<(String, String, String)> {
         list.iter()
             .filter(|c| all || listed(c))
             .map(|c| {
                 (
-                    inline(&c.kind.key()).into_owned(),
+                    inline(&c.kind.key().replace('_', "-")).into_owned(),
                     inline(&c.address).into_owned(),
                     notes(c, |s| inline(s).into_owned()).join("; "),
                 )
@@ -318,25 +543,49 @@ fn table_text(s: &Summary<'_>, color: bool) -> String {
     };
     let changes = rows(&s.changes, false);
     if changes.is_empty() {
-        out.push_str("\nNo changes.\n");
+        writeln!(out, "\nNo changes.")?;
     } else {
-        out.push('\n');
-        table(&mut out, &changes, color);
+        writeln!(out)?;
+        table(out, &changes, color)?;
     }
     let drift = rows(&s.drift_changes, true);
     if !drift.is_empty() {
-        out.push_str("\nChanged outside Terraform (drift):\n\n");
-        table(&mut out, &drift, color);
+        writeln!(out, "\nChanged outside Terraform (drift):\n")?;
+        table(out, &drift, color)?;
     }
-    let _ = writeln!(out, "\nChanges: {}", counts_line(&s.counts));
+    let outputs: Vec<(String, String, String)> = s
+        .output_changes
+        .iter()
+        .filter(|o| o.kind != ChangeKind::NoOp)
+        .map(|o| {
+            let note = if o.sensitive { "sensitive" } else { "" };
+            (
+                o.kind.key().into_owned(),
+                inline(o.name).into_owned(),
+                note.to_string(),
+            )
+        })
+        .collect();
+    if !outputs.is_empty() {
+        writeln!(out, "\nOutput changes:\n")?;
+        output_table(out, &outputs, color)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Changes: {}", counts_line(&s.counts))?;
     if s.drift.total() > 0 {
-        let _ = writeln!(out, "Drift:   {}", counts_line(&s.drift));
+        writeln!(out, "Drift:   {}", counts_line(&s.drift))?;
     }
-    out
+    if !outputs.is_empty() {
+        writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
+    }
+    Ok(())
 }
 
-/// An aligned table of escaped rows.
-fn table(out: &mut String, rows: &[(String, String, String)], color: bool) {
+fn table(
+    out: &mut dyn Write,
+    rows: &[(String, String, String)],
+    color: bool,
+) -> std::io::Result<()> {
     let wa = rows
         .iter()
         .map(|r| r.0.chars().count())
@@ -349,19 +598,193 @@ fn table(out: &mut String, rows: &[(String, String, String)], color: bool) {
         .max()
         .unwrap_or(0)
         .max(7);
-    let _ = writeln!(
+    writeln!(
         out,
         "{}",
         format!("{:wa$}  {:wb$}  NOTES", "ACTION", "ADDRESS").trim_end()
-    );
+    )?;
     for (a, b, n) in rows {
         let action = render::paint(&format!("{a:wa$}"), a, color);
-        let _ = writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end());
+        writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end())?;
+    }
+    Ok(())
+}
+
+/// The module instance steps of a module address: `module.a["x.y"].module.b` →
+/// `["module.a[\"x.y\"]", "module.b"]` (dots and brackets inside quoted keys kept).
+fn module_steps(address: &str) -> Vec<&str> {
+    let b = address.as_bytes();
+    let mut steps = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
+    while i < b.len() {
+        let c = b[i];
+        if quoted {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => quoted = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'"' => quoted = true,
+                b'[' => depth += 1,
+                b']' => depth = depth.saturating_sub(1),
+                b'.' if depth == 0 && address[i + 1..].starts_with("module.") && i > start => {
+                    steps.push(&address[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    if start < b.len() {
+        steps.push(&address[start..]);
+    }
+    steps
+}
+
+/// A module's changes and its child modules, for the tree view.
+#[derive(Default)]
+struct ModuleNode<'s> {
+    changes: Vec<&'s ChangeSummary<'s>>,
+    children: Vec<(String, ModuleNode<'s>)>,
+}
+
+impl<'s> ModuleNode<'s> {
+    fn insert(&mut self, steps: &[&str], c: &'s ChangeSummary<'s>) {
+        match steps.split_first() {
+            None => self.changes.push(c),
+            Some((first, rest)) => {
+                let at = match self.children.iter().position(|(n, _)| n == first) {
+                    Some(at) => at,
+                    None => {
+                        self.children
+                            .push((first.to_string(), ModuleNode::default()));
+                        self.children.len() - 1
+                    }
+                };
+                self.children[at].1.insert(rest, c);
+            }
+        }
+    }
+
+    fn write(&self, out: &mut dyn Write, prefix: &str, color: bool) -> std::io::Result<()> {
+        let n = self.changes.len() + self.children.len();
+        let mut k = 0;
+        for c in &self.changes {
+            k += 1;
+            let (branch, _) = branch(k == n);
+            let key = c.kind.key();
+            let marker = render::paint(
+                &format!("{:7}", inline(&key.replace('_', "-"))),
+                &key,
+                color,
+            );
+            let local = c
+                .address
+                .strip_prefix(c.module_address)
+                .map_or(&*c.address, |a| a.trim_start_matches('.'));
+            let local = Inline(local);
+            let notes = notes(c, |s| inline(s).into_owned()).join("; ");
+            let line = if notes.is_empty() {
+                format!("{prefix}{branch}{marker} {local}")
+            } else {
+                format!("{prefix}{branch}{marker} {local}  ({notes})")
+            };
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        for (name, child) in &self.children {
+            k += 1;
+            let (branch, indent) = branch(k == n);
+            writeln!(out, "{prefix}{branch}{}", Inline(name))?;
+            child.write(out, &format!("{prefix}{indent}"), color)?;
+        }
+        Ok(())
     }
 }
 
+/// The branch drawn before an entry and the indent of its children.
+fn branch(last: bool) -> (&'static str, &'static str) {
+    if last {
+        ("└── ", "    ")
+    } else {
+        ("├── ", "│   ")
+    }
+}
+
+/// `--format tree`: the listed changes under their modules (root first), then the counts.
+fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
+    let mut root = ModuleNode::default();
+    for c in s.changes.iter().filter(|c| listed(c)) {
+        root.insert(&module_steps(c.module_address), c);
+    }
+    writeln!(out, "root")?;
+    root.write(out, "", color)?;
+    if !s.drift_changes.is_empty() {
+        let mut drift = ModuleNode::default();
+        for c in &s.drift_changes {
+            drift.insert(&module_steps(c.module_address), c);
+        }
+        writeln!(out, "\nChanged outside Terraform (drift):")?;
+        writeln!(out, "root")?;
+        drift.write(out, "", color)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Changes: {}", counts_line(&s.counts))?;
+    if s.drift.total() > 0 {
+        writeln!(out, "Drift:   {}", counts_line(&s.drift))?;
+    }
+    if s.outputs.total() > s.outputs.get("no_op") {
+        writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
+    }
+    Ok(())
+}
+
+/// The output changes: ACTION, OUTPUT (name), NOTES.
+fn output_table(
+    out: &mut dyn Write,
+    rows: &[(String, String, String)],
+    color: bool,
+) -> std::io::Result<()> {
+    let wa = rows
+        .iter()
+        .map(|r| r.0.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let wb = rows
+        .iter()
+        .map(|r| r.1.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    writeln!(
+        out,
+        "{}",
+        format!("{:wa$}  {:wb$}  NOTES", "ACTION", "OUTPUT").trim_end()
+    )?;
+    for (a, b, n) in rows {
+        let action = render::paint(&format!("{a:wa$}"), a, color);
+        writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end())?;
+    }
+    Ok(())
+}
+
+/// `1 create, 2 update`: the output counts that are not zero (no-ops left out).
+pub(crate) fn output_counts_line(c: &tfwire_plan::Counts) -> String {
+    let parts: Vec<String> = c
+        .iter()
+        .filter(|(k, n)| *n > 0 && *k != "no_op")
+        .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
+        .collect();
+    parts.join(", ")
+}
+
 /// `3 create, 1 update, 0 replace, 2 delete, ...`: the four main keys always, the others
-/// when not zero (an action name from the document escaped).
+/// when not zero.
 pub(crate) fn counts_line(c: &tfwire_plan::Counts) -> String {
     let parts: Vec<String> = c
         .iter()
@@ -385,18 +808,67 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
+    let schemas = match &args.schemas {
+        Some(path) => Some(crate::schema::load(path)?),
+        None => None,
+    };
+    let human = humanplan::Options {
+        color: args.color.enabled(),
+        terraform: args.wording == Wording::Terraform,
+        all: args.all,
+    };
     input::with_document(&args.file, |doc| {
         let plan = expect_plan(&name, doc)?;
+        // A Terraform Cloud redacted plan carries its provider schemas.
+        let embedded = match (&schemas, plan.provider_schemas) {
+            (None, Some(ps)) => {
+                let doc = format!("{{\"format_version\":\"1.0\",\"provider_schemas\":{ps}}}");
+                tfwire::schema::ProviderSchemas::from_json(doc.as_bytes()).ok()
+            }
+            _ => None,
+        };
+        let schemas = schemas.as_ref().or(embedded.as_ref());
+        let Some(address) = args.address.as_deref() else {
+            if args.format == ShowFormat::Json {
+                return Err(Failure::Usage(
+                    "--format json shows one change: give its ADDRESS".into(),
+                ));
+            }
+            let text = humanplan::render_plan(plan, schemas, human)
+                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+            return output::human(&text, human.color);
+        };
+        if let Some(oc) = address
+            .strip_prefix("output.")
+            .and_then(|n| plan.output_changes.iter().find(|o| o.name == n))
+        {
+            let text = match args.format {
+                ShowFormat::Json => {
+                    let mut s = String::from("{\"output\":");
+                    json_str(&mut s, oc.name);
+                    s.push_str(",\"action\":");
+                    json_str(&mut s, &oc.change.kind().key());
+                    s.push_str(",\"diff\":");
+                    s.push_str(&Diff::of(&oc.change).to_json());
+                    s.push_str("}\n");
+                    s
+                }
+                ShowFormat::Text => humanplan::render_output(oc, human)
+                    .map(|l| l + "\n")
+                    .unwrap_or_default(),
+            };
+            return output::human(&text, human.color);
+        }
         let mut found: Vec<&ResourceChange<'_>> = plan
             .resource_changes
             .iter()
-            .filter(|rc| rc.display_address() == args.address.as_str())
+            .filter(|rc| rc.display_address() == address)
             .collect();
         if found.is_empty() {
             found = plan
                 .resource_changes
                 .iter()
-                .filter(|rc| rc.previous_address == Some(args.address.as_str()))
+                .filter(|rc| rc.previous_address == Some(address))
                 .collect();
         }
         if found.is_empty() {
@@ -408,11 +880,10 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
             return Err(Failure::Input(format!(
                 "{}: no resource change has the address {}{}",
                 Inline(&name),
-                quote(&args.address),
-                suggest::near(&args.address, &all, "tfwire plan summary", &args.file)
+                quote(address),
+                suggest::near(address, &all, "tfwire plan summary", &args.file)
             )));
         }
-        let color = use_color();
         let mut text = String::new();
         for (i, rc) in found.iter().enumerate() {
             let diff = Diff::of(&rc.change);
@@ -422,14 +893,19 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                     text.push('\n');
                 }
                 ShowFormat::Text => {
-                    if i > 0 {
+                    let section = humanplan::render_change(plan, rc, schemas, human)
+                        .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                    if let Some(section) = section {
+                        if i > 0 {
+                            text.push('\n');
+                        }
+                        text.push_str(&section);
                         text.push('\n');
                     }
-                    change_text(&mut text, rc, &diff, args.all, color);
                 }
             }
         }
-        output::human(&text, color)
+        output::human(&text, human.color)
     })
 }
 
@@ -474,76 +950,4 @@ fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
 fn json_str(s: &mut String, v: &str) {
     // Writing to a String cannot fail.
     let _ = tfwire_plan::write_json_str(s, v);
-}
-
-/// What a change does, in words, and its marker.
-fn describe(kind: ChangeKind<'_>) -> (&'static str, String) {
-    match kind {
-        ChangeKind::Create => ("+", "will be created".into()),
-        ChangeKind::Update => ("~", "will be updated in-place".into()),
-        ChangeKind::Delete => ("-", "will be destroyed".into()),
-        ChangeKind::Replace {
-            create_first: false,
-        } => ("-/+", "must be replaced (destroyed, then created)".into()),
-        ChangeKind::Replace { create_first: true } => (
-            "+/-",
-            "must be replaced (created, then the old object destroyed)".into(),
-        ),
-        ChangeKind::Read => ("<=", "will be read during apply".into()),
-        ChangeKind::NoOp => (" ", "has no changes".into()),
-        ChangeKind::Forget => (
-            ".",
-            "will no longer be managed (forgotten, not destroyed)".into(),
-        ),
-        other => ("~", format!("will be changed ({})", Inline(&other.key()))),
-    }
-}
-
-/// The change as `terraform plan` shows it; the document's strings escaped (inline, or
-/// quoted for the type and name).
-fn change_text(out: &mut String, rc: &ResourceChange<'_>, diff: &Diff<'_>, all: bool, color: bool) {
-    let c = ChangeSummary::of(rc);
-    let (m, words) = describe(c.kind);
-    let _ = writeln!(out, "  # {} {words}", Inline(&c.address));
-    if let Some(p) = c.previous_address {
-        let _ = writeln!(out, "  # (moved from {})", Inline(p));
-    }
-    if c.importing {
-        match c.import_id {
-            Some(id) => {
-                let _ = writeln!(out, "  # (imported from id {})", quote(id));
-            }
-            None => {
-                let _ = writeln!(out, "  # (imported)");
-            }
-        }
-    }
-    if let Some(r) = c.action_reason {
-        let _ = writeln!(out, "  # (because {})", Inline(r));
-    }
-    if let Some(d) = c.deposed {
-        let _ = writeln!(out, "  # (deposed object {})", Inline(d));
-    }
-    let keyword = if c.is_data() { "data" } else { "resource" };
-    let _ = writeln!(
-        out,
-        "{} {keyword} {} {} {{",
-        render::paint(&format!("{m:>3}"), m, color),
-        quote(c.type_name),
-        quote(c.name)
-    );
-    let layout = Layout {
-        markers: true,
-        all,
-        color,
-    };
-    if diff.children.is_empty() {
-        // Not an object (or nothing known): show the value as a whole.
-        if diff.op != tfwire_plan::DiffOp::NoOp || all {
-            let _ = writeln!(out, "      # value: {}", render::whole_text(diff));
-        }
-    } else {
-        render::body(out, diff, 6, layout);
-    }
-    let _ = writeln!(out, "    }}");
 }

@@ -77,7 +77,7 @@ fn looks_like_block(bytes: &[u8]) -> bool {
         && (has(b"\"attributes\"") || has(b"\"block_types\""))
 }
 
-fn load(path: &str) -> Result<ProviderSchemas, Failure> {
+pub(crate) fn load(path: &str) -> Result<ProviderSchemas, Failure> {
     let bytes = input::read(Some(path))?;
     let name = input::display_name(path);
     ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{name}: {e}")))

@@ -30,13 +30,29 @@ enum StateCommand {
 #[command(after_help = "Examples:\n  \
     tfwire state list terraform.tfstate\n  \
     terraform show -json | tfwire state list -\n  \
-    tfwire state list terraform.tfstate.gz\n\n\
+    tfwire state list terraform.tfstate.gz\n  \
+    tfwire state list terraform.tfstate module.network aws_instance.web\n\n\
     Exit codes: 0 success, 1 input rejected, 2 usage error.")]
 struct ListArgs {
     /// The state file: `show -json` output or a raw .tfstate (`-`: standard input;
     /// gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
     file: String,
+    /// Only these addresses, as `terraform state list ADDRESS` takes them: an instance, a
+    /// resource (all its instances), or a module (everything in it); `*` and `?` glob.
+    #[arg(value_name = "ADDRESS")]
+    addresses: Vec<String>,
+}
+
+/// Whether `address` is selected by `filter` (see [`ListArgs::addresses`]).
+fn selected(filter: &str, address: &str) -> bool {
+    if filter.contains(['*', '?']) {
+        return tfwire_plan::Glob::new(filter).matches(address);
+    }
+    address == filter
+        || address
+            .strip_prefix(filter)
+            .is_some_and(|rest| rest.starts_with('[') || rest.starts_with('.'))
 }
 
 /// Print one resource instance's attributes (like `terraform state show`).
@@ -80,7 +96,10 @@ fn not_a_state(name: &str) -> Failure {
 fn list(args: ListArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     input::with_document(&args.file, |doc| {
-        let addresses = addresses(&doc).ok_or_else(|| not_a_state(&name))?;
+        let mut addresses = addresses(&doc).ok_or_else(|| not_a_state(&name))?;
+        if !args.addresses.is_empty() {
+            addresses.retain(|a| args.addresses.iter().any(|f| selected(f, a)));
+        }
         let mut text = String::new();
         for a in &addresses {
             let _ = writeln!(text, "{}", Inline(a));

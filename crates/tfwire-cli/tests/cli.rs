@@ -75,7 +75,9 @@ fn plan_summary_json_exact() {
             r#""read":0,"no_op":0,"forget":0},"drift":{"create":0,"update":0,"delete":0,"#,
             r#""replace":0,"read":0,"no_op":0,"forget":0},"changes":[{"address":"#,
             r#""tfcoremock_simple_resource.moved","action":"update","previous_address":"#,
-            r#""tfcoremock_simple_resource.base"}],"drift_changes":[]}"#,
+            r#""tfcoremock_simple_resource.base"}],"drift_changes":[],"outputs":{"create":0,"#,
+            r#""update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0},"#,
+            r#""output_changes":[]}"#,
             "\n"
         )
     );
@@ -99,7 +101,9 @@ fn plan_summary_joined_actions_get_their_own_key() {
             r#""delete":1,"replace":0,"read":0,"no_op":0,"forget":0},"changes":["#,
             r#"{"address":"a.x","action":"create+forget"},"#,
             r#"{"address":"a.y","action":"create","previous_address":"a.old"}],"#,
-            r#""drift_changes":[{"address":"a.z","action":"delete"}]}"#,
+            r#""drift_changes":[{"address":"a.z","action":"delete"}],"outputs":{"create":0,"#,
+            r#""update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0},"#,
+            r#""output_changes":[]}"#,
             "\n"
         )
     );
@@ -138,7 +142,7 @@ fn plan_summary_table() {
         "Plan (format 1.2, Terraform 1.7.5)\n\
          \n\
          ACTION   ADDRESS            NOTES\n\
-         replace  random_bytes.test  replace_because_cannot_update; forced by .length\n\
+         replace  random_bytes.test  cannot be updated in place; forced by .length\n\
          \n\
          Changes: 0 create, 0 update, 0 delete, 1 replace\n"
     );

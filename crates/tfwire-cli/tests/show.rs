@@ -4,7 +4,8 @@ mod common;
 
 use common::*;
 
-/// A replacement with unknown, sensitive, nested, created and deleted values.
+/// A replacement with unknown, sensitive, nested, created and deleted values (no schemas:
+/// every top-level attribute is drawn as a `dynamic` one).
 const PLAN: &str = r#"{"format_version":"1.2","terraform_version":"1.9.8","resource_changes":[
  {"address":"aws_db_instance.main","mode":"managed","type":"aws_db_instance","name":"main",
   "change":{"actions":["delete","create"],
@@ -31,34 +32,29 @@ fn plan_show_unknown_and_sensitive_nested_values() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
-        r#"  # aws_db_instance.main must be replaced (destroyed, then created)
-  # (because replace_because_cannot_update)
+        r#"  # aws_db_instance.main must be replaced
 -/+ resource "aws_db_instance" "main" {
+      ~ endpoint = "db-1.example" -> (known after apply)
       ~ id       = "db-1" -> (known after apply)
-      ~ password = (sensitive value)
-      ~ tags     = {
-          ~ env = (sensitive value) # forces replacement
-            # (1 unchanged attribute hidden)
-        }
       ~ ingress  = [
           ~ {
               ~ cidr_blocks = [
+                    "10.0.0.0/8",
                   + "192.168.0.0/16",
-                    # (1 unchanged element hidden)
                 ]
                 # (1 unchanged attribute hidden)
             },
         ]
-      ~ endpoint = "db-1.example" -> (known after apply)
-      - old      = "gone" -> null
       + new      = {
           + k = "v"
         }
-      + status   = {
-          + address = (known after apply)
-          + ports   = [
-              + (known after apply),
-            ]
+      - old      = "gone" -> null
+      ~ password = (sensitive value)
+      ~ tags     = {
+          # Warning: this attribute value will be marked as sensitive and will not
+          # display in UI output after applying this change.
+          ~ env  = (sensitive value)
+            team = "data"
         }
         # (1 unchanged attribute hidden)
     }
@@ -135,19 +131,23 @@ fn plan_show_real_plans() {
         out,
         r#"  # tfcoremock_nested_set.nested_set will be updated in-place
   ~ resource "tfcoremock_nested_set" "nested_set" {
+        id   = "510598F6-83FE-4090-8986-793293E90480"
       ~ sets = [
-          ~ [
+          - [
+              - "29B6824A-5CB6-4C25-A359-727BAFEF25EB",
               - "7E90963C-BE32-4411-B9DD-B02E7FE75766",
-                # (1 unchanged element hidden)
             ],
-          ~ [
-              ~ "9373D62D-1BF0-4F17-B100-7C0FBE368ADE" -> "7E90963C-BE32-4411-B9DD-B02E7FE75766",
+          + [
+              + "29B6824A-5CB6-4C25-A359-727BAFEF25EB",
             ],
-          ~ [
-              + "9373D62D-1BF0-4F17-B100-7C0FBE368ADE",
+          + [
+              + "7E90963C-BE32-4411-B9DD-B02E7FE75766",
             ],
+            [
+                "9373D62D-1BF0-4F17-B100-7C0FBE368ADE",
+            ],
+          - [],
         ]
-        # (1 unchanged attribute hidden)
     }
 "#
     );
@@ -167,7 +167,8 @@ fn plan_show_real_plans() {
             };
             let (code, text, err) = run(&["plan", "show", &p, addr], b"");
             assert_eq!(code, 0, "{p} {addr}: {err}");
-            assert!(text.contains(&format!("# {addr} ")), "{p} {addr}: {text}");
+            // Plain no-op changes print nothing, as `tofu show` shows nothing for them.
+            assert!(text.is_empty() || text.contains(addr), "{p} {addr}: {text}");
             let (code, json, err) = run(&["plan", "show", "--format", "json", &p, addr], b"");
             assert_eq!(code, 0, "{p} {addr}: {err}");
             for line in json.lines() {
@@ -351,4 +352,172 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out.sort();
     out
+}
+
+/// Every scenario with a `tofu show` oracle: `corpus/real-client/*/` and `corpus/render/*/`
+/// directories holding `plan.json` and `plan.txt`.
+fn oracle_scenarios() -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for root in ["real-client", "render"] {
+        let Ok(dir) = std::fs::read_dir(repo().join("corpus").join(root)) else {
+            continue;
+        };
+        for e in dir {
+            let p = e.unwrap().path();
+            if p.join("plan.json").is_file() && p.join("plan.txt").is_file() {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The section `tofu show` printed for the change at `address` (previously `previous`):
+/// from its `  # ADDRESS ...` (or `  # PREVIOUS has moved to ADDRESS`) line to the
+/// resource's closing brace, looked for after the "following actions" line (drift comes
+/// before it). Several sections (a deposed object and the current one) are joined by a
+/// blank line, as `plan show ADDRESS` joins them.
+fn expected_sections(txt: &str, address: &str, previous: Option<&str>) -> String {
+    let Some(start) = txt.find(" the following actions") else {
+        return String::new();
+    };
+    let lines: Vec<&str> = txt[start..].lines().collect();
+    let moved = previous.map(|p| format!("  # {p} has moved to {address}"));
+    let head = format!("  # {address} ");
+    let mut sections = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        if l.starts_with(&head) || moved.as_deref() == Some(l) {
+            let mut j = i;
+            while j < lines.len() && lines[j] != "    }" && lines[j] != "}" {
+                j += 1;
+            }
+            sections.push(lines[i..=j.min(lines.len() - 1)].join("\n") + "\n");
+            i = j;
+        }
+        i += 1;
+    }
+    sections.join("\n")
+}
+
+#[test]
+fn plan_show_matches_tofu_show() {
+    let scenarios = oracle_scenarios();
+    assert!(
+        !scenarios.is_empty(),
+        "no scenario with plan.json and plan.txt under corpus/real-client or corpus/render"
+    );
+    let mut failures = Vec::new();
+    let mut sections = 0;
+    for dir in &scenarios {
+        let file = |n: &str| dir.join(n).to_string_lossy().into_owned();
+        let schemas = dir.join("schemas.json");
+        let mut args = vec!["plan".to_string(), "show".to_string()];
+        if schemas.is_file() {
+            args.push("--schemas".into());
+            args.push(file("schemas.json"));
+        }
+        args.push(file("plan.json"));
+        let want = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (code, got, err) = run(&argv, b"");
+        if code != 0 || got != want {
+            failures.push(format!(
+                "{}: exit {code}, stderr {err:?}\n--- want\n{want}\n--- got\n{got}",
+                dir.display()
+            ));
+            continue;
+        }
+        // With colours, where the scenario has OpenTofu's coloured output.
+        if let Ok(want) = std::fs::read_to_string(dir.join("plan.color.txt")) {
+            let mut argv = argv.clone();
+            argv.insert(2, "--color=always");
+            let (code, got, err) = run(&argv, b"");
+            if code != 0 || got != want {
+                failures.push(format!(
+                    "{} (colour): exit {code}, stderr {err:?}\n--- want\n{want:?}\n--- got\n{got:?}",
+                    dir.display()
+                ));
+            }
+        }
+        // Each change on its own, against its section of the whole. Every address of a
+        // plan up to 40 changes; of bigger plans (hundreds of resources, each a run of
+        // the binary) 40 spread evenly from the first to the last: their sections are
+        // already checked as part of the whole above.
+        let plan = read_json(&dir.join("plan.json"));
+        let mut addresses: Vec<(&str, Option<&str>)> = Vec::new();
+        for rc in plan["resource_changes"].as_array().into_iter().flatten() {
+            let address = rc["address"].as_str().unwrap();
+            if !addresses.iter().any(|(a, _)| *a == address) {
+                addresses.push((address, rc["previous_address"].as_str()));
+            }
+        }
+        const SAMPLE: usize = 40;
+        if addresses.len() > SAMPLE {
+            let n = addresses.len();
+            addresses = (0..SAMPLE)
+                .map(|i| addresses[i * (n - 1) / (SAMPLE - 1)])
+                .collect();
+        }
+        for (address, previous) in addresses {
+            let expected = expected_sections(&want, address, previous);
+            let mut argv = argv.clone();
+            argv.push(address);
+            let (code, got, err) = run(&argv, b"");
+            sections += 1;
+            if code != 0 || got != expected {
+                failures.push(format!(
+                    "{} {address}: exit {code}, stderr {err:?}\n--- want\n{expected}\n--- got\n{got}",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios/sections differ from tofu show:\n{}",
+        failures.len(),
+        scenarios.len() + sections,
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn plan_show_in_terraform_words() {
+    let dir = repo().join("corpus/render/update-values");
+    let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    let (code, got, err) = run(
+        &[
+            "plan",
+            "show",
+            "--wording",
+            "terraform",
+            "--schemas",
+            &f("schemas.json"),
+            &f("plan.json"),
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let tofu = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
+    assert_eq!(got, tofu.replace("OpenTofu", "Terraform"));
+    assert!(got.contains("\nTerraform will perform the following actions:\n"));
+}
+
+#[test]
+fn plan_show_uses_the_schemas_of_a_redacted_plan() {
+    let plan = corpus(
+        "plans/opentofu__opentofu/internal/cloud/testdata/plan-json-full/plan-redacted.json",
+    );
+    let (code, out, err) = run(&["plan", "show", &plan], b"");
+    assert_eq!(code, 0, "{err}");
+    // Nested blocks in block syntax: the embedded schemas were used.
+    assert!(
+        out.contains(
+            "\n      + list_block {\n          + string = \"list_block.one\"\n        }\n"
+        ),
+        "{out}"
+    );
 }

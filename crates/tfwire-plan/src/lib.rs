@@ -118,7 +118,7 @@ pub use rawstate::{
     RawResource, RawState,
 };
 pub use state::State;
-pub use summary::{COUNT_KEYS, ChangeSummary, Counts, PlanLine, Summary};
+pub use summary::{COUNT_KEYS, ChangeSummary, Counts, OutputSummary, PlanLine, Summary};
 pub use tape::{Config, Encoding, INPUT_PADDING, Parser, Tape, transcode};
 pub use values::{Index, Mode, Module, Output, Resource, Values};
 pub use version::{FormatVersion, MAX_FORMAT_MAJOR};

@@ -188,6 +188,10 @@ impl<'a> ChangeSummary<'a> {
         if self.importing {
             out.write_str(",\"importing\":true")?;
         }
+        if let Some(id) = self.import_id {
+            out.write_str(",\"import_id\":")?;
+            write_json_str(out, id)?;
+        }
         if let Some(r) = self.action_reason {
             out.write_str(",\"action_reason\":")?;
             write_json_str(out, r)?;
@@ -205,6 +209,31 @@ impl<'a> ChangeSummary<'a> {
         if let Some(d) = self.deposed {
             out.write_str(",\"deposed\":")?;
             write_json_str(out, d)?;
+        }
+        out.write_char('}')
+    }
+}
+
+/// One output change in a [`Summary`].
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct OutputSummary<'a> {
+    /// The root module output's name.
+    pub name: &'a str,
+    /// What the change does (`create`, `update`, `delete` or `no_op`).
+    pub kind: ChangeKind<'a>,
+    /// Whether the value is sensitive before or after the change (it is never shown).
+    pub sensitive: bool,
+}
+
+impl OutputSummary<'_> {
+    fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_str("{\"name\":")?;
+        write_json_str(out, self.name)?;
+        out.write_str(",\"action\":")?;
+        write_json_str(out, &self.kind.key())?;
+        if self.sensitive {
+            out.write_str(",\"sensitive\":true")?;
         }
         out.write_char('}')
     }
@@ -229,7 +258,9 @@ impl<'a> ChangeSummary<'a> {
 ///     r#""read":0,"no_op":1,"forget":0},"drift":{"create":0,"update":0,"delete":0,"replace":0,"#,
 ///     r#""read":0,"no_op":0,"forget":0},"changes":[{"address":"a.x","action":"create"},"#,
 ///     r#"{"address":"a.y","action":"replace","action_reason":"replace_because_cannot_update"},"#,
-///     r#"{"address":"a.z","action":"no_op","previous_address":"a.old"}],"drift_changes":[]}"#));
+///     r#"{"address":"a.z","action":"no_op","previous_address":"a.old"}],"drift_changes":[],"#,
+///     r#""outputs":{"create":0,"update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0},"#,
+///     r#""output_changes":[]}"#));
 /// # Ok::<(), tfwire_plan::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -250,6 +281,10 @@ pub struct Summary<'a> {
     /// When the summary was narrowed by a [`Filter`]: how many resource changes and drift
     /// entries the whole plan has (the counts above are of the selected ones).
     pub unfiltered: Option<(usize, usize)>,
+    /// `output_changes` counted per action (filters select resources: outputs stay).
+    pub outputs: Counts,
+    /// Every output change, sorted by name.
+    pub output_changes: Vec<OutputSummary<'a>>,
 }
 
 impl<'a> Summary<'a> {
@@ -267,6 +302,23 @@ impl<'a> Summary<'a> {
             drift.add(rc.change.kind());
             drift_changes.push(ChangeSummary::of(rc));
         }
+        let mut outputs = Counts::default();
+        let mut output_changes: Vec<OutputSummary<'a>> = plan
+            .output_changes
+            .iter()
+            .map(|oc| OutputSummary {
+                name: oc.name,
+                kind: oc.change.kind(),
+                sensitive: [oc.change.before_sensitive, oc.change.after_sensitive]
+                    .iter()
+                    .flatten()
+                    .any(|s| s.contains_true()),
+            })
+            .collect();
+        output_changes.sort_by(|a, b| a.name.cmp(b.name));
+        for o in &output_changes {
+            outputs.add(o.kind);
+        }
         Summary {
             format_version: plan.format_version.or(plan.plan_format_version),
             terraform_version: plan.terraform_version,
@@ -275,6 +327,8 @@ impl<'a> Summary<'a> {
             changes,
             drift_changes,
             unfiltered: None,
+            outputs,
+            output_changes,
         }
     }
 
@@ -318,6 +372,8 @@ impl<'a> Summary<'a> {
                 self.unfiltered
                     .unwrap_or((self.changes.len(), self.drift_changes.len())),
             ),
+            outputs: self.outputs.clone(),
+            output_changes: self.output_changes.clone(),
         }
     }
 
@@ -392,9 +448,12 @@ impl<'a> Summary<'a> {
 
     /// Writes the summary as one JSON object:
     /// `{"format_version", "terraform_version" (if known), "counts", "drift", "changes",
-    /// "drift_changes", "unfiltered" (after [`Summary::filtered`])}`.
+    /// "drift_changes", "unfiltered" (after [`Summary::filtered`]), "outputs",
+    /// "output_changes"}`. `outputs` counts the output changes per action and
+    /// `output_changes` lists them (`name`, `action`, and `sensitive: true` for sensitive
+    /// ones, whose values are never written).
     /// Each change has `address` and `action`, and `previous_address`, `importing`,
-    /// `action_reason`, `replace_paths`, `deposed` when they apply. `drift_changes` lists
+    /// `import_id`, `action_reason`, `replace_paths`, `deposed` when they apply. `drift_changes` lists
     /// the `resource_drift` entries in the same shape. `unfiltered` is
     /// `{"changes": n, "drift_changes": n}` of the whole plan. `format_version` is
     /// `null` for documents without one.
@@ -433,7 +492,16 @@ impl<'a> Summary<'a> {
                 ",\"unfiltered\":{{\"changes\":{changes},\"drift_changes\":{drift}}}"
             )?;
         }
-        out.write_char('}')
+        out.write_str(",\"outputs\":")?;
+        self.outputs.write_json(out)?;
+        out.write_str(",\"output_changes\":[")?;
+        for (i, o) in self.output_changes.iter().enumerate() {
+            if i > 0 {
+                out.write_char(',')?;
+            }
+            o.write_json(out)?;
+        }
+        out.write_str("]}")
     }
 
     /// [`Summary::write_json`] into a string.

@@ -1,0 +1,3 @@
+resource "terraform_data" "in_module" {
+  input = "m"
+}

@@ -1,0 +1,2 @@
+resource "terraform_data" "a" { input = "a" }
+output "x" { value = "1" }

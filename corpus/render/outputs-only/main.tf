@@ -1,0 +1,3 @@
+resource "terraform_data" "a" { input = "a" }
+output "x" { value = "2" }
+output "y" { value = terraform_data.a.output }

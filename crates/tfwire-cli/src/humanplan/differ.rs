@@ -1,0 +1,793 @@
+//! From a change and a schema to a [`Diff`] tree: what happens to every attribute, block,
+//! element and key, and how each is to be drawn.
+//!
+//! The rules are OpenTofu's (`internal/command/jsonformat/differ`), including the ones that
+//! look accidental, since the output must match byte for byte: values of `dynamic`
+//! attributes and outputs are diffed as plain JSON, whose diffs never say "forces
+//! replacement"; empty strings in attributes count as null; a nested block that is wholly
+//! unknown is diffed against its parent's schema.
+
+use super::value::{Action, Matcher, Unknown, V, Val, combine, deep_eq, is_array, is_object, len};
+use tfwire::Type;
+use tfwire::schema::{Attribute, AttributeType, Block, Nesting};
+use tfwire_plan::{Json, Kind};
+
+/// A change to one value, ready to draw.
+pub(super) struct Diff<'a> {
+    pub(super) r: R<'a>,
+    pub(super) action: Action,
+    /// This value's change forces the resource's replacement.
+    pub(super) replace: bool,
+}
+
+/// The primitive types a leaf is drawn as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Prim {
+    Null,
+    Bool,
+    Number,
+    String,
+}
+
+/// How a [`Diff`] is drawn.
+pub(super) enum R<'a> {
+    /// A leaf.
+    Primitive {
+        before: V<'a>,
+        after: V<'a>,
+        ty: Prim,
+    },
+    /// An object's attributes (sorted); `nested`: a nested attribute object, whose deleted
+    /// members say `-> null`.
+    Object {
+        attrs: Vec<(&'a str, Diff<'a>)>,
+        nested: bool,
+    },
+    /// A map's elements (sorted); `nested`: a map of nested attribute objects.
+    Map {
+        elems: Vec<(&'a str, Diff<'a>)>,
+        nested: bool,
+    },
+    /// A list or tuple; `context`: show an unchanged element next to the changed ones.
+    List { elems: Vec<Diff<'a>>, context: bool },
+    /// A set; `nested`: a set of nested attribute objects.
+    Set { elems: Vec<Diff<'a>>, nested: bool },
+    /// A schema block: attributes (sorted) and nested block groups (sorted).
+    Block {
+        attrs: Vec<(&'a str, Diff<'a>)>,
+        blocks: Vec<Group<'a>>,
+    },
+    /// Known only after apply; the value before, if there was one.
+    Unknown(Option<Box<Diff<'a>>>),
+    /// A sensitive value (before, after: which side is sensitive).
+    Sensitive {
+        inner: Box<Diff<'a>>,
+        before: bool,
+        after: bool,
+    },
+    /// A block with sensitive contents.
+    SensitiveBlock {
+        inner: Box<Diff<'a>>,
+        before: bool,
+        after: bool,
+    },
+    /// A value whose JSON type changes.
+    TypeChange(Box<Diff<'a>>, Box<Diff<'a>>),
+    /// A write-only attribute.
+    WriteOnly,
+}
+
+/// The blocks of one nested block type.
+pub(super) struct Group<'a> {
+    pub(super) name: &'a str,
+    pub(super) blocks: Blocks<'a>,
+    pub(super) replace: bool,
+    pub(super) before_sensitive: bool,
+    pub(super) after_sensitive: bool,
+}
+
+/// The blocks of a group, by nesting mode.
+pub(super) enum Blocks<'a> {
+    Single(Diff<'a>),
+    List(Vec<Diff<'a>>),
+    Set(Vec<Diff<'a>>),
+    Map(Vec<(&'a str, Diff<'a>)>),
+}
+
+fn diff<'a>(r: R<'a>, action: Action, replace: bool) -> Diff<'a> {
+    Diff { r, action, replace }
+}
+
+/// The diff of a resource's whole value against its schema block.
+pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
+    if let Some(d) = sensitive(v, true, |x| block(x, b)) {
+        return d;
+    }
+    if let Some(d) = unknown(v, Unknown::Members, |x| block(x, b)) {
+        return d;
+    }
+    let mut current = v.default_iteration_action();
+    let mut attrs = Vec::new();
+    // Write-only attributes last: they take the action of the others.
+    for pass_write_only in [false, true] {
+        for a in b
+            .attributes
+            .iter()
+            .filter(|a| a.write_only == pass_write_only)
+        {
+            if let Some(d) = child_attribute(v.member(&a.name), a, current) {
+                current = combine(current, d.action);
+                attrs.push((a.name.as_str(), d));
+            }
+        }
+    }
+    attrs.sort_by(|x, y| x.0.cmp(y.0));
+    let mut groups = Vec::new();
+    for nb in &b.block_types {
+        let mut c = v.member(&nb.type_name);
+        if !c.relevant.matches_partial() {
+            c = c.as_noop();
+        }
+        let (bs, as_) = (c.is_before_sensitive(), c.is_after_sensitive());
+        let forces = c.replace.matches();
+        let both_null = c.before.is_none() && c.after.is_none();
+        let group = |blocks| Group {
+            name: nb.type_name.as_str(),
+            blocks,
+            replace: forces,
+            before_sensitive: bs,
+            after_sensitive: as_,
+        };
+        // OpenTofu diffs a wholly unknown nested block against the parent's schema.
+        if let Some(d) = unknown(&c, Unknown::Members, |x| block(x, b)) {
+            if !(d.action == Action::NoOp && both_null) {
+                groups.push(group(Blocks::Single(d)));
+            }
+            continue;
+        }
+        let (blocks, action) = match nb.nesting {
+            Nesting::Set => {
+                let (ds, a) = set(&c, |x| block(x, &nb.block));
+                (Blocks::Set(ds), a)
+            }
+            Nesting::List => {
+                let (ds, a) = nested_list(&c, |x| block(x, &nb.block));
+                (Blocks::List(ds), a)
+            }
+            Nesting::Map => {
+                let (ds, a) = map(&c, c.explicit_keys(), |x| block(x, &nb.block));
+                (Blocks::Map(ds), a)
+            }
+            Nesting::Single | Nesting::Group => {
+                let d = block(&c, &nb.block);
+                let a = d.action;
+                (Blocks::Single(d), a)
+            }
+        };
+        if action == Action::NoOp && both_null {
+            continue;
+        }
+        groups.push(group(blocks));
+        current = combine(current, action);
+    }
+    diff(
+        R::Block {
+            attrs,
+            blocks: groups,
+        },
+        current,
+        v.replace.matches(),
+    )
+}
+
+/// An attribute of a block: `None` when it is null on both sides (empty strings count as
+/// null), so it is not drawn.
+fn child_attribute<'a>(mut c: Val<'a>, a: &'a Attribute, current: Action) -> Option<Diff<'a>> {
+    if !c.relevant.matches_partial() {
+        c = c.as_noop();
+    }
+    let empty = |v: V<'_>| v.and_then(|j| j.as_str()) == Some("");
+    if empty(c.before) {
+        c.before = None;
+    }
+    if empty(c.after) {
+        c.after = None;
+    }
+    c.before_explicit = false;
+    c.after_explicit = false;
+    let d = attribute(&c, a, current);
+    if d.action == Action::NoOp && c.before.is_none() && c.after.is_none() && !a.write_only {
+        return None;
+    }
+    Some(d)
+}
+
+fn attribute<'a>(v: &Val<'a>, a: &'a Attribute, parent: Action) -> Diff<'a> {
+    if a.write_only {
+        let action = if parent == Action::NoOp && v.replace.matches() {
+            Action::Update
+        } else {
+            parent
+        };
+        return diff(R::WriteOnly, action, v.replace.matches());
+    }
+    match &a.ty {
+        AttributeType::Nested(n) => nested(v, &n.attributes, n.nesting),
+        AttributeType::Type(t) => of_type(v, t),
+    }
+}
+
+fn nested<'a>(v: &Val<'a>, attrs: &'a [Attribute], nesting: Nesting) -> Diff<'a> {
+    if let Some(d) = sensitive(v, false, |x| nested(x, attrs, nesting)) {
+        return d;
+    }
+    if let Some(d) = unknown(v, Unknown::Members, |x| nested(x, attrs, nesting)) {
+        return d;
+    }
+    let single = |x: &Val<'a>| nested(x, attrs, Nesting::Single);
+    match nesting {
+        Nesting::Single | Nesting::Group => {
+            let (attrs, action) =
+                object(v, attrs.iter().map(|a| (a.name.as_str(), a)), |x, a, p| {
+                    attribute(x, a, p)
+                });
+            diff(
+                R::Object {
+                    attrs,
+                    nested: true,
+                },
+                action,
+                v.replace.matches(),
+            )
+        }
+        Nesting::Map => {
+            let (elems, action) = map(v, v.explicit_keys(), single);
+            diff(
+                R::Map {
+                    elems,
+                    nested: true,
+                },
+                action,
+                v.replace.matches(),
+            )
+        }
+        Nesting::List => {
+            let (elems, action) = nested_list(v, single);
+            diff(
+                R::List {
+                    elems,
+                    context: false,
+                },
+                action,
+                v.replace.matches(),
+            )
+        }
+        Nesting::Set => {
+            let (elems, action) = set(v, single);
+            diff(
+                R::Set {
+                    elems,
+                    nested: true,
+                },
+                action,
+                v.replace.matches(),
+            )
+        }
+    }
+}
+
+/// The diff of a value of a known type.
+pub(super) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
+    if let Some(d) = sensitive(v, false, |x| of_type(x, ty)) {
+        return d;
+    }
+    if let Some(d) = unknown(v, Unknown::None, |x| of_type(x, ty)) {
+        return d;
+    }
+    let replace = v.replace.matches();
+    match ty {
+        Type::Dynamic => output(v),
+        Type::Bool => diff(primitive(v, Prim::Bool), v.action(), replace),
+        Type::Number => diff(primitive(v, Prim::Number), v.action(), replace),
+        Type::String => diff(primitive(v, Prim::String), v.action(), replace),
+        Type::Object(ot) => {
+            let (attrs, action) = object(
+                v,
+                ot.attributes().iter().map(|a| (a.name.as_str(), &a.ty)),
+                |x, t, _| of_type(x, t),
+            );
+            diff(
+                R::Object {
+                    attrs,
+                    nested: false,
+                },
+                action,
+                replace,
+            )
+        }
+        Type::Map(et) => {
+            let (elems, action) = map(v, v.all_keys(), |x| of_type(x, et));
+            diff(
+                R::Map {
+                    elems,
+                    nested: false,
+                },
+                action,
+                replace,
+            )
+        }
+        Type::List(et) => {
+            let object_elements = matches!(**et, Type::Object(_));
+            let (elems, action) = slice(
+                v,
+                |x| {
+                    let mut x = x;
+                    x.relevant = Matcher::Always;
+                    of_type(&x, et)
+                },
+                |a, b| object_elements || multiline_related(a, b),
+            );
+            diff(
+                R::List {
+                    elems,
+                    context: true,
+                },
+                action,
+                replace,
+            )
+        }
+        Type::Tuple(ts) => {
+            let mut current = v.default_iteration_action();
+            let mut elems = Vec::with_capacity(ts.len());
+            for (i, t) in ts.iter().enumerate() {
+                let mut c = v.element(i, i);
+                if !c.relevant.matches_partial() {
+                    c = c.as_noop();
+                }
+                let d = of_type(&c, t);
+                current = combine(current, d.action);
+                elems.push(d);
+            }
+            diff(
+                R::List {
+                    elems,
+                    context: true,
+                },
+                current,
+                replace,
+            )
+        }
+        Type::Set(et) => {
+            let (elems, action) = set(v, |x| of_type(x, et));
+            diff(
+                R::Set {
+                    elems,
+                    nested: false,
+                },
+                action,
+                replace,
+            )
+        }
+    }
+}
+
+/// The diff of an output value (or any value without a type): sensitivity and unknowns,
+/// then plain JSON.
+pub(super) fn output<'a>(v: &Val<'a>) -> Diff<'a> {
+    if let Some(d) = sensitive(v, false, output) {
+        return d;
+    }
+    if let Some(d) = unknown(v, Unknown::None, output) {
+        return d;
+    }
+    json(v)
+}
+
+fn primitive<'a>(v: &Val<'a>, ty: Prim) -> R<'a> {
+    R::Primitive {
+        before: v.before,
+        after: v.after,
+        ty,
+    }
+}
+
+/// A sensitive value (or block) as a whole: `None` when neither side is sensitive.
+fn sensitive<'a>(
+    v: &Val<'a>,
+    as_block: bool,
+    inner: impl FnOnce(&Val<'a>) -> Diff<'a>,
+) -> Option<Diff<'a>> {
+    let (before, after) = (v.is_before_sensitive(), v.is_after_sensitive());
+    if !before && !after {
+        return None;
+    }
+    let d = inner(&v.without_sensitive());
+    let null_noop =
+        v.before.is_none() && !v.before_explicit && v.after.is_none() && !v.after_explicit;
+    let action = if d.action == Action::NoOp && before != after && !null_noop {
+        Action::Update
+    } else {
+        d.action
+    };
+    let inner = Box::new(d);
+    let r = if as_block {
+        R::SensitiveBlock {
+            inner,
+            before,
+            after,
+        }
+    } else {
+        R::Sensitive {
+            inner,
+            before,
+            after,
+        }
+    };
+    Some(diff(r, action, v.replace.matches()))
+}
+
+/// A value known only after apply: `None` when it is known.
+fn unknown<'a>(
+    v: &Val<'a>,
+    children: Unknown<'a>,
+    before: impl FnOnce(&Val<'a>) -> Diff<'a>,
+) -> Option<Diff<'a>> {
+    if !v.is_unknown() {
+        return None;
+    }
+    let mut cur = v.clone();
+    cur.after_explicit = true;
+    let prior = if cur.before.is_none() {
+        None
+    } else {
+        let mut b = cur.as_delete();
+        b.unknown = children;
+        Some(Box::new(before(&b)))
+    };
+    Some(diff(R::Unknown(prior), cur.action(), cur.replace.matches()))
+}
+
+/// The members of an object value (for the given attributes), leaving out those null on
+/// both sides; and the object's action.
+fn object<'a, T: Copy>(
+    v: &Val<'a>,
+    attrs: impl Iterator<Item = (&'a str, T)>,
+    f: impl Fn(&Val<'a>, T, Action) -> Diff<'a>,
+) -> (Vec<(&'a str, Diff<'a>)>, Action) {
+    let mut current = v.default_iteration_action();
+    let mut out = Vec::new();
+    for (key, t) in attrs {
+        let mut c = v.member(key);
+        if !c.relevant.matches_partial() {
+            c = c.as_noop();
+        }
+        c.before_explicit = false;
+        c.after_explicit = false;
+        let d = f(&c, t, current);
+        if d.action == Action::NoOp && c.before.is_none() && c.after.is_none() {
+            continue;
+        }
+        current = combine(current, d.action);
+        out.push((key, d));
+    }
+    out.sort_by(|x, y| x.0.cmp(y.0));
+    (out, current)
+}
+
+/// The elements of a map value under `keys`.
+fn map<'a>(
+    v: &Val<'a>,
+    keys: Vec<&'a str>,
+    f: impl Fn(&Val<'a>) -> Diff<'a>,
+) -> (Vec<(&'a str, Diff<'a>)>, Action) {
+    let mut current = match (is_object(v.before), is_object(v.after)) {
+        (true, false) => Action::Delete,
+        (false, true) => Action::Create,
+        _ => Action::NoOp,
+    };
+    let mut out = Vec::with_capacity(keys.len());
+    for k in keys {
+        let mut c = v.member(k);
+        if !c.relevant.matches_partial() {
+            c = c.as_noop();
+        }
+        let d = f(&c);
+        current = combine(current, d.action);
+        out.push((k, d));
+    }
+    (out, current)
+}
+
+/// The elements of a list of nested objects or blocks, compared by position.
+fn nested_list<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Action) {
+    let mut current = v.default_iteration_action();
+    let n = len(v.before).max(len(v.after));
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut c = v.element(i, i);
+        if !c.relevant.matches_partial() {
+            c = c.as_noop();
+        }
+        let d = f(&c);
+        current = combine(current, d.action);
+        out.push(d);
+    }
+    (out, current)
+}
+
+/// The elements of a list, matched by their longest common subsequence; elements that
+/// `related` says belong together are diffed against each other instead of removed and
+/// added.
+fn slice<'a>(
+    v: &Val<'a>,
+    f: impl Fn(Val<'a>) -> Diff<'a>,
+    related: impl Fn(Json<'a>, Json<'a>) -> bool,
+) -> (Vec<Diff<'a>>, Action) {
+    let mut current = match (is_array(v.before), is_array(v.after)) {
+        (true, false) => Action::Delete,
+        (false, true) => Action::Create,
+        _ => Action::NoOp,
+    };
+    let items = |x: V<'a>| -> Vec<Json<'a>> {
+        x.and_then(|j| j.as_array())
+            .map(|a| a.iter().collect())
+            .unwrap_or_default()
+    };
+    let (before, after) = (items(v.before), items(v.after));
+    let mut out = Vec::new();
+    align(
+        &before,
+        &after,
+        |a, b| super::value::json_eq(*a, *b),
+        |a, b| related(*a, *b),
+        |bi, ai| {
+            let d = f(v.element(bi, ai));
+            current = combine(current, d.action);
+            out.push(d);
+        },
+    );
+    (out, current)
+}
+
+/// Walks two sequences in OpenTofu's diff order: `visit(b, a)` for each pair, where an
+/// index past the end of its side means "absent" (a removal or an addition).
+pub(super) fn align<T>(
+    before: &[T],
+    after: &[T],
+    eq: impl Fn(&T, &T) -> bool,
+    related: impl Fn(&T, &T) -> bool,
+    mut visit: impl FnMut(usize, usize),
+) {
+    let lcs = lcs(before, after, &eq);
+    let (nb, na) = (before.len(), after.len());
+    let (mut bi, mut ai, mut li) = (0, 0, 0);
+    while bi < nb || ai < na || li < lcs.len() {
+        while bi < nb && (li >= lcs.len() || !eq(&before[bi], &before[lcs[li]])) {
+            let diff_pair = ai < na && related(&before[bi], &after[ai]);
+            let after_in_lcs = li < lcs.len() && ai < na && eq(&after[ai], &before[lcs[li]]);
+            if diff_pair && !after_in_lcs {
+                visit(bi, ai);
+                bi += 1;
+                ai += 1;
+                continue;
+            }
+            visit(bi, na);
+            bi += 1;
+        }
+        while ai < na && (li >= lcs.len() || !eq(&after[ai], &before[lcs[li]])) {
+            if bi < nb && related(&before[bi], &after[ai]) {
+                visit(bi, ai);
+                bi += 1;
+                ai += 1;
+                continue;
+            }
+            visit(nb, ai);
+            ai += 1;
+        }
+        if li < lcs.len() {
+            visit(bi, ai);
+            bi += 1;
+            ai += 1;
+            li += 1;
+        }
+    }
+}
+
+/// The most cells [`lcs`] fills (64 MiB of counters and flags): longer lists are shown
+/// as removed and added whole rather than exhausting memory.
+const MAX_LCS_CELLS: usize = 1 << 24;
+
+/// The longest common subsequence of two sequences, as indexes into `xs`, chosen as
+/// OpenTofu's dynamic programme chooses it.
+fn lcs<T>(xs: &[T], ys: &[T], eq: impl Fn(&T, &T) -> bool) -> Vec<usize> {
+    let (w, h) = (xs.len(), ys.len());
+    if w == 0 || h == 0 || w.saturating_mul(h) > MAX_LCS_CELLS {
+        return Vec::new();
+    }
+    let mut c = vec![0u32; w * h];
+    let mut eqs = vec![false; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let i = w * y + x;
+            if eq(&xs[x], &ys[y]) {
+                eqs[i] = true;
+                c[i] = if x == 0 || y == 0 {
+                    1
+                } else {
+                    c[w * (y - 1) + (x - 1)] + 1
+                };
+            } else {
+                let l = if x > 0 { c[i - 1] } else { 0 };
+                let u = if y > 0 { c[i - w] } else { 0 };
+                c[i] = l.max(u);
+            }
+        }
+    }
+    let mut seq = vec![0usize; c[w * h - 1] as usize];
+    let (mut x, mut y, mut k) = (w as isize - 1, h as isize - 1, seq.len());
+    while x >= 0 && y >= 0 && k > 0 {
+        let i = w * y as usize + x as usize;
+        if eqs[i] {
+            k -= 1;
+            seq[k] = x as usize;
+            x -= 1;
+            y -= 1;
+        } else {
+            let l = if x > 0 { c[i - 1] } else { 0 };
+            let u = if y > 0 { c[i - w] } else { 0 };
+            if l > u {
+                x -= 1;
+            } else {
+                y -= 1;
+            }
+        }
+    }
+    seq
+}
+
+/// The elements of a set: each before element is matched with an equal after element
+/// (unchanged), the rest are removed or added.
+fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Action) {
+    let (nb, na) = (len(v.before), len(v.after));
+    let mut found_before: Vec<Option<usize>> = vec![None; nb];
+    let mut found_after: Vec<Option<usize>> = vec![None; na];
+    // Matching compares every pair: sets too big for that are shown removed and added.
+    let pairs = if nb.saturating_mul(na) > MAX_LCS_CELLS {
+        0
+    } else {
+        nb
+    };
+    for (bi, fb) in found_before.iter_mut().enumerate().take(pairs) {
+        for (ai, fa) in found_after.iter_mut().enumerate() {
+            if fa.is_some() {
+                continue;
+            }
+            let c = v.element(bi, ai);
+            if deep_eq(c.before, c.after)
+                && c.is_before_sensitive() == c.is_after_sensitive()
+                && !c.is_unknown()
+            {
+                *fb = Some(ai);
+                *fa = Some(bi);
+            }
+        }
+    }
+    let mut current = v.default_iteration_action();
+    let mut out = Vec::with_capacity(nb.max(na));
+    let mut visit = |bi: usize, ai: usize| {
+        let mut c = v.element(bi, ai);
+        c.relevant = Matcher::Always;
+        let d = f(&c);
+        current = combine(current, d.action);
+        out.push(d);
+    };
+    for (bi, fb) in found_before.iter().enumerate() {
+        visit(bi, fb.unwrap_or(na));
+    }
+    for (ai, fa) in found_after.iter().enumerate() {
+        if fa.is_none() {
+            visit(nb, ai);
+        }
+    }
+    (out, current)
+}
+
+/// Whether two list elements are strings with a line in common (diffed line by line
+/// rather than removed and added).
+pub(super) fn multiline_related(a: Json<'_>, b: Json<'_>) -> bool {
+    let (Some(a), Some(b)) = (a.as_str(), b.as_str()) else {
+        return false;
+    };
+    if !a.contains('\n') && !b.contains('\n') {
+        return false;
+    }
+    a.split('\n').any(|x| b.split('\n').any(|y| x == y))
+}
+
+/// The JSON type of a value, as the JSON differ tells them apart.
+fn json_kind(v: V<'_>) -> Kind {
+    v.map_or(Kind::Null, |j| j.kind())
+}
+
+/// The diff of two plain JSON values (outputs, `dynamic` attributes, `jsonencode`
+/// strings). Nothing here forces replacement.
+pub(super) fn json<'a>(v: &Val<'a>) -> Diff<'a> {
+    if v.is_before_sensitive() || v.is_after_sensitive() {
+        let mut d = sensitive(v, false, json).unwrap_or_else(|| json(v));
+        d.replace = false;
+        return d;
+    }
+    if v.is_unknown() {
+        let mut cur = v.clone();
+        cur.after_explicit = true;
+        return if cur.before.is_none() {
+            diff(R::Unknown(None), Action::Create, false)
+        } else {
+            let b = cur.as_delete();
+            diff(R::Unknown(Some(Box::new(json(&b)))), Action::Update, false)
+        };
+    }
+    let (bt, at) = (json_kind(v.before), json_kind(v.after));
+    let deleted = at == Kind::Null && !v.after_explicit;
+    let created = bt == Kind::Null && !v.before_explicit;
+    if bt == at || created || deleted {
+        let t = if bt == Kind::Null { at } else { bt };
+        return json_update(v, t);
+    }
+    let b = json_update(&v.as_delete(), bt);
+    let a = json_update(&v.as_create(), at);
+    diff(
+        R::TypeChange(Box::new(b), Box::new(a)),
+        Action::Update,
+        false,
+    )
+}
+
+fn json_update<'a>(v: &Val<'a>, t: Kind) -> Diff<'a> {
+    match t {
+        Kind::Null => json_primitive(v, Prim::Null),
+        Kind::Bool => json_primitive(v, Prim::Bool),
+        Kind::String => json_primitive(v, Prim::String),
+        Kind::Number => json_primitive(v, Prim::Number),
+        Kind::Object => {
+            let (attrs, action) = map(v, v.all_keys(), json);
+            diff(
+                R::Object {
+                    attrs,
+                    nested: false,
+                },
+                action,
+                false,
+            )
+        }
+        Kind::Array => {
+            let (elems, action) = slice(
+                v,
+                |x| json(&x),
+                |a, b| {
+                    a.kind() == Kind::Object && b.kind() == Kind::Object || multiline_related(a, b)
+                },
+            );
+            diff(
+                R::List {
+                    elems,
+                    context: true,
+                },
+                action,
+                false,
+            )
+        }
+    }
+}
+
+fn json_primitive<'a>(v: &Val<'a>, ty: Prim) -> Diff<'a> {
+    let before_missing = v.before.is_none() && !v.before_explicit;
+    let after_missing = v.after.is_none() && !v.after_explicit;
+    let action = match (before_missing, after_missing) {
+        (true, false) => Action::Create,
+        (false, true) => Action::Delete,
+        _ if deep_eq(v.before, v.after) => Action::NoOp,
+        _ => Action::Update,
+    };
+    diff(primitive(v, ty), action, false)
+}

@@ -1,0 +1,898 @@
+//! Drawing a [`Diff`] tree as text, the way OpenTofu's `show` draws it
+//! (`internal/command/jsonformat/computed/renderers`).
+
+use super::differ::{self, Blocks, Diff, Prim, R};
+use super::text::{attribute_name, color, json_prefix, quote};
+use super::value::{Action, Matcher, Unknown, V, Val};
+use std::fmt::Write as _;
+use tfwire_plan::Json;
+
+/// How a subtree is drawn.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Opts {
+    pub(super) color: bool,
+    /// Never write `-> null` after a deleted value.
+    pub(super) no_null_suffix: bool,
+    /// Write `# forces replacement` on this value whatever its own flag says.
+    pub(super) force_replacement: bool,
+    /// Show unchanged members instead of counting them.
+    pub(super) show_unchanged: bool,
+    /// Leave out the `+`/`-`/`~` column.
+    pub(super) hide_symbols: bool,
+}
+
+impl Opts {
+    /// The options for a child: everything but the forced `# forces replacement`.
+    fn child(self) -> Opts {
+        Opts {
+            force_replacement: false,
+            ..self
+        }
+    }
+
+    fn c(&self, s: &str) -> String {
+        color(s, self.color)
+    }
+}
+
+/// The marker of an action, as colour markup.
+pub(super) fn symbol_markup(a: Action) -> &'static str {
+    match a {
+        Action::DeleteThenCreate => "[red]-[reset]/[green]+[reset]",
+        Action::CreateThenDelete => "[green]+[reset]/[red]-[reset]",
+        Action::ForgetThenCreate => "  [red].[reset]/[green]+[reset]",
+        Action::Create => "  [green]+[reset]",
+        Action::Delete => "  [red]-[reset]",
+        Action::Read => " [cyan]<=[reset]",
+        Action::Update => "  [yellow]~[reset]",
+        Action::NoOp => "   ",
+        Action::Forget => "  [red].[reset]",
+    }
+}
+
+fn symbol(a: Action, o: Opts) -> String {
+    if o.hide_symbols {
+        String::new()
+    } else {
+        format!("{} ", o.c(symbol_markup(a)))
+    }
+}
+
+fn null_suffix(a: Action, o: Opts) -> String {
+    if !o.no_null_suffix && a == Action::Delete {
+        o.c(" [dark_gray]-> null[reset]")
+    } else {
+        String::new()
+    }
+}
+
+fn forces(replace: bool, o: Opts) -> String {
+    if replace || o.force_replacement {
+        o.c(" [red]# forces replacement[reset]")
+    } else {
+        String::new()
+    }
+}
+
+fn pad(n: usize) -> String {
+    "    ".repeat(n)
+}
+
+fn unchanged(what: &str, n: usize, o: Opts) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    o.c(&format!(
+        "[dark_gray]# ({n} unchanged {what}{s} hidden)[reset]"
+    ))
+}
+
+/// `key` left-aligned in `width` (a width in bytes, as OpenTofu measures it, filled up by
+/// characters).
+fn aligned(key: &str, width: usize) -> String {
+    let n = key.chars().count();
+    format!("{key}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+fn is_important(key: &str) -> bool {
+    matches!(key, "id" | "name" | "tags")
+}
+
+/// Draws `d` at `indent` (in steps of four spaces).
+pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
+    match &d.r {
+        R::Primitive { before, after, ty } => primitive(d, *before, *after, *ty, indent, o),
+        R::Object { attrs, nested } => object(d, attrs, *nested, indent, o),
+        R::Map { elems, nested } => map(d, elems, *nested, indent, o),
+        R::List { elems, context } => list(d, elems, *context, indent, o),
+        R::Set { elems, nested } => set(d, elems, *nested, indent, o),
+        R::Block { attrs, blocks } => block(d, attrs, blocks, indent, o),
+        R::Unknown(before) => match before {
+            Some(b) if d.action != Action::Create => format!(
+                "{} -> (known after apply){}",
+                render(
+                    b,
+                    indent,
+                    Opts {
+                        no_null_suffix: true,
+                        ..o
+                    }
+                ),
+                forces(d.replace, o)
+            ),
+            _ => format!("(known after apply){}", forces(d.replace, o)),
+        },
+        R::Sensitive { .. } => format!(
+            "(sensitive value){}{}",
+            null_suffix(d.action, o),
+            forces(d.replace, o)
+        ),
+        R::SensitiveBlock { .. } => sensitive_block(d.replace, indent, o),
+        R::TypeChange(b, a) => {
+            let o = Opts {
+                no_null_suffix: true,
+                ..o
+            };
+            format!(
+                "{} {} {}",
+                render(b, indent, o),
+                o.c("[yellow]->[reset]"),
+                render(a, indent, o)
+            )
+        }
+        R::WriteOnly => format!(
+            "(write-only attribute){}{}",
+            forces(d.replace, o),
+            null_suffix(d.action, o)
+        ),
+    }
+}
+
+fn sensitive_block(replace: bool, indent: usize, o: Opts) -> String {
+    let prefix = format!("{}{}", pad(indent), symbol(Action::NoOp, o));
+    format!(
+        "{{{}\n{prefix}  # At least one attribute in this block is (or was) sensitive,\n{prefix}  # so its contents will not be displayed.\n{prefix}}}",
+        forces(replace, o)
+    )
+}
+
+/// The warnings drawn above a value whose sensitivity changes.
+pub(super) fn warnings(d: &Diff<'_>, indent: usize, o: Opts) -> Vec<String> {
+    match &d.r {
+        R::Sensitive {
+            inner,
+            before,
+            after,
+        } => sensitivity_warning(inner.action, *before, *after, "attribute value", indent, o),
+        R::SensitiveBlock {
+            inner,
+            before,
+            after,
+        } => sensitivity_warning(inner.action, *before, *after, "block", indent, o),
+        _ => Vec::new(),
+    }
+}
+
+fn sensitivity_warning(
+    inner: Action,
+    before: bool,
+    after: bool,
+    what: &str,
+    indent: usize,
+    o: Opts,
+) -> Vec<String> {
+    if before == after || matches!(inner, Action::Create | Action::Delete) {
+        return Vec::new();
+    }
+    let w = if before {
+        o.c(&format!(
+            "  # [yellow]Warning[reset]: this {what} will no longer be marked as sensitive\n{}  # after applying this change.",
+            pad(indent)
+        ))
+    } else {
+        o.c(&format!(
+            "  # [yellow]Warning[reset]: this {what} will be marked as sensitive and will not\n{}  # display in UI output after applying this change.",
+            pad(indent)
+        ))
+    };
+    if what == "attribute value" && inner == Action::NoOp {
+        vec![format!("{w} The value is unchanged.")]
+    } else {
+        vec![w]
+    }
+}
+
+fn write_warnings(buf: &mut String, d: &Diff<'_>, indent: usize, o: Opts) {
+    for w in warnings(d, indent, o) {
+        let _ = writeln!(buf, "{}{w}", pad(indent));
+    }
+}
+
+fn prim_value(v: V<'_>, o: Opts) -> String {
+    match v {
+        None => o.c("[dark_gray]null[reset]"),
+        Some(j) => match (j.as_bool(), j.as_number()) {
+            (Some(true), _) => "true".into(),
+            (Some(false), _) => "false".into(),
+            (_, Some(n)) => number_text(n),
+            _ => j.to_string(),
+        },
+    }
+}
+
+/// A number as OpenTofu writes it in plans: integers and decimals in positional notation,
+/// never with an exponent (`0.00000015`, not `1.5e-7`), and numbers kept as text as
+/// written.
+fn number_text(n: tfwire_plan::Number<'_>) -> String {
+    match n {
+        tfwire_plan::Number::F64(x) if x.is_finite() => format!("{x}"),
+        other => other.to_string(),
+    }
+}
+
+fn primitive(
+    d: &Diff<'_>,
+    before: V<'_>,
+    after: V<'_>,
+    ty: Prim,
+    indent: usize,
+    o: Opts,
+) -> String {
+    if ty == Prim::String {
+        return string(d, before, after, indent, o);
+    }
+    let (b, a) = (prim_value(before, o), prim_value(after, o));
+    let f = forces(d.replace, o);
+    match d.action {
+        Action::Create => format!("{a}{f}"),
+        Action::Delete => format!("{b}{}{f}", null_suffix(d.action, o)),
+        Action::NoOp => format!("{b}{f}"),
+        _ => format!("{b} {} {a}{f}", o.c("[yellow]->[reset]")),
+    }
+}
+
+/// A string value as the string renderer sees it.
+struct Evaluated {
+    text: String,
+    /// The JSON text at the start of the string, when it starts with an object or array.
+    json: Option<Vec<u8>>,
+    multiline: bool,
+    null: bool,
+    /// Not a string at all (a document whose values do not match the schema): drawn as
+    /// JSON text.
+    raw: bool,
+}
+
+fn evaluate(v: V<'_>, o: Opts) -> Evaluated {
+    let mut e = Evaluated {
+        text: String::new(),
+        json: None,
+        multiline: false,
+        null: false,
+        raw: false,
+    };
+    let Some(j) = v else {
+        e.text = o.c("[dark_gray]null[reset]");
+        e.null = true;
+        return e;
+    };
+    let Some(s) = j.as_str() else {
+        e.text = j.to_string();
+        e.raw = true;
+        return e;
+    };
+    if let Some(n) = json_prefix(s) {
+        e.text = s.to_string();
+        e.json = Some(s.as_bytes()[..n].to_vec());
+        return e;
+    }
+    if s.contains('\n') {
+        e.text = s.trim().to_string();
+        e.multiline = true;
+    } else {
+        e.text = s.to_string();
+    }
+    e
+}
+
+impl Evaluated {
+    fn simple(&self) -> String {
+        if self.null || self.raw {
+            self.text.clone()
+        } else {
+            quote(&self.text)
+        }
+    }
+}
+
+fn heredoc_lines(text: &str, indent: usize, o: Opts) -> Vec<String> {
+    text.split('\n')
+        .map(|l| format!("{}{}{l}", pad(indent + 1), symbol(Action::NoOp, o)))
+        .collect()
+}
+
+fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> String {
+    let lines: Vec<String> = match d.action {
+        Action::Create | Action::NoOp => {
+            let s = evaluate(after, o);
+            if let Some(j) = &s.json {
+                return if d.action == Action::NoOp {
+                    as_json(d, Some(j), Some(j), indent, o)
+                } else {
+                    as_json(d, None, Some(j), indent, o)
+                };
+            }
+            if !s.multiline {
+                return format!("{}{}", s.simple(), forces(d.replace, o));
+            }
+            heredoc_lines(&s.text, indent, o)
+        }
+        Action::Delete => {
+            let s = evaluate(before, o);
+            if s.null {
+                return format!("{}{}", s.simple(), forces(d.replace, o));
+            }
+            if let Some(j) = &s.json {
+                return as_json(d, Some(j), None, indent, o);
+            }
+            if !s.multiline {
+                return format!(
+                    "{}{}{}",
+                    s.simple(),
+                    null_suffix(d.action, o),
+                    forces(d.replace, o)
+                );
+            }
+            heredoc_lines(&s.text, indent, o)
+        }
+        _ => {
+            let (b, a) = (evaluate(before, o), evaluate(after, o));
+            if let (Some(bj), Some(aj)) = (&b.json, &a.json) {
+                return as_json(d, Some(bj), Some(aj), indent, o);
+            }
+            if b.json.is_some() || a.json.is_some() {
+                let tc = Diff {
+                    r: R::TypeChange(
+                        Box::new(Diff {
+                            r: R::Primitive {
+                                before,
+                                after: None,
+                                ty: Prim::String,
+                            },
+                            action: Action::Delete,
+                            replace: false,
+                        }),
+                        Box::new(Diff {
+                            r: R::Primitive {
+                                before: None,
+                                after,
+                                ty: Prim::String,
+                            },
+                            action: Action::Create,
+                            replace: false,
+                        }),
+                    ),
+                    action: d.action,
+                    replace: d.replace,
+                };
+                return render(&tc, indent, o);
+            }
+            if !b.multiline && !a.multiline {
+                return format!(
+                    "{} {} {}{}",
+                    b.simple(),
+                    o.c("[yellow]->[reset]"),
+                    a.simple(),
+                    forces(d.replace, o)
+                );
+            }
+            let bl: Vec<&str> = b.text.split('\n').collect();
+            let al: Vec<&str> = a.text.split('\n').collect();
+            let mut out = Vec::new();
+            differ::align(
+                &bl,
+                &al,
+                |x, y| x == y,
+                |_, _| false,
+                |bi, ai| {
+                    let (action, line) = if bi >= bl.len() {
+                        (Action::Create, al[ai])
+                    } else if ai >= al.len() {
+                        (Action::Delete, bl[bi])
+                    } else {
+                        (Action::NoOp, bl[bi])
+                    };
+                    out.push(format!("{}{}{line}", pad(indent + 1), symbol(action, o)));
+                },
+            );
+            out
+        }
+    };
+    format!(
+        "<<-EOT{}\n{}\n{}{}EOT{}",
+        forces(d.replace, o),
+        lines.join("\n"),
+        pad(indent),
+        symbol(Action::NoOp, o),
+        null_suffix(d.action, o)
+    )
+}
+
+/// A string holding JSON, drawn as a `jsonencode(...)` diff of the decoded values.
+fn as_json(
+    d: &Diff<'_>,
+    before: Option<&[u8]>,
+    after: Option<&[u8]>,
+    indent: usize,
+    o: Opts,
+) -> String {
+    let mut parser = tfwire_plan::Parser::new();
+    let (mut bbuf, mut abuf) = (
+        before.map(<[u8]>::to_vec).unwrap_or_default(),
+        after.map(<[u8]>::to_vec).unwrap_or_default(),
+    );
+    let btape = match before {
+        Some(_) => parser.parse(&mut bbuf).ok(),
+        None => None,
+    };
+    let atape = match after {
+        Some(_) => parser.parse(&mut abuf).ok(),
+        None => None,
+    };
+    let (bj, aj): (Option<Json<'_>>, Option<Json<'_>>) = (
+        btape.as_ref().map(|t| t.root()),
+        atape.as_ref().map(|t| t.root()),
+    );
+    if before.is_some() && bj.is_none() || after.is_some() && aj.is_none() {
+        // The scanner accepted text the parser did not (not expected): draw it as text.
+        let tc = Diff {
+            r: R::Primitive {
+                before: None,
+                after: None,
+                ty: Prim::Null,
+            },
+            action: d.action,
+            replace: d.replace,
+        };
+        return render(&tc, indent, o);
+    }
+    let v = Val {
+        before: bj.filter(|j| !j.is_null()),
+        after: aj.filter(|j| !j.is_null()),
+        before_explicit: d.action != Action::Create,
+        after_explicit: d.action != Action::Delete,
+        unknown: Unknown::None,
+        before_sensitive: None,
+        after_sensitive: None,
+        replace: Matcher::paths(Vec::new(), false),
+        relevant: Matcher::Always,
+    };
+    let jd = differ::json(&v);
+    let mut action = d.action;
+    let mut jo = Opts {
+        no_null_suffix: true,
+        ..o.child()
+    };
+    let (mut whitespace, mut replace) = ("", String::new());
+    if jd.action == Action::NoOp && d.action == Action::Update {
+        whitespace = if d.replace {
+            " # whitespace changes force replacement"
+        } else {
+            " # whitespace changes"
+        };
+        jo.show_unchanged = true;
+        action = Action::NoOp;
+    } else {
+        replace = forces(d.replace, o);
+    }
+    let rendered = render(&jd, indent + 1, jo);
+    if matches!(d.action, Action::Create | Action::Delete) {
+        action = Action::NoOp;
+    }
+    if rendered.contains('\n') {
+        format!(
+            "jsonencode({whitespace}\n{}{}{rendered}{replace}\n{}{}){}",
+            pad(indent + 1),
+            symbol(action, o),
+            pad(indent),
+            symbol(Action::NoOp, o),
+            null_suffix(d.action, o)
+        )
+    } else {
+        format!("jsonencode({rendered}){whitespace}{replace}")
+    }
+}
+
+fn object(
+    d: &Diff<'_>,
+    attrs: &[(&str, Diff<'_>)],
+    nested: bool,
+    indent: usize,
+    o: Opts,
+) -> String {
+    if attrs.is_empty() {
+        return format!("{{}}{}{}", null_suffix(d.action, o), forces(d.replace, o));
+    }
+    let ao = Opts {
+        no_null_suffix: !nested,
+        ..o.child()
+    };
+    let width = attrs
+        .iter()
+        .map(|(k, _)| attribute_name(k).len())
+        .max()
+        .unwrap_or(0);
+    let mut hidden = 0;
+    let mut buf = format!("{{{}\n", forces(d.replace, o));
+    for (key, a) in attrs {
+        let name = attribute_name(key);
+        if is_important(key) {
+            let io = Opts {
+                show_unchanged: true,
+                ..ao.child()
+            };
+            write_warnings(&mut buf, a, indent + 1, io);
+            let _ = writeln!(
+                buf,
+                "{}{}{} = {}",
+                pad(indent + 1),
+                symbol(a.action, io),
+                aligned(&name, width),
+                render(a, indent + 1, io)
+            );
+            continue;
+        }
+        if a.action == Action::NoOp && !o.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        write_warnings(&mut buf, a, indent + 1, o);
+        let _ = writeln!(
+            buf,
+            "{}{}{} = {}",
+            pad(indent + 1),
+            symbol(a.action, ao),
+            aligned(&name, width),
+            render(a, indent + 1, ao)
+        );
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            pad(indent + 1),
+            symbol(Action::NoOp, o),
+            unchanged("attribute", hidden, o)
+        );
+    }
+    let _ = write!(
+        buf,
+        "{}{}}}{}",
+        pad(indent),
+        symbol(Action::NoOp, o),
+        null_suffix(d.action, o)
+    );
+    buf
+}
+
+fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o: Opts) -> String {
+    let self_forces = d.replace && !nested;
+    let child_forces = d.replace && nested;
+    if elems.is_empty() {
+        return format!("{{}}{}{}", null_suffix(d.action, o), forces(self_forces, o));
+    }
+    let mut sorted: Vec<&(&str, Diff<'_>)> = elems.iter().collect();
+    sorted.sort_by(|x, y| x.0.cmp(y.0));
+    let width = sorted
+        .iter()
+        .map(|(k, _)| quote(k).len())
+        .max()
+        .unwrap_or(0);
+    let eo = Opts {
+        no_null_suffix: d.action == Action::Delete || nested,
+        force_replacement: child_forces,
+        ..o.child()
+    };
+    let mut hidden = 0;
+    let mut buf = format!("{{{}\n", forces(self_forces, o));
+    for (key, e) in sorted {
+        if e.action == Action::NoOp && !o.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        write_warnings(&mut buf, e, indent + 1, o);
+        let comma = if matches!(e.r, R::Object { .. }) {
+            ","
+        } else {
+            ""
+        };
+        let k = quote(key);
+        let k = if nested { k } else { aligned(&k, width) };
+        let _ = writeln!(
+            buf,
+            "{}{}{k} = {}{comma}",
+            pad(indent + 1),
+            symbol(e.action, eo),
+            render(e, indent + 1, eo)
+        );
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            pad(indent + 1),
+            symbol(Action::NoOp, o),
+            unchanged("element", hidden, o)
+        );
+    }
+    let _ = write!(
+        buf,
+        "{}{}}}{}",
+        pad(indent),
+        symbol(Action::NoOp, o),
+        null_suffix(d.action, o)
+    );
+    buf
+}
+
+fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts) -> String {
+    if elems.is_empty() {
+        return format!("[]{}{}", null_suffix(d.action, o), forces(d.replace, o));
+    }
+    let eo = Opts {
+        no_null_suffix: true,
+        ..o.child()
+    };
+    let uo = Opts {
+        show_unchanged: true,
+        ..o.child()
+    };
+    let mut held: Vec<&Diff<'_>> = Vec::new();
+    let mut render_next = false;
+    let mut buf = format!("[{}\n", forces(d.replace, o));
+    for e in elems {
+        if e.action == Action::NoOp && !render_next && !o.show_unchanged {
+            held.push(e);
+            continue;
+        }
+        render_next = false;
+        let mut eo = eo;
+        if context {
+            if held.len() > 1 {
+                let _ = writeln!(
+                    buf,
+                    "{}{}{}",
+                    pad(indent + 1),
+                    symbol(Action::NoOp, eo),
+                    unchanged("element", held.len() - 1, eo)
+                );
+            }
+            if let Some(last) = held.last() {
+                let _ = writeln!(
+                    buf,
+                    "{}{}{},",
+                    pad(indent + 1),
+                    symbol(last.action, uo),
+                    render(last, indent + 1, uo)
+                );
+            }
+            held.clear();
+            if e.action == Action::NoOp {
+                eo = uo;
+            } else {
+                render_next = true;
+            }
+        }
+        write_warnings(&mut buf, e, indent + 1, eo);
+        let _ = writeln!(
+            buf,
+            "{}{}{},",
+            pad(indent + 1),
+            symbol(e.action, eo),
+            render(e, indent + 1, eo)
+        );
+    }
+    if !held.is_empty() {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            pad(indent + 1),
+            symbol(Action::NoOp, o),
+            unchanged("element", held.len(), o)
+        );
+    }
+    let _ = write!(
+        buf,
+        "{}{}]{}",
+        pad(indent),
+        symbol(Action::NoOp, o),
+        null_suffix(d.action, o)
+    );
+    buf
+}
+
+fn set(d: &Diff<'_>, elems: &[Diff<'_>], nested: bool, indent: usize, o: Opts) -> String {
+    let self_forces = d.replace && !nested;
+    let child_forces = d.replace && nested;
+    if elems.is_empty() {
+        return format!("[]{}{}", null_suffix(d.action, o), forces(self_forces, o));
+    }
+    let eo = Opts {
+        no_null_suffix: true,
+        force_replacement: child_forces,
+        ..o.child()
+    };
+    let mut hidden = 0;
+    let mut buf = format!("[{}\n", forces(self_forces, o));
+    for e in elems {
+        if e.action == Action::NoOp && !o.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        write_warnings(&mut buf, e, indent + 1, o);
+        let _ = writeln!(
+            buf,
+            "{}{}{},",
+            pad(indent + 1),
+            symbol(e.action, eo),
+            render(e, indent + 1, eo)
+        );
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            pad(indent + 1),
+            symbol(Action::NoOp, o),
+            unchanged("element", hidden, o)
+        );
+    }
+    let _ = write!(
+        buf,
+        "{}{}]{}",
+        pad(indent),
+        symbol(Action::NoOp, o),
+        null_suffix(d.action, o)
+    );
+    buf
+}
+
+fn block(
+    d: &Diff<'_>,
+    attrs: &[(&str, Diff<'_>)],
+    groups: &[differ::Group<'_>],
+    indent: usize,
+    o: Opts,
+) -> String {
+    if attrs.is_empty() && groups.is_empty() {
+        return format!("{{}}{}", forces(d.replace, o));
+    }
+    let width = attrs
+        .iter()
+        .map(|(k, _)| attribute_name(k).len())
+        .max()
+        .unwrap_or(0);
+    let io = Opts {
+        show_unchanged: true,
+        ..o.child()
+    };
+    let ao = o.child();
+    let mut hidden = 0;
+    let mut buf = format!("{{{}\n", forces(d.replace, o));
+    for (key, a) in attrs {
+        if is_important(key) {
+            write_warnings(&mut buf, a, indent + 1, io);
+            let _ = writeln!(
+                buf,
+                "{}{}{} = {}",
+                pad(indent + 1),
+                symbol(a.action, io),
+                aligned(key, width),
+                render(a, indent + 1, io)
+            );
+            continue;
+        }
+        if a.action == Action::NoOp && !o.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        write_warnings(&mut buf, a, indent + 1, o);
+        let _ = writeln!(
+            buf,
+            "{}{}{} = {}",
+            pad(indent + 1),
+            symbol(a.action, ao),
+            aligned(&attribute_name(key), width),
+            render(a, indent + 1, ao)
+        );
+    }
+    if hidden > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            pad(indent + 1),
+            symbol(Action::NoOp, o),
+            unchanged("attribute", hidden, o)
+        );
+    }
+    let mut hidden_blocks = 0;
+    let mut sorted: Vec<&differ::Group<'_>> = groups.iter().collect();
+    sorted.sort_by(|x, y| x.name.cmp(y.name));
+    for g in sorted {
+        let mut found = false;
+        let mut one = |b: &Diff<'_>, label: &str, o: Opts, buf: &mut String| {
+            let creating = b.action == Action::Create && g.after_sensitive;
+            let deleting = b.action == Action::Delete && g.before_sensitive;
+            let modifying = matches!(b.action, Action::Update | Action::NoOp)
+                && (g.after_sensitive || g.before_sensitive);
+            let masked = creating || deleting || modifying;
+            let action =
+                if masked && b.action == Action::NoOp && g.before_sensitive != g.after_sensitive {
+                    Action::Update
+                } else {
+                    b.action
+                };
+            if action == Action::NoOp && !o.show_unchanged {
+                hidden_blocks += 1;
+                return;
+            }
+            if !found && !attrs.is_empty() {
+                buf.push('\n');
+                found = true;
+            }
+            let bo = Opts {
+                force_replacement: g.replace,
+                ..o.child()
+            };
+            let (warns, body) = if masked {
+                (
+                    sensitivity_warning(
+                        b.action,
+                        g.before_sensitive,
+                        g.after_sensitive,
+                        "block",
+                        indent + 1,
+                        bo,
+                    ),
+                    sensitive_block(b.replace, indent + 1, bo),
+                )
+            } else {
+                (warnings(b, indent + 1, bo), render(b, indent + 1, bo))
+            };
+            for w in warns {
+                let _ = writeln!(buf, "{}{w}", pad(indent + 1));
+            }
+            let _ = writeln!(
+                buf,
+                "{}{}{}{label} {body}",
+                pad(indent + 1),
+                symbol(action, bo),
+                attribute_name(g.name)
+            );
+        };
+        match &g.blocks {
+            Blocks::Single(b) => one(b, "", o, &mut buf),
+            Blocks::Map(m) => {
+                let mut keys: Vec<&(&str, Diff<'_>)> = m.iter().collect();
+                keys.sort_by(|x, y| x.0.cmp(y.0));
+                for (k, b) in keys {
+                    one(b, &format!(" {}", quote(k)), o, &mut buf);
+                }
+            }
+            Blocks::Set(list) | Blocks::List(list) => {
+                for b in list {
+                    one(b, "", o, &mut buf);
+                }
+            }
+        }
+    }
+    if hidden_blocks > 0 {
+        let _ = writeln!(
+            buf,
+            "\n{}{}{}",
+            pad(indent + 1),
+            symbol(Action::NoOp, o),
+            unchanged("block", hidden_blocks, o)
+        );
+    }
+    let _ = write!(buf, "{}{}}}", pad(indent), symbol(Action::NoOp, o));
+    buf
+}

@@ -1,0 +1,864 @@
+//! The human view of a plan, byte for byte as `tofu show PLANFILE` draws it (OpenTofu
+//! v1.12's `internal/command/jsonformat`), from the `show -json` document and the provider
+//! schemas (`providers schema -json`).
+//!
+//! This lives in the CLI, not in `tfwire-plan`: it is presentation (one tool's text
+//! format, its colours and wording), and it needs both the plan model (`tfwire-plan`) and
+//! the schema model (`tfwire`), which the library crates keep independent of each other.
+//!
+//! The pipeline: [`value`] walks one change's before/after/unknown/sensitive trees,
+//! [`differ`] turns a change and its schema into a diff tree, [`draw`] draws the tree, and
+//! this module lays out the document (drift, changes, the `Plan:` line, outputs).
+//!
+//! Without a schema for a resource, its top-level attributes are drawn as `dynamic`
+//! attributes would be: nested blocks look like attributes holding objects and lists
+//! (`block = [ { ... } ]`), and nothing says `# forces replacement` below the top level.
+
+mod differ;
+mod draw;
+mod text;
+mod value;
+
+use draw::{Opts, render, symbol_markup};
+use text::{attribute_name, color, word_wrap};
+pub(crate) use value::Action;
+use value::{Matcher, Val};
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
+use tfwire_plan::{Json, Mode, Plan, ResourceChange};
+
+/// The terminal width OpenTofu assumes when its output is not a terminal.
+const COLUMNS: usize = 78;
+
+/// How the plan is drawn.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Options {
+    /// ANSI colours, as OpenTofu colours.
+    pub(crate) color: bool,
+    /// Terraform's words ("Terraform will perform ...") instead of OpenTofu's.
+    pub(crate) terraform: bool,
+    /// Show unchanged attributes, blocks and elements too (`tofu show` shows them only
+    /// for imports).
+    pub(crate) all: bool,
+}
+
+/// What went wrong drawing a plan.
+pub(crate) type Error = String;
+
+struct Renderer<'p, 'a> {
+    plan: &'p Plan<'a>,
+    schemas: Option<&'p ProviderSchemas>,
+    opts: Options,
+}
+
+/// One change with its diff.
+struct Drawn<'p, 'a> {
+    rc: &'p ResourceChange<'a>,
+    action: Action,
+    diff: differ::Diff<'p>,
+}
+
+impl Drawn<'_, '_> {
+    fn moved(&self) -> bool {
+        self.rc
+            .previous_address
+            .is_some_and(|p| !p.is_empty() && Some(p) != self.rc.address)
+    }
+
+    fn importing(&self) -> bool {
+        self.rc.change.importing.is_some()
+    }
+}
+
+/// The whole plan as `tofu show -no-color PLANFILE` prints it (with colour markup expanded
+/// when `opts.color`).
+pub(crate) fn render_plan(
+    plan: &Plan<'_>,
+    schemas: Option<&ProviderSchemas>,
+    opts: Options,
+) -> Result<String, Error> {
+    Renderer {
+        plan,
+        schemas,
+        opts,
+    }
+    .plan()
+}
+
+/// The section of one resource change (the lines `tofu show` prints for it, without the
+/// blank line before), or `None` when `tofu show` would print nothing for it (a plain
+/// no-op, a deleted data source).
+pub(crate) fn render_change(
+    plan: &Plan<'_>,
+    rc: &ResourceChange<'_>,
+    schemas: Option<&ProviderSchemas>,
+    opts: Options,
+) -> Result<Option<String>, Error> {
+    let r = Renderer {
+        plan,
+        schemas,
+        opts,
+    };
+    let owned_schema;
+    let schema = match r.schema(rc) {
+        Some(b) => b,
+        None => {
+            owned_schema = schema_from_values(rc);
+            &owned_schema
+        }
+    };
+    let action = action_of(rc)?;
+    let d = Drawn {
+        rc,
+        action,
+        diff: differ::block(&Val::of_change(&rc.change, Matcher::Always), schema),
+    };
+    if action == Action::Delete && rc.mode != Mode::Managed {
+        return Ok(None);
+    }
+    Ok(r.change(&d, Cause::Change))
+}
+
+/// The line (or lines) `tofu show` prints for the output `name` under "Changes to
+/// Outputs" (its name not aligned with others), or `None` when unchanged.
+pub(crate) fn render_output(oc: &tfwire_plan::OutputChange<'_>, opts: Options) -> Option<String> {
+    let d = differ::output(&Val::of_change(&oc.change, Matcher::Always));
+    if d.action == Action::NoOp {
+        return None;
+    }
+    let o = Opts {
+        color: opts.color,
+        ..Opts::default()
+    };
+    Some(format!(
+        "{} {} = {}",
+        color(symbol_markup(d.action), opts.color),
+        attribute_name(oc.name),
+        render(&d, 0, o)
+    ))
+}
+
+fn action_of(rc: &ResourceChange<'_>) -> Result<Action, Error> {
+    Action::of(rc.change.actions).ok_or_else(|| {
+        let names: Vec<&str> = rc.change.actions.iter().map(|a| a.name()).collect();
+        format!(
+            "{}: the action list [{}] is not one OpenTofu draws",
+            rc.display_address(),
+            names.join(", ")
+        )
+    })
+}
+
+/// A block whose attributes are the top-level keys of a change's values, each `dynamic`:
+/// what can be drawn without the provider's schema.
+fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
+    let c = &rc.change;
+    let mut names: Vec<&str> = [c.before, c.after, c.after_unknown]
+        .iter()
+        .flatten()
+        .filter_map(|j| j.as_object())
+        .flat_map(|o| o.iter().map(|(k, _)| k))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    Block {
+        attributes: names
+            .into_iter()
+            .map(|n| Attribute {
+                name: n.to_string(),
+                ty: AttributeType::Type(tfwire::Type::Dynamic),
+                required: false,
+                optional: true,
+                computed: false,
+                sensitive: false,
+                deprecated: false,
+                write_only: false,
+                description: String::new(),
+            })
+            .collect(),
+        ..Block::default()
+    }
+}
+
+/// The planning mode, which the JSON does not record: read from what the plan holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PlanMode {
+    Normal,
+    /// `-destroy`.
+    Destroy,
+    /// `-refresh-only`.
+    RefreshOnly,
+}
+
+impl PlanMode {
+    /// A normal plan has a change (if only a no-op) for every managed resource of the prior
+    /// state and a change for every output of the configuration; a refresh-only plan has
+    /// no resource changes at all; a destroy plan of an empty state has neither.
+    fn of(plan: &Plan<'_>) -> PlanMode {
+        if !plan.resource_changes.is_empty() {
+            return PlanMode::Normal;
+        }
+        let managed_in_state = plan.prior_state.is_some_and(|s| {
+            s.addresses()
+                .any(|a| !a.starts_with("data.") && !a.contains(".data."))
+        });
+        if managed_in_state || !plan.resource_drift.is_empty() {
+            return PlanMode::RefreshOnly;
+        }
+        let root = plan.configuration.and_then(|c| c.root_module());
+        let declares_outputs = root.is_some_and(|m| m.outputs().next().is_some());
+        let declares_resources = root.is_some_and(|m| {
+            m.resources().any(|r| r.mode() == Some(Mode::Managed))
+                || m.module_calls().next().is_some()
+        });
+        if plan.output_changes.is_empty() && (declares_outputs || declares_resources) {
+            return PlanMode::Destroy;
+        }
+        PlanMode::Normal
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cause {
+    Drift,
+    Change,
+}
+
+impl<'p, 'a> Renderer<'p, 'a> {
+    /// Fixed text in the chosen tool's words.
+    fn words(&self, s: &str) -> String {
+        if self.opts.terraform {
+            s.replace("OpenTofu", "Terraform")
+                .replace("tofu apply", "terraform apply")
+        } else {
+            s.to_string()
+        }
+    }
+
+    fn c(&self, s: &str) -> String {
+        color(s, self.opts.color)
+    }
+
+    fn wrap(&self, s: &str) -> String {
+        word_wrap(&self.words(s), COLUMNS)
+    }
+
+    fn rule(&self) -> String {
+        self.c(&format!("[dark_gray]\n{}", "─".repeat(COLUMNS - 1)))
+    }
+
+    fn schema(&self, rc: &ResourceChange<'_>) -> Option<&'p Block> {
+        let p = self.schemas?.provider(rc.provider_name?)?;
+        let map = match rc.mode {
+            Mode::Managed => &p.resources,
+            Mode::Data => &p.data_sources,
+            _ => return None,
+        };
+        map.get(rc.type_name).map(|s| &s.block)
+    }
+
+    fn plan(&self) -> Result<String, Error> {
+        let plan = self.plan;
+        // Each resource's schema, or one made from its values when there is none.
+        let blocks = |list: &'p [ResourceChange<'a>]| -> Vec<Cow<'p, Block>> {
+            list.iter()
+                .map(|rc| match self.schema(rc) {
+                    Some(b) => Cow::Borrowed(b),
+                    None => Cow::Owned(schema_from_values(rc)),
+                })
+                .collect()
+        };
+        let drift_blocks = blocks(plan.resource_drift);
+        let change_blocks = blocks(plan.resource_changes);
+
+        let mode = PlanMode::of(plan);
+        let mut drift = Vec::new();
+        for (rc, schema) in plan.resource_drift.iter().zip(&drift_blocks) {
+            let paths: Vec<_> = plan
+                .relevant_attributes
+                .iter()
+                .filter(|ra| ra.resource.is_empty() || Some(ra.resource) == rc.address)
+                .map(|ra| ra.attribute.and_then(|a| a.raw().as_array()))
+                .collect();
+            let matcher = if mode == PlanMode::RefreshOnly {
+                Matcher::Always
+            } else if paths.is_empty() {
+                continue;
+            } else {
+                Matcher::paths(paths, true)
+            };
+            let v = Val::of_change(&rc.change, matcher);
+            drift.push(Drawn {
+                rc,
+                action: action_of(rc)?,
+                diff: differ::block(&v, schema),
+            });
+        }
+        let mut changes = Vec::new();
+        for (rc, schema) in plan.resource_changes.iter().zip(&change_blocks) {
+            let v = Val::of_change(&rc.change, Matcher::Always);
+            changes.push(Drawn {
+                rc,
+                action: action_of(rc)?,
+                diff: differ::block(&v, schema),
+            });
+        }
+        let mut outputs: Vec<(&str, differ::Diff<'_>)> = plan
+            .output_changes
+            .iter()
+            .map(|oc| {
+                (
+                    oc.name,
+                    differ::output(&Val::of_change(&oc.change, Matcher::Always)),
+                )
+            })
+            .collect();
+        outputs.sort_by(|x, y| x.0.cmp(y.0));
+
+        let mut out = String::new();
+        let errored = plan.errored == Some(true);
+        let empty = !changes
+            .iter()
+            .any(|d| d.diff.action != Action::NoOp || d.moved())
+            && !outputs.iter().any(|(_, d)| d.action != Action::NoOp);
+        let have_drift = self.drift(&mut out, &drift, empty, mode);
+
+        let mut shown = Vec::new();
+        let mut counts: Vec<(Action, usize)> = Vec::new();
+        let (mut importing, mut forgetting, mut any_action) = (0, 0, false);
+        for d in &changes {
+            if d.action == Action::NoOp && !d.moved() && !d.importing() {
+                continue;
+            }
+            if d.action == Action::Delete && d.rc.mode != Mode::Managed {
+                continue;
+            }
+            if matches!(d.rc.mode, Mode::Other(_)) {
+                continue;
+            }
+            shown.push(d);
+            if d.importing() {
+                importing += 1;
+            }
+            if matches!(d.action, Action::Forget | Action::ForgetThenCreate) {
+                forgetting += 1;
+            }
+            if d.action != Action::NoOp {
+                any_action = true;
+                match counts.iter_mut().find(|(a, _)| *a == d.action) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((d.action, 1)),
+                }
+            }
+        }
+        let count = |a: Action| counts.iter().find(|(x, _)| *x == a).map_or(0, |(_, n)| *n);
+        let outputs_text = self.outputs(&outputs);
+
+        if shown.is_empty() && outputs_text.is_empty() {
+            if errored {
+                if have_drift {
+                    out.push_str(&self.rule());
+                    out.push('\n');
+                }
+                out.push_str(&self.c(&self.words(
+                    "\n[reset][bold][red]Planning failed.[reset][bold] OpenTofu encountered an error while generating this plan.[reset]\n\n",
+                )));
+            } else if mode == PlanMode::RefreshOnly {
+                if have_drift {
+                    return Ok(out);
+                }
+                out.push_str(&self.c(
+                    "\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n",
+                ));
+                out.push_str(&self.wrap(
+                    "OpenTofu has checked that the real remote objects still match the result of your most recent changes, and found no differences.",
+                ));
+                out.push('\n');
+            } else if mode == PlanMode::Destroy {
+                if have_drift {
+                    out.push_str(&self.rule());
+                    out.push('\n');
+                }
+                out.push_str(&self.c(
+                    "\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n",
+                ));
+                out.push_str(&self.wrap(
+                    "Either you have not created any objects yet or the existing objects were already deleted outside of OpenTofu.",
+                ));
+                out.push('\n');
+            } else {
+                if have_drift {
+                    out.push_str(&self.rule());
+                    out.push('\n');
+                }
+                out.push_str(&self.c(
+                    "\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n",
+                ));
+                if have_drift {
+                    out.push_str(&self.wrap(
+                        "Your configuration already matches the changes detected above, so applying this plan will only update the state to include the changes detected above and won't change any real infrastructure.",
+                    ));
+                    out.push('\n');
+                    return Ok(out);
+                }
+                out.push_str(&self.wrap(
+                    "OpenTofu has compared your real infrastructure against your configuration and found no differences, so no changes are needed.",
+                ));
+                out.push('\n');
+            }
+        }
+        if have_drift {
+            out.push_str(&self.rule());
+            out.push('\n');
+        }
+        if any_action {
+            out.push_str(&self.wrap(
+                "\nOpenTofu used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:",
+            ));
+            out.push('\n');
+            for (a, text) in [
+                (Action::Create, "  [green]+[reset] create"),
+                (
+                    Action::Update,
+                    "  [yellow]~[reset] update in-place (current -> planned)",
+                ),
+                (Action::Delete, "  [red]-[reset] destroy"),
+                (
+                    Action::DeleteThenCreate,
+                    "[red]-[reset]/[green]+[reset] destroy and then create replacement",
+                ),
+                (
+                    Action::CreateThenDelete,
+                    "[green]+[reset]/[red]-[reset] create replacement and then destroy",
+                ),
+                (Action::Read, " [cyan]<=[reset] read (data resources)"),
+                (
+                    Action::ForgetThenCreate,
+                    "[red].[reset]/[green]+[reset] forget and then create replacement",
+                ),
+                (Action::Forget, "  [red].[reset] forget"),
+            ] {
+                if count(a) > 0 {
+                    out.push_str(&self.c(text));
+                    out.push('\n');
+                }
+            }
+        }
+        if !shown.is_empty() {
+            out.push_str(&self.words(if errored {
+                "\nOpenTofu planned the following actions, but then encountered a problem:\n"
+            } else {
+                "\nOpenTofu will perform the following actions:\n"
+            }));
+            for d in &shown {
+                if let Some(text) = self.change(d, Cause::Change) {
+                    out.push('\n');
+                    out.push_str(&text);
+                    out.push('\n');
+                }
+            }
+            let add = count(Action::Create)
+                + count(Action::DeleteThenCreate)
+                + count(Action::CreateThenDelete)
+                + count(Action::ForgetThenCreate);
+            let destroy = count(Action::Delete)
+                + count(Action::DeleteThenCreate)
+                + count(Action::CreateThenDelete);
+            let update = count(Action::Update);
+            let line = match (importing > 0, forgetting > 0) {
+                (true, true) => format!(
+                    "{importing} to import, {add} to add, {update} to change, {destroy} to destroy, {forgetting} to forget."
+                ),
+                (true, false) => format!(
+                    "{importing} to import, {add} to add, {update} to change, {destroy} to destroy."
+                ),
+                (false, true) => format!(
+                    "{add} to add, {update} to change, {destroy} to destroy, {forgetting} to forget."
+                ),
+                (false, false) => {
+                    format!("{add} to add, {update} to change, {destroy} to destroy.")
+                }
+            };
+            out.push_str(&self.c(&format!("\n[bold]Plan:[reset] {line}\n")));
+        }
+        if !outputs_text.is_empty() {
+            out.push_str("\nChanges to Outputs:\n");
+            out.push_str(&outputs_text);
+            out.push('\n');
+            if counts.is_empty() {
+                out.push_str(&self.wrap(
+                    "\nYou can apply this plan to save these new output values to the OpenTofu state, without changing any real infrastructure.",
+                ));
+                out.push('\n');
+            }
+        }
+        Ok(out)
+    }
+
+    /// The drift section; whether there was one.
+    fn drift(
+        &self,
+        out: &mut String,
+        drift: &[Drawn<'_, '_>],
+        plan_empty: bool,
+        mode: PlanMode,
+    ) -> bool {
+        let refresh_only = mode == PlanMode::RefreshOnly;
+        let shown: Vec<&Drawn<'_, '_>> = drift
+            .iter()
+            .filter(|d| refresh_only || d.diff.action != Action::NoOp)
+            .collect();
+        if shown.is_empty() || plan_empty && !refresh_only {
+            return false;
+        }
+        out.push_str(&self.c(
+            &self.words(
+                "\n[bold][cyan]Note:[reset][bold] Objects have changed outside of OpenTofu\n",
+            ),
+        ));
+        out.push('\n');
+        out.push_str(&self.wrap(
+            "OpenTofu detected the following changes made outside of OpenTofu since the last \"tofu apply\" which may have affected this plan:\n",
+        ));
+        for d in shown {
+            if let Some(text) = self.change(d, Cause::Drift) {
+                out.push('\n');
+                out.push_str(&text);
+                out.push('\n');
+            }
+        }
+        out.push_str(&self.wrap(if refresh_only {
+            "\n\nThis is a refresh-only plan, so OpenTofu will not take any actions to undo these. If you were expecting these changes then you can apply this plan to record the updated values in the OpenTofu state without changing any remote objects."
+        } else {
+            "\n\nUnless you have made equivalent changes to your configuration, or ignored the relevant attributes using ignore_changes, the following plan may include actions to undo or respond to these changes."
+        }));
+        out.push('\n');
+        true
+    }
+
+    fn outputs(&self, outputs: &[(&str, differ::Diff<'_>)]) -> String {
+        let width = outputs
+            .iter()
+            .map(|(k, _)| attribute_name(k).len())
+            .max()
+            .unwrap_or(0);
+        let o = Opts {
+            color: self.opts.color,
+            ..Opts::default()
+        };
+        let lines: Vec<String> = outputs
+            .iter()
+            .filter(|(_, d)| d.action != Action::NoOp)
+            .map(|(k, d)| {
+                let name = attribute_name(k);
+                let n = name.chars().count();
+                format!(
+                    "{} {name}{} = {}",
+                    self.c(symbol_markup(d.action)),
+                    " ".repeat(width.saturating_sub(n)),
+                    render(d, 0, o)
+                )
+            })
+            .collect();
+        lines.join("\n")
+    }
+
+    /// One change's section, without the blank line before it.
+    fn change(&self, d: &Drawn<'_, '_>, cause: Cause) -> Option<String> {
+        if matches!(d.rc.mode, Mode::Other(_)) {
+            return None;
+        }
+        if d.action == Action::NoOp && !d.moved() && !d.importing() {
+            return None;
+        }
+        let mut buf = self.c(&self.comment(d.rc, d.action, cause));
+        let mut o = Opts {
+            color: self.opts.color,
+            ..Opts::default()
+        };
+        if d.action == Action::Forget {
+            o.hide_symbols = true;
+            o.no_null_suffix = true;
+        }
+        o.show_unchanged = d.importing() || self.opts.all;
+        let keyword = if d.rc.mode == Mode::Managed {
+            "resource"
+        } else {
+            "data"
+        };
+        let _ = write!(
+            buf,
+            "{} {keyword} \"{}\" \"{}\" {}",
+            self.c(symbol_markup(d.action)),
+            d.rc.type_name,
+            d.rc.name,
+            render(&d.diff, 0, o)
+        );
+        Some(buf)
+    }
+
+    /// The `# address will be ...` lines, as colour markup.
+    fn comment(&self, rc: &ResourceChange<'_>, action: Action, cause: Cause) -> String {
+        let address = rc.address.unwrap_or("");
+        let disp = match rc.deposed {
+            Some(k) if !k.is_empty() => format!("{address} (deposed object {k})"),
+            _ => address.to_string(),
+        };
+        let reason = rc.action_reason.unwrap_or("");
+        let previous = rc.previous_address.unwrap_or("");
+        let deposed = rc.deposed.is_some_and(|k| !k.is_empty());
+        let left_over = "\n  # (left over from a partially-failed replacement of this instance)";
+        let mut buf = String::new();
+        let mut printed_moved = false;
+        let replaced = |buf: &mut String| match reason {
+            "replace_because_tainted" => {
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] is tainted, so it must be [bold][red]replaced[reset]"
+                );
+            }
+            "replace_by_request" => {
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] will be [bold][red]replaced[reset], as requested"
+                );
+            }
+            "replace_by_triggers" => {
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by"
+                );
+            }
+            _ => {
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] must be [bold][red]replaced[reset]"
+                );
+            }
+        };
+        match action {
+            Action::Create => {
+                let _ = write!(buf, "[bold]  # {disp}[reset] will be created");
+            }
+            Action::Read => {
+                let _ = write!(buf, "[bold]  # {disp}[reset] will be read during apply");
+                buf.push_str(match reason {
+                    "read_because_config_unknown" => {
+                        "\n  # (config refers to values not yet known)"
+                    }
+                    "read_because_dependency_pending" => {
+                        "\n  # (depends on a resource or a module with changes pending)"
+                    }
+                    "read_because_check_nested" => {
+                        "\n  # (config will be reloaded to verify a check block)"
+                    }
+                    _ => "",
+                });
+            }
+            Action::Update => {
+                let _ = match cause {
+                    Cause::Change => {
+                        write!(buf, "[bold]  # {disp}[reset] will be updated in-place")
+                    }
+                    Cause::Drift => write!(buf, "[bold]  # {disp}[reset] has changed"),
+                };
+            }
+            Action::CreateThenDelete | Action::DeleteThenCreate => replaced(&mut buf),
+            Action::Delete => {
+                let _ = match cause {
+                    Cause::Change => {
+                        write!(
+                            buf,
+                            "[bold]  # {disp}[reset] will be [bold][red]destroyed[reset]"
+                        )
+                    }
+                    Cause::Drift => write!(buf, "[bold]  # {disp}[reset] has been deleted"),
+                };
+                let index = rc.raw.get("index").filter(|i| !i.is_null());
+                match reason {
+                    "delete_because_no_resource_config" => {
+                        let _ = write!(
+                            buf,
+                            "\n  # (because {}.{} is not in configuration)",
+                            rc.type_name, rc.name
+                        );
+                    }
+                    "delete_because_no_move_target" => {
+                        let _ = write!(
+                            buf,
+                            "\n  # (because {previous} was moved to {address}, which is not in configuration)"
+                        );
+                    }
+                    "delete_because_no_module" => {
+                        let _ = write!(
+                            buf,
+                            "\n  # (because {} is not in configuration)",
+                            rc.module_address.unwrap_or("")
+                        );
+                    }
+                    "delete_because_wrong_repetition" => {
+                        buf.push_str(match index.map(|i| i.kind()) {
+                            None => "\n  # (because resource uses count or for_each)",
+                            Some(tfwire_plan::Kind::Number) => {
+                                "\n  # (because resource does not use count)"
+                            }
+                            Some(tfwire_plan::Kind::String) => {
+                                "\n  # (because resource does not use for_each)"
+                            }
+                            _ => "",
+                        });
+                    }
+                    "delete_because_count_index" => {
+                        let _ = write!(
+                            buf,
+                            "\n  # (because index [{}] is out of range for count)",
+                            raw_text(index)
+                        );
+                    }
+                    "delete_because_enabled_false" => {
+                        buf.push_str("\n  # (because enabled is false)");
+                    }
+                    "delete_because_each_key" => {
+                        let _ = write!(
+                            buf,
+                            "\n  # (because key [{}] is not in for_each map)",
+                            raw_text(index)
+                        );
+                    }
+                    _ => {}
+                }
+                if deposed {
+                    buf.push_str(left_over);
+                }
+            }
+            Action::Forget => {
+                let _ = write!(
+                    buf,
+                    "[bold]  # {disp}[reset] will be removed from the {} state [bold][red]but will not be destroyed[reset]",
+                    self.words("OpenTofu")
+                );
+                match reason {
+                    "forgot_because_lifecycle_destroy_in_state" => buf.push_str(
+                        " \n (because [bold]lifecycle.destroy = false[reset] was configured before this resource was removed from the configuration)",
+                    ),
+                    "forgot_because_lifecycle_destroy_in_config" => buf.push_str(
+                        " \n (because [bold]lifecycle.destroy = false[reset] is set in the configuration)",
+                    ),
+                    _ => {}
+                }
+                if deposed {
+                    buf.push_str(left_over);
+                }
+            }
+            Action::ForgetThenCreate => {
+                replaced(&mut buf);
+                buf.push_str(" - [yellow]older instance will [bold]not[reset][yellow] be destroyed [reset]([bold]lifecycle.destroy = false[reset])");
+                if deposed {
+                    buf.push_str(left_over);
+                }
+            }
+            Action::NoOp => {
+                if !previous.is_empty() && Some(previous) != rc.address {
+                    let _ = write!(
+                        buf,
+                        "[bold]  # {previous}[reset] has moved to [bold]{disp}[reset]"
+                    );
+                    printed_moved = true;
+                } else if rc.change.importing.is_some() {
+                    let _ = write!(buf, "[bold]  # {disp}[reset] will be imported");
+                    if rc.change.generated_config.is_some_and(|g| !g.is_empty()) {
+                        buf.push_str("\n  #[reset] (config will be generated)");
+                    }
+                } else {
+                    let _ = write!(
+                        buf,
+                        "{disp} has an action the plan renderer doesn't support (this is a bug)"
+                    );
+                }
+            }
+        }
+        buf.push('\n');
+        if !previous.is_empty() && Some(previous) != rc.address && !printed_moved {
+            let _ = writeln!(buf, "  # [reset](moved from {previous})");
+        }
+        if let Some(imp) = rc.change.importing {
+            match (imp.id.filter(|i| !i.is_empty()), imp.identity) {
+                (Some(id), _) => {
+                    let _ = writeln!(buf, "  # [reset](imported from \"{id}\")");
+                }
+                (None, Some(identity)) if !identity.is_null() => {
+                    let _ = writeln!(
+                        buf,
+                        "  # [reset]imported using resource identity: {}",
+                        indent_json(identity, "  # ", "  ")
+                    );
+                }
+                _ => buf.push_str("  # [reset](will be imported first)\n"),
+            }
+        }
+        if rc.change.importing.is_some()
+            && matches!(action, Action::CreateThenDelete | Action::DeleteThenCreate)
+        {
+            buf.push_str(
+                "  # [reset][yellow]Warning: this will destroy the imported resource[reset]\n",
+            );
+        }
+        buf
+    }
+}
+
+fn raw_text(v: Option<Json<'_>>) -> String {
+    v.map(|j| j.to_string()).unwrap_or_default()
+}
+
+/// JSON text indented as Go's `json.Indent` indents it (every line after the first starts
+/// with `prefix`, each level adds `indent`).
+fn indent_json(v: Json<'_>, prefix: &str, indent: &str) -> String {
+    fn go(v: Json<'_>, depth: usize, prefix: &str, indent: &str, out: &mut String) {
+        let nl = |out: &mut String, d: usize| {
+            out.push('\n');
+            out.push_str(prefix);
+            out.push_str(&indent.repeat(d));
+        };
+        if let Some(o) = v.as_object() {
+            if o.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            out.push('{');
+            for (i, (k, x)) in o.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                nl(out, depth + 1);
+                let _ = tfwire_plan::write_json_str(out, k);
+                out.push_str(": ");
+                go(x, depth + 1, prefix, indent, out);
+            }
+            nl(out, depth);
+            out.push('}');
+        } else if let Some(a) = v.as_array() {
+            if a.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                nl(out, depth + 1);
+                go(x, depth + 1, prefix, indent, out);
+            }
+            nl(out, depth);
+            out.push(']');
+        } else {
+            let _ = write!(out, "{v}");
+        }
+    }
+    let mut out = String::new();
+    go(v, 0, prefix, indent, &mut out);
+    out
+}

@@ -1,0 +1,408 @@
+//! Text helpers with OpenTofu's exact behaviour: colour markup, Go's `%q` quoting, HCL
+//! identifiers, word wrapping, and reading the JSON at the start of a string.
+
+/// Expands colour markup (`[red]`, `[bold]`, `[reset]`, ...) as OpenTofu's colorizer does:
+/// into ANSI escapes (and a final reset) when colouring, into nothing otherwise. Bracketed
+/// words that are not colour names stay as they are.
+pub(super) fn color(s: &str, on: bool) -> String {
+    let bytes = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut colored = false;
+    let mut last = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'[' {
+            let mut j = i + 1;
+            while j < bytes.len()
+                && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'_' | b'-'))
+            {
+                j += 1;
+            }
+            if j > i + 1 && j < bytes.len() && bytes[j] == b']' {
+                out.push_str(&s[last..i]);
+                match code(&s[i + 1..j]) {
+                    Some(c) => {
+                        colored = true;
+                        if on {
+                            out.push_str("\x1b[");
+                            out.push_str(c);
+                            out.push('m');
+                        }
+                    }
+                    None => out.push_str(&s[i..=j]),
+                }
+                i = j + 1;
+                last = i;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&s[last..]);
+    if colored && on {
+        out.push_str("\x1b[0m");
+    }
+    out
+}
+
+/// The ANSI code of a colour name (the names of OpenTofu's colorizer).
+fn code(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "default" => "39",
+        "_default_" => "49",
+        "black" => "30",
+        "red" => "31",
+        "green" => "32",
+        "yellow" => "33",
+        "blue" => "34",
+        "magenta" => "35",
+        "cyan" => "36",
+        "light_gray" => "37",
+        "dark_gray" => "90",
+        "light_red" => "91",
+        "light_green" => "92",
+        "light_yellow" => "93",
+        "light_blue" => "94",
+        "light_magenta" => "95",
+        "light_cyan" => "96",
+        "white" => "97",
+        "_black_" => "40",
+        "_red_" => "41",
+        "_green_" => "42",
+        "_yellow_" => "43",
+        "_blue_" => "44",
+        "_magenta_" => "45",
+        "_cyan_" => "46",
+        "_light_gray_" => "47",
+        "_dark_gray_" => "100",
+        "_light_red_" => "101",
+        "_light_green_" => "102",
+        "_light_yellow_" => "103",
+        "_light_blue_" => "104",
+        "_light_magenta_" => "105",
+        "_light_cyan_" => "106",
+        "_white_" => "107",
+        "bold" => "1",
+        "dim" => "2",
+        "underline" => "4",
+        "blink_slow" => "5",
+        "blink_fast" => "6",
+        "invert" => "7",
+        "hidden" => "8",
+        "reset" => "0",
+        "reset_bold" => "21",
+        _ => return None,
+    })
+}
+
+/// `s` quoted as Go's `%q` quotes it: printable characters as they are, `"` and `\`
+/// escaped, control and other non-printing characters as `\n`, `\x00`, `\u200b`, ...
+pub(super) fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if printable(c) => out.push(c),
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x0b' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\x7f' => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Whether Go counts `c` as printable: letters, marks, numbers, punctuation, symbols and
+/// the ASCII space. Without Unicode category tables this rejects the characters that
+/// matter (controls, spaces other than U+0020, format characters such as bidirectional
+/// overrides and zero-width spaces, private use, noncharacters) and accepts the rest.
+fn printable(c: char) -> bool {
+    let u = c as u32;
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    !matches!(u,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
+        | 0xD800..=0xDFFF | 0xE000..=0xF8FF | 0xFDD0..=0xFDEF | 0xFEFF | 0xFFF9..=0xFFFB
+        | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
+        | 0xE0001 | 0xE0020..=0xE007F | 0xF0000..=0x10FFFF)
+        && (u & 0xFFFE) != 0xFFFE
+}
+
+/// Whether `s` is an HCL identifier (a letter or `_`, then letters, digits, `_` and `-`).
+pub(super) fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) if c.is_alphabetic() || c == '_' => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+/// An attribute name as written in a diff: bare when an identifier, quoted otherwise.
+pub(super) fn attribute_name(s: &str) -> std::borrow::Cow<'_, str> {
+    if is_identifier(s) {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        std::borrow::Cow::Owned(quote(s))
+    }
+}
+
+/// Wraps `s` to lines of at most `width - 1` columns as OpenTofu's word wrapping does,
+/// leaving lines that start with a space as they are.
+pub(super) fn word_wrap(s: &str, width: usize) -> String {
+    if width <= 1 {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for (i, line) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.starts_with(' ') {
+            out.push_str(line);
+        } else {
+            out.push_str(&wrap_line(line, width - 1));
+        }
+    }
+    out
+}
+
+/// Greedy wrapping at spaces (a port of the behaviour of `go-wordwrap`'s `WrapString`;
+/// `s` has no newlines).
+fn wrap_line(s: &str, lim: usize) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut current = 0usize;
+    let (mut word, mut space) = (String::new(), String::new());
+    let (mut word_len, mut space_len) = (0usize, 0usize);
+    for ch in s.chars() {
+        if ch.is_whitespace() && ch != '\u{a0}' {
+            if space.is_empty() || !word.is_empty() {
+                current += space_len + word_len;
+                out.push_str(&space);
+                out.push_str(&word);
+                space.clear();
+                word.clear();
+                space_len = 0;
+                word_len = 0;
+            }
+            space.push(ch);
+            space_len += 1;
+        } else {
+            word.push(ch);
+            word_len += 1;
+            if current + word_len + space_len > lim && word_len < lim {
+                out.push('\n');
+                current = 0;
+                space.clear();
+                space_len = 0;
+            }
+        }
+    }
+    if word.is_empty() {
+        if current + space_len <= lim {
+            out.push_str(&space);
+        }
+    } else {
+        out.push_str(&space);
+        out.push_str(&word);
+    }
+    out
+}
+
+/// The length of the JSON value at the start of `s` (an object or array; trailing text
+/// is ignored, as Go's streaming decoder ignores it), or `None` if it does not start with
+/// a complete, valid one.
+pub(super) fn json_prefix(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !matches!(b.first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    let mut p = Scan { b, i: 0, depth: 0 };
+    p.value().then_some(p.i)
+}
+
+struct Scan<'s> {
+    b: &'s [u8],
+    i: usize,
+    depth: usize,
+}
+
+impl Scan<'_> {
+    fn ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        if self.b.get(self.i) == Some(&c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn lit(&mut self, word: &[u8]) -> bool {
+        if self.b[self.i..].starts_with(word) {
+            self.i += word.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self) -> bool {
+        self.ws();
+        match self.b.get(self.i) {
+            Some(b'{') => self.container(b'}', true),
+            Some(b'[') => self.container(b']', false),
+            Some(b'"') => self.string(),
+            Some(b't') => self.lit(b"true"),
+            Some(b'f') => self.lit(b"false"),
+            Some(b'n') => self.lit(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => false,
+        }
+    }
+
+    fn container(&mut self, close: u8, object: bool) -> bool {
+        // The tape parser below accepts 1024 levels; deeper text is not drawn as JSON.
+        self.depth += 1;
+        if self.depth > 1000 {
+            return false;
+        }
+        self.i += 1;
+        self.ws();
+        if self.eat(close) {
+            self.depth -= 1;
+            return true;
+        }
+        loop {
+            if object {
+                self.ws();
+                if !(self.b.get(self.i) == Some(&b'"') && self.string()) {
+                    return false;
+                }
+                self.ws();
+                if !self.eat(b':') {
+                    return false;
+                }
+            }
+            if !self.value() {
+                return false;
+            }
+            self.ws();
+            if self.eat(b',') {
+                continue;
+            }
+            if self.eat(close) {
+                self.depth -= 1;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    fn string(&mut self) -> bool {
+        self.i += 1;
+        while let Some(&c) = self.b.get(self.i) {
+            self.i += 1;
+            match c {
+                b'"' => return true,
+                b'\\' => match self.b.get(self.i) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.i += 1,
+                    Some(b'u') => {
+                        let hex = self.b.get(self.i + 1..self.i + 5);
+                        if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                            return false;
+                        }
+                        self.i += 5;
+                    }
+                    _ => return false,
+                },
+                0..=0x1f => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    fn number(&mut self) -> bool {
+        self.eat(b'-');
+        let digits = |s: &mut Self| {
+            let start = s.i;
+            while s.b.get(s.i).is_some_and(u8::is_ascii_digit) {
+                s.i += 1;
+            }
+            s.i - start
+        };
+        if self.eat(b'0') {
+        } else if digits(self) == 0 {
+            return false;
+        }
+        if self.eat(b'.') && digits(self) == 0 {
+            return false;
+        }
+        if self.eat(b'e') || self.eat(b'E') {
+            if !self.eat(b'+') {
+                self.eat(b'-');
+            }
+            if digits(self) == 0 {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_like_go() {
+        assert_eq!(
+            quote("a\"b\\c\n\t\u{1}\u{7f}é\u{a0}\u{202e}"),
+            r#""a\"b\\c\n\t\x01\x7fé\u00a0\u202e""#
+        );
+    }
+
+    #[test]
+    fn colour_markup() {
+        assert_eq!(
+            color("[bold]x[reset] [nope] [RED]", false),
+            "x [nope] [RED]"
+        );
+        assert_eq!(color("[red]x", true), "\x1b[31mx\x1b[0m");
+    }
+
+    #[test]
+    fn json_prefixes() {
+        assert_eq!(json_prefix("[1, 2] tail"), Some(6));
+        assert_eq!(json_prefix("{\"a\": [true, null, -1.5e3]}"), Some(27));
+        assert_eq!(json_prefix("{not json"), None);
+        assert_eq!(json_prefix("[1,]"), None);
+    }
+
+    #[test]
+    fn wraps() {
+        assert_eq!(word_wrap("aaa bbb ccc", 8), "aaa bbb\nccc");
+    }
+}
