@@ -119,15 +119,6 @@ fn leaf_text(d: &Diff<'_>, element: bool) -> String {
     }
 }
 
-/// A whole value that is not an object: `BEFORE -> AFTER`, or `(sensitive value)` when a
-/// side is sensitive.
-pub(crate) fn whole_text(d: &Diff<'_>) -> String {
-    if d.is_sensitive() {
-        return SENSITIVE.into();
-    }
-    format!("{} -> {}", value_text(d.before), value_text(d.after))
-}
-
 /// Writes the members (or elements) of a container node, indented by `indent`.
 pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout) {
     let shown: Vec<&(Step<'_>, Diff<'_>)> = d
