@@ -292,7 +292,7 @@ fn clear_errors() {
         (
             vec!["decode", "--hex", "--type", r#""string""#],
             b"a1:61".to_vec(),
-            "error: hex input: ':' at byte 2 is not a hex digit\n".into(),
+            "error: hex input: \":\" at byte 2 is not a hex digit\n".into(),
         ),
         (
             vec!["decode", "--hex", "--type", r#""string""#],
