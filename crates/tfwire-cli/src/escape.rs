@@ -98,19 +98,27 @@ fn sgr_len(s: &str) -> Option<usize> {
     (digits <= 16 && body.as_bytes().get(digits) == Some(&b'm')).then_some(2 + digits + 1)
 }
 
-/// The last pass over a text for a terminal: every unsafe character but the line feed
-/// escaped; with `color`, the CLI's own colour sequences ([`sgr_len`]) kept. The text's parts
+/// The two control characters the last pass leaves as they are: the line feed, and the tab,
+/// which OpenTofu writes raw inside heredoc strings and which only moves the cursor forward
+/// on its line (it cannot hide, overwrite or reorder text). Document text placed in a line
+/// ([`Inline`], [`quote`]) has both escaped.
+fn kept(c: char) -> bool {
+    c == '\n' || c == '\t'
+}
+
+/// The last pass over a text for a terminal: every unsafe character but the line feed and the tab
+/// ([`kept`]) escaped; with `color`, the CLI's own colour sequences ([`sgr_len`]) kept. The text's parts
 /// that come from a document are already [`Inline`] or [`quote`]d, so this pass changes
 /// nothing in them; it catches whatever did not go through those (a library's message).
 pub(crate) fn terminal(text: &str, color: bool) -> Cow<'_, str> {
-    if !text.chars().any(|c| c != '\n' && is_unsafe_char(c)) {
+    if !text.chars().any(|c| !kept(c) && is_unsafe_char(c)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     let mut rest = text;
     while let Some((i, c)) = rest
         .char_indices()
-        .find(|&(_, c)| c != '\n' && is_unsafe_char(c))
+        .find(|&(_, c)| !kept(c) && is_unsafe_char(c))
     {
         out.push_str(&rest[..i]);
         rest = &rest[i..];

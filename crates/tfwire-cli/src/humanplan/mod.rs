@@ -19,6 +19,7 @@ mod draw;
 mod text;
 mod value;
 
+use crate::escape::inline;
 use draw::{Opts, render, symbol_markup};
 use text::{attribute_name, color, word_wrap};
 pub(crate) use value::Action;
@@ -592,8 +593,8 @@ impl<'p, 'a> Renderer<'p, 'a> {
             buf,
             "{} {keyword} \"{}\" \"{}\" {}",
             self.c(symbol_markup(d.action)),
-            d.rc.type_name,
-            d.rc.name,
+            inline(d.rc.type_name),
+            inline(d.rc.name),
             render(&d.diff, 0, o)
         );
         Some(buf)
@@ -601,13 +602,16 @@ impl<'p, 'a> Renderer<'p, 'a> {
 
     /// The `# address will be ...` lines, as colour markup.
     fn comment(&self, rc: &ResourceChange<'_>, action: Action, cause: Cause) -> String {
-        let address = rc.address.unwrap_or("");
+        // The document's names are shown escaped (no control or bidirectional character,
+        // no line break of their own): the same as OpenTofu's for any real address.
+        let address = inline(rc.address.unwrap_or(""));
         let disp = match rc.deposed {
-            Some(k) if !k.is_empty() => format!("{address} (deposed object {k})"),
+            Some(k) if !k.is_empty() => format!("{address} (deposed object {})", inline(k)),
             _ => address.to_string(),
         };
         let reason = rc.action_reason.unwrap_or("");
-        let previous = rc.previous_address.unwrap_or("");
+        let previous_raw = rc.previous_address.unwrap_or("");
+        let previous = inline(previous_raw);
         let deposed = rc.deposed.is_some_and(|k| !k.is_empty());
         let left_over = "\n  # (left over from a partially-failed replacement of this instance)";
         let mut buf = String::new();
@@ -682,7 +686,8 @@ impl<'p, 'a> Renderer<'p, 'a> {
                         let _ = write!(
                             buf,
                             "\n  # (because {}.{} is not in configuration)",
-                            rc.type_name, rc.name
+                            inline(rc.type_name),
+                            inline(rc.name)
                         );
                     }
                     "delete_because_no_move_target" => {
@@ -760,7 +765,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 }
             }
             Action::NoOp => {
-                if !previous.is_empty() && Some(previous) != rc.address {
+                if !previous_raw.is_empty() && Some(previous_raw) != rc.address {
                     let _ = write!(
                         buf,
                         "[bold]  # {previous}[reset] has moved to [bold]{disp}[reset]"
@@ -780,13 +785,13 @@ impl<'p, 'a> Renderer<'p, 'a> {
             }
         }
         buf.push('\n');
-        if !previous.is_empty() && Some(previous) != rc.address && !printed_moved {
+        if !previous_raw.is_empty() && Some(previous_raw) != rc.address && !printed_moved {
             let _ = writeln!(buf, "  # [reset](moved from {previous})");
         }
         if let Some(imp) = rc.change.importing {
             match (imp.id.filter(|i| !i.is_empty()), imp.identity) {
                 (Some(id), _) => {
-                    let _ = writeln!(buf, "  # [reset](imported from \"{id}\")");
+                    let _ = writeln!(buf, "  # [reset](imported from \"{}\")", inline(id));
                 }
                 (None, Some(identity)) if !identity.is_null() => {
                     let _ = writeln!(

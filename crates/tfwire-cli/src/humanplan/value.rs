@@ -114,8 +114,22 @@ impl<'a> Unknown<'a> {
     }
 }
 
-fn is_true(v: V<'_>) -> bool {
-    v.and_then(|j| j.as_bool()) == Some(true)
+/// Whether a sensitivity mark hides the whole `value` it covers: `true`, and (failing
+/// closed) any mark tfwire cannot read for that value: a string or a number, an object of
+/// marks on a value that is not an object or map, a list of marks on one that is not a
+/// list. Only `false`, a missing mark, and a well-shaped tree leave the value shown.
+fn hides(mark: V<'_>, value: V<'_>) -> bool {
+    let Some(m) = mark else { return false };
+    if let Some(b) = m.as_bool() {
+        return b;
+    }
+    if m.as_object().is_some() {
+        return value.is_some_and(|v| v.as_object().is_none());
+    }
+    if m.as_array().is_some() {
+        return value.is_some_and(|v| v.as_array().is_none());
+    }
+    true
 }
 
 impl<'a> Val<'a> {
@@ -146,11 +160,11 @@ impl<'a> Val<'a> {
     }
 
     pub(super) fn is_before_sensitive(&self) -> bool {
-        is_true(self.before_sensitive)
+        hides(self.before_sensitive, self.before)
     }
 
     pub(super) fn is_after_sensitive(&self) -> bool {
-        is_true(self.after_sensitive)
+        hides(self.after_sensitive, self.after)
     }
 
     /// Create, delete, no-op or update, from the values alone.

@@ -68,10 +68,13 @@ fn files() -> Vec<PathBuf> {
 }
 
 /// A character that must never reach a terminal raw (the harness's own list, not
-/// tfwire's): C0 but the line feed, DEL, C1, bidirectional controls.
+/// tfwire's): C0 but the line feed and the tab (which OpenTofu's plan view writes raw in
+/// heredoc strings, and which only moves the cursor forward; document text in a line
+/// has its tabs escaped, which the FAKE and table checks see), DEL, C1, bidirectional
+/// controls.
 fn unsafe_char(c: char) -> bool {
     let u = u32::from(c);
-    (u < 0x20 && c != '\n')
+    (u < 0x20 && c != '\n' && c != '\t')
         || (0x7f..=0x9f).contains(&u)
         || matches!(u, 0x61c | 0x200e | 0x200f | 0x202a..=0x202e | 0x2066..=0x2069)
 }
@@ -200,6 +203,10 @@ fn check(r: &Run, problems: &mut Vec<String>) {
         if text.contains("SECRET") {
             problems.push(format!("{who}: {name} shows a secret"));
         }
+        // A multi-line string is drawn as OpenTofu draws it, as a heredoc: its lines are
+        // the document's, inside the indented `<<-EOT` ... `EOT` block, where they
+        // cannot pass for a line of tfwire's own.
+        let text = &without_heredocs(text);
         for (at, _) in text.match_indices("FAKE") {
             let before = &text[..at];
             if !(before.ends_with("\\n") || before.ends_with("\\r")) {
@@ -207,6 +214,24 @@ fn check(r: &Run, problems: &mut Vec<String>) {
             }
         }
     }
+}
+
+/// `text` without the bodies of its heredoc strings (the lines after one ending in `<<-EOT`,
+/// up to the line `EOT`, indented deeper than the line that opened it).
+fn without_heredocs(text: &str) -> String {
+    let mut out = String::new();
+    let mut open: Option<usize> = None;
+    for line in text.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start().len();
+        match open {
+            Some(at) if line.trim() == "EOT" && indent > at => open = None,
+            Some(_) => continue,
+            None if line.trim_end().ends_with("<<-EOT") => open = Some(indent),
+            None => {}
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// Markdown with its code spans (a backtick run up to the next run of the same length on
@@ -381,6 +406,8 @@ fn hostile_documents_through_every_command() {
             .collect();
         for a in &addrs {
             if is_plan {
+                // The text view draws what OpenTofu draws, and refuses (exit 1) an action
+                // list OpenTofu has no drawing for; checked below.
                 add(&["plan", "show", &p, a], want(true));
                 add(&["plan", "show", "--all", &p, a], want(true));
                 add(&["plan", "show", "--format", "json", &p, a], want(true));
@@ -441,8 +468,14 @@ fn hostile_documents_through_every_command() {
             let r = run(&args);
             runs += 1;
             check(&r, &mut problems);
+            // The text view refuses an action list OpenTofu has no drawing for.
+            let undrawable = args[..2] == ["plan", "show"]
+                && !args.contains(&"json")
+                && r.code == 1
+                && r.stderr.contains("is not one OpenTofu draws");
             if let Some(w) = want
                 && r.code != w
+                && !undrawable
             {
                 problems.push(format!(
                     "tfwire {args:?}: exit {} (want {w}): {}",
