@@ -1,15 +1,17 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
 use crate::render::{self, Layout};
+use crate::input::Want;
 use crate::{Failure, input, markdown, output, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
 
-/// Read plans (`terraform show -json PLANFILE`, Terraform Cloud redacted plans).
+/// Read plans: binary plan files (`tofu plan -out`), `terraform show -json PLANFILE`
+/// output, Terraform Cloud redacted plans.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
-    terraform show -json plan.out > plan.json\n  \
+    tfwire plan summary plan.tfplan\n  \
     tfwire plan summary plan.json\n  \
     tfwire plan show plan.json 'aws_instance.web[0]'\n\n\
     Exit codes: 0 success, 1 input rejected (or address not found), 2 usage error.")]
@@ -65,7 +67,12 @@ struct SummaryArgs {
     max_bytes: Option<usize>,
     #[command(flatten)]
     filters: FilterArgs,
-    /// The plan JSON file (`-`: standard input; gzip-compressed input is read too).
+    /// Provider schemas (`tofu providers schema -json`), for a binary plan file: its
+    /// resource values are decoded with them. Not needed for a summary.
+    #[arg(long, value_name = "FILE")]
+    schemas: Option<String>,
+    /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
+    /// by content (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
     file: String,
 }
@@ -163,7 +170,12 @@ struct ShowArgs {
     /// Show unchanged attributes too.
     #[arg(long)]
     all: bool,
-    /// The plan JSON file (`-`: standard input; gzip-compressed input is read too).
+    /// Provider schemas (`tofu providers schema -json`): required for a binary plan file,
+    /// whose resource values are decoded with them.
+    #[arg(long, value_name = "FILE")]
+    schemas: Option<String>,
+    /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
+    /// by content (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
     file: String,
     /// The resource instance address, as `plan summary` prints it (the address before a
@@ -206,7 +218,8 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
     };
     let filter = args.filters.filter()?;
     let name = input::display_name(&args.file).to_string();
-    input::with_document(&args.file, |doc| {
+    let schemas = input::schemas(args.schemas.as_deref())?;
+    input::with_document(&args.file, Want::Plan(schemas.as_ref()), |doc| {
         let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
         let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
@@ -374,7 +387,8 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
-    input::with_document(&args.file, |doc| {
+    let schemas = input::schemas(args.schemas.as_deref())?;
+    input::with_document(&args.file, Want::PlanValues(schemas.as_ref()), |doc| {
         let plan = expect_plan(&name, doc)?;
         let mut found: Vec<&ResourceChange<'_>> = plan
             .resource_changes

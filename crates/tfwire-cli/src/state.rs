@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
 
 /// Read states: `terraform show -json` output and raw .tfstate files (versions 3 and 4),
-/// told apart automatically.
+/// told apart automatically, and the prior state inside a binary plan file.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire state list terraform.tfstate\n  \
@@ -29,11 +29,12 @@ enum StateCommand {
 #[command(after_help = "Examples:\n  \
     tfwire state list terraform.tfstate\n  \
     terraform show -json | tfwire state list -\n  \
-    tfwire state list terraform.tfstate.gz\n\n\
+    tfwire state list terraform.tfstate.gz\n  \
+    tfwire state list plan.tfplan\n\n\
     Exit codes: 0 success, 1 input rejected, 2 usage error.")]
 struct ListArgs {
-    /// The state file: `show -json` output or a raw .tfstate (`-`: standard input;
-    /// gzip-compressed input is read too).
+    /// The state file: `show -json` output, a raw .tfstate, or a binary plan file (its
+    /// prior state) (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
     file: String,
 }
@@ -51,8 +52,8 @@ struct ListArgs {
     Exit codes: 0 success, 1 input rejected or no such address (near matches are\n\
     suggested), 2 usage error.")]
 struct ShowArgs {
-    /// The state file: `show -json` output or a raw .tfstate (`-`: standard input;
-    /// gzip-compressed input is read too).
+    /// The state file: `show -json` output, a raw .tfstate, or a binary plan file (its
+    /// prior state) (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
     file: String,
     /// The resource instance address, as `state list` prints it.
@@ -76,7 +77,7 @@ fn not_a_state(name: &str) -> Failure {
 
 fn list(args: ListArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
-    input::with_document(&args.file, |doc| {
+    input::with_document(&args.file, input::Want::State, |doc| {
         let addresses = addresses(&doc).ok_or_else(|| not_a_state(&name))?;
         output::with_stdout(|out| addresses.iter().try_for_each(|a| writeln!(out, "{a}")))
     })
@@ -99,7 +100,7 @@ const LAYOUT: Layout = Layout {
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
-    input::with_document(&args.file, |doc| {
+    input::with_document(&args.file, input::Want::State, |doc| {
         let mut text = String::new();
         match doc {
             Document::Plan(_) => return Err(not_a_state(&name)),

@@ -73,6 +73,7 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
         };
         return Err(Error::new(ErrorKind::NotAPlan(what)));
     }
+    check_layout(&mut zip, bytes)?;
     let mut budget = config.max_inflated_bytes;
     let mut member = |name: &str| -> Result<Option<Vec<u8>>, Error> {
         let Ok(mut file) = zip.by_name(name) else {
@@ -126,7 +127,55 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
     })
 }
 
+/// Refuses archives whose members share bytes (the overlapping-member ZIP bomb: many
+/// entries inflating the same compressed data) or share a name (which one a reader takes
+/// would be arbitrary); the ZIP reader itself keeps one entry per name.
+fn check_layout(zip: &mut zip::ZipArchive<Cursor<&[u8]>>, bytes: &[u8]) -> Result<(), Error> {
+    if let Some(declared) = declared_entries(bytes) {
+        if declared as usize > zip.len() {
+            return Err(Error::new(ErrorKind::Zip(
+                "two members have the same name".to_string(),
+            )));
+        }
+    }
+    let mut spans = Vec::with_capacity(zip.len());
+    for i in 0..zip.len() {
+        let f = zip.by_index_raw(i).map_err(zip_error)?;
+        let start = f.header_start();
+        let end = f
+            .data_start()
+            .unwrap_or(start)
+            .saturating_add(f.compressed_size());
+        spans.push((start, end, f.name().map_err(zip_error)?.into_owned()));
+    }
+    spans.sort();
+    for w in spans.windows(2) {
+        if w[1].0 < w[0].1 {
+            return Err(Error::new(ErrorKind::Zip(format!(
+                "the members `{}` and `{}` overlap (a ZIP bomb's layout)",
+                w[0].2, w[1].2
+            ))));
+        }
+    }
+    Ok(())
+}
+
+/// The number of entries the end-of-central-directory record declares (`None` for ZIP64
+/// archives, which say `0xffff` there, or when the record is not found).
+fn declared_entries(bytes: &[u8]) -> Option<u16> {
+    // The record is 22 bytes plus a comment of at most 65535 bytes, at the end.
+    let from = bytes.len().saturating_sub(22 + 0xffff);
+    let at = bytes[from..].windows(4).rposition(|w| w == b"PK\x05\x06")? + from;
+    let n = u16::from_le_bytes(bytes.get(at + 10..at + 12)?.try_into().ok()?);
+    (n != 0xffff).then_some(n)
+}
+
 #[cold]
 fn zip_error(e: zip::result::ZipError) -> Error {
-    Error::new(ErrorKind::Zip(e.to_string()))
+    let msg = e.to_string();
+    Error::new(ErrorKind::Zip(if msg.contains("EOCD") {
+        "the archive is truncated (its end-of-central-directory record is missing)".to_string()
+    } else {
+        msg
+    }))
 }

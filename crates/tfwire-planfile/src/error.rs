@@ -81,6 +81,12 @@ impl Error {
     }
 }
 
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Error {
+        Error::new(kind)
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(c) = &self.0.context {
@@ -108,8 +114,8 @@ impl fmt::Display for Error {
             ErrorKind::Zip(msg) => write!(f, "damaged plan file (ZIP archive): {msg}"),
             ErrorKind::TooLarge { member, limit } => write!(
                 f,
-                "the member `{member}` inflates to more than {limit} bytes (the limit \
-                 `Config::max_inflated_bytes`; a plan this large is more likely a ZIP bomb)"
+                "the member `{member}` holds more than {limit} bytes, the limit \
+                 (`Config::max_inflated_bytes`; a plan this large is more likely a ZIP bomb)"
             ),
             ErrorKind::UnsupportedVersion(v) => write!(
                 f,

@@ -138,3 +138,35 @@ fn planfiles_match_show_json() {
         }
     }
 }
+
+/// The invalid and hostile files of `corpus/planfiles-invalid/`, each with its message
+/// (`expected.txt`: file name, tab, message), read with a 1 MiB limit (so that the small
+/// ZIP bombs there exceed it).
+#[test]
+fn invalid_planfiles_are_rejected_with_their_message() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/planfiles-invalid");
+    let mut config = tfwire_planfile::Config::default();
+    config.max_inflated_bytes = 1 << 20;
+    let expected = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
+    let mut checked = 0;
+    for line in expected.lines() {
+        let (file, message) = line.split_once('\t').unwrap();
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let err = Planfile::read_with(&bytes, &config)
+            .map(|_| ())
+            .expect_err(file);
+        assert_eq!(err.to_string(), message, "{file}");
+        assert!(!message.contains('\n'), "{file}: one line");
+        checked += 1;
+    }
+    // Every file of the directory has its line.
+    let files = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name();
+            n != "expected.txt" && n != "generate.py" && n != "README.md"
+        })
+        .count();
+    assert_eq!(checked, files);
+}
