@@ -101,10 +101,9 @@ pub(crate) fn display_name(path: &str) -> &str {
 /// What a command reads from a binary plan file (a JSON document is read as it is).
 #[derive(Clone, Copy)]
 pub(crate) enum Want<'s> {
-    /// The plan, with resource values when provider schemas are given.
+    /// The plan; resource values are decoded with the provider schemas when given, else
+    /// with the types the values imply.
     Plan(Option<&'s ProgramCache>),
-    /// The plan with its resource values: provider schemas are required for a plan file.
-    PlanValues(Option<&'s ProgramCache>),
     /// The prior state (the `tfstate` member).
     State,
 }
@@ -141,7 +140,9 @@ pub(crate) fn with_document<R>(
     let name = display_name(path);
     if from_planfile {
         // The document was written by tfwire-planfile: no line of the file to show.
-        return Err(Failure::Input(format!("{name}: reading the plan file: {error}")));
+        return Err(Failure::Input(format!(
+            "{name}: reading the plan file: {error}"
+        )));
     }
     if matches!(error.kind(), tfwire_plan::ErrorKind::NotADocument(_))
         && tfwire_planfile::looks_encrypted(&bytes)
@@ -160,16 +161,7 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<Vec<u8>, Failure
     let fail = |e: tfwire_planfile::Error| Failure::Input(format!("{name}: {e}"));
     let pf = Planfile::read(bytes).map_err(fail)?;
     let mut out = match want {
-        Want::Plan(schemas) | Want::PlanValues(schemas @ Some(_)) => {
-            pf.to_json(schemas).map_err(fail)?.into_bytes()
-        }
-        Want::PlanValues(None) => {
-            return Err(Failure::Usage(format!(
-                "{name} is a binary plan file: its resource values can only be read with the \
-                 provider schemas; give --schemas FILE (`tofu providers schema -json` in the \
-                 plan's working directory), or read `tofu show -json {name}` instead"
-            )));
-        }
+        Want::Plan(schemas) => pf.to_json(schemas).map_err(fail)?.into_bytes(),
         Want::State => match pf.state() {
             Some(s) => s.to_vec(),
             None => {

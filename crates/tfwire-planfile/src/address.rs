@@ -150,7 +150,9 @@ fn key(s: &str) -> Result<(Key, &str), &'static str> {
         return Ok((Key::Str(text), r));
     }
     let end = r.find(']').ok_or("']' is expected")?;
-    let n = r[..end].parse().map_err(|_| "an integer or a quoted key is expected")?;
+    let n = r[..end]
+        .parse()
+        .map_err(|_| "an integer or a quoted key is expected")?;
     Ok((Key::Int(n), &r[end + 1..]))
 }
 
@@ -243,7 +245,16 @@ mod tests {
                 "module.zt.aNone",
             ]
         );
-        for bad in ["", "t", "t.", "module.t.a", "t.a[", "t.a[\"x]", "t.a[x]", "t.a b"] {
+        for bad in [
+            "",
+            "t",
+            "t.",
+            "module.t.a",
+            "t.a[",
+            "t.a[\"x]",
+            "t.a[x]",
+            "t.a b",
+        ] {
             assert!(Address::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(

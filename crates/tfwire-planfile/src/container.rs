@@ -80,7 +80,9 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
             return Ok(None);
         };
         if file.is_dir() {
-            return Err(Error::new(ErrorKind::Zip(format!("`{name}` is a directory"))));
+            return Err(Error::new(ErrorKind::Zip(format!(
+                "`{name}` is a directory"
+            ))));
         }
         let too_large = || {
             Error::new(ErrorKind::TooLarge {

@@ -69,6 +69,7 @@
 mod address;
 mod container;
 mod error;
+mod implied;
 mod show;
 mod values;
 

@@ -3,6 +3,7 @@
 
 use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
+use crate::implied;
 use crate::proto;
 use crate::values::{self, Schema, Sensitive, Step};
 use crate::{JSON_FORMAT_VERSION, Planfile};
@@ -82,7 +83,11 @@ fn action_reason(reason: i32) -> Result<Option<&'static str>, Error> {
         Ok(R::ForgotBecauseLifecycleDestroyInConfig) => {
             "forgot_because_lifecycle_destroy_in_config"
         }
-        Err(_) => return Err(Error::invalid(format!("unsupported action reason {reason}"))),
+        Err(_) => {
+            return Err(Error::invalid(format!(
+                "unsupported action reason {reason}"
+            )));
+        }
     }))
 }
 
@@ -171,8 +176,7 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         .collect();
     if !drift.is_empty() {
         key(&mut out, &mut first, "resource_drift");
-        resource_changes(&mut out, &drift, schemas, &arena)
-            .map_err(|e| e.at("resource_drift"))?;
+        resource_changes(&mut out, &drift, schemas, &arena).map_err(|e| e.at("resource_drift"))?;
     }
     // Written even when empty (OpenTofu leaves it out then), so that the document is
     // recognisable as a plan whatever else it lacks.
@@ -234,7 +238,10 @@ fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Re
             None => Ok(Value::Null),
             Some(i) => {
                 let v = c.values.get(i).ok_or_else(|| {
-                    Error::invalid(format!("the {which} value is missing ({} given)", c.values.len()))
+                    Error::invalid(format!(
+                        "the {which} value is missing ({} given)",
+                        c.values.len()
+                    ))
                 })?;
                 decode(dynamic(), v, arena).map_err(|e| e.at(which))
             }
@@ -307,7 +314,10 @@ fn resource_change(
     arena: &Bump,
 ) -> Result<(), Error> {
     let provider = address::provider_name(&rc.provider).ok_or_else(|| {
-        Error::invalid(format!("invalid provider configuration address {:?}", rc.provider))
+        Error::invalid(format!(
+            "invalid provider configuration address {:?}",
+            rc.provider
+        ))
     })?;
     out.push_str("{\"address\":");
     string(out, &rc.addr);
@@ -337,9 +347,7 @@ fn resource_change(
     string(out, provider);
     out.push_str(",\"change\":{\"actions\":");
     out.push_str(actions(c.action)?);
-    if let Some(schemas) = schemas {
-        change_values(out, addr, provider, c, schemas, arena)?;
-    }
+    change_values(out, addr, provider, c, schemas, arena)?;
     if !rc.required_replace.is_empty() {
         out.push_str(",\"replace_paths\":[");
         for (i, p) in rc.required_replace.iter().enumerate() {
@@ -376,13 +384,14 @@ fn resource_change(
 }
 
 /// `before`, `after`, `after_unknown`, `before_sensitive` and `after_sensitive` of a
-/// resource change, decoded with the resource type's schema.
+/// resource change, decoded with the resource type's schema, or without schemas with the
+/// type the values imply (see [`crate::implied`]).
 fn change_values(
     out: &mut String,
     addr: &Address<'_>,
     provider: &str,
     c: &proto::Change,
-    schemas: &ProgramCache,
+    schemas: Option<&ProgramCache>,
     arena: &Bump,
 ) -> Result<(), Error> {
     let kind = match addr.mode {
@@ -398,33 +407,48 @@ fn change_values(
             addr.type_name
         )))
     };
-    let schema = schemas
-        .schema(provider, kind, addr.type_name)
-        .map_err(|_| missing())?;
-    let program = schemas
-        .get(provider, kind, addr.type_name)
-        .map_err(|_| missing())?;
-    let program: &Program = arena.alloc(program);
-    let ty: Ty<'_> = program.ty().to_ty(arena);
+    let typed = match schemas {
+        Some(schemas) => {
+            let schema = schemas
+                .schema(provider, kind, addr.type_name)
+                .map_err(|_| missing())?;
+            let program = schemas
+                .get(provider, kind, addr.type_name)
+                .map_err(|_| missing())?;
+            Some((schema, &**arena.alloc(program)))
+        }
+        None => None,
+    };
     let (before_i, after_i) = value_indexes(c.action);
     // Ephemeral resources' values are never written (OpenTofu nulls them).
     let ephemeral = addr.mode == address::Mode::Ephemeral;
-    let value = |i: Option<usize>, which: &str| -> Result<Value<'_>, Error> {
-        match i {
-            Some(i) if !ephemeral => {
-                let v = c.values.get(i).ok_or_else(|| {
-                    Error::invalid(format!("the {which} value is missing ({} given)", c.values.len()))
-                })?;
-                decode(program, v, arena).map_err(|e| e.at(which))
+    let value = |i: Option<usize>, which: &str| -> Result<(Value<'_>, Ty<'_>), Error> {
+        let v = match i {
+            Some(i) if !ephemeral => c.values.get(i).ok_or_else(|| {
+                Error::invalid(format!(
+                    "the {which} value is missing ({} given)",
+                    c.values.len()
+                ))
+            })?,
+            _ => return Ok((Value::Null, Ty::Dynamic)),
+        };
+        let program: &Program = match typed {
+            Some((_, program)) => program,
+            None => {
+                let ty = implied::implied_type(&v.msgpack)
+                    .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))
+                    .map_err(|e| e.at(which))?;
+                arena.alloc(Program::compile(&ty))
             }
-            _ => Ok(Value::Null),
-        }
+        };
+        let value = decode(program, v, arena).map_err(|e| e.at(which))?;
+        Ok((value, program.ty().to_ty(arena)))
     };
-    let before = value(before_i, "before")?;
-    let after = value(after_i, "after")?;
+    let (before, before_ty) = value(before_i, "before")?;
+    let (after, after_ty) = value(after_i, "after")?;
     let before_marks = marks(&c.before_sensitive_paths, arena)?;
     let after_marks = marks(&c.after_sensitive_paths, arena)?;
-    let block = Schema::Block(&schema.block);
+    let block = typed.map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
 
     out.push_str(",\"before\":");
     values::known(out, before).map_err(|e| Error::invalid(e).at("before"))?;
@@ -442,9 +466,12 @@ fn change_values(
     Sensitive {
         marks: &before_marks,
     }
-    .write(out, before, ty, block, false);
+    .write(out, before, before_ty, block, false);
     out.push_str(",\"after_sensitive\":");
-    Sensitive { marks: &after_marks }.write(out, after, ty, block, false);
+    Sensitive {
+        marks: &after_marks,
+    }
+    .write(out, after, after_ty, block, false);
     Ok(())
 }
 

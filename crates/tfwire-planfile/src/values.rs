@@ -147,9 +147,7 @@ pub(crate) fn unknown_as_bool(out: &mut String, v: Value<'_>) {
             out.push('}');
         }
         Value::Dynamic(d) => unknown_as_bool(out, d.value),
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {
-            out.push_str("false")
-        }
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => out.push_str("false"),
     }
 }
 
@@ -161,14 +159,23 @@ pub(crate) enum Step<'a> {
     Index(Value<'a>),
 }
 
-fn step_eq(a: &Step<'_>, b: &Step<'_>) -> bool {
-    match (a, b) {
+/// Whether a step of the walk (`walked`) matches a step of a sensitive path (`mark`).
+///
+/// Without a schema, maps read as objects and sets as tuples, so a map key also matches an
+/// attribute of that name and a set element (a non-number index) matches every element of
+/// a sequence: when in doubt a value is hidden, never shown.
+fn step_eq(walked: &Step<'_>, mark: &Step<'_>) -> bool {
+    match (walked, mark) {
         (Step::Attr(x), Step::Attr(y)) => x == y,
+        (Step::Attr(x), Step::Index(y)) | (Step::Index(y), Step::Attr(x)) => {
+            y.unwrap_dynamic().as_str() == Some(x)
+        }
         (Step::Index(x), Step::Index(y)) => match (x.unwrap_dynamic(), y.unwrap_dynamic()) {
             (Value::Number(m), Value::Number(n)) => m.cty_eq(&n),
+            (Value::Number(_), Value::String(_)) => false,
+            (Value::Number(_), _) => true,
             (x, y) => x == y,
         },
-        _ => false,
     }
 }
 
