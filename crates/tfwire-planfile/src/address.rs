@@ -78,7 +78,7 @@ impl<'a> Address<'a> {
         let mut module_end = 0;
         while let Some(after) = rest.strip_prefix("module.") {
             let (name, r) = ident(after).ok_or_else(|| bad("a module name is expected"))?;
-            let (key, r) = key(r).map_err(|e| bad(e))?;
+            let (key, r) = key(r).map_err(&bad)?;
             module.push((name, key));
             rest = r.strip_prefix('.').ok_or_else(|| bad("'.' is expected"))?;
             module_end = text.len() - rest.len() - 1;
@@ -95,7 +95,7 @@ impl<'a> Address<'a> {
         let (type_name, r) = ident(rest).ok_or_else(|| bad("a resource type is expected"))?;
         let r = r.strip_prefix('.').ok_or_else(|| bad("'.' is expected"))?;
         let (name, r) = ident(r).ok_or_else(|| bad("a resource name is expected"))?;
-        let (key, r) = key(r).map_err(|e| bad(e))?;
+        let (key, r) = key(r).map_err(&bad)?;
         if !r.is_empty() {
             return Err(bad("unexpected text after the address"));
         }

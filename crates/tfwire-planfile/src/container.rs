@@ -133,12 +133,12 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
 /// entries inflating the same compressed data) or share a name (which one a reader takes
 /// would be arbitrary); the ZIP reader itself keeps one entry per name.
 fn check_layout(zip: &mut zip::ZipArchive<Cursor<&[u8]>>, bytes: &[u8]) -> Result<(), Error> {
-    if let Some(declared) = declared_entries(bytes) {
-        if declared as usize > zip.len() {
-            return Err(Error::new(ErrorKind::Zip(
-                "two members have the same name".to_string(),
-            )));
-        }
+    if let Some(declared) = declared_entries(bytes)
+        && declared as usize > zip.len()
+    {
+        return Err(Error::new(ErrorKind::Zip(
+            "two members have the same name".to_string(),
+        )));
     }
     let mut spans = Vec::with_capacity(zip.len());
     for i in 0..zip.len() {

@@ -241,6 +241,10 @@ impl<'s> Schema<'s> {
 /// `SensitiveAsBoolWithPathValueMarks`: `true` where a sensitive path (from the plan) or a
 /// sensitive attribute (from the schema) is, `false` elsewhere, with the `false` members
 /// of objects and maps left out. `ty` is the value's type (for unknown collections).
+///
+/// Only the paths that lead to a node are carried down to it (the others are dropped at
+/// the step where they part), so the walk costs the value's size plus the paths' lengths,
+/// not their product.
 pub(crate) struct Sensitive<'p, 'a> {
     pub(crate) marks: &'p [Vec<Step<'a>>],
 }
@@ -254,100 +258,109 @@ impl Sensitive<'_, '_> {
         schema: Schema<'_>,
         marked: bool,
     ) {
-        let mut path = Vec::new();
-        self.walk(out, v, ty, schema, marked, &mut path);
+        let marks: Vec<&[Step<'_>]> = self.marks.iter().map(Vec::as_slice).collect();
+        walk(out, v, ty, schema, marked, &marks);
     }
+}
 
-    fn walk<'v>(
-        &self,
-        out: &mut String,
-        v: Value<'v>,
-        ty: Ty<'v>,
-        schema: Schema<'_>,
-        marked: bool,
-        path: &mut Vec<Step<'v>>,
-    ) {
-        if marked
-            || self.marks.iter().any(|m| {
-                m.len() == path.len() && m.iter().zip(path.iter()).all(|(a, b)| step_eq(a, b))
-            })
-        {
-            out.push_str("true");
-            return;
-        }
-        let (v, ty) = match v {
-            Value::Dynamic(d) => (d.value, d.ty),
-            v => (v, ty),
-        };
-        match v {
-            Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {
-                out.push_str("false")
+/// The marks that continue below `step`, each without its first step.
+fn below<'m, 'a>(marks: &[&'m [Step<'a>]], step: &Step<'_>) -> Vec<&'m [Step<'a>]> {
+    marks
+        .iter()
+        .filter(|m| m.first().is_some_and(|s| step_eq(step, s)))
+        .map(|m| &m[1..])
+        .collect()
+}
+
+fn walk(
+    out: &mut String,
+    v: Value<'_>,
+    ty: Ty<'_>,
+    schema: Schema<'_>,
+    marked: bool,
+    marks: &[&[Step<'_>]],
+) {
+    if marked || marks.iter().any(|m| m.is_empty()) {
+        out.push_str("true");
+        return;
+    }
+    let (v, ty) = match v {
+        Value::Dynamic(d) => (d.value, d.ty),
+        v => (v, ty),
+    };
+    match v {
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => out.push_str("false"),
+        Value::Unknown(_) => out.push_str(match ty {
+            Ty::List(_) | Ty::Set(_) | Ty::Tuple(_) => "[]",
+            Ty::Map(_) | Ty::Object(_) => "{}",
+            _ => "false",
+        }),
+        Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
+            out.push('[');
+            for (i, e) in es.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let key = match v {
+                    Value::Set(_) => *e,
+                    _ => Value::Number(Number::Int(i as i64)),
+                };
+                let ety = match ty {
+                    Ty::List(t) | Ty::Set(t) => *t,
+                    Ty::Tuple(ts) => ts.get(i).copied().unwrap_or(Ty::Dynamic),
+                    _ => Ty::Dynamic,
+                };
+                let next = if marks.is_empty() {
+                    Vec::new()
+                } else {
+                    below(marks, &Step::Index(key))
+                };
+                walk(out, *e, ety, schema.element(), false, &next);
             }
-            Value::Unknown(_) => out.push_str(match ty {
-                Ty::List(_) | Ty::Set(_) | Ty::Tuple(_) => "[]",
-                Ty::Map(_) | Ty::Object(_) => "{}",
-                _ => "false",
-            }),
-            Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
-                out.push('[');
-                for (i, e) in es.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    let key = match v {
-                        Value::Set(_) => *e,
-                        _ => Value::Number(Number::Int(i as i64)),
-                    };
+            out.push(']');
+        }
+        Value::Map(kvs) | Value::Object(kvs) => {
+            let is_map = matches!(v, Value::Map(_));
+            out.push('{');
+            let mut first = true;
+            let mut item = String::new();
+            for (k, e) in kvs {
+                let (ety, sensitive, eschema) = if is_map {
                     let ety = match ty {
-                        Ty::List(t) | Ty::Set(t) => *t,
-                        Ty::Tuple(ts) => ts.get(i).copied().unwrap_or(Ty::Dynamic),
+                        Ty::Map(t) => *t,
                         _ => Ty::Dynamic,
                     };
-                    path.push(Step::Index(key));
-                    self.walk(out, *e, ety, schema.element(), false, path);
-                    path.pop();
+                    (ety, false, schema.element())
+                } else {
+                    let ety = ty.attr(k).map_or(Ty::Dynamic, |a| a.ty);
+                    let (s, sch) = schema.attr(k);
+                    (ety, s, sch)
+                };
+                let step = if is_map {
+                    Step::Index(Value::String(k))
+                } else {
+                    Step::Attr(k)
+                };
+                let next = if marks.is_empty() {
+                    Vec::new()
+                } else {
+                    below(marks, &step)
+                };
+                item.clear();
+                walk(&mut item, *e, ety, eschema, sensitive, &next);
+                if item == "false" {
+                    continue;
                 }
-                out.push(']');
-            }
-            Value::Map(kvs) | Value::Object(kvs) => {
-                let is_map = matches!(v, Value::Map(_));
-                out.push('{');
-                let mut first = true;
-                let mut item = String::new();
-                for (k, e) in kvs {
-                    let (ety, sensitive, eschema) = if is_map {
-                        let ety = match ty {
-                            Ty::Map(t) => *t,
-                            _ => Ty::Dynamic,
-                        };
-                        (ety, false, schema.element())
-                    } else {
-                        let ety = ty.attr(k).map_or(Ty::Dynamic, |a| a.ty);
-                        let (s, sch) = schema.attr(k);
-                        (ety, s, sch)
-                    };
-                    item.clear();
-                    path.push(if is_map {
-                        Step::Index(Value::String(k))
-                    } else {
-                        Step::Attr(k)
-                    });
-                    self.walk(&mut item, *e, ety, eschema, sensitive, path);
-                    path.pop();
-                    if item == "false" {
-                        continue;
-                    }
-                    if !first {
-                        out.push(',');
-                    }
-                    first = false;
-                    string(out, k);
-                    out.push(':');
-                    out.push_str(&item);
+                if !first {
+                    out.push(',');
                 }
-                out.push('}');
+                first = false;
+                string(out, k);
+                out.push(':');
+                out.push_str(&item);
             }
-            Value::Dynamic(_) => out.push_str("false"),
+            out.push('}');
         }
+        Value::Dynamic(_) => out.push_str("false"),
     }
 }
