@@ -102,8 +102,11 @@ pub(crate) fn display_name(path: &str) -> &str {
 #[derive(Clone, Copy)]
 pub(crate) enum Want<'s> {
     /// The plan; resource values are decoded with the provider schemas when given, else
-    /// with the types the values imply.
+    /// with the types the values imply (enough for summaries, which print no values).
     Plan(Option<&'s ProgramCache>),
+    /// The plan, to print its values: provider schemas are required for a plan file, whose
+    /// recorded sensitive paths need not cover the attributes a schema declares sensitive.
+    PlanValues(Option<&'s ProgramCache>),
     /// The prior state (the `tfstate` member).
     State,
 }
@@ -161,7 +164,16 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<Vec<u8>, Failure
     let fail = |e: tfwire_planfile::Error| Failure::Input(format!("{name}: {e}"));
     let pf = Planfile::read(bytes).map_err(fail)?;
     let mut out = match want {
-        Want::Plan(schemas) => pf.to_json(schemas).map_err(fail)?.into_bytes(),
+        Want::Plan(schemas) | Want::PlanValues(schemas @ Some(_)) => {
+            pf.to_json(schemas).map_err(fail)?.into_bytes()
+        }
+        Want::PlanValues(None) => {
+            return Err(Failure::Usage(format!(
+                "{name} is a binary plan file: its values are shown only with the provider \
+                 schemas, which say which attributes are sensitive; give --schemas FILE \
+                 (`tofu providers schema -json` in the plan's working directory)"
+            )));
+        }
         Want::State => match pf.state() {
             Some(s) => s.to_vec(),
             None => {

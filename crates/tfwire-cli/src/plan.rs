@@ -170,9 +170,9 @@ struct ShowArgs {
     /// Show unchanged attributes too.
     #[arg(long)]
     all: bool,
-    /// Provider schemas (`tofu providers schema -json`), for a binary plan file: its
-    /// resource values are decoded with them (without them, with the types the values
-    /// imply, which reads the same values).
+    /// Provider schemas (`tofu providers schema -json`): required for a binary plan file,
+    /// whose resource values are decoded with them (the schemas say which attributes are
+    /// sensitive).
     #[arg(long, value_name = "FILE")]
     schemas: Option<String>,
     /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
@@ -389,7 +389,7 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let schemas = input::schemas(args.schemas.as_deref())?;
-    input::with_document(&args.file, Want::Plan(schemas.as_ref()), |doc| {
+    input::with_document(&args.file, Want::PlanValues(schemas.as_ref()), |doc| {
         let plan = expect_plan(&name, doc)?;
         let mut found: Vec<&ResourceChange<'_>> = plan
             .resource_changes
