@@ -7,8 +7,8 @@
 //! let bytes = std::fs::read("../../corpus/planfiles/changes/plan.tfplan")?;
 //! let planfile = Planfile::read(&bytes)?;
 //!
-//! // The plan as `tofu show -json` prints it (values need the provider schemas; without
-//! // them everything but the resources' before/after values is there) ...
+//! // The plan as `tofu show -json` prints it (here without the provider schemas: see
+//! // below for what they add) ...
 //! let mut json = planfile.to_json(None)?.into_bytes();
 //!
 //! // ... read by tfwire-plan into the same model as any JSON plan.
@@ -45,13 +45,25 @@
 //! Values inside are `DynamicValue` MessagePack, decoded by `tfwire`: outputs and variables
 //! as `dynamic` (always), resource values with the provider schemas when they are given.
 //!
-//! # What the document lacks compared with `tofu show -json`
+//! # What the document holds, with and without schemas
 //!
-//! Without schemas, resource changes have no `before`/`after`/`after_unknown`/sensitivity
-//! values (everything a summary needs is there). Always left out, since they need the
-//! configuration (HCL) or the state decoded with schemas: `configuration`,
-//! `planned_values`, `prior_state`, `checks`, the defaults of variables the caller did
-//! not set, import identities and before/after identities.
+//! With the provider schemas, the document's `resource_changes`, `resource_drift`,
+//! `output_changes`, `variables` (those the plan set), `relevant_attributes`,
+//! `terraform_version`, `timestamp` and `errored` equal `tofu show -json`'s (the tests
+//! compare them on every plan of the corpus, real providers included). A resource whose
+//! schema is missing is an error naming the provider.
+//!
+//! Without schemas, resource values are decoded with the type their structure implies
+//! (values at `dynamic` positions are recognised by their type header), which gives the
+//! same JSON with two exceptions: a number go-cty sent as a string (one no 64-bit integer
+//! or binary64 holds) reads as that string, and the sensitivity trees hold only the paths
+//! the plan file records, **which need not include the attributes the provider schema
+//! declares sensitive**: read values for display with the schemas. Everything a summary
+//! needs is exact either way.
+//!
+//! Always left out, since they need the configuration (HCL) or the state decoded with
+//! schemas: `configuration`, `planned_values`, `prior_state`, `checks`, the defaults of
+//! variables the plan did not set, import identities and before/after identities.
 //!
 //! # What protects the caller
 //!
