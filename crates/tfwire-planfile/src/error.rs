@@ -37,7 +37,7 @@ pub enum ErrorKind {
     TooLarge {
         /// The member.
         member: String,
-        /// The limit, in bytes ([`crate::Config::max_member_bytes`]).
+        /// The limit, in bytes ([`crate::Config::max_inflated_bytes`]).
         limit: u64,
     },
     /// The `tfplan` member's format `version` is not the one this crate reads.
