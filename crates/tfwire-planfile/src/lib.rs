@@ -48,7 +48,7 @@
 //! # What the document holds, with and without schemas
 //!
 //! With the provider schemas, the document's `resource_changes`, `resource_drift`,
-//! `output_changes`, `variables` (those the plan set), `relevant_attributes`,
+//! `output_changes`, `variables` (those the plan set), `relevant_attributes`, `checks`,
 //! `terraform_version`, `timestamp` and `errored` equal `tofu show -json`'s (the tests
 //! compare them on every plan of the corpus, real providers included). A resource whose
 //! schema is missing is an error naming the provider.
@@ -62,7 +62,7 @@
 //! needs is exact either way.
 //!
 //! Always left out, since they need the configuration (HCL) or the state decoded with
-//! schemas: `configuration`, `planned_values`, `prior_state`, `checks`, the defaults of
+//! schemas: `configuration`, `planned_values`, `prior_state`, the defaults of
 //! variables the plan did not set, import identities and before/after identities.
 //!
 //! # What protects the caller

@@ -217,6 +217,10 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         }
         out.push(']');
     }
+    if !p.check_results.is_empty() {
+        key(&mut out, &mut first, "checks");
+        checks(&mut out, &p.check_results).map_err(|e| e.at("checks"))?;
+    }
     if !p.timestamp.is_empty() {
         key(&mut out, &mut first, "timestamp");
         string(&mut out, &p.timestamp);
@@ -477,4 +481,113 @@ fn change_values(
 
 fn marks<'a>(paths: &'a [proto::Path], arena: &'a Bump) -> Result<Vec<Vec<Step<'a>>>, Error> {
     paths.iter().map(|p| path(p, arena)).collect()
+}
+
+fn check_status(status: i32) -> Result<&'static str, Error> {
+    use proto::check_results::Status as S;
+    Ok(match S::try_from(status) {
+        Ok(S::Unknown) => "unknown",
+        Ok(S::Pass) => "pass",
+        Ok(S::Fail) => "fail",
+        Ok(S::Error) => "error",
+        Err(_) => return Err(Error::invalid(format!("unsupported check status {status}"))),
+    })
+}
+
+/// The check results as `show -json` writes them (OpenTofu's `jsonchecks`): each
+/// configuration object with its kind and address parts, sorted by address, each with its
+/// instances sorted by address and their failure messages sorted.
+fn checks(out: &mut String, results: &[proto::CheckResults]) -> Result<(), Error> {
+    use proto::check_results::ObjectKind as K;
+    let mut sorted: Vec<&proto::CheckResults> = results.iter().collect();
+    sorted.sort_by(|a, b| a.config_addr.cmp(&b.config_addr));
+    out.push('[');
+    for (i, r) in sorted.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        // A configuration address has the shape of an instance address without keys
+        // (`module.a.aws_s3_bucket.b`, `module.a.output.o`, `check.c`, `var.v`).
+        let addr = Address::parse(&r.config_addr).map_err(|e| e.at(&r.config_addr))?;
+        let kind = match K::try_from(r.kind) {
+            Ok(K::Resource) => "resource",
+            Ok(K::OutputValue) => "output_value",
+            Ok(K::Check) => "check",
+            Ok(K::InputVariable) => "var",
+            _ => {
+                return Err(Error::invalid(format!(
+                    "unsupported checkable kind {}",
+                    r.kind
+                )));
+            }
+        };
+        out.push_str("{\"address\":{\"kind\":");
+        string(out, kind);
+        if kind == "resource" {
+            out.push_str(",\"mode\":");
+            string(out, addr.mode.name());
+            out.push_str(",\"type\":");
+            string(out, addr.type_name);
+        }
+        if !addr.module_text.is_empty() {
+            out.push_str(",\"module\":");
+            string(out, addr.module_text);
+        }
+        out.push_str(",\"name\":");
+        string(out, addr.name);
+        out.push_str(",\"to_display\":");
+        string(out, &r.config_addr);
+        out.push_str("},\"status\":\"");
+        out.push_str(check_status(r.status)?);
+        out.push('"');
+        if !r.objects.is_empty() {
+            let mut objects: Vec<&proto::check_results::ObjectResult> = r.objects.iter().collect();
+            objects.sort_by(|a, b| a.object_addr.cmp(&b.object_addr));
+            out.push_str(",\"instances\":[");
+            for (j, o) in objects.iter().enumerate() {
+                if j > 0 {
+                    out.push(',');
+                }
+                let oaddr = Address::parse(&o.object_addr).map_err(|e| e.at(&o.object_addr))?;
+                out.push_str("{\"address\":{\"to_display\":");
+                string(out, &o.object_addr);
+                if !oaddr.module_text.is_empty() {
+                    out.push_str(",\"module\":");
+                    string(out, oaddr.module_text);
+                }
+                if kind == "resource" {
+                    match &oaddr.key {
+                        address::Key::None => {}
+                        address::Key::Int(n) => out.push_str(&format!(",\"instance_key\":{n}")),
+                        address::Key::Str(k) => {
+                            out.push_str(",\"instance_key\":");
+                            string(out, k);
+                        }
+                    }
+                }
+                out.push_str("},\"status\":\"");
+                out.push_str(check_status(o.status)?);
+                out.push('"');
+                if !o.failure_messages.is_empty() {
+                    let mut messages: Vec<&String> = o.failure_messages.iter().collect();
+                    messages.sort();
+                    out.push_str(",\"problems\":[");
+                    for (k, m) in messages.iter().enumerate() {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        out.push_str("{\"message\":");
+                        string(out, m);
+                        out.push('}');
+                    }
+                    out.push(']');
+                }
+                out.push('}');
+            }
+            out.push(']');
+        }
+        out.push('}');
+    }
+    out.push(']');
+    Ok(())
 }

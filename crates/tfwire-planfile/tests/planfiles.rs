@@ -108,6 +108,7 @@ fn compare(name: &str, ours: &J, theirs: &J, with_schemas: bool) {
         "resource_drift",
         "output_changes",
         "relevant_attributes",
+        "checks",
         "errored",
         "timestamp",
     ] {
