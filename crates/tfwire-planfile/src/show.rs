@@ -101,16 +101,41 @@ fn decode<'a>(
         .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))
 }
 
-/// A `Path` message as path steps (element keys decoded with their implied types).
-fn path<'a>(p: &'a proto::Path, arena: &'a Bump) -> Result<Vec<Step<'a>>, Error> {
+/// The programs that decode the element keys of `paths` (each key is decoded with the
+/// type it implies), in the order [`path`] takes them. They are compiled before anything is
+/// decoded so that the values, which borrow from their program, can borrow from this list
+/// (an arena would never drop the programs).
+fn key_programs<'p>(
+    paths: impl IntoIterator<Item = &'p proto::Path>,
+) -> Result<Vec<Program>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        for s in &p.steps {
+            if let Some(proto::path::step::Selector::ElementKey(k)) = &s.selector {
+                let ty = tfwire::implied_type_msgpack(&k.msgpack)
+                    .map_err(|e| Error::invalid(format!("a path's index step: {e}")))?;
+                out.push(Program::compile(&ty));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A `Path` message as path steps, its element keys decoded with the next programs of
+/// `programs` (from [`key_programs`]).
+fn path<'a>(
+    p: &'a proto::Path,
+    programs: &mut impl Iterator<Item = &'a Program>,
+    arena: &'a Bump,
+) -> Result<Vec<Step<'a>>, Error> {
     p.steps
         .iter()
         .map(|s| match &s.selector {
             Some(proto::path::step::Selector::AttributeName(n)) => Ok(Step::Attr(n)),
             Some(proto::path::step::Selector::ElementKey(k)) => {
-                let ty = tfwire::implied_type_msgpack(&k.msgpack)
-                    .map_err(|e| Error::invalid(format!("a path's index step: {e}")))?;
-                let program = arena.alloc(Program::compile(&ty));
+                let program = programs
+                    .next()
+                    .ok_or_else(|| Error::invalid("a path's index step has no program"))?;
                 Ok(Step::Index(decode(program, k, arena)?))
             }
             None => Err(Error::invalid("a path step without a selector")),
@@ -200,6 +225,8 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         key(&mut out, &mut first, "relevant_attributes");
         let mut attrs: Vec<&proto::plan::ResourceAttr> = p.relevant_attributes.iter().collect();
         attrs.sort_by(|a, b| a.resource.cmp(&b.resource));
+        let programs = key_programs(attrs.iter().filter_map(|ra| ra.attr.as_ref()))?;
+        let mut programs = programs.iter();
         out.push('[');
         for (i, ra) in attrs.iter().enumerate() {
             if i > 0 {
@@ -209,7 +236,7 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
             string(&mut out, &ra.resource);
             out.push_str(",\"attribute\":");
             let steps = match &ra.attr {
-                Some(a) => path(a, &arena)?,
+                Some(a) => path(a, &mut programs, &arena)?,
                 None => Vec::new(),
             };
             write_path(&mut out, &steps).map_err(|e| e.at("relevant_attributes"))?;
@@ -353,12 +380,14 @@ fn resource_change(
     out.push_str(actions(c.action)?);
     change_values(out, addr, provider, c, schemas, arena)?;
     if !rc.required_replace.is_empty() {
+        let programs = key_programs(&rc.required_replace)?;
+        let mut programs = programs.iter();
         out.push_str(",\"replace_paths\":[");
         for (i, p) in rc.required_replace.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            write_path(out, &path(p, arena)?)?;
+            write_path(out, &path(p, &mut programs, arena)?)?;
         }
         out.push(']');
     }
@@ -419,40 +448,60 @@ fn change_values(
             let program = schemas
                 .get(provider, kind, addr.type_name)
                 .map_err(|_| missing())?;
-            Some((schema, &**arena.alloc(program)))
+            Some((schema, program))
         }
         None => None,
     };
     let (before_i, after_i) = value_indexes(c.action);
     // Ephemeral resources' values are never written (OpenTofu nulls them).
     let ephemeral = addr.mode == address::Mode::Ephemeral;
-    let value = |i: Option<usize>, which: &str| -> Result<(Value<'_>, Ty<'_>), Error> {
-        let v = match i {
-            Some(i) if !ephemeral => c.values.get(i).ok_or_else(|| {
+    let raw = |i: Option<usize>, which: &str| -> Result<Option<&proto::DynamicValue>, Error> {
+        match i {
+            Some(i) if !ephemeral => c.values.get(i).map(Some).ok_or_else(|| {
                 Error::invalid(format!(
                     "the {which} value is missing ({} given)",
                     c.values.len()
                 ))
-            })?,
-            _ => return Ok((Value::Null, Ty::Dynamic)),
-        };
-        let program: &Program = match typed {
-            Some((_, program)) => program,
-            None => {
-                let ty = implied::implied_type(&v.msgpack)
-                    .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))
-                    .map_err(|e| e.at(which))?;
-                arena.alloc(Program::compile(&ty))
+            }),
+            _ => Ok(None),
+        }
+    };
+    let (before_raw, after_raw) = (raw(before_i, "before")?, raw(after_i, "after")?);
+    // The programs first (the values borrow from them): the schema's, or each value's own.
+    let implied =
+        |v: Option<&proto::DynamicValue>, which: &str| -> Result<Option<Program>, Error> {
+            match (v, &typed) {
+                (Some(v), None) => {
+                    let ty = implied::implied_type(&v.msgpack).map_err(|e| {
+                        Error::invalid(format!("the value does not decode: {e}")).at(which)
+                    })?;
+                    Ok(Some(Program::compile(&ty)))
+                }
+                _ => Ok(None),
             }
         };
-        let value = decode(program, v, arena).map_err(|e| e.at(which))?;
-        Ok((value, program.ty().to_ty(arena)))
-    };
-    let (before, before_ty) = value(before_i, "before")?;
-    let (after, after_ty) = value(after_i, "after")?;
-    let before_marks = marks(&c.before_sensitive_paths, arena)?;
-    let after_marks = marks(&c.after_sensitive_paths, arena)?;
-    let block = typed.map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
+    let before_program = implied(before_raw, "before")?;
+    let after_program = implied(after_raw, "after")?;
+    let schema_program = typed.as_ref().map(|(_, p)| &**p);
+    let (before, before_ty) = change_value(
+        before_raw,
+        schema_program.or(before_program.as_ref()),
+        "before",
+        arena,
+    )?;
+    let (after, after_ty) = change_value(
+        after_raw,
+        schema_program.or(after_program.as_ref()),
+        "after",
+        arena,
+    )?;
+    let before_programs = key_programs(&c.before_sensitive_paths)?;
+    let after_programs = key_programs(&c.after_sensitive_paths)?;
+    let before_marks = marks(&c.before_sensitive_paths, &before_programs, arena)?;
+    let after_marks = marks(&c.after_sensitive_paths, &after_programs, arena)?;
+    let block = typed
+        .as_ref()
+        .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
 
     out.push_str(",\"before\":");
     values::known(out, before).map_err(|e| Error::invalid(e).at("before"))?;
@@ -479,8 +528,16 @@ fn change_values(
     Ok(())
 }
 
-fn marks<'a>(paths: &'a [proto::Path], arena: &'a Bump) -> Result<Vec<Vec<Step<'a>>>, Error> {
-    paths.iter().map(|p| path(p, arena)).collect()
+fn marks<'a>(
+    paths: &'a [proto::Path],
+    programs: &'a [Program],
+    arena: &'a Bump,
+) -> Result<Vec<Vec<Step<'a>>>, Error> {
+    let mut programs = programs.iter();
+    paths
+        .iter()
+        .map(|p| path(p, &mut programs, arena))
+        .collect()
 }
 
 fn check_status(status: i32) -> Result<&'static str, Error> {
@@ -590,4 +647,18 @@ fn checks(out: &mut String, results: &[proto::CheckResults]) -> Result<(), Error
     }
     out.push(']');
     Ok(())
+}
+
+/// One value of a change (null when absent), decoded with `program`, and its type.
+fn change_value<'a>(
+    v: Option<&'a proto::DynamicValue>,
+    program: Option<&'a Program>,
+    which: &str,
+    arena: &'a Bump,
+) -> Result<(Value<'a>, Ty<'a>), Error> {
+    let (Some(v), Some(program)) = (v, program) else {
+        return Ok((Value::Null, Ty::Dynamic));
+    };
+    let value = decode(program, v, arena).map_err(|e| e.at(which))?;
+    Ok((value, program.ty().to_ty(arena)))
 }
