@@ -5,7 +5,7 @@
 #
 #   fuzz/ci.sh [SECONDS]    seconds per target (default 40; 0: replay only)
 #
-# About 3-4 minutes to build the targets from scratch and 7 x SECONDS to fuzz: under 10
+# About 3-4 minutes to build the targets from scratch and 8 x SECONDS to fuzz: under 10
 # minutes on 2 cores with the default. A crash fails the script; libFuzzer saves the input
 # under fuzz/artifacts/<target>/ (keep it under corpus/regressions/<target>/, see
 # fuzz/README.md).
@@ -50,14 +50,14 @@ dict_of() {
 }
 max_len_of() {
     case $1 in
-        plan) echo 32768 ;;
+        plan | planfile) echo 32768 ;;
         *) echo 4096 ;;
     esac
 }
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-for target in tokenize tokenize_chunked decode_msgpack decode_json msgpack_vs_json stream plan; do
+for target in tokenize tokenize_chunked decode_msgpack decode_json msgpack_vs_json stream plan planfile; do
     step "fuzz: $target for ${seconds}s"
     mkdir -p "corpus/$target"
     if ! cargo fuzz run --debug-assertions "$target" "corpus/$target" "seeds/$target" -- \

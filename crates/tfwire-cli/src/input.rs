@@ -6,7 +6,9 @@ use crate::{Failure, report};
 use flate2::bufread::GzDecoder;
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use tfwire::schema::ProgramCache;
 use tfwire_plan::{Document, Parser};
+use tfwire_planfile::Planfile;
 
 /// The default of `--max-input-bytes`: the most an input may hold, after gzip inflation.
 pub(crate) const DEFAULT_MAX_INPUT_BYTES: usize = 256 << 20;
@@ -198,13 +200,36 @@ pub(crate) fn display_name(path: &str) -> &str {
     if path == "-" { "<stdin>" } else { path }
 }
 
+/// What a command reads from a binary plan file (a JSON document is read as it is).
+#[derive(Clone, Copy)]
+pub(crate) enum Want<'s> {
+    /// The plan; resource values are decoded with the provider schemas when given, else
+    /// with the types the values imply (enough for summaries, which print no values).
+    Plan(Option<&'s ProgramCache>),
+    /// The plan, to print its values: provider schemas are required for a plan file, whose
+    /// recorded sensitive paths need not cover the attributes a schema declares sensitive.
+    PlanValues(Option<&'s ProgramCache>),
+    /// The prior state (the `tfstate` member).
+    State,
+}
+
 /// Reads, parses and models a plan or state document, and runs `f` on it. A rejected
 /// document is reported with its path, byte offset and the offending line.
+///
+/// Binary plan files (`tofu plan -out`) are recognised by their content (a ZIP archive, or
+/// the `tfplan` header of Terraform 0.11 and older), whatever the file's name: the plan is
+/// read as the JSON document `tofu show -json` prints for it, or its prior state, as `want`
+/// says.
 pub(crate) fn with_document<R>(
     path: &str,
+    want: Want<'_>,
     f: impl FnOnce(Document<'_>) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
     let mut bytes = read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
+    let from_planfile = tfwire_planfile::is_zip(&bytes) || bytes.starts_with(b"tfplan");
+    if from_planfile {
+        bytes = planfile(path, &bytes, want)?;
+    }
     let config = tfwire_plan::Config::default().max_nodes(max_input_bytes() / 8);
     let mut parser = Parser::with_config(config);
     let error = match parser.parse(&mut bytes) {
@@ -218,11 +243,63 @@ pub(crate) fn with_document<R>(
         }
         Err(e) => e,
     };
+    let name = display_name(path);
+    if from_planfile {
+        // The document was written by tfwire-planfile: no line of the file to show.
+        return Err(Failure::Input(format!(
+            "{name}: reading the plan file: {error}"
+        )));
+    }
+    if matches!(error.kind(), tfwire_plan::ErrorKind::NotADocument(_))
+        && tfwire_planfile::looks_encrypted(&bytes)
+    {
+        return Err(Failure::Input(format!(
+            "{name}: {}",
+            tfwire_planfile::Error::from(tfwire_planfile::ErrorKind::Encrypted)
+        )));
+    }
     Err(document_error(path, &error, &bytes))
 }
 
 /// The largest input read again to show the line of an error.
 const REREAD_MAX_BYTES: usize = 64 << 20;
+
+/// The JSON document of a binary plan file that `want` asks for.
+fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<Vec<u8>, Failure> {
+    let name = display_name(path);
+    let fail = |e: tfwire_planfile::Error| Failure::Input(format!("{name}: {e}"));
+    let pf = Planfile::read(bytes).map_err(fail)?;
+    let mut out = match want {
+        Want::Plan(schemas) | Want::PlanValues(schemas @ Some(_)) => {
+            pf.to_json(schemas).map_err(fail)?.into_bytes()
+        }
+        Want::PlanValues(None) => {
+            return Err(Failure::Usage(format!(
+                "{name} is a binary plan file: its values are shown only with the provider \
+                 schemas, which say which attributes are sensitive; give --schemas FILE \
+                 (`tofu providers schema -json` in the plan's working directory)"
+            )));
+        }
+        Want::State => match pf.state() {
+            Some(s) => s.to_vec(),
+            None => {
+                return Err(Failure::Input(format!(
+                    "{name}: this plan file holds no prior state (no `tfstate` member)"
+                )));
+            }
+        },
+    };
+    out.reserve(tfwire_plan::INPUT_PADDING);
+    Ok(out)
+}
+
+/// Loads `--schemas FILE` (`tofu providers schema -json`).
+pub(crate) fn schemas(path: Option<&str>) -> Result<Option<ProgramCache>, Failure> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    Ok(Some(ProgramCache::new(crate::schema::load(path)?)))
+}
 
 /// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.
 /// The text is read again from the file when there is one (the parser decodes string

@@ -34,14 +34,15 @@ struct Cli {
 
 const EXIT_CODES: &str = "Examples:
   tfwire plan summary plan.json
+  tfwire plan summary plan.tfplan            (a binary plan file: tofu plan -out)
   tfwire plan summary --format markdown --max-bytes 65536 plan.json
   tfwire plan show plan.json aws_instance.web
   tfwire state list terraform.tfstate
   tfwire state show terraform.tfstate aws_instance.web
   echo '82 a1 61 01 a1 62 c0' | tfwire decode --hex --type '[\"map\",\"number\"]'
 
-Every command reads a file or standard input (`-`); gzip-compressed input and UTF-16
-text are recognised and read.
+Every command reads a file or standard input (`-`); gzip-compressed input, UTF-16
+text and binary plan files are recognised by their content and read.
 
 Exit codes: 0 success, 1 input rejected (the message says where: path, byte offset,
 and for JSON the line with a caret), 2 usage error.";

@@ -1,16 +1,18 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
 use crate::escape::{Inline, inline, quote};
+use crate::input::Want;
 use crate::render;
 use crate::{Failure, humanplan, input, markdown, output, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
 
-/// Read plans (`terraform show -json PLANFILE`, Terraform Cloud redacted plans).
+/// Read plans: binary plan files (`tofu plan -out`), `terraform show -json PLANFILE`
+/// output, Terraform Cloud redacted plans.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
-    terraform show -json plan.out > plan.json\n  \
+    tfwire plan summary plan.tfplan\n  \
     tfwire plan summary plan.json\n  \
     tfwire plan show plan.json 'aws_instance.web[0]'\n\n\
     Exit codes: 0 success, 1 input rejected (or address not found), 2 usage error.")]
@@ -80,7 +82,12 @@ struct SummaryArgs {
     max_bytes: Option<usize>,
     #[command(flatten)]
     filters: FilterArgs,
-    /// The plan JSON file (`-`: standard input; gzip-compressed input is read too).
+    /// Provider schemas (`tofu providers schema -json`), for a binary plan file: its
+    /// resource values are decoded with them. Not needed for a summary.
+    #[arg(long, value_name = "FILE")]
+    schemas: Option<String>,
+    /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
+    /// by content (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
     file: String,
 }
@@ -241,13 +248,15 @@ struct ShowArgs {
     /// The provider schemas (`tofu providers schema -json`), for output identical to
     /// `tofu show`; without them (and without the schemas a redacted plan carries),
     /// nested blocks are drawn as attributes and only top-level attributes say
-    /// `# forces replacement`.
+    /// `# forces replacement`. Required for a binary plan file, whose resource values are
+    /// decoded with them (the schemas say which attributes are sensitive).
     #[arg(long, value_name = "SCHEMAS")]
     schemas: Option<String>,
     /// Whose words to use: OpenTofu's ("OpenTofu will perform ...") or Terraform's.
     #[arg(long, value_enum, default_value_t = Wording::Opentofu)]
     wording: Wording,
-    /// The plan JSON file (`-`: standard input; gzip-compressed input is read too).
+    /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
+    /// by content (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
     file: String,
     /// The resource instance address, as `plan summary` prints it (the address before a
@@ -338,7 +347,8 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Usage(format!("--fail-on: {e}")))?;
     }
     let name = input::display_name(&args.file).to_string();
-    input::with_document(&args.file, |doc| {
+    let schemas = input::schemas(args.schemas.as_deref())?;
+    input::with_document(&args.file, Want::Plan(schemas.as_ref()), |doc| {
         let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
         let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
@@ -808,26 +818,23 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
-    let schemas = match &args.schemas {
-        Some(path) => Some(crate::schema::load(path)?),
-        None => None,
-    };
+    let cache = input::schemas(args.schemas.as_deref())?;
     let human = humanplan::Options {
         color: args.color.enabled(),
         terraform: args.wording == Wording::Terraform,
         all: args.all,
     };
-    input::with_document(&args.file, |doc| {
+    input::with_document(&args.file, Want::PlanValues(cache.as_ref()), |doc| {
         let plan = expect_plan(&name, doc)?;
         // A Terraform Cloud redacted plan carries its provider schemas.
-        let embedded = match (&schemas, plan.provider_schemas) {
+        let embedded = match (&cache, plan.provider_schemas) {
             (None, Some(ps)) => {
                 let doc = format!("{{\"format_version\":\"1.0\",\"provider_schemas\":{ps}}}");
                 tfwire::schema::ProviderSchemas::from_json(doc.as_bytes()).ok()
             }
             _ => None,
         };
-        let schemas = schemas.as_ref().or(embedded.as_ref());
+        let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
         let Some(address) = args.address.as_deref() else {
             if args.format == ShowFormat::Json {
                 return Err(Failure::Usage(

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
 
 /// Read states: `terraform show -json` output and raw .tfstate files (versions 3 and 4),
-/// told apart automatically.
+/// told apart automatically, and the prior state inside a binary plan file.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire state list terraform.tfstate\n  \
@@ -32,10 +32,11 @@ enum StateCommand {
     terraform show -json | tfwire state list -\n  \
     tfwire state list terraform.tfstate.gz\n  \
     tfwire state list terraform.tfstate module.network aws_instance.web\n\n\
+    tfwire state list plan.tfplan\n\n\
     Exit codes: 0 success, 1 input rejected, 2 usage error.")]
 struct ListArgs {
-    /// The state file: `show -json` output or a raw .tfstate (`-`: standard input;
-    /// gzip-compressed input is read too).
+    /// The state file: `show -json` output, a raw .tfstate, or a binary plan file (its
+    /// prior state) (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
     file: String,
     /// Only these addresses, as `terraform state list ADDRESS` takes them: an instance, a
@@ -69,8 +70,8 @@ fn selected(filter: &str, address: &str) -> bool {
     Exit codes: 0 success, 1 input rejected or no such address (near matches are\n\
     suggested), 2 usage error.")]
 struct ShowArgs {
-    /// The state file: `show -json` output or a raw .tfstate (`-`: standard input;
-    /// gzip-compressed input is read too).
+    /// The state file: `show -json` output, a raw .tfstate, or a binary plan file (its
+    /// prior state) (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
     file: String,
     /// The resource instance address, as `state list` prints it.
@@ -95,7 +96,7 @@ fn not_a_state(name: &str) -> Failure {
 
 fn list(args: ListArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
-    input::with_document(&args.file, |doc| {
+    input::with_document(&args.file, input::Want::State, |doc| {
         let mut addresses = addresses(&doc).ok_or_else(|| not_a_state(&name))?;
         if !args.addresses.is_empty() {
             addresses.retain(|a| args.addresses.iter().any(|f| selected(f, a)));
@@ -125,7 +126,7 @@ const LAYOUT: Layout = Layout {
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
-    input::with_document(&args.file, |doc| {
+    input::with_document(&args.file, input::Want::State, |doc| {
         let mut text = String::new();
         match doc {
             Document::Plan(_) => return Err(not_a_state(&name)),

@@ -23,7 +23,11 @@ pub struct Seed {
 /// The longest input given to a target (libFuzzer's `-max_len`): seeds longer than this are
 /// left out.
 pub fn max_len(target: &str) -> usize {
-    if target == "plan" { 32 * 1024 } else { 4096 }
+    if target == "plan" || target == "planfile" {
+        32 * 1024
+    } else {
+        4096
+    }
 }
 
 /// The conformance files read for seeds.
@@ -100,6 +104,37 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
             let rel = path.strip_prefix(corpus).unwrap_or(&path);
             let name = rel.to_string_lossy().replace(['/', '\\'], "_");
             push("plan", name, data);
+        }
+    }
+    // Plan files: each whole, and its `tfplan` message alone (wrapped by the check), and
+    // the invalid and hostile files.
+    for folder in ["planfiles", "planfiles-invalid"] {
+        let mut files = Vec::new();
+        walk(&corpus.join(folder), &mut files)?;
+        files.sort();
+        for path in files {
+            let data = fs::read(&path)?;
+            let rel = path.strip_prefix(corpus).unwrap_or(&path);
+            let name = rel.to_string_lossy().replace(['/', '\\'], "_");
+            let is_plan = path.extension().is_some_and(|e| e == "tfplan");
+            if !(is_plan || folder == "planfiles-invalid") {
+                continue;
+            }
+            if let Ok(mut zip) = zip::ZipArchive::new(std::io::Cursor::new(&data[..]))
+                && let Ok(mut f) = zip.by_name("tfplan")
+            {
+                let mut tfplan = Vec::new();
+                if std::io::Read::read_to_end(&mut f, &mut tfplan).is_ok() {
+                    push(
+                        "planfile",
+                        format!("{name}-tfplan"),
+                        crate::tfplan_input(&tfplan),
+                    );
+                }
+            }
+            let mut whole = vec![0];
+            whole.extend_from_slice(&data);
+            push("planfile", name, whole);
         }
     }
     Ok(seeds)

@@ -1,0 +1,1 @@
+"$1" taint -lock=false terraform_data.tainted >/dev/null

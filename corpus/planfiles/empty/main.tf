@@ -1,0 +1,1 @@
+# No resources, no outputs: the smallest plan.

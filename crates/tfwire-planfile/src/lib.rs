@@ -1,0 +1,221 @@
+//! Reads OpenTofu (and Terraform) binary plan files — what `tofu plan -out=FILE` writes —
+//! without OpenTofu, a working directory or provider plugins.
+//!
+//! ```
+//! use tfwire_planfile::Planfile;
+//!
+//! let bytes = std::fs::read("../../corpus/planfiles/changes/plan.tfplan")?;
+//! let planfile = Planfile::read(&bytes)?;
+//!
+//! // The plan as `tofu show -json` prints it (here without the provider schemas: see
+//! // below for what they add) ...
+//! let mut json = planfile.to_json(None)?.into_bytes();
+//!
+//! // ... read by tfwire-plan into the same model as any JSON plan.
+//! let tape = tfwire_plan::Parser::new().parse(&mut json)?;
+//! let arena = bumpalo::Bump::new();
+//! let summary = tfwire_plan::Summary::of(tape.plan(&arena)?);
+//! assert_eq!(summary.counts.get("replace"), 3);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Why the JSON document, and why a crate of its own
+//!
+//! tfwire-plan's model ([`tfwire_plan::Plan`]) is a typed view over a parsed JSON tape:
+//! every object keeps its `raw` JSON, and every view, filter, summary and diff works on
+//! those JSON values. The planfile is therefore turned into the document OpenTofu's own
+//! `tofu show -json` would print for it (same fields, same order of resource changes, same
+//! `after_unknown` and sensitivity trees, built as OpenTofu's `jsonplan` builds them), and
+//! parsed by tfwire-plan like any other plan: one model, no second code path that could
+//! drift from the first, and no change to tfwire-plan. Writing and re-parsing the JSON
+//! costs a fraction of the ZIP inflate and protobuf decode (see `benches/README.md`).
+//!
+//! A separate crate keeps the ZIP reader, its inflater and the protobuf runtime out of
+//! tfwire-plan's dependencies: a program that reads only JSON plans does not build them.
+//!
+//! # What is read
+//!
+//! A plan file is a ZIP archive: `tfplan` (a protobuf `Plan` message, format
+//! [`FORMAT_VERSION`]), `tfstate` and `tfstate-prev` (the prior state, and the state before
+//! refresh, as raw `.tfstate` JSON: [`Planfile::state`]), `.terraform.lock.hcl` and the
+//! configuration snapshot under `tfconfig/`. The protobuf schema is OpenTofu v1.12.6's
+//! `planfile.proto` (in `proto/`, MPL-2.0), compiled at build time by protox and
+//! prost-build (pure Rust: no `protoc`).
+//!
+//! Values inside are `DynamicValue` MessagePack, decoded by `tfwire`: outputs and variables
+//! as `dynamic` (always), resource values with the provider schemas when they are given.
+//!
+//! # What the document holds, with and without schemas
+//!
+//! With the provider schemas, the document's `resource_changes`, `resource_drift`,
+//! `output_changes`, `variables` (those the plan set), `relevant_attributes`, `checks`,
+//! `terraform_version`, `timestamp` and `errored` equal `tofu show -json`'s (the tests
+//! compare them on every plan of the corpus, real providers included). A resource whose
+//! schema is missing is an error naming the provider.
+//!
+//! Without schemas, resource values are decoded with the type their structure implies
+//! (values at `dynamic` positions are recognised by their type header), which gives the
+//! same JSON with two exceptions: a number go-cty sent as a string (one no 64-bit integer
+//! or binary64 holds) reads as that string, and the sensitivity trees hold only the paths
+//! the plan file records, **which need not include the attributes the provider schema
+//! declares sensitive**: read values for display with the schemas. Everything a summary
+//! needs is exact either way.
+//!
+//! Always left out, since they need the configuration (HCL) or the state decoded with
+//! schemas: `configuration`, `planned_values`, `prior_state`, the defaults of
+//! variables the plan did not set, import identities and before/after identities.
+//!
+//! # What protects the caller
+//!
+//! Members are inflated with a limit ([`Config::max_inflated_bytes`], 512 MiB in total by
+//! default): a declared size above it is refused before anything is reserved, and the
+//! inflated bytes are counted too (a hostile archive may declare less than it holds), so
+//! memory stays within the limit plus the file whatever the archive claims. Only stored and
+//! deflate members are read. Values are decoded by tfwire with its default limits. Every
+//! failure is an [`Error`] whose one-line message says what the file is and what to do:
+//! an OpenTofu encrypted plan, a pre-0.12 plan, a ZIP that is not a plan, another format
+//! version, a damaged archive. No `unsafe` code.
+
+#![forbid(unsafe_code)]
+
+mod address;
+mod container;
+mod error;
+mod implied;
+mod show;
+mod values;
+
+pub use container::looks_encrypted;
+pub use error::{Error, ErrorKind};
+
+/// The generated protobuf types of the `tfplan` member (from OpenTofu v1.12.6's
+/// `planfile.proto`).
+#[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
+pub mod proto {
+    include!(concat!(env!("OUT_DIR"), "/tfplan.rs"));
+}
+
+/// The `tfplan` format version this crate reads (OpenTofu 1.x writes 3).
+pub const FORMAT_VERSION: u64 = 3;
+
+/// The `format_version` of the JSON document [`Planfile::to_json`] writes (OpenTofu's).
+pub const JSON_FORMAT_VERSION: &str = "1.2";
+
+/// Limits for [`Planfile::read_with`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Config {
+    /// The most bytes the members read (`tfplan`, `tfstate`, `tfstate-prev`,
+    /// `.terraform.lock.hcl`) may inflate to, together. Default 512 MiB: the largest real
+    /// plans are tens of megabytes.
+    pub max_inflated_bytes: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_inflated_bytes: 512 << 20,
+        }
+    }
+}
+
+/// The members of the archive, inflated.
+pub(crate) struct Members {
+    pub(crate) tfplan: Vec<u8>,
+    pub(crate) state: Option<Vec<u8>>,
+    pub(crate) prev_state: Option<Vec<u8>>,
+    pub(crate) lock_file: Option<Vec<u8>>,
+    pub(crate) config_files: Vec<String>,
+}
+
+/// A plan file, read: the decoded `tfplan` message and the other members.
+#[derive(Debug)]
+pub struct Planfile {
+    /// The `tfplan` message.
+    pub plan: proto::Plan,
+    state: Option<Vec<u8>>,
+    prev_state: Option<Vec<u8>>,
+    lock_file: Option<Vec<u8>>,
+    config_files: Vec<String>,
+    tfplan_len: usize,
+}
+
+/// Whether `bytes` is a ZIP archive (a plan file, or another archive): what readers of
+/// several formats sniff before choosing one.
+pub fn is_zip(bytes: &[u8]) -> bool {
+    container::is_zip(bytes)
+}
+
+impl Planfile {
+    /// Reads a plan file with the default [`Config`].
+    ///
+    /// # Errors
+    ///
+    /// See [`Planfile::read_with`].
+    pub fn read(bytes: &[u8]) -> Result<Planfile, Error> {
+        Planfile::read_with(bytes, &Config::default())
+    }
+
+    /// Reads a plan file.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Legacy`], [`ErrorKind::Encrypted`] or [`ErrorKind::NotAPlanfile`] for a
+    /// file that is not a ZIP archive; [`ErrorKind::NotAPlan`] for an archive without a
+    /// `tfplan` member; [`ErrorKind::Zip`] or [`ErrorKind::TooLarge`] for a damaged or
+    /// hostile archive; [`ErrorKind::Protobuf`] and [`ErrorKind::UnsupportedVersion`] for a
+    /// `tfplan` member that is not a version 3 plan.
+    pub fn read_with(bytes: &[u8], config: &Config) -> Result<Planfile, Error> {
+        if !container::is_zip(bytes) {
+            return Err(container::not_a_zip(bytes));
+        }
+        let members = container::read(bytes, config)?;
+        let plan = <proto::Plan as prost::Message>::decode(&members.tfplan[..])
+            .map_err(|e| Error::new(ErrorKind::Protobuf(e.to_string())))?;
+        if plan.version != FORMAT_VERSION {
+            return Err(Error::new(ErrorKind::UnsupportedVersion(plan.version)));
+        }
+        Ok(Planfile {
+            plan,
+            state: members.state,
+            prev_state: members.prev_state,
+            lock_file: members.lock_file,
+            config_files: members.config_files,
+            tfplan_len: members.tfplan.len(),
+        })
+    }
+
+    /// The plan as the JSON document `tofu show -json` prints for it (see the crate
+    /// documentation for what it lacks), ready for [`tfwire_plan::Parser`]. With `schemas`,
+    /// resource changes carry their values, decoded with their provider's schema.
+    ///
+    /// # Errors
+    ///
+    /// A value that does not decode (with the resource address and which value), an
+    /// invalid field (unknown action, malformed address), or — with `schemas` — a resource
+    /// whose schema is not among them ([`ErrorKind::MissingSchema`], naming the provider).
+    pub fn to_json(&self, schemas: Option<&tfwire::schema::ProgramCache>) -> Result<String, Error> {
+        show::document(self, schemas)
+    }
+
+    /// The `tfstate` member: the prior state as a raw `.tfstate` JSON document (read it
+    /// with [`tfwire_plan::Parser`]); `None` if the archive has none.
+    pub fn state(&self) -> Option<&[u8]> {
+        self.state.as_deref()
+    }
+
+    /// The `tfstate-prev` member: the state before refresh.
+    pub fn prev_state(&self) -> Option<&[u8]> {
+        self.prev_state.as_deref()
+    }
+
+    /// The `.terraform.lock.hcl` member.
+    pub fn lock_file(&self) -> Option<&[u8]> {
+        self.lock_file.as_deref()
+    }
+
+    /// The names of the configuration snapshot's members (under `tfconfig/`).
+    pub fn config_files(&self) -> &[String] {
+        &self.config_files
+    }
+}

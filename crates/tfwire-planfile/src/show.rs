@@ -1,0 +1,664 @@
+//! The `show -json` document of a plan file: what `tofu show -json PLANFILE` prints, built
+//! from the protobuf message and the values inside it.
+
+use crate::address::{self, Address};
+use crate::error::{Error, ErrorKind};
+use crate::implied;
+use crate::proto;
+use crate::values::{self, Schema, Sensitive, Step};
+use crate::{JSON_FORMAT_VERSION, Planfile};
+use bumpalo::Bump;
+use std::sync::OnceLock;
+use tfwire::schema::{Kind, ProgramCache};
+use tfwire::{Program, Ty, Type, Value};
+use tfwire_plan::write_json_str;
+
+fn dynamic() -> &'static Program {
+    static DYNAMIC: OnceLock<Program> = OnceLock::new();
+    DYNAMIC.get_or_init(|| Program::compile(&Type::Dynamic))
+}
+
+fn string(out: &mut String, s: &str) {
+    // Writing to a String cannot fail.
+    let _ = write_json_str(out, s);
+}
+
+fn key(out: &mut String, first: &mut bool, name: &str) {
+    if !*first {
+        out.push(',');
+    }
+    *first = false;
+    string(out, name);
+    out.push(':');
+}
+
+/// The action list `show -json` writes for an action.
+fn actions(action: i32) -> Result<&'static str, Error> {
+    use proto::Action as A;
+    Ok(match A::try_from(action) {
+        Ok(A::Noop) => r#"["no-op"]"#,
+        Ok(A::Create) => r#"["create"]"#,
+        Ok(A::Read) => r#"["read"]"#,
+        Ok(A::Update) => r#"["update"]"#,
+        Ok(A::Delete) => r#"["delete"]"#,
+        Ok(A::DeleteThenCreate) => r#"["delete","create"]"#,
+        Ok(A::CreateThenDelete) => r#"["create","delete"]"#,
+        Ok(A::Forget) => r#"["forget"]"#,
+        Ok(A::ForgetThenCreate) => r#"["forget","create"]"#,
+        Err(_) => return Err(Error::invalid(format!("invalid change action {action}"))),
+    })
+}
+
+/// Which of a change's values are before and after (OpenTofu's reader: a create has only
+/// an after, a delete or forget only a before, a no-op one value that is both).
+fn value_indexes(action: i32) -> (Option<usize>, Option<usize>) {
+    use proto::Action as A;
+    match A::try_from(action) {
+        Ok(A::Noop) => (Some(0), Some(0)),
+        Ok(A::Create) => (None, Some(0)),
+        Ok(A::Delete | A::Forget) => (Some(0), None),
+        _ => (Some(0), Some(1)),
+    }
+}
+
+fn action_reason(reason: i32) -> Result<Option<&'static str>, Error> {
+    use proto::ResourceInstanceActionReason as R;
+    Ok(Some(match R::try_from(reason) {
+        Ok(R::None) => return Ok(None),
+        Ok(R::ReplaceBecauseTainted) => "replace_because_tainted",
+        Ok(R::ReplaceByRequest) => "replace_by_request",
+        Ok(R::ReplaceBecauseCannotUpdate) => "replace_because_cannot_update",
+        Ok(R::DeleteBecauseNoResourceConfig) => "delete_because_no_resource_config",
+        Ok(R::DeleteBecauseWrongRepetition) => "delete_because_wrong_repetition",
+        Ok(R::DeleteBecauseCountIndex) => "delete_because_count_index",
+        Ok(R::DeleteBecauseEachKey) => "delete_because_each_key",
+        Ok(R::DeleteBecauseNoModule) => "delete_because_no_module",
+        Ok(R::ReplaceByTriggers) => "replace_by_triggers",
+        Ok(R::ReadBecauseConfigUnknown) => "read_because_config_unknown",
+        Ok(R::ReadBecauseDependencyPending) => "read_because_dependency_pending",
+        Ok(R::ReadBecauseCheckNested) => "read_because_check_nested",
+        Ok(R::DeleteBecauseNoMoveTarget) => "delete_because_no_move_target",
+        Ok(R::DeleteBecauseEnabledFalse) => "delete_because_enabled_false",
+        Ok(R::ForgotBecauseLifecycleDestroyInState) => "forgot_because_lifecycle_destroy_in_state",
+        Ok(R::ForgotBecauseLifecycleDestroyInConfig) => {
+            "forgot_because_lifecycle_destroy_in_config"
+        }
+        Err(_) => {
+            return Err(Error::invalid(format!(
+                "unsupported action reason {reason}"
+            )));
+        }
+    }))
+}
+
+/// Decodes a `DynamicValue` with `program`.
+fn decode<'a>(
+    program: &'a Program,
+    v: &'a proto::DynamicValue,
+    arena: &'a Bump,
+) -> Result<Value<'a>, Error> {
+    tfwire::decode_msgpack(program, &v.msgpack, arena)
+        .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))
+}
+
+/// The programs that decode the element keys of `paths` (each key is decoded with the
+/// type it implies), in the order [`path`] takes them. They are compiled before anything is
+/// decoded so that the values, which borrow from their program, can borrow from this list
+/// (an arena would never drop the programs).
+fn key_programs<'p>(
+    paths: impl IntoIterator<Item = &'p proto::Path>,
+) -> Result<Vec<Program>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        for s in &p.steps {
+            if let Some(proto::path::step::Selector::ElementKey(k)) = &s.selector {
+                let ty = tfwire::implied_type_msgpack(&k.msgpack)
+                    .map_err(|e| Error::invalid(format!("a path's index step: {e}")))?;
+                out.push(Program::compile(&ty));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A `Path` message as path steps, its element keys decoded with the next programs of
+/// `programs` (from [`key_programs`]).
+fn path<'a>(
+    p: &'a proto::Path,
+    programs: &mut impl Iterator<Item = &'a Program>,
+    arena: &'a Bump,
+) -> Result<Vec<Step<'a>>, Error> {
+    p.steps
+        .iter()
+        .map(|s| match &s.selector {
+            Some(proto::path::step::Selector::AttributeName(n)) => Ok(Step::Attr(n)),
+            Some(proto::path::step::Selector::ElementKey(k)) => {
+                let program = programs
+                    .next()
+                    .ok_or_else(|| Error::invalid("a path's index step has no program"))?;
+                Ok(Step::Index(decode(program, k, arena)?))
+            }
+            None => Err(Error::invalid("a path step without a selector")),
+        })
+        .collect()
+}
+
+/// A path as `show -json` writes it: `["tags", "env"]`, `["rule", 0, "port"]`.
+fn write_path(out: &mut String, steps: &[Step<'_>]) -> Result<(), Error> {
+    out.push('[');
+    for (i, s) in steps.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match s {
+            Step::Attr(n) => string(out, n),
+            Step::Index(v) => values::known(out, *v).map_err(Error::invalid)?,
+        }
+    }
+    out.push(']');
+    Ok(())
+}
+
+/// Builds the document.
+pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<String, Error> {
+    let p = &pf.plan;
+    let arena = Bump::new();
+    let mut out = String::with_capacity(256 + pf.tfplan_len * 3);
+    out.push('{');
+    let mut first = true;
+    key(&mut out, &mut first, "format_version");
+    string(&mut out, JSON_FORMAT_VERSION);
+    if !p.terraform_version.is_empty() {
+        key(&mut out, &mut first, "terraform_version");
+        string(&mut out, &p.terraform_version);
+    }
+    if !p.variables.is_empty() {
+        key(&mut out, &mut first, "variables");
+        let mut names: Vec<&String> = p.variables.keys().collect();
+        names.sort();
+        out.push('{');
+        let mut f = true;
+        for name in names {
+            let v = decode(dynamic(), &p.variables[name], &arena)
+                .map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
+            key(&mut out, &mut f, name);
+            out.push_str("{\"value\":");
+            values::known(&mut out, v)
+                .map_err(|e| Error::invalid(e).at(format_args!("variables[{name:?}]")))?;
+            out.push('}');
+        }
+        out.push('}');
+    }
+    // In refresh-only mode every drifted object is listed; otherwise move-only drift is
+    // part of the planned changes and left out here, as OpenTofu does.
+    let refresh_only = p.ui_mode == proto::Mode::RefreshOnly as i32;
+    let drift: Vec<&proto::ResourceInstanceChange> = p
+        .resource_drift
+        .iter()
+        .filter(|rc| {
+            refresh_only || rc.change.as_ref().map_or(0, |c| c.action) != proto::Action::Noop as i32
+        })
+        .collect();
+    if !drift.is_empty() {
+        key(&mut out, &mut first, "resource_drift");
+        resource_changes(&mut out, &drift, schemas, &arena).map_err(|e| e.at("resource_drift"))?;
+    }
+    // Written even when empty (OpenTofu leaves it out then), so that the document is
+    // recognisable as a plan whatever else it lacks.
+    let all: Vec<&proto::ResourceInstanceChange> = p.resource_changes.iter().collect();
+    key(&mut out, &mut first, "resource_changes");
+    resource_changes(&mut out, &all, schemas, &arena).map_err(|e| e.at("resource_changes"))?;
+    if !p.output_changes.is_empty() {
+        key(&mut out, &mut first, "output_changes");
+        let mut outputs: Vec<&proto::OutputChange> = p.output_changes.iter().collect();
+        outputs.sort_by(|a, b| a.name.cmp(&b.name));
+        out.push('{');
+        let mut f = true;
+        for oc in outputs {
+            key(&mut out, &mut f, &oc.name);
+            output_change(&mut out, oc, &arena)
+                .map_err(|e| e.at(format_args!("output_changes[{:?}]", oc.name)))?;
+        }
+        out.push('}');
+    }
+    if !p.relevant_attributes.is_empty() {
+        key(&mut out, &mut first, "relevant_attributes");
+        let mut attrs: Vec<&proto::plan::ResourceAttr> = p.relevant_attributes.iter().collect();
+        attrs.sort_by(|a, b| a.resource.cmp(&b.resource));
+        let programs = key_programs(attrs.iter().filter_map(|ra| ra.attr.as_ref()))?;
+        let mut programs = programs.iter();
+        out.push('[');
+        for (i, ra) in attrs.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"resource\":");
+            string(&mut out, &ra.resource);
+            out.push_str(",\"attribute\":");
+            let steps = match &ra.attr {
+                Some(a) => path(a, &mut programs, &arena)?,
+                None => Vec::new(),
+            };
+            write_path(&mut out, &steps).map_err(|e| e.at("relevant_attributes"))?;
+            out.push('}');
+        }
+        out.push(']');
+    }
+    if !p.check_results.is_empty() {
+        key(&mut out, &mut first, "checks");
+        checks(&mut out, &p.check_results).map_err(|e| e.at("checks"))?;
+    }
+    if !p.timestamp.is_empty() {
+        key(&mut out, &mut first, "timestamp");
+        string(&mut out, &p.timestamp);
+    }
+    key(&mut out, &mut first, "errored");
+    out.push_str(if p.errored { "true" } else { "false" });
+    out.push('}');
+    Ok(out)
+}
+
+fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Result<(), Error> {
+    let c = oc
+        .change
+        .as_ref()
+        .ok_or_else(|| Error::invalid("the change is missing"))?;
+    let (before_i, after_i) = value_indexes(c.action);
+    let value = |i: Option<usize>, which: &str| -> Result<Value<'_>, Error> {
+        match i {
+            None => Ok(Value::Null),
+            Some(i) => {
+                let v = c.values.get(i).ok_or_else(|| {
+                    Error::invalid(format!(
+                        "the {which} value is missing ({} given)",
+                        c.values.len()
+                    ))
+                })?;
+                decode(dynamic(), v, arena).map_err(|e| e.at(which))
+            }
+        }
+    };
+    let before = value(before_i, "before")?;
+    let after = value(after_i, "after")?;
+    out.push_str("{\"actions\":");
+    out.push_str(actions(c.action)?);
+    out.push_str(",\"before\":");
+    values::known(out, before).map_err(Error::invalid)?;
+    let after_json = values::after(after).map_err(Error::invalid)?;
+    if let Some(a) = after_json {
+        out.push_str(",\"after\":");
+        out.push_str(&a);
+    }
+    out.push_str(",\"after_unknown\":");
+    if after.is_wholly_known() {
+        out.push_str("false");
+    } else {
+        values::unknown_as_bool(out, after);
+    }
+    let s = if oc.sensitive { "true" } else { "false" };
+    out.push_str(",\"before_sensitive\":");
+    out.push_str(s);
+    out.push_str(",\"after_sensitive\":");
+    out.push_str(s);
+    out.push('}');
+    Ok(())
+}
+
+fn resource_changes(
+    out: &mut String,
+    changes: &[&proto::ResourceInstanceChange],
+    schemas: Option<&ProgramCache>,
+    arena: &Bump,
+) -> Result<(), Error> {
+    let mut sorted: Vec<(Address<'_>, &proto::ResourceInstanceChange)> = changes
+        .iter()
+        .map(|rc| Ok((Address::parse(&rc.addr)?, *rc)))
+        .collect::<Result<_, Error>>()?;
+    sorted.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.deposed_key.cmp(&y.deposed_key)));
+    out.push('[');
+    let mut first = true;
+    for (addr, rc) in &sorted {
+        let c = rc
+            .change
+            .as_ref()
+            .ok_or_else(|| Error::invalid("the change is missing").at(&rc.addr))?;
+        // Data sources are "deleted" to clean up their state entries: not shown.
+        if addr.mode == address::Mode::Data && c.action == proto::Action::Delete as i32 {
+            continue;
+        }
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        resource_change(out, addr, rc, c, schemas, arena).map_err(|e| e.at(&rc.addr))?;
+    }
+    out.push(']');
+    Ok(())
+}
+
+fn resource_change(
+    out: &mut String,
+    addr: &Address<'_>,
+    rc: &proto::ResourceInstanceChange,
+    c: &proto::Change,
+    schemas: Option<&ProgramCache>,
+    arena: &Bump,
+) -> Result<(), Error> {
+    let provider = address::provider_name(&rc.provider).ok_or_else(|| {
+        Error::invalid(format!(
+            "invalid provider configuration address {:?}",
+            rc.provider
+        ))
+    })?;
+    out.push_str("{\"address\":");
+    string(out, &rc.addr);
+    if !rc.prev_run_addr.is_empty() && rc.prev_run_addr != rc.addr {
+        out.push_str(",\"previous_address\":");
+        string(out, &rc.prev_run_addr);
+    }
+    if !addr.module_text.is_empty() {
+        out.push_str(",\"module_address\":");
+        string(out, addr.module_text);
+    }
+    out.push_str(",\"mode\":");
+    string(out, addr.mode.name());
+    out.push_str(",\"type\":");
+    string(out, addr.type_name);
+    out.push_str(",\"name\":");
+    string(out, addr.name);
+    match &addr.key {
+        address::Key::None => {}
+        address::Key::Int(i) => out.push_str(&format!(",\"index\":{i}")),
+        address::Key::Str(s) => {
+            out.push_str(",\"index\":");
+            string(out, s);
+        }
+    }
+    out.push_str(",\"provider_name\":");
+    string(out, provider);
+    out.push_str(",\"change\":{\"actions\":");
+    out.push_str(actions(c.action)?);
+    change_values(out, addr, provider, c, schemas, arena)?;
+    if !rc.required_replace.is_empty() {
+        let programs = key_programs(&rc.required_replace)?;
+        let mut programs = programs.iter();
+        out.push_str(",\"replace_paths\":[");
+        for (i, p) in rc.required_replace.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            write_path(out, &path(p, &mut programs, arena)?)?;
+        }
+        out.push(']');
+    }
+    if let Some(imp) = &c.importing {
+        out.push_str(",\"importing\":{");
+        if !imp.id.is_empty() {
+            out.push_str("\"id\":");
+            string(out, &imp.id);
+        }
+        out.push('}');
+    }
+    if !c.generated_config.is_empty() {
+        out.push_str(",\"generated_config\":");
+        string(out, &c.generated_config);
+    }
+    out.push('}');
+    if !rc.deposed_key.is_empty() {
+        out.push_str(",\"deposed\":");
+        string(out, &rc.deposed_key);
+    }
+    if let Some(reason) = action_reason(rc.action_reason)? {
+        out.push_str(",\"action_reason\":");
+        string(out, reason);
+    }
+    out.push('}');
+    Ok(())
+}
+
+/// `before`, `after`, `after_unknown`, `before_sensitive` and `after_sensitive` of a
+/// resource change, decoded with the resource type's schema, or without schemas with the
+/// type the values imply (see [`crate::implied`]).
+fn change_values(
+    out: &mut String,
+    addr: &Address<'_>,
+    provider: &str,
+    c: &proto::Change,
+    schemas: Option<&ProgramCache>,
+    arena: &Bump,
+) -> Result<(), Error> {
+    let kind = match addr.mode {
+        address::Mode::Managed => Kind::Resource,
+        address::Mode::Data => Kind::DataSource,
+        address::Mode::Ephemeral => Kind::EphemeralResource,
+    };
+    let missing = || {
+        Error::new(ErrorKind::MissingSchema(format!(
+            "no schema for {} {:?} of provider {provider} in the given schemas (`tofu providers \
+             schema -json` in the plan's working directory has it)",
+            addr.mode.name(),
+            addr.type_name
+        )))
+    };
+    let typed = match schemas {
+        Some(schemas) => {
+            let schema = schemas
+                .schema(provider, kind, addr.type_name)
+                .map_err(|_| missing())?;
+            let program = schemas
+                .get(provider, kind, addr.type_name)
+                .map_err(|_| missing())?;
+            Some((schema, program))
+        }
+        None => None,
+    };
+    let (before_i, after_i) = value_indexes(c.action);
+    // Ephemeral resources' values are never written (OpenTofu nulls them).
+    let ephemeral = addr.mode == address::Mode::Ephemeral;
+    let raw = |i: Option<usize>, which: &str| -> Result<Option<&proto::DynamicValue>, Error> {
+        match i {
+            Some(i) if !ephemeral => c.values.get(i).map(Some).ok_or_else(|| {
+                Error::invalid(format!(
+                    "the {which} value is missing ({} given)",
+                    c.values.len()
+                ))
+            }),
+            _ => Ok(None),
+        }
+    };
+    let (before_raw, after_raw) = (raw(before_i, "before")?, raw(after_i, "after")?);
+    // The programs first (the values borrow from them): the schema's, or each value's own.
+    let implied =
+        |v: Option<&proto::DynamicValue>, which: &str| -> Result<Option<Program>, Error> {
+            match (v, &typed) {
+                (Some(v), None) => {
+                    let ty = implied::implied_type(&v.msgpack).map_err(|e| {
+                        Error::invalid(format!("the value does not decode: {e}")).at(which)
+                    })?;
+                    Ok(Some(Program::compile(&ty)))
+                }
+                _ => Ok(None),
+            }
+        };
+    let before_program = implied(before_raw, "before")?;
+    let after_program = implied(after_raw, "after")?;
+    let schema_program = typed.as_ref().map(|(_, p)| &**p);
+    let (before, before_ty) = change_value(
+        before_raw,
+        schema_program.or(before_program.as_ref()),
+        "before",
+        arena,
+    )?;
+    let (after, after_ty) = change_value(
+        after_raw,
+        schema_program.or(after_program.as_ref()),
+        "after",
+        arena,
+    )?;
+    let before_programs = key_programs(&c.before_sensitive_paths)?;
+    let after_programs = key_programs(&c.after_sensitive_paths)?;
+    let before_marks = marks(&c.before_sensitive_paths, &before_programs, arena)?;
+    let after_marks = marks(&c.after_sensitive_paths, &after_programs, arena)?;
+    let block = typed
+        .as_ref()
+        .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
+
+    out.push_str(",\"before\":");
+    values::known(out, before).map_err(|e| Error::invalid(e).at("before"))?;
+    if let Some(a) = values::after(after).map_err(|e| Error::invalid(e).at("after"))? {
+        out.push_str(",\"after\":");
+        out.push_str(&a);
+    }
+    out.push_str(",\"after_unknown\":");
+    if after.is_wholly_known() {
+        out.push_str("{}");
+    } else {
+        values::unknown_as_bool(out, after);
+    }
+    out.push_str(",\"before_sensitive\":");
+    Sensitive {
+        marks: &before_marks,
+    }
+    .write(out, before, before_ty, block, false);
+    out.push_str(",\"after_sensitive\":");
+    Sensitive {
+        marks: &after_marks,
+    }
+    .write(out, after, after_ty, block, false);
+    Ok(())
+}
+
+fn marks<'a>(
+    paths: &'a [proto::Path],
+    programs: &'a [Program],
+    arena: &'a Bump,
+) -> Result<Vec<Vec<Step<'a>>>, Error> {
+    let mut programs = programs.iter();
+    paths
+        .iter()
+        .map(|p| path(p, &mut programs, arena))
+        .collect()
+}
+
+fn check_status(status: i32) -> Result<&'static str, Error> {
+    use proto::check_results::Status as S;
+    Ok(match S::try_from(status) {
+        Ok(S::Unknown) => "unknown",
+        Ok(S::Pass) => "pass",
+        Ok(S::Fail) => "fail",
+        Ok(S::Error) => "error",
+        Err(_) => return Err(Error::invalid(format!("unsupported check status {status}"))),
+    })
+}
+
+/// The check results as `show -json` writes them (OpenTofu's `jsonchecks`): each
+/// configuration object with its kind and address parts, sorted by address, each with its
+/// instances sorted by address and their failure messages sorted.
+fn checks(out: &mut String, results: &[proto::CheckResults]) -> Result<(), Error> {
+    use proto::check_results::ObjectKind as K;
+    let mut sorted: Vec<&proto::CheckResults> = results.iter().collect();
+    sorted.sort_by(|a, b| a.config_addr.cmp(&b.config_addr));
+    out.push('[');
+    for (i, r) in sorted.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        // A configuration address has the shape of an instance address without keys
+        // (`module.a.aws_s3_bucket.b`, `module.a.output.o`, `check.c`, `var.v`).
+        let addr = Address::parse(&r.config_addr).map_err(|e| e.at(&r.config_addr))?;
+        let kind = match K::try_from(r.kind) {
+            Ok(K::Resource) => "resource",
+            Ok(K::OutputValue) => "output_value",
+            Ok(K::Check) => "check",
+            Ok(K::InputVariable) => "var",
+            _ => {
+                return Err(Error::invalid(format!(
+                    "unsupported checkable kind {}",
+                    r.kind
+                )));
+            }
+        };
+        out.push_str("{\"address\":{\"kind\":");
+        string(out, kind);
+        if kind == "resource" {
+            out.push_str(",\"mode\":");
+            string(out, addr.mode.name());
+            out.push_str(",\"type\":");
+            string(out, addr.type_name);
+        }
+        if !addr.module_text.is_empty() {
+            out.push_str(",\"module\":");
+            string(out, addr.module_text);
+        }
+        out.push_str(",\"name\":");
+        string(out, addr.name);
+        out.push_str(",\"to_display\":");
+        string(out, &r.config_addr);
+        out.push_str("},\"status\":\"");
+        out.push_str(check_status(r.status)?);
+        out.push('"');
+        if !r.objects.is_empty() {
+            let mut objects: Vec<&proto::check_results::ObjectResult> = r.objects.iter().collect();
+            objects.sort_by(|a, b| a.object_addr.cmp(&b.object_addr));
+            out.push_str(",\"instances\":[");
+            for (j, o) in objects.iter().enumerate() {
+                if j > 0 {
+                    out.push(',');
+                }
+                let oaddr = Address::parse(&o.object_addr).map_err(|e| e.at(&o.object_addr))?;
+                out.push_str("{\"address\":{\"to_display\":");
+                string(out, &o.object_addr);
+                if !oaddr.module_text.is_empty() {
+                    out.push_str(",\"module\":");
+                    string(out, oaddr.module_text);
+                }
+                if kind == "resource" {
+                    match &oaddr.key {
+                        address::Key::None => {}
+                        address::Key::Int(n) => out.push_str(&format!(",\"instance_key\":{n}")),
+                        address::Key::Str(k) => {
+                            out.push_str(",\"instance_key\":");
+                            string(out, k);
+                        }
+                    }
+                }
+                out.push_str("},\"status\":\"");
+                out.push_str(check_status(o.status)?);
+                out.push('"');
+                if !o.failure_messages.is_empty() {
+                    let mut messages: Vec<&String> = o.failure_messages.iter().collect();
+                    messages.sort();
+                    out.push_str(",\"problems\":[");
+                    for (k, m) in messages.iter().enumerate() {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        out.push_str("{\"message\":");
+                        string(out, m);
+                        out.push('}');
+                    }
+                    out.push(']');
+                }
+                out.push('}');
+            }
+            out.push(']');
+        }
+        out.push('}');
+    }
+    out.push(']');
+    Ok(())
+}
+
+/// One value of a change (null when absent), decoded with `program`, and its type.
+fn change_value<'a>(
+    v: Option<&'a proto::DynamicValue>,
+    program: Option<&'a Program>,
+    which: &str,
+    arena: &'a Bump,
+) -> Result<(Value<'a>, Ty<'a>), Error> {
+    let (Some(v), Some(program)) = (v, program) else {
+        return Ok((Value::Null, Ty::Dynamic));
+    };
+    let value = decode(program, v, arena).map_err(|e| e.at(which))?;
+    Ok((value, program.ty().to_ty(arena)))
+}
