@@ -56,6 +56,7 @@ mod encode;
 mod error;
 mod implied;
 mod json;
+pub mod lookup;
 mod nfc;
 mod number;
 mod program;
@@ -75,6 +76,7 @@ pub use encode::{
 };
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::implied_type_msgpack;
+pub use lookup::lookup;
 pub use number::{MAX_DECIMAL_EXPONENT, Number, NumberError};
 pub use program::Program;
 pub use ty::{AttrTy, Attribute, ObjectType, Ty, Type, TypeError};
