@@ -77,7 +77,7 @@ fn load(path: &str) -> Result<ProviderSchemas, Failure> {
     ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")))
 }
 
-fn provider<'d>(
+pub(crate) fn provider<'d>(
     doc: &'d ProviderSchemas,
     addr: Option<&str>,
 ) -> Result<(&'d str, &'d ProviderSchema), Failure> {

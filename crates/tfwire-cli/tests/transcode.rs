@@ -122,7 +122,11 @@ fn decode_path() {
     ] {
         let out = common::run_raw(&["decode", "--type", ty, "--path", path], input);
         assert_eq!(out.status.code(), Some(0), "{path}");
-        assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{want}\n"), "{path}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{want}\n"),
+            "{path}"
+        );
     }
     for args in [
         &["--path", ".a["][..],
@@ -135,7 +139,10 @@ fn decode_path() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
     // A bad value on the path is an input error naming it.
-    let out = common::run_raw(&["decode", "--type", ty, "--path", ".name"], b"\x81\xa4name\xc3");
+    let out = common::run_raw(
+        &["decode", "--type", ty, "--path", ".name"],
+        b"\x81\xa4name\xc3",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
