@@ -24,6 +24,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_client(true)
         .build_server(true)
         .build_transport(false)
+        // Servers implement only what they need (a test provider, a partial proxy); the rest
+        // answers `Unimplemented`.
+        .generate_default_stubs(true)
         .compile_fds(fds)?;
     Ok(())
 }

@@ -49,6 +49,38 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # A minimal proxy
+//!
+//! [`proxy::Forward`] is a tower service that forwards every gRPC call, whatever its method
+//! and however many messages it streams, to an upstream channel as raw frames, and shows each
+//! frame to an observer on the way (`tests/proxy.rs` runs one between a client and a provider).
+//! A tap between OpenTofu and a provider is a tonic server around it:
+//!
+//! ```no_run
+//! use tfwire_plugin::proxy::{Forward, Frame, Observer};
+//!
+//! struct Log;
+//! impl Observer for Log {
+//!     fn frame(&self, frame: Frame<'_>) {
+//!         eprintln!("{} {:?} {} bytes", frame.method, frame.direction, frame.message.len());
+//!     }
+//! }
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! // The provider listens here (its handshake line tells where).
+//! let upstream = tonic::transport::Endpoint::from_static("http://127.0.0.1:50051").connect().await?;
+//! let forward = Forward::new(upstream, Log);
+//! // OpenTofu connects here.
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+//! tfwire_plugin::proxy::serve(listener, forward).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! What the proxy does not understand it still forwards: unknown methods of the routed
+//! services ([`proxy::SERVICES`]: the protocol's and go-plugin's own `plugin.GRPCStdio`,
+//! `plugin.GRPCController`, `plugin.GRPCBroker`), streams in either direction. Services
+//! outside that list are answered `Unimplemented` by the proxy itself. [`rpc::decode`] turns a frame of a known method into its
+//! `DynamicValue`s.
 
 #[allow(missing_docs, unreachable_pub, clippy::all, rustdoc::all)]
 mod generated {
@@ -68,6 +100,7 @@ pub use generated::tfplugin6;
 
 pub mod log;
 mod programs;
+pub mod proxy;
 
 pub mod redact;
 pub mod rpc;

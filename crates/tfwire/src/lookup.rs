@@ -376,7 +376,7 @@ impl<'a> Walk<'a, '_> {
 
 impl Decoder {
     /// Looks up the value at `path` in `input`, a complete MessagePack value of `program`'s
-    /// type, skipping every value not on the path (see the [module documentation](crate::lookup)
+    /// type, skipping every value not on the path (see the [module documentation](mod@crate::lookup)
     /// for what is checked). `Ok(None)` when the value has no such path or the path goes
     /// through a null or unknown value.
     pub fn lookup_msgpack<'a>(
