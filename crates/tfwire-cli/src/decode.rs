@@ -49,6 +49,11 @@ pub(crate) struct Args {
     /// checking and debugging; the result is the one-shot result).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     chunk_size: Option<u64>,
+    /// MessagePack only: print only the value at this path (e.g. `.tags["env"]`, `.disks[0]`),
+    /// skipping everything off the path without decoding it; prints `null` when the value
+    /// has no such path (or it goes through a null or unknown value).
+    #[arg(long, value_name = "PATH", conflicts_with = "chunk_size")]
+    path: Option<String>,
     /// Input file (`-` or none: standard input).
     file: Option<String>,
 }
@@ -88,6 +93,26 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     };
     let arena = bumpalo::Bump::new();
     let mut decoder = Decoder::new(input::decoder_config().lenient(args.lenient));
+    if let Some(path) = &args.path {
+        if !matches!(args.input, InputFormat::Msgpack) {
+            return Err(Failure::Usage(
+                "--path applies to MessagePack input only".into(),
+            ));
+        }
+        if !matches!(args.output, OutputFormat::Canonical) {
+            return Err(Failure::Usage(
+                "--path prints the canonical form only".into(),
+            ));
+        }
+        let path = tfwire::Path::parse(path).map_err(|e| Failure::Usage(format!("--path: {e}")))?;
+        let found = decoder
+            .lookup_msgpack(&program, &bytes, &path, &arena)
+            .map_err(|e| Failure::Input(e.to_string()))?;
+        return match found {
+            None => output::text("null"),
+            Some(v) => output::text(&tfwire::canonical::to_string(&v)),
+        };
+    }
     let value = match (args.input, args.chunk_size) {
         (InputFormat::Msgpack, None) => decoder.decode_msgpack(&program, &bytes, &arena),
         (InputFormat::Msgpack, Some(n)) => {

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod decode;
+mod dump;
 mod encode;
 mod escape;
 mod humanplan;
@@ -50,6 +51,7 @@ and for JSON the line with a caret), 2 usage error.";
 #[derive(Subcommand)]
 enum Command {
     Decode(decode::Args),
+    Dump(dump::Args),
     Encode(encode::Args),
     Plan(plan::Args),
     Schema(schema::Args),
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
     input::set_max_input_bytes(cli.max_input_bytes);
     let result = match cli.command {
         Command::Decode(args) => decode::run(args),
+        Command::Dump(args) => dump::run(args),
         Command::Encode(args) => encode::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Schema(args) => schema::run(args),

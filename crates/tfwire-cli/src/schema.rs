@@ -83,7 +83,7 @@ pub(crate) fn load(path: &str) -> Result<ProviderSchemas, Failure> {
     ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{name}: {e}")))
 }
 
-fn provider<'d>(
+pub(crate) fn provider<'d>(
     doc: &'d ProviderSchemas,
     addr: Option<&str>,
 ) -> Result<(&'d str, &'d ProviderSchema), Failure> {

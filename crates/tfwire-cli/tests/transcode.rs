@@ -107,3 +107,45 @@ fn errors_and_exit_codes() {
     let (code, _, err) = tfwire(&["encode", "--type", "strin"], b"");
     assert_eq!(code, 2, "{err}");
 }
+
+/// `decode --path`: the value at a path, or `null` where there is none; usage errors exit 2.
+#[test]
+fn decode_path() {
+    let ty = r#"["object",{"name":"string","tags":["map","string"]}]"#;
+    // {"name": "web", "tags": {"env": "prod"}}
+    let input = b"\x82\xa4name\xa3web\xa4tags\x81\xa3env\xa4prod";
+    for (path, want) in [
+        (r#".tags["env"]"#, r#"["string","prod"]"#),
+        (".tags", r#"["map",{"env":["string","prod"]}]"#),
+        (".tags.owner", "null"),
+        (".nope", "null"),
+    ] {
+        let out = common::run_raw(&["decode", "--type", ty, "--path", path], input);
+        assert_eq!(out.status.code(), Some(0), "{path}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{want}\n"),
+            "{path}"
+        );
+    }
+    for args in [
+        &["--path", ".a["][..],
+        &["--path", ".a", "--input", "json"][..],
+        &["--path", ".a", "--output", "json"][..],
+    ] {
+        let mut all = vec!["decode", "--type", ty];
+        all.extend_from_slice(args);
+        let out = common::run_raw(&all, input);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    // A bad value on the path is an input error naming it.
+    let out = common::run_raw(
+        &["decode", "--type", ty, "--path", ".name"],
+        b"\x81\xa4name\xc3",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: .name: a string is required, found bool (at byte 6)\n"
+    );
+}

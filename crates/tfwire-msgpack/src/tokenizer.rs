@@ -145,6 +145,13 @@ impl<'b> Tokenizer<'b> {
     pub fn skip_value(&mut self) -> Result<Span, Error> {
         let start_pos = self.pos;
         let start = self.offset();
+        // The common case, a complete well-formed value: one tight loop over the markers.
+        // Anything else (the bytes end inside the value, a reserved marker) is walked again
+        // token by token below, for the exact error.
+        if let Some(end) = skip_complete(&self.buf[self.pos..]) {
+            self.pos += end;
+            return Ok(Span::new(start, self.offset()));
+        }
         let mut pending: u64 = 1;
         while pending > 0 {
             match self.next_token() {
@@ -188,4 +195,64 @@ impl Iterator for Tokenizer<'_> {
         }
         Some(r)
     }
+}
+
+/// The length of the complete value at the start of `buf`, or `None` if `buf` ends inside it
+/// or it holds a reserved marker. Constant memory: a count of values still to skip.
+///
+/// Positions are `u64` and checked against the input once at the end (and whenever a length
+/// field is read): a position past the end fails the next read or the final check.
+#[inline]
+fn skip_complete(buf: &[u8]) -> Option<usize> {
+    let be = |at: u64, n: usize| -> Option<u64> {
+        let at = usize::try_from(at).ok()?;
+        let b = buf.get(at..at.checked_add(n)?)?;
+        Some(b.iter().fold(0u64, |acc, &x| acc << 8 | u64::from(x)))
+    };
+    let mut pos = 0u64;
+    let mut pending: u64 = 1;
+    while pending > 0 {
+        pending -= 1;
+        let m = *buf.get(usize::try_from(pos).ok()?)?;
+        // The common tokens first: short strings, small integers, short containers.
+        if m & 0xe0 == 0xa0 {
+            pos += 1 + u64::from(m & 0x1f);
+            continue;
+        }
+        if m <= 0x7f || m >= 0xe0 {
+            pos += 1;
+            continue;
+        }
+        // (bytes of this token, values it adds)
+        let (len, add): (u64, u64) = match m {
+            0x80..=0x8f => (1, 2 * u64::from(m & 0x0f)),
+            0x90..=0x9f => (1, u64::from(m & 0x0f)),
+            0xc0 | 0xc2 | 0xc3 => (1, 0),
+            0xd9 | 0xc4 => (2 + be(pos + 1, 1)?, 0),
+            0xda | 0xc5 => (3 + be(pos + 1, 2)?, 0),
+            0xdb | 0xc6 => (5 + be(pos + 1, 4)?, 0),
+            0xc7 => (3 + be(pos + 1, 1)?, 0),
+            0xc8 => (4 + be(pos + 1, 2)?, 0),
+            0xc9 => (6 + be(pos + 1, 4)?, 0),
+            0xca | 0xce | 0xd2 => (5, 0),
+            0xcb | 0xcf | 0xd3 => (9, 0),
+            0xcc | 0xd0 => (2, 0),
+            0xcd | 0xd1 => (3, 0),
+            0xd4 => (3, 0),
+            0xd5 => (4, 0),
+            0xd6 => (6, 0),
+            0xd7 => (10, 0),
+            0xd8 => (18, 0),
+            0xdc => (3, be(pos + 1, 2)?),
+            0xdd => (5, be(pos + 1, 4)?),
+            0xde => (3, 2 * be(pos + 1, 2)?),
+            0xdf => (5, 2 * be(pos + 1, 4)?),
+            // 0xc1, reserved (the fixed formats are handled above).
+            _ => return None,
+        };
+        pos += len;
+        pending = pending.saturating_add(add);
+    }
+    let end = usize::try_from(pos).ok()?;
+    (end <= buf.len()).then_some(end)
 }

@@ -339,3 +339,42 @@ fn str_token_agrees_with_the_tokenizer() {
         }
     }
 }
+
+/// `skip_value` (a tight loop over markers for complete values) agrees with the token-by-token
+/// walk (`skip_pending`) on a value holding every format, and on every truncation of it.
+#[test]
+fn skip_value_agrees_with_the_token_walk() {
+    let b = hex(
+        "dc 0025 00 7f e0 ff c0 c2 c3 81 a1 61 91 01 a0 bf 41414141414141414141414141414141414141414141414141414141414141 \
+         c4 01 00 c5 0001 00 c6 00000001 00 c7 01 05 00 c8 0001 05 00 c9 00000001 05 00 \
+         ca 00000000 cb 0000000000000000 cc 01 cd 0001 ce 00000001 cf 0000000000000001 \
+         d0 01 d1 0001 d2 00000001 d3 0000000000000001 d4 00 00 d5 00 0000 d6 00 00000000 \
+         d7 00 0000000000000000 d8 00 00000000000000000000000000000000 \
+         d9 01 61 da 0001 61 db 00000001 61 dd 00000001 c0 de 0001 a161 c0 df 00000001 a161 c0",
+    );
+    let walk = |bytes: &[u8]| {
+        let mut t = Tokenizer::new(bytes);
+        let mut pending = 1u64;
+        t.skip_pending(&mut pending).map(|()| t.position())
+    };
+    assert_eq!(
+        walk(&b),
+        Ok(b.len()),
+        "the test value is one complete value"
+    );
+    for end in 0..=b.len() {
+        let mut t = Tokenizer::new(&b[..end]);
+        let fast = t.skip_value().map(|s| s.end);
+        match (fast, walk(&b[..end])) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{end}"),
+            (Err(a), Err(_)) => {
+                assert!(a.is_incomplete(), "{end}: {a:?}");
+                assert_eq!(t.position(), 0, "{end}: position kept");
+            }
+            (a, b) => panic!("{end}: {a:?} vs {b:?}"),
+        }
+    }
+    // A reserved marker inside: the error of the token walk.
+    let mut t = Tokenizer::new(&[0x92, 0x01, 0xc1]);
+    assert_eq!(t.skip_value().unwrap_err().offset, 2);
+}

@@ -56,6 +56,7 @@ mod encode;
 mod error;
 mod implied;
 mod json;
+pub mod lookup;
 mod nfc;
 mod number;
 mod program;
@@ -76,6 +77,7 @@ pub use encode::{
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::implied_type_msgpack;
 pub use json::shape::{JSON_NODE_BYTES, JsonShapeError, check_json_shape, json_syntax_message};
+pub use lookup::lookup;
 pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number, NumberError};
 pub use program::Program;
 pub use ty::{AttrTy, Attribute, ObjectType, Ty, Type, TypeError};

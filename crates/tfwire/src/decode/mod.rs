@@ -49,6 +49,7 @@ mod msgpack;
 mod refine;
 pub(crate) mod shape;
 mod source;
+mod subtree;
 
 use crate::error::{Error, ErrorKind, Limit, Path};
 use crate::program::Program;

@@ -1,0 +1,195 @@
+//! Values as plain JSON with every sensitive attribute masked, for logs.
+//!
+//! An attribute the schema marks `sensitive` (or `write_only`: such attributes carry
+//! secrets that must never be stored) is written as the string `"(sensitive)"`, whatever its
+//! value, null included: a log then does not even tell whether it was set. Unknown values are
+//! written as `"(known after apply)"`, and infinite numbers as `"+Inf"`/`"-Inf"` (JSON has no
+//! such numbers). These markers follow Terraform's own plan rendering; a reader tells them
+//! from real strings by the schema.
+
+use core::fmt::Write as _;
+use tfwire::Value;
+use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting};
+
+/// The text written instead of a sensitive value.
+pub const SENSITIVE: &str = "(sensitive)";
+/// The text written instead of an unknown value.
+pub const UNKNOWN: &str = "(known after apply)";
+
+/// `value`, decoded with `block`'s program, as JSON with sensitive attributes masked.
+pub fn to_json(value: &Value<'_>, block: &Block) -> String {
+    let mut out = String::new();
+    write_block(&mut out, value, block);
+    out
+}
+
+/// `value` (of a type without a schema: an identity, a function argument) as JSON.
+pub fn to_json_plain(value: &Value<'_>) -> String {
+    let mut out = String::new();
+    write_plain(&mut out, value);
+    out
+}
+
+/// Appends `value`, decoded with `block`'s program, as JSON with sensitive attributes masked.
+pub fn write_block(out: &mut String, value: &Value<'_>, block: &Block) {
+    write_object(out, value, &block.attributes, &block.block_types);
+}
+
+fn write_object(out: &mut String, value: &Value<'_>, attrs: &[Attribute], blocks: &[NestedBlock]) {
+    let entries = match value.unwrap_dynamic() {
+        Value::Object(e) | Value::Map(e) => e,
+        other => return write_plain(out, &other),
+    };
+    out.push('{');
+    for (i, (name, v)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(out, name);
+        out.push(':');
+        if let Ok(a) = attrs.binary_search_by(|a| a.name.as_str().cmp(name)) {
+            write_attribute(out, v, &attrs[a]);
+        } else if let Ok(b) = blocks.binary_search_by(|b| b.type_name.as_str().cmp(name)) {
+            let nb = &blocks[b];
+            write_collection(
+                out,
+                v,
+                nb.nesting,
+                &nb.block.attributes,
+                &nb.block.block_types,
+            );
+        } else {
+            write_plain(out, v);
+        }
+    }
+    out.push('}');
+}
+
+fn write_attribute(out: &mut String, v: &Value<'_>, a: &Attribute) {
+    if a.sensitive || a.write_only {
+        return write_string(out, SENSITIVE);
+    }
+    match &a.ty {
+        AttributeType::Type(_) => write_plain(out, v),
+        AttributeType::Nested(n) => write_nested_attributes(out, v, n),
+    }
+}
+
+fn write_nested_attributes(out: &mut String, v: &Value<'_>, n: &NestedType) {
+    write_collection(out, v, n.nesting, &n.attributes, &[]);
+}
+
+/// A block (or nested attribute object) nested as one object, a list, a set or a map.
+fn write_collection(
+    out: &mut String,
+    v: &Value<'_>,
+    nesting: Nesting,
+    attrs: &[Attribute],
+    blocks: &[NestedBlock],
+) {
+    let v = v.unwrap_dynamic();
+    match (nesting, v) {
+        (Nesting::Single | Nesting::Group, _) => write_object(out, &v, attrs, blocks),
+        (_, Value::List(e) | Value::Set(e) | Value::Tuple(e)) => {
+            out.push('[');
+            for (i, x) in e.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_object(out, x, attrs, blocks);
+            }
+            out.push(']');
+        }
+        (_, Value::Map(e) | Value::Object(e)) => {
+            out.push('{');
+            for (i, (k, x)) in e.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, k);
+                out.push(':');
+                write_object(out, x, attrs, blocks);
+            }
+            out.push('}');
+        }
+        _ => write_plain(out, &v),
+    }
+}
+
+/// Appends `value` as JSON (no schema: nothing is masked).
+pub fn write_plain(out: &mut String, value: &Value<'_>) {
+    match *value {
+        Value::Null => out.push_str("null"),
+        Value::Unknown(_) => write_string(out, UNKNOWN),
+        Value::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Value::Number(n) if n.is_infinite() => {
+            write_string(out, if n.to_f64() > 0.0 { "+Inf" } else { "-Inf" })
+        }
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => write_string(out, s),
+        Value::List(e) | Value::Set(e) | Value::Tuple(e) => {
+            out.push('[');
+            for (i, x) in e.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_plain(out, x);
+            }
+            out.push(']');
+        }
+        Value::Map(e) | Value::Object(e) => {
+            out.push('{');
+            for (i, (k, x)) in e.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, k);
+                out.push(':');
+                write_plain(out, x);
+            }
+            out.push('}');
+        }
+        Value::Dynamic(d) => write_plain(out, &d.value),
+    }
+}
+
+/// Appends `s` as a JSON string (control characters, quotes and backslashes escaped; the
+/// line separators U+2028/U+2029 too, so a line of JSON stays one line for every reader).
+pub fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        let esc = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            '\u{0}'..='\u{1f}' | '\u{7f}' | '\u{2028}' | '\u{2029}' => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push_str(esc);
+        }
+        start = i + c.len_utf8();
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_escaped() {
+        let mut s = String::new();
+        write_string(&mut s, "a\"b\\c\nd\u{1}e\u{2028}é");
+        assert_eq!(s, r#""a\"b\\c\nd\u0001e\u2028é""#);
+    }
+}

@@ -1,0 +1,289 @@
+//! Every `DynamicValue` of every request and response, with the schema it is decoded with.
+//!
+//! A `DynamicValue` is opaque without its type: a resource's state is decoded with the
+//! resource type's schema, a provider configuration with the provider schema, a function's
+//! third argument with that parameter's type. [`DynamicValues`] tells, for one message, which
+//! values it holds and with what each must be decoded ([`SchemaRef`]); [`crate::Programs`]
+//! turns a `SchemaRef` into a compiled [`tfwire::Program`].
+//!
+//! Responses name no type: their values are typed by the request of the same call, so
+//! [`DynamicValues::dynamic_values`] takes the request's [`DynamicValues::type_name`].
+//! Private state (`private` fields) is opaque provider data, not a `DynamicValue`, and is never
+//! yielded; nor are `RawState` fields (state JSON of an older schema version, or of another
+//! provider's resource type).
+//!
+//! ```
+//! use tfwire_plugin::tfplugin6::{plan_resource_change, DynamicValue};
+//! use tfwire_plugin::{DynamicValues, SchemaRef};
+//! let request = plan_resource_change::Request {
+//!     type_name: "null_resource".into(),
+//!     config: Some(DynamicValue { msgpack: vec![0xc0].into(), json: Default::default() }),
+//!     ..Default::default()
+//! };
+//! let mut found = Vec::new();
+//! request.dynamic_values("", &mut |f| found.push((f.name, f.schema)));
+//! assert_eq!(found, [("config", SchemaRef::Resource("null_resource"))]);
+//! // The response's planned state is typed by the request's resource type.
+//! let response = plan_resource_change::Response {
+//!     planned_state: Some(DynamicValue { msgpack: vec![0xc0].into(), json: Default::default() }),
+//!     ..Default::default()
+//! };
+//! let mut found = Vec::new();
+//! response.dynamic_values(request.type_name(), &mut |f| found.push((f.name, f.schema)));
+//! assert_eq!(found, [("planned_state", SchemaRef::Resource("null_resource"))]);
+//! ```
+
+use tfwire::DynamicValue;
+
+/// What a `DynamicValue` is decoded with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SchemaRef<'a> {
+    /// The provider configuration schema.
+    Provider,
+    /// The `provider_meta` schema.
+    ProviderMeta,
+    /// A managed resource type's schema.
+    Resource(&'a str),
+    /// A data source's schema.
+    DataSource(&'a str),
+    /// An ephemeral resource type's schema.
+    EphemeralResource(&'a str),
+    /// A list resource type's schema.
+    ListResource(&'a str),
+    /// A managed resource type's identity schema.
+    Identity(&'a str),
+    /// An action type's schema.
+    Action(&'a str),
+    /// A state store type's schema (protocol 6).
+    StateStore(&'a str),
+    /// Argument `index` of a call of the named function.
+    FunctionArgument(&'a str, usize),
+    /// The result of the named function.
+    FunctionResult(&'a str),
+    /// A fixed `bool` (`ValidateListResourceConfig.include_resource_object`).
+    Bool,
+    /// A fixed `number` (`ValidateListResourceConfig.limit`).
+    Number,
+    /// A provisioner's configuration (protocol 5; the provisioner's own schema).
+    Provisioner,
+    /// A provisioner's `connection` block (protocol 5).
+    ProvisionerConnection,
+}
+
+impl SchemaRef<'_> {
+    /// The type or resource name it refers to ("" when none).
+    pub fn type_name(&self) -> &str {
+        match *self {
+            SchemaRef::Resource(n)
+            | SchemaRef::DataSource(n)
+            | SchemaRef::EphemeralResource(n)
+            | SchemaRef::ListResource(n)
+            | SchemaRef::Identity(n)
+            | SchemaRef::Action(n)
+            | SchemaRef::StateStore(n)
+            | SchemaRef::FunctionArgument(n, _)
+            | SchemaRef::FunctionResult(n) => n,
+            _ => "",
+        }
+    }
+}
+
+/// One `DynamicValue` of a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field<'m> {
+    /// The field's name in the message (`config`, `prior_state`, ...; for values inside
+    /// nested messages the path, e.g. `imported_resources.state`, `new_identity`).
+    pub name: &'static str,
+    /// The element's index in a repeated field (`CallFunction.arguments`,
+    /// `ImportResourceState.imported_resources`).
+    pub index: Option<usize>,
+    /// The value, borrowed from the message.
+    pub value: DynamicValue<'m>,
+    /// What to decode it with.
+    pub schema: SchemaRef<'m>,
+}
+
+/// A plugin protocol message that may carry `DynamicValue`s.
+pub trait DynamicValues {
+    /// The type name a request's values are typed by (resource, data source, ephemeral, list
+    /// resource, action or state store type, or function name); `""` for messages without one.
+    /// A response's values are typed by its request's name.
+    fn type_name(&self) -> &str {
+        ""
+    }
+
+    /// Calls `f` with every `DynamicValue` present in the message (absent optional messages
+    /// are skipped), in field order. `call` is the type name of the call's request (see
+    /// [`DynamicValues::type_name`]; requests ignore it).
+    fn dynamic_values<'m>(&'m self, call: &'m str, f: &mut dyn FnMut(Field<'m>));
+}
+
+/// Yields `value` when present.
+fn emit<'m, D: AsDynamicValue>(
+    f: &mut dyn FnMut(Field<'m>),
+    name: &'static str,
+    index: Option<usize>,
+    value: Option<&'m D>,
+    schema: SchemaRef<'m>,
+) {
+    if let Some(v) = value.and_then(|v| v.as_dynamic_value()) {
+        f(Field {
+            name,
+            index,
+            value: v,
+            schema,
+        });
+    }
+}
+
+/// `DynamicValue` and `ResourceIdentityData` (which wraps one), of either protocol.
+trait AsDynamicValue {
+    fn as_dynamic_value(&self) -> Option<DynamicValue<'_>>;
+}
+
+macro_rules! common {
+    ($m:ident) => {
+        impl AsDynamicValue for crate::$m::DynamicValue {
+            fn as_dynamic_value(&self) -> Option<DynamicValue<'_>> {
+                Some(DynamicValue {
+                    msgpack: &self.msgpack,
+                    json: &self.json,
+                })
+            }
+        }
+
+        impl AsDynamicValue for crate::$m::ResourceIdentityData {
+            fn as_dynamic_value(&self) -> Option<DynamicValue<'_>> {
+                self.identity_data.as_ref().and_then(|d| d.as_dynamic_value())
+            }
+        }
+
+        impl<'x> From<&'x crate::$m::DynamicValue> for DynamicValue<'x> {
+            fn from(d: &'x crate::$m::DynamicValue) -> DynamicValue<'x> {
+                DynamicValue {
+                    msgpack: &d.msgpack,
+                    json: &d.json,
+                }
+            }
+        }
+
+        values! { $m;
+            upgrade_resource_state::Request [type_name] {}
+            upgrade_resource_state::Response [] { upgraded_state: Resource }
+            read_resource::Request [type_name] {
+                current_state: Resource, provider_meta: ProviderMeta, current_identity: Identity
+            }
+            read_resource::Response [] { new_state: Resource, new_identity: Identity }
+            plan_resource_change::Request [type_name] {
+                prior_state: Resource, proposed_new_state: Resource, config: Resource,
+                provider_meta: ProviderMeta, prior_identity: Identity
+            }
+            plan_resource_change::Response [] { planned_state: Resource, planned_identity: Identity }
+            apply_resource_change::Request [type_name] {
+                prior_state: Resource, planned_state: Resource, config: Resource,
+                provider_meta: ProviderMeta, planned_identity: Identity
+            }
+            apply_resource_change::Response [] { new_state: Resource, new_identity: Identity }
+            import_resource_state::Request [type_name] { identity: Identity }
+            generate_resource_config::Request [type_name] { state: Resource }
+            generate_resource_config::Response [] { config: Resource }
+            move_resource_state::Request [target_type_name] {}
+            move_resource_state::Response [] { target_state: Resource, target_identity: Identity }
+            read_data_source::Request [type_name] { config: DataSource, provider_meta: ProviderMeta }
+            read_data_source::Response [] { state: DataSource }
+            validate_ephemeral_resource_config::Request [type_name] { config: EphemeralResource }
+            open_ephemeral_resource::Request [type_name] { config: EphemeralResource }
+            open_ephemeral_resource::Response [] { result: EphemeralResource }
+            upgrade_resource_identity::Request [type_name] {}
+            upgrade_resource_identity::Response [] { upgraded_identity: Identity }
+            list_resource::Request [type_name] { config: ListResource }
+            list_resource::Event [] { identity: Identity, resource_object: Resource }
+            validate_list_resource_config::Request [type_name] {
+                config: ListResource, include_resource_object: Bool, limit: Number
+            }
+            validate_action_config::Request [action_type] { config: Action }
+            plan_action::Request [action_type] { config: Action }
+            invoke_action::Request [action_type] { config: Action }
+        }
+
+        impl DynamicValues for crate::$m::import_resource_state::Response {
+            fn dynamic_values<'m>(&'m self, _: &'m str, f: &mut dyn FnMut(Field<'m>)) {
+                for (i, r) in self.imported_resources.iter().enumerate() {
+                    let t = r.type_name.as_str();
+                    emit(f, "imported_resources.state", Some(i), r.state.as_ref(), SchemaRef::Resource(t));
+                    emit(f, "imported_resources.identity", Some(i), r.identity.as_ref(), SchemaRef::Identity(t));
+                }
+            }
+        }
+
+        impl DynamicValues for crate::$m::call_function::Request {
+            fn type_name(&self) -> &str {
+                &self.name
+            }
+
+            fn dynamic_values<'m>(&'m self, _: &'m str, f: &mut dyn FnMut(Field<'m>)) {
+                for (i, a) in self.arguments.iter().enumerate() {
+                    emit(f, "arguments", Some(i), Some(a), SchemaRef::FunctionArgument(&self.name, i));
+                }
+            }
+        }
+
+        impl DynamicValues for crate::$m::call_function::Response {
+            fn dynamic_values<'m>(&'m self, call: &'m str, f: &mut dyn FnMut(Field<'m>)) {
+                emit(f, "result", None, self.result.as_ref(), SchemaRef::FunctionResult(call));
+            }
+        }
+    };
+}
+
+/// `DynamicValues` for messages whose values are all singular fields.
+macro_rules! values {
+    ($m:ident; $( $($msg:ident)::+ [$($tn:ident)?] { $($field:ident : $schema:ident),* } )*) => {
+        $(
+            impl DynamicValues for crate::$m::$($msg)::+ {
+                $(
+                    fn type_name(&self) -> &str {
+                        &self.$tn
+                    }
+                )?
+
+                #[allow(unused_variables)]
+                fn dynamic_values<'m>(&'m self, call: &'m str, f: &mut dyn FnMut(Field<'m>)) {
+                    $( let call: &'m str = &self.$tn; )?
+                    $(
+                        emit(f, stringify!($field), None, self.$field.as_ref(), values!(@schema $schema, call));
+                    )*
+                }
+            }
+        )*
+    };
+    (@schema Provider, $c:ident) => { SchemaRef::Provider };
+    (@schema ProviderMeta, $c:ident) => { SchemaRef::ProviderMeta };
+    (@schema Bool, $c:ident) => { SchemaRef::Bool };
+    (@schema Number, $c:ident) => { SchemaRef::Number };
+    (@schema Provisioner, $c:ident) => { SchemaRef::Provisioner };
+    (@schema ProvisionerConnection, $c:ident) => { SchemaRef::ProvisionerConnection };
+    (@schema $s:ident, $c:ident) => { SchemaRef::$s($c) };
+}
+
+common!(tfplugin5);
+common!(tfplugin6);
+
+values! { tfplugin5;
+    prepare_provider_config::Request [] { config: Provider }
+    prepare_provider_config::Response [] { prepared_config: Provider }
+    validate_resource_type_config::Request [type_name] { config: Resource }
+    validate_data_source_config::Request [type_name] { config: DataSource }
+    configure::Request [] { config: Provider }
+    validate_provisioner_config::Request [] { config: Provisioner }
+    provision_resource::Request [] { config: Provisioner, connection: ProvisionerConnection }
+}
+
+values! { tfplugin6;
+    validate_provider_config::Request [] { config: Provider }
+    validate_resource_config::Request [type_name] { config: Resource }
+    validate_data_resource_config::Request [type_name] { config: DataSource }
+    configure_provider::Request [] { config: Provider }
+    validate_state_store_config::Request [type_name] { config: StateStore }
+    configure_state_store::Request [type_name] { config: StateStore }
+}

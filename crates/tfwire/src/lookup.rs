@@ -1,0 +1,452 @@
+//! Lookups without a full decode: one value at a path inside a large MessagePack value, and
+//! whether a whole value is null or known, reading only what leads there.
+//!
+//! A proxy's common question is one attribute of a large value (the `tags` of a resource for
+//! a policy check). [`lookup`] walks the path with the tokenizer, skipping every value not on
+//! it in constant memory ([`tfwire_msgpack::Tokenizer::skip_value`]: no allocation, no UTF-8
+//! or type checks), and decodes only the value found, with the part of the program that
+//! types it.
+//!
+//! ```
+//! use tfwire::{Path, Program, Type};
+//! let program = Program::compile(&Type::from_json(
+//!     r#"["object",{"name":"string","tags":["map","string"]}]"#)?);
+//! // {"name": "web", "tags": {"env": "prod"}}
+//! let msgpack = b"\x82\xa4name\xa3web\xa4tags\x81\xa3env\xa4prod";
+//! let arena = bumpalo::Bump::new();
+//! let env = tfwire::lookup(&program, msgpack, &Path::parse(r#".tags["env"]"#)?, &arena)?;
+//! assert_eq!(env.and_then(|v| v.as_str()), Some("prod"));
+//! // A path the value does not have (or that goes through a null or unknown value) is None.
+//! assert_eq!(tfwire::lookup(&program, msgpack, &Path::parse(".tags.owner")?, &arena)?, None);
+//! assert!(!tfwire::Decoder::default().is_null_msgpack(&program, msgpack)?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # What a lookup checks
+//!
+//! The value found is decoded and checked exactly as a full decode checks it, and it equals
+//! the full decode's value at that path ([`Value::at`]) whenever the full decode succeeds
+//! (`tests/lookup.rs` checks this on the conformance corpus). What is skipped is checked for
+//! MessagePack framing only: a lookup may succeed on an input that a full decode rejects for
+//! a bad value elsewhere, or for bytes after the value. Where the answer depends on more than
+//! the path (a map whose keys need Unicode normalization, or repeat; a set, whose element
+//! order depends on deduplication; a collection of `dynamic` elements, unified as a whole;
+//! a `dynamic` value; an object whose attribute is absent; a `GROUP` block sent as null), the
+//! lookup decodes that one container fully and goes on in the decoded value.
+
+use crate::decode::{Config, Decoder};
+use crate::error::{Error, ErrorKind, Path, PathStep};
+use crate::program::{Node, NodeId, Program};
+use crate::value::Value;
+use bumpalo::Bump;
+use tfwire_msgpack::{Kind, Tokenizer};
+
+/// Looks up the value at `path` in `input`, a complete MessagePack value of `program`'s type,
+/// with the default [`Config`] (see [`Decoder::lookup_msgpack`]).
+pub fn lookup<'a>(
+    program: &'a Program,
+    input: &'a [u8],
+    path: &Path,
+    arena: &'a Bump,
+) -> Result<Option<Value<'a>>, Error> {
+    Decoder::new(Config::default()).lookup_msgpack(program, input, path, arena)
+}
+
+impl<'a> Value<'a> {
+    /// The value at `path` inside this one: attributes of objects and keys of maps (either
+    /// step names either), elements of lists, tuples and sets (in the set's order); `None`
+    /// where the path leaves the value, or goes through a null or unknown value.
+    pub fn at(&self, path: &Path) -> Option<Value<'a>> {
+        let mut v = *self;
+        for step in path.steps() {
+            v = v.unwrap_dynamic();
+            v = match step {
+                PathStep::Attr(n) | PathStep::Key(n) => match v {
+                    Value::Object(_) | Value::Map(_) => v.get(n)?,
+                    _ => return None,
+                },
+                PathStep::Index(i) => match v {
+                    Value::List(_) | Value::Tuple(_) | Value::Set(_) => {
+                        v.index(usize::try_from(*i).ok()?)?
+                    }
+                    _ => return None,
+                },
+            };
+        }
+        Some(v)
+    }
+}
+
+impl Path {
+    /// Parses a path as tfwire displays one: `.name` (an attribute), `["key"]` (a map key or
+    /// an attribute; JSON string escapes), `[2]` (an element), in any sequence. The empty
+    /// string and `(root)` are the root.
+    ///
+    /// ```
+    /// use tfwire::{Path, PathStep};
+    /// let p = Path::parse(r#".ingress[2]["cidr \"blocks\""]"#)?;
+    /// assert_eq!(p.steps(), [
+    ///     PathStep::Attr("ingress".into()), PathStep::Index(2), PathStep::Key("cidr \"blocks\"".into()),
+    /// ]);
+    /// assert_eq!(Path::parse(&p.to_string())?, p);
+    /// assert_eq!(Path::parse(".a[").unwrap_err(), "a step must be .name, [\"key\"] or [index] (at character 2)");
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn parse(s: &str) -> Result<Path, String> {
+        let mut steps = Vec::new();
+        if s == "(root)" {
+            return Ok(Path(steps));
+        }
+        let b = s.as_bytes();
+        let mut i = 0;
+        let bad =
+            |at: usize| format!("a step must be .name, [\"key\"] or [index] (at character {at})");
+        while i < b.len() {
+            match b[i] {
+                b'.' => {
+                    let start = i + 1;
+                    let mut end = start;
+                    while end < b.len() && b[end] != b'.' && b[end] != b'[' {
+                        end += 1;
+                    }
+                    if end == start {
+                        return Err(bad(i));
+                    }
+                    steps.push(PathStep::Attr(s[start..end].to_owned()));
+                    i = end;
+                }
+                b'[' if b.get(i + 1) == Some(&b'"') => {
+                    let (key, len) = json_string(&s[i + 1..]).ok_or_else(|| bad(i))?;
+                    let end = i + 1 + len;
+                    if b.get(end) != Some(&b']') {
+                        return Err(bad(i));
+                    }
+                    steps.push(PathStep::Key(key));
+                    i = end + 1;
+                }
+                b'[' => {
+                    let start = i + 1;
+                    let mut end = start;
+                    while end < b.len() && b[end].is_ascii_digit() {
+                        end += 1;
+                    }
+                    if end == start || b.get(end) != Some(&b']') {
+                        return Err(bad(i));
+                    }
+                    let n = s[start..end].parse().map_err(|_| bad(i))?;
+                    steps.push(PathStep::Index(n));
+                    i = end + 1;
+                }
+                _ => return Err(bad(i)),
+            }
+        }
+        Ok(Path(steps))
+    }
+}
+
+/// A JSON string at the start of `s`: its value and its length in bytes.
+fn json_string(s: &str) -> Option<(String, usize)> {
+    let mut out = String::new();
+    let mut chars = s.char_indices();
+    if chars.next()?.1 != '"' {
+        return None;
+    }
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, i + 1)),
+            '\\' => match chars.next()?.1 {
+                '"' => out.push('"'),
+                '\\' => out.push('\\'),
+                '/' => out.push('/'),
+                'n' => out.push('\n'),
+                'r' => out.push('\r'),
+                't' => out.push('\t'),
+                'b' => out.push('\u{8}'),
+                'f' => out.push('\u{c}'),
+                'u' => {
+                    fn hex(chars: &mut core::str::CharIndices<'_>) -> Option<u32> {
+                        let mut n = 0;
+                        for _ in 0..4 {
+                            n = n * 16 + chars.next()?.1.to_digit(16)?;
+                        }
+                        Some(n)
+                    }
+                    let mut n = hex(&mut chars)?;
+                    if (0xd800..0xdc00).contains(&n) {
+                        // A surrogate pair.
+                        if chars.next()?.1 != '\\' || chars.next()?.1 != 'u' {
+                            return None;
+                        }
+                        let lo = hex(&mut chars)?;
+                        if !(0xdc00..0xe000).contains(&lo) {
+                            return None;
+                        }
+                        n = 0x10000 + ((n - 0xd800) << 10) + (lo - 0xdc00);
+                    }
+                    out.push(char::from_u32(n)?);
+                }
+                _ => return None,
+            },
+            c if (c as u32) < 0x20 => return None,
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// Where a lookup stands: the value starting at the tokenizer's position, typed by `node`.
+struct Walk<'a, 'd> {
+    decoder: &'d mut Decoder,
+    program: &'a Program,
+    input: &'a [u8],
+    arena: &'a Bump,
+    tok: Tokenizer<'a>,
+    path: &'d Path,
+}
+
+/// What the walk found at one step.
+enum Step {
+    /// The next value starts at the tokenizer's position, typed by this node.
+    Into(NodeId),
+    /// The path leaves the value (absent element or key, or a null or unknown container).
+    Absent,
+    /// Decode the current value fully and go on in the decoded value.
+    Decode,
+}
+
+fn syntax(e: tfwire_msgpack::Error, path: &[PathStep]) -> Error {
+    let kind = match e.kind {
+        tfwire_msgpack::ErrorKind::Incomplete { .. } => ErrorKind::UnexpectedEof,
+        tfwire_msgpack::ErrorKind::ReservedMarker => ErrorKind::InvalidMarker(0xc1),
+        _ => ErrorKind::UnexpectedEof,
+    };
+    Error::new(kind, e.offset, Path(path.to_vec()))
+}
+
+impl<'a> Walk<'a, '_> {
+    /// Decodes the value at the tokenizer's position (typed by `node`), as the value at
+    /// `steps` of the path.
+    fn decode(&mut self, node: NodeId, done: usize) -> Result<Value<'a>, Error> {
+        let steps = &self.path.steps()[..done];
+        let span = self.tok.skip_value().map_err(|e| syntax(e, steps))?;
+        self.decoder
+            .decode_msgpack_at(
+                self.program,
+                node,
+                &self.input[span.start..span.end],
+                self.arena,
+            )
+            .map_err(|e| {
+                let mut p = steps.to_vec();
+                p.extend_from_slice(e.path().steps());
+                e.with_base(span.start).with_path(Path(p))
+            })
+    }
+
+    fn step(&mut self, node: NodeId, step: &PathStep, done: usize) -> Result<Step, Error> {
+        let steps = &self.path.steps()[..done];
+        let err = |e| syntax(e, steps);
+        let t = self.tok.peek_token().map_err(err)?;
+        match t.kind {
+            // A null container: the path leaves the value, as in a full decode (a GROUP
+            // block sent as null is synthesized: decoded).
+            Kind::Nil if !matches!(self.program.node(node), Node::Group { .. }) => {
+                return Ok(Step::Absent);
+            }
+            // An unknown one may be refined into a known value (a list of exactly N unknown
+            // elements): decoded, it is one small token.
+            Kind::Ext(..) => return Ok(Step::Decode),
+            _ => {}
+        }
+        let node_kind = match self.program.node(node) {
+            Node::Group { object } => self.program.node(object),
+            n => n,
+        };
+        Ok(match (node_kind, step, t.kind) {
+            (
+                Node::Object { start, len },
+                PathStep::Attr(name) | PathStep::Key(name),
+                Kind::Map(n),
+            ) => {
+                let attrs = self.program.attrs_of(start, len);
+                let Ok(i) = attrs.binary_search_by(|a| (*a.name).cmp(name.as_str())) else {
+                    return Ok(Step::Absent);
+                };
+                let child = attrs[i].node;
+                let mut scan = self.tok.clone();
+                scan.next_token().map_err(err)?;
+                for _ in 0..n {
+                    let k = scan.next_token().map_err(err)?;
+                    let key = match k.kind {
+                        Kind::Str(_) | Kind::Bin(_) => scan.payload(&k),
+                        _ => return Ok(Step::Decode),
+                    };
+                    if !key.is_ascii() {
+                        return Ok(Step::Decode);
+                    }
+                    if key == name.as_bytes() {
+                        self.tok = scan;
+                        return Ok(Step::Into(child));
+                    }
+                    scan.skip_value().map_err(err)?;
+                }
+                // Absent (optional, or an error): as the full decode says.
+                Step::Decode
+            }
+            (
+                Node::Map {
+                    elem,
+                    dynamic: false,
+                },
+                PathStep::Attr(name) | PathStep::Key(name),
+                Kind::Map(n),
+            ) => {
+                // The last of equal keys wins: read them all.
+                let mut scan = self.tok.clone();
+                scan.next_token().map_err(err)?;
+                let mut found = None;
+                for _ in 0..n {
+                    let k = scan.next_token().map_err(err)?;
+                    let key = match k.kind {
+                        Kind::Str(_) | Kind::Bin(_) => scan.payload(&k),
+                        _ => return Ok(Step::Decode),
+                    };
+                    if !key.is_ascii() {
+                        return Ok(Step::Decode);
+                    }
+                    if key == name.as_bytes() {
+                        found = Some(scan.clone());
+                    }
+                    scan.skip_value().map_err(err)?;
+                }
+                match found {
+                    Some(at) => {
+                        self.tok = at;
+                        Step::Into(elem)
+                    }
+                    None => Step::Absent,
+                }
+            }
+            (
+                Node::List {
+                    elem,
+                    dynamic: false,
+                    ..
+                },
+                PathStep::Index(i),
+                Kind::Array(n),
+            ) => {
+                if *i >= u64::from(n) {
+                    return Ok(Step::Decode);
+                }
+                let mut scan = self.tok.clone();
+                scan.next_token().map_err(err)?;
+                for _ in 0..*i {
+                    scan.skip_value().map_err(err)?;
+                }
+                self.tok = scan;
+                Step::Into(elem)
+            }
+            (Node::Tuple { start, len }, PathStep::Index(i), Kind::Array(n)) if n == len => {
+                let elems = self.program.elems_of(start, len);
+                let Some(&child) = usize::try_from(*i).ok().and_then(|i| elems.get(i)) else {
+                    return Ok(Step::Absent);
+                };
+                let mut scan = self.tok.clone();
+                scan.next_token().map_err(err)?;
+                for _ in 0..*i {
+                    scan.skip_value().map_err(err)?;
+                }
+                self.tok = scan;
+                Step::Into(child)
+            }
+            // A step the type does not have.
+            (Node::Bool | Node::Number | Node::String, _, _)
+            | (Node::Object { .. } | Node::Map { .. }, PathStep::Index(_), _)
+            | (
+                Node::List { .. } | Node::Set { .. } | Node::Tuple { .. },
+                PathStep::Attr(_) | PathStep::Key(_),
+                _,
+            ) => Step::Absent,
+            // Sets, dynamic values, collections of dynamic elements, and anything unexpected.
+            _ => Step::Decode,
+        })
+    }
+}
+
+impl Decoder {
+    /// Looks up the value at `path` in `input`, a complete MessagePack value of `program`'s
+    /// type, skipping every value not on the path (see the [module documentation](mod@crate::lookup)
+    /// for what is checked). `Ok(None)` when the value has no such path or the path goes
+    /// through a null or unknown value.
+    pub fn lookup_msgpack<'a>(
+        &mut self,
+        program: &'a Program,
+        input: &'a [u8],
+        path: &Path,
+        arena: &'a Bump,
+    ) -> Result<Option<Value<'a>>, Error> {
+        let mut w = Walk {
+            decoder: self,
+            program,
+            input,
+            arena,
+            tok: Tokenizer::new(input),
+            path,
+        };
+        let mut node = program.root();
+        for (done, step) in path.steps().iter().enumerate() {
+            match w.step(node, step, done)? {
+                Step::Into(child) => node = child,
+                Step::Absent => return Ok(None),
+                Step::Decode => {
+                    let v = w.decode(node, done)?;
+                    return Ok(v.at(&Path(path.steps()[done..].to_vec())));
+                }
+            }
+        }
+        w.decode(node, path.steps().len()).map(Some)
+    }
+
+    /// Whether `input`, a complete MessagePack value of `program`'s type, is null, from its
+    /// first token (nothing else is read or checked): a `dynamic` value, or an unknown value
+    /// (which may be refined as definitely null), is decoded to tell.
+    pub fn is_null_msgpack(&mut self, program: &Program, input: &[u8]) -> Result<bool, Error> {
+        self.first_token(program, input, |v| v.is_null())
+    }
+
+    /// Whether `input`, a complete MessagePack value of `program`'s type, is known (not
+    /// itself unknown; what it contains may be), from its first token as
+    /// [`Decoder::is_null_msgpack`] reads it.
+    pub fn is_known_msgpack(&mut self, program: &Program, input: &[u8]) -> Result<bool, Error> {
+        self.first_token(program, input, |v| !v.is_unknown())
+    }
+
+    fn first_token(
+        &mut self,
+        program: &Program,
+        input: &[u8],
+        test: impl Fn(&Value<'_>) -> bool,
+    ) -> Result<bool, Error> {
+        let root = program.root();
+        let t = Tokenizer::new(input)
+            .peek_token()
+            .map_err(|e| syntax(e, &[]))?;
+        let decode = matches!(t.kind, Kind::Ext(..))
+            || matches!(program.node(root), Node::Dynamic | Node::Group { .. });
+        if !decode {
+            return Ok(test(&match t.kind {
+                Kind::Nil => Value::Null,
+                _ => Value::Bool(true),
+            }));
+        }
+        let arena = Bump::new();
+        let span = if matches!(t.kind, Kind::Ext(..)) {
+            t.span.start..t.span.end
+        } else {
+            0..input.len()
+        };
+        let v = self.decode_msgpack_at(program, root, &input[span], &arena)?;
+        Ok(test(&v))
+    }
+}
