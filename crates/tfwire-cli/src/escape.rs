@@ -4,8 +4,9 @@
 //! reorder the text around it.
 //!
 //! One rule, JSON's: the characters of [`tfwire_plan::is_unsafe_char`] (C0 controls, DEL,
-//! C1 controls U+0080–U+009F, and the bidirectional controls U+061C, U+200E, U+200F,
-//! U+202A–U+202E, U+2066–U+2069) are written as a JSON string writes them: `\n`, `\r`,
+//! C1 controls U+0080–U+009F, the bidirectional controls U+061C, U+200E, U+200F,
+//! U+202A–U+202E, U+2066–U+2069, and the line and paragraph separators U+2028, U+2029)
+//! are written as a JSON string writes them: `\n`, `\r`,
 //! `\t`, and `\u` with four lower-case hex digits for the others (`\u001b` for ESC,
 //! `\u009b` for the 8-bit CSI, `\u202e` for RIGHT-TO-LEFT OVERRIDE). So an address shows
 //! in a table as it shows inside the JSON string of `--format json`, and as Terraform
