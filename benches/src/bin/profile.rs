@@ -11,7 +11,8 @@
 //! With `--encode`, the value decoded once is encoded back to its input format in the loop
 //! instead (`encode_msgpack_into` / `encode_json_into`, one buffer reused; the output must
 //! be the payload itself); with `--peer` as well, the peer's writer instead (`rmpv` for
-//! MessagePack, `serde_json::to_writer` for JSON), for instruction counts to compare.
+//! MessagePack, `serde_json::to_writer` for JSON), for instruction counts to compare;
+//! `--peer` without `--encode` (MessagePack): rmpv's `read_value_ref` decoding instead.
 //!
 //! The decoder's answer is checked first (against `benches/answers.json` for the committed
 //! payloads); the loop reuses one decoder and one arena, as `compare` does. Prints the
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
     }
     let (Some(ty), Some(payload)) = (ty, payload) else {
         eprintln!(
-            "usage: profile --type TYPE.json --input msgpack|json|json_text [--encode [--peer]] \
+            "usage: profile --type TYPE.json --input msgpack|json|json_text [--encode] [--peer] \
              --iters N PAYLOAD"
         );
         return ExitCode::from(2);
@@ -69,6 +70,22 @@ fn main() -> ExitCode {
     }
     if encode && peer {
         return peer_loop(&format, &input, iters);
+    }
+    if peer && format == "msgpack" {
+        // The decode peer: rmpv's `read_value_ref`.
+        let t = Instant::now();
+        for _ in 0..iters {
+            drop(std::hint::black_box(tfwire_benches::peers::rmpv_ref(
+                &input,
+            )));
+        }
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{iters} rmpv_ref decodes of {} bytes: {:.3} GB/s",
+            input.len(),
+            input.len() as f64 * f64::from(iters) / secs / 1e9
+        );
+        return ExitCode::SUCCESS;
     }
     if encode {
         return encode_loop(&program, &format, &input, iters);

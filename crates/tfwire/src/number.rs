@@ -484,6 +484,8 @@ enum Exact {
 /// first significant digit.
 #[derive(Clone, Copy, Debug)]
 struct Dec<'s> {
+    /// The text had no exponent, no `+` and an integer part (see [`Dec::canonical_is`]).
+    plain: bool,
     neg: bool,
     a: &'s [u8],
     b: &'s [u8],
@@ -495,6 +497,7 @@ impl<'s> Dec<'s> {
     /// that is not valid (only ever called on validated text).
     fn parse_valid(text: &'s str) -> Dec<'s> {
         Dec::parse(text).unwrap_or(Dec {
+            plain: false,
             neg: false,
             a: b"",
             b: b"",
@@ -534,7 +537,8 @@ impl<'s> Dec<'s> {
             return Err(NumberError::Invalid);
         }
         let mut exp: i64 = 0;
-        if i < s.len() && (s[i] == b'e' || s[i] == b'E') {
+        let has_exp = i < s.len() && (s[i] == b'e' || s[i] == b'E');
+        if has_exp {
             i += 1;
             let eneg = match s.get(i) {
                 Some(b'-') => {
@@ -595,6 +599,7 @@ impl<'s> Dec<'s> {
         }
         if a.is_empty() && b.is_empty() {
             return Ok(Dec {
+                plain: false,
                 neg: false,
                 a,
                 b,
@@ -607,7 +612,15 @@ impl<'s> Dec<'s> {
         if !(-MAX_DECIMAL_EXPONENT..=MAX_DECIMAL_EXPONENT).contains(&adjusted) {
             return Err(NumberError::OutOfRange);
         }
-        Ok(Dec { neg, a, b, point })
+        // No exponent, no `+`, not starting with a point: see `canonical_is`.
+        let plain = !has_exp && s.first() != Some(&b'+') && !int.is_empty();
+        Ok(Dec {
+            plain,
+            neg,
+            a,
+            b,
+            point,
+        })
     }
 
     fn len(&self) -> usize {
@@ -645,11 +658,7 @@ impl<'s> Dec<'s> {
     /// and trailing zeros, a trailing point, the sign of a zero), so equal lengths mean
     /// equal texts.
     fn canonical_is(&self, t: &str) -> bool {
-        let b = t.as_bytes();
-        let body = b.strip_prefix(b"-").unwrap_or(b);
-        !matches!(body.first(), Some(b'.') | Some(b'+') | None)
-            && !b.iter().any(|&c| c == b'e' || c == b'E')
-            && self.canonical_len() == t.len()
+        self.plain && self.canonical_len() == t.len()
     }
 
     /// The length of the canonical text (see [`Dec::write`]).
@@ -696,7 +705,7 @@ impl<'s> Dec<'s> {
             d = d * 10 + u128::from(c - b'0');
         }
         let p = 5u128.pow(k as u32);
-        if d % p != 0 {
+        if !d.is_multiple_of(p) {
             return Exact::No;
         }
         let q = d / p;

@@ -118,7 +118,8 @@ pub(crate) fn number_to(
     n: Number<'_>,
     text: &mut String,
 ) -> Result<(), ErrorKind> {
-    if !matches!(n, Number::Decimal(_)) {
+    // Only floats need a check here (NaN); decimal text is checked by its one parse.
+    if matches!(n, Number::F64(_) | Number::F32(_)) {
         check_number(n)?;
     }
     match n {
