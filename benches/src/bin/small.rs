@@ -180,11 +180,11 @@ fn main() -> ExitCode {
     }
     let resource = program("corpus/payloads/resource.type.json");
     let aws = aws_instance_2k(&resource);
-    if let Some(path) = write_aws {
-        if let Err(e) = std::fs::write(&path, &aws) {
-            eprintln!("small: {path}: {e}");
-            return ExitCode::FAILURE;
-        }
+    if let Some(path) = write_aws
+        && let Err(e) = std::fs::write(&path, &aws)
+    {
+        eprintln!("small: {path}: {e}");
+        return ExitCode::FAILURE;
     }
     let shapes = program("corpus/payloads/small-shapes.type.json");
     let shapes_input = read("corpus/payloads/small-shapes.msgpack");
