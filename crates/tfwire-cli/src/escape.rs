@@ -187,7 +187,10 @@ mod tests {
             let raw = shown == c.to_string();
             let unsafe_class = (c as u32) < 0x20 && c != '\n'
                 || (0x7f..=0x9f).contains(&(c as u32))
-                || matches!(c as u32, 0x61c | 0x200e | 0x200f | 0x202a..=0x202e | 0x2066..=0x2069);
+                || matches!(
+                    c as u32,
+                    0x61c | 0x200e | 0x200f | 0x2028 | 0x2029 | 0x202a..=0x202e | 0x2066..=0x2069
+                );
             assert_eq!(raw, !unsafe_class, "{:x}", c as u32);
         }
     }
