@@ -18,8 +18,11 @@ fi
 TFWIRE_BENCH_PLAN_MB=4 cargo bench -p tfwire-benches -- --test
 
 # The peer comparison on the 1 MB resource payload, both formats (answers checked first).
-cargo build --release -p tfwire-benches --bin compare
+cargo build --release -p tfwire-benches --bin compare --bin small
 for fmt in msgpack json; do
     "${CARGO_TARGET_DIR:-target}/release/compare" --type corpus/payloads/resource.type.json --input "$fmt" \
         --rounds 15 "corpus/payloads/resource-1m.$fmt"
+    "${CARGO_TARGET_DIR:-target}/release/compare" --encode --type corpus/payloads/resource.type.json \
+        --input "$fmt" --rounds 15 "corpus/payloads/resource-1m.$fmt"
 done
+"${CARGO_TARGET_DIR:-target}/release/small" --rounds 15

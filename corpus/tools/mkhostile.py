@@ -29,7 +29,10 @@ BELL_NUL = "\u0007\u0000\u007f\u0008"
 NEWLINE = "\nFAKE row"
 CR = "\rFAKE"
 BIDI = "\u202eevil\u202c\u2066x\u2069\u200f\u200e\u061c\u202a\u202b\u202d\u2067\u2068"
-TERMINAL = [ESC_CLEAR, OSC_TITLE, OSC_LINK, CSI8, BELL_NUL, NEWLINE, CR, BIDI]
+# Unicode line and paragraph separators: line breaks to some terminals, editors and
+# JavaScript renderers.
+LINESEP = "line\u2028sep\u2029para"
+TERMINAL = [ESC_CLEAR, OSC_TITLE, OSC_LINK, CSI8, BELL_NUL, NEWLINE, CR, BIDI, LINESEP]
 
 # Markdown / HTML attacks: links, images, autolinks, mentions, references, HTML,
 # emphasis, table and code-span breaks.

@@ -19,22 +19,34 @@
 //! `{"payload": ..., "input": ..., "bytes": n, "results": {NAME: {"gbps": x}, ...},
 //! "ratios": {PEER: tfwire_gbps / peer_gbps, ...}}`.
 //!
+//! With `--encode`, the encoders instead, each writing the value decoded from the payload
+//! into one reused buffer: for `--input msgpack`, `tfwire` (`encode_msgpack_into`) against
+//! `rmpv_write` (`rmpv::encode::write_value` of the equivalent `rmpv::Value`, read from the
+//! same bytes); for `--input json`, `tfwire` (`encode_json_into`) against `serde_json_write`
+//! (`serde_json::to_writer` of the equivalent `serde_json::Value`). The answers: tfwire's
+//! output is go-cty's bytes (the payload itself); rmpv's too; serde_json's reads back as the
+//! same nodes and string bytes (it escapes fewer characters than Go, and without
+//! `arbitrary_precision` it writes long numbers rounded, so it is not go-cty's bytes). GB/s
+//! are 10^9 bytes of go-cty's output (the payload's length) per second for every encoder,
+//! so the ratios are ratios of time.
+//!
 //! Options: `--rounds N` (default 21, at least 15 unless `--only` is given), `--batch-ms M`
 //! (time per decoder per round, default 40), `--repeat N` (decode a list of N copies of the
 //! value instead: how the 32 MB inputs are made), `--only NAME,...` (run only these),
 //! `--verbose` (every round's figures on standard error).
 
+use bumpalo::Bump;
 use std::process::ExitCode;
 use std::time::Duration;
-use tfwire::Program;
+use tfwire::{Config, Decoder, Program};
 use tfwire_benches::answers::{Answers, JsonCounts, MsgpackCounts, check};
 use tfwire_benches::count;
 use tfwire_benches::inputs::{repeat_json, repeat_msgpack};
 use tfwire_benches::peers::{self, SimdJsonOwned, SimdJsonTape, Tfwire};
 use tfwire_benches::timing::{Contender, interleaved};
 
-const USAGE: &str = "usage: compare --type TYPE.json --input msgpack|json [--rounds N] [--batch-ms M] \
-                     [--repeat N] [--only NAME,...] [--verbose] PAYLOAD";
+const USAGE: &str = "usage: compare --type TYPE.json --input msgpack|json [--encode] [--rounds N] \
+                     [--batch-ms M] [--repeat N] [--only NAME,...] [--verbose] PAYLOAD";
 
 struct Args {
     type_path: String,
@@ -45,6 +57,7 @@ struct Args {
     repeat: usize,
     only: Option<Vec<String>>,
     verbose: bool,
+    encode: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -57,6 +70,7 @@ fn parse_args() -> Result<Args, String> {
     let mut repeat = 1;
     let mut only = None;
     let mut verbose = false;
+    let mut encode = false;
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().ok_or(format!("{name} needs a value"));
         match a.as_str() {
@@ -86,6 +100,7 @@ fn parse_args() -> Result<Args, String> {
                 )
             }
             "--verbose" => verbose = true,
+            "--encode" => encode = true,
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             _ if payload.is_none() => payload = Some(a),
@@ -111,6 +126,7 @@ fn parse_args() -> Result<Args, String> {
         repeat,
         only,
         verbose,
+        encode,
     })
 }
 
@@ -175,6 +191,9 @@ fn main() -> ExitCode {
             .as_ref()
             .is_none_or(|o| o.iter().any(|n| n == name))
     };
+    if args.encode {
+        return encoders(&args, &program, &input, payload_name);
+    }
 
     // Check every decoder's answer before anything is timed.
     let input = &input[..];
@@ -296,9 +315,20 @@ fn main() -> ExitCode {
         eprintln!("compare: --only names no decoder");
         return ExitCode::from(2);
     }
+    run_and_print(&args, &mut contenders, payload_name, input.len())
+}
+
+/// Times the contenders (interleaved rounds over `bytes` of go-cty's bytes a call) and
+/// prints the JSON line.
+fn run_and_print(
+    args: &Args,
+    contenders: &mut [Contender<'_>],
+    payload_name: String,
+    bytes: usize,
+) -> ExitCode {
     let figures = interleaved(
-        &mut contenders,
-        input.len(),
+        contenders,
+        bytes,
         args.rounds,
         Duration::from_millis(args.batch_ms),
     );
@@ -315,10 +345,15 @@ fn main() -> ExitCode {
     }
 
     let mut line = format!(
-        "{{\"payload\": {}, \"input\": \"{}\", \"bytes\": {}, \"results\": {{",
+        "{{\"payload\": {}, \"input\": \"{}\", {}\"bytes\": {}, \"results\": {{",
         serde_json::Value::String(payload_name),
         args.format,
-        input.len()
+        if args.encode {
+            "\"encode\": true, "
+        } else {
+            ""
+        },
+        bytes
     );
     for (i, f) in figures.iter().enumerate() {
         if i > 0 {
@@ -344,4 +379,80 @@ fn main() -> ExitCode {
     line.push_str("}}");
     println!("{line}");
     ExitCode::SUCCESS
+}
+
+/// `--encode`: tfwire's encoder against the peer's writer, each writing the value decoded
+/// from `input` into one reused buffer; answers checked first.
+fn encoders(args: &Args, program: &Program, input: &[u8], payload_name: String) -> ExitCode {
+    let wanted = |name: &str| {
+        args.only
+            .as_ref()
+            .is_none_or(|o| o.iter().any(|n| n == name))
+    };
+    let arena = Bump::new();
+    let mut decoder = Decoder::new(Config::default());
+    let mut contenders: Vec<Contender<'_>> = Vec::new();
+    if args.format == "msgpack" {
+        let value = decoder
+            .decode_msgpack(program, input, &arena)
+            .unwrap_or_else(|e| panic!("tfwire: {e}"));
+        let mut out = Vec::with_capacity(input.len());
+        tfwire::encode_msgpack_into(program, &value, &mut out).expect("tfwire encode");
+        check("tfwire encode gives go-cty's bytes", out == input, true);
+        let peer = rmpv::decode::read_value(&mut &input[..]).expect("rmpv");
+        let mut peer_out = Vec::with_capacity(input.len());
+        rmpv::encode::write_value(&mut peer_out, &peer).expect("rmpv write");
+        check("rmpv_write gives go-cty's bytes", peer_out == input, true);
+        contenders.push(Contender::new("tfwire", move || {
+            out.clear();
+            tfwire::encode_msgpack_into(program, std::hint::black_box(&value), &mut out)
+                .expect("tfwire encode");
+            std::hint::black_box(out.len());
+        }));
+        contenders.push(Contender::new("rmpv_write", move || {
+            peer_out.clear();
+            rmpv::encode::write_value(&mut peer_out, std::hint::black_box(&peer))
+                .expect("rmpv write");
+            std::hint::black_box(peer_out.len());
+        }));
+    } else {
+        let value = decoder
+            .decode_json(program, input, &arena)
+            .unwrap_or_else(|e| panic!("tfwire: {e}"));
+        let mut out = String::with_capacity(input.len());
+        tfwire::encode_json_into(program, &value, &mut out).expect("tfwire encode");
+        check(
+            "tfwire encode gives go-cty's bytes",
+            out.as_bytes() == input,
+            true,
+        );
+        let peer = peers::serde_json_value(input);
+        let mut peer_out = Vec::with_capacity(input.len());
+        serde_json::to_writer(&mut peer_out, &peer).expect("serde_json write");
+        // Read back, the output holds the same nodes and string bytes (its numbers may
+        // differ in the last bit: serde_json's default float parsing is not exact).
+        let mut wrote = JsonCounts::default();
+        count::serde_json_value(&peers::serde_json_value(&peer_out), &mut wrote);
+        let mut read = JsonCounts::default();
+        count::serde_json_value(&peer, &mut read);
+        check("serde_json_write reads back as the same nodes", wrote, read);
+        contenders.push(Contender::new("tfwire", move || {
+            out.clear();
+            tfwire::encode_json_into(program, std::hint::black_box(&value), &mut out)
+                .expect("tfwire encode");
+            std::hint::black_box(out.len());
+        }));
+        contenders.push(Contender::new("serde_json_write", move || {
+            peer_out.clear();
+            serde_json::to_writer(&mut peer_out, std::hint::black_box(&peer))
+                .expect("serde_json write");
+            std::hint::black_box(peer_out.len());
+        }));
+    }
+    contenders.retain(|c| wanted(c.name));
+    if contenders.is_empty() {
+        eprintln!("compare: --only names no encoder");
+        return ExitCode::from(2);
+    }
+    run_and_print(args, &mut contenders, payload_name, input.len())
 }

@@ -8,6 +8,12 @@
 //!     ./target/release/profile --type ... --input msgpack --iters 3 PAYLOAD
 //! ```
 //!
+//! With `--encode`, the value decoded once is encoded back to its input format in the loop
+//! instead (`encode_msgpack_into` / `encode_json_into`, one buffer reused; the output must
+//! be the payload itself); with `--peer` as well, the peer's writer instead (`rmpv` for
+//! MessagePack, `serde_json::to_writer` for JSON), for instruction counts to compare;
+//! `--peer` without `--encode` (MessagePack): rmpv's `read_value_ref` decoding instead.
+//!
 //! The decoder's answer is checked first (against `benches/answers.json` for the committed
 //! payloads); the loop reuses one decoder and one arena, as `compare` does. Prints the
 //! throughput of the loop on standard error.
@@ -22,8 +28,12 @@ use tfwire_benches::peers::Tfwire;
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let (mut ty, mut format, mut iters, mut payload) = (None, "msgpack".to_string(), 1000u32, None);
+    let mut encode = false;
+    let mut peer = false;
     while let Some(a) = args.next() {
         match a.as_str() {
+            "--encode" => encode = true,
+            "--peer" => peer = true,
             "--type" => ty = args.next(),
             "--input" => format = args.next().unwrap_or_default(),
             "--iters" => iters = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
@@ -33,7 +43,8 @@ fn main() -> ExitCode {
     }
     let (Some(ty), Some(payload)) = (ty, payload) else {
         eprintln!(
-            "usage: profile --type TYPE.json --input msgpack|json|json_text --iters N PAYLOAD"
+            "usage: profile --type TYPE.json --input msgpack|json|json_text [--encode] [--peer] \
+             --iters N PAYLOAD"
         );
         return ExitCode::from(2);
     };
@@ -57,6 +68,28 @@ fn main() -> ExitCode {
     if let Some(a) = Answers::for_kind(kind).filter(|_| name.contains("-1m.")) {
         check("tfwire", found.expect("a value"), a.value);
     }
+    if encode && peer {
+        return peer_loop(&format, &input, iters);
+    }
+    if peer && format == "msgpack" {
+        // The decode peer: rmpv's `read_value_ref`.
+        let t = Instant::now();
+        for _ in 0..iters {
+            drop(std::hint::black_box(tfwire_benches::peers::rmpv_ref(
+                &input,
+            )));
+        }
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{iters} rmpv_ref decodes of {} bytes: {:.3} GB/s",
+            input.len(),
+            input.len() as f64 * f64::from(iters) / secs / 1e9
+        );
+        return ExitCode::SUCCESS;
+    }
+    if encode {
+        return encode_loop(&program, &format, &input, iters);
+    }
     let t = Instant::now();
     for _ in 0..iters {
         decode(&mut |v| {
@@ -66,6 +99,77 @@ fn main() -> ExitCode {
     let secs = t.elapsed().as_secs_f64();
     eprintln!(
         "{iters} decodes of {} bytes: {:.3} GB/s",
+        input.len(),
+        input.len() as f64 * f64::from(iters) / secs / 1e9
+    );
+    ExitCode::SUCCESS
+}
+
+/// Decodes `input` once, then encodes the value `iters` times into one reused buffer.
+fn encode_loop(program: &Program, format: &str, input: &[u8], iters: u32) -> ExitCode {
+    let arena = bumpalo::Bump::new();
+    let mut decoder = tfwire::Decoder::new(tfwire::Config::default());
+    let json = format != "msgpack";
+    let value = if json {
+        decoder.decode_json(program, input, &arena)
+    } else {
+        decoder.decode_msgpack(program, input, &arena)
+    }
+    .expect("the payload decodes");
+    let mut bytes = Vec::with_capacity(input.len());
+    let mut text = String::with_capacity(input.len());
+    let mut once = || {
+        if json {
+            text.clear();
+            tfwire::encode_json_into(program, std::hint::black_box(&value), &mut text)
+                .expect("encode");
+        } else {
+            bytes.clear();
+            tfwire::encode_msgpack_into(program, std::hint::black_box(&value), &mut bytes)
+                .expect("encode");
+        }
+    };
+    once();
+    let t = Instant::now();
+    for _ in 0..iters {
+        once();
+    }
+    let secs = t.elapsed().as_secs_f64();
+    let out = if json { text.as_bytes() } else { &bytes[..] };
+    check(
+        "encode gives go-cty's bytes (the payload)",
+        out == input,
+        true,
+    );
+    eprintln!(
+        "{iters} encodes of {} bytes: {:.3} GB/s",
+        input.len(),
+        input.len() as f64 * f64::from(iters) / secs / 1e9
+    );
+    ExitCode::SUCCESS
+}
+
+/// The peer's writer `iters` times into one reused buffer (the value read once).
+fn peer_loop(format: &str, input: &[u8], iters: u32) -> ExitCode {
+    let mut out = Vec::with_capacity(input.len());
+    let t = Instant::now();
+    if format == "msgpack" {
+        let value = rmpv::decode::read_value(&mut &input[..]).expect("rmpv");
+        for _ in 0..iters {
+            out.clear();
+            rmpv::encode::write_value(&mut out, std::hint::black_box(&value)).expect("write");
+        }
+        check("rmpv gives go-cty's bytes", out == input, true);
+    } else {
+        let value: serde_json::Value = serde_json::from_slice(input).expect("serde_json");
+        for _ in 0..iters {
+            out.clear();
+            serde_json::to_writer(&mut out, std::hint::black_box(&value)).expect("write");
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!(
+        "{iters} peer encodes of {} bytes: {:.3} GB/s",
         input.len(),
         input.len() as f64 * f64::from(iters) / secs / 1e9
     );

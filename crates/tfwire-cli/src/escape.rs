@@ -4,8 +4,9 @@
 //! reorder the text around it.
 //!
 //! One rule, JSON's: the characters of [`tfwire_plan::is_unsafe_char`] (C0 controls, DEL,
-//! C1 controls U+0080–U+009F, and the bidirectional controls U+061C, U+200E, U+200F,
-//! U+202A–U+202E, U+2066–U+2069) are written as a JSON string writes them: `\n`, `\r`,
+//! C1 controls U+0080–U+009F, the bidirectional controls U+061C, U+200E, U+200F,
+//! U+202A–U+202E, U+2066–U+2069, and the line and paragraph separators U+2028, U+2029)
+//! are written as a JSON string writes them: `\n`, `\r`,
 //! `\t`, and `\u` with four lower-case hex digits for the others (`\u001b` for ESC,
 //! `\u009b` for the 8-bit CSI, `\u202e` for RIGHT-TO-LEFT OVERRIDE). So an address shows
 //! in a table as it shows inside the JSON string of `--format json`, and as Terraform
@@ -202,7 +203,10 @@ mod tests {
             let raw = shown == c.to_string();
             let unsafe_class = (c as u32) < 0x20 && c != '\n'
                 || (0x7f..=0x9f).contains(&(c as u32))
-                || matches!(c as u32, 0x61c | 0x200e | 0x200f | 0x202a..=0x202e | 0x2066..=0x2069);
+                || matches!(
+                    c as u32,
+                    0x61c | 0x200e | 0x200f | 0x2028 | 0x2029 | 0x202a..=0x202e | 0x2066..=0x2069
+                );
             assert_eq!(raw, !unsafe_class, "{:x}", c as u32);
         }
     }

@@ -362,10 +362,12 @@ impl PartialEq for Json<'_> {
 }
 
 /// Whether `c` must never reach a terminal or a JSON text raw: a C0 control, DEL, a C1
-/// control (U+0080–U+009F, which include the 8-bit CSI U+009B), or a bidirectional
+/// control (U+0080–U+009F, which include the 8-bit CSI U+009B), a bidirectional
 /// control that reorders the text around it (U+061C, U+200E, U+200F, U+202A–U+202E,
-/// U+2066–U+2069). [`write_json_str`] writes these as `\u` escapes; the CLI writes
-/// every text for a person with the same rule.
+/// U+2066–U+2069), or the line and paragraph separators U+2028 and U+2029 (which some
+/// terminals, editors and JavaScript renderers treat as line breaks).
+/// [`write_json_str`] writes these as `\u` escapes; the CLI writes every text for a
+/// person with the same rule.
 pub fn is_unsafe_char(c: char) -> bool {
     matches!(c,
         '\u{0}'..='\u{1f}'
@@ -373,6 +375,8 @@ pub fn is_unsafe_char(c: char) -> bool {
         | '\u{61c}'
         | '\u{200e}'
         | '\u{200f}'
+        | '\u{2028}'
+        | '\u{2029}'
         | '\u{202a}'..='\u{202e}'
         | '\u{2066}'..='\u{2069}')
 }
@@ -387,6 +391,7 @@ pub fn is_unsafe_char(c: char) -> bool {
 /// tfwire_plan::write_json_str(&mut s, "a\u{1b}[2J\u{9b}\u{202e}\u{7f}\n\"é")?;
 /// assert_eq!(s, r#""a\u001b[2J\u009b\u202e\u007f\n\"é""#);
 /// assert!(tfwire_plan::is_unsafe_char('\u{2066}') && !tfwire_plan::is_unsafe_char('é'));
+/// assert!(tfwire_plan::is_unsafe_char('\u{2028}') && tfwire_plan::is_unsafe_char('\u{2029}'));
 /// # Ok::<(), core::fmt::Error>(())
 /// ```
 pub fn write_json_str(f: &mut impl fmt::Write, s: &str) -> fmt::Result {

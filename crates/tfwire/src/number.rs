@@ -161,6 +161,38 @@ impl<'a> Number<'a> {
             (Uint(a), Uint(b)) => a.cmp(&b),
             (Int(a), Uint(b)) => (a as i128).cmp(&(b as i128)),
             (Uint(a), Int(b)) => (a as i128).cmp(&(b as i128)),
+            // An integer against a float, exactly, without writing the float's expansion.
+            (Int(a), F64(_) | F32(_)) => cmp_int_float(a.into(), other.as_float_unchecked()),
+            (Uint(a), F64(_) | F32(_)) => cmp_int_float(a.into(), other.as_float_unchecked()),
+            (F64(_) | F32(_), Int(b)) => {
+                cmp_int_float(b.into(), self.as_float_unchecked()).reverse()
+            }
+            (F64(_) | F32(_), Uint(b)) => {
+                cmp_int_float(b.into(), self.as_float_unchecked()).reverse()
+            }
+            // A float against a decimal: the decimal's nearest float `g` decides unless it is
+            // the float itself (if x < g, x is below the decimal too: the decimal lies within
+            // half a step of g, so above the float before g).
+            (F64(_) | F32(_), Decimal(t)) | (Decimal(t), F64(_) | F32(_))
+                if !self.is_infinite() && !other.is_infinite() =>
+            {
+                let (x, dec_first) = match self.as_float() {
+                    Some(x) => (x, false),
+                    None => (other.as_float_unchecked(), true),
+                };
+                let g = Number::Decimal(t).to_f64();
+                // The float against the decimal.
+                let c = if x < g {
+                    Ordering::Less
+                } else if x > g {
+                    Ordering::Greater
+                } else {
+                    let mut ba = NumBuf::new();
+                    let mut bb = NumBuf::new();
+                    return self.dec(&mut ba).cmp(&other.dec(&mut bb));
+                };
+                if dec_first { c.reverse() } else { c }
+            }
             (a, b) => {
                 let (fa, fb) = (a.as_float(), b.as_float());
                 if let (Some(x), Some(y)) = (fa, fb) {
@@ -212,6 +244,11 @@ impl<'a> Number<'a> {
         } else {
             (Number::F64(self.to_f64()), false)
         }
+    }
+
+    /// The float of an `F64` or `F32` (0 otherwise; only called on those).
+    fn as_float_unchecked(&self) -> f64 {
+        self.as_float().unwrap_or(0.0)
     }
 
     fn as_float(&self) -> Option<f64> {
@@ -286,6 +323,102 @@ impl<'a> Number<'a> {
     }
 }
 
+/// How an encoder writes decimal text as MessagePack (go-cty 1.16's choice): an integer in
+/// `i64` range as an integer, a non-integer that a float64 holds exactly as that float64,
+/// anything else as its canonical text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum DecimalForm {
+    Int(i64),
+    F64(f64),
+    Text,
+}
+
+/// The MessagePack form of decimal text `t` ([`DecimalForm`]), from one parse; `None` if `t`
+/// is not a finite decimal of the accepted syntax and range. For [`DecimalForm::Text`],
+/// `text` holds the canonical text afterwards (cleared first).
+pub(crate) fn decimal_form(t: &str, text: &mut String) -> Option<DecimalForm> {
+    let d = Dec::parse(t).ok()?;
+    if d.is_integer() {
+        if let Some(i) = d.to_i128().and_then(|v| i64::try_from(v).ok()) {
+            return Some(DecimalForm::Int(i));
+        }
+    } else {
+        let exact = match d.exact_f64() {
+            Exact::Yes(f) => Some(f),
+            Exact::No => None,
+            // More significant digits than a `u128` holds: the general (slow) comparison.
+            Exact::Unknown => Number::Decimal(t).to_f64_exact(),
+        };
+        if let Some(f) = exact {
+            return Some(DecimalForm::F64(f));
+        }
+    }
+    text.clear();
+    d.write_canonical(t, text);
+    Some(DecimalForm::Text)
+}
+
+/// Writes decimal text `t` canonically (see [`Number::write_canonical`]) from one parse;
+/// with `keep_negative_zero`, a zero written with a sign stays `-0` (go-cty's JSON). `false`
+/// if `t` is not a finite decimal of the accepted syntax and range (nothing written).
+pub(crate) fn write_decimal(t: &str, keep_negative_zero: bool, out: &mut String) -> bool {
+    let Ok(d) = Dec::parse(t) else {
+        return false;
+    };
+    if keep_negative_zero && d.is_zero() && t.starts_with('-') {
+        out.push_str("-0");
+    } else {
+        d.write_canonical(t, out);
+    }
+    true
+}
+
+/// Appends the decimal digits of `i` (what `write!(out, "{i}")` writes, without the
+/// formatting machinery).
+pub(crate) fn push_i64(out: &mut String, i: i64) {
+    if i < 0 {
+        out.push('-');
+    }
+    push_u64(out, i.unsigned_abs());
+}
+
+/// Appends the decimal digits of `u`.
+pub(crate) fn push_u64(out: &mut String, mut u: u64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(core::str::from_utf8(&buf[at..]).unwrap_or("0"));
+}
+
+/// Exact comparison of an integer with a float (never NaN): compare with the float's
+/// integer part, and on a tie with its fraction.
+fn cmp_int_float(a: i128, f: f64) -> Ordering {
+    // Beyond ±2^65 the float is beyond every i64 and u64 (and ±infinity lands here too).
+    const LIMIT: f64 = 36_893_488_147_419_103_232.0;
+    if f >= LIMIT {
+        return Ordering::Less;
+    }
+    if f <= -LIMIT {
+        return Ordering::Greater;
+    }
+    let t = f.trunc();
+    a.cmp(&(t as i128)).then(if f > t {
+        Ordering::Less
+    } else if f < t {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    })
+}
+
 fn float_to_i64(f: f64) -> Option<i64> {
     // -2^63 <= f < 2^63, integral.
     (f.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f))
@@ -350,11 +483,21 @@ impl fmt::Write for NumBuf {
     }
 }
 
+/// Whether a float64 holds a decimal exactly ([`Dec::exact_f64`]).
+enum Exact {
+    Yes(f64),
+    No,
+    /// Not decided by the fast check.
+    Unknown,
+}
+
 /// A finite decimal in normalized form: the significant digits `a ++ b` (no leading or
 /// trailing zeros; empty for zero) and the position of the decimal point counted from the
 /// first significant digit.
 #[derive(Clone, Copy, Debug)]
 struct Dec<'s> {
+    /// The text had no exponent, no `+` and an integer part (see [`Dec::canonical_is`]).
+    plain: bool,
     neg: bool,
     a: &'s [u8],
     b: &'s [u8],
@@ -366,6 +509,7 @@ impl<'s> Dec<'s> {
     /// that is not valid (only ever called on validated text).
     fn parse_valid(text: &'s str) -> Dec<'s> {
         Dec::parse(text).unwrap_or(Dec {
+            plain: false,
             neg: false,
             a: b"",
             b: b"",
@@ -405,7 +549,8 @@ impl<'s> Dec<'s> {
             return Err(NumberError::Invalid);
         }
         let mut exp: i64 = 0;
-        if i < s.len() && (s[i] == b'e' || s[i] == b'E') {
+        let has_exp = i < s.len() && (s[i] == b'e' || s[i] == b'E');
+        if has_exp {
             i += 1;
             let eneg = match s.get(i) {
                 Some(b'-') => {
@@ -466,6 +611,7 @@ impl<'s> Dec<'s> {
         }
         if a.is_empty() && b.is_empty() {
             return Ok(Dec {
+                plain: false,
                 neg: false,
                 a,
                 b,
@@ -478,7 +624,15 @@ impl<'s> Dec<'s> {
         if !(-MAX_DECIMAL_EXPONENT..=MAX_DECIMAL_EXPONENT).contains(&adjusted) {
             return Err(NumberError::OutOfRange);
         }
-        Ok(Dec { neg, a, b, point })
+        // No exponent, no `+`, not starting with a point: see `canonical_is`.
+        let plain = !has_exp && s.first() != Some(&b'+') && !int.is_empty();
+        Ok(Dec {
+            plain,
+            neg,
+            a,
+            b,
+            point,
+        })
     }
 
     fn len(&self) -> usize {
@@ -499,6 +653,82 @@ impl<'s> Dec<'s> {
 
     fn is_integer(&self) -> bool {
         self.point >= self.len() as i64
+    }
+
+    /// Writes the canonical text of this decimal, parsed from `t`: `t` itself when it is
+    /// already canonical (what go-cty writes, so the common case is one copy).
+    fn write_canonical(&self, t: &str, out: &mut String) {
+        if self.canonical_is(t) {
+            out.push_str(t);
+        } else {
+            let _ = self.write(out);
+        }
+    }
+
+    /// Whether `t`, the text this decimal was parsed from, is its canonical text. Without an
+    /// exponent, a `+` or a leading point, canonicalizing only deletes characters (leading
+    /// and trailing zeros, a trailing point, the sign of a zero), so equal lengths mean
+    /// equal texts.
+    fn canonical_is(&self, t: &str) -> bool {
+        self.plain && self.canonical_len() == t.len()
+    }
+
+    /// The length of the canonical text (see [`Dec::write`]).
+    fn canonical_len(&self) -> usize {
+        if self.is_zero() {
+            return 1;
+        }
+        let n = self.len() as i64;
+        let body = if self.point <= 0 {
+            2 - self.point + n
+        } else if self.point >= n {
+            self.point
+        } else {
+            n + 1
+        };
+        usize::from(self.neg) + body as usize
+    }
+
+    /// Whether a float64 holds this non-integer exactly, and which: computed with integer
+    /// arithmetic when its significant digits fit a `u128` (at most 38); [`Exact::Unknown`]
+    /// for more digits (the caller then compares exactly, the slow way).
+    ///
+    /// The value is `D / 10^k` (`D` the digits as an integer, `k` the fractional digits):
+    /// exact in binary only if `5^k` divides `D`, and then it is `q / 2^k` with `q = D / 5^k`,
+    /// which a float64 holds when `q`'s odd part has at most 53 bits (`k` ≤ 55 keeps the
+    /// binary exponent far from the subnormal limit).
+    fn exact_f64(&self) -> Exact {
+        let n = self.len();
+        // A non-integer's last significant digit is not 0; unless it is 5, 5 does not divide
+        // the digits, and no float holds the value (the usual case, decided here).
+        if n == 0 || self.is_integer() || self.digit(n - 1) != b'5' {
+            return Exact::No;
+        }
+        if n > 38 {
+            return Exact::Unknown;
+        }
+        let k = n as i64 - self.point;
+        // D < 10^38 < 5^55: no larger power of five divides it.
+        if k > 55 {
+            return Exact::No;
+        }
+        let mut d: u128 = 0;
+        for &c in self.a.iter().chain(self.b) {
+            d = d * 10 + u128::from(c - b'0');
+        }
+        let p = 5u128.pow(k as u32);
+        if !d.is_multiple_of(p) {
+            return Exact::No;
+        }
+        let q = d / p;
+        let tz = q.trailing_zeros();
+        let odd = q >> tz;
+        if odd >= 1 << 53 {
+            return Exact::No;
+        }
+        // Both factors are exact: odd < 2^53, and 2^(tz - k) is a power of two in range.
+        let f = odd as f64 * 2f64.powi(tz as i32 - k as i32);
+        Exact::Yes(if self.neg { -f } else { f })
     }
 
     fn to_i128(self) -> Option<i128> {
@@ -554,6 +784,10 @@ impl<'s> Dec<'s> {
     }
 
     fn write(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        fn ascii(s: &[u8]) -> &str {
+            // Digits only: validated number text.
+            core::str::from_utf8(s).unwrap_or("")
+        }
         if self.is_zero() {
             return out.write_str("0");
         }
@@ -570,9 +804,14 @@ impl<'s> Dec<'s> {
         if self.neg {
             out.write_char('-')?;
         }
+        // The digits `from..to` of `a ++ b`, as (at most) two slices.
         let digits = |out: &mut dyn fmt::Write, from: usize, to: usize| -> fmt::Result {
-            for i in from..to {
-                out.write_char(self.digit(i) as char)?;
+            let al = self.a.len();
+            if from < al {
+                out.write_str(ascii(&self.a[from..to.min(al)]))?;
+            }
+            if to > al {
+                out.write_str(ascii(&self.b[from.max(al) - al..to - al]))?;
             }
             Ok(())
         };
@@ -805,5 +1044,166 @@ mod tests {
         assert_eq!(n("0.5").to_f64_exact(), Some(0.5));
         assert_eq!(n("0.1").to_f64_exact(), None);
         assert!(n("1e2").is_integer() && !n("1.5").is_integer() && n("1.50e1").is_integer());
+    }
+
+    /// The encoders' one-parse fast paths ([`decimal_form`], [`write_decimal`]) agree with
+    /// the general functions they replace, on edge cases and on many generated decimals
+    /// (exact binary fractions, near misses, long digit strings, non-canonical spellings).
+    #[test]
+    fn fast_decimal_paths_agree_with_the_general_ones() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "0.0",
+            "-0.0",
+            "00",
+            "5.",
+            ".5",
+            "-.5",
+            "+5",
+            "0.50",
+            "1e2",
+            "1.5e1",
+            "-1.25",
+            "0.1",
+            "0.5",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "1e-5",
+            "2.5e-3",
+            "1e300",
+            "123456789012345678901234567890.5",
+            "0.000000000000000000000000000000000000000005",
+            "4503599627370495.5",
+            "9007199254740993.5",
+            "1.00000000000000000000000000000000000005",
+            "2933568871211445515.4324745483838182873",
+            "8.673617379884035472059622406959533691406e-19",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for i in 0..4000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // An exact binary fraction m / 2^j, written in full.
+            let j = (x % 70) as i32;
+            let m = (x >> 11) % (1 << (x % 54));
+            let f = m as f64 / 2f64.powi(j);
+            texts.push(format!("{f:.80}").trim_end_matches('0').to_string());
+            texts.push(format!("{f}"));
+            texts.push(format!("-{}", x % 100_000_000_000));
+            texts.push(format!(
+                "{}.{:0>width$}5",
+                x % 1000,
+                i,
+                width = (x % 30) as usize
+            ));
+            texts.push(format!("{}e{}", x % 100_000, (x % 41) as i64 - 20));
+            texts.push(format!("{}{}", x, x.rotate_left(17)));
+        }
+        for t in &texts {
+            let n = Number::parse(t).unwrap();
+            let mut text = String::new();
+            let want = if let Some(i) = n.to_i64() {
+                DecimalForm::Int(i)
+            } else if let Some(f) = n.to_f64_exact().filter(|_| !n.is_integer()) {
+                DecimalForm::F64(f)
+            } else {
+                DecimalForm::Text
+            };
+            let got = decimal_form(t, &mut text).unwrap();
+            assert_eq!(got, want, "{t}");
+            if let DecimalForm::F64(f) = got {
+                assert_eq!(f.to_bits(), n.to_f64().to_bits(), "{t}");
+            }
+            if got == DecimalForm::Text {
+                assert_eq!(text, n.to_string(), "{t}");
+            }
+            let mut json = String::new();
+            assert!(write_decimal(t, true, &mut json));
+            let zero = n.cmp_exact(&Number::Int(0)).is_eq();
+            let want_json = if t.starts_with('-') && zero {
+                "-0".to_string()
+            } else {
+                n.to_string()
+            };
+            assert_eq!(json, want_json, "{t}");
+        }
+        // Exact comparisons of integers and decimals with floats, against the general path
+        // (both sides written out in full).
+        let slow = |a: &Number<'_>, b: &Number<'_>| {
+            let mut ba = NumBuf::new();
+            let mut bb = NumBuf::new();
+            a.dec(&mut ba).cmp(&b.dec(&mut bb))
+        };
+        let floats = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            2.5,
+            1e19,
+            -1e19,
+            9.223372036854776e18,
+            -9.223372036854776e18,
+            1.8446744073709552e19,
+            3.7e19,
+            -3.7e19,
+            4503599627370497.0,
+            0.1,
+            1e-300,
+            1e300,
+            123456.75,
+        ];
+        let ints = [
+            Number::Int(0),
+            Number::Int(1),
+            Number::Int(-1),
+            Number::Int(2),
+            Number::Int(i64::MAX),
+            Number::Int(i64::MIN),
+            Number::Uint(u64::MAX),
+            Number::Uint(1 << 63),
+            Number::Int(4503599627370497),
+            Number::Int(123456),
+            Number::Decimal("0.1"),
+            Number::Decimal("0.5"),
+            Number::Decimal("-0.5"),
+            Number::Decimal("123456.75"),
+            Number::Decimal("1e300"),
+            Number::Decimal("1e-300"),
+            Number::Decimal("0.1000000000000000055511151231257827021181583404541015625"),
+            Number::Decimal("18446744073709551616"),
+            Number::Decimal("-0"),
+        ];
+        for f in floats {
+            for a in &ints {
+                for x in [Number::F64(f), Number::F32(f as f32)] {
+                    if x.is_infinite() {
+                        assert_eq!(a.cmp_exact(&x), Ordering::Less);
+                        continue;
+                    }
+                    assert_eq!(a.cmp_exact(&x), slow(a, &x), "{a:?} {x:?}");
+                    assert_eq!(x.cmp_exact(a), slow(&x, a), "{x:?} {a:?}");
+                }
+            }
+        }
+        let mut push = String::new();
+        for i in [0, 1, -1, 9, 10, i64::MIN, i64::MAX, 1234567890] {
+            push.clear();
+            push_i64(&mut push, i);
+            assert_eq!(push, i.to_string());
+        }
+        push.clear();
+        push_u64(&mut push, u64::MAX);
+        assert_eq!(push, u64::MAX.to_string());
+        assert!(decimal_form("1_0", &mut push).is_none() && !write_decimal("Inf", true, &mut push));
     }
 }

@@ -4,7 +4,8 @@
 //! - exit code 0, 1 or 2 (and 0 where the command reads that kind of document, so the
 //!   hostile text is really rendered; files named `error-*` must be rejected with 1);
 //! - standard output and standard error are UTF-8 and carry no control character but the
-//!   line feed, no DEL, no C1 control and no bidirectional control;
+//!   line feed, no DEL, no C1 control, no bidirectional control and no line or paragraph
+//!   separator (U+2028, U+2029);
 //! - no `SECRET` (the corpus puts it only in values that are, or should be, sensitive);
 //! - every `FAKE` (which the corpus puts only after a line break or carriage return) comes
 //!   right after the escape `\n` or `\r`: no document can start a line of its own;
@@ -71,12 +72,15 @@ fn files() -> Vec<PathBuf> {
 /// tfwire's): C0 but the line feed and the tab (which OpenTofu's plan view writes raw in
 /// heredoc strings, and which only moves the cursor forward; document text in a line
 /// has its tabs escaped, which the FAKE and table checks see), DEL, C1, bidirectional
-/// controls.
+/// controls, line and paragraph separators.
 fn unsafe_char(c: char) -> bool {
     let u = u32::from(c);
     (u < 0x20 && c != '\n' && c != '\t')
         || (0x7f..=0x9f).contains(&u)
-        || matches!(u, 0x61c | 0x200e | 0x200f | 0x202a..=0x202e | 0x2066..=0x2069)
+        || matches!(
+            u,
+            0x61c | 0x200e | 0x200f | 0x2028 | 0x2029 | 0x202a..=0x202e | 0x2066..=0x2069
+        )
 }
 
 /// An address written as tfwire writes instance keys: a JSON string, with DEL, C1 and

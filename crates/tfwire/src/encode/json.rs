@@ -3,7 +3,7 @@
 use super::{Sink, Target, check_number, unencodable};
 use crate::error::ErrorKind;
 use crate::json::write_go_string;
-use crate::number::Number;
+use crate::number::{Number, push_i64, push_u64, write_decimal};
 use crate::ty::Ty;
 use crate::value::Refinements;
 use core::fmt::Write as _;
@@ -23,25 +23,30 @@ impl<'o> Json<'o> {
 /// Writes a number as a JSON number: a plain decimal without exponent (go-cty's
 /// `Text('f', -1)`); a float as the shortest decimal that reads back as the same binary64.
 pub(crate) fn number_to(out: &mut String, n: Number<'_>) -> Result<(), ErrorKind> {
-    check_number(n)?;
-    if n.is_infinite() {
-        return Err(unencodable("cannot serialize infinity as JSON".to_owned()));
-    }
-    let _ = match n {
-        Number::Int(i) => write!(out, "{i}"),
-        Number::Uint(u) => write!(out, "{u}"),
-        // Rust's `Display` for floats is the shortest round-trip decimal, never in
-        // exponent notation, `-0` for negative zero (as go-cty writes it).
-        Number::F64(f) => write!(out, "{f}"),
-        Number::F32(f) => write!(out, "{}", f as f64),
+    match n {
+        Number::Int(i) => push_i64(out, i),
+        Number::Uint(u) => push_u64(out, u),
         // go-cty keeps the sign of a decimal zero (`-0`, `-0.0` read from JSON) and writes
         // `-0`; every other decimal is written normalized (no exponent, no `+`, no leading or
-        // trailing zeros).
-        Number::Decimal(t) if t.starts_with('-') && n.cmp_exact(&Number::Int(0)).is_eq() => {
-            out.write_str("-0")
+        // trailing zeros). One parse checks the text and writes it.
+        Number::Decimal(t) => {
+            if !write_decimal(t, true, out) {
+                return Err(ErrorKind::InvalidNumber(t.to_owned()));
+            }
         }
-        Number::Decimal(_) => n.write_canonical(out),
-    };
+        Number::F64(_) | Number::F32(_) => {
+            check_number(n)?;
+            if n.is_infinite() {
+                return Err(unencodable("cannot serialize infinity as JSON".to_owned()));
+            }
+            let _ = match n {
+                // Rust's `Display` for floats is the shortest round-trip decimal, never in
+                // exponent notation, `-0` for negative zero (as go-cty writes it).
+                Number::F32(f) => write!(out, "{}", f as f64),
+                _ => write!(out, "{}", n.to_f64()),
+            };
+        }
+    }
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 
 use super::{Sink, Target, check_number, prefix, unencodable};
 use crate::error::ErrorKind;
-use crate::number::Number;
+use crate::number::{DecimalForm, Number, decimal_form};
 use crate::ty::Ty;
 use crate::value::Refinements;
 use core::fmt::Write as _;
@@ -118,7 +118,10 @@ pub(crate) fn number_to(
     n: Number<'_>,
     text: &mut String,
 ) -> Result<(), ErrorKind> {
-    check_number(n)?;
+    // Only floats need a check here (NaN); decimal text is checked by its one parse.
+    if matches!(n, Number::F64(_) | Number::F32(_)) {
+        check_number(n)?;
+    }
     match n {
         Number::Int(i) => write::int(out, i),
         Number::Uint(u) => match i64::try_from(u) {
@@ -131,17 +134,13 @@ pub(crate) fn number_to(
         },
         Number::F64(f) => write::f64(out, f),
         Number::F32(f) => write::f64(out, f as f64),
-        Number::Decimal(_) => {
-            if let Some(i) = n.to_i64() {
-                write::int(out, i);
-            } else if let Some(f) = n.to_f64_exact().filter(|_| !n.is_integer()) {
-                write::f64(out, f);
-            } else {
-                text.clear();
-                let _ = n.write_canonical(text);
-                str_to(out, text)?;
-            }
-        }
+        // One parse decides the form and checks the text.
+        Number::Decimal(t) => match decimal_form(t, text) {
+            Some(DecimalForm::Int(i)) => write::int(out, i),
+            Some(DecimalForm::F64(f)) => write::f64(out, f),
+            Some(DecimalForm::Text) => str_to(out, text)?,
+            None => return Err(ErrorKind::InvalidNumber(t.to_owned())),
+        },
     }
     Ok(())
 }
