@@ -331,7 +331,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         out.push_str(&line);
         out.push('\n');
     }
-    output::text(out.trim_end_matches('\n'))?;
+    // One JSON line per value; nothing at all for a directory without values.
+    if !out.is_empty() {
+        output::text(out.trim_end_matches('\n'))?;
+    }
     if errors > 0 {
         return Err(Failure::Input(format!(
             "{errors} of {values} values did not decode (see the \"error\" lines)"

@@ -189,8 +189,11 @@ mod tests {
             inline("aws_instance.web[\"é\"]"),
             Cow::Borrowed(_)
         ));
-        // The last pass keeps line feeds, and colours only when colouring.
-        assert_eq!(terminal(hostile, false), want.replace("\\n", "\n"));
+        // The last pass keeps line feeds and tabs, and colours only when colouring.
+        assert_eq!(
+            terminal(hostile, false),
+            want.replace("\\n", "\n").replace("\\t", "\t")
+        );
         let painted = "\x1b[32m+\x1b[0m x = \x1b[2J\n";
         assert_eq!(terminal(painted, true), "\x1b[32m+\x1b[0m x = \\u001b[2J\n");
         assert_eq!(
@@ -201,7 +204,7 @@ mod tests {
         for c in (0..=0x10ffff).filter_map(char::from_u32) {
             let shown = terminal(&c.to_string(), false).into_owned();
             let raw = shown == c.to_string();
-            let unsafe_class = (c as u32) < 0x20 && c != '\n'
+            let unsafe_class = (c as u32) < 0x20 && c != '\n' && c != '\t'
                 || (0x7f..=0x9f).contains(&(c as u32))
                 || matches!(
                     c as u32,

@@ -85,7 +85,10 @@ fn planfiles_read_as_their_show_json() {
                         &tfplan,
                         address
                     ]),
-                    ok(&["plan", "show", "--format", format, "--all", &json, address]),
+                    ok(&[
+                        "plan", "show", "--format", format, "--all", "--schemas", &schemas, &json,
+                        address
+                    ]),
                     "{tfplan}: plan show {address} --format {format}"
                 );
             }
