@@ -60,6 +60,16 @@ fn planfiles_read_as_their_show_json() {
                 "{tfplan}: summary --format {format} --schemas"
             );
         }
+        // Where OpenTofu's own rendering was captured (`tofu show -no-color plan.tfplan`, the
+        // real-client corpus), the plan file shows as OpenTofu shows it, byte for byte.
+        let txt = dir.join("plan.txt");
+        if txt.is_file() {
+            assert_eq!(
+                ok(&["plan", "show", "--schemas", &schemas, &tfplan]),
+                std::fs::read_to_string(&txt).unwrap(),
+                "{tfplan}: plan show --schemas differs from tofu show"
+            );
+        }
         // Addresses shown from both: the first 25 and the last of each plan (the library's
         // test compares every resource change of every plan; this checks the binary's path,
         // and a process per address over the 500-resource scenario would take minutes).
@@ -86,7 +96,14 @@ fn planfiles_read_as_their_show_json() {
                         address
                     ]),
                     ok(&[
-                        "plan", "show", "--format", format, "--all", "--schemas", &schemas, &json,
+                        "plan",
+                        "show",
+                        "--format",
+                        format,
+                        "--all",
+                        "--schemas",
+                        &schemas,
+                        &json,
                         address
                     ]),
                     "{tfplan}: plan show {address} --format {format}"
