@@ -556,12 +556,12 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
         writeln!(out, "\nNo changes.")?;
     } else {
         writeln!(out)?;
-        table(out, &changes, color)?;
+        table(out, "ADDRESS", &changes, color)?;
     }
     let drift = rows(&s.drift_changes, true);
     if !drift.is_empty() {
         writeln!(out, "\nChanged outside Terraform (drift):\n")?;
-        table(out, &drift, color)?;
+        table(out, "ADDRESS", &drift, color)?;
     }
     let outputs: Vec<(String, String, String)> = s
         .output_changes
@@ -578,7 +578,7 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
         .collect();
     if !outputs.is_empty() {
         writeln!(out, "\nOutput changes:\n")?;
-        output_table(out, &outputs, color)?;
+        table(out, "OUTPUT", &outputs, color)?;
     }
     writeln!(out)?;
     writeln!(out, "Changes: {}", counts_line(&s.counts))?;
@@ -591,8 +591,10 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
     Ok(())
 }
 
+/// An aligned table of escaped rows: ACTION, `second` (ADDRESS or OUTPUT), NOTES.
 fn table(
     out: &mut dyn Write,
+    second: &str,
     rows: &[(String, String, String)],
     color: bool,
 ) -> std::io::Result<()> {
@@ -607,11 +609,11 @@ fn table(
         .map(|r| r.1.chars().count())
         .max()
         .unwrap_or(0)
-        .max(7);
+        .max(second.len());
     writeln!(
         out,
         "{}",
-        format!("{:wa$}  {:wb$}  NOTES", "ACTION", "ADDRESS").trim_end()
+        format!("{:wa$}  {:wb$}  NOTES", "ACTION", second).trim_end()
     )?;
     for (a, b, n) in rows {
         let action = render::paint(&format!("{a:wa$}"), a, color);
@@ -749,36 +751,6 @@ fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Res
     }
     if s.outputs.total() > s.outputs.get("no_op") {
         writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
-    }
-    Ok(())
-}
-
-/// The output changes: ACTION, OUTPUT (name), NOTES.
-fn output_table(
-    out: &mut dyn Write,
-    rows: &[(String, String, String)],
-    color: bool,
-) -> std::io::Result<()> {
-    let wa = rows
-        .iter()
-        .map(|r| r.0.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(6);
-    let wb = rows
-        .iter()
-        .map(|r| r.1.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(6);
-    writeln!(
-        out,
-        "{}",
-        format!("{:wa$}  {:wb$}  NOTES", "ACTION", "OUTPUT").trim_end()
-    )?;
-    for (a, b, n) in rows {
-        let action = render::paint(&format!("{a:wa$}"), a, color);
-        writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end())?;
     }
     Ok(())
 }
