@@ -407,8 +407,21 @@ impl Decoder {
         src: &mut S,
         input_len: usize,
     ) -> Result<Value<'a>, Error> {
+        self.run_at(program, program.root(), arena, src, input_len)
+    }
+
+    /// `run` from `node` of `program` (the root for a whole value; a nested node
+    /// for [`crate::lookup`]), under the same limits.
+    fn run_at<'a, S: Source<'a>>(
+        &mut self,
+        program: &'a Program,
+        node: crate::program::NodeId,
+        arena: &'a Bump,
+        src: &mut S,
+        input_len: usize,
+    ) -> Result<Value<'a>, Error> {
         let stacks = self.stacks.take().unwrap_or_default();
-        let mut m = stacks.into_machine(program, arena, self.config, Cur::Node(program.root()));
+        let mut m = stacks.into_machine(program, arena, self.config, Cur::Node(node));
         // Bound the arena for this decode: what it already holds plus the configured budget
         // (`max_arena_bytes`, or less for a small input: `max_amplification`).
         let previous_limit = arena.allocation_limit();
