@@ -267,7 +267,10 @@ const REREAD_MAX_BYTES: usize = 64 << 20;
 /// The JSON document of a binary plan file that `want` asks for.
 fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<Vec<u8>, Failure> {
     let name = display_name(path);
-    let fail = |e: tfwire_planfile::Error| Failure::Input(format!("{name}: {e}"));
+    // One line, whatever member names or addresses the file holds.
+    let fail = |e: tfwire_planfile::Error| {
+        Failure::Input(format!("{name}: {}", crate::escape::Inline(&e.to_string())))
+    };
     let pf = Planfile::read(bytes).map_err(fail)?;
     let mut out = match want {
         Want::Plan(schemas) | Want::PlanValues(schemas @ Some(_)) => {
