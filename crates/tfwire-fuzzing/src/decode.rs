@@ -332,6 +332,6 @@ fn check_error(r: &Result<Value<'_>, Error>, input: &[u8]) {
             e.offset(),
             input.len()
         );
-        let _ = e.to_string();
+        crate::clean_message(&e.to_string());
     }
 }

@@ -158,7 +158,8 @@ fn same_json(a: Json<'_>, b: Json<'_>) -> bool {
 }
 
 fn check_error(e: &tfwire_plan::Error, len: usize) {
-    let _ = (e.to_string(), e.path());
+    crate::clean_message(&e.to_string());
+    let _ = e.path();
     if let Some(offset) = e.offset() {
         assert!(offset <= len, "error offset {offset} past the input: {e}");
     }

@@ -56,7 +56,7 @@ pub fn planfile(data: &[u8]) {
     let pf = match Planfile::read_with(file, &config) {
         Ok(pf) => pf,
         Err(e) => {
-            one_line(&e.to_string());
+            crate::clean_message(&e.to_string());
             return;
         }
     };
@@ -82,7 +82,7 @@ pub fn planfile(data: &[u8]) {
                 );
                 summaries.push(read_plan(json));
             }
-            Err(e) => one_line(&e.to_string()),
+            Err(e) => crate::clean_message(&e.to_string()),
         }
     }
     if let [a, b] = &summaries[..] {
@@ -104,11 +104,4 @@ fn read_plan(json: &str) -> String {
         let _ = tfwire_plan::Diff::of(&rc.change);
     }
     tfwire_plan::Summary::of(plan).to_json()
-}
-
-fn one_line(msg: &str) {
-    assert!(
-        !msg.is_empty() && !msg.contains('\n'),
-        "error message: {msg:?}"
-    );
 }
