@@ -28,6 +28,86 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # In a proxy
+//!
+//! A proxy between OpenTofu and a provider sees each value as the `DynamicValue` field of a
+//! gRPC message: with prost-generated types, a struct with `msgpack` and `json` byte fields.
+//! The usual loop keeps one [`Decoder`] and one arena per connection task (or thread),
+//! decodes each message's value borrowing the message's bytes, and resets the arena between
+//! messages, so a warm decoder allocates nothing on the heap:
+//!
+//! ```
+//! use tfwire::{Config, Decoder, DynamicValue};
+//! use tfwire::schema::{Kind, ProgramCache, ProviderSchemas};
+//!
+//! /// What prost generates for `tfplugin6.DynamicValue` (`bytes::Bytes` fields work alike).
+//! struct PbDynamicValue { msgpack: Vec<u8>, json: Vec<u8> }
+//!
+//! // Schemas once per provider (from `providers schema -json`, or from the provider's
+//! // `GetProviderSchema` response with `ProviderSchema::from_protobuf`), programs cached.
+//! let schemas = ProviderSchemas::from_json(br#"{"format_version":"1.0","provider_schemas":{
+//!   "registry.opentofu.org/hashicorp/null":{"resource_schemas":{"null_resource":{"version":0,
+//!   "block":{"attributes":{"id":{"type":"string","computed":true},
+//!   "triggers":{"type":["map","string"],"optional":true}}}}}}}}"#)?;
+//! let cache = ProgramCache::new(schemas);
+//! let program = cache.get("registry.opentofu.org/hashicorp/null", Kind::Resource, "null_resource")?;
+//!
+//! let mut decoder = Decoder::new(Config::default());
+//! let mut arena = tfwire::bumpalo::Bump::new();
+//! let messages = [
+//!     PbDynamicValue { msgpack: b"\x82\xa2id\xa11\xa8triggers\x81\xa1k\xa1v".to_vec(), json: vec![] },
+//!     PbDynamicValue { msgpack: vec![], json: br#"{"id":"2","triggers":null}"#.to_vec() },
+//! ];
+//! for pb in &messages {
+//!     let dv = DynamicValue { msgpack: &pb.msgpack, json: &pb.json };
+//!     let value = decoder.decode_dynamic_value(&program, dv, &arena)?;
+//!     assert!(value.get("id").unwrap().as_str().is_some());
+//!     arena.reset(); // the value borrowed the arena: drop it, then reuse the memory
+//! }
+//! // A whole protobuf message: `DynamicValue::from_protobuf` reads a `DynamicValue`'s
+//! // encoding without copying (field 1 msgpack, field 2 json).
+//! let dv = DynamicValue::from_protobuf(b"\x0a\x10\x82\xa2id\xa13\xa8triggers\xc0")?;
+//! assert_eq!(decoder.decode_dynamic_value(&program, dv, &arena)?.get("id").unwrap().as_str(), Some("3"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Threads: [`Program`], [`schema::ProgramCache`] (programs in an `Arc`) and [`Type`] are
+//! `Send + Sync`, shared by every task; a [`Decoder`] is `Send` and holds scratch reused from
+//! one decode to the next, so each task or thread owns one (`&mut self`); a [`Value`] is
+//! `Send + Sync` but borrows its arena and the input, so it lives as long as both. The
+//! `bumpalo` arena is `Send`, not `Sync`: one per task. `crates/tfwire-plugin` builds the
+//! rest of a proxy on this (the plugin protocol's messages, each value with its schema, a
+//! raw-frame forwarding tonic service).
+//!
+//! ```
+//! fn send_sync<T: Send + Sync>() {}
+//! fn send<T: Send>() {}
+//! send_sync::<tfwire::Program>();
+//! send_sync::<tfwire::schema::ProgramCache>();
+//! send_sync::<tfwire::Type>();
+//! send_sync::<tfwire::Value<'static>>();
+//! send::<tfwire::Decoder>();
+//! send::<tfwire::bumpalo::Bump>();
+//! ```
+//!
+//! # Where tfwire departs from go-cty
+//!
+//! The conformance README lets a decoder reject inputs go-cty accepts by accident; tfwire
+//! rejects, with an error naming the value:
+//! - bytes after the complete value (go-cty ignores them);
+//! - strings that are not valid UTF-8 (go-cty keeps the bytes);
+//! - map keys that are not strings, including nil (go-cty reads `""`, and for some keys
+//!   loses its place in the input);
+//! - an object whose attribute count matches but which repeats a key and so misses another
+//!   (go-cty returns an object of another type), and an empty map or array for an object or
+//!   tuple type with attributes/elements (likewise);
+//! - a truncated extension at the end of the input (go-cty 1.12 reads an unknown).
+//!
+//! and accepts, as go-cty does: binary wherever a string is expected (keys, numbers, the
+//! type of a dynamic value), a dynamic value wrapped twice (`[“dynamic”, [T, v]]`), and
+//! decimal strings with `+`, leading zeros, `.5`, `5.` and exponents. It rejects Go's binary
+//! exponent (`"1p3"`), which go-cty accepts.
+//!
 //! # Cargo features
 //!
 //! - `bytes`: `ChunkStore`, to feed `bytes::Bytes` chunks to the
@@ -42,6 +122,10 @@
 //! reserved, so a 5-byte `array32` header claiming 4 billion elements fails at once. The
 //! decoder never recurses over the input, never panics on bad input, and reports every
 //! failure as an [`Error`] with a path and a byte offset.
+
+/// The arena crate values are decoded into (`tfwire::bumpalo::Bump`), re-exported so that a
+/// caller's `Bump` is always the version tfwire's API takes.
+pub use bumpalo;
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -14,23 +14,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Where tfwire departs from go-cty on odd MessagePack
-//!
-//! The conformance README lets a decoder reject inputs go-cty accepts by accident; tfwire
-//! rejects, with an error naming the value:
-//! - bytes after the complete value (go-cty ignores them);
-//! - strings that are not valid UTF-8 (go-cty keeps the bytes);
-//! - map keys that are not strings, including nil (go-cty reads `""`, and for some keys
-//!   loses its place in the input);
-//! - an object whose attribute count matches but which repeats a key and so misses another
-//!   (go-cty returns an object of another type), and an empty map or array for an object or
-//!   tuple type with attributes/elements (likewise);
-//! - a truncated extension at the end of the input (go-cty 1.12 reads an unknown).
-//!
-//! and accepts, as go-cty does: binary wherever a string is expected (keys, numbers, the
-//! type of a dynamic value), a dynamic value wrapped twice (`[“dynamic”, [T, v]]`), and
-//! decimal strings with `+`, leading zeros, `.5`, `5.` and exponents. It rejects Go's binary
-//! exponent (`"1p3"`), which go-cty accepts.
+//! (The deviations from go-cty on odd input are documented in the crate docs, `lib.rs`:
+//! this module is private, so its docs are not in rustdoc.)
 
 #[cfg(feature = "bytes")]
 mod chunk_store;
