@@ -1,6 +1,6 @@
 //! Compiled programs for every type of a provider, compiled once and shared.
 
-use super::{ProviderSchemas, Schema};
+use super::{ProviderSchema, ProviderSchemas, Schema};
 use crate::error::{Error, ErrorKind, Path};
 use crate::program::Program;
 use std::collections::HashMap;
@@ -49,6 +49,30 @@ impl ProgramCache {
             schemas,
             programs: RwLock::new(HashMap::new()),
         }
+    }
+
+    /// A cache over one provider's schemas, as a proxy has them: from that provider's
+    /// `GetProviderSchema` response ([`ProviderSchema::from_protobuf`]). `address` is the
+    /// key lookups resolve as [`ProviderSchemas::provider`] does (a full address, or any
+    /// name: with one provider, its last part after `/` also finds it).
+    ///
+    /// ```
+    /// use tfwire::schema::{Kind, ProgramCache, ProviderSchemas};
+    /// # let doc = br#"{"provider_schemas":{"p":{"resource_schemas":
+    /// #   {"null_resource":{"block":{"attributes":{"id":{"type":"string","computed":true}}}}}}}}"#;
+    /// # let schema = ProviderSchemas::from_json(doc)?.providers.remove("p").unwrap();
+    /// // `schema`: ProviderSchema::from_protobuf(&response_bytes, Protocol::V6)?
+    /// let cache = ProgramCache::for_provider("registry.opentofu.org/hashicorp/null", schema);
+    /// let program = cache.get("registry.opentofu.org/hashicorp/null", Kind::Resource, "null_resource")?;
+    /// let arena = bumpalo::Bump::new();
+    /// let v = tfwire::decode_msgpack(&program, b"\x81\xa2id\xa1x", &arena)?;
+    /// assert_eq!(v.get("id").unwrap().as_str(), Some("x"));
+    /// # Ok::<(), tfwire::Error>(())
+    /// ```
+    pub fn for_provider(address: impl Into<String>, schema: ProviderSchema) -> ProgramCache {
+        let mut schemas = ProviderSchemas::default();
+        schemas.providers.insert(address.into(), schema);
+        ProgramCache::new(schemas)
     }
 
     /// The schemas.
