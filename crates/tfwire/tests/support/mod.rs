@@ -1,8 +1,6 @@
 //! Shared by the integration tests: loading the conformance corpus and applying its rules.
 #![allow(dead_code, unreachable_pub)]
 
-pub mod golit;
-
 use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::path::PathBuf;
