@@ -69,21 +69,63 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-/// Writes `s` as a double-quoted string with `"`, `\` and control characters escaped.
+/// The characters a message never shows raw, because a terminal or a text renderer acts on
+/// them: C0 controls, DEL, C1 controls, the bidirectional controls and the line and
+/// paragraph separators (the set of `tfwire_plan::is_unsafe_char`).
+fn is_unsafe_char(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}'
+        | '\u{7f}'..='\u{9f}'
+        | '\u{61c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{2028}'
+        | '\u{2029}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}')
+}
+
+/// Writes `c` escaped as JSON escapes it: `\n`, `\r`, `\t`, otherwise `\uXXXX`.
+fn write_escaped(f: &mut impl fmt::Write, c: char) -> fmt::Result {
+    match c {
+        '\n' => f.write_str("\\n"),
+        '\r' => f.write_str("\\r"),
+        '\t' => f.write_str("\\t"),
+        c => write!(f, "\\u{:04x}", u32::from(c)),
+    }
+}
+
+/// Writes `s` as a double-quoted string with `"`, `\` and the characters of
+/// [`is_unsafe_char`] escaped.
 pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     f.write_char('"')?;
     for c in s.chars() {
         match c {
             '"' => f.write_str("\\\"")?,
             '\\' => f.write_str("\\\\")?,
-            '\n' => f.write_str("\\n")?,
-            '\r' => f.write_str("\\r")?,
-            '\t' => f.write_str("\\t")?,
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => write!(f, "\\u{:04x}", c as u32)?,
+            c if is_unsafe_char(c) => write_escaped(f, c)?,
             c => f.write_char(c)?,
         }
     }
     f.write_char('"')
+}
+
+/// Writes through to a formatter with the characters of [`is_unsafe_char`] escaped, so an
+/// error message is one line whatever text of the input it quotes.
+struct OneLine<'a, 'b>(&'a mut fmt::Formatter<'b>);
+
+impl fmt::Write for OneLine<'_, '_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let mut start = 0;
+        for (i, c) in s.char_indices() {
+            if is_unsafe_char(c) {
+                self.0.write_str(&s[start..i])?;
+                write_escaped(self.0, c)?;
+                start = i + c.len_utf8();
+            }
+        }
+        self.0.write_str(&s[start..])
+    }
 }
 
 /// Like [`write_quoted`], for text from the input that may be long (a number of a million
@@ -479,10 +521,13 @@ impl fmt::Debug for Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write as _;
         write!(
-            f,
+            OneLine(f),
             "{}: {} (at byte {})",
-            self.0.path, self.0.kind, self.0.offset
+            self.0.path,
+            self.0.kind,
+            self.0.offset
         )
     }
 }
