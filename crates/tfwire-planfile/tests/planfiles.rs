@@ -4,7 +4,7 @@
 //! the same content as OpenTofu's in every field it writes, with the schemas and without
 //! them (then up to sensitivity and big numbers: see `drop_sensitivity` and `loose_eq`).
 //!
-//! `PLANFILE_TEST=name` runs only the scenarios whose directory name contains `name`.
+//! `TFWIRE_TEST=name` runs only the scenarios whose directory name contains `name`.
 
 use serde_json::Value as J;
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use tfwire_planfile::Planfile;
 
 fn scenarios() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-    let filter = std::env::var("PLANFILE_TEST").unwrap_or_default();
+    let filter = std::env::var("TFWIRE_TEST").unwrap_or_default();
     let mut out = Vec::new();
     for set in ["planfiles", "real-client"] {
         let Ok(dir) = std::fs::read_dir(root.join(set)) else {

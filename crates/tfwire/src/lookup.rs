@@ -26,7 +26,7 @@
 //!
 //! The value found is decoded and checked exactly as a full decode checks it, and it equals
 //! the full decode's value at that path ([`Value::at`]) whenever the full decode succeeds
-//! (`tests/lookup.rs` checks this on the conformance corpus). What is skipped is checked for
+//! (`tests/harness/lookup.rs` checks this on the conformance corpus). What is skipped is checked for
 //! MessagePack framing only: a lookup may succeed on an input that a full decode rejects for
 //! a bad value elsewhere, or for bytes after the value. Where the answer depends on more than
 //! the path (a map whose keys need Unicode normalization, or repeat; a set, whose element

@@ -5,6 +5,7 @@
 //! Allocations are counted per thread (tests run in parallel), by a counting global
 //! allocator wrapping the system one.
 
+#[path = "harness/support.rs"]
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};

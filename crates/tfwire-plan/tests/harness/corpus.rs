@@ -20,7 +20,7 @@ pub(crate) fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
 }
 
-/// Every file under `corpus/<sub>`, sorted, limited by `TFWIRE_PLAN_FILTER`.
+/// Every file under `corpus/<sub>`, sorted, limited by `TFWIRE_TEST`.
 fn files(sub: &str) -> Vec<(String, PathBuf)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
@@ -36,7 +36,7 @@ fn files(sub: &str) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     walk(&root.join(sub), &mut out);
     out.sort();
-    let filter = std::env::var("TFWIRE_PLAN_FILTER").unwrap_or_default();
+    let filter = std::env::var("TFWIRE_TEST").unwrap_or_default();
     out.into_iter()
         .map(|p| {
             let rel = p
@@ -54,7 +54,7 @@ fn all_files() -> Vec<(String, PathBuf)> {
     let mut v = files("plans");
     v.extend(files("states"));
     assert!(
-        v.len() >= 300 || std::env::var("TFWIRE_PLAN_FILTER").is_ok(),
+        v.len() >= 300 || std::env::var("TFWIRE_TEST").is_ok(),
         "the corpus went missing: {} files",
         v.len()
     );
@@ -209,7 +209,7 @@ fn every_document_reads_or_fails_as_recorded() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    if std::env::var("TFWIRE_PLAN_FILTER").is_err() {
+    if std::env::var("TFWIRE_TEST").is_err() {
         assert_eq!((plans, states), (301, 56), "plans and states read");
     }
 }
@@ -286,7 +286,7 @@ fn plan_counts_agree_with_an_independent_walk() {
         checked += 1;
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    if std::env::var("TFWIRE_PLAN_FILTER").is_err() {
+    if std::env::var("TFWIRE_TEST").is_err() {
         assert_eq!(checked, 301);
     }
 }
@@ -319,7 +319,7 @@ fn state_addresses_agree_with_an_independent_walk() {
         checked += 1;
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    if std::env::var("TFWIRE_PLAN_FILTER").is_err() {
+    if std::env::var("TFWIRE_TEST").is_err() {
         assert_eq!(checked, 56);
     }
 }
@@ -360,7 +360,7 @@ fn utf16_and_bom_inputs_read_like_their_utf8_text() {
             assert_eq!(tape.root().to_string(), want, "{rel} as {name}");
         }
     }
-    if std::env::var("TFWIRE_PLAN_FILTER").is_err() {
+    if std::env::var("TFWIRE_TEST").is_err() {
         assert_eq!(seen, 3);
     }
 }

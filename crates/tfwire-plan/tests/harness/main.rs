@@ -1,6 +1,6 @@
 //! One harness for tfwire-plan: the real corpus, hand-made fixtures, and tables of cases.
 //!
-//! `TFWIRE_PLAN_FILTER=substring` limits the corpus cases to files whose path contains it.
+//! `TFWIRE_TEST=substring` limits the corpus cases to files whose path contains it.
 
 mod corpus;
 mod documents;

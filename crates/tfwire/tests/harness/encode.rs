@@ -1,9 +1,7 @@
 //! The encoders beyond the conformance vectors: number forms, refinements, dynamic values,
 //! and the errors for values that break the value model's rules (messages verbatim).
 
-mod support;
-
-use support::to_hex;
+use crate::support::to_hex;
 use tfwire::{Dynamic, Number, Program, Refinements, Ty, Type, Value};
 
 fn program(ty: &str) -> Program {

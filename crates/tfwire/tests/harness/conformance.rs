@@ -2,15 +2,13 @@
 //! under the rules of `corpus/conformance/UPSTREAM-README.md` and the decisions recorded in
 //! `corpus/conformance/decisions.jsonl`.
 //!
-//! `TFWIRE_FILTER=substring` runs only the vectors whose name contains it.
+//! `TFWIRE_TEST=substring` runs only the vectors whose name contains it.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 use tfwire::{Config, Decoder, Program, Type};
 
 fn filter() -> Option<String> {
-    std::env::var("TFWIRE_FILTER").ok()
+    std::env::var("TFWIRE_TEST").ok()
 }
 
 fn decode_msgpack(ty: &str, bytes: &[u8]) -> Result<String, String> {

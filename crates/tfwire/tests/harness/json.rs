@@ -1,9 +1,7 @@
 //! The JSON path beyond the conformance vectors: exact numbers, both readers, errors with
 //! line and column, lenient mode, dynamic values.
 
-mod support;
-
-use support::normalize_decimal;
+use crate::support::normalize_decimal;
 use tfwire::{Config, Decoder, ErrorKind, Number, Program, Type, Value};
 
 fn both(ty: &str, text: &str, config: Config) -> Result<String, String> {
@@ -357,7 +355,7 @@ fn lengths_are_checked_in_document_order() {
 fn dynamic_types_get_the_same_depth_in_both_formats() {
     let ty = r#"["object",{"d":"dynamic"}]"#;
     let json = r#"{"d":{"type":["list","string"],"value":["x"]}}"#;
-    let msgpack = support::hex("81a16492c4115b226c697374222c22737472696e67225d91a178");
+    let msgpack = crate::support::hex("81a16492c4115b226c697374222c22737472696e67225d91a178");
     let program = Program::compile(&Type::from_json(ty).unwrap());
     for (depth, ok) in [(3, false), (4, true)] {
         let config = Config::default().max_depth(depth);

@@ -1,9 +1,7 @@
 //! Chunked MessagePack decoding gives the one-shot result for every split of every
 //! conformance vector: the same value, or the same error (kind, path, offset).
 
-mod support;
-
-use support::*;
+use crate::support::*;
 use tfwire::{Config, Decoder, Program, Progress, Type, Value};
 
 fn show(r: &Result<Value<'_>, tfwire::Error>) -> String {
@@ -50,7 +48,7 @@ impl Rng {
 /// 2 KiB and 256 random ones (the one-byte feed of
 /// [`multi_way_splits_of_every_vector_match_one_shot`] cuts every one of their tokens at every
 /// byte). With `TFWIRE_EVERY_SPLIT=1` every offset of every vector is tried:
-/// `TFWIRE_EVERY_SPLIT=1 cargo test --release -p tfwire --test streaming`.
+/// `TFWIRE_EVERY_SPLIT=1 cargo test --release -p tfwire --test harness streaming`.
 #[test]
 fn every_two_way_split_of_every_vector_matches_one_shot() {
     let vectors: Vec<(String, Program, Vec<u8>)> = vectors()

@@ -6,9 +6,7 @@
 //! where every offset would make the test quadratic) at every offset in their first and last
 //! 64 bytes and at every 97th in between.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 use tfwire::{Config, Decoder, ErrorKind, Program, Type};
 
 fn cuts(n: usize) -> impl Iterator<Item = usize> {

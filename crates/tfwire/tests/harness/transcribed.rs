@@ -2,10 +2,8 @@
 //! (`corpus/conformance/tftypes-and-cty-test-vectors.jsonl`, `type-json-vectors.jsonl`;
 //! format in `corpus/conformance/TRANSCRIBED.md`).
 
-mod support;
-
+use crate::support::*;
 use serde_json::Value as Json;
-use support::*;
 use tfwire::{Number, Program, Type, Value};
 
 /// A value in the vectors' neutral form: null, `{"$unknown": true}`, `{"$number": "..."}`,

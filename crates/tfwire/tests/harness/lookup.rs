@@ -3,9 +3,7 @@
 //! does not have) is what `lookup` finds; `is_null`/`is_known` agree with the decoded value;
 //! inputs the full decode rejects never make a lookup panic.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 use tfwire::{Config, Decoder, Path, PathStep, Program, Type, Value};
 
 /// Every path into `v` (at most `max`), the root included, plus a few it does not have.

@@ -2,10 +2,8 @@
 //! MAP labels, block counts, nested attribute types; programs from protobuf equal programs
 //! from JSON; go-cty's payloads for a block's implied type decode.
 
-mod support;
-
+use crate::support::*;
 use std::path::Path;
-use support::*;
 use tfwire::schema::{Block, Kind, ProgramCache, Protocol, ProviderSchema, ProviderSchemas};
 use tfwire::{Config, Decoder, ErrorKind, Program, Type, Value};
 
