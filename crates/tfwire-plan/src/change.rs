@@ -438,3 +438,50 @@ impl<'a> OutputChange<'a> {
         })
     }
 }
+
+/// The module instance part of a resource instance address: `module.a["x"].module.b` for
+/// `module.a["x"].module.b.aws_instance.c[0]`, empty for a root module resource.
+///
+/// ```
+/// use tfwire_plan::module_of;
+/// assert_eq!(module_of(r#"module.a["x.y"].module.b.aws_instance.c[0]"#), r#"module.a["x.y"].module.b"#);
+/// assert_eq!(module_of("data.aws_ami.ubuntu"), "");
+/// ```
+pub fn module_of(address: &str) -> &str {
+    let b = address.as_bytes();
+    let mut end = 0; // the end of the last complete module step
+    let mut i = 0;
+    while b[i..].starts_with(b"module.") {
+        i += "module.".len();
+        while i < b.len() && b[i] != b'.' && b[i] != b'[' {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'[' {
+            i = skip_brackets(b, i);
+        }
+        if i >= b.len() || b[i] != b'.' {
+            // `module.x` alone is not a resource address: no module part.
+            break;
+        }
+        end = i;
+        i += 1;
+    }
+    &address[..end]
+}
+
+/// Skips `[...]` starting at `b[i] == b'['`, with quoted strings (and their escapes)
+/// inside; returns the index after `]` (or the length, if unterminated).
+pub(crate) fn skip_brackets(b: &[u8], mut i: usize) -> usize {
+    let mut in_str = false;
+    i += 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b']' if !in_str => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}

@@ -1,8 +1,9 @@
 //! Selecting resource changes: [`Glob`] patterns over addresses and types, and the
 //! [`Filter`] that [`crate::Summary::filtered`] applies.
 
+use crate::change::skip_brackets;
 use crate::error::{Error, ErrorKind};
-use crate::summary::{COUNT_KEYS, ChangeSummary};
+use crate::summary::{COUNT_KEYS, ChangeSummary, Counts, Summary};
 
 /// A shell-style pattern: `*` matches any run of characters (dots and brackets included),
 /// `?` any one character, `\` makes the next character literal; everything else matches
@@ -87,53 +88,6 @@ impl Glob {
         }
         self.tokens[p..].iter().all(|t| *t == Token::Any)
     }
-}
-
-/// The module instance part of a resource instance address: `module.a["x"].module.b` for
-/// `module.a["x"].module.b.aws_instance.c[0]`, empty for a root module resource.
-///
-/// ```
-/// use tfwire_plan::module_of;
-/// assert_eq!(module_of(r#"module.a["x.y"].module.b.aws_instance.c[0]"#), r#"module.a["x.y"].module.b"#);
-/// assert_eq!(module_of("data.aws_ami.ubuntu"), "");
-/// ```
-pub fn module_of(address: &str) -> &str {
-    let b = address.as_bytes();
-    let mut end = 0; // the end of the last complete module step
-    let mut i = 0;
-    while b[i..].starts_with(b"module.") {
-        i += "module.".len();
-        while i < b.len() && b[i] != b'.' && b[i] != b'[' {
-            i += 1;
-        }
-        if i < b.len() && b[i] == b'[' {
-            i = skip_brackets(b, i);
-        }
-        if i >= b.len() || b[i] != b'.' {
-            // `module.x` alone is not a resource address: no module part.
-            break;
-        }
-        end = i;
-        i += 1;
-    }
-    &address[..end]
-}
-
-/// Skips `[...]` starting at `b[i] == b'['`, with quoted strings (and their escapes)
-/// inside; returns the index after `]` (or the length, if unterminated).
-fn skip_brackets(b: &[u8], mut i: usize) -> usize {
-    let mut in_str = false;
-    i += 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if in_str => i += 1,
-            b'"' => in_str = !in_str,
-            b']' if !in_str => return i + 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    b.len()
 }
 
 /// Which resource changes to keep: every condition given must hold; within one condition,
@@ -258,9 +212,57 @@ fn module_matches(g: &Glob, module: &str) -> bool {
     false
 }
 
+impl<'a> Summary<'a> {
+    /// The summary of the changes (and drift entries) that `filter` selects, counted
+    /// again; [`Summary::unfiltered`] keeps the whole plan's numbers.
+    ///
+    /// ```
+    /// use tfwire_plan::{Filter, Summary};
+    /// let mut input = br#"{"format_version":"1.2","resource_changes":[
+    ///   {"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a","change":{"actions":["create"]}},
+    ///   {"address":"module.net.aws_subnet.b[0]","module_address":"module.net","mode":"managed",
+    ///    "type":"aws_subnet","name":"b","index":0,"change":{"actions":["delete"]}}]}"#.to_vec();
+    /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+    /// let arena = bumpalo::Bump::new();
+    /// let summary = Summary::of(tape.plan(&arena)?);
+    /// let only = summary.filtered(&Filter::new().module("module.net"));
+    /// assert_eq!((only.counts.get("create"), only.counts.get("delete")), (0, 1));
+    /// assert_eq!(only.unfiltered, Some((2, 0)));
+    /// # Ok::<(), tfwire_plan::Error>(())
+    /// ```
+    pub fn filtered(&self, filter: &Filter) -> Summary<'a> {
+        let pick = |list: &[ChangeSummary<'a>]| -> (Counts, Vec<ChangeSummary<'a>>) {
+            let mut counts = Counts::default();
+            let mut out = Vec::new();
+            for c in list.iter().filter(|c| filter.matches(c)) {
+                counts.add(c.kind);
+                out.push(c.clone());
+            }
+            (counts, out)
+        };
+        let (counts, changes) = pick(&self.changes);
+        let (drift, drift_changes) = pick(&self.drift_changes);
+        Summary {
+            format_version: self.format_version,
+            terraform_version: self.terraform_version,
+            counts,
+            drift,
+            changes,
+            drift_changes,
+            unfiltered: Some(
+                self.unfiltered
+                    .unwrap_or((self.changes.len(), self.drift_changes.len())),
+            ),
+            outputs: self.outputs.clone(),
+            output_changes: self.output_changes.clone(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::change::module_of;
 
     #[test]
     fn globs() {

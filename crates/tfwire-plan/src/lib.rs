@@ -100,13 +100,14 @@ mod tape;
 mod values;
 mod version;
 
+pub use change::module_of;
 pub use change::{Action, AttrPath, Change, ChangeKind, Importing, OutputChange, ResourceChange};
 pub use checks::{Check, CheckAddress, CheckInstance, CheckStatus};
 pub use config::Configuration;
 pub use diff::{Diff, DiffOp, Shape};
 pub use document::{Document, DocumentKind};
 pub use error::{Error, ErrorKind};
-pub use filter::{Filter, Glob, module_of};
+pub use filter::{Filter, Glob};
 pub use json::{
     Array, ArrayIter, Json, Kind, Number, Object, ObjectIter, is_unsafe_char, write_json_str,
 };

@@ -1,7 +1,6 @@
 //! [`Summary`]: what a plan does, counted per action, with the per-resource list.
 
-use crate::change::{Action, AttrPath, ChangeKind, ResourceChange};
-use crate::filter::{Filter, module_of};
+use crate::change::{Action, AttrPath, ChangeKind, ResourceChange, module_of};
 use crate::json::write_json_str;
 use crate::plan::Plan;
 use crate::values::Mode;
@@ -329,51 +328,6 @@ impl<'a> Summary<'a> {
             unfiltered: None,
             outputs,
             output_changes,
-        }
-    }
-
-    /// The summary of the changes (and drift entries) that `filter` selects, counted
-    /// again; [`Summary::unfiltered`] keeps the whole plan's numbers.
-    ///
-    /// ```
-    /// use tfwire_plan::{Filter, Summary};
-    /// let mut input = br#"{"format_version":"1.2","resource_changes":[
-    ///   {"address":"aws_instance.a","mode":"managed","type":"aws_instance","name":"a","change":{"actions":["create"]}},
-    ///   {"address":"module.net.aws_subnet.b[0]","module_address":"module.net","mode":"managed",
-    ///    "type":"aws_subnet","name":"b","index":0,"change":{"actions":["delete"]}}]}"#.to_vec();
-    /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
-    /// let arena = bumpalo::Bump::new();
-    /// let summary = Summary::of(tape.plan(&arena)?);
-    /// let only = summary.filtered(&Filter::new().module("module.net"));
-    /// assert_eq!((only.counts.get("create"), only.counts.get("delete")), (0, 1));
-    /// assert_eq!(only.unfiltered, Some((2, 0)));
-    /// # Ok::<(), tfwire_plan::Error>(())
-    /// ```
-    pub fn filtered(&self, filter: &Filter) -> Summary<'a> {
-        let pick = |list: &[ChangeSummary<'a>]| -> (Counts, Vec<ChangeSummary<'a>>) {
-            let mut counts = Counts::default();
-            let mut out = Vec::new();
-            for c in list.iter().filter(|c| filter.matches(c)) {
-                counts.add(c.kind);
-                out.push(c.clone());
-            }
-            (counts, out)
-        };
-        let (counts, changes) = pick(&self.changes);
-        let (drift, drift_changes) = pick(&self.drift_changes);
-        Summary {
-            format_version: self.format_version,
-            terraform_version: self.terraform_version,
-            counts,
-            drift,
-            changes,
-            drift_changes,
-            unfiltered: Some(
-                self.unfiltered
-                    .unwrap_or((self.changes.len(), self.drift_changes.len())),
-            ),
-            outputs: self.outputs.clone(),
-            output_changes: self.output_changes.clone(),
         }
     }
 
