@@ -33,15 +33,17 @@ impl Counts {
         }
     }
 
-    /// The count under `key` (0 if none).
+    /// The count under `key` (0 if none). For the standard kinds, index with the
+    /// [`ChangeKind`] instead (`counts[ChangeKind::Create]`): a misspelt key is a compile
+    /// error there, and a silent 0 here.
     pub fn get(&self, key: &str) -> usize {
+        self.slot(key).copied().unwrap_or(0)
+    }
+
+    fn slot(&self, key: &str) -> Option<&usize> {
         match COUNT_KEYS.iter().position(|k| *k == key) {
-            Some(i) => self.standard[i],
-            None => self
-                .other
-                .iter()
-                .find(|(k, _)| k == key)
-                .map_or(0, |(_, n)| *n),
+            Some(i) => Some(&self.standard[i]),
+            None => self.other.iter().find(|(k, _)| k == key).map(|(_, n)| n),
         }
     }
 
@@ -71,6 +73,26 @@ impl Counts {
             write!(out, ":{n}")?;
         }
         out.write_char('}')
+    }
+}
+
+/// `counts[kind]`: the changes of that kind (a replacement counts under `replace` whatever
+/// its order; an action list outside the standard kinds under its own key).
+///
+/// ```
+/// use tfwire_plan::{ChangeKind, Counts};
+/// let mut counts = Counts::default();
+/// counts.add(ChangeKind::Create);
+/// counts.add(ChangeKind::Replace { create_first: true });
+/// assert_eq!(counts[ChangeKind::Create], 1);
+/// assert_eq!(counts[ChangeKind::Replace { create_first: false }], 1);
+/// assert_eq!(counts[ChangeKind::Delete], 0);
+/// ```
+impl core::ops::Index<ChangeKind<'_>> for Counts {
+    type Output = usize;
+
+    fn index(&self, kind: ChangeKind<'_>) -> &usize {
+        self.slot(&kind.key()).unwrap_or(&0)
     }
 }
 
