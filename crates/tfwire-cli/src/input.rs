@@ -2,7 +2,8 @@
 //! (with or without a byte-order mark) or UTF-16; hex text. And the documents (plans and
 //! states) built from them, with errors that point at the offending line.
 
-use crate::{Failure, report};
+use crate::failure::Failure;
+use crate::report;
 use flate2::bufread::GzDecoder;
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -294,14 +295,6 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<Vec<u8>, Failure
     };
     out.reserve(tfwire_plan::INPUT_PADDING);
     Ok(out)
-}
-
-/// Loads `--schemas FILE` (`tofu providers schema -json`).
-pub(crate) fn schemas(path: Option<&str>) -> Result<Option<ProgramCache>, Failure> {
-    let Some(path) = path else {
-        return Ok(None);
-    };
-    Ok(Some(ProgramCache::new(crate::schema::load(path)?)))
 }
 
 /// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.

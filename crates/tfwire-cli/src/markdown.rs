@@ -8,7 +8,7 @@
 //! in GitHub-flavoured Markdown: no link, image, mention, emphasis or HTML of its own.
 
 use crate::escape::{html, html_code, md_code};
-use crate::plan::{listed, notes};
+use crate::listing::{listed, notes, output_counts_line};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, ResourceChange};
@@ -235,7 +235,7 @@ impl Summary<'_, '_> {
             let _ = write!(
                 text,
                 "**Outputs:** {} ({}{}).",
-                crate::plan::output_counts_line(&s.outputs),
+                output_counts_line(&s.outputs),
                 names.join(", "),
                 if more > 0 {
                     format!(" and {more} more")

@@ -1,9 +1,11 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
 use crate::escape::{Inline, inline, quote};
+use crate::failure::Failure;
 use crate::input::Want;
+use crate::listing::{counts_line, listed, notes, output_counts_line};
 use crate::render;
-use crate::{Failure, humanplan, input, markdown, output, suggest};
+use crate::{humanplan, input, markdown, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
@@ -347,7 +349,7 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Usage(format!("--fail-on: {e}")))?;
     }
     let name = input::display_name(&args.file).to_string();
-    let schemas = input::schemas(args.schemas.as_deref())?;
+    let schemas = schema::cache(args.schemas.as_deref())?;
     input::with_document(&args.file, Want::Plan(schemas.as_ref()), |doc| {
         let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
@@ -455,73 +457,6 @@ fn gates(
         }
     }
     Ok(())
-}
-
-/// The notes of a change, for humans: moved, imported, reason, forced by, deposed. Each
-/// string from the document goes through `doc`, the escaping of the writer's target
-/// (`escape::inline` for a terminal, `escape::md_code` for Markdown).
-pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<String> {
-    let mut notes = Vec::new();
-    if let Some(p) = c.previous_address {
-        notes.push(format!("moved from {}", doc(p)));
-    }
-    if c.importing {
-        notes.push(match c.import_id {
-            Some(id) => format!("imported (id {})", doc(id)),
-            None => "imported".to_string(),
-        });
-    }
-    if matches!(c.kind, ChangeKind::Forget) {
-        notes.push("forgotten: removed from state, not destroyed".into());
-    }
-    if let ChangeKind::Replace { create_first: true } = c.kind {
-        notes.push("create before destroy".into());
-    }
-    if let Some(r) = c.action_reason {
-        notes.push(doc(reason_words(r)));
-    }
-    if !c.replace_paths.is_empty() {
-        let paths: Vec<String> = c
-            .replace_paths
-            .iter()
-            .map(|p| doc(&p.to_string()))
-            .collect();
-        notes.push(format!("forced by {}", paths.join(", ")));
-    }
-    if let Some(d) = c.deposed {
-        notes.push(format!("deposed object {}", doc(d)));
-    }
-    notes
-}
-
-/// An `action_reason` in words (unknown reasons as written).
-pub(crate) fn reason_words(reason: &str) -> &str {
-    match reason {
-        "replace_because_tainted" => "tainted",
-        "replace_because_cannot_update" => "cannot be updated in place",
-        "replace_by_request" => "replacement requested",
-        "replace_by_triggers" => "replace_triggered_by",
-        "delete_because_no_resource_config" => "not in configuration",
-        "delete_because_no_module" => "its module is not in configuration",
-        "delete_because_no_move_target" => "moved to an address not in configuration",
-        "delete_because_wrong_repetition" => "count or for_each changed",
-        "delete_because_count_index" => "index out of range for count",
-        "delete_because_each_key" => "key not in for_each",
-        "delete_because_enabled_false" => "enabled is false",
-        "read_because_config_unknown" => "configuration known only after apply",
-        "read_because_dependency_pending" => "depends on pending changes",
-        "read_because_check_nested" => "read again for a check block",
-        "forgot_because_lifecycle_destroy_in_config" => "lifecycle.destroy = false",
-        "forgot_because_lifecycle_destroy_in_state" => {
-            "lifecycle.destroy = false (when it was removed)"
-        }
-        other => other,
-    }
-}
-
-/// Whether a change is listed: every change but plain no-ops.
-pub(crate) fn listed(c: &ChangeSummary<'_>) -> bool {
-    c.kind != ChangeKind::NoOp || c.previous_address.is_some() || c.importing
 }
 
 fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
@@ -755,27 +690,6 @@ fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Res
     Ok(())
 }
 
-/// `1 create, 2 update`: the output counts that are not zero (no-ops left out).
-pub(crate) fn output_counts_line(c: &tfwire_plan::Counts) -> String {
-    let parts: Vec<String> = c
-        .iter()
-        .filter(|(k, n)| *n > 0 && *k != "no_op")
-        .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
-        .collect();
-    parts.join(", ")
-}
-
-/// `3 create, 1 update, 0 replace, 2 delete, ...`: the four main keys always, the others
-/// when not zero.
-pub(crate) fn counts_line(c: &tfwire_plan::Counts) -> String {
-    let parts: Vec<String> = c
-        .iter()
-        .filter(|(k, n)| *n > 0 || matches!(*k, "create" | "update" | "replace" | "delete"))
-        .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
-        .collect();
-    parts.join(", ")
-}
-
 /// The plan in `doc`, or the error for a document of another kind.
 fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Plan<'a>, Failure> {
     match doc {
@@ -790,7 +704,7 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
-    let cache = input::schemas(args.schemas.as_deref())?;
+    let cache = schema::cache(args.schemas.as_deref())?;
     let human = humanplan::Options {
         color: args.color.enabled(),
         terraform: args.wording == Wording::Terraform,

@@ -1,8 +1,9 @@
 //! `tfwire state`: read states (`terraform show -json`) and raw `.tfstate` files.
 
 use crate::escape::{Inline, quote};
+use crate::failure::Failure;
 use crate::render::{self, Layout};
-use crate::{Failure, input, output, suggest};
+use crate::{input, output, suggest};
 use clap::Subcommand;
 use std::fmt::Write as _;
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
