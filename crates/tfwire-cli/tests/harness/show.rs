@@ -1,8 +1,7 @@
 //! `tfwire plan show` and `tfwire state list|show` as a user runs them.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 
 /// A replacement with unknown, sensitive, nested, created and deleted values (no schemas:
 /// every top-level attribute is drawn as a `dynamic` one).

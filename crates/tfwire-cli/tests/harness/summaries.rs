@@ -1,9 +1,8 @@
 //! `tfwire plan summary` as a user runs it: every real plan, every format, the byte
 //! budget of Markdown summaries, and the filters.
 
-mod common;
 
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
