@@ -1,6 +1,5 @@
 //! `tfwire plan show` and `tfwire state list|show` as a user runs them.
 
-
 use crate::common::*;
 
 /// A replacement with unknown, sensitive, nested, created and deleted values (no schemas:
@@ -519,4 +518,59 @@ fn plan_show_uses_the_schemas_of_a_redacted_plan() {
         ),
         "{out}"
     );
+}
+
+/// `tofu state show` records no attribute of a resource that is null, nor one that is the
+/// empty string (a block's attribute: OpenTofu takes it for null), and no null member of
+/// a nested object; every other attribute is printed, in the document's order (which
+/// `show -json` sorts by name, as `tofu state show` prints them). Checked on every
+/// resource of every real-client state against the document read here with serde_json.
+#[test]
+fn state_show_leaves_out_null_attributes() {
+    let root = repo().join("corpus/real-client");
+    let (mut shown, mut left_out) = (0, 0);
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let state = entry.unwrap().path().join("state.json");
+        if !state.is_file() {
+            continue;
+        }
+        let doc = read_json(&state);
+        let mut resources = Vec::new();
+        let mut modules = vec![&doc["values"]["root_module"]];
+        while let Some(m) = modules.pop() {
+            resources.extend(m["resources"].as_array().into_iter().flatten());
+            modules.extend(m["child_modules"].as_array().into_iter().flatten());
+        }
+        let path = state.to_string_lossy();
+        for r in resources {
+            let address = r["address"].as_str().unwrap();
+            let (code, out, err) = run(&["state", "show", &path, address], b"");
+            assert_eq!(code, 0, "{path} {address}: {err}");
+            // The top-level attributes are the lines indented by four spaces.
+            let printed: Vec<&str> = out
+                .lines()
+                .filter_map(|l| l.strip_prefix("    "))
+                .filter(|l| !l.starts_with(' ') && !l.starts_with(['}', ']']))
+                .filter_map(|l| l.split(" =").next())
+                .map(str::trim_end)
+                .collect();
+            let want: Vec<&str> = r["values"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, v)| !v.is_null() && v.as_str() != Some(""))
+                .map(|(k, _)| k.as_str())
+                .collect();
+            let mut sorted = want.clone();
+            sorted.sort_unstable();
+            assert_eq!(printed, sorted, "{path} {address}:\n{out}");
+            left_out += r["values"].as_object().unwrap().len() - want.len();
+            shown += want.len();
+            assert!(
+                !out.lines().any(|l| l.trim_end().ends_with("= null")),
+                "{path} {address}: a null member is printed\n{out}"
+            );
+        }
+    }
+    assert!(shown > 400 && left_out > 200, "{shown} shown, {left_out} left out");
 }
