@@ -122,10 +122,22 @@ impl Summary<'_, '_> {
             });
         }
         if !s.drift_changes.is_empty() {
+            // Sorted like the changes: by action in the order of the change sections
+            // (other actions, then no-ops, after them), in document order within one.
+            let mut items: Vec<usize> = (0..s.drift_changes.len()).collect();
+            items.sort_by_key(|&i| {
+                let c = &s.drift_changes[i];
+                let key = c.kind.key();
+                match ORDER.iter().position(|(k, _, _)| *k == key) {
+                    Some(at) => at,
+                    None if c.kind == ChangeKind::NoOp => ORDER.len() + 1,
+                    None => ORDER.len(),
+                }
+            });
             out.push(Section {
                 title: html("Changed outside Terraform (drift)"),
                 marker: "!",
-                items: (0..s.drift_changes.len()).collect(),
+                items,
                 drift: true,
                 details: false,
                 destructive: false,

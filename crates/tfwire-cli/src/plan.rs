@@ -47,6 +47,12 @@ enum PlanCommand {
 /// previous_address, importing, import_id, action_reason, replace_paths, deposed when
 /// they apply),
 /// and unfiltered ({"changes": n, "drift_changes": n} of the whole plan) when filtered.
+/// `no_op` is the one JSON spelling of the no-op action (keys and values, an identifier:
+/// `.counts.no_op`); the table, tree and Markdown write `no-op`, as OpenTofu does;
+/// --action and --fail-on take either.
+///
+/// The drift list is sorted like the changes: in document order in the table, tree and
+/// JSON; in Markdown, by action in the order of the change sections.
 ///
 /// Filters narrow the list and the counts; all given filters must match, and a filter
 /// given several times (or with comma-separated values) matches any of its values.

@@ -1,7 +1,6 @@
 //! `tfwire dump` on real captures: every value decodes, every line is JSON of the record's
 //! shape, and no value of a schema-sensitive attribute reaches the output.
 
-
 use std::path::{Path, PathBuf};
 
 /// The capture directories: this repository's, and the real-client corpus's when present.

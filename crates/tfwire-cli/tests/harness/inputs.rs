@@ -1,7 +1,6 @@
 //! Inputs as they come: files or standard input, gzip-compressed, UTF-16; and errors
 //! that show where the input is wrong.
 
-
 use crate::common::*;
 use std::io::Write;
 

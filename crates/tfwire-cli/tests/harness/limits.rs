@@ -2,7 +2,6 @@
 //! naming the limit and how to raise it, and oddly compressed inputs are named for what
 //! they are. Big inputs are generated here, never committed.
 
-
 use crate::common::*;
 use std::io::Write;
 

@@ -1,6 +1,5 @@
 //! The `tfwire` binary as a user runs it: outputs, exit codes and messages.
 
-
 use crate::common::{corpus, fixture, plan_files};
 use std::process::Output;
 

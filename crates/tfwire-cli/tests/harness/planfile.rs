@@ -5,7 +5,6 @@
 //! lists the plan's prior state. Then every invalid file of `corpus/planfiles-invalid/` is
 //! rejected with exit code 1 and the library's one-line message.
 
-
 use crate::common::{repo, run};
 use std::path::PathBuf;
 

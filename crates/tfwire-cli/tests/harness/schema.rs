@@ -1,6 +1,5 @@
 //! `tfwire schema` and `tfwire decode --schema`, as a user runs them.
 
-
 use crate::common::{corpus, run as tfwire};
 
 #[test]

@@ -1,6 +1,5 @@
 //! The `tfwire` command as a user runs it: transcoding with `decode --output`, and `encode`.
 
-
 /// Runs `tfwire args...` with `stdin`; returns the exit code, standard output, standard error.
 fn tfwire(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
     let out = crate::common::run_raw(args, stdin);
