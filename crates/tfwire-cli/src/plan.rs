@@ -224,12 +224,24 @@ enum Format {
     Tree,
 }
 
-/// Show the change to one resource: its before/after values, attribute by attribute.
+/// Show the plan as `tofu show -no-color PLANFILE` prints it, or one change of it.
 ///
-/// Prints the change as `terraform plan` does: `+` created, `-` deleted, `~` updated
-/// attributes, nested values indented, `(known after apply)` for values known only after
-/// apply and `(sensitive)` instead of sensitive values (which are never printed).
-/// Unchanged attributes are counted, not shown, unless --all is given.
+/// With the provider schemas (--schemas, or those a redacted plan carries) the text is
+/// OpenTofu's byte for byte. Without them, what the JSON alone tells is still exact
+/// (headers, reasons, moves, imports, ordering, the `Plan:` line, outputs); the values
+/// are drawn from the JSON: nested blocks look like attributes holding lists or objects
+/// (`block = [ { ... }, ]`, empty ones `= []`, sorted among the attributes and counted
+/// as attributes when hidden); maps look like objects (keys unquoted, null members
+/// shown, a removed entry without `-> null`); `# forces replacement` is said only of
+/// top-level attributes with string, number or bool values; write-only attributes
+/// (null in the JSON) are not listed.
+///
+/// The JSON records neither the terminal width nor the planning mode: prose wraps at 78
+/// columns (OpenTofu's width when not writing to a terminal), and `-destroy` or
+/// `-refresh-only` is inferred from what the plan holds (no resource changes but managed
+/// resources in the prior state or drift: refresh-only; no resource or output changes
+/// while the configuration declares some: destroy); it changes only the texts of a plan
+/// without changes and which drift is drawn.
 ///
 /// The JSON format is one object per change: address, action, previous_address,
 /// action_reason, importing, replace_paths and deposed when they apply, and `diff`: the
@@ -255,9 +267,9 @@ struct ShowArgs {
     all: bool,
     /// The provider schemas (`tofu providers schema -json`), for output identical to
     /// `tofu show`; without them (and without the schemas a redacted plan carries),
-    /// nested blocks are drawn as attributes and only top-level attributes say
-    /// `# forces replacement`. Required for a binary plan file, whose resource values are
-    /// decoded with them (the schemas say which attributes are sensitive).
+    /// blocks, maps and write-only attributes are drawn as the JSON shows them (see
+    /// above). Required for a binary plan file, whose resource values are decoded with
+    /// them (the schemas say which attributes are sensitive).
     #[arg(long, value_name = "SCHEMAS")]
     schemas: Option<String>,
     /// Whose words to use: OpenTofu's ("OpenTofu will perform ...") or Terraform's.

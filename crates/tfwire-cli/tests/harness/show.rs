@@ -572,5 +572,52 @@ fn state_show_leaves_out_null_attributes() {
             );
         }
     }
-    assert!(shown > 400 && left_out > 200, "{shown} shown, {left_out} left out");
+    assert!(
+        shown > 400 && left_out > 200,
+        "{shown} shown, {left_out} left out"
+    );
+}
+
+/// Without --schemas, what the JSON alone tells is still `tofu show`'s: for every
+/// real-client scenario, every non-empty line that is not inside a resource body (indented
+/// by at most two columns: headers, reasons, moves, the `Plan:` line, outputs) equals the
+/// oracle's, in order; and every `# forces replacement` drawn without the schemas is a line
+/// of the oracle (but for the alignment).
+#[test]
+fn plan_show_without_schemas_keeps_what_the_json_tells() {
+    fn outline(text: &str) -> Vec<&str> {
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && l.len() - l.trim_start_matches(' ').len() <= 2)
+            .collect()
+    }
+    let root = repo().join("corpus/real-client");
+    let (mut scenarios, mut forces) = (0, 0);
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let dir = entry.unwrap().path();
+        let (plan, oracle) = (dir.join("plan.json"), dir.join("plan.txt"));
+        if !plan.is_file() || !oracle.is_file() {
+            continue;
+        }
+        let want = std::fs::read_to_string(&oracle).unwrap();
+        let (code, got, err) = run(&["plan", "show", &plan.to_string_lossy()], b"");
+        assert_eq!(code, 0, "{}: {err}", dir.display());
+        assert_eq!(outline(&got), outline(&want), "{}", dir.display());
+        // Compared word by word: the alignment of `=` depends on names the JSON lacks.
+        fn words(l: &str) -> Vec<&str> {
+            l.split_whitespace().collect()
+        }
+        for line in got.lines().filter(|l| l.ends_with("# forces replacement")) {
+            assert!(
+                want.lines().any(|w| words(w) == words(line)),
+                "{}: {line}",
+                dir.display()
+            );
+            forces += 1;
+        }
+        scenarios += 1;
+    }
+    assert!(
+        scenarios > 0 && forces > 0,
+        "{scenarios} scenarios, {forces} forced"
+    );
 }
