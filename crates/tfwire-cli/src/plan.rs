@@ -327,20 +327,28 @@ enum ColorMode {
 
 impl ColorArgs {
     fn enabled(&self) -> bool {
-        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-        match self.color {
-            ColorMode::Always => true,
-            ColorMode::Never => false,
-            ColorMode::Auto if env("NO_COLOR").is_some() => false,
-            ColorMode::Auto if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
-            ColorMode::Auto => use_color() && env("TERM").is_none_or(|t| t != "dumb"),
-        }
+        colour(self.color, std::io::stdout().is_terminal(), |k| {
+            std::env::var_os(k)
+        })
     }
 }
 
-/// Whether standard output should be coloured.
-pub(crate) fn use_color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+/// Whether to colour: `always` and `never` as said; `auto` colours when `CLICOLOR_FORCE`
+/// is set (not `0`), else a terminal whose `TERM` is not `dumb`; `NO_COLOR` (not empty)
+/// turns `auto` off whatever else is set. `env` reads an environment variable.
+fn colour(
+    mode: ColorMode,
+    terminal: bool,
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> bool {
+    let env = |k: &str| env(k).filter(|v| !v.is_empty());
+    match mode {
+        ColorMode::Always => true,
+        ColorMode::Never => false,
+        ColorMode::Auto if env("NO_COLOR").is_some() => false,
+        ColorMode::Auto if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+        ColorMode::Auto => terminal && env("TERM").is_none_or(|t| t != "dumb"),
+    }
 }
 
 fn summary(args: SummaryArgs) -> Result<(), Failure> {
@@ -861,4 +869,47 @@ fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
 fn json_str(s: &mut String, v: &str) {
     // Writing to a String cannot fail.
     let _ = tfwire_plan::write_json_str(s, v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ColorMode, colour};
+
+    /// Every case of `--color` and the environment (a terminal cannot be had in the tests
+    /// that run the binary through pipes).
+    #[test]
+    fn colour_decision() {
+        let cases: &[(ColorMode, bool, &[(&str, &str)], bool)] = &[
+            (ColorMode::Always, false, &[("NO_COLOR", "1")], true),
+            (ColorMode::Never, true, &[("CLICOLOR_FORCE", "1")], false),
+            (ColorMode::Auto, true, &[], true),
+            (ColorMode::Auto, false, &[], false),
+            (ColorMode::Auto, true, &[("TERM", "dumb")], false),
+            (ColorMode::Auto, true, &[("TERM", "xterm-256color")], true),
+            (ColorMode::Auto, true, &[("NO_COLOR", "1")], false),
+            (ColorMode::Auto, true, &[("NO_COLOR", "")], true),
+            (ColorMode::Auto, false, &[("CLICOLOR_FORCE", "1")], true),
+            (ColorMode::Auto, false, &[("CLICOLOR_FORCE", "0")], false),
+            (
+                ColorMode::Auto,
+                false,
+                &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")],
+                true,
+            ),
+            (
+                ColorMode::Auto,
+                true,
+                &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+                false,
+            ),
+        ];
+        for (i, &(mode, terminal, vars, want)) in cases.iter().enumerate() {
+            let env = |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            };
+            assert_eq!(colour(mode, terminal, env), want, "case {i}");
+        }
+    }
 }

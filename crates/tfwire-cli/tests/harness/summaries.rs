@@ -495,6 +495,13 @@ fn ci_gates_and_colour_flags() {
         code(&["plan", "summary", "--fail-on", "explode", "-"], changed),
         2
     );
+    // The help states the exits of both gates.
+    let (_, help, _) = run(&["plan", "summary", "--help"], b"");
+    assert!(
+        help.contains("--fail-on <ACTION>") && help.contains("Exit 1 (after printing the summary)"),
+        "{help}"
+    );
+    assert!(help.contains("--detailed-exitcode") && help.contains("Exit 2 when the plan"));
     // --color always colours a pipe; never and auto (not a terminal) do not.
     let (_, always, _) = run(
         &["plan", "summary", "--color", "always", "-"],
@@ -608,6 +615,16 @@ fn budget_keeps_deletes_by_address_and_uses_the_space() {
     assert!(md.contains("| `aws_s3_bucket.old[0]` |\n| `aws_s3_bucket.old[1]` |\n"));
     assert!(
         md.contains("not listed to fit the size limit: `aws_instance` "),
+        "{md}"
+    );
+    // At 300 bytes (where the issue found them dropped) the headline and the counts are
+    // kept, whole, within the budget.
+    let (code, md, err) = run(&["plan", "summary", "--max-bytes", "300", "-"], &plan);
+    assert_eq!(code, 0, "{err}");
+    assert!(md.len() <= 300, "{} bytes", md.len());
+    assert!(
+        md.starts_with("### Plan: 15000 to create, 0 to update, 2 to delete")
+            && md.contains("| 15000 | 0 | 2 | 0 | 0 | 0 | 0 |"),
         "{md}"
     );
     // The counts cannot be dropped: a budget too small for them is refused.
@@ -782,7 +799,11 @@ fn drift_sorted_like_changes_in_every_format() {
     };
     let drift = md.find("Changed outside").unwrap();
     let changes = order(&md[..drift]);
-    assert_eq!(changes, ["t.r1", "t.d1", "t.d2", "t.c1", "t.u1", "t.u2"], "{md}");
+    assert_eq!(
+        changes,
+        ["t.r1", "t.d1", "t.d2", "t.c1", "t.u1", "t.u2"],
+        "{md}"
+    );
     assert_eq!(order(&md[drift..]), changes, "{md}");
 }
 
@@ -809,8 +830,8 @@ fn no_op_spelling() {
         assert_eq!(code, 1);
         assert!(err.contains("(no-op)") && !err.contains("no_op"), "{err}");
     }
-    let decisions = std::fs::read_to_string(repo().join("corpus/conformance/decisions.jsonl"))
-        .unwrap();
+    let decisions =
+        std::fs::read_to_string(repo().join("corpus/conformance/decisions.jsonl")).unwrap();
     assert!(
         decisions.lines().any(|l| {
             let d: Value = serde_json::from_str(l).unwrap();
