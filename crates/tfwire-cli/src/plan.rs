@@ -237,11 +237,11 @@ enum Format {
 /// (null in the JSON) are not listed.
 ///
 /// The JSON records neither the terminal width nor the planning mode: prose wraps at 78
-/// columns (OpenTofu's width when not writing to a terminal), and `-destroy` or
-/// `-refresh-only` is inferred from what the plan holds (no resource changes but managed
-/// resources in the prior state or drift: refresh-only; no resource or output changes
-/// while the configuration declares some: destroy); it changes only the texts of a plan
-/// without changes and which drift is drawn.
+/// columns (OpenTofu's width when not writing to a terminal); `-destroy` or
+/// `-refresh-only` is read from a binary plan file, and inferred for a JSON plan from what
+/// it holds (no resource changes but managed resources in the prior state or drift:
+/// refresh-only; no resource or output changes while the configuration declares some:
+/// destroy); it changes only the texts of a plan without changes and which drift is drawn.
 ///
 /// The JSON format is one object per change: address, action, previous_address,
 /// action_reason, importing, replace_paths and deposed when they apply, and `diff`: the
@@ -731,101 +731,112 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let cache = schema::cache(args.schemas.as_deref())?;
-    let human = humanplan::Options {
+    let mut human = humanplan::Options {
         color: args.color.enabled(),
         terraform: args.wording == Wording::Terraform,
         all: args.all,
+        mode: None,
     };
-    input::with_document(&args.file, Want::PlanValues(cache.as_ref()), |doc| {
-        let plan = expect_plan(&name, doc)?;
-        // A Terraform Cloud redacted plan carries its provider schemas.
-        let embedded = match (&cache, plan.provider_schemas) {
-            (None, Some(ps)) => {
-                let doc = format!("{{\"format_version\":\"1.0\",\"provider_schemas\":{ps}}}");
-                tfwire::schema::ProviderSchemas::from_json(doc.as_bytes()).ok()
-            }
-            _ => None,
-        };
-        let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
-        let Some(address) = args.address.as_deref() else {
-            if args.format == ShowFormat::Json {
-                return Err(Failure::Usage(
-                    "--format json shows one change: give its ADDRESS".into(),
-                ));
-            }
-            let text = humanplan::render_plan(plan, schemas, human)
-                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
-            return output::human(&text, human.color);
-        };
-        if let Some(oc) = address
-            .strip_prefix("output.")
-            .and_then(|n| plan.output_changes.iter().find(|o| o.name == n))
-        {
-            let text = match args.format {
-                ShowFormat::Json => {
-                    let mut s = String::from("{\"output\":");
-                    json_str(&mut s, oc.name);
-                    s.push_str(",\"action\":");
-                    json_str(&mut s, &oc.change.kind().key());
-                    s.push_str(",\"diff\":");
-                    s.push_str(&Diff::of(&oc.change).to_json());
-                    s.push_str("}\n");
-                    s
+    input::with_recorded(
+        &args.file,
+        Want::PlanValues(cache.as_ref()),
+        |doc, recorded| {
+            use tfwire_planfile::proto::Mode;
+            human.mode = recorded.mode.map(|m| match m {
+                Mode::Normal => humanplan::PlanMode::Normal,
+                Mode::Destroy => humanplan::PlanMode::Destroy,
+                Mode::RefreshOnly => humanplan::PlanMode::RefreshOnly,
+            });
+            let plan = expect_plan(&name, doc)?;
+            // A Terraform Cloud redacted plan carries its provider schemas.
+            let embedded = match (&cache, plan.provider_schemas) {
+                (None, Some(ps)) => {
+                    let doc = format!("{{\"format_version\":\"1.0\",\"provider_schemas\":{ps}}}");
+                    tfwire::schema::ProviderSchemas::from_json(doc.as_bytes()).ok()
                 }
-                ShowFormat::Text => humanplan::render_output(oc, human)
-                    .map(|l| l + "\n")
-                    .unwrap_or_default(),
+                _ => None,
             };
-            return output::human(&text, human.color);
-        }
-        let mut found: Vec<&ResourceChange<'_>> = plan
-            .resource_changes
-            .iter()
-            .filter(|rc| rc.display_address() == address)
-            .collect();
-        if found.is_empty() {
-            found = plan
-                .resource_changes
-                .iter()
-                .filter(|rc| rc.previous_address == Some(address))
-                .collect();
-        }
-        if found.is_empty() {
-            let all: Vec<String> = plan
-                .resource_changes
-                .iter()
-                .map(|rc| rc.display_address().into_owned())
-                .collect();
-            return Err(Failure::Input(format!(
-                "{}: no resource change has the address {}{}",
-                Inline(&name),
-                quote(address),
-                suggest::near(address, &all, "tfwire plan summary", &args.file)
-            )));
-        }
-        let mut text = String::new();
-        for (i, rc) in found.iter().enumerate() {
-            let diff = Diff::of(&rc.change);
-            match args.format {
-                ShowFormat::Json => {
-                    text.push_str(&change_json(rc, &diff));
-                    text.push('\n');
+            let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
+            let Some(address) = args.address.as_deref() else {
+                if args.format == ShowFormat::Json {
+                    return Err(Failure::Usage(
+                        "--format json shows one change: give its ADDRESS".into(),
+                    ));
                 }
-                ShowFormat::Text => {
-                    let section = humanplan::render_change(plan, rc, schemas, human)
-                        .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
-                    if let Some(section) = section {
-                        if i > 0 {
+                let text = humanplan::render_plan(plan, schemas, human)
+                    .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                return output::human(&text, human.color);
+            };
+            if let Some(oc) = address
+                .strip_prefix("output.")
+                .and_then(|n| plan.output_changes.iter().find(|o| o.name == n))
+            {
+                let text = match args.format {
+                    ShowFormat::Json => {
+                        let mut s = String::from("{\"output\":");
+                        json_str(&mut s, oc.name);
+                        s.push_str(",\"action\":");
+                        json_str(&mut s, &oc.change.kind().key());
+                        s.push_str(",\"diff\":");
+                        s.push_str(&Diff::of(&oc.change).to_json());
+                        s.push_str("}\n");
+                        s
+                    }
+                    ShowFormat::Text => humanplan::render_output(oc, human)
+                        .map(|l| l + "\n")
+                        .unwrap_or_default(),
+                };
+                return output::human(&text, human.color);
+            }
+            let mut found: Vec<&ResourceChange<'_>> = plan
+                .resource_changes
+                .iter()
+                .filter(|rc| rc.display_address() == address)
+                .collect();
+            if found.is_empty() {
+                found = plan
+                    .resource_changes
+                    .iter()
+                    .filter(|rc| rc.previous_address == Some(address))
+                    .collect();
+            }
+            if found.is_empty() {
+                let all: Vec<String> = plan
+                    .resource_changes
+                    .iter()
+                    .map(|rc| rc.display_address().into_owned())
+                    .collect();
+                return Err(Failure::Input(format!(
+                    "{}: no resource change has the address {}{}",
+                    Inline(&name),
+                    quote(address),
+                    suggest::near(address, &all, "tfwire plan summary", &args.file)
+                )));
+            }
+            let mut text = String::new();
+            for (i, rc) in found.iter().enumerate() {
+                let diff = Diff::of(&rc.change);
+                match args.format {
+                    ShowFormat::Json => {
+                        text.push_str(&change_json(rc, &diff));
+                        text.push('\n');
+                    }
+                    ShowFormat::Text => {
+                        let section = humanplan::render_change(plan, rc, schemas, human)
+                            .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                        if let Some(section) = section {
+                            if i > 0 {
+                                text.push('\n');
+                            }
+                            text.push_str(&section);
                             text.push('\n');
                         }
-                        text.push_str(&section);
-                        text.push('\n');
                     }
                 }
             }
-        }
-        output::human(&text, human.color)
-    })
+            output::human(&text, human.color)
+        },
+    )
 }
 
 fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
@@ -879,7 +890,14 @@ mod tests {
     /// that run the binary through pipes).
     #[test]
     fn colour_decision() {
-        let cases: &[(ColorMode, bool, &[(&str, &str)], bool)] = &[
+        /// `--color`, whether stdout is a terminal, the environment, and the answer.
+        type Case = (
+            ColorMode,
+            bool,
+            &'static [(&'static str, &'static str)],
+            bool,
+        );
+        let cases: &[Case] = &[
             (ColorMode::Always, false, &[("NO_COLOR", "1")], true),
             (ColorMode::Never, true, &[("CLICOLOR_FORCE", "1")], false),
             (ColorMode::Auto, true, &[], true),

@@ -18,8 +18,8 @@
 //! Two things the JSON does not record are fixed here: the width (OpenTofu wraps its prose
 //! and draws its rule at 78 columns when its output is not a terminal, and at the
 //! terminal's width on one; tfwire always uses 78, the width of the oracles and of CI logs)
-//! and the planning mode (`-destroy`, `-refresh-only`: read from what the plan holds, see
-//! [`PlanMode::of`]).
+//! and the planning mode (`-destroy`, `-refresh-only`: a binary plan file records it; a
+//! JSON plan does not, and it is read from what the plan holds, see [`PlanMode::of`]).
 
 mod differ;
 mod draw;
@@ -52,6 +52,9 @@ pub(crate) struct Options {
     /// Show unchanged attributes, blocks and elements too (`tofu show` shows them only
     /// for imports).
     pub(crate) all: bool,
+    /// The planning mode, when the input records it (a binary plan file); otherwise it
+    /// is inferred from the plan ([`PlanMode::of`]).
+    pub(crate) mode: Option<PlanMode>,
 }
 
 /// What went wrong drawing a plan.
@@ -214,13 +217,14 @@ fn type_from_values(rc: &ResourceChange<'_>, name: &str) -> tfwire::Type {
     ty.unwrap_or(tfwire::Type::Dynamic)
 }
 
-/// The planning mode, which the JSON does not record (a binary plan file does, but it is
-/// read through its JSON form): read from what the plan holds. It changes only the texts
+/// The planning mode, which a binary plan file records and the JSON does not (for a JSON
+/// plan it is read from what the plan holds: [`PlanMode::of`]). It changes only the texts
 /// of a plan without changes ("No objects need to be destroyed.", the refresh-only
 /// sentences) and which drift is drawn (all of it in a refresh-only plan, else only what
 /// `relevant_attributes` names).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PlanMode {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PlanMode {
+    /// A plan of the changes the configuration needs.
     Normal,
     /// `-destroy`.
     Destroy,
@@ -309,7 +313,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let drift_blocks = blocks(plan.resource_drift);
         let change_blocks = blocks(plan.resource_changes);
 
-        let mode = PlanMode::of(plan);
+        let mode = self.opts.mode.unwrap_or_else(|| PlanMode::of(plan));
         let mut drift = Vec::new();
         for (rc, schema) in plan.resource_drift.iter().zip(&drift_blocks) {
             let paths: Vec<_> = plan
@@ -901,4 +905,37 @@ fn indent_json(v: Json<'_>, prefix: &str, indent: &str) -> String {
     let mut out = String::new();
     go(v, 0, prefix, indent, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Options, PlanMode, render_plan};
+
+    /// A recorded planning mode (a binary plan file's) is taken over the inferred one.
+    #[test]
+    fn recorded_mode_over_inferred() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/render");
+        let mut json = std::fs::read(dir.join("no-changes/plan.json")).unwrap();
+        json.reserve(tfwire_plan::INPUT_PADDING);
+        let tape = tfwire_plan::Parser::new().parse(&mut json).unwrap();
+        let arena = bumpalo::Bump::new();
+        let plan = tape.plan(&arena).unwrap();
+        let inferred = render_plan(plan, None, Options::default()).unwrap();
+        let oracle = std::fs::read_to_string(dir.join("no-changes/plan.txt")).unwrap();
+        assert_eq!(inferred, oracle);
+        let normal = Options {
+            mode: Some(PlanMode::Normal),
+            ..Options::default()
+        };
+        assert_eq!(render_plan(plan, None, normal).unwrap(), oracle);
+        let destroy = Options {
+            mode: Some(PlanMode::Destroy),
+            ..Options::default()
+        };
+        let text = render_plan(plan, None, destroy).unwrap();
+        assert!(
+            text.contains("No changes. No objects need to be destroyed."),
+            "{text}"
+        );
+    }
 }
