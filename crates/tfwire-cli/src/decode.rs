@@ -1,7 +1,7 @@
 //! `tfwire decode`: a value of a type, from MessagePack (or JSON), to its canonical form,
 //! or transcoded to MessagePack or JSON.
 
-use crate::Failure;
+use crate::failure::Failure;
 use crate::{input, output};
 use clap::ValueEnum;
 use tfwire::{Decoder, Program, Type};

@@ -1,8 +1,9 @@
 //! `tfwire dump`: a `TF_LOG_SDK_PROTO_DATA_DIR` directory as JSON lines, decoded with the
 //! provider's schemas, sensitive attributes masked.
 
+use crate::failure::Failure;
 use crate::schema::provider;
-use crate::{Failure, input, output};
+use crate::{input, output};
 use std::collections::HashMap;
 use std::path::Path;
 use tfwire::schema::ProviderSchemas;

@@ -1,6 +1,6 @@
 //! `tfwire encode`: a value of a type, from its canonical form (or JSON), to MessagePack.
 
-use crate::Failure;
+use crate::failure::Failure;
 use crate::{input, output};
 use clap::ValueEnum;
 use tfwire::{Decoder, Program, Type};

@@ -2,7 +2,8 @@
 //! (with or without a byte-order mark) or UTF-16; hex text. And the documents (plans and
 //! states) built from them, with errors that point at the offending line.
 
-use crate::{Failure, report};
+use crate::failure::Failure;
+use crate::report;
 use flate2::bufread::GzDecoder;
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -225,10 +226,30 @@ pub(crate) fn with_document<R>(
     want: Want<'_>,
     f: impl FnOnce(Document<'_>) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
+    with_recorded(path, want, |doc, _| f(doc))
+}
+
+/// What a binary plan file records that its JSON form (and a `show -json` document) does
+/// not.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Recorded {
+    /// The planning mode (`-destroy`, `-refresh-only`): `tofu show` words a plan without
+    /// changes, and chooses the drift it draws, by it.
+    pub(crate) mode: Option<tfwire_planfile::proto::Mode>,
+}
+
+/// [`with_document`], also passing what a binary plan file records beyond its JSON form
+/// (nothing for a JSON document).
+pub(crate) fn with_recorded<R>(
+    path: &str,
+    want: Want<'_>,
+    f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
+) -> Result<R, Failure> {
     let mut bytes = read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
     let from_planfile = tfwire_planfile::is_zip(&bytes) || bytes.starts_with(b"tfplan");
+    let mut recorded = Recorded::default();
     if from_planfile {
-        bytes = planfile(path, &bytes, want)?;
+        (bytes, recorded) = planfile(path, &bytes, want)?;
     }
     let config = tfwire_plan::Config::default().max_nodes(max_input_bytes() / 8);
     let mut parser = Parser::with_config(config);
@@ -237,7 +258,7 @@ pub(crate) fn with_document<R>(
             drop(parser); // the scratch buffers are not needed any more
             let arena = bumpalo::Bump::new();
             match tape.document(&arena) {
-                Ok(doc) => return f(doc),
+                Ok(doc) => return f(doc, recorded),
                 Err(e) => e,
             }
         }
@@ -265,13 +286,16 @@ pub(crate) fn with_document<R>(
 const REREAD_MAX_BYTES: usize = 64 << 20;
 
 /// The JSON document of a binary plan file that `want` asks for.
-fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<Vec<u8>, Failure> {
+fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Recorded), Failure> {
     let name = display_name(path);
     // One line, whatever member names or addresses the file holds.
     let fail = |e: tfwire_planfile::Error| {
         Failure::Input(format!("{name}: {}", crate::escape::Inline(&e.to_string())))
     };
     let pf = Planfile::read(bytes).map_err(fail)?;
+    let recorded = Recorded {
+        mode: tfwire_planfile::proto::Mode::try_from(pf.plan.ui_mode).ok(),
+    };
     let mut out = match want {
         Want::Plan(schemas) | Want::PlanValues(schemas @ Some(_)) => {
             pf.to_json(schemas).map_err(fail)?.into_bytes()
@@ -293,15 +317,7 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<Vec<u8>, Failure
         },
     };
     out.reserve(tfwire_plan::INPUT_PADDING);
-    Ok(out)
-}
-
-/// Loads `--schemas FILE` (`tofu providers schema -json`).
-pub(crate) fn schemas(path: Option<&str>) -> Result<Option<ProgramCache>, Failure> {
-    let Some(path) = path else {
-        return Ok(None);
-    };
-    Ok(Some(ProgramCache::new(crate::schema::load(path)?)))
+    Ok((out, recorded))
 }
 
 /// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.

@@ -3,14 +3,17 @@
 //! Exit codes: 0 success, 1 the input was rejected, 2 usage error.
 
 use clap::{Parser, Subcommand};
+use failure::Failure;
 use std::process::ExitCode;
 
 mod decode;
 mod dump;
 mod encode;
 mod escape;
+mod failure;
 mod humanplan;
 mod input;
+mod listing;
 mod markdown;
 mod output;
 mod plan;
@@ -56,17 +59,6 @@ enum Command {
     Plan(plan::Args),
     Schema(schema::Args),
     State(state::Args),
-}
-
-/// How a command failed.
-pub(crate) enum Failure {
-    /// The input was rejected (exit 1).
-    Input(String),
-    /// The command line was wrong (exit 2).
-    Usage(String),
-    /// The command did its work and asks for this exit code (`--detailed-exitcode`,
-    /// `--fail-on`), with a message for standard error if any.
-    Exit(u8, Option<String>),
 }
 
 fn main() -> ExitCode {

@@ -8,7 +8,7 @@
 //! in GitHub-flavoured Markdown: no link, image, mention, emphasis or HTML of its own.
 
 use crate::escape::{html, html_code, md_code};
-use crate::plan::{listed, notes};
+use crate::listing::{listed, notes, output_counts_line};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, ResourceChange};
@@ -122,10 +122,22 @@ impl Summary<'_, '_> {
             });
         }
         if !s.drift_changes.is_empty() {
+            // Sorted like the changes: by action in the order of the change sections
+            // (other actions, then no-ops, after them), in document order within one.
+            let mut items: Vec<usize> = (0..s.drift_changes.len()).collect();
+            items.sort_by_key(|&i| {
+                let c = &s.drift_changes[i];
+                let key = c.kind.key();
+                match ORDER.iter().position(|(k, _, _)| *k == key) {
+                    Some(at) => at,
+                    None if c.kind == ChangeKind::NoOp => ORDER.len() + 1,
+                    None => ORDER.len(),
+                }
+            });
             out.push(Section {
                 title: html("Changed outside Terraform (drift)"),
                 marker: "!",
-                items: (0..s.drift_changes.len()).collect(),
+                items,
                 drift: true,
                 details: false,
                 destructive: false,
@@ -235,7 +247,7 @@ impl Summary<'_, '_> {
             let _ = write!(
                 text,
                 "**Outputs:** {} ({}{}).",
-                crate::plan::output_counts_line(&s.outputs),
+                output_counts_line(&s.outputs),
                 names.join(", "),
                 if more > 0 {
                     format!(" and {more} more")

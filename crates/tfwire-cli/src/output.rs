@@ -2,7 +2,8 @@
 //! (`| head`); text (always through [`escape::terminal`], so nothing a document holds
 //! can act on a terminal), and MessagePack as raw bytes or hex text.
 
-use crate::{Failure, escape};
+use crate::escape;
+use crate::failure::Failure;
 use std::io::{self, Write};
 
 /// Runs `f` with buffered standard output; a closed pipe ends the output quietly.

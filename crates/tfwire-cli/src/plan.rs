@@ -1,9 +1,11 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
 use crate::escape::{Inline, inline, quote};
+use crate::failure::Failure;
 use crate::input::Want;
+use crate::listing::{counts_line, listed, notes, output_counts_line};
 use crate::render;
-use crate::{Failure, humanplan, input, markdown, output, suggest};
+use crate::{humanplan, input, markdown, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
@@ -45,6 +47,12 @@ enum PlanCommand {
 /// previous_address, importing, import_id, action_reason, replace_paths, deposed when
 /// they apply),
 /// and unfiltered ({"changes": n, "drift_changes": n} of the whole plan) when filtered.
+/// `no_op` is the one JSON spelling of the no-op action (keys and values, an identifier:
+/// `.counts.no_op`); the table, tree and Markdown write `no-op`, as OpenTofu does;
+/// --action and --fail-on take either.
+///
+/// The drift list is sorted like the changes: in document order in the table, tree and
+/// JSON; in Markdown, by action in the order of the change sections.
 ///
 /// Filters narrow the list and the counts; all given filters must match, and a filter
 /// given several times (or with comma-separated values) matches any of its values.
@@ -216,12 +224,24 @@ enum Format {
     Tree,
 }
 
-/// Show the change to one resource: its before/after values, attribute by attribute.
+/// Show the plan as `tofu show -no-color PLANFILE` prints it, or one change of it.
 ///
-/// Prints the change as `terraform plan` does: `+` created, `-` deleted, `~` updated
-/// attributes, nested values indented, `(known after apply)` for values known only after
-/// apply and `(sensitive)` instead of sensitive values (which are never printed).
-/// Unchanged attributes are counted, not shown, unless --all is given.
+/// With the provider schemas (--schemas, or those a redacted plan carries) the text is
+/// OpenTofu's byte for byte. Without them, what the JSON alone tells is still exact
+/// (headers, reasons, moves, imports, ordering, the `Plan:` line, outputs); the values
+/// are drawn from the JSON: nested blocks look like attributes holding lists or objects
+/// (`block = [ { ... }, ]`, empty ones `= []`, sorted among the attributes and counted
+/// as attributes when hidden); maps look like objects (keys unquoted, null members
+/// shown, a removed entry without `-> null`); `# forces replacement` is said only of
+/// top-level attributes with string, number or bool values; write-only attributes
+/// (null in the JSON) are not listed.
+///
+/// The JSON records neither the terminal width nor the planning mode: prose wraps at 78
+/// columns (OpenTofu's width when not writing to a terminal); `-destroy` or
+/// `-refresh-only` is read from a binary plan file, and inferred for a JSON plan from what
+/// it holds (no resource changes but managed resources in the prior state or drift:
+/// refresh-only; no resource or output changes while the configuration declares some:
+/// destroy); it changes only the texts of a plan without changes and which drift is drawn.
 ///
 /// The JSON format is one object per change: address, action, previous_address,
 /// action_reason, importing, replace_paths and deposed when they apply, and `diff`: the
@@ -247,9 +267,9 @@ struct ShowArgs {
     all: bool,
     /// The provider schemas (`tofu providers schema -json`), for output identical to
     /// `tofu show`; without them (and without the schemas a redacted plan carries),
-    /// nested blocks are drawn as attributes and only top-level attributes say
-    /// `# forces replacement`. Required for a binary plan file, whose resource values are
-    /// decoded with them (the schemas say which attributes are sensitive).
+    /// blocks, maps and write-only attributes are drawn as the JSON shows them (see
+    /// above). Required for a binary plan file, whose resource values are decoded with
+    /// them (the schemas say which attributes are sensitive).
     #[arg(long, value_name = "SCHEMAS")]
     schemas: Option<String>,
     /// Whose words to use: OpenTofu's ("OpenTofu will perform ...") or Terraform's.
@@ -307,20 +327,28 @@ enum ColorMode {
 
 impl ColorArgs {
     fn enabled(&self) -> bool {
-        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-        match self.color {
-            ColorMode::Always => true,
-            ColorMode::Never => false,
-            ColorMode::Auto if env("NO_COLOR").is_some() => false,
-            ColorMode::Auto if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
-            ColorMode::Auto => use_color() && env("TERM").is_none_or(|t| t != "dumb"),
-        }
+        colour(self.color, std::io::stdout().is_terminal(), |k| {
+            std::env::var_os(k)
+        })
     }
 }
 
-/// Whether standard output should be coloured.
-pub(crate) fn use_color() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+/// Whether to colour: `always` and `never` as said; `auto` colours when `CLICOLOR_FORCE`
+/// is set (not `0`), else a terminal whose `TERM` is not `dumb`; `NO_COLOR` (not empty)
+/// turns `auto` off whatever else is set. `env` reads an environment variable.
+fn colour(
+    mode: ColorMode,
+    terminal: bool,
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> bool {
+    let env = |k: &str| env(k).filter(|v| !v.is_empty());
+    match mode {
+        ColorMode::Always => true,
+        ColorMode::Never => false,
+        ColorMode::Auto if env("NO_COLOR").is_some() => false,
+        ColorMode::Auto if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") => true,
+        ColorMode::Auto => terminal && env("TERM").is_none_or(|t| t != "dumb"),
+    }
 }
 
 fn summary(args: SummaryArgs) -> Result<(), Failure> {
@@ -347,7 +375,7 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Usage(format!("--fail-on: {e}")))?;
     }
     let name = input::display_name(&args.file).to_string();
-    let schemas = input::schemas(args.schemas.as_deref())?;
+    let schemas = schema::cache(args.schemas.as_deref())?;
     input::with_document(&args.file, Want::Plan(schemas.as_ref()), |doc| {
         let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
@@ -455,73 +483,6 @@ fn gates(
         }
     }
     Ok(())
-}
-
-/// The notes of a change, for humans: moved, imported, reason, forced by, deposed. Each
-/// string from the document goes through `doc`, the escaping of the writer's target
-/// (`escape::inline` for a terminal, `escape::md_code` for Markdown).
-pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<String> {
-    let mut notes = Vec::new();
-    if let Some(p) = c.previous_address {
-        notes.push(format!("moved from {}", doc(p)));
-    }
-    if c.importing {
-        notes.push(match c.import_id {
-            Some(id) => format!("imported (id {})", doc(id)),
-            None => "imported".to_string(),
-        });
-    }
-    if matches!(c.kind, ChangeKind::Forget) {
-        notes.push("forgotten: removed from state, not destroyed".into());
-    }
-    if let ChangeKind::Replace { create_first: true } = c.kind {
-        notes.push("create before destroy".into());
-    }
-    if let Some(r) = c.action_reason {
-        notes.push(doc(reason_words(r)));
-    }
-    if !c.replace_paths.is_empty() {
-        let paths: Vec<String> = c
-            .replace_paths
-            .iter()
-            .map(|p| doc(&p.to_string()))
-            .collect();
-        notes.push(format!("forced by {}", paths.join(", ")));
-    }
-    if let Some(d) = c.deposed {
-        notes.push(format!("deposed object {}", doc(d)));
-    }
-    notes
-}
-
-/// An `action_reason` in words (unknown reasons as written).
-pub(crate) fn reason_words(reason: &str) -> &str {
-    match reason {
-        "replace_because_tainted" => "tainted",
-        "replace_because_cannot_update" => "cannot be updated in place",
-        "replace_by_request" => "replacement requested",
-        "replace_by_triggers" => "replace_triggered_by",
-        "delete_because_no_resource_config" => "not in configuration",
-        "delete_because_no_module" => "its module is not in configuration",
-        "delete_because_no_move_target" => "moved to an address not in configuration",
-        "delete_because_wrong_repetition" => "count or for_each changed",
-        "delete_because_count_index" => "index out of range for count",
-        "delete_because_each_key" => "key not in for_each",
-        "delete_because_enabled_false" => "enabled is false",
-        "read_because_config_unknown" => "configuration known only after apply",
-        "read_because_dependency_pending" => "depends on pending changes",
-        "read_because_check_nested" => "read again for a check block",
-        "forgot_because_lifecycle_destroy_in_config" => "lifecycle.destroy = false",
-        "forgot_because_lifecycle_destroy_in_state" => {
-            "lifecycle.destroy = false (when it was removed)"
-        }
-        other => other,
-    }
-}
-
-/// Whether a change is listed: every change but plain no-ops.
-pub(crate) fn listed(c: &ChangeSummary<'_>) -> bool {
-    c.kind != ChangeKind::NoOp || c.previous_address.is_some() || c.importing
 }
 
 fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
@@ -755,27 +716,6 @@ fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Res
     Ok(())
 }
 
-/// `1 create, 2 update`: the output counts that are not zero (no-ops left out).
-pub(crate) fn output_counts_line(c: &tfwire_plan::Counts) -> String {
-    let parts: Vec<String> = c
-        .iter()
-        .filter(|(k, n)| *n > 0 && *k != "no_op")
-        .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
-        .collect();
-    parts.join(", ")
-}
-
-/// `3 create, 1 update, 0 replace, 2 delete, ...`: the four main keys always, the others
-/// when not zero.
-pub(crate) fn counts_line(c: &tfwire_plan::Counts) -> String {
-    let parts: Vec<String> = c
-        .iter()
-        .filter(|(k, n)| *n > 0 || matches!(*k, "create" | "update" | "replace" | "delete"))
-        .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
-        .collect();
-    parts.join(", ")
-}
-
 /// The plan in `doc`, or the error for a document of another kind.
 fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Plan<'a>, Failure> {
     match doc {
@@ -790,102 +730,113 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
-    let cache = input::schemas(args.schemas.as_deref())?;
-    let human = humanplan::Options {
+    let cache = schema::cache(args.schemas.as_deref())?;
+    let mut human = humanplan::Options {
         color: args.color.enabled(),
         terraform: args.wording == Wording::Terraform,
         all: args.all,
+        mode: None,
     };
-    input::with_document(&args.file, Want::PlanValues(cache.as_ref()), |doc| {
-        let plan = expect_plan(&name, doc)?;
-        // A Terraform Cloud redacted plan carries its provider schemas.
-        let embedded = match (&cache, plan.provider_schemas) {
-            (None, Some(ps)) => {
-                let doc = format!("{{\"format_version\":\"1.0\",\"provider_schemas\":{ps}}}");
-                tfwire::schema::ProviderSchemas::from_json(doc.as_bytes()).ok()
-            }
-            _ => None,
-        };
-        let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
-        let Some(address) = args.address.as_deref() else {
-            if args.format == ShowFormat::Json {
-                return Err(Failure::Usage(
-                    "--format json shows one change: give its ADDRESS".into(),
-                ));
-            }
-            let text = humanplan::render_plan(plan, schemas, human)
-                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
-            return output::human(&text, human.color);
-        };
-        if let Some(oc) = address
-            .strip_prefix("output.")
-            .and_then(|n| plan.output_changes.iter().find(|o| o.name == n))
-        {
-            let text = match args.format {
-                ShowFormat::Json => {
-                    let mut s = String::from("{\"output\":");
-                    json_str(&mut s, oc.name);
-                    s.push_str(",\"action\":");
-                    json_str(&mut s, &oc.change.kind().key());
-                    s.push_str(",\"diff\":");
-                    s.push_str(&Diff::of(&oc.change).to_json());
-                    s.push_str("}\n");
-                    s
+    input::with_recorded(
+        &args.file,
+        Want::PlanValues(cache.as_ref()),
+        |doc, recorded| {
+            use tfwire_planfile::proto::Mode;
+            human.mode = recorded.mode.map(|m| match m {
+                Mode::Normal => humanplan::PlanMode::Normal,
+                Mode::Destroy => humanplan::PlanMode::Destroy,
+                Mode::RefreshOnly => humanplan::PlanMode::RefreshOnly,
+            });
+            let plan = expect_plan(&name, doc)?;
+            // A Terraform Cloud redacted plan carries its provider schemas.
+            let embedded = match (&cache, plan.provider_schemas) {
+                (None, Some(ps)) => {
+                    let doc = format!("{{\"format_version\":\"1.0\",\"provider_schemas\":{ps}}}");
+                    tfwire::schema::ProviderSchemas::from_json(doc.as_bytes()).ok()
                 }
-                ShowFormat::Text => humanplan::render_output(oc, human)
-                    .map(|l| l + "\n")
-                    .unwrap_or_default(),
+                _ => None,
             };
-            return output::human(&text, human.color);
-        }
-        let mut found: Vec<&ResourceChange<'_>> = plan
-            .resource_changes
-            .iter()
-            .filter(|rc| rc.display_address() == address)
-            .collect();
-        if found.is_empty() {
-            found = plan
-                .resource_changes
-                .iter()
-                .filter(|rc| rc.previous_address == Some(address))
-                .collect();
-        }
-        if found.is_empty() {
-            let all: Vec<String> = plan
-                .resource_changes
-                .iter()
-                .map(|rc| rc.display_address().into_owned())
-                .collect();
-            return Err(Failure::Input(format!(
-                "{}: no resource change has the address {}{}",
-                Inline(&name),
-                quote(address),
-                suggest::near(address, &all, "tfwire plan summary", &args.file)
-            )));
-        }
-        let mut text = String::new();
-        for (i, rc) in found.iter().enumerate() {
-            let diff = Diff::of(&rc.change);
-            match args.format {
-                ShowFormat::Json => {
-                    text.push_str(&change_json(rc, &diff));
-                    text.push('\n');
+            let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
+            let Some(address) = args.address.as_deref() else {
+                if args.format == ShowFormat::Json {
+                    return Err(Failure::Usage(
+                        "--format json shows one change: give its ADDRESS".into(),
+                    ));
                 }
-                ShowFormat::Text => {
-                    let section = humanplan::render_change(plan, rc, schemas, human)
-                        .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
-                    if let Some(section) = section {
-                        if i > 0 {
+                let text = humanplan::render_plan(plan, schemas, human)
+                    .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                return output::human(&text, human.color);
+            };
+            if let Some(oc) = address
+                .strip_prefix("output.")
+                .and_then(|n| plan.output_changes.iter().find(|o| o.name == n))
+            {
+                let text = match args.format {
+                    ShowFormat::Json => {
+                        let mut s = String::from("{\"output\":");
+                        json_str(&mut s, oc.name);
+                        s.push_str(",\"action\":");
+                        json_str(&mut s, &oc.change.kind().key());
+                        s.push_str(",\"diff\":");
+                        s.push_str(&Diff::of(&oc.change).to_json());
+                        s.push_str("}\n");
+                        s
+                    }
+                    ShowFormat::Text => humanplan::render_output(oc, human)
+                        .map(|l| l + "\n")
+                        .unwrap_or_default(),
+                };
+                return output::human(&text, human.color);
+            }
+            let mut found: Vec<&ResourceChange<'_>> = plan
+                .resource_changes
+                .iter()
+                .filter(|rc| rc.display_address() == address)
+                .collect();
+            if found.is_empty() {
+                found = plan
+                    .resource_changes
+                    .iter()
+                    .filter(|rc| rc.previous_address == Some(address))
+                    .collect();
+            }
+            if found.is_empty() {
+                let all: Vec<String> = plan
+                    .resource_changes
+                    .iter()
+                    .map(|rc| rc.display_address().into_owned())
+                    .collect();
+                return Err(Failure::Input(format!(
+                    "{}: no resource change has the address {}{}",
+                    Inline(&name),
+                    quote(address),
+                    suggest::near(address, &all, "tfwire plan summary", &args.file)
+                )));
+            }
+            let mut text = String::new();
+            for (i, rc) in found.iter().enumerate() {
+                let diff = Diff::of(&rc.change);
+                match args.format {
+                    ShowFormat::Json => {
+                        text.push_str(&change_json(rc, &diff));
+                        text.push('\n');
+                    }
+                    ShowFormat::Text => {
+                        let section = humanplan::render_change(plan, rc, schemas, human)
+                            .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                        if let Some(section) = section {
+                            if i > 0 {
+                                text.push('\n');
+                            }
+                            text.push_str(&section);
                             text.push('\n');
                         }
-                        text.push_str(&section);
-                        text.push('\n');
                     }
                 }
             }
-        }
-        output::human(&text, human.color)
-    })
+            output::human(&text, human.color)
+        },
+    )
 }
 
 fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
@@ -929,4 +880,54 @@ fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
 fn json_str(s: &mut String, v: &str) {
     // Writing to a String cannot fail.
     let _ = tfwire_plan::write_json_str(s, v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ColorMode, colour};
+
+    /// Every case of `--color` and the environment (a terminal cannot be had in the tests
+    /// that run the binary through pipes).
+    #[test]
+    fn colour_decision() {
+        /// `--color`, whether stdout is a terminal, the environment, and the answer.
+        type Case = (
+            ColorMode,
+            bool,
+            &'static [(&'static str, &'static str)],
+            bool,
+        );
+        let cases: &[Case] = &[
+            (ColorMode::Always, false, &[("NO_COLOR", "1")], true),
+            (ColorMode::Never, true, &[("CLICOLOR_FORCE", "1")], false),
+            (ColorMode::Auto, true, &[], true),
+            (ColorMode::Auto, false, &[], false),
+            (ColorMode::Auto, true, &[("TERM", "dumb")], false),
+            (ColorMode::Auto, true, &[("TERM", "xterm-256color")], true),
+            (ColorMode::Auto, true, &[("NO_COLOR", "1")], false),
+            (ColorMode::Auto, true, &[("NO_COLOR", "")], true),
+            (ColorMode::Auto, false, &[("CLICOLOR_FORCE", "1")], true),
+            (ColorMode::Auto, false, &[("CLICOLOR_FORCE", "0")], false),
+            (
+                ColorMode::Auto,
+                false,
+                &[("CLICOLOR_FORCE", "1"), ("TERM", "dumb")],
+                true,
+            ),
+            (
+                ColorMode::Auto,
+                true,
+                &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+                false,
+            ),
+        ];
+        for (i, &(mode, terminal, vars, want)) in cases.iter().enumerate() {
+            let env = |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            };
+            assert_eq!(colour(mode, terminal, env), want, "case {i}");
+        }
+    }
 }

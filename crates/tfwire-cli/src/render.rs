@@ -16,6 +16,26 @@ pub(crate) struct Layout {
     pub(crate) all: bool,
     /// Colour the markers (ANSI).
     pub(crate) color: bool,
+    /// Leave out the members of objects that are null on both sides, as `tofu state show`
+    /// does (it records no null attribute of a block or an object). Without a schema a map
+    /// looks like an object, so a map's null entries are left out too.
+    pub(crate) omit_null: bool,
+    /// Leave out the empty strings of this level's members too (not of the levels below):
+    /// `tofu state show` takes an empty string of a block's attribute for null (the legacy
+    /// SDK cannot write null strings). Without a schema only the resource itself is known
+    /// to be a block.
+    pub(crate) omit_empty_strings: bool,
+}
+
+/// Whether a member is null (or, with `empty_strings`, the empty string) on both sides.
+fn absent(d: &Diff<'_>, empty_strings: bool) -> bool {
+    [d.before, d.after].iter().all(|side| match side {
+        None => true,
+        Some(m) if m.is_unknown() => false,
+        Some(m) => m
+            .raw_value()
+            .is_none_or(|v| v.is_null() || (empty_strings && v.as_str() == Some(""))),
+    })
 }
 
 /// The marker of an op.
@@ -121,13 +141,22 @@ fn leaf_text(d: &Diff<'_>, element: bool) -> String {
 
 /// Writes the members (or elements) of a container node, indented by `indent`.
 pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout) {
-    let shown: Vec<&(Step<'_>, Diff<'_>)> = d
-        .children
+    let array = d.shape == Shape::Array;
+    let omitted = |c: &Diff<'_>| {
+        layout.omit_null && !array && c.op == DiffOp::NoOp && absent(c, layout.omit_empty_strings)
+    };
+    let present: Vec<&(Step<'_>, Diff<'_>)> =
+        d.children.iter().filter(|(_, c)| !omitted(c)).collect();
+    let shown: Vec<&(Step<'_>, Diff<'_>)> = present
         .iter()
+        .copied()
         .filter(|(_, c)| layout.all || !c.is_unchanged())
         .collect();
-    let hidden = d.children.len() - shown.len();
-    let array = d.shape == Shape::Array;
+    let hidden = present.len() - shown.len();
+    let below = Layout {
+        omit_empty_strings: false,
+        ..layout
+    };
     let width = if array {
         0
     } else {
@@ -167,7 +196,7 @@ pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout
                 ("{", "}")
             };
             let _ = writeln!(out, "{lead}{open}{forces}");
-            body(out, child, indent + 4, layout);
+            body(out, child, indent + 4, below);
             let close_pad = if layout.markers { 2 } else { 0 };
             let _ = writeln!(out, "{pad}{}{close}{comma}", " ".repeat(close_pad));
         }

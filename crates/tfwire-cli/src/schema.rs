@@ -2,10 +2,11 @@
 //! let `decode` (and `encode`) use a resource's schema instead of a type.
 
 use crate::escape::{Inline, quote};
-use crate::{Failure, input, output};
+use crate::failure::Failure;
+use crate::{input, output};
 use std::fmt::Write as _;
 use tfwire::Program;
-use tfwire::schema::{Block, ProviderSchema, ProviderSchemas};
+use tfwire::schema::{Block, ProgramCache, ProviderSchema, ProviderSchemas};
 
 /// Choosing a block in a `providers schema -json` document.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -75,6 +76,14 @@ fn looks_like_block(bytes: &[u8]) -> bool {
     !has(b"\"provider_schemas\"")
         && !has(b"\"format_version\"")
         && (has(b"\"attributes\"") || has(b"\"block_types\""))
+}
+
+/// Loads `--schemas FILE` (`tofu providers schema -json`) as a program cache.
+pub(crate) fn cache(path: Option<&str>) -> Result<Option<ProgramCache>, Failure> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    Ok(Some(ProgramCache::new(load(path)?)))
 }
 
 pub(crate) fn load(path: &str) -> Result<ProviderSchemas, Failure> {

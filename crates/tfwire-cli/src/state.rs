@@ -1,8 +1,9 @@
 //! `tfwire state`: read states (`terraform show -json`) and raw `.tfstate` files.
 
 use crate::escape::{Inline, quote};
+use crate::failure::Failure;
 use crate::render::{self, Layout};
-use crate::{Failure, input, output, suggest};
+use crate::{input, output, suggest};
 use clap::Subcommand;
 use std::fmt::Write as _;
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
@@ -60,8 +61,10 @@ fn selected(filter: &str, address: &str) -> bool {
 ///
 /// Sensitive values (`sensitive_values` of a `show -json` state, `sensitive_attributes`
 /// of a raw state) are printed as `(sensitive value)`; markers tfwire cannot read hide the
-/// whole value they cover. Deposed objects of the instance in a raw
-/// state are printed after the current one.
+/// whole value they cover. Attributes that are null (or, at the top level, the empty
+/// string) and null members of nested objects are left out, as `tofu state show` leaves
+/// them out (without a schema a map looks like an object: its null entries are left out
+/// too). Deposed objects of the instance in a raw state are printed after the current one.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire state show terraform.tfstate aws_instance.web\n  \
@@ -122,6 +125,8 @@ const LAYOUT: Layout = Layout {
     markers: false,
     all: true,
     color: false,
+    omit_null: true,
+    omit_empty_strings: true,
 };
 
 fn show(args: ShowArgs) -> Result<(), Failure> {

@@ -10,9 +10,16 @@
 //! [`differ`] turns a change and its schema into a diff tree, [`draw`] draws the tree, and
 //! this module lays out the document (drift, changes, the `Plan:` line, outputs).
 //!
-//! Without a schema for a resource, its top-level attributes are drawn as `dynamic`
-//! attributes would be: nested blocks look like attributes holding objects and lists
-//! (`block = [ { ... } ]`), and nothing says `# forces replacement` below the top level.
+//! Without a schema for a resource, its top-level attributes are drawn from the values
+//! (see [`schema_from_values`]); the differences this makes are listed in `plan show
+//! --help` and the README, and a test checks that everything else (headers, reasons,
+//! notes, ordering, the `Plan:` line, outputs) is still OpenTofu's byte for byte.
+//!
+//! Two things the JSON does not record are fixed here: the width (OpenTofu wraps its prose
+//! and draws its rule at 78 columns when its output is not a terminal, and at the
+//! terminal's width on one; tfwire always uses 78, the width of the oracles and of CI logs)
+//! and the planning mode (`-destroy`, `-refresh-only`: a binary plan file records it; a
+//! JSON plan does not, and it is read from what the plan holds, see [`PlanMode::of`]).
 
 mod differ;
 mod draw;
@@ -28,9 +35,11 @@ use value::{Matcher, Val};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
-use tfwire_plan::{Json, Mode, Plan, ResourceChange};
+use tfwire_plan::{Json, Kind, Mode, Plan, ResourceChange};
 
-/// The terminal width OpenTofu assumes when its output is not a terminal.
+/// The width OpenTofu wraps to when its output is not a terminal (on a terminal it takes
+/// the terminal's width; tfwire always uses this one). It sets where the fixed sentences
+/// wrap and the length of the rule under the drift section, nothing else.
 const COLUMNS: usize = 78;
 
 /// How the plan is drawn.
@@ -43,6 +52,9 @@ pub(crate) struct Options {
     /// Show unchanged attributes, blocks and elements too (`tofu show` shows them only
     /// for imports).
     pub(crate) all: bool,
+    /// The planning mode, when the input records it (a binary plan file); otherwise it
+    /// is inferred from the plan ([`PlanMode::of`]).
+    pub(crate) mode: Option<PlanMode>,
 }
 
 /// What went wrong drawing a plan.
@@ -152,8 +164,11 @@ fn action_of(rc: &ResourceChange<'_>) -> Result<Action, Error> {
     })
 }
 
-/// A block whose attributes are the top-level keys of a change's values, each `dynamic`:
-/// what can be drawn without the provider's schema.
+/// A block whose attributes are the top-level keys of a change's values: what can be drawn
+/// without the provider's schema. An attribute whose known values are all strings (or all
+/// numbers, or all bools) gets that type, so that it says `# forces replacement` as it does
+/// with the schema; any other is `dynamic` (diffed as plain JSON: objects and maps alike,
+/// keys unquoted, no `# forces replacement`).
 fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
     let c = &rc.change;
     let mut names: Vec<&str> = [c.before, c.after, c.after_unknown]
@@ -169,7 +184,7 @@ fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
             .into_iter()
             .map(|n| Attribute {
                 name: n.to_string(),
-                ty: AttributeType::Type(tfwire::Type::Dynamic),
+                ty: AttributeType::Type(type_from_values(rc, n)),
                 required: false,
                 optional: true,
                 computed: false,
@@ -183,9 +198,33 @@ fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
     }
 }
 
-/// The planning mode, which the JSON does not record: read from what the plan holds.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum PlanMode {
+/// The primitive type every known value of the top-level attribute `name` has, or `dynamic`.
+fn type_from_values(rc: &ResourceChange<'_>, name: &str) -> tfwire::Type {
+    let mut ty = None;
+    for side in [rc.change.before, rc.change.after].into_iter().flatten() {
+        let this = match side.get(name).map(|v| v.kind()) {
+            None | Some(Kind::Null) => continue,
+            Some(Kind::String) => tfwire::Type::String,
+            Some(Kind::Number) => tfwire::Type::Number,
+            Some(Kind::Bool) => tfwire::Type::Bool,
+            Some(_) => return tfwire::Type::Dynamic,
+        };
+        match &ty {
+            Some(t) if *t != this => return tfwire::Type::Dynamic,
+            _ => ty = Some(this),
+        }
+    }
+    ty.unwrap_or(tfwire::Type::Dynamic)
+}
+
+/// The planning mode, which a binary plan file records and the JSON does not (for a JSON
+/// plan it is read from what the plan holds: [`PlanMode::of`]). It changes only the texts
+/// of a plan without changes ("No objects need to be destroyed.", the refresh-only
+/// sentences) and which drift is drawn (all of it in a refresh-only plan, else only what
+/// `relevant_attributes` names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PlanMode {
+    /// A plan of the changes the configuration needs.
     Normal,
     /// `-destroy`.
     Destroy,
@@ -274,7 +313,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let drift_blocks = blocks(plan.resource_drift);
         let change_blocks = blocks(plan.resource_changes);
 
-        let mode = PlanMode::of(plan);
+        let mode = self.opts.mode.unwrap_or_else(|| PlanMode::of(plan));
         let mut drift = Vec::new();
         for (rc, schema) in plan.resource_drift.iter().zip(&drift_blocks) {
             let paths: Vec<_> = plan
@@ -866,4 +905,37 @@ fn indent_json(v: Json<'_>, prefix: &str, indent: &str) -> String {
     let mut out = String::new();
     go(v, 0, prefix, indent, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Options, PlanMode, render_plan};
+
+    /// A recorded planning mode (a binary plan file's) is taken over the inferred one.
+    #[test]
+    fn recorded_mode_over_inferred() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/render");
+        let mut json = std::fs::read(dir.join("no-changes/plan.json")).unwrap();
+        json.reserve(tfwire_plan::INPUT_PADDING);
+        let tape = tfwire_plan::Parser::new().parse(&mut json).unwrap();
+        let arena = bumpalo::Bump::new();
+        let plan = tape.plan(&arena).unwrap();
+        let inferred = render_plan(plan, None, Options::default()).unwrap();
+        let oracle = std::fs::read_to_string(dir.join("no-changes/plan.txt")).unwrap();
+        assert_eq!(inferred, oracle);
+        let normal = Options {
+            mode: Some(PlanMode::Normal),
+            ..Options::default()
+        };
+        assert_eq!(render_plan(plan, None, normal).unwrap(), oracle);
+        let destroy = Options {
+            mode: Some(PlanMode::Destroy),
+            ..Options::default()
+        };
+        let text = render_plan(plan, None, destroy).unwrap();
+        assert!(
+            text.contains("No changes. No objects need to be destroyed."),
+            "{text}"
+        );
+    }
 }

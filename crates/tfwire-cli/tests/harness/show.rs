@@ -1,8 +1,6 @@
 //! `tfwire plan show` and `tfwire state list|show` as a user runs them.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// A replacement with unknown, sensitive, nested, created and deleted values (no schemas:
 /// every top-level attribute is drawn as a `dynamic` one).
@@ -519,5 +517,107 @@ fn plan_show_uses_the_schemas_of_a_redacted_plan() {
             "\n      + list_block {\n          + string = \"list_block.one\"\n        }\n"
         ),
         "{out}"
+    );
+}
+
+/// `tofu state show` records no attribute of a resource that is null, nor one that is the
+/// empty string (a block's attribute: OpenTofu takes it for null), and no null member of
+/// a nested object; every other attribute is printed, in the document's order (which
+/// `show -json` sorts by name, as `tofu state show` prints them). Checked on every
+/// resource of every real-client state against the document read here with serde_json.
+#[test]
+fn state_show_leaves_out_null_attributes() {
+    let root = repo().join("corpus/real-client");
+    let (mut shown, mut left_out) = (0, 0);
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let state = entry.unwrap().path().join("state.json");
+        if !state.is_file() {
+            continue;
+        }
+        let doc = read_json(&state);
+        let mut resources = Vec::new();
+        let mut modules = vec![&doc["values"]["root_module"]];
+        while let Some(m) = modules.pop() {
+            resources.extend(m["resources"].as_array().into_iter().flatten());
+            modules.extend(m["child_modules"].as_array().into_iter().flatten());
+        }
+        let path = state.to_string_lossy();
+        for r in resources {
+            let address = r["address"].as_str().unwrap();
+            let (code, out, err) = run(&["state", "show", &path, address], b"");
+            assert_eq!(code, 0, "{path} {address}: {err}");
+            // The top-level attributes are the lines indented by four spaces.
+            let printed: Vec<&str> = out
+                .lines()
+                .filter_map(|l| l.strip_prefix("    "))
+                .filter(|l| !l.starts_with(' ') && !l.starts_with(['}', ']']))
+                .filter_map(|l| l.split(" =").next())
+                .map(str::trim_end)
+                .collect();
+            let want: Vec<&str> = r["values"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, v)| !v.is_null() && v.as_str() != Some(""))
+                .map(|(k, _)| k.as_str())
+                .collect();
+            let mut sorted = want.clone();
+            sorted.sort_unstable();
+            assert_eq!(printed, sorted, "{path} {address}:\n{out}");
+            left_out += r["values"].as_object().unwrap().len() - want.len();
+            shown += want.len();
+            assert!(
+                !out.lines().any(|l| l.trim_end().ends_with("= null")),
+                "{path} {address}: a null member is printed\n{out}"
+            );
+        }
+    }
+    assert!(
+        shown > 400 && left_out > 200,
+        "{shown} shown, {left_out} left out"
+    );
+}
+
+/// Without --schemas, what the JSON alone tells is still `tofu show`'s: for every
+/// real-client scenario, every non-empty line that is not inside a resource body (indented
+/// by at most two columns: headers, reasons, moves, the `Plan:` line, outputs) equals the
+/// oracle's, in order; and every `# forces replacement` drawn without the schemas is a line
+/// of the oracle (but for the alignment).
+#[test]
+fn plan_show_without_schemas_keeps_what_the_json_tells() {
+    fn outline(text: &str) -> Vec<&str> {
+        text.lines()
+            .filter(|l| !l.trim().is_empty() && l.len() - l.trim_start_matches(' ').len() <= 2)
+            .collect()
+    }
+    let root = repo().join("corpus/real-client");
+    let (mut scenarios, mut forces) = (0, 0);
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let dir = entry.unwrap().path();
+        let (plan, oracle) = (dir.join("plan.json"), dir.join("plan.txt"));
+        if !plan.is_file() || !oracle.is_file() {
+            continue;
+        }
+        let want = std::fs::read_to_string(&oracle).unwrap();
+        let (code, got, err) = run(&["plan", "show", &plan.to_string_lossy()], b"");
+        assert_eq!(code, 0, "{}: {err}", dir.display());
+        assert_eq!(outline(&got), outline(&want), "{}", dir.display());
+        // Compared word by word: the alignment of `=` depends on names the JSON lacks.
+        fn words(l: &str) -> Vec<&str> {
+            l.split_whitespace().collect()
+        }
+        for line in got.lines().filter(|l| l.ends_with("# forces replacement")) {
+            assert!(
+                want.lines().any(|w| words(w) == words(line)),
+                "{}: {line}",
+                dir.display()
+            );
+            forces += 1;
+        }
+        scenarios += 1;
+    }
+    assert!(
+        scenarios > 0 && forces > 0,
+        "{scenarios} scenarios, {forces} forced"
     );
 }

@@ -1,9 +1,7 @@
 //! Inputs as they come: files or standard input, gzip-compressed, UTF-16; and errors
 //! that show where the input is wrong.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::io::Write;
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

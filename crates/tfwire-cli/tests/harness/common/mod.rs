@@ -1,6 +1,4 @@
-//! Helpers shared by the tests that run the `tfwire` binary.
-
-#![allow(dead_code)] // each test file uses a part
+//! Helpers shared by the test modules that run the `tfwire` binary.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

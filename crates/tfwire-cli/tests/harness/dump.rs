@@ -1,13 +1,11 @@
 //! `tfwire dump` on real captures: every value decodes, every line is JSON of the record's
 //! shape, and no value of a schema-sensitive attribute reaches the output.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 /// The capture directories: this repository's, and the real-client corpus's when present.
 fn captures() -> Vec<(PathBuf, PathBuf)> {
-    let corpus = PathBuf::from(common::corpus(""));
+    let corpus = PathBuf::from(crate::common::corpus(""));
     let mut out = vec![(
         corpus.join("proto-data/sensitive/proto"),
         corpus.join("proto-data/sensitive/schemas.json"),
@@ -40,7 +38,7 @@ fn secrets(dir: &Path) -> Vec<&'static str> {
 fn dump_decodes_every_value_and_masks_sensitive_attributes() {
     let mut lines = 0;
     for (dir, schemas) in captures() {
-        let out = common::run_raw(
+        let out = crate::common::run_raw(
             &[
                 "dump",
                 &dir.display().to_string(),
@@ -123,7 +121,7 @@ fn dump_decodes_every_value_and_masks_sensitive_attributes() {
 /// no schema accepts is an error line naming the field, and the exit code is 1.
 #[test]
 fn dump_without_an_index() {
-    let src = PathBuf::from(common::corpus("")).join("proto-data/sensitive");
+    let src = PathBuf::from(crate::common::corpus("")).join("proto-data/sensitive");
     let tmp = std::env::temp_dir().join(format!("tfwire-dump-test-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     for e in std::fs::read_dir(src.join("proto")).unwrap().flatten() {
@@ -139,7 +137,7 @@ fn dump_without_an_index() {
     )
     .unwrap();
     let schemas = src.join("schemas.json").display().to_string();
-    let out = common::run_raw(
+    let out = crate::common::run_raw(
         &["dump", &tmp.display().to_string(), "--schemas", &schemas],
         b"",
     );

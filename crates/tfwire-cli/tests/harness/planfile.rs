@@ -5,9 +5,7 @@
 //! lists the plan's prior state. Then every invalid file of `corpus/planfiles-invalid/` is
 //! rejected with exit code 1 and the library's one-line message.
 
-mod common;
-
-use common::{repo, run};
+use crate::common::{repo, run};
 use std::path::PathBuf;
 
 fn scenarios() -> Vec<PathBuf> {

@@ -2,9 +2,7 @@
 //! naming the limit and how to raise it, and oddly compressed inputs are named for what
 //! they are. Big inputs are generated here, never committed.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::io::Write;
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

@@ -1,13 +1,10 @@
 //! The `tfwire` binary as a user runs it: outputs, exit codes and messages.
 
-mod common;
-mod hostile;
-
-use common::{corpus, fixture, plan_files};
+use crate::common::{corpus, fixture, plan_files};
 use std::process::Output;
 
 fn tfwire(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    common::run_raw(args, stdin.unwrap_or_default())
+    crate::common::run_raw(args, stdin.unwrap_or_default())
 }
 
 fn text(b: &[u8]) -> String {

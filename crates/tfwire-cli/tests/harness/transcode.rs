@@ -1,10 +1,8 @@
 //! The `tfwire` command as a user runs it: transcoding with `decode --output`, and `encode`.
 
-mod common;
-
 /// Runs `tfwire args...` with `stdin`; returns the exit code, standard output, standard error.
 fn tfwire(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let out = common::run_raw(args, stdin);
+    let out = crate::common::run_raw(args, stdin);
     (
         out.status.code().unwrap_or(-1),
         out.stdout,
@@ -120,7 +118,7 @@ fn decode_path() {
         (".tags.owner", "null"),
         (".nope", "null"),
     ] {
-        let out = common::run_raw(&["decode", "--type", ty, "--path", path], input);
+        let out = crate::common::run_raw(&["decode", "--type", ty, "--path", path], input);
         assert_eq!(out.status.code(), Some(0), "{path}");
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
@@ -135,11 +133,11 @@ fn decode_path() {
     ] {
         let mut all = vec!["decode", "--type", ty];
         all.extend_from_slice(args);
-        let out = common::run_raw(&all, input);
+        let out = crate::common::run_raw(&all, input);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
     // A bad value on the path is an input error naming it.
-    let out = common::run_raw(
+    let out = crate::common::run_raw(
         &["decode", "--type", ty, "--path", ".name"],
         b"\x81\xa4name\xc3",
     );

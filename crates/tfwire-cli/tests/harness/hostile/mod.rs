@@ -221,7 +221,8 @@ fn check(r: &Run, problems: &mut Vec<String>) {
 }
 
 /// `text` without the bodies of its heredoc strings (the lines after one ending in `<<-EOT`,
-/// up to the line `EOT`, indented deeper than the line that opened it).
+/// or `<<-EOT # forces replacement`, up to the line `EOT`, indented deeper than the line
+/// that opened it).
 fn without_heredocs(text: &str) -> String {
     let mut out = String::new();
     let mut open: Option<usize> = None;
@@ -230,7 +231,13 @@ fn without_heredocs(text: &str) -> String {
         match open {
             Some(at) if line.trim() == "EOT" && indent > at => open = None,
             Some(_) => continue,
-            None if line.trim_end().ends_with("<<-EOT") => open = Some(indent),
+            None if line
+                .trim_end()
+                .trim_end_matches(" # forces replacement")
+                .ends_with("<<-EOT") =>
+            {
+                open = Some(indent)
+            }
             None => {}
         }
         out.push_str(line);

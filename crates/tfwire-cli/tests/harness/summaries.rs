@@ -1,9 +1,7 @@
 //! `tfwire plan summary` as a user runs it: every real plan, every format, the byte
 //! budget of Markdown summaries, and the filters.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -497,6 +495,13 @@ fn ci_gates_and_colour_flags() {
         code(&["plan", "summary", "--fail-on", "explode", "-"], changed),
         2
     );
+    // The help states the exits of both gates.
+    let (_, help, _) = run(&["plan", "summary", "--help"], b"");
+    assert!(
+        help.contains("--fail-on <ACTION>") && help.contains("Exit 1 (after printing the summary)"),
+        "{help}"
+    );
+    assert!(help.contains("--detailed-exitcode") && help.contains("Exit 2 when the plan"));
     // --color always colours a pipe; never and auto (not a terminal) do not.
     let (_, always, _) = run(
         &["plan", "summary", "--color", "always", "-"],
@@ -612,6 +617,16 @@ fn budget_keeps_deletes_by_address_and_uses_the_space() {
         md.contains("not listed to fit the size limit: `aws_instance` "),
         "{md}"
     );
+    // At 300 bytes (where the issue found them dropped) the headline and the counts are
+    // kept, whole, within the budget.
+    let (code, md, err) = run(&["plan", "summary", "--max-bytes", "300", "-"], &plan);
+    assert_eq!(code, 0, "{err}");
+    assert!(md.len() <= 300, "{} bytes", md.len());
+    assert!(
+        md.starts_with("### Plan: 15000 to create, 0 to update, 2 to delete")
+            && md.contains("| 15000 | 0 | 2 | 0 | 0 | 0 | 0 |"),
+        "{md}"
+    );
     // The counts cannot be dropped: a budget too small for them is refused.
     let (code, md, err) = run(&["plan", "summary", "--max-bytes", "200", "-"], &plan);
     assert_eq!((code, md.as_str()), (2, ""));
@@ -720,4 +735,108 @@ fn exclude_filters_and_state_list_addresses() {
     );
     let (_, out, _) = run(&["state", "list", &state, "data.*"], b"");
     assert_eq!(out, "data.aws_ami.ubuntu\n");
+}
+
+/// The drift list is sorted like the changes in every format: the table, the tree and the
+/// JSON keep the document's order for both; Markdown, which puts the changes in sections by
+/// action (replace, delete, create, update, forget, read, others), lists the drift entries
+/// in that order of actions too, in document order within one.
+#[test]
+fn drift_sorted_like_changes_in_every_format() {
+    let entry = |address: &str, actions: &[&str]| {
+        json!({"address": address, "mode": "managed", "type": "t", "name": address
+            .trim_start_matches("t."), "change": {"actions": actions, "before": {}, "after": {}}})
+    };
+    let list = [
+        ("t.u1", &["update"][..]),
+        ("t.d1", &["delete"][..]),
+        ("t.c1", &["create"][..]),
+        ("t.r1", &["delete", "create"][..]),
+        ("t.u2", &["update"][..]),
+        ("t.d2", &["delete"][..]),
+    ];
+    let entries: Vec<Value> = list.iter().map(|(a, x)| entry(a, x)).collect();
+    let plan = serde_json::to_vec(&json!({"format_version": "1.2",
+        "resource_changes": entries, "resource_drift": entries}))
+    .unwrap();
+    let document: Vec<&str> = list.iter().map(|(a, _)| *a).collect();
+    // The addresses of a text's lines, in the order of the lines.
+    let listed = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| l.split_whitespace().find(|w| document.contains(w)))
+            .map(str::to_string)
+            .collect()
+    };
+    // Table and tree: both lists in document order.
+    for format in ["table", "tree"] {
+        let (code, out, err) = run(&["plan", "summary", "--format", format, "-"], &plan);
+        assert_eq!(code, 0, "{err}");
+        let drift = out.find("drift").unwrap();
+        assert_eq!(listed(&out[..drift]), document, "{format}:\n{out}");
+        assert_eq!(listed(&out[drift..]), document, "{format}:\n{out}");
+    }
+    // JSON: both lists in document order.
+    let (_, out, _) = run(&["plan", "summary", "--format", "json", "-"], &plan);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    for key in ["changes", "drift_changes"] {
+        let got: Vec<&str> = v[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["address"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, document, "{key}");
+    }
+    // Markdown: the changes by section, and the drift in the same order.
+    let (_, md, _) = run(&["plan", "summary", "--format", "markdown", "-"], &plan);
+    let order = |text: &str| -> Vec<&str> {
+        let mut at: Vec<(usize, &str)> = document
+            .iter()
+            .map(|a| (text.find(&format!("`{a}`")).unwrap(), *a))
+            .collect();
+        at.sort();
+        at.into_iter().map(|(_, a)| a).collect()
+    };
+    let drift = md.find("Changed outside").unwrap();
+    let changes = order(&md[..drift]);
+    assert_eq!(
+        changes,
+        ["t.r1", "t.d1", "t.d2", "t.c1", "t.u1", "t.u2"],
+        "{md}"
+    );
+    assert_eq!(order(&md[drift..]), changes, "{md}");
+}
+
+/// One spelling per action in each medium: `no-op` wherever people read (table, tree,
+/// Markdown's "No change", `--fail-on` messages, as OpenTofu's `actions` spell it), `no_op`
+/// in every JSON key and value tfwire writes (an identifier: `.counts.no_op`), as recorded
+/// in corpus/conformance/decisions.jsonl; `--action` and `--fail-on` take either.
+#[test]
+fn no_op_spelling() {
+    let plan = corpus("render/moved-import-forget/plan.json");
+    let (_, json, _) = run(&["plan", "summary", "--format", "json", &plan], b"");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["counts"]["no_op"], 2, "{json}");
+    assert!(!json.contains("no-op"), "{json}");
+    for format in ["table", "tree"] {
+        let (_, out, _) = run(&["plan", "summary", "--format", format, &plan], b"");
+        assert!(out.contains("no-op") && !out.contains("no_op"), "{out}");
+    }
+    for spelling in ["no-op", "no_op"] {
+        let (code, out, _) = run(&["plan", "summary", "--action", spelling, &plan], b"");
+        assert_eq!(code, 0);
+        assert!(out.contains("Filtered: 2 of 4"), "{out}");
+        let (code, _, err) = run(&["plan", "summary", "--fail-on", spelling, &plan], b"");
+        assert_eq!(code, 1);
+        assert!(err.contains("(no-op)") && !err.contains("no_op"), "{err}");
+    }
+    let decisions =
+        std::fs::read_to_string(repo().join("corpus/conformance/decisions.jsonl")).unwrap();
+    assert!(
+        decisions.lines().any(|l| {
+            let d: Value = serde_json::from_str(l).unwrap();
+            d["name"] == "real-client/summary/no-op-spelling" && d["rule"] == "normalize"
+        }),
+        "decisions.jsonl records the spelling"
+    );
 }

@@ -1,8 +1,6 @@
 //! `tfwire schema` and `tfwire decode --schema`, as a user runs them.
 
-mod common;
-
-use common::{corpus, run as tfwire};
+use crate::common::{corpus, run as tfwire};
 
 #[test]
 fn lists_providers_and_types() {

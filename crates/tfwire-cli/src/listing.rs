@@ -1,0 +1,93 @@
+//! What the summary formats (table, tree, Markdown) say of a change: which changes are
+//! listed, their notes in words, and the lines of counts.
+
+use crate::escape::Inline;
+use tfwire_plan::{ChangeKind, ChangeSummary, Counts};
+
+/// The notes of a change, for humans: moved, imported, reason, forced by, deposed. Each
+/// string from the document goes through `doc`, the escaping of the writer's target
+/// (`escape::inline` for a terminal, `escape::md_code` for Markdown).
+pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(p) = c.previous_address {
+        notes.push(format!("moved from {}", doc(p)));
+    }
+    if c.importing {
+        notes.push(match c.import_id {
+            Some(id) => format!("imported (id {})", doc(id)),
+            None => "imported".to_string(),
+        });
+    }
+    if matches!(c.kind, ChangeKind::Forget) {
+        notes.push("forgotten: removed from state, not destroyed".into());
+    }
+    if let ChangeKind::Replace { create_first: true } = c.kind {
+        notes.push("create before destroy".into());
+    }
+    if let Some(r) = c.action_reason {
+        notes.push(doc(reason_words(r)));
+    }
+    if !c.replace_paths.is_empty() {
+        let paths: Vec<String> = c
+            .replace_paths
+            .iter()
+            .map(|p| doc(&p.to_string()))
+            .collect();
+        notes.push(format!("forced by {}", paths.join(", ")));
+    }
+    if let Some(d) = c.deposed {
+        notes.push(format!("deposed object {}", doc(d)));
+    }
+    notes
+}
+
+/// An `action_reason` in words (unknown reasons as written).
+fn reason_words(reason: &str) -> &str {
+    match reason {
+        "replace_because_tainted" => "tainted",
+        "replace_because_cannot_update" => "cannot be updated in place",
+        "replace_by_request" => "replacement requested",
+        "replace_by_triggers" => "replace_triggered_by",
+        "delete_because_no_resource_config" => "not in configuration",
+        "delete_because_no_module" => "its module is not in configuration",
+        "delete_because_no_move_target" => "moved to an address not in configuration",
+        "delete_because_wrong_repetition" => "count or for_each changed",
+        "delete_because_count_index" => "index out of range for count",
+        "delete_because_each_key" => "key not in for_each",
+        "delete_because_enabled_false" => "enabled is false",
+        "read_because_config_unknown" => "configuration known only after apply",
+        "read_because_dependency_pending" => "depends on pending changes",
+        "read_because_check_nested" => "read again for a check block",
+        "forgot_because_lifecycle_destroy_in_config" => "lifecycle.destroy = false",
+        "forgot_because_lifecycle_destroy_in_state" => {
+            "lifecycle.destroy = false (when it was removed)"
+        }
+        other => other,
+    }
+}
+
+/// Whether a change is listed: every change but plain no-ops.
+pub(crate) fn listed(c: &ChangeSummary<'_>) -> bool {
+    c.kind != ChangeKind::NoOp || c.previous_address.is_some() || c.importing
+}
+
+/// `1 create, 2 update`: the output counts that are not zero (no-ops left out).
+pub(crate) fn output_counts_line(c: &Counts) -> String {
+    let parts: Vec<String> = c
+        .iter()
+        .filter(|(k, n)| *n > 0 && *k != "no_op")
+        .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
+        .collect();
+    parts.join(", ")
+}
+
+/// `3 create, 1 update, 0 replace, 2 delete, ...`: the four main keys always, the others
+/// when not zero.
+pub(crate) fn counts_line(c: &Counts) -> String {
+    let parts: Vec<String> = c
+        .iter()
+        .filter(|(k, n)| *n > 0 || matches!(*k, "create" | "update" | "replace" | "delete"))
+        .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
+        .collect();
+    parts.join(", ")
+}

@@ -1,0 +1,17 @@
+//! One harness for tfwire-cli: the `tfwire` binary run as a user runs it, one module per
+//! command or concern. Select tests by name as usual (`cargo test -p tfwire-cli --test
+//! harness summaries::`); the corpus-wide tests take no filter of their own.
+
+mod common;
+mod dump;
+mod hostile;
+mod inputs;
+mod limits;
+mod modules;
+mod outputs;
+mod planfile;
+mod readme;
+mod schema;
+mod show;
+mod summaries;
+mod transcode;
