@@ -1,5 +1,6 @@
 //! The crate's one error type: what went wrong, where in the value, and at which byte.
 
+use crate::json::write_safe_str;
 use core::fmt;
 
 /// One step of a [`Path`], in Terraform's vocabulary.
@@ -43,7 +44,7 @@ impl fmt::Display for PathStep {
             // such names: as an index step with a quoted string.
             PathStep::Attr(name) | PathStep::Key(name) => {
                 f.write_str("[")?;
-                write_quoted(f, name)?;
+                write_safe_str(f, name)?;
                 f.write_str("]")
             }
             PathStep::Index(i) => write!(f, "[{i}]"),
@@ -69,33 +70,16 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-/// Writes `s` as a double-quoted string with `"`, `\` and control characters escaped.
-pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
-    f.write_char('"')?;
-    for c in s.chars() {
-        match c {
-            '"' => f.write_str("\\\"")?,
-            '\\' => f.write_str("\\\\")?,
-            '\n' => f.write_str("\\n")?,
-            '\r' => f.write_str("\\r")?,
-            '\t' => f.write_str("\\t")?,
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => write!(f, "\\u{:04x}", c as u32)?,
-            c => f.write_char(c)?,
-        }
-    }
-    f.write_char('"')
-}
-
-/// Like [`write_quoted`], for text from the input that may be long (a number of a million
+/// Like [`write_safe_str`], for text from the input that may be long (a number of a million
 /// digits): beyond 64 characters, its first 40 and last 16 around `…`, then its length.
 pub(crate) fn write_excerpt(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     let n = s.chars().count();
     if n <= 64 {
-        return write_quoted(f, s);
+        return write_safe_str(f, s);
     }
     let head: String = s.chars().take(40).collect();
     let tail: String = s.chars().skip(n - 16).collect();
-    write_quoted(f, &format!("{head}…{tail}"))?;
+    write_safe_str(f, &format!("{head}…{tail}"))?;
     write!(f, " ({n} characters)")
 }
 
@@ -311,15 +295,15 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::UnsupportedAttribute(name) => {
                 f.write_str("unsupported attribute ")?;
-                write_quoted(f, name)
+                write_safe_str(f, name)
             }
             ErrorKind::DuplicateAttribute(name) => {
                 f.write_str("duplicate attribute ")?;
-                write_quoted(f, name)
+                write_safe_str(f, name)
             }
             ErrorKind::MissingAttribute(name) => {
                 f.write_str("missing attribute ")?;
-                write_quoted(f, name)
+                write_safe_str(f, name)
             }
             ErrorKind::TupleLength { expected, found } => {
                 write!(
