@@ -291,8 +291,10 @@ impl<'a> Json<'a> {
             .any(|n| matches!(n, Node::Static(StaticNode::Bool(true))))
     }
 
-    /// This value decoded by [`Json::decode_typed`] with a fresh decoder, or `None` when it
-    /// is `null`: the typed form of a resource's `before`, `after` or `values`.
+    /// This value decoded by [`Json::decode_typed`] with a fresh decoder whose
+    /// [`tfwire::Config::plain_dynamic`] is set (`show -json` writes a value at a `dynamic`
+    /// position as plain JSON), or `None` when it is `null`: the typed form of a resource's
+    /// `before`, `after` or `values`.
     ///
     /// # Errors
     ///
@@ -305,7 +307,8 @@ impl<'a> Json<'a> {
         if self.is_null() {
             return Ok(None);
         }
-        self.decode_typed(program, &mut tfwire::Decoder::default(), arena)
+        let config = tfwire::Config::default().plain_dynamic(true);
+        self.decode_typed(program, &mut tfwire::Decoder::new(config), arena)
             .map(Some)
     }
 
@@ -314,6 +317,10 @@ impl<'a> Json<'a> {
     /// this value's tape nodes, the same nodes the document model reads, with no text
     /// written or parsed again. The value equals what
     /// [`tfwire::Decoder::decode_json`] gives for the value's text.
+    ///
+    /// `show -json` plans and states write values at `dynamic` positions of the schema as
+    /// plain JSON, without go-cty's `{"type", "value"}` wrapper: decode them with a decoder
+    /// whose [`tfwire::Config::plain_dynamic`] is set (as [`Json::typed`] does).
     ///
     /// Numbers are exact: those an `f64` may not hold keep their text (see [`Number`]); the
     /// others are their `f64`, the same number. Error offsets are those of the nearest

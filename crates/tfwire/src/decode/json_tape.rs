@@ -10,8 +10,8 @@
 use super::source::{Source, Stop, Tok};
 use crate::error::ErrorKind;
 use crate::json::tape::{Node, StaticNode, TapeText};
-use crate::ty::Ty;
 use crate::ty::json::{Pull, Start, TyFault, TypeError};
+use crate::ty::{AttrTy, Ty};
 use bumpalo::Bump;
 
 pub(crate) struct TapeSource<'a, 't, P> {
@@ -87,6 +87,63 @@ impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
     /// The offset of the end of the nodes.
     fn end(&self) -> usize {
         self.texts.offset(self.nodes.len())
+    }
+
+    /// The type the plain JSON value at `node` implies (go-cty's `json.ImpliedType`):
+    /// `null` dynamic, arrays tuples, objects objects (a repeated key is an error).
+    fn implied_at(&self, node: usize, bump: &'a Bump, depth: usize) -> Result<Ty<'a>, TyFault> {
+        if depth == 0 {
+            return Err(TyFault::Syntax(TypeError {
+                message: "the value is nested too deep for its type".into(),
+                offset: self.offset_of(node),
+            }));
+        }
+        Ok(match self.nodes[node] {
+            Node::Static(StaticNode::Null) => Ty::Dynamic,
+            Node::Static(StaticNode::Bool(_)) => Ty::Bool,
+            Node::Static(_) => Ty::Number,
+            Node::String(_) => Ty::String,
+            Node::Array { len, .. } => {
+                let mut elems = Vec::with_capacity(len.min(1024));
+                let mut k = node + 1;
+                for _ in 0..len {
+                    elems.push(self.implied_at(k, bump, depth - 1)?);
+                    k = self.after(k);
+                }
+                Ty::Tuple(
+                    bump.try_alloc_slice_copy(&elems)
+                        .map_err(|_| TyFault::Arena)?,
+                )
+            }
+            Node::Object { len, .. } => {
+                let mut attrs: Vec<AttrTy<'a>> = Vec::with_capacity(len.min(1024));
+                let mut k = node + 1;
+                for _ in 0..len {
+                    let Node::String(name) = self.nodes[k] else {
+                        unreachable!("object keys are strings")
+                    };
+                    let ty = self.implied_at(k + 1, bump, depth - 1)?;
+                    attrs.push(AttrTy {
+                        name,
+                        ty,
+                        optional: false,
+                    });
+                    k = self.after(k + 1);
+                }
+                // A repeated name has no one type: go-cty rejects it too.
+                attrs.sort_unstable_by(|a, b| a.name.cmp(b.name));
+                if let Some(w) = attrs.windows(2).find(|w| w[0].name == w[1].name) {
+                    return Err(TyFault::Syntax(TypeError {
+                        message: format!("duplicate {:?} property in JSON object", w[0].name),
+                        offset: self.offset_of(node),
+                    }));
+                }
+                Ty::Object(
+                    bump.try_alloc_slice_copy(&attrs)
+                        .map_err(|_| TyFault::Arena)?,
+                )
+            }
+        })
     }
 
     /// The index after the subtree rooted at `node`.
@@ -216,6 +273,15 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         } else {
             Err(Stop::Fail(ErrorKind::TrailingBytes, self.position()))
         }
+    }
+
+    fn json_implied(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+        let at = self.last;
+        let ty = self
+            .implied_at(at, bump, depth)
+            .map_err(|e| type_fault(e, self.offset_of(at)))?;
+        self.pos = at;
+        Ok((ty, self.after(at)))
     }
 
     fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {

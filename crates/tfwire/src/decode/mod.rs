@@ -96,6 +96,13 @@ pub struct Config {
     /// does for `RawState` written by an older schema version) instead of rejecting them.
     /// Default `false`.
     pub lenient: bool,
+    /// JSON only: a value at a `dynamic` position is plain JSON of the type it implies
+    /// (go-cty's `json.ImpliedType`: `null` is a null, bools, numbers and strings are
+    /// themselves, arrays tuples, objects objects), as `show -json` plans and states write
+    /// resource values, instead of a `{"type": T, "value": V}` object. Read from simd-json's
+    /// tape only ([`Decoder::decode_json_nodes`], and [`Decoder::decode_json`] unless it
+    /// falls back to the byte-wise reader, which rejects such values). Default `false`.
+    pub plain_dynamic: bool,
 }
 
 impl Config {
@@ -112,6 +119,7 @@ impl Config {
             max_collection_len: 1 << 26,
             max_amplification: 64,
             lenient: false,
+            plain_dynamic: false,
         }
     }
 
@@ -161,6 +169,12 @@ impl Config {
     /// With `max_amplification`.
     pub const fn max_amplification(mut self, n: usize) -> Config {
         self.max_amplification = n;
+        self
+    }
+
+    /// With `plain_dynamic`.
+    pub const fn plain_dynamic(mut self, yes: bool) -> Config {
+        self.plain_dynamic = yes;
         self
     }
 

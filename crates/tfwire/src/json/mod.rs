@@ -1,7 +1,23 @@
 //! JSON text: the one JSON layer of the workspace.
 //!
 //! Every crate of the workspace that reads or writes JSON text does it through this module,
-//! so that a number, an escape or an offset has one place to live.
+//! so that a number, an escape or an offset has one place to live: the string writers below,
+//! the number grammar ([`is_number`]), the shape pre-pass ([`crate::check_json_shape`]), and
+//! simd-json's tape with reused buffers, node offsets and syntax errors with line and column
+//! ([`tape`]). tfwire's typed JSON decode and schema loader and tfwire-plan's document model
+//! (its `Json` view over the same tape nodes) all sit on it, and a plan's resource values
+//! decode with a compiled [`Program`](crate::Program) over the plan's own tape
+//! ([`Decoder::decode_json_nodes`](crate::Decoder::decode_json_nodes)).
+//!
+//! # Why a module of tfwire, not a crate of its own
+//!
+//! The typed decoder's hot loop walks the tape nodes directly (a [`tape::Node`] match per
+//! token, inlined into the state machine); a separate crate would have to expose that tape
+//! anyway, and tfwire would be its only typed consumer. The layer's users are tfwire itself
+//! and crates that already depend on tfwire (tfwire-plan, tfwire-planfile, tfwire-plugin,
+//! the CLI), so a module adds no dependency edge, while a crate would add one more published
+//! unit whose API must stay in step with tfwire's decoder. It is the one place that
+//! depends on simd-json (see [`tape`] for the features chosen).
 //!
 //! # String writers: one per escape rule
 //!
