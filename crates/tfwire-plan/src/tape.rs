@@ -367,9 +367,6 @@ fn beyond_f64(text: &str) -> bool {
     tfwire::json::is_number(text.as_bytes()) && text.parse::<f64>().is_ok_and(f64::is_infinite)
 }
 
-/// Whether `b` is exactly one JSON number:
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-
 /// Overwrites each number value beyond `f64`'s range (`1e400`, a 400-digit integer) with
 /// `0.0` and spaces, which simd-json reads as an `f64` node; the text kept in `numbers` is
 /// what that node reads as afterwards. Runs inside strings are left alone (a scan for quotes
