@@ -36,33 +36,15 @@ use std::borrow::Cow;
 use std::fmt;
 use tfwire_plan::is_unsafe_char;
 
-/// Writes `c` escaped: `\n`, `\r`, `\t`, otherwise `\uXXXX`.
-fn write_escaped(f: &mut impl fmt::Write, c: char) -> fmt::Result {
-    match c {
-        '\n' => f.write_str("\\n"),
-        '\r' => f.write_str("\\r"),
-        '\t' => f.write_str("\\t"),
-        c => write!(f, "\\u{:04x}", u32::from(c)),
-    }
-}
-
 /// A document's text shown inline: every unsafe character escaped (see the module
 /// documentation), line breaks included, so the text stays on its line.
 pub(crate) struct Inline<'a>(pub(crate) &'a str);
 
 impl fmt::Display for Inline<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.0;
-        let mut start = 0;
-        for (i, c) in s.char_indices() {
-            if is_unsafe_char(c) {
-                f.write_str(&s[start..i])?;
-                write_escaped(f, c)?;
-                start = i + c.len_utf8();
-            }
-        }
-        // Padding (`{:<20}`) is not applied: widths are computed on the escaped text.
-        f.write_str(&s[start..])
+        // tfwire's one human escape rule. Padding (`{:<20}`) is not applied: widths are
+        // computed on the escaped text.
+        tfwire::json::write_safe_inline(f, self.0)
     }
 }
 
@@ -129,7 +111,7 @@ pub(crate) fn terminal(text: &str, color: bool) -> Cow<'_, str> {
             continue;
         }
         // Writing to a String cannot fail.
-        let _ = write_escaped(&mut out, c);
+        let _ = tfwire::json::write_safe_inline(&mut out, c.encode_utf8(&mut [0; 4]));
         rest = &rest[c.len_utf8()..];
     }
     out.push_str(rest);

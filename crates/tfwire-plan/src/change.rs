@@ -285,6 +285,36 @@ impl<'a> Change<'a> {
         ChangeKind::of(self.actions)
     }
 
+    /// `before` decoded with the resource type's compiled program (from a
+    /// [`tfwire::schema::ProgramCache`]), in place on the document's tape; `None` when
+    /// absent or `null`. See [`Json::decode_typed`].
+    ///
+    /// # Errors
+    ///
+    /// The [`tfwire::Error`] of a value that does not conform to the schema.
+    pub fn before_typed(
+        &self,
+        program: &'a tfwire::Program,
+        arena: &'a bumpalo::Bump,
+    ) -> core::result::Result<Option<tfwire::Value<'a>>, tfwire::Error> {
+        self.before.map_or(Ok(None), |v| v.typed(program, arena))
+    }
+
+    /// `after` decoded with the resource type's compiled program, in place; `None` when
+    /// absent or `null`. Values known only after apply are absent from `after`, so they
+    /// decode as `null` (see [`Change::after_view`] for the merged view).
+    ///
+    /// # Errors
+    ///
+    /// The [`tfwire::Error`] of a value that does not conform to the schema.
+    pub fn after_typed(
+        &self,
+        program: &'a tfwire::Program,
+        arena: &'a bumpalo::Bump,
+    ) -> core::result::Result<Option<tfwire::Value<'a>>, tfwire::Error> {
+        self.after.map_or(Ok(None), |v| v.typed(program, arena))
+    }
+
     /// The value after the change with its unknown (`after_unknown`) and sensitive
     /// (`after_sensitive`) markers.
     pub fn after_view(&self) -> Merged<'a> {

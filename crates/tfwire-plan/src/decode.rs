@@ -1,12 +1,15 @@
-//! The extension point for typed values.
+//! Typed values: every resource value of a document with where it sits.
 //!
 //! Resource values inside documents are JSON wire values. This crate reads them untyped
 //! ([`Json`]); decoding them as typed values needs the provider schema of the resource
 //! type (from `terraform providers schema -json`, or a redacted plan's embedded
-//! `provider_schemas`) compiled into a `tfwire::Program`. That decoding lives outside
-//! this crate: a [`ValueDecoder`] is handed each value with its [`ValueSite`], which says
-//! everything needed to choose the schema (provider, mode, resource type, schema version)
-//! and which value of the resource it is.
+//! `provider_schemas`) compiled into a `tfwire::Program` (a
+//! [`tfwire::schema::ProgramCache`] compiles each once). [`Json::decode_typed`] (and
+//! [`crate::Change::after_typed`], [`crate::Change::before_typed`],
+//! [`crate::Resource::values_typed`]) then runs tfwire's JSON state machine over the value's
+//! nodes of the document's tape, in place. A [`ValueDecoder`] is handed each value with
+//! its [`ValueSite`], which says everything needed to choose the schema (provider, mode,
+//! resource type, schema version) and which value of the resource it is.
 //!
 //! ```
 //! use tfwire_plan::decode::{ValueRole, ValueSite};

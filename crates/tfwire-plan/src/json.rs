@@ -5,8 +5,7 @@
 //! the tape, and skipping a subtree is O(1) (the tape records each container's size).
 
 use core::fmt;
-use simd_json::StaticNode;
-use simd_json::tape::Node;
+use tfwire::json::tape::{Node, StaticNode};
 
 /// One JSON value of a parsed document: a `Copy` view over the tape, two words wide.
 ///
@@ -42,6 +41,8 @@ pub(crate) struct Numbers {
     pub(crate) entries: Vec<(u32, u32, u32)>,
     /// The texts, one after another.
     pub(crate) text: String,
+    /// The address and length of the input the tape's strings borrow (for offsets).
+    pub(crate) input: (usize, usize),
 }
 
 impl Numbers {
@@ -50,6 +51,7 @@ impl Numbers {
         base: 0,
         entries: Vec::new(),
         text: String::new(),
+        input: (0, 0),
     };
 
     /// The text of the number at `node` (a node of this tape), if it was kept.
@@ -289,6 +291,73 @@ impl<'a> Json<'a> {
             .any(|n| matches!(n, Node::Static(StaticNode::Bool(true))))
     }
 
+    /// This value decoded by [`Json::decode_typed`] with a fresh decoder whose
+    /// [`tfwire::Config::plain_dynamic`] is set (`show -json` writes a value at a `dynamic`
+    /// position as plain JSON), or `None` when it is `null`: the typed form of a resource's
+    /// `before`, `after` or `values`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Json::decode_typed`].
+    pub fn typed(
+        &self,
+        program: &'a tfwire::Program,
+        arena: &'a bumpalo::Bump,
+    ) -> Result<Option<tfwire::Value<'a>>, tfwire::Error> {
+        if self.is_null() {
+            return Ok(None);
+        }
+        let config = tfwire::Config::default().plain_dynamic(true);
+        self.decode_typed(program, &mut tfwire::Decoder::new(config), arena)
+            .map(Some)
+    }
+
+    /// Decodes this value with a compiled `Program` (a resource type's schema, from a
+    /// [`tfwire::schema::ProgramCache`]) in place: tfwire's JSON state machine runs over
+    /// this value's tape nodes, the same nodes the document model reads, with no text
+    /// written or parsed again. The value equals what
+    /// [`tfwire::Decoder::decode_json`] gives for the value's text.
+    ///
+    /// `show -json` plans and states write values at `dynamic` positions of the schema as
+    /// plain JSON, without go-cty's `{"type", "value"}` wrapper: decode them with a decoder
+    /// whose [`tfwire::Config::plain_dynamic`] is set (as [`Json::typed`] does).
+    ///
+    /// Numbers are exact: those an `f64` may not hold keep their text (see [`Number`]); the
+    /// others are their `f64`, the same number. Error offsets are those of the nearest
+    /// string at or before the offending value (the tape keeps no other offsets).
+    ///
+    /// ```
+    /// let mut input = br#"{"values":{"id":"i-1","port":8080.50,"tags":{"a":"b"}}}"#.to_vec();
+    /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+    /// let ty = tfwire::Type::from_json(
+    ///     r#"["object",{"id":"string","port":"number","tags":["map","string"]}]"#)?;
+    /// let program = tfwire::Program::compile(&ty);
+    /// let arena = bumpalo::Bump::new();
+    /// let values = tape.root().get("values").unwrap();
+    /// let v = values.decode_typed(&program, &mut tfwire::Decoder::default(), &arena)?;
+    /// assert_eq!(v.get("port").unwrap().as_number().unwrap().to_string(), "8080.5");
+    /// assert_eq!(v.get("tags").unwrap().get("a").unwrap().as_str(), Some("b"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The [`tfwire::Error`] of a value that does not conform to the program's type.
+    pub fn decode_typed(
+        &self,
+        program: &'a tfwire::Program,
+        decoder: &mut tfwire::Decoder,
+        arena: &'a bumpalo::Bump,
+    ) -> Result<tfwire::Value<'a>, tfwire::Error> {
+        let texts = NodeTexts {
+            nodes: self.nodes,
+            numbers: self.numbers,
+            arena,
+            memo: core::cell::Cell::new((0, None)),
+        };
+        decoder.decode_json_nodes(program, self.nodes, &texts, arena)
+    }
+
     /// The address of the value's first byte in the input, when the tape knows it (strings
     /// only).
     pub(crate) fn str_ptr(&self) -> Option<usize> {
@@ -361,71 +430,65 @@ impl PartialEq for Json<'_> {
     }
 }
 
-/// Whether `c` must never reach a terminal or a JSON text raw: a C0 control, DEL, a C1
-/// control (U+0080–U+009F, which include the 8-bit CSI U+009B), a bidirectional
-/// control that reorders the text around it (U+061C, U+200E, U+200F, U+202A–U+202E,
-/// U+2066–U+2069), or the line and paragraph separators U+2028 and U+2029 (which some
-/// terminals, editors and JavaScript renderers treat as line breaks).
-/// [`write_json_str`] writes these as `\u` escapes; the CLI writes every text for a
-/// person with the same rule.
-pub fn is_unsafe_char(c: char) -> bool {
-    matches!(c,
-        '\u{0}'..='\u{1f}'
-        | '\u{7f}'..='\u{9f}'
-        | '\u{61c}'
-        | '\u{200e}'
-        | '\u{200f}'
-        | '\u{2028}'
-        | '\u{2029}'
-        | '\u{202a}'..='\u{202e}'
-        | '\u{2066}'..='\u{2069}')
+pub(crate) use tfwire::json::Safe as Quoted;
+/// The human ("safe") string writer and its character rule, from tfwire's one JSON layer
+/// ([`tfwire::json`]): re-exported so that plan and state JSON and every message quote text
+/// the same way.
+pub use tfwire::json::{is_unsafe_char, write_safe_str as write_json_str};
+
+/// Offsets and number texts of one value's nodes, for tfwire's typed decoder.
+struct NodeTexts<'a> {
+    nodes: &'a [Node<'a>],
+    numbers: &'a Numbers,
+    arena: &'a bumpalo::Bump,
+    /// The last node index looked up and the offset of the last string at or before it:
+    /// the decoder asks in document order, so offsets cost O(1) amortised.
+    memo: core::cell::Cell<(usize, Option<usize>)>,
 }
 
-/// Writes `s` as a JSON string: `"` and `\` escaped, `\n`, `\r`, `\t` for those controls,
-/// and `\u` with four hex digits for the other characters of [`is_unsafe_char`] (the rest
-/// of C0, DEL, C1 and the bidirectional controls, which JSON would allow raw but which act
-/// on a terminal); everything else verbatim.
-///
-/// ```
-/// let mut s = String::new();
-/// tfwire_plan::write_json_str(&mut s, "a\u{1b}[2J\u{9b}\u{202e}\u{7f}\n\"é")?;
-/// assert_eq!(s, r#""a\u001b[2J\u009b\u202e\u007f\n\"é""#);
-/// assert!(tfwire_plan::is_unsafe_char('\u{2066}') && !tfwire_plan::is_unsafe_char('é'));
-/// assert!(tfwire_plan::is_unsafe_char('\u{2028}') && tfwire_plan::is_unsafe_char('\u{2029}'));
-/// # Ok::<(), core::fmt::Error>(())
-/// ```
-pub fn write_json_str(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
-    f.write_char('"')?;
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            c if is_unsafe_char(c) => "",
-            _ => continue,
-        };
-        f.write_str(&s[start..i])?;
-        if esc.is_empty() {
-            write!(f, "\\u{:04x}", u32::from(c))?;
-        } else {
-            f.write_str(esc)?;
-        }
-        start = i + c.len_utf8();
+impl NodeTexts<'_> {
+    fn str_offset(&self, node: &Node<'_>) -> Option<usize> {
+        let Node::String(s) = node else { return None };
+        let (base, len) = self.numbers.input;
+        let p = s.as_ptr() as usize;
+        (p > base && p <= base + len).then(|| p - base - 1)
     }
-    f.write_str(&s[start..])?;
-    f.write_char('"')
 }
 
-/// A string quoted for a message: [`write_json_str`]'s escapes, the one style of every text
-/// tfwire prints (`{:?}` would write Rust's `\u{1b}`).
-pub(crate) struct Quoted<'s>(pub(crate) &'s str);
+impl<'a> tfwire::json::tape::TapeText<'a> for NodeTexts<'a> {
+    fn offset(&self, node: usize) -> usize {
+        let node = node.min(self.nodes.len());
+        let (mut at, mut last) = self.memo.get();
+        if node < at {
+            (at, last) = (0, None);
+        }
+        while at < node {
+            last = self.str_offset(&self.nodes[at]).or(last);
+            at += 1;
+        }
+        self.memo.set((at, last));
+        let here = self.nodes.get(node).and_then(|n| self.str_offset(n));
+        // Before the value's first string: the first string after it.
+        here.or(last)
+            .or_else(|| self.nodes[node..].iter().find_map(|n| self.str_offset(n)))
+            .unwrap_or(0)
+    }
 
-impl fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_json_str(f, self.0)
+    fn number_text(&self, node: usize) -> &'a str {
+        let Some(n) = self.nodes.get(node) else {
+            return "0";
+        };
+        let number = match *n {
+            Node::Static(StaticNode::F64(x)) => match self.numbers.text_of(n) {
+                Some(text) => return text,
+                None => Number::F64(x),
+            },
+            Node::Static(StaticNode::U64(0) | StaticNode::I64(0)) => return "0",
+            Node::Static(StaticNode::U64(v)) => Number::U64(v),
+            Node::Static(StaticNode::I64(v)) => Number::I64(v),
+            _ => return "0",
+        };
+        bumpalo::format!(in self.arena, "{}", number).into_bump_str()
     }
 }
 

@@ -2,13 +2,11 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::json::{Json, Numbers};
-use simd_json::ErrorType;
-use simd_json::StaticNode;
-use simd_json::tape::Node;
+use tfwire::json::tape::{Node, StaticNode, SyntaxError, TapeParser};
 
 /// The bytes [`Parser::parse`] appends to its input (simd-json reads in 64-byte blocks).
 /// Reserve them in the buffer's capacity when reading a large file to avoid a copy.
-pub const INPUT_PADDING: usize = simd_json::INPUT_PADDING;
+pub const INPUT_PADDING: usize = tfwire::json::tape::INPUT_PADDING;
 
 /// Limits and options for [`Parser`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +38,7 @@ impl Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            max_depth: simd_json::DEFAULT_MAX_DEPTH,
+            max_depth: tfwire::json::tape::DEFAULT_MAX_DEPTH,
             max_nodes: 1 << 25,
         }
     }
@@ -74,8 +72,7 @@ pub enum Encoding {
 /// ```
 pub struct Parser {
     config: Config,
-    buffers: simd_json::Buffers,
-    spare: Option<simd_json::tape::Tape<'static>>,
+    tapes: TapeParser,
 }
 
 impl Default for Parser {
@@ -95,9 +92,8 @@ impl Parser {
         Parser {
             // Buffers grow to the input on first use; no input copy is ever made (the
             // padded entry point parses the caller's buffer in place).
-            buffers: simd_json::Buffers::with_max_depth(0, config.max_depth),
+            tapes: TapeParser::new(config.max_depth),
             config,
-            spare: None,
         }
     }
 
@@ -125,13 +121,9 @@ impl Parser {
         let encoding = prepare(input)?;
         let start = if encoding == Encoding::Utf8Bom { 3 } else { 0 };
         let len = input.len();
-        if len - start > u32::MAX as usize - simd_json::INPUT_PADDING {
+        if len - start > u32::MAX as usize - INPUT_PADDING {
             return Err(Error::new(ErrorKind::TooLarge(len)));
         }
-        let starts_with_container = matches!(
-            input[start..].iter().find(|b| !b.is_ascii_whitespace()),
-            Some(b'{' | b'[')
-        );
         // Nothing is allocated for a document too deep or too large to parse.
         tfwire::check_json_shape(
             &input[start..],
@@ -156,23 +148,16 @@ impl Parser {
         if long_numbers(&input[start..], &mut numbers) {
             hide_huge_numbers(&mut input[start..], &numbers);
         }
-        input.resize(len + simd_json::INPUT_PADDING, b' ');
+        input.resize(len + INPUT_PADDING, b' ');
         let base = input.as_ptr() as usize;
-        let mut inner = self
-            .spare
-            .take()
-            .map(simd_json::tape::Tape::reset)
-            .unwrap_or_else(|| simd_json::tape::Tape(Vec::new()));
-        simd_json::fill_tape_padded(
-            &mut input[start..],
-            len - start,
-            &mut self.buffers,
-            &mut inner,
-        )
-        .map_err(|e| syntax_error(&e, start, starts_with_container, &self.config))?;
+        let inner = self
+            .tapes
+            .parse(&mut input[start..], len - start)
+            .map_err(|e| syntax_error(&e, start, &self.config))?;
         if !numbers.entries.is_empty() {
-            attach_numbers(&inner.0, self.buffers.structural_indexes(), &mut numbers);
+            attach_numbers(&inner.0, self.tapes.structural_indexes(), &mut numbers);
         }
+        numbers.input = (base, len);
         Ok(Tape {
             inner,
             base,
@@ -184,26 +169,14 @@ impl Parser {
 
     /// Takes back a tape's node allocation for the next [`Parser::parse`].
     pub fn recycle(&mut self, tape: Tape<'_>) {
-        self.spare = Some(tape.inner.reset());
+        self.tapes.recycle(tape.inner);
     }
 }
 
 #[cold]
-fn syntax_error(
-    e: &simd_json::Error,
-    start: usize,
-    starts_with_container: bool,
-    config: &Config,
-) -> Error {
-    let msg = tfwire::json_syntax_message(e, config.max_depth);
-    // simd-json reports byte 0 for some errors it finds in its second stage; an input
-    // that starts with a container cannot be wrong there.
-    let offset = match e.error() {
-        ErrorType::NoStructure | ErrorType::InvalidUtf8 => None,
-        _ if e.index() == 0 && starts_with_container => None,
-        _ => Some(e.index() + start),
-    };
-    Error::new(ErrorKind::Syntax(msg)).with_offset(offset)
+fn syntax_error(e: &SyntaxError, start: usize, config: &Config) -> Error {
+    Error::new(ErrorKind::Syntax(e.message(config.max_depth)))
+        .with_offset(e.offset().map(|at| at + start))
 }
 
 /// Detects the text encoding of a JSON input and transcodes UTF-16 to UTF-8 in place, as
@@ -255,7 +228,7 @@ fn prepare(input: &mut Vec<u8>) -> Result<Encoding, Error> {
         Encoding::Utf16Be => u16::from_be_bytes([p[0], p[1]]),
         _ => u16::from_le_bytes([p[0], p[1]]),
     });
-    let mut out = Vec::with_capacity(body.len() / 2 + body.len() / 8 + simd_json::INPUT_PADDING);
+    let mut out = Vec::with_capacity(body.len() / 2 + body.len() / 8 + INPUT_PADDING);
     let mut buf = [0u8; 4];
     for (i, c) in char::decode_utf16(units).enumerate() {
         match c {
@@ -278,7 +251,7 @@ fn prepare(input: &mut Vec<u8>) -> Result<Encoding, Error> {
 /// Build the typed model with [`Tape::document`] (or [`Tape::plan`], [`Tape::state`],
 /// [`Tape::raw_state`]); read any value untyped with [`Tape::root`].
 pub struct Tape<'a> {
-    inner: simd_json::tape::Tape<'a>,
+    inner: tfwire::json::tape::Tape<'a>,
     base: usize,
     len: usize,
     encoding: Encoding,
@@ -391,38 +364,7 @@ fn short_but_inexact(run: &[u8]) -> bool {
 /// Whether `text` is a JSON number beyond `f64`'s range (text that is not a JSON number is
 /// left for simd-json to reject).
 fn beyond_f64(text: &str) -> bool {
-    is_json_number(text.as_bytes()) && text.parse::<f64>().is_ok_and(f64::is_infinite)
-}
-
-/// Whether `b` is exactly one JSON number:
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-fn is_json_number(b: &[u8]) -> bool {
-    let digits = |i: usize| i + b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    match b.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => i = digits(i),
-        _ => return false,
-    }
-    if b.get(i) == Some(&b'.') {
-        let j = digits(i + 1);
-        if j == i + 1 {
-            return false;
-        }
-        i = j;
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let j = digits(i);
-        if j == i {
-            return false;
-        }
-        i = j;
-    }
-    i == b.len()
+    tfwire::json::is_number(text.as_bytes()) && text.parse::<f64>().is_ok_and(f64::is_infinite)
 }
 
 /// Overwrites each number value beyond `f64`'s range (`1e400`, a 400-digit integer) with
@@ -538,25 +480,6 @@ impl Locator {
                 return self.str_offset(k);
             }
             v = v.as_array()?.get(0)?;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_json_number;
-
-    #[test]
-    fn json_number_grammar() {
-        for ok in [
-            "0", "-0", "1", "-12", "1.5", "0.0", "1e400", "1E+4", "-1.25e-7", "10",
-        ] {
-            assert!(is_json_number(ok.as_bytes()), "{ok}");
-        }
-        for bad in [
-            "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1.e5", "9e", "--1", "1-", "1e5.5", "0x1",
-        ] {
-            assert!(!is_json_number(bad.as_bytes()), "{bad}");
         }
     }
 }

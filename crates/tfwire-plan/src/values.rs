@@ -297,6 +297,21 @@ impl<'a> Resource<'a> {
         Ok(r)
     }
 
+    /// `values` decoded with the resource type's compiled program (from a
+    /// [`tfwire::schema::ProgramCache`]), in place on the document's tape; `None` when
+    /// absent or `null`. See [`Json::decode_typed`](crate::Json::decode_typed).
+    ///
+    /// # Errors
+    ///
+    /// The [`tfwire::Error`] of a value that does not conform to the schema.
+    pub fn values_typed(
+        &self,
+        program: &'a tfwire::Program,
+        arena: &'a bumpalo::Bump,
+    ) -> core::result::Result<Option<tfwire::Value<'a>>, tfwire::Error> {
+        self.values.map_or(Ok(None), |v| v.typed(program, arena))
+    }
+
     /// The values with their sensitivity, walkable by path (nothing is unknown here).
     pub fn view(&self) -> Merged<'a> {
         Merged::new(

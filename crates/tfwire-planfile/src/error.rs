@@ -87,27 +87,15 @@ impl From<ErrorKind> for Error {
     }
 }
 
-/// Writes through to a formatter with every character of [`tfwire_plan::is_unsafe_char`]
-/// escaped as JSON escapes it (`\n`, `\u001b`): member names, addresses and messages come
-/// from the file, and the error stays one line whatever they hold.
+/// Writes through to a formatter with every character of [`tfwire::json::is_unsafe_char`]
+/// escaped as JSON escapes it (`\n`, `\u001b`; [`tfwire::json::write_safe_inline`]): member
+/// names, addresses and messages come from the file, and the error stays one line whatever
+/// they hold.
 struct OneLine<'a, 'b>(&'a mut fmt::Formatter<'b>);
 
 impl fmt::Write for OneLine<'_, '_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let mut start = 0;
-        for (i, c) in s.char_indices() {
-            if tfwire_plan::is_unsafe_char(c) {
-                self.0.write_str(&s[start..i])?;
-                match c {
-                    '\n' => self.0.write_str("\\n")?,
-                    '\r' => self.0.write_str("\\r")?,
-                    '\t' => self.0.write_str("\\t")?,
-                    c => write!(self.0, "\\u{:04x}", u32::from(c))?,
-                }
-                start = i + c.len_utf8();
-            }
-        }
-        self.0.write_str(&s[start..])
+        tfwire::json::write_safe_inline(self.0, s)
     }
 }
 

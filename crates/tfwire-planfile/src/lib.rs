@@ -81,7 +81,6 @@
 mod address;
 mod container;
 mod error;
-mod implied;
 mod show;
 mod values;
 

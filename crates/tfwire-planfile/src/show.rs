@@ -3,7 +3,6 @@
 
 use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
-use crate::implied;
 use crate::proto;
 use crate::values::{self, Schema, Sensitive, Step};
 use crate::{JSON_FORMAT_VERSION, Planfile};
@@ -472,7 +471,7 @@ fn change_values(
         |v: Option<&proto::DynamicValue>, which: &str| -> Result<Option<Program>, Error> {
             match (v, &typed) {
                 (Some(v), None) => {
-                    let ty = implied::implied_type(&v.msgpack).map_err(|e| {
+                    let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack).map_err(|e| {
                         Error::invalid(format!("the value does not decode: {e}")).at(which)
                     })?;
                     Ok(Some(Program::compile(&ty)))

@@ -155,31 +155,12 @@ pub fn write_plain(out: &mut String, value: &Value<'_>) {
     }
 }
 
-/// Appends `s` as a JSON string (control characters, quotes and backslashes escaped; the
-/// line separators U+2028/U+2029 too, so a line of JSON stays one line for every reader).
+/// Appends `s` as a JSON string, escaped by tfwire's human ("safe") rule
+/// ([`tfwire::json::write_safe_str`]): quotes, backslashes, control characters, C1 and
+/// bidirectional controls and the line separators U+2028/U+2029, so a line of JSON stays one
+/// line for every reader and moves no cursor.
 pub fn write_string(out: &mut String, s: &str) {
-    out.push('"');
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            '\u{0}'..='\u{1f}' | '\u{7f}' | '\u{2028}' | '\u{2029}' => "",
-            _ => continue,
-        };
-        out.push_str(&s[start..i]);
-        if esc.is_empty() {
-            let _ = write!(out, "\\u{:04x}", c as u32);
-        } else {
-            out.push_str(esc);
-        }
-        start = i + c.len_utf8();
-    }
-    out.push_str(&s[start..]);
-    out.push('"');
+    let _ = tfwire::json::write_safe_str(out, s);
 }
 
 #[cfg(test)]

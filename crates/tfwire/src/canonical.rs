@@ -15,6 +15,7 @@ mod parse;
 
 pub use parse::parse;
 
+use crate::json::write_canonical_str as string;
 use crate::value::{Refinements, Value};
 use core::fmt::{self, Write};
 
@@ -139,33 +140,4 @@ fn refinements(out: &mut impl Write, r: &Refinements<'_>) -> fmt::Result {
         out.write_str("{")?;
     }
     out.write_str("}")
-}
-
-/// A JSON string escaped as serde_json's compact writer does: `\"`, `\\`, `\b`, `\f`, `\n`,
-/// `\r`, `\t`, other bytes below 0x20 as `\u00xx`, nothing else.
-pub(crate) fn string(out: &mut impl Write, s: &str) -> fmt::Result {
-    out.write_char('"')?;
-    let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.write_str(&s[start..i])?;
-        if esc.is_empty() {
-            write!(out, "\\u{b:04x}")?;
-        } else {
-            out.write_str(esc)?;
-        }
-        start = i + 1;
-    }
-    out.write_str(&s[start..])?;
-    out.write_char('"')
 }

@@ -1,5 +1,6 @@
 //! The crate's one error type: what went wrong, where in the value, and at which byte.
 
+use crate::json::{write_safe_inline, write_safe_str};
 use core::fmt;
 
 /// One step of a [`Path`], in Terraform's vocabulary.
@@ -43,7 +44,7 @@ impl fmt::Display for PathStep {
             // such names: as an index step with a quoted string.
             PathStep::Attr(name) | PathStep::Key(name) => {
                 f.write_str("[")?;
-                write_quoted(f, name)?;
+                write_safe_str(f, name)?;
                 f.write_str("]")
             }
             PathStep::Index(i) => write!(f, "[{i}]"),
@@ -69,75 +70,27 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
-/// The characters a message never shows raw, because a terminal or a text renderer acts on
-/// them: C0 controls, DEL, C1 controls, the bidirectional controls and the line and
-/// paragraph separators (the set of `tfwire_plan::is_unsafe_char`).
-fn is_unsafe_char(c: char) -> bool {
-    matches!(c,
-        '\u{0}'..='\u{1f}'
-        | '\u{7f}'..='\u{9f}'
-        | '\u{61c}'
-        | '\u{200e}'
-        | '\u{200f}'
-        | '\u{2028}'
-        | '\u{2029}'
-        | '\u{202a}'..='\u{202e}'
-        | '\u{2066}'..='\u{2069}')
-}
-
-/// Writes `c` escaped as JSON escapes it: `\n`, `\r`, `\t`, otherwise `\uXXXX`.
-fn write_escaped(f: &mut impl fmt::Write, c: char) -> fmt::Result {
-    match c {
-        '\n' => f.write_str("\\n"),
-        '\r' => f.write_str("\\r"),
-        '\t' => f.write_str("\\t"),
-        c => write!(f, "\\u{:04x}", u32::from(c)),
-    }
-}
-
-/// Writes `s` as a double-quoted string with `"`, `\` and the characters of
-/// [`is_unsafe_char`] escaped.
-pub(crate) fn write_quoted(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
-    f.write_char('"')?;
-    for c in s.chars() {
-        match c {
-            '"' => f.write_str("\\\"")?,
-            '\\' => f.write_str("\\\\")?,
-            c if is_unsafe_char(c) => write_escaped(f, c)?,
-            c => f.write_char(c)?,
-        }
-    }
-    f.write_char('"')
-}
-
-/// Writes through to a formatter with the characters of [`is_unsafe_char`] escaped, so an
-/// error message is one line whatever text of the input it quotes.
+/// Writes through to a formatter with the characters of [`crate::json::is_unsafe_char`]
+/// escaped ([`write_safe_inline`]), so an error message is one line whatever text of the
+/// input it quotes.
 struct OneLine<'a, 'b>(&'a mut fmt::Formatter<'b>);
 
 impl fmt::Write for OneLine<'_, '_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        let mut start = 0;
-        for (i, c) in s.char_indices() {
-            if is_unsafe_char(c) {
-                self.0.write_str(&s[start..i])?;
-                write_escaped(self.0, c)?;
-                start = i + c.len_utf8();
-            }
-        }
-        self.0.write_str(&s[start..])
+        write_safe_inline(self.0, s)
     }
 }
 
-/// Like [`write_quoted`], for text from the input that may be long (a number of a million
+/// Like [`write_safe_str`], for text from the input that may be long (a number of a million
 /// digits): beyond 64 characters, its first 40 and last 16 around `…`, then its length.
 pub(crate) fn write_excerpt(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     let n = s.chars().count();
     if n <= 64 {
-        return write_quoted(f, s);
+        return write_safe_str(f, s);
     }
     let head: String = s.chars().take(40).collect();
     let tail: String = s.chars().skip(n - 16).collect();
-    write_quoted(f, &format!("{head}…{tail}"))?;
+    write_safe_str(f, &format!("{head}…{tail}"))?;
     write!(f, " ({n} characters)")
 }
 
@@ -353,15 +306,15 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::UnsupportedAttribute(name) => {
                 f.write_str("unsupported attribute ")?;
-                write_quoted(f, name)
+                write_safe_str(f, name)
             }
             ErrorKind::DuplicateAttribute(name) => {
                 f.write_str("duplicate attribute ")?;
-                write_quoted(f, name)
+                write_safe_str(f, name)
             }
             ErrorKind::MissingAttribute(name) => {
                 f.write_str("missing attribute ")?;
-                write_quoted(f, name)
+                write_safe_str(f, name)
             }
             ErrorKind::TupleLength { expected, found } => {
                 write!(

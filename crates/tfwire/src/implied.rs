@@ -16,8 +16,34 @@ use tfwire_msgpack::{Kind, Tokenizer};
 /// # Ok::<(), tfwire::Error>(())
 /// ```
 pub fn implied_type_msgpack(input: &[u8]) -> Result<Type, Error> {
+    implied_type_top(input, false)
+}
+
+/// Like [`implied_type_msgpack`], for a value go-cty wrote with a schema that has `dynamic`
+/// positions (a resource value stored in a plan file): a value at such a position is a
+/// two-element array of its type's JSON (MessagePack *binary*) and the value, and every
+/// other string is *str*, so a two-element array that starts with binary implies `dynamic`
+/// (the type that decodes it), and nothing else does.
+///
+/// ```
+/// // {"input": [<bin "string">, "x"]}
+/// let mut v = vec![0x81, 0xa5];
+/// v.extend_from_slice(b"input");
+/// v.extend_from_slice(&[0x92, 0xc4, 0x08]);
+/// v.extend_from_slice(b"\"string\"");
+/// v.extend_from_slice(&[0xa1, b'x']);
+/// let t = tfwire::implied_type_msgpack_wrapped(&v)?;
+/// assert_eq!(t.to_string(), r#"["object",{"input":"dynamic"}]"#);
+/// assert!(tfwire::implied_type_msgpack(&v).is_err());
+/// # Ok::<(), tfwire::Error>(())
+/// ```
+pub fn implied_type_msgpack_wrapped(input: &[u8]) -> Result<Type, Error> {
+    implied_type_top(input, true)
+}
+
+fn implied_type_top(input: &[u8], wrappers: bool) -> Result<Type, Error> {
     let mut t = Tokenizer::new(input);
-    let ty = implied(&mut t, crate::Config::MAX_DEPTH)?;
+    let ty = implied(&mut t, crate::Config::MAX_DEPTH, wrappers)?;
     if !t.is_empty() {
         return Err(Error::new(
             ErrorKind::TrailingBytes,
@@ -28,7 +54,7 @@ pub fn implied_type_msgpack(input: &[u8]) -> Result<Type, Error> {
     Ok(ty)
 }
 
-fn implied(t: &mut Tokenizer<'_>, depth: usize) -> Result<Type, Error> {
+fn implied(t: &mut Tokenizer<'_>, depth: usize, wrappers: bool) -> Result<Type, Error> {
     let at = t.offset();
     if depth == 0 {
         return Err(Error::new(
@@ -63,10 +89,25 @@ fn implied(t: &mut Tokenizer<'_>, depth: usize) -> Result<Type, Error> {
                 Path::root(),
             ));
         }
+        Kind::Array(2)
+            if wrappers && matches!(t.peek_token().map(|k| k.kind), Ok(Kind::Bin(_))) =>
+        {
+            for _ in 0..2 {
+                t.skip_value().map_err(|e| {
+                    let kind = if e.is_incomplete() {
+                        ErrorKind::UnexpectedEof
+                    } else {
+                        ErrorKind::InvalidMarker(0xc1)
+                    };
+                    Error::new(kind, e.offset, Path::root())
+                })?;
+            }
+            Type::Dynamic
+        }
         Kind::Array(n) => {
             let mut elems = Vec::new();
             for _ in 0..n {
-                elems.push(implied(t, depth - 1)?);
+                elems.push(implied(t, depth - 1, wrappers)?);
             }
             Type::Tuple(elems)
         }
@@ -90,9 +131,39 @@ fn implied(t: &mut Tokenizer<'_>, depth: usize) -> Result<Type, Error> {
                         ));
                     }
                 };
-                attrs.push((crate::nfc::nfc_owned(&name), implied(t, depth - 1)?, false));
+                attrs.push((
+                    crate::nfc::nfc_owned(&name),
+                    implied(t, depth - 1, wrappers)?,
+                    false,
+                ));
             }
             Type::object(attrs)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dynamic_wrappers_are_recognised_only_when_asked() {
+        // {"input": [<bin "string">, "x"], "tags": ["a", 1]}
+        let mut v = vec![0x82, 0xa5];
+        v.extend_from_slice(b"input");
+        v.extend_from_slice(&[0x92, 0xc4, 0x08]);
+        v.extend_from_slice(b"\"string\"");
+        v.extend_from_slice(&[0xa1, b'x', 0xa4]);
+        v.extend_from_slice(b"tags");
+        v.extend_from_slice(&[0x92, 0xa1, b'a', 0x01]);
+        assert_eq!(
+            implied_type_msgpack_wrapped(&v).unwrap().to_string(),
+            r#"["object",{"input":"dynamic","tags":["tuple",["string","number"]]}]"#
+        );
+        assert!(implied_type_msgpack(&v).is_err());
+        // Binary alone, a cut wrapper, bytes after the value.
+        for bad in [&[0xc4, 0x01, 0x00][..], &[0x92, 0xc4], &[0xc0, 0xc0]] {
+            assert!(implied_type_msgpack_wrapped(bad).is_err(), "{bad:x?}");
+        }
+    }
 }

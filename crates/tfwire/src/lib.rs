@@ -139,7 +139,7 @@ mod decode;
 mod encode;
 mod error;
 mod implied;
-mod json;
+pub mod json;
 pub mod lookup;
 mod nfc;
 mod number;
@@ -159,8 +159,8 @@ pub use encode::{
     append_raw_msgpack, encode_json, encode_json_into, encode_msgpack, encode_msgpack_into,
 };
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
-pub use implied::implied_type_msgpack;
-pub use json::shape::{JSON_NODE_BYTES, JsonShapeError, check_json_shape, json_syntax_message};
+pub use implied::{implied_type_msgpack, implied_type_msgpack_wrapped};
+pub use json::shape::{JSON_NODE_BYTES, JsonShapeError, check_json_shape};
 pub use lookup::lookup;
 pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number, NumberError};
 pub use program::Program;

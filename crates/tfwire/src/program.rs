@@ -498,7 +498,7 @@ impl fmt::Display for Program {
                         if k > 0 {
                             f.write_str(", ")?;
                         }
-                        crate::error::write_quoted(f, &a.name)?;
+                        crate::json::write_safe_str(f, &a.name)?;
                         write!(
                             f,
                             ": #{}{}",

@@ -232,3 +232,96 @@ fn real_client_states_list_the_addresses_of_tofu_state_list() {
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Every resource value of every real-client plan and `show -json` state (`before`, `after`,
+/// `values`, `prior_state`, `planned_values`), decoded with the scenario's provider schemas
+/// in place on the document's tape ([`tfwire_plan::Json::decode_typed`]), equals the value
+/// tfwire decodes from the value's own JSON text (the value re-serialised, the path the
+/// in-place decoder replaces).
+#[test]
+fn real_client_values_decode_typed_in_place_as_from_their_text() {
+    use tfwire::schema::{Kind, ProgramCache, ProviderSchemas};
+    use tfwire_plan::Mode;
+    let mut parser = Parser::new();
+    // `show -json` writes values at dynamic positions as plain JSON.
+    let mut decoder = tfwire::Decoder::new(tfwire::Config::default().plain_dynamic(true));
+    let (mut documents, mut values, mut rejected) = (0, 0, 0);
+    let mut problems = Vec::new();
+    for (name, dir, committed) in scenarios() {
+        let Some(schemas) = read(&dir.join("schemas.json")) else {
+            assert!(!committed, "real-client/{name}: schemas.json is missing");
+            continue;
+        };
+        let schemas = ProviderSchemas::from_json(&schemas)
+            .unwrap_or_else(|e| panic!("real-client/{name}/schemas.json: {e}"));
+        let cache = ProgramCache::new(schemas);
+        for file in ["plan.json", "state.json"] {
+            let Some(mut input) = read(&dir.join(file)) else {
+                continue;
+            };
+            let arena = bumpalo::Bump::new();
+            let tape = parser
+                .parse(&mut input)
+                .unwrap_or_else(|e| panic!("real-client/{name}/{file}: {e}"));
+            let doc = tape
+                .document(&arena)
+                .unwrap_or_else(|e| panic!("real-client/{name}/{file}: {e}"));
+            documents += 1;
+            tfwire_plan::decode::visit_values(&doc, |site, json| {
+                let kind = match site.mode {
+                    Mode::Managed => Kind::Resource,
+                    Mode::Data => Kind::DataSource,
+                    Mode::Other(m) => {
+                        problems.push(format!("{name}/{file} {}: mode {m}", site.address));
+                        return Ok::<(), ()>(());
+                    }
+                };
+                let provider = site.provider_name.unwrap_or_default();
+                let program = match cache.get(provider, kind, site.type_name) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        problems.push(format!("{name}/{file} {}: {e}", site.address));
+                        return Ok(());
+                    }
+                };
+                let here = format!("{name}/{file} {} {:?}", site.address, site.role);
+                let (a1, a2) = (bumpalo::Bump::new(), bumpalo::Bump::new());
+                let in_place = json.decode_typed(&program, &mut decoder, &a1);
+                let text = json.to_string();
+                let from_text = decoder.decode_json(&program, text.as_bytes(), &a2);
+                match (in_place, from_text) {
+                    (Ok(a), Ok(b)) => {
+                        let (a, b) = (
+                            tfwire::canonical::to_string(&a),
+                            tfwire::canonical::to_string(&b),
+                        );
+                        if a != b {
+                            problems.push(format!("{here}: in place {a}\n  from text {b}"));
+                        }
+                        values += 1;
+                    }
+                    // The same error, at the value's place in the document instead of in
+                    // its own text.
+                    (Err(a), Err(b)) if a.kind() == b.kind() && a.path() == b.path() => {
+                        rejected += 1;
+                    }
+                    (a, b) => problems.push(format!(
+                        "{here}: in place {:?}, from text {:?}",
+                        a.map(|v| tfwire::canonical::to_string(&v)),
+                        b.map(|v| tfwire::canonical::to_string(&v))
+                    )),
+                }
+                Ok(())
+            })
+            .expect("the visitor does not fail");
+        }
+    }
+    eprintln!(
+        "real-client typed values: {values} values of {documents} documents \
+         ({rejected} rejected alike by both paths)"
+    );
+    assert!(values > 0, "no resource value in corpus/real-client");
+    // Real values conform to their schemas: none may fail, even alike.
+    assert_eq!(rejected, 0, "values rejected by both paths");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -9,52 +9,54 @@
 
 use super::source::{Source, Stop, Tok};
 use crate::error::ErrorKind;
-use crate::ty::Ty;
+use crate::json::tape::{Node, StaticNode, TapeText};
 use crate::ty::json::{Pull, Start, TyFault, TypeError};
+use crate::ty::{AttrTy, Ty};
 use bumpalo::Bump;
-use simd_json::{Node, StaticNode};
 
-/// Fills `offsets` with the byte offset of every tape node: the structural indexes that
-/// open a value (strings, scalars, `[`, `{`).
-///
-/// Branch-free (every index is written, and kept by advancing past it only when it opens a
-/// value): which structurals are punctuation follows the document, so a filter's branch is
-/// mispredicted often, and this loop took a third of the time of simd-json's own second stage.
-///
-/// The offsets are the first `n` entries of `offsets` (`n` returned); the vector only ever
-/// grows, so a warm decoder neither allocates nor zero-fills it.
-pub(crate) fn node_offsets(input: &[u8], structurals: &[u32], offsets: &mut Vec<u32>) -> usize {
-    /// Bytes that open a value (`true`); punctuation (`:` `,` `]` `}`) does not.
-    const OPENS: [bool; 256] = {
-        let mut t = [true; 256];
-        t[b':' as usize] = false;
-        t[b',' as usize] = false;
-        t[b']' as usize] = false;
-        t[b'}' as usize] = false;
-        t
-    };
-    if offsets.len() < structurals.len() {
-        offsets.resize(structurals.len(), 0);
-    }
-    let mut n = 0;
-    for &i in structurals {
-        offsets[n] = i;
-        // simd-json's last structural index may be the end of the input: not a value.
-        n += usize::from(input.get(i as usize).is_some_and(|&b| OPENS[b as usize]));
-    }
-    n
-}
-
-pub(crate) struct TapeSource<'a, 't> {
+pub(crate) struct TapeSource<'a, 't, P> {
     pub(crate) nodes: &'t [Node<'a>],
-    pub(crate) offsets: &'t [u32],
-    /// The original input (number texts are read from it).
-    pub(crate) input: &'a [u8],
+    /// Offsets and number texts of the nodes.
+    pub(crate) texts: P,
     pub(crate) pos: usize,
     pub(crate) last: usize,
 }
 
-impl<'a, 't> TapeSource<'a, 't> {
+/// The texts of a tape parsed from a document still at hand: every node's offset, number
+/// texts read from the document.
+pub(crate) struct DocText<'a, 't> {
+    pub(crate) offsets: &'t [u32],
+    /// The original input (number texts are read from it).
+    pub(crate) input: &'a [u8],
+}
+
+impl<'a> TapeText<'a> for DocText<'a, '_> {
+    #[inline]
+    fn offset(&self, node: usize) -> usize {
+        self.offsets
+            .get(node)
+            .map_or(self.input.len(), |&o| o as usize)
+    }
+
+    /// simd-json checked the number's grammar: it ends at the first byte that no number
+    /// holds.
+    #[inline]
+    fn number_text(&self, node: usize) -> &'a str {
+        let start = self.offset(node);
+        let len = self.input[start..]
+            .iter()
+            .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+            .unwrap_or(self.input.len() - start);
+        // The number grammar is ASCII.
+        crate::text::utf8(&self.input[start..start + len]).unwrap_or("")
+    }
+
+    fn text(&self) -> Option<&'a [u8]> {
+        Some(self.input)
+    }
+}
+
+impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
     /// Parses the type JSON at tape node `node` (at most `depth` deep).
     pub(crate) fn parse_type_at(
         &self,
@@ -73,22 +75,75 @@ impl<'a, 't> TapeSource<'a, 't> {
     /// The byte offset of tape node `node`.
     #[inline]
     pub(crate) fn offset_of(&self, node: usize) -> usize {
-        self.offsets
-            .get(node)
-            .map_or(self.input.len(), |&o| o as usize)
+        self.texts.offset(node)
     }
 
-    /// The text of the number node at `node`. simd-json checked its grammar: it ends at the
-    /// first byte that no number holds.
+    /// The text of the number node at `node`.
     #[inline]
     pub(crate) fn number_text(&self, node: usize) -> &'a str {
-        let start = self.offset_of(node);
-        let len = self.input[start..]
-            .iter()
-            .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
-            .unwrap_or(self.input.len() - start);
-        // The number grammar is ASCII.
-        crate::text::utf8(&self.input[start..start + len]).unwrap_or("")
+        self.texts.number_text(node)
+    }
+
+    /// The offset of the end of the nodes.
+    fn end(&self) -> usize {
+        self.texts.offset(self.nodes.len())
+    }
+
+    /// The type the plain JSON value at `node` implies (go-cty's `json.ImpliedType`):
+    /// `null` dynamic, arrays tuples, objects objects (a repeated key is an error).
+    fn implied_at(&self, node: usize, bump: &'a Bump, depth: usize) -> Result<Ty<'a>, TyFault> {
+        if depth == 0 {
+            return Err(TyFault::Syntax(TypeError {
+                message: "the value is nested too deep for its type".into(),
+                offset: self.offset_of(node),
+            }));
+        }
+        Ok(match self.nodes[node] {
+            Node::Static(StaticNode::Null) => Ty::Dynamic,
+            Node::Static(StaticNode::Bool(_)) => Ty::Bool,
+            Node::Static(_) => Ty::Number,
+            Node::String(_) => Ty::String,
+            Node::Array { len, .. } => {
+                let mut elems = Vec::with_capacity(len.min(1024));
+                let mut k = node + 1;
+                for _ in 0..len {
+                    elems.push(self.implied_at(k, bump, depth - 1)?);
+                    k = self.after(k);
+                }
+                Ty::Tuple(
+                    bump.try_alloc_slice_copy(&elems)
+                        .map_err(|_| TyFault::Arena)?,
+                )
+            }
+            Node::Object { len, .. } => {
+                let mut attrs: Vec<AttrTy<'a>> = Vec::with_capacity(len.min(1024));
+                let mut k = node + 1;
+                for _ in 0..len {
+                    let Node::String(name) = self.nodes[k] else {
+                        unreachable!("object keys are strings")
+                    };
+                    let ty = self.implied_at(k + 1, bump, depth - 1)?;
+                    attrs.push(AttrTy {
+                        name,
+                        ty,
+                        optional: false,
+                    });
+                    k = self.after(k + 1);
+                }
+                // A repeated name has no one type: go-cty rejects it too.
+                attrs.sort_unstable_by(|a, b| a.name.cmp(b.name));
+                if let Some(w) = attrs.windows(2).find(|w| w[0].name == w[1].name) {
+                    return Err(TyFault::Syntax(TypeError {
+                        message: format!("duplicate {:?} property in JSON object", w[0].name),
+                        offset: self.offset_of(node),
+                    }));
+                }
+                Ty::Object(
+                    bump.try_alloc_slice_copy(&attrs)
+                        .map_err(|_| TyFault::Arena)?,
+                )
+            }
+        })
     }
 
     /// The index after the subtree rooted at `node`.
@@ -101,14 +156,14 @@ impl<'a, 't> TapeSource<'a, 't> {
     }
 }
 
-impl<'a> Source<'a> for TapeSource<'a, '_> {
+impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
     const JSON: bool = true;
 
     #[inline]
     fn next(&mut self) -> Result<Tok<'a>, Stop> {
         let i = self.pos;
         let Some(&node) = self.nodes.get(i) else {
-            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.input.len()));
+            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.end()));
         };
         self.last = i;
         self.pos = i + 1;
@@ -205,7 +260,7 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
 
     fn skip_value(&mut self) -> Result<(), Stop> {
         if self.pos >= self.nodes.len() {
-            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.input.len()));
+            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.end()));
         }
         self.last = self.pos;
         self.pos = self.after(self.pos);
@@ -218,6 +273,15 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
         } else {
             Err(Stop::Fail(ErrorKind::TrailingBytes, self.position()))
         }
+    }
+
+    fn json_implied(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+        let at = self.last;
+        let ty = self
+            .implied_at(at, bump, depth)
+            .map_err(|e| type_fault(e, self.offset_of(at)))?;
+        self.pos = at;
+        Ok((ty, self.after(at)))
     }
 
     fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
@@ -238,14 +302,20 @@ impl<'a> Source<'a> for TapeSource<'a, '_> {
                     // Parsed from the text, as the byte-wise reader parses it: the same
                     // errors at the same offsets (some point at a closing bracket, which
                     // has no tape node).
+                    // Without the text (a subtree of a document model), from the tape.
                     let start = self.offset_of(k + 1);
-                    let mut text = crate::ty::json::Text {
-                        bump,
-                        buf: self.input,
-                        pos: start,
-                    };
-                    let t = crate::ty::json::parse(&mut text, bump, depth)
-                        .map_err(|e| type_fault(e, start))?;
+                    let t = match self.texts.text() {
+                        Some(buf) => {
+                            let mut text = crate::ty::json::Text {
+                                bump,
+                                buf,
+                                pos: start,
+                            };
+                            crate::ty::json::parse(&mut text, bump, depth)
+                        }
+                        None => self.parse_type_at(k + 1, bump, depth),
+                    }
+                    .map_err(|e| type_fault(e, start))?;
                     ty = Some(t);
                 }
                 "value" => value_at = Some(k + 1),
@@ -305,14 +375,14 @@ pub(crate) fn type_fault(e: TyFault, type_start: usize) -> Stop {
 }
 
 /// The tape as a source for the type-JSON parser.
-struct TapePull<'s, 'a, 't> {
-    src: &'s TapeSource<'a, 't>,
+struct TapePull<'s, 'a, 't, P> {
+    src: &'s TapeSource<'a, 't, P>,
     pos: usize,
     /// Elements left in each open array/object.
     open: smallvec::SmallVec<[usize; 16]>,
 }
 
-impl<'a> Pull<'a> for TapePull<'_, 'a, '_> {
+impl<'a, P: TapeText<'a>> Pull<'a> for TapePull<'_, 'a, '_, P> {
     fn start(&mut self) -> Result<Start<'a>, TypeError> {
         let node = self.src.nodes[self.pos];
         self.pos += 1;

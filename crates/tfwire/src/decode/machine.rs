@@ -753,9 +753,10 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         if S::JSON {
-            let Tok::Map(_) = tok else {
+            let plain = self.config.plain_dynamic;
+            if !plain && !matches!(tok, Tok::Map(_)) {
                 return Err(self.mismatch::<S>(Expected::DynamicWrapper, &tok, at));
-            };
+            }
             // The type's depth budget counts the dynamic value's own frame, pushed below, as
             // MessagePack's does (its frame is on the stack when the type is read).
             let depth = self
@@ -763,9 +764,12 @@ impl<'a> Machine<'a> {
                 .max_depth
                 .saturating_sub(self.frames.len() + 1)
                 .max(1);
-            let (ty, end) = src
-                .json_dynamic(self.bump, depth)
-                .map_err(|s| self.stop(s))?;
+            let (ty, end) = if plain {
+                src.json_implied(self.bump, depth)
+            } else {
+                src.json_dynamic(self.bump, depth)
+            }
+            .map_err(|s| self.stop(s))?;
             let mut f = Self::frame(Kind::Dyn, State::Value, Cur::Ty(ty), 1, self.vals.len(), at);
             f.mark = end;
             self.push(f)?;

@@ -37,6 +37,7 @@ mod source;
 mod subtree;
 
 use crate::error::{Error, ErrorKind, Limit, Path};
+use crate::json::tape::INPUT_PADDING;
 use crate::program::Program;
 use crate::value::Value;
 use bumpalo::Bump;
@@ -80,6 +81,13 @@ pub struct Config {
     /// does for `RawState` written by an older schema version) instead of rejecting them.
     /// Default `false`.
     pub lenient: bool,
+    /// JSON only: a value at a `dynamic` position is plain JSON of the type it implies
+    /// (go-cty's `json.ImpliedType`: `null` is a null, bools, numbers and strings are
+    /// themselves, arrays tuples, objects objects), as `show -json` plans and states write
+    /// resource values, instead of a `{"type": T, "value": V}` object. Read from simd-json's
+    /// tape only ([`Decoder::decode_json_nodes`], and [`Decoder::decode_json`] unless it
+    /// falls back to the byte-wise reader, which rejects such values). Default `false`.
+    pub plain_dynamic: bool,
 }
 
 impl Config {
@@ -96,6 +104,7 @@ impl Config {
             max_collection_len: 1 << 26,
             max_amplification: 64,
             lenient: false,
+            plain_dynamic: false,
         }
     }
 
@@ -145,6 +154,12 @@ impl Config {
     /// With `max_amplification`.
     pub const fn max_amplification(mut self, n: usize) -> Config {
         self.max_amplification = n;
+        self
+    }
+
+    /// With `plain_dynamic`.
+    pub const fn plain_dynamic(mut self, yes: bool) -> Config {
+        self.plain_dynamic = yes;
         self
     }
 
@@ -208,24 +223,7 @@ impl From<ErrorKind> for Fault {
 pub struct Decoder {
     config: Config,
     stacks: Option<Stacks>,
-    json: JsonScratch,
-}
-
-/// simd-json's reusable state.
-struct JsonScratch {
-    buffers: simd_json::Buffers,
-    tape: simd_json::Tape<'static>,
-    offsets: Vec<u32>,
-}
-
-impl Default for JsonScratch {
-    fn default() -> JsonScratch {
-        JsonScratch {
-            buffers: simd_json::Buffers::new(0),
-            tape: simd_json::Tape(Vec::new()),
-            offsets: Vec::new(),
-        }
-    }
+    json: crate::json::tape::TapeParser,
 }
 
 impl core::fmt::Debug for Decoder {
@@ -242,7 +240,7 @@ impl Decoder {
         Decoder {
             config: config.checked(),
             stacks: Some(Stacks::default()),
-            json: JsonScratch::default(),
+            json: crate::json::tape::TapeParser::default(),
         }
     }
 
@@ -320,41 +318,95 @@ impl Decoder {
         // simd-json parses in place and reads past the end: a padded copy, in the arena (the
         // values borrow its unescaped strings). Copied, then padded, not zero-filled first.
         let mut copy = bumpalo::collections::Vec::new_in(arena);
-        if copy
-            .try_reserve_exact(len + simd_json::INPUT_PADDING)
-            .is_err()
-        {
+        if copy.try_reserve_exact(len + INPUT_PADDING).is_err() {
             return Err(arena_limit(&self.config, 0));
         }
         copy.extend_from_slice_copy(input);
-        copy.extend_from_slice_copy(&[0; simd_json::INPUT_PADDING]);
+        copy.extend_from_slice_copy(&[0; INPUT_PADDING]);
         let copy = copy.into_bump_slice_mut();
-        let mut tape: simd_json::Tape<'a> =
-            core::mem::replace(&mut self.json.tape, simd_json::Tape(Vec::new())).reset();
-        let result =
-            if simd_json::fill_tape_padded(copy, len, &mut self.json.buffers, &mut tape).is_ok() {
-                let mut offsets = core::mem::take(&mut self.json.offsets);
-                let n = json_tape::node_offsets(
-                    input,
-                    self.json.buffers.structural_indexes(),
-                    &mut offsets,
-                );
+        match self.json.parse(copy, len) {
+            Ok(tape) => {
+                let (offsets, n) = self.json.take_offsets(input);
                 let mut src = json_tape::TapeSource {
                     nodes: &tape.0,
-                    offsets: &offsets[..n],
-                    input,
+                    texts: json_tape::DocText {
+                        offsets: &offsets[..n],
+                        input,
+                    },
                     pos: 0,
                     last: 0,
                 };
                 let r = self.run(program, arena, &mut src, len);
-                self.json.offsets = offsets;
+                self.json.put_offsets(offsets);
+                self.json.recycle(tape);
                 r
-            } else {
+            }
+            Err(_) => {
                 let mut src = json_text::TextSource::new(arena, input);
                 self.run(program, arena, &mut src, len)
-            };
-        self.json.tape = tape.reset();
-        result
+            }
+        }
+    }
+
+    /// Decodes the JSON value whose tape nodes are `nodes` (a whole value: its node, then
+    /// those of its members) with the program, in place: the same state machine as
+    /// [`Decoder::decode_json`], run over a tape parsed before (by
+    /// [`TapeParser`](crate::json::tape::TapeParser), e.g. one resource value inside a plan
+    /// document), with no text written or read again. `texts` gives the nodes' offsets and
+    /// number texts.
+    ///
+    /// ```
+    /// use tfwire::json::tape::{INPUT_PADDING, TapeParser, TapeText};
+    /// use tfwire::{Config, Decoder, Program, Type};
+    /// let text = br#"{"plan":{"n":2.50,"s":"x"}}"#;
+    /// let mut buf = text.to_vec();
+    /// buf.resize(text.len() + INPUT_PADDING, b' ');
+    /// let mut parser = TapeParser::default();
+    /// let offsets = {
+    ///     // Offsets are read before the tape borrows the buffer.
+    ///     let mut copy = buf.clone();
+    ///     let tape = parser.parse(&mut copy, text.len()).unwrap();
+    ///     drop(tape);
+    ///     parser.node_offsets(text).to_vec()
+    /// };
+    /// let tape = parser.parse(&mut buf, text.len()).unwrap();
+    /// // The value of "plan": node 2 onwards, one node and its 4 members' nodes.
+    /// struct Texts<'a>(&'a [u8], &'a [u32]);
+    /// impl<'a> TapeText<'a> for Texts<'a> {
+    ///     fn offset(&self, i: usize) -> usize { self.1.get(2 + i).map_or(self.0.len(), |&o| o as usize) }
+    ///     fn number_text(&self, i: usize) -> &'a str {
+    ///         let s = &self.0[self.offset(i)..];
+    ///         let n = s.iter().position(|b| !b"0123456789+-.eE".contains(b)).unwrap_or(s.len());
+    ///         std::str::from_utf8(&s[..n]).unwrap()
+    ///     }
+    /// }
+    /// let program = Program::compile(&Type::from_json(r#"["object",{"n":"number","s":"string"}]"#)?);
+    /// let arena = bumpalo::Bump::new();
+    /// let v = Decoder::new(Config::default())
+    ///     .decode_json_nodes(&program, &tape.0[2..7], &Texts(text, &offsets), &arena)?;
+    /// assert_eq!(v.get("n").unwrap().as_number().unwrap().to_string(), "2.5");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Decoder::decode_json`], at the offsets `texts` gives.
+    pub fn decode_json_nodes<'a, T: crate::json::tape::TapeText<'a>>(
+        &mut self,
+        program: &'a Program,
+        nodes: &'a [crate::json::tape::Node<'a>],
+        texts: &T,
+        arena: &'a Bump,
+    ) -> Result<Value<'a>, Error> {
+        let mut src = json_tape::TapeSource {
+            nodes,
+            texts,
+            pos: 0,
+            last: 0,
+        };
+        // The arena budget scales with the value's size in the document.
+        let len = texts.offset(nodes.len()).saturating_sub(texts.offset(0));
+        self.run(program, arena, &mut src, len.max(nodes.len() * 8))
     }
 
     /// Decodes a complete JSON value with the byte-by-byte reader only (the fallback of

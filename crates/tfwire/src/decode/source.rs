@@ -144,6 +144,23 @@ pub(crate) trait Source<'a> {
         unreachable!("only JSON sources read JSON dynamic values")
     }
 
+    /// JSON only, with `Config::plain_dynamic`: the value whose first token was just
+    /// returned is plain JSON at a dynamic position: returns the type it implies and a mark
+    /// for [`Source::seek`] past it, and positions the source at the value again. Sources
+    /// without a tape cannot look ahead and reject it.
+    fn json_implied(
+        &mut self,
+        _bump: &'a bumpalo::Bump,
+        _depth: usize,
+    ) -> Result<(crate::ty::Ty<'a>, usize), Stop> {
+        Err(Stop::Fail(
+            crate::error::ErrorKind::InvalidDynamic(
+                "a plain dynamic value is read from a tape only".into(),
+            ),
+            self.offset(),
+        ))
+    }
+
     /// JSON only: moves to a mark returned by [`Source::json_dynamic`].
     fn seek(&mut self, _mark: usize) {
         unreachable!("only JSON sources seek")

@@ -2,7 +2,7 @@
 
 use super::{Sink, Target, check_number, unencodable};
 use crate::error::ErrorKind;
-use crate::json::write_go_string;
+use crate::json::write_go_str;
 use crate::number::{Number, push_i64, push_u64, write_decimal};
 use crate::ty::Ty;
 use crate::value::Refinements;
@@ -74,7 +74,7 @@ impl Sink for Json<'_> {
     }
 
     fn string(&mut self, s: &str) -> Result<(), ErrorKind> {
-        let _ = write_go_string(self.out, s);
+        let _ = write_go_str(self.out, s);
         Ok(())
     }
 
@@ -102,7 +102,7 @@ impl Sink for Json<'_> {
         if i > 0 {
             self.out.push(',');
         }
-        let _ = write_go_string(self.out, key);
+        let _ = write_go_str(self.out, key);
         self.out.push(':');
         Ok(())
     }

@@ -146,14 +146,17 @@ pub fn check_json_shape(
     Ok(nodes)
 }
 
-/// The message for a document simd-json rejected, in the words every tfwire JSON reader
-/// uses (never simd-json's own `Debug` names); `max_depth` is the depth the parser was
-/// given. Shared by tfwire's and tfwire-plan's simd-json setups.
-#[doc(hidden)]
+/// The message for a document simd-json rejected (see [`super::tape::SyntaxError`]), in the
+/// words every tfwire JSON reader uses (never simd-json's own `Debug` names); `max_depth` is
+/// the depth the parser was given.
 #[cold]
-pub fn json_syntax_message(e: &simd_json::Error, max_depth: usize) -> String {
+pub(crate) fn syntax_message(
+    kind: &simd_json::ErrorType,
+    character: Option<char>,
+    max_depth: usize,
+) -> String {
     use simd_json::ErrorType;
-    match e.error() {
+    match kind {
         ErrorType::Eof => "unexpected end of input".to_string(),
         ErrorType::TrailingData => "unexpected text after the end of the document".to_string(),
         ErrorType::ExpectedMapComma | ErrorType::ExpectedMapEnd => {
@@ -175,7 +178,7 @@ pub fn json_syntax_message(e: &simd_json::Error, max_depth: usize) -> String {
             format!("arrays and objects nested deeper than {max_depth} levels")
         }
         ErrorType::NoStructure => "the input holds no JSON value".to_string(),
-        _ => match e.character() {
+        _ => match character {
             // Only a plain visible character is shown as itself; anything else as its code
             // point, so that no control or bidi character of the input reaches a terminal.
             Some(c) if c.is_ascii_graphic() || (c.is_alphanumeric() && !c.is_control()) => {

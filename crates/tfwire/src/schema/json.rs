@@ -4,10 +4,10 @@ use super::{
     Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting, ProviderSchema,
     ProviderSchemas, Schema,
 };
-use crate::decode::json_tape::{TapeSource, node_offsets};
+use crate::decode::json_tape::{DocText, TapeSource};
 use crate::error::{Error, ErrorKind, Path, PathStep};
+use crate::json::tape::{DEFAULT_MAX_DEPTH, INPUT_PADDING, Node, StaticNode, TapeParser};
 use bumpalo::Bump;
-use simd_json::{Node, StaticNode};
 use std::collections::BTreeMap;
 
 /// Deepest block nesting accepted (real providers nest up to 11).
@@ -34,7 +34,7 @@ fn with_document<T>(
 ) -> Result<T, Error> {
     // Nothing is allocated for a document nested too deep to parse (simd-json would size
     // its tape first, 28 bytes for each bracket).
-    if let Err(e) = crate::check_json_shape(input, simd_json::DEFAULT_MAX_DEPTH, usize::MAX) {
+    if let Err(e) = crate::check_json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX) {
         let at = match e {
             crate::JsonShapeError::TooDeep { at, .. } => at,
             _ => 0,
@@ -45,27 +45,23 @@ fn with_document<T>(
             Path::root(),
         ));
     }
-    let mut copy = Vec::with_capacity(input.len() + simd_json::INPUT_PADDING);
+    let mut copy = Vec::with_capacity(input.len() + INPUT_PADDING);
     copy.extend_from_slice(input);
-    copy.resize(input.len() + simd_json::INPUT_PADDING, 0);
-    let mut buffers = simd_json::Buffers::new(input.len());
-    let mut tape = simd_json::Tape(Vec::new());
-    if let Err(e) = simd_json::fill_tape_padded(&mut copy, input.len(), &mut buffers, &mut tape) {
-        let at = e.index().min(input.len());
-        return Err(Error::new(
-            ErrorKind::Syntax(crate::json_syntax_message(&e, simd_json::DEFAULT_MAX_DEPTH)),
-            at,
+    copy.resize(input.len() + INPUT_PADDING, 0);
+    let mut parser = TapeParser::default();
+    let tape = parser.parse(&mut copy, input.len()).map_err(|e| {
+        Error::new(
+            ErrorKind::Syntax(e.message(DEFAULT_MAX_DEPTH)),
+            e.raw_offset().min(input.len()),
             Path::root(),
-        ));
-    }
-    let mut offsets = Vec::new();
-    let n = node_offsets(input, buffers.structural_indexes(), &mut offsets);
+        )
+    })?;
+    let offsets = parser.node_offsets(input);
     let bump = Bump::new();
     f(&Doc {
         src: TapeSource {
             nodes: &tape.0,
-            offsets: &offsets[..n],
-            input,
+            texts: DocText { offsets, input },
             pos: 0,
             last: 0,
         },
@@ -74,7 +70,7 @@ fn with_document<T>(
 }
 
 struct Doc<'a, 't> {
-    src: TapeSource<'a, 't>,
+    src: TapeSource<'a, 't, DocText<'a, 't>>,
     bump: &'a Bump,
 }
 

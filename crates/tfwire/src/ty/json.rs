@@ -382,7 +382,7 @@ pub(crate) fn write_type(out: &mut (impl fmt::Write + ?Sized), ty: Ty<'_>) -> fm
                 if i > 0 {
                     out.write_char(',')?;
                 }
-                crate::json::write_go_string(out, a.name)?;
+                crate::json::write_go_str(out, a.name)?;
                 out.write_char(':')?;
                 write_type(out, a.ty)?;
             }
@@ -393,7 +393,7 @@ pub(crate) fn write_type(out: &mut (impl fmt::Write + ?Sized), ty: Ty<'_>) -> fm
                     if i > 0 {
                         out.write_char(',')?;
                     }
-                    crate::json::write_go_string(out, a.name)?;
+                    crate::json::write_go_str(out, a.name)?;
                 }
                 out.write_char(']')?;
             }

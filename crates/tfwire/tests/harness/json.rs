@@ -377,3 +377,47 @@ fn dynamic_types_get_the_same_depth_in_both_formats() {
         );
     }
 }
+
+#[test]
+fn plain_dynamic_values_take_the_type_they_imply() {
+    // As `show -json` writes them: no {"type", "value"} wrapper.
+    let ty = r#"["object",{"d":"dynamic","n":"number"}]"#;
+    let program = Program::compile(&Type::from_json(ty).unwrap());
+    let arena = bumpalo::Bump::new();
+    let mut d = Decoder::new(Config::default().plain_dynamic(true));
+    let cases = [
+        (
+            r#"{"d":{"b":{"k":2.5},"a":true},"n":1}"#,
+            r#"["object",{"d":["dynamic",["object",{"a":"bool","b":["object",{"k":"number"}]}],["object",{"a":["bool",true],"b":["object",{"k":["number","2.5"]}]}]],"n":["number","1"]}]"#,
+        ),
+        (
+            r#"{"d":"s","n":null}"#,
+            r#"["object",{"d":["dynamic","string",["string","s"]],"n":["null"]}]"#,
+        ),
+        (
+            r#"{"d":[1,[true]],"n":2}"#,
+            r#"["object",{"d":["dynamic",["tuple",["number",["tuple",["bool"]]]],["tuple",[["number","1"],["tuple",[["bool",true]]]]]],"n":["number","2"]}]"#,
+        ),
+        (r#"{"d":null}"#, r#"["object",{"d":["null"],"n":["null"]}]"#),
+    ];
+    for (text, want) in cases {
+        let v = d.decode_json(&program, text.as_bytes(), &arena).unwrap();
+        assert_eq!(tfwire::canonical::to_string(&v), want, "{text}");
+    }
+    // A repeated key has no one type.
+    let e = d
+        .decode_json(&program, br#"{"d":{"a":1,"a":"x"}}"#, &arena)
+        .unwrap_err();
+    assert!(e.to_string().contains("duplicate \"a\" property"), "{e}");
+    // The byte-wise reader cannot look ahead for the type, and says so.
+    let e = d
+        .decode_json_text(&program, br#"{"d":"s"}"#, &arena)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        ".d: invalid dynamic value: a plain dynamic value is read from a tape only (at byte 5)"
+    );
+    // Without the option, the wrapper is required.
+    let plain = Decoder::new(Config::default()).decode_json(&program, br#"{"d":"s"}"#, &arena);
+    assert!(plain.is_err());
+}
