@@ -19,6 +19,7 @@ mod report;
 mod schema;
 mod state;
 mod suggest;
+mod tap;
 
 /// Decode, encode and inspect Terraform/OpenTofu wire values (DynamicValue MessagePack and
 /// JSON), plans and states.
@@ -56,6 +57,7 @@ enum Command {
     Plan(plan::Args),
     Schema(schema::Args),
     State(state::Args),
+    Tap(tap::Args),
 }
 
 /// How a command failed.
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => plan::run(args),
         Command::Schema(args) => schema::run(args),
         Command::State(args) => state::run(args),
+        Command::Tap(args) => tap::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -98,6 +98,7 @@ pub use generated::tfplugin5;
 /// Protocol 6 (`tfplugin6.proto` 6.11): messages, `provider_client`/`provider_server`.
 pub use generated::tfplugin6;
 
+pub mod handshake;
 pub mod log;
 mod programs;
 pub mod proxy;
@@ -105,6 +106,8 @@ pub mod proxy;
 pub mod redact;
 pub mod rpc;
 mod schema;
+#[cfg(feature = "tls")]
+pub mod tls;
 mod values;
 
 pub use programs::Programs;
