@@ -17,8 +17,9 @@ runs=${TAP_RUNS:-5}
 for b in tofu terraform-provider-tfwire terraform-provider-time terraform-provider-local; do
   [ -x "$bin/$b" ] || { echo "tap.sh: $bin/$b is missing: run e2e/run.sh first" >&2; exit 2; }
 done
-(cd "$root" && cargo build --release -p tfwire-cli --quiet)
-tfwire=$root/target/release/tfwire
+# TFWIRE: a tfwire binary to use instead of building the release one.
+tfwire=${TFWIRE:-$root/target/release/tfwire}
+if [ -z "${TFWIRE:-}" ]; then (cd "$root" && cargo build --release -p tfwire-cli --quiet); fi
 
 work=${TFWIRE_E2E_WORK:-/tmp/tfwire-e2e}/tap
 rm -rf "$work"

@@ -5,7 +5,9 @@
 use bytes::Bytes;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 use tfwire::schema::{Block, Nesting, Protocol};
 use tfwire::{Config, Decoder, Value};
@@ -32,10 +34,66 @@ enum Event {
 pub(crate) struct Tap {
     provider: usize,
     tx: Sender<Event>,
+    fetch: Arc<Fetch>,
+    channel: Channel,
+    handle: tokio::runtime::Handle,
+}
+
+/// The schema fetch of one provider, for when OpenTofu has the schema cached and never asks
+/// for it: started by the first call that needs a schema (while the provider surely runs),
+/// awaited by the worker when it gets to that call's values.
+#[derive(Default)]
+struct Fetch {
+    /// OpenTofu asked for the schema itself: no fetch.
+    asked: AtomicBool,
+    /// A fetch was started.
+    started: AtomicBool,
+    result: Mutex<Option<Result<Schemas, String>>>,
+    done: Condvar,
+}
+
+/// Methods that need no schema (they come before OpenTofu asks for it, or carry none).
+const NO_SCHEMA: [&str; 7] = [
+    "GetMetadata",
+    "GetProviderSchema",
+    "GetSchema",
+    "GetResourceIdentitySchemas",
+    "GetFunctions",
+    "StopProvider",
+    "Stop",
+];
+
+impl Tap {
+    /// Starts the schema fetch if `method` needs a schema and OpenTofu did not ask for one.
+    fn maybe_fetch(&self, method: &str) {
+        let f = &self.fetch;
+        if f.asked.load(Ordering::Relaxed) || f.started.load(Ordering::Relaxed) {
+            return;
+        }
+        let Some(m) = Method::from_path(method) else {
+            return;
+        };
+        if m.name == "GetProviderSchema" || m.name == "GetSchema" {
+            f.asked.store(true, Ordering::Relaxed);
+            return;
+        }
+        if NO_SCHEMA.contains(&m.name) || f.started.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let (fetch, channel, protocol) = (self.fetch.clone(), self.channel.clone(), m.protocol);
+        self.handle.spawn(async move {
+            let r = fetch_schemas(channel, protocol).await;
+            *fetch.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            fetch.done.notify_all();
+        });
+    }
 }
 
 impl Observer for Tap {
     fn frame(&self, f: Frame<'_>) {
+        if f.direction == Direction::Request {
+            self.maybe_fetch(f.method);
+        }
         let _ = self.tx.send(Event::Frame {
             provider: self.provider,
             method: f.method.to_owned(),
@@ -51,7 +109,8 @@ impl Observer for Tap {
     }
 }
 
-/// Where the worker fetches a schema the tap did not see go by.
+/// One provider, and where to fetch its schema if the tap does not see it go by.
+#[derive(Clone)]
 pub(crate) struct Upstream {
     /// The provider's label in the log (reattach mode: its address), if any.
     pub(crate) label: Option<String>,
@@ -134,7 +193,9 @@ struct Provider {
     upstream: Upstream,
     schemas: Option<Schemas>,
     programs: Option<Programs>,
-    /// A fetch failed: do not try again.
+    /// The schema fetch, shared with the observer.
+    fetch: Arc<Fetch>,
+    /// Why the fetched schema is not there.
     fetch_failed: Option<String>,
     /// The type name of each call's request, for its responses.
     calls: HashMap<u64, String>,
@@ -144,6 +205,7 @@ struct Provider {
 pub(crate) struct Worker {
     tx: Option<Sender<Event>>,
     thread: Option<std::thread::JoinHandle<Stats>>,
+    providers: Vec<(Upstream, Arc<Fetch>)>,
 }
 
 impl Worker {
@@ -154,21 +216,29 @@ impl Worker {
         validate: bool,
     ) -> Worker {
         let (tx, rx) = channel();
+        let providers: Vec<(Upstream, Arc<Fetch>)> =
+            providers.into_iter().map(|u| (u, Arc::default())).collect();
+        let shared = providers.clone();
         let thread = std::thread::Builder::new()
             .name("tfwire-tap-decode".into())
-            .spawn(move || work(rx, providers, log, validate))
+            .spawn(move || work(rx, shared, log, validate))
             .ok();
         Worker {
             tx: Some(tx),
             thread,
+            providers,
         }
     }
 
     /// The observer of provider `provider` (its index in the list given to `start`).
     pub(crate) fn observer(&self, provider: usize) -> Tap {
+        let (upstream, fetch) = &self.providers[provider];
         Tap {
             provider,
             tx: self.tx.clone().unwrap_or_else(|| channel().0),
+            fetch: fetch.clone(),
+            channel: upstream.channel.clone(),
+            handle: upstream.handle.clone(),
         }
     }
 
@@ -185,16 +255,17 @@ impl Worker {
 
 fn work(
     rx: Receiver<Event>,
-    upstreams: Vec<Upstream>,
+    upstreams: Vec<(Upstream, Arc<Fetch>)>,
     mut log: Option<Box<dyn Write + Send>>,
     validate: bool,
 ) -> Stats {
     let mut providers: Vec<Provider> = upstreams
         .into_iter()
-        .map(|upstream| Provider {
+        .map(|(upstream, fetch)| Provider {
             upstream,
             schemas: None,
             programs: None,
+            fetch,
             fetch_failed: None,
             calls: HashMap::new(),
         })
@@ -302,7 +373,7 @@ fn work(
                 let mut fields = Vec::new();
                 v.dynamic_values(&type_name, &mut |f| fields.push(f));
                 if !fields.is_empty() && p.programs.is_none() {
-                    p.fetch(m.protocol, &mut stats);
+                    p.await_fetch(&mut stats);
                 }
                 for f in fields {
                     stats.values += 1;
@@ -311,8 +382,8 @@ fn work(
                     let (outcome, us, problems) = match &p.programs {
                         None => (
                             Outcome::Error(format!(
-                                "no schema: the tap saw no GetProviderSchema response and fetching one failed ({})",
-                                p.fetch_failed.as_deref().unwrap_or("not tried")
+                                "no schema: the tap saw no GetProviderSchema response and fetched none ({})",
+                                p.fetch_failed.as_deref().unwrap_or("no fetch was started")
                             )),
                             None,
                             Vec::new(),
@@ -435,23 +506,30 @@ impl Provider {
         self.schemas = Some(s);
     }
 
-    /// Fetches the provider's schema once (OpenTofu had it cached, so no GetProviderSchema
-    /// went by), with the provider's identity schemas when it has any.
-    fn fetch(&mut self, protocol: Protocol, stats: &mut Stats) {
-        if self.fetch_failed.is_some() {
+    /// Waits for the schema fetch the observer started (once; at most 30 s).
+    fn await_fetch(&mut self, stats: &mut Stats) {
+        if self.fetch_failed.is_some() || !self.fetch.started.load(Ordering::Relaxed) {
             return;
         }
-        stats.schema_fetches += 1;
-        let channel = self.upstream.channel.clone();
-        let result = self.upstream.handle.block_on(fetch(channel, protocol));
-        match result {
-            Ok(s) => self.set_schemas(s),
-            Err(e) => self.fetch_failed = Some(e),
+        let guard = self.fetch.result.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut guard, _) = self
+            .fetch
+            .done
+            .wait_timeout_while(guard, Duration::from_secs(30), |r| r.is_none())
+            .unwrap_or_else(|e| e.into_inner());
+        match guard.take() {
+            Some(Ok(s)) => {
+                drop(guard);
+                stats.schema_fetches += 1;
+                self.set_schemas(s);
+            }
+            Some(Err(e)) => self.fetch_failed = Some(e),
+            None => self.fetch_failed = Some("the fetch took more than 30 s".into()),
         }
     }
 }
 
-async fn fetch(channel: Channel, protocol: Protocol) -> Result<Schemas, String> {
+async fn fetch_schemas(channel: Channel, protocol: Protocol) -> Result<Schemas, String> {
     use prost::Message as _;
     use tfwire_plugin::{tfplugin5, tfplugin6};
     let e = |e: tonic::Status| format!("GetProviderSchema: {}", e.message());
