@@ -121,11 +121,16 @@ async fn shim(
         _ => None,
     };
     let tls_err = |e: tls::Error| Failure::Input(format!("TLS: {e}"));
-    let (upstream_id, downstream_id) = match client_cert {
-        Some(_) => (
-            Some(Identity::generate().map_err(tls_err)?),
-            Some(Identity::generate().map_err(tls_err)?),
-        ),
+    // A fresh identity each way: towards the provider (client) and towards OpenTofu (server).
+    let (upstream_id, server_tls) = match client_cert {
+        Some(client) => {
+            let down = Identity::generate().map_err(tls_err)?;
+            let config = tls::server_config(&down, client).map_err(tls_err)?;
+            (
+                Some(Identity::generate().map_err(tls_err)?),
+                Some((down, config)),
+            )
+        }
         None => (None, None),
     };
     let mut cmd = tokio::process::Command::new(&command[0]);
@@ -194,13 +199,6 @@ async fn shim(
     let path = dir.path().join("tap.sock");
     let listener = UnixListener::bind(&path)
         .map_err(|e| Failure::Input(format!("listening on {}: {e}", path.display())))?;
-    let server_tls = match (
-        &downstream_id,
-        tls::cert_from_pem(&std::env::var("PLUGIN_CLIENT_CERT").unwrap_or_default()),
-    ) {
-        (Some(id), Ok(client)) => Some(tls::server_config(id, client).map_err(tls_err)?),
-        _ => None,
-    };
     let worker = Worker::start(
         vec![Upstream {
             label: None,
@@ -213,7 +211,7 @@ async fn shim(
     let forward = Forward::new(channel, worker.observer(0));
     let ours = Handshake {
         address: path.display().to_string(),
-        server_cert: downstream_id.as_ref().map(|id| id.cert().to_vec()),
+        server_cert: server_tls.as_ref().map(|(id, _)| id.cert().to_vec()),
         ..up
     };
     let mut out = tokio::io::stdout();
@@ -223,7 +221,7 @@ async fn shim(
         .map_err(|e| Failure::Input(format!("writing the handshake line: {e}")))?;
     let serve = forward
         .router()
-        .serve_with_incoming(tls::incoming(listener, server_tls));
+        .serve_with_incoming(tls::incoming(listener, server_tls.map(|(_, c)| c)));
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .map_err(|e| Failure::Input(format!("SIGTERM handler: {e}")))?;
     // SIGINT reaches the whole process group when the user presses Ctrl-C: like go-plugin's
