@@ -194,7 +194,7 @@ pub fn base64_decode(text: &str) -> Result<Vec<u8>, Error> {
 /// A DER certificate as PEM (what `PLUGIN_CLIENT_CERT` holds).
 pub fn pem_certificate(der: &[u8]) -> String {
     let mut b = base64_encode(der);
-    while b.len() % 4 != 0 {
+    while !b.len().is_multiple_of(4) {
         b.push('=');
     }
     let mut out = String::from("-----BEGIN CERTIFICATE-----\n");
@@ -275,7 +275,7 @@ mod tests {
         let pem = pem_certificate(&der);
         let body: Vec<&str> = pem.lines().filter(|l| !l.starts_with("-----")).collect();
         assert!(body[..body.len() - 1].iter().all(|l| l.len() == 64));
-        assert!(body.concat().len() % 4 == 0);
+        assert!(body.concat().len().is_multiple_of(4));
         assert_eq!(base64_decode(&body.concat()).unwrap(), der);
     }
 }

@@ -86,7 +86,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     // what was sent and returns the figures.
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));
     let mut stats = worker.finish();
-    eprintln!("tfwire tap: {}", stats.to_json());
+    eprintln!("tfwire tap: {}", stats.summary_json());
     if stats.decode_errors > 0 || stats.invalid > 0 {
         return Err(Failure::Exit(
             1,

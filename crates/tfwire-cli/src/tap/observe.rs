@@ -152,7 +152,7 @@ fn quantile_us(v: &mut [u64], q: f64) -> f64 {
 
 impl Stats {
     /// The summary as JSON (the `summary` member of the last log record).
-    pub(crate) fn to_json(&mut self) -> String {
+    pub(crate) fn summary_json(&mut self) -> String {
         use core::fmt::Write as _;
         let mut s = String::from("{\"rpcs\":{");
         let (mut calls, mut frames, mut bytes) = (0, 0, 0);
@@ -398,21 +398,14 @@ fn work(
                             if validate
                                 && f.name == "config"
                                 && matches!(outcome, Outcome::Value(_))
-                            {
-                                if let (Some(block), Ok(program)) =
+                                && let (Some(block), Ok(program)) =
                                     (programs.block(f.schema), programs.get(f.schema))
+                            {
+                                arena.reset();
+                                if let Ok(value) =
+                                    decoder.decode_dynamic_value(&program, f.value, &arena)
                                 {
-                                    arena.reset();
-                                    if let Ok(value) =
-                                        decoder.decode_dynamic_value(&program, f.value, &arena)
-                                    {
-                                        check_config(
-                                            &value,
-                                            block,
-                                            &mut String::new(),
-                                            &mut problems,
-                                        );
-                                    }
+                                    check_config(&value, block, &mut String::new(), &mut problems);
                                 }
                             }
                             (outcome, Some(ns as f64 / 1000.0), problems)
@@ -463,7 +456,7 @@ fn work(
         let line = format!(
             "{{\"time\":\"{}\",\"summary\":{}}}\n",
             rfc3339(SystemTime::now()),
-            stats.to_json()
+            stats.summary_json()
         );
         if let Err(e) = w.write_all(line.as_bytes()).and_then(|()| w.flush()) {
             eprintln!("tfwire tap: writing the log failed: {e}");
@@ -581,12 +574,11 @@ async fn fetch_schemas(channel: Channel, protocol: Protocol) -> Result<Schemas, 
         Ok(_) => return Err("GetProviderSchema: an unexpected message".into()),
         Err(e) => return Err(format!("GetProviderSchema: {e}")),
     };
-    if let Some(ids) = ids {
-        if let Ok(Message::IdentitySchemas(Ok(ids))) =
+    if let Some(ids) = ids
+        && let Ok(Message::IdentitySchemas(Ok(ids))) =
             name("GetResourceIdentitySchemas")?.decode(Direction::Response, ids.into())
-        {
-            schemas.identities = ids;
-        }
+    {
+        schemas.identities = ids;
     }
     Ok(schemas)
 }
@@ -852,7 +844,7 @@ mod tests {
             lines[1]
         );
         assert!(
-            lines[2].contains(&format!("\"summary\":{}", stats.to_json())),
+            lines[2].contains(&format!("\"summary\":{}", stats.summary_json())),
             "{}",
             lines[2]
         );
