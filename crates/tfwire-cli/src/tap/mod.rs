@@ -209,6 +209,7 @@ async fn shim(
         validate,
     );
     let forward = Forward::new(channel, worker.observer(0));
+    forward.observer().start_fetch(protocol(up.app_version));
     let ours = Handshake {
         address: path.display().to_string(),
         server_cert: server_tls.as_ref().map(|(id, _)| id.cert().to_vec()),
@@ -266,6 +267,7 @@ async fn reattach(
     let dir = SocketDir::new(None)
         .map_err(|e| Failure::Input(format!("creating the tap's socket directory: {e}")))?;
     let mut upstreams = Vec::new();
+    let mut versions = Vec::new();
     let mut listeners = Vec::new();
     let mut out = String::from("{");
     for (i, (addr, p)) in providers.iter().enumerate() {
@@ -283,6 +285,12 @@ async fn reattach(
         let path = dir.path().join(format!("tap-{i}.sock"));
         let listener = UnixListener::bind(&path)
             .map_err(|e| Failure::Input(format!("listening on {}: {e}", path.display())))?;
+        versions.push(protocol(
+            p.get("ProtocolVersion")
+                .and_then(|v| v.as_u64())
+                .and_then(|v| u32::try_from(v).ok())
+                .unwrap_or(5),
+        ));
         upstreams.push(Upstream {
             label: Some(addr.to_owned()),
             channel: channel.clone(),
@@ -301,6 +309,7 @@ async fn reattach(
     let mut servers = tokio::task::JoinSet::new();
     for (i, (listener, channel)) in listeners.into_iter().enumerate() {
         let forward = Forward::new(channel, worker.observer(i));
+        forward.observer().start_fetch(versions[i]);
         servers.spawn(
             forward
                 .router()
@@ -329,6 +338,15 @@ async fn reattach(
     while servers.join_next().await.is_some() {}
     drop(dir);
     Ok((worker, ended))
+}
+
+/// The plugin protocol of a handshake's application version.
+fn protocol(app_version: u32) -> tfwire::schema::Protocol {
+    if app_version >= 6 {
+        tfwire::schema::Protocol::V6
+    } else {
+        tfwire::schema::Protocol::V5
+    }
 }
 
 /// Writes a JSON value back as text, with `Addr.String` replaced by `addr` (the reattach

@@ -39,48 +39,25 @@ pub(crate) struct Tap {
     handle: tokio::runtime::Handle,
 }
 
-/// The schema fetch of one provider, for when OpenTofu has the schema cached and never asks
-/// for it: started by the first call that needs a schema (while the provider surely runs),
-/// awaited by the worker when it gets to that call's values.
+/// The schema fetch of one provider: OpenTofu caches schemas, so most provider processes it
+/// starts are never asked for theirs. The tap asks as soon as it is connected (while the
+/// provider surely runs: a process started only to validate lives a few milliseconds); the
+/// worker waits for the answer when it meets a value before any `GetProviderSchema` response.
 #[derive(Default)]
 struct Fetch {
-    /// OpenTofu asked for the schema itself: no fetch.
-    asked: AtomicBool,
     /// A fetch was started.
     started: AtomicBool,
     result: Mutex<Option<Result<Schemas, String>>>,
     done: Condvar,
 }
 
-/// Methods that need no schema (they come before OpenTofu asks for it, or carry none).
-const NO_SCHEMA: [&str; 7] = [
-    "GetMetadata",
-    "GetProviderSchema",
-    "GetSchema",
-    "GetResourceIdentitySchemas",
-    "GetFunctions",
-    "StopProvider",
-    "Stop",
-];
-
 impl Tap {
-    /// Starts the schema fetch if `method` needs a schema and OpenTofu did not ask for one.
-    fn maybe_fetch(&self, method: &str) {
-        let f = &self.fetch;
-        if f.asked.load(Ordering::Relaxed) || f.started.load(Ordering::Relaxed) {
+    /// Starts fetching the provider's schema (once).
+    pub(crate) fn start_fetch(&self, protocol: Protocol) {
+        if self.fetch.started.swap(true, Ordering::Relaxed) {
             return;
         }
-        let Some(m) = Method::from_path(method) else {
-            return;
-        };
-        if m.name == "GetProviderSchema" || m.name == "GetSchema" {
-            f.asked.store(true, Ordering::Relaxed);
-            return;
-        }
-        if NO_SCHEMA.contains(&m.name) || f.started.swap(true, Ordering::Relaxed) {
-            return;
-        }
-        let (fetch, channel, protocol) = (self.fetch.clone(), self.channel.clone(), m.protocol);
+        let (fetch, channel) = (self.fetch.clone(), self.channel.clone());
         self.handle.spawn(async move {
             let r = fetch_schemas(channel, protocol).await;
             *fetch.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
@@ -91,9 +68,6 @@ impl Tap {
 
 impl Observer for Tap {
     fn frame(&self, f: Frame<'_>) {
-        if f.direction == Direction::Request {
-            self.maybe_fetch(f.method);
-        }
         let _ = self.tx.send(Event::Frame {
             provider: self.provider,
             method: f.method.to_owned(),
