@@ -72,8 +72,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
                 .map_err(|e| Failure::Input(format!("--log {}: {e}", p.display())))?,
         ))),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::Input(format!("starting the runtime: {e}")))?;
@@ -208,8 +207,12 @@ async fn shim(
         log,
         validate,
     );
+    let forward_channel = channel.clone();
     let forward = Forward::new(channel, worker.observer(0));
-    forward.observer().start_fetch(protocol(up.app_version));
+    // The schema, asked for before OpenTofu is told where to connect (see `observe::Fetch`).
+    forward
+        .observer()
+        .fetched(observe::fetch_schemas(forward_channel, protocol(up.app_version)).await);
     let ours = Handshake {
         address: path.display().to_string(),
         server_cert: server_tls.as_ref().map(|(id, _)| id.cert().to_vec()),

@@ -40,9 +40,11 @@ pub(crate) struct Tap {
 }
 
 /// The schema fetch of one provider: OpenTofu caches schemas, so most provider processes it
-/// starts are never asked for theirs. The tap asks as soon as it is connected (while the
-/// provider surely runs: a process started only to validate lives a few milliseconds); the
-/// worker waits for the answer when it meets a value before any `GetProviderSchema` response.
+/// starts are never asked for theirs. In shim mode the tap asks before it prints its handshake
+/// line (a process started only to validate is shut down a few milliseconds after its last
+/// call, sometimes before it would have answered a later fetch); in reattach mode as soon as it
+/// is connected. The worker waits for the answer when it meets a value before any
+/// `GetProviderSchema` response.
 #[derive(Default)]
 struct Fetch {
     /// A fetch was started.
@@ -52,6 +54,13 @@ struct Fetch {
 }
 
 impl Tap {
+    /// The schema fetched before the tap printed its handshake line (shim mode).
+    pub(crate) fn fetched(&self, result: Result<Schemas, String>) {
+        self.fetch.started.store(true, Ordering::Relaxed);
+        *self.fetch.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        self.fetch.done.notify_all();
+    }
+
     /// Starts fetching the provider's schema (once).
     pub(crate) fn start_fetch(&self, protocol: Protocol) {
         if self.fetch.started.swap(true, Ordering::Relaxed) {
@@ -496,7 +505,7 @@ impl Provider {
     }
 }
 
-async fn fetch_schemas(channel: Channel, protocol: Protocol) -> Result<Schemas, String> {
+pub(crate) async fn fetch_schemas(channel: Channel, protocol: Protocol) -> Result<Schemas, String> {
     use prost::Message as _;
     use tfwire_plugin::{tfplugin5, tfplugin6};
     let e = |e: tonic::Status| format!("GetProviderSchema: {}", e.message());
