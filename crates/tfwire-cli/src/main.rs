@@ -22,6 +22,7 @@ mod report;
 mod schema;
 mod state;
 mod suggest;
+mod tap;
 
 /// Decode, encode and inspect Terraform/OpenTofu wire values (DynamicValue MessagePack and
 /// JSON), plans and states.
@@ -59,6 +60,7 @@ enum Command {
     Plan(plan::Args),
     Schema(schema::Args),
     State(state::Args),
+    Tap(tap::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => plan::run(args),
         Command::Schema(args) => schema::run(args),
         Command::State(args) => state::run(args),
+        Command::Tap(args) => tap::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -81,6 +81,10 @@
 //! `plugin.GRPCController`, `plugin.GRPCBroker`), streams in either direction. Services
 //! outside that list are answered `Unimplemented` by the proxy itself. [`rpc::decode`] turns a frame of a known method into its
 //! `DynamicValue`s.
+//!
+//! Between OpenTofu and a provider the proxy also speaks go-plugin's side of the connection:
+//! [`handshake`] reads and writes the line a plugin prints to say where it listens, and the
+//! `tls` module (feature `tls`) provides AutoMTLS over unix sockets, as `tfwire tap` uses them.
 
 #[allow(missing_docs, unreachable_pub, clippy::all, rustdoc::all)]
 mod generated {
@@ -98,6 +102,7 @@ pub use generated::tfplugin5;
 /// Protocol 6 (`tfplugin6.proto` 6.11): messages, `provider_client`/`provider_server`.
 pub use generated::tfplugin6;
 
+pub mod handshake;
 pub mod log;
 mod programs;
 pub mod proxy;
@@ -105,6 +110,8 @@ pub mod proxy;
 pub mod redact;
 pub mod rpc;
 mod schema;
+#[cfg(feature = "tls")]
+pub mod tls;
 mod values;
 
 pub use programs::Programs;

@@ -14,6 +14,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Instant;
 use tokio_stream::{Stream, StreamExt};
 use tonic::body::Body;
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
@@ -52,6 +53,13 @@ pub struct Frame<'a> {
 pub trait Observer: Send + Sync + 'static {
     /// A frame, before it is forwarded.
     fn frame(&self, frame: Frame<'_>);
+
+    /// A frame was handed on, `held` after it reached the proxy (for a call's first request
+    /// frame: after the call's headers did, so the upstream call's setup counts). The time the
+    /// proxy adds to the frame, HTTP/2 and TLS aside.
+    fn forwarded(&self, frame: Frame<'_>, held: std::time::Duration) {
+        let _ = (frame, held);
+    }
 
     /// A call ended, with its gRPC status (`Ok(())` when it ended without an error).
     fn end(&self, method: &str, call: u64, status: Result<(), &Status>) {
@@ -140,6 +148,8 @@ struct Call<O> {
     forward: Forward<O>,
     path: Arc<str>,
     call: u64,
+    /// When the call's headers reached the proxy.
+    started: Instant,
 }
 
 impl<O: Observer> Service<Request<Streaming<Bytes>>> for Call<O> {
@@ -153,18 +163,23 @@ impl<O: Observer> Service<Request<Streaming<Bytes>>> for Call<O> {
 
     fn call(&mut self, request: Request<Streaming<Bytes>>) -> Self::Future {
         let (forward, path, call) = (self.forward.clone(), self.path.clone(), self.call);
+        let started = self.started;
         Box::pin(async move {
             let (metadata, extensions, frames) = request.into_parts();
             let (o, p) = (forward.observer.clone(), path.clone());
+            let mut first = Some(started);
             // A client stream that fails ends the upstream request stream; the error itself
             // reaches the client from its own side.
             let frames = frames.map_while(Result::ok).map(move |message| {
-                o.frame(Frame {
+                let t = first.take().unwrap_or_else(Instant::now);
+                let frame = Frame {
                     method: &p,
                     direction: Direction::Request,
                     message: &message,
                     call,
-                });
+                };
+                o.frame(frame);
+                o.forwarded(frame, t.elapsed());
                 message
             });
             let mut client = tonic::client::Grpc::new(forward.upstream.clone());
@@ -187,12 +202,17 @@ impl<O: Observer> Service<Request<Streaming<Bytes>>> for Call<O> {
             let mut done = false;
             let frames = frames.map(move |r| {
                 match &r {
-                    Ok(message) => o.frame(Frame {
-                        method: &path,
-                        direction: Direction::Response,
-                        message,
-                        call,
-                    }),
+                    Ok(message) => {
+                        let t = Instant::now();
+                        let frame = Frame {
+                            method: &path,
+                            direction: Direction::Response,
+                            message,
+                            call,
+                        };
+                        o.frame(frame);
+                        o.forwarded(frame, t.elapsed());
+                    }
                     Err(s) if !done => {
                         done = true;
                         o.end(&path, call, Err(s));
@@ -238,6 +258,7 @@ impl<O: Observer> Service<http::Request<Body>> for Named<O> {
             forward: self.forward.clone(),
             path: req.uri().path().into(),
             call,
+            started: Instant::now(),
         };
         Box::pin(async move {
             let mut grpc = tonic::server::Grpc::new(RawCodec);
