@@ -105,9 +105,18 @@ fn len32(len: usize, what: &str) -> Result<u32, ErrorKind> {
     })
 }
 
+#[inline(always)]
 fn str_to(out: &mut Vec<u8>, s: &str) -> Result<(), ErrorKind> {
-    write::str_len(out, len32(s.len(), "a string")?);
-    out.extend_from_slice(s.as_bytes());
+    let b = s.as_bytes();
+    if b.len() < 32 {
+        // A fixstr, the commonest string: one reservation for header and bytes.
+        out.reserve(1 + b.len());
+        out.push(0xa0 | b.len() as u8);
+        out.extend_from_slice(b);
+        return Ok(());
+    }
+    write::str_len(out, len32(b.len(), "a string")?);
+    out.extend_from_slice(b);
     Ok(())
 }
 
@@ -192,6 +201,7 @@ impl Sink for Msgpack<'_> {
         number_to(self.out, n, &mut self.text)
     }
 
+    #[inline]
     fn string(&mut self, s: &str) -> Result<(), ErrorKind> {
         str_to(self.out, s)
     }
@@ -212,6 +222,12 @@ impl Sink for Msgpack<'_> {
 
     fn map_key(&mut self, _: usize, key: &str) -> Result<(), ErrorKind> {
         str_to(self.out, key)
+    }
+
+    #[inline]
+    fn attr_key(&mut self, _: usize, _: &str, encoded: &[u8]) -> Result<(), ErrorKind> {
+        self.out.extend_from_slice(encoded);
+        Ok(())
     }
 
     fn end_map(&mut self) {}
