@@ -50,6 +50,56 @@ pub(crate) fn number_to(out: &mut String, n: Number<'_>) -> Result<(), ErrorKind
     Ok(())
 }
 
+/// Writes `s` quoted, as [`write_go_string`] would, when none of its bytes needs escaping
+/// (the common case: checked eight bytes at a time with `write_go_string`'s own word test,
+/// the last bytes with an overlapping load), with one reservation; `false`, nothing written,
+/// when some byte needs a closer look.
+#[inline]
+fn plain_to(out: &mut String, s: &str) -> bool {
+    if needs_care(s.as_bytes()) {
+        return false;
+    }
+    out.reserve(s.len() + 3);
+    out.push('"');
+    out.push_str(s);
+    out.push('"');
+    true
+}
+
+/// Whether some byte of `b` is one `write_go_string` escapes or looks at.
+#[inline(always)]
+fn needs_care(b: &[u8]) -> bool {
+    use crate::json::word_needs_care;
+    let n = b.len();
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    if n >= 8 {
+        // The last eight bytes (overlapping the loop's last word), then the words before.
+        if word_needs_care(word(n - 8)) {
+            return true;
+        }
+        let mut i = 0;
+        while i + 8 < n {
+            if word_needs_care(word(i)) {
+                return true;
+            }
+            i += 8;
+        }
+        return false;
+    }
+    // Fewer than eight bytes: two overlapping halves, or the bytes padded with `a`.
+    let w = if n >= 4 {
+        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+        u64::from(half(0)) | u64::from(half(n - 4)) << 32
+    } else {
+        let mut w = [b'a'; 8];
+        for (d, s) in w.iter_mut().zip(b) {
+            *d = *s;
+        }
+        u64::from_le_bytes(w)
+    };
+    word_needs_care(w)
+}
+
 impl Sink for Json<'_> {
     fn len(&self) -> usize {
         self.out.len() - self.start
@@ -74,6 +124,9 @@ impl Sink for Json<'_> {
     }
 
     fn string(&mut self, s: &str) -> Result<(), ErrorKind> {
+        if plain_to(self.out, s) {
+            return Ok(());
+        }
         let _ = write_go_string(self.out, s);
         Ok(())
     }
@@ -107,6 +160,18 @@ impl Sink for Json<'_> {
         Ok(())
     }
 
+    #[inline]
+    fn attr_key(&mut self, i: usize, name: &str, _: &[u8]) -> Result<(), ErrorKind> {
+        if i > 0 {
+            self.out.push(',');
+        }
+        if !plain_to(self.out, name) {
+            let _ = write_go_string(self.out, name);
+        }
+        self.out.push(':');
+        Ok(())
+    }
+
     fn end_map(&mut self) {
         self.out.push('}');
     }
@@ -119,5 +184,45 @@ impl Sink for Json<'_> {
 
     fn end_dynamic(&mut self, ty: Ty<'_>) {
         let _ = write!(self.out, ",\"type\":{ty}}}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plain_to, write_go_string};
+
+    /// The fast path writes exactly what `write_go_string` writes whenever it takes a string,
+    /// and leaves every string with a byte to escape to it: each ASCII character and a few
+    /// others (U+2028 and its neighbours sharing the lead byte 0xE2) at every position of
+    /// strings of every length up to 40 (the short, overlapping and padded loads).
+    #[test]
+    fn plain_strings_match_go_escaping() {
+        let mut chars: Vec<char> = (0u8..0x80).map(char::from).collect();
+        chars.extend(['é', '\u{2026}', '\u{2028}', '\u{2029}', '日']);
+        let (mut fast, mut slow) = (String::new(), String::new());
+        let mut escaped = 0;
+        for len in 1..40 {
+            for at in 0..len {
+                for &c in &chars {
+                    let s: String = (0..len).map(|i| if i == at { c } else { 'x' }).collect();
+                    fast.clear();
+                    slow.clear();
+                    write_go_string(&mut slow, &s).unwrap();
+                    if plain_to(&mut fast, &s) {
+                        assert_eq!(fast, slow, "{s:?}");
+                    } else {
+                        assert!(fast.is_empty(), "{s:?}: nothing written");
+                    }
+                    if slow != format!("\"{s}\"") {
+                        escaped += 1;
+                        assert!(fast.is_empty(), "{s:?} needs escaping");
+                    }
+                }
+            }
+        }
+        assert!(escaped > 0);
+        fast.clear();
+        assert!(plain_to(&mut fast, ""));
+        assert_eq!(fast, "\"\"");
     }
 }
