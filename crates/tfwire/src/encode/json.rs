@@ -4,6 +4,7 @@ use super::{Sink, Target, check_number, unencodable};
 use crate::error::ErrorKind;
 use crate::json::write_go_string;
 use crate::number::{Number, push_i64, push_u64, write_decimal};
+use crate::program::AttrNode;
 use crate::ty::Ty;
 use crate::value::Refinements;
 use core::fmt::Write as _;
@@ -51,40 +52,65 @@ pub(crate) fn number_to(out: &mut String, n: Number<'_>) -> Result<(), ErrorKind
 }
 
 /// Writes `s` quoted, as [`write_go_string`] would, when none of its bytes needs escaping
-/// (the common case: checked eight bytes at a time with `write_go_string`'s own word test,
-/// the last bytes with an overlapping load), with one reservation; `false`, nothing written,
-/// when some byte needs a closer look.
+/// (the common case), with one reservation; `false`, nothing written, when some byte needs a
+/// closer look.
 #[inline]
 fn plain_to(out: &mut String, s: &str) -> bool {
-    if needs_care(s.as_bytes()) {
+    if scan(s.as_bytes()).care {
         return false;
     }
+    push_quoted(out, s);
+    true
+}
+
+#[inline(always)]
+fn push_quoted(out: &mut String, s: &str) {
     out.reserve(s.len() + 3);
     out.push('"');
     out.push_str(s);
     out.push('"');
-    true
 }
 
-/// Whether some byte of `b` is one `write_go_string` escapes or looks at.
+/// What one pass over a string's bytes found.
+struct Scan {
+    /// Some byte is one `write_go_string` escapes or looks at.
+    care: bool,
+    /// Every byte is ASCII (known only when `care` is false; `false` otherwise).
+    ascii: bool,
+}
+
+/// One pass over `b`, eight bytes at a time with `write_go_string`'s own word test, the last
+/// bytes with an overlapping load (or padded), stopping at the first byte that needs care.
 #[inline(always)]
-fn needs_care(b: &[u8]) -> bool {
+fn scan(b: &[u8]) -> Scan {
     use crate::json::word_needs_care;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const CARE: Scan = Scan {
+        care: true,
+        ascii: false,
+    };
     let n = b.len();
     let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
     if n >= 8 {
         // The last eight bytes (overlapping the loop's last word), then the words before.
-        if word_needs_care(word(n - 8)) {
-            return true;
+        let last = word(n - 8);
+        if word_needs_care(last) {
+            return CARE;
         }
+        let mut high = last;
         let mut i = 0;
         while i + 8 < n {
-            if word_needs_care(word(i)) {
-                return true;
+            let w = word(i);
+            if word_needs_care(w) {
+                return CARE;
             }
+            high |= w;
             i += 8;
         }
-        return false;
+        return Scan {
+            care: false,
+            ascii: high & HIGH == 0,
+        };
     }
     // Fewer than eight bytes: two overlapping halves, or the bytes padded with `a`.
     let w = if n >= 4 {
@@ -97,7 +123,13 @@ fn needs_care(b: &[u8]) -> bool {
         }
         u64::from_le_bytes(w)
     };
-    word_needs_care(w)
+    if word_needs_care(w) {
+        return CARE;
+    }
+    Scan {
+        care: false,
+        ascii: w & HIGH == 0,
+    }
 }
 
 impl Sink for Json<'_> {
@@ -131,6 +163,21 @@ impl Sink for Json<'_> {
         Ok(())
     }
 
+    /// The scan that finds the bytes to escape also finds ASCII strings, which are in NFC.
+    #[inline]
+    fn nfc_string(&mut self, s: &str) -> Result<bool, ErrorKind> {
+        let scan = scan(s.as_bytes());
+        if !scan.ascii && !crate::nfc::is_nfc(s) {
+            return Ok(false);
+        }
+        if scan.care {
+            let _ = write_go_string(self.out, s);
+        } else {
+            push_quoted(self.out, s);
+        }
+        Ok(true)
+    }
+
     fn begin_seq(&mut self, _: usize) -> Result<(), ErrorKind> {
         self.out.push('[');
         Ok(())
@@ -161,13 +208,12 @@ impl Sink for Json<'_> {
     }
 
     #[inline]
-    fn attr_key(&mut self, i: usize, name: &str, _: &[u8]) -> Result<(), ErrorKind> {
+    fn attr_key(&mut self, i: usize, attr: &AttrNode) -> Result<(), ErrorKind> {
+        self.out.reserve(attr.json_key.len() + 2);
         if i > 0 {
             self.out.push(',');
         }
-        if !plain_to(self.out, name) {
-            let _ = write_go_string(self.out, name);
-        }
+        self.out.push_str(&attr.json_key);
         self.out.push(':');
         Ok(())
     }
@@ -189,10 +235,10 @@ impl Sink for Json<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{plain_to, write_go_string};
+    use super::{plain_to, scan, write_go_string};
 
-    /// The fast path writes exactly what `write_go_string` writes whenever it takes a string,
-    /// and leaves every string with a byte to escape to it: each ASCII character and a few
+    /// The fast path writes exactly what `write_go_string` writes whenever it takes a string
+    /// (and knows whether it is ASCII), and leaves every string with a byte to escape to it: each ASCII character and a few
     /// others (U+2028 and its neighbours sharing the lead byte 0xE2) at every position of
     /// strings of every length up to 40 (the short, overlapping and padded loads).
     #[test]
@@ -210,6 +256,7 @@ mod tests {
                     write_go_string(&mut slow, &s).unwrap();
                     if plain_to(&mut fast, &s) {
                         assert_eq!(fast, slow, "{s:?}");
+                        assert_eq!(scan(s.as_bytes()).ascii, s.is_ascii(), "{s:?}");
                     } else {
                         assert!(fast.is_empty(), "{s:?}: nothing written");
                     }

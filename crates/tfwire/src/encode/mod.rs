@@ -68,7 +68,7 @@ use crate::decode::collection::value_type;
 use crate::decode::shape::{Attrs, Cur, Elems, Shape};
 use crate::error::{Error, ErrorKind, Expected, Path, PathStep};
 use crate::number::Number;
-use crate::program::Program;
+use crate::program::{AttrNode, Program};
 use crate::ty::Ty;
 use crate::value::{Dynamic, Refinements, Value};
 use bumpalo::Bump;
@@ -229,17 +229,23 @@ pub(crate) trait Sink {
     fn bool(&mut self, b: bool);
     fn number(&mut self, n: Number<'_>) -> Result<(), ErrorKind>;
     fn string(&mut self, s: &str) -> Result<(), ErrorKind>;
+    /// Writes `s` if it is in NFC (`Ok(true)`); `Ok(false)`, nothing written, if it is not.
+    /// A sink that reads the string's bytes anyway may check both in one pass.
+    #[inline]
+    fn nfc_string(&mut self, s: &str) -> Result<bool, ErrorKind> {
+        if !crate::nfc::is_nfc(s) {
+            return Ok(false);
+        }
+        self.string(s).map(|()| true)
+    }
     fn begin_seq(&mut self, len: usize) -> Result<(), ErrorKind>;
     fn seq_elem(&mut self, i: usize);
     fn end_seq(&mut self);
     fn begin_map(&mut self, len: usize) -> Result<(), ErrorKind>;
     fn map_key(&mut self, i: usize, key: &str) -> Result<(), ErrorKind>;
-    /// The name of a compiled program's object attribute, with its MessagePack encoding
-    /// (header and bytes) computed at compile time.
-    #[inline]
-    fn attr_key(&mut self, i: usize, name: &str, _encoded: &[u8]) -> Result<(), ErrorKind> {
-        self.map_key(i, name)
-    }
+    /// The name of a compiled program's object attribute, whose MessagePack and JSON
+    /// encodings were computed at compile time.
+    fn attr_key(&mut self, i: usize, attr: &AttrNode) -> Result<(), ErrorKind>;
     fn end_map(&mut self);
     /// A value of concrete type `ty` at a `dynamic` position starts.
     fn begin_dynamic(&mut self, ty: Ty<'_>) -> Result<(), ErrorKind>;
@@ -444,7 +450,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
             Attrs::Node(nodes) => {
                 for (i, ((k, x), a)) in es.iter().zip(nodes).enumerate() {
                     self.sink
-                        .attr_key(i, k, &a.key)
+                        .attr_key(i, a)
                         .or_else(|k| self.fail(k))
                         .and_then(|()| self.child(x, Cur::Node(a.node), depth + 1, checked))
                         .map_err(|f| step(f, PathStep::Attr((*k).to_owned())))?;
@@ -467,10 +473,11 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
     /// A string: checked to be in NFC, then written.
     #[inline(always)]
     fn string(&mut self, s: &str) -> Step {
-        if !crate::nfc::is_nfc(s) {
-            return self.fail(not_nfc("string"));
+        match self.sink.nfc_string(s) {
+            Ok(true) => Ok(()),
+            Ok(false) => self.fail(not_nfc("string")),
+            Err(k) => self.fail(k),
         }
-        self.sink.string(s).or_else(|k| self.fail(k))
     }
 
     /// A container's child: the plain leaves of a compiled program (a string, number or bool

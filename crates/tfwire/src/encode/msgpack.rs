@@ -3,6 +3,7 @@
 use super::{Sink, Target, check_number, prefix, unencodable};
 use crate::error::ErrorKind;
 use crate::number::{DecimalForm, Number, decimal_form};
+use crate::program::AttrNode;
 use crate::ty::Ty;
 use crate::value::Refinements;
 use core::fmt::Write as _;
@@ -225,8 +226,8 @@ impl Sink for Msgpack<'_> {
     }
 
     #[inline]
-    fn attr_key(&mut self, _: usize, _: &str, encoded: &[u8]) -> Result<(), ErrorKind> {
-        self.out.extend_from_slice(encoded);
+    fn attr_key(&mut self, _: usize, attr: &AttrNode) -> Result<(), ErrorKind> {
+        self.out.extend_from_slice(&attr.key);
         Ok(())
     }
 
