@@ -121,12 +121,16 @@ fn str_to(out: &mut Vec<u8>, s: &str) -> Result<(), ErrorKind> {
     Ok(())
 }
 
-/// Whether every byte of `b` is ASCII: eight bytes at a time, the last ones with an
-/// overlapping load.
+/// Whether every byte of `b` is ASCII: a short string (most are) with two to four word
+/// loads, the last ones overlapping; a longer one with the standard test (which stops at the
+/// first non-ASCII byte).
 #[inline(always)]
 fn is_ascii(b: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let n = b.len();
+    if n > 32 {
+        return b.is_ascii();
+    }
     let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
     if n >= 8 {
         let mut any = word(n - 8);
