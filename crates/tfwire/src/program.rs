@@ -90,9 +90,18 @@ pub(crate) struct AttrNode {
     pub(crate) name: Box<str>,
     /// The name as a MessagePack string (header and bytes), for matching keys as bytes.
     pub(crate) key: Box<[u8]>,
+    /// The name as a JSON string, quoted and escaped as go-cty writes it (for the encoder).
+    pub(crate) json_key: Box<str>,
     pub(crate) node: NodeId,
     pub(crate) optional: bool,
     pub(crate) empty: Empty,
+}
+
+/// `name` as a JSON string, as go-cty writes it.
+fn json_key(name: &str) -> Box<str> {
+    let mut out = String::with_capacity(name.len() + 2);
+    let _ = crate::json::write_go_str(&mut out, name);
+    out.into_boxed_str()
 }
 
 /// `name` as a MessagePack string, header included.
@@ -233,6 +242,7 @@ impl Program {
                 self.attrs
                     .extend(nodes.into_iter().map(|(name, node, optional)| AttrNode {
                         key: encoded_key(&name),
+                        json_key: json_key(&name),
                         name,
                         node,
                         optional,
@@ -345,6 +355,7 @@ impl Program {
             .extend(entries.into_iter().map(|(name, node, empty)| AttrNode {
                 name: name.into(),
                 key: encoded_key(name),
+                json_key: json_key(name),
                 node,
                 optional: false,
                 empty,

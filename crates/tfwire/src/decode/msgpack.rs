@@ -94,20 +94,46 @@ impl<'a> Source<'a> for Complete<'a> {
 
     #[inline]
     fn try_number(&mut self) -> Option<crate::Number<'a>> {
+        use crate::Number;
         let b = &self.buf[self.pos..];
-        let (n, len) = match *b.first()? {
-            m @ 0x00..=0x7f => (crate::Number::Uint(m as u64), 1),
-            m @ 0xe0..=0xff => (crate::Number::Int(m as i8 as i64), 1),
+        let m = *b.first()?;
+        let (n, len) = match m {
+            0x00..=0x7f => (Number::Uint(m as u64), 1),
+            0xe0..=0xff => (Number::Int(m as i8 as i64), 1),
+            // float32, float64, uint8..uint64, int8..int64: the payload is 1, 2, 4 or 8
+            // bytes, given by the marker's low two bits, read here without the general
+            // header dispatch.
             0xca..=0xd3 => {
-                let h = read_header(b).ok()?;
-                let n = match h.kind {
-                    Kind::Uint(u) => crate::Number::Uint(u),
-                    Kind::Int(i) => crate::Number::Int(i),
-                    Kind::F64(f) if !f.is_nan() => crate::Number::F64(f),
-                    Kind::F32(f) if !f.is_nan() => crate::Number::F32(f),
-                    _ => return None,
+                let size = 1usize << (m & 3);
+                let p = b.get(1..1 + size)?;
+                let v = match *p {
+                    [x] => u64::from(x),
+                    [x, y] => u64::from(u16::from_be_bytes([x, y])),
+                    [x, y, z, w] => u64::from(u32::from_be_bytes([x, y, z, w])),
+                    _ => u64::from_be_bytes(p.try_into().ok()?),
                 };
-                (n, h.len as usize)
+                let n = match m {
+                    0xca => Number::F32(f32::from_bits(v as u32)),
+                    0xcb => Number::F64(f64::from_bits(v)),
+                    0xcc..=0xcf => Number::Uint(v),
+                    // Sign-extended from the payload's width.
+                    _ => Number::Int(((v << (64 - 8 * size)) as i64) >> (64 - 8 * size)),
+                };
+                if matches!(n, Number::F32(f) if f.is_nan())
+                    || matches!(n, Number::F64(f) if f.is_nan())
+                {
+                    // The general path reports it.
+                    return None;
+                }
+                (n, 1 + size)
+            }
+            // A number as its decimal text (go-cty's form for numbers that neither an int64
+            // nor a float64 holds exactly): parsed here; text that is not a valid number
+            // takes the general path, which reports it.
+            0xa0..=0xbf | 0xd9 => {
+                let (payload, len) = str_token(b)?;
+                let s = crate::text::utf8(payload)?;
+                (Number::parse(s).ok()?, len)
             }
             _ => return None,
         };

@@ -68,7 +68,7 @@ use crate::decode::collection::value_type;
 use crate::decode::shape::{Attrs, Cur, Elems, Shape};
 use crate::error::{Error, ErrorKind, Expected, Path, PathStep};
 use crate::number::Number;
-use crate::program::Program;
+use crate::program::{AttrNode, Program};
 use crate::ty::Ty;
 use crate::value::{Dynamic, Refinements, Value};
 use bumpalo::Bump;
@@ -229,11 +229,23 @@ pub(crate) trait Sink {
     fn bool(&mut self, b: bool);
     fn number(&mut self, n: Number<'_>) -> Result<(), ErrorKind>;
     fn string(&mut self, s: &str) -> Result<(), ErrorKind>;
+    /// Writes `s` if it is in NFC (`Ok(true)`); `Ok(false)`, nothing written, if it is not.
+    /// A sink that reads the string's bytes anyway may check both in one pass.
+    #[inline]
+    fn nfc_string(&mut self, s: &str) -> Result<bool, ErrorKind> {
+        if !crate::nfc::is_nfc(s) {
+            return Ok(false);
+        }
+        self.string(s).map(|()| true)
+    }
     fn begin_seq(&mut self, len: usize) -> Result<(), ErrorKind>;
     fn seq_elem(&mut self, i: usize);
     fn end_seq(&mut self);
     fn begin_map(&mut self, len: usize) -> Result<(), ErrorKind>;
     fn map_key(&mut self, i: usize, key: &str) -> Result<(), ErrorKind>;
+    /// The name of a compiled program's object attribute, whose MessagePack and JSON
+    /// encodings were computed at compile time.
+    fn attr_key(&mut self, i: usize, attr: &AttrNode) -> Result<(), ErrorKind>;
     fn end_map(&mut self);
     /// A value of concrete type `ty` at a `dynamic` position starts.
     fn begin_dynamic(&mut self, ty: Ty<'_>) -> Result<(), ErrorKind>;
@@ -331,12 +343,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 Ok(())
             }
             (Value::Number(n), Shape::Number) => self.sink.number(n).or_else(|k| self.fail(k)),
-            (Value::String(s), Shape::String) => {
-                if !crate::nfc::is_nfc(s) {
-                    return self.fail(not_nfc("string"));
-                }
-                self.sink.string(s).or_else(|k| self.fail(k))
-            }
+            (Value::String(s), Shape::String) => self.string(s),
             (Value::Set(xs), Shape::Set(..))
                 if crate::decode::collection::first_duplicate(xs).is_some() =>
             {
@@ -374,7 +381,10 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
             }
             (Value::Object(es), Shape::Object(attrs)) => {
                 let names_match = es.len() == attrs.len()
-                    && es.iter().enumerate().all(|(i, (k, _))| *k == attrs.name(i));
+                    && es
+                        .iter()
+                        .enumerate()
+                        .all(|(i, (k, _))| same_name(k, attrs.name(i)));
                 if !names_match {
                     return self.fail(attribute_mismatch(es, attrs));
                 }
@@ -394,7 +404,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 Elem::Same(e) => e,
                 Elem::Tuple(elems) => elems.cur(i),
             };
-            self.walk(x, e, depth + 1, checked)
+            self.child(x, e, depth + 1, checked)
                 .map_err(|f| step(f, PathStep::Index(i as u64)))?;
         }
         self.sink.end_seq();
@@ -417,7 +427,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
             } else {
                 self.fail(not_nfc("map key"))
             };
-            r.and_then(|()| self.walk(x, e, depth + 1, checked))
+            r.and_then(|()| self.child(x, e, depth + 1, checked))
                 .map_err(|f| step(f, PathStep::Key((*k).to_owned())))?;
         }
         self.sink.end_map();
@@ -434,15 +444,68 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
         checked: Checked,
     ) -> Step {
         self.sink.begin_map(es.len()).or_else(|k| self.fail(k))?;
-        for (i, (k, x)) in es.iter().enumerate() {
-            self.sink
-                .map_key(i, k)
-                .or_else(|k| self.fail(k))
-                .and_then(|()| self.walk(x, attrs.cur(i), depth + 1, checked))
-                .map_err(|f| step(f, PathStep::Attr((*k).to_owned())))?;
+        match attrs {
+            // A compiled object: the names were checked equal to the program's, whose
+            // MessagePack encodings are precomputed.
+            Attrs::Node(nodes) => {
+                for (i, ((k, x), a)) in es.iter().zip(nodes).enumerate() {
+                    self.sink
+                        .attr_key(i, a)
+                        .or_else(|k| self.fail(k))
+                        .and_then(|()| self.child(x, Cur::Node(a.node), depth + 1, checked))
+                        .map_err(|f| step(f, PathStep::Attr((*k).to_owned())))?;
+                }
+            }
+            Attrs::Ty(_) => {
+                for (i, (k, x)) in es.iter().enumerate() {
+                    self.sink
+                        .map_key(i, k)
+                        .or_else(|k| self.fail(k))
+                        .and_then(|()| self.child(x, attrs.cur(i), depth + 1, checked))
+                        .map_err(|f| step(f, PathStep::Attr((*k).to_owned())))?;
+                }
+            }
         }
         self.sink.end_map();
         Ok(())
+    }
+
+    /// A string: checked to be in NFC, then written.
+    #[inline(always)]
+    fn string(&mut self, s: &str) -> Step {
+        match self.sink.nfc_string(s) {
+            Ok(true) => Ok(()),
+            Ok(false) => self.fail(not_nfc("string")),
+            Err(k) => self.fail(k),
+        }
+    }
+
+    /// A container's child: the plain leaves of a compiled program (a string, number or bool
+    /// where the program has one, or a null) written at once, anything else walked. The
+    /// same checks as [`Walker::walk`]'s, without its general dispatch.
+    #[inline(always)]
+    fn child(&mut self, v: &Value<'_>, cur: Cur<'_>, depth: usize, checked: Checked) -> Step {
+        use crate::program::Node;
+        if let Cur::Node(id) = cur
+            && depth <= MAX_DEPTH
+        {
+            match (*v, self.program.node(id)) {
+                (Value::String(s), Node::String) => return self.string(s),
+                (Value::Number(n), Node::Number) => {
+                    return self.sink.number(n).or_else(|k| self.fail(k));
+                }
+                (Value::Bool(b), Node::Bool) => {
+                    self.sink.bool(b);
+                    return Ok(());
+                }
+                (Value::Null, _) => {
+                    self.sink.null();
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        self.walk(v, cur, depth, checked)
     }
 
     /// A value with its own type, at a `dynamic` position.
@@ -577,6 +640,13 @@ fn attribute_mismatch(es: &[(&str, Value<'_>)], attrs: Attrs<'_>) -> ErrorKind {
         return ErrorKind::MissingAttribute(name.to_owned());
     }
     unencodable("object attributes must be sorted by name, each once".to_owned())
+}
+
+/// Whether an object's attribute name is the type's: the decoders fill objects with the
+/// program's own names, so the addresses usually settle it.
+#[inline(always)]
+fn same_name(k: &str, name: &str) -> bool {
+    core::ptr::eq(k, name) || k == name
 }
 
 fn step(mut f: Box<Fail>, s: PathStep) -> Box<Fail> {

@@ -3,6 +3,7 @@
 use super::{Sink, Target, check_number, prefix, unencodable};
 use crate::error::ErrorKind;
 use crate::number::{DecimalForm, Number, decimal_form};
+use crate::program::AttrNode;
 use crate::ty::Ty;
 use crate::value::Refinements;
 use core::fmt::Write as _;
@@ -105,10 +106,46 @@ fn len32(len: usize, what: &str) -> Result<u32, ErrorKind> {
     })
 }
 
+#[inline(always)]
 fn str_to(out: &mut Vec<u8>, s: &str) -> Result<(), ErrorKind> {
-    write::str_len(out, len32(s.len(), "a string")?);
-    out.extend_from_slice(s.as_bytes());
+    let b = s.as_bytes();
+    if b.len() < 32 {
+        // A fixstr, the commonest string: one reservation for header and bytes.
+        out.reserve(1 + b.len());
+        out.push(0xa0 | b.len() as u8);
+        out.extend_from_slice(b);
+        return Ok(());
+    }
+    write::str_len(out, len32(b.len(), "a string")?);
+    out.extend_from_slice(b);
     Ok(())
+}
+
+/// Whether every byte of `b` is ASCII: a short string (most are) with two to four word
+/// loads, the last ones overlapping; a longer one with the standard test (which stops at the
+/// first non-ASCII byte).
+#[inline(always)]
+fn is_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = b.len();
+    if n > 32 {
+        return b.is_ascii();
+    }
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    if n >= 8 {
+        let mut any = word(n - 8);
+        let mut i = 0;
+        while i + 8 < n {
+            any |= word(i);
+            i += 8;
+        }
+        return any & HIGH == 0;
+    }
+    if n >= 4 {
+        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+        return (half(0) | half(n - 4)) & 0x8080_8080 == 0;
+    }
+    b.iter().all(|&c| c < 0x80)
 }
 
 /// Writes a number as go-cty 1.16 does, except that floats stay floats (see the module docs
@@ -192,8 +229,19 @@ impl Sink for Msgpack<'_> {
         number_to(self.out, n, &mut self.text)
     }
 
+    #[inline]
     fn string(&mut self, s: &str) -> Result<(), ErrorKind> {
         str_to(self.out, s)
+    }
+
+    /// ASCII strings (nearly all) are in NFC: found with a few word loads, not the general
+    /// check's byte loop.
+    #[inline]
+    fn nfc_string(&mut self, s: &str) -> Result<bool, ErrorKind> {
+        if !is_ascii(s.as_bytes()) && !crate::nfc::is_nfc(s) {
+            return Ok(false);
+        }
+        str_to(self.out, s).map(|()| true)
     }
 
     fn begin_seq(&mut self, len: usize) -> Result<(), ErrorKind> {
@@ -212,6 +260,12 @@ impl Sink for Msgpack<'_> {
 
     fn map_key(&mut self, _: usize, key: &str) -> Result<(), ErrorKind> {
         str_to(self.out, key)
+    }
+
+    #[inline]
+    fn attr_key(&mut self, _: usize, attr: &AttrNode) -> Result<(), ErrorKind> {
+        self.out.extend_from_slice(&attr.key);
+        Ok(())
     }
 
     fn end_map(&mut self) {}
@@ -276,4 +330,23 @@ fn check_refinements(r: &Refinements<'_>, target: Target) -> Result<(), ErrorKin
         return bad("the length lower bound is beyond the largest length go-cty can hold");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// The word-wise ASCII test agrees with the standard one at every length and position.
+    #[test]
+    fn ascii_by_words() {
+        for len in 0..40 {
+            for at in 0..len.max(1) {
+                for b in [b'a', 0x7f, 0x80, 0xc3, 0xff] {
+                    let mut v = vec![b'x'; len];
+                    if len > 0 {
+                        v[at] = b;
+                    }
+                    assert_eq!(super::is_ascii(&v), v.is_ascii(), "{v:02x?}");
+                }
+            }
+        }
+    }
 }

@@ -263,7 +263,7 @@ impl fmt::Display for Safe<'_> {
 /// the classic "has a zero byte" (`(v - 0x01…) & !v & 0x80…`, exact as a yes/no answer):
 /// for `\`, for `<`/`>` together (`b | 2 == 0x3e`), for `"`/`&` together (`b | 4 == 0x26`),
 /// for 0xE2, and "has a byte below 0x20" the same way.
-fn word_needs_care(w: u64) -> bool {
+pub(crate) fn word_needs_care(w: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
