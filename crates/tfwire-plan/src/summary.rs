@@ -299,7 +299,7 @@ pub struct Summary<'a> {
     pub changes: Vec<ChangeSummary<'a>>,
     /// Every `resource_drift` entry (changes made outside Terraform), in document order.
     pub drift_changes: Vec<ChangeSummary<'a>>,
-    /// When the summary was narrowed by a [`Filter`]: how many resource changes and drift
+    /// When the summary was narrowed by a [`Filter`](crate::Filter): how many resource changes and drift
     /// entries the whole plan has (the counts above are of the selected ones).
     pub unfiltered: Option<(usize, usize)>,
     /// `output_changes` counted per action (filters select resources: outputs stay).
