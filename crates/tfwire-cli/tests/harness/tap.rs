@@ -177,6 +177,8 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
         .read_to_string(&mut stderr)
         .unwrap();
     assert_eq!(status.code(), Some(0), "{stderr}");
+    // The summary with its latency figures, for `--nocapture` readers.
+    eprint!("{stderr}");
     assert!(!Path::new(&tap_path).exists(), "{tap_path} is left behind");
     assert!(
         !Path::new(&tap_path).parent().unwrap().exists(),
