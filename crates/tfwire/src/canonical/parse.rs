@@ -57,7 +57,6 @@ fn entry_step(is_map: bool, k: &str) -> PathStep {
     }
 }
 
-
 struct Parser<'a> {
     buf: &'a [u8],
     pos: usize,

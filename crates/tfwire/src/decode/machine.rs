@@ -437,7 +437,13 @@ impl<'a> Machine<'a> {
         };
         match v {
             Ok(v) => Ok(Some(v)),
-            Err(leaf::LeafError::Mismatch(expected)) => Err(self.fail(ErrorKind::Mismatch { expected: expected, found: tok.name_in(S::JSON) }, at)),
+            Err(leaf::LeafError::Mismatch(expected)) => Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            )),
             Err(leaf::LeafError::Kind(k)) => Err(self.fail(k, at)),
             Err(leaf::LeafError::Arena) => Err(self.fail(Limit::ArenaBytes, at)),
         }
@@ -569,7 +575,13 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Array(n) = tok else {
-            return Err(self.fail(ErrorKind::Mismatch { expected: expected, found: tok.name_in(S::JSON) }, at));
+            return Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            ));
         };
         self.check_len::<S>(n, at)?;
         let block = expect.block(self.program);
@@ -596,7 +608,13 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Array(n) = tok else {
-            return Err(self.fail(ErrorKind::Mismatch { expected: Expected::Tuple, found: tok.name_in(S::JSON) }, at));
+            return Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected: Expected::Tuple,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            ));
         };
         let want = elems.len();
         // MessagePack's count is checked first, as go-cty checks it. JSON is read in
@@ -653,7 +671,13 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Map(n) = tok else {
-            return Err(self.fail(ErrorKind::Mismatch { expected: Expected::Map, found: tok.name_in(S::JSON) }, at));
+            return Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected: Expected::Map,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            ));
         };
         self.check_len::<S>(n, at)?;
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
@@ -673,7 +697,13 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Map(n) = tok else {
-            return Err(self.fail(ErrorKind::Mismatch { expected: Expected::Object, found: tok.name_in(S::JSON) }, at));
+            return Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected: Expected::Object,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            ));
         };
         let want = attrs.len();
         if !S::JSON && n as usize != want {
@@ -716,7 +746,13 @@ impl<'a> Machine<'a> {
         if S::JSON {
             let plain = self.config.plain_dynamic;
             if !plain && !matches!(tok, Tok::Map(_)) {
-                return Err(self.fail(ErrorKind::Mismatch { expected: Expected::DynamicWrapper, found: tok.name_in(S::JSON) }, at));
+                return Err(self.fail(
+                    ErrorKind::Mismatch {
+                        expected: Expected::DynamicWrapper,
+                        found: tok.name_in(S::JSON),
+                    },
+                    at,
+                ));
             }
             // The type's depth budget counts the dynamic value's own frame, pushed below, as
             // MessagePack's does (its frame is on the stack when the type is read).
@@ -754,7 +790,13 @@ impl<'a> Machine<'a> {
                 )),
                 at,
             )),
-            _ => Err(self.fail(ErrorKind::Mismatch { expected: Expected::DynamicWrapper, found: tok.name_in(S::JSON) }, at)),
+            _ => Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected: Expected::DynamicWrapper,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            )),
         }
     }
 
@@ -910,7 +952,15 @@ impl<'a> Machine<'a> {
             Tok::Bin(b) => b,
             // go-cty accepts the type JSON in a string too.
             Tok::Str(s) => s.as_bytes(),
-            _ => return Err(self.fail(ErrorKind::Mismatch { expected: Expected::DynamicType, found: tok.name_in(S::JSON) }, at)),
+            _ => {
+                return Err(self.fail(
+                    ErrorKind::Mismatch {
+                        expected: Expected::DynamicType,
+                        found: tok.name_in(S::JSON),
+                    },
+                    at,
+                ));
+            }
         };
         let depth = self
             .config

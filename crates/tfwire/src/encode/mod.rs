@@ -625,7 +625,6 @@ fn same_name(k: &str, name: &str) -> bool {
     core::ptr::eq(k, name) || k == name
 }
 
-
 #[cold]
 pub(crate) fn unencodable(message: String) -> ErrorKind {
     ErrorKind::Unencodable(message)
