@@ -482,12 +482,12 @@ impl Fail {
 
     /// The public error, its path read from the root.
     #[cold]
-    pub(crate) fn into_error(self: Box<Fail>) -> Error {
+    pub(crate) fn into_error(self) -> Error {
         let Fail {
             kind,
             at,
             mut steps,
-        } = *self;
+        } = self;
         steps.reverse();
         Error::new(kind, at, Path(steps))
     }

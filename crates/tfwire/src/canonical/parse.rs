@@ -42,7 +42,7 @@ pub fn parse<'a>(text: &'a [u8], arena: &'a Bump) -> Result<Value<'a>, Error> {
             Err(Fail::new(ErrorKind::TrailingBytes, end))
         }
     });
-    r.map_err(Fail::into_error)
+    r.map_err(|f| (*f).into_error())
 }
 
 /// Canonical forms nested deeper than this are refused (the parser recurses).

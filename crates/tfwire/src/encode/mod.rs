@@ -280,7 +280,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
     fn run(mut self, value: &Value<'_>) -> Result<(), Error> {
         let root = Cur::Node(self.program.root());
         self.walk(value, root, 0, Checked::No)
-            .map_err(Fail::into_error)
+            .map_err(|f| (*f).into_error())
     }
 
     #[cold]
