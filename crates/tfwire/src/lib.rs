@@ -164,5 +164,5 @@ pub use json::shape::{JSON_NODE_BYTES, JsonShapeError, check_json_shape};
 pub use lookup::lookup;
 pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number, NumberError};
 pub use program::Program;
-pub use ty::{AttrTy, Attribute, ObjectType, Ty, Type, TypeError};
+pub use ty::{AttrTy, ObjectAttribute, ObjectType, Ty, Type, TypeError};
 pub use value::{Dynamic, Refinements, Value};

@@ -1,6 +1,6 @@
 //! Types in an arena.
 
-use super::{Attribute, ObjectType, Type};
+use super::{ObjectAttribute, ObjectType, Type};
 use core::fmt;
 
 /// A type constraint in a `bumpalo` arena: `Copy`, made of references, never dropped.
@@ -53,7 +53,7 @@ impl<'a> Ty<'a> {
             Ty::Object(attrs) => Type::Object(ObjectType {
                 attrs: attrs
                     .iter()
-                    .map(|a| Attribute {
+                    .map(|a| ObjectAttribute {
                         name: a.name.to_owned(),
                         ty: a.ty.to_type(),
                         optional: a.optional,

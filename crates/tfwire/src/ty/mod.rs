@@ -53,12 +53,12 @@ pub enum Type {
 /// optional (the third element of the object type JSON).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ObjectType {
-    attrs: Vec<Attribute>,
+    attrs: Vec<ObjectAttribute>,
 }
 
 /// One attribute of an object type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Attribute {
+pub struct ObjectAttribute {
     /// The attribute name.
     pub name: String,
     /// Its type.
@@ -72,9 +72,9 @@ impl ObjectType {
     /// An object type from `(name, type, optional)` triples in any order. A name given twice
     /// keeps its last definition.
     pub fn new<N: Into<String>>(attrs: impl IntoIterator<Item = (N, Type, bool)>) -> ObjectType {
-        let mut v: Vec<Attribute> = attrs
+        let mut v: Vec<ObjectAttribute> = attrs
             .into_iter()
-            .map(|(n, ty, optional)| Attribute {
+            .map(|(n, ty, optional)| ObjectAttribute {
                 name: n.into(),
                 ty,
                 optional,
@@ -82,7 +82,7 @@ impl ObjectType {
             .collect();
         // Stable sort, then keep the last of equal names.
         v.sort_by(|a, b| a.name.cmp(&b.name));
-        let mut out: Vec<Attribute> = Vec::with_capacity(v.len());
+        let mut out: Vec<ObjectAttribute> = Vec::with_capacity(v.len());
         for a in v {
             match out.last_mut() {
                 Some(last) if last.name == a.name => *last = a,
@@ -93,12 +93,12 @@ impl ObjectType {
     }
 
     /// The attributes, sorted by name.
-    pub fn attributes(&self) -> &[Attribute] {
+    pub fn attributes(&self) -> &[ObjectAttribute] {
         &self.attrs
     }
 
     /// The attribute called `name`.
-    pub fn get(&self, name: &str) -> Option<&Attribute> {
+    pub fn get(&self, name: &str) -> Option<&ObjectAttribute> {
         self.attrs
             .binary_search_by(|a| a.name.as_str().cmp(name))
             .ok()
