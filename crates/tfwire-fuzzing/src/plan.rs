@@ -3,7 +3,7 @@
 use bumpalo::Bump;
 use std::convert::Infallible;
 use tfwire_plan::{
-    Document, Json, Kind, Merged, Parser, Path, Summary, Tape, decode::visit_values,
+    Document, Json, JsonKind, Merged, Parser, Path, Summary, Tape, decode::visit_values,
 };
 
 /// Checks plan and state reading on any bytes (see the crate documentation).
@@ -43,7 +43,11 @@ pub fn plan(data: &[u8]) {
             let parsed = Parser::new()
                 .parse(&mut bytes)
                 .unwrap_or_else(|e| panic!("summary JSON does not parse: {e}\n  {json}"));
-            assert_eq!(parsed.root().kind(), Kind::Object, "summary JSON: {json}");
+            assert_eq!(
+                parsed.root().kind(),
+                JsonKind::Object,
+                "summary JSON: {json}"
+            );
             let _ = (summary.moved().count(), summary.imported().count());
             for rc in p.resource_changes.iter().chain(p.resource_drift) {
                 let _ = (rc.display_address(), rc.change.kind().key());
@@ -135,16 +139,16 @@ fn compact_text_reads_back(tape: &Tape<'_>) {
 
 fn same_json(a: Json<'_>, b: Json<'_>) -> bool {
     match (a.kind(), b.kind()) {
-        (Kind::Number, Kind::Number) => a.as_f64() == b.as_f64(),
+        (JsonKind::Number, JsonKind::Number) => a.as_f64() == b.as_f64(),
         // A number beyond f64's range is written as null.
-        (Kind::Number, Kind::Null) => a.as_f64().is_some_and(|f| f.is_infinite()),
-        (Kind::Array, Kind::Array) => match (a.as_array(), b.as_array()) {
+        (JsonKind::Number, JsonKind::Null) => a.as_f64().is_some_and(|f| f.is_infinite()),
+        (JsonKind::Array, JsonKind::Array) => match (a.as_array(), b.as_array()) {
             (Some(x), Some(y)) => {
                 x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_json(p, q))
             }
             _ => false,
         },
-        (Kind::Object, Kind::Object) => match (a.as_object(), b.as_object()) {
+        (JsonKind::Object, JsonKind::Object) => match (a.as_object(), b.as_object()) {
             (Some(x), Some(y)) => {
                 x.len() == y.len()
                     && x.iter()

@@ -1,6 +1,6 @@
 //! The crate's one error type: what went wrong, where in the document, and at which byte.
 
-use crate::json::{Json, Kind, Quoted, write_json_str};
+use crate::json::{Json, JsonKind, Quoted, write_json_str};
 use core::fmt;
 
 /// Why a document was rejected.
@@ -77,7 +77,7 @@ pub enum ErrorKind {
         /// What the format calls for, with an article (`"an array"`).
         expected: &'static str,
         /// What the document holds.
-        found: Kind,
+        found: JsonKind,
     },
     /// A required property is absent.
     Missing(&'static str),

@@ -74,7 +74,7 @@ static NO_NUMBERS: Numbers = Numbers::NONE;
 
 /// The kind of a JSON value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum JsonKind {
     /// `null`.
     Null,
     /// `true` or `false`.
@@ -89,21 +89,21 @@ pub enum Kind {
     Object,
 }
 
-impl Kind {
+impl JsonKind {
     /// The kind's name with an article, for messages: `"an object"`, `"a string"`, `"null"`.
     pub const fn describe(self) -> &'static str {
         match self {
-            Kind::Null => "null",
-            Kind::Bool => "a bool",
-            Kind::Number => "a number",
-            Kind::String => "a string",
-            Kind::Array => "an array",
-            Kind::Object => "an object",
+            JsonKind::Null => "null",
+            JsonKind::Bool => "a bool",
+            JsonKind::Number => "a number",
+            JsonKind::String => "a string",
+            JsonKind::Array => "an array",
+            JsonKind::Object => "an object",
         }
     }
 }
 
-impl fmt::Display for Kind {
+impl fmt::Display for JsonKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.describe())
     }
@@ -166,14 +166,14 @@ impl<'a> Json<'a> {
     }
 
     /// The value's kind.
-    pub fn kind(&self) -> Kind {
+    pub fn kind(&self) -> JsonKind {
         match self.nodes[0] {
-            Node::String(_) => Kind::String,
-            Node::Object { .. } => Kind::Object,
-            Node::Array { .. } => Kind::Array,
-            Node::Static(StaticNode::Null) => Kind::Null,
-            Node::Static(StaticNode::Bool(_)) => Kind::Bool,
-            Node::Static(_) => Kind::Number,
+            Node::String(_) => JsonKind::String,
+            Node::Object { .. } => JsonKind::Object,
+            Node::Array { .. } => JsonKind::Array,
+            Node::Static(StaticNode::Null) => JsonKind::Null,
+            Node::Static(StaticNode::Bool(_)) => JsonKind::Bool,
+            Node::Static(_) => JsonKind::Number,
         }
     }
 

@@ -10,7 +10,7 @@
 use super::value::{Action, Matcher, Unknown, V, Val, combine, deep_eq, is_array, is_object, len};
 use tfwire::Type;
 use tfwire::schema::{Attribute, AttributeType, Block, Nesting};
-use tfwire_plan::{Json, Kind};
+use tfwire_plan::{Json, JsonKind};
 
 /// A change to one value, ready to draw.
 pub(super) struct Diff<'a> {
@@ -705,8 +705,8 @@ pub(super) fn multiline_related(a: Json<'_>, b: Json<'_>) -> bool {
 }
 
 /// The JSON type of a value, as the JSON differ tells them apart.
-fn json_kind(v: V<'_>) -> Kind {
-    v.map_or(Kind::Null, |j| j.kind())
+fn json_kind(v: V<'_>) -> JsonKind {
+    v.map_or(JsonKind::Null, |j| j.kind())
 }
 
 /// The diff of two plain JSON values (outputs, `dynamic` attributes, `jsonencode`
@@ -728,10 +728,10 @@ pub(super) fn json<'a>(v: &Val<'a>) -> Diff<'a> {
         };
     }
     let (bt, at) = (json_kind(v.before), json_kind(v.after));
-    let deleted = at == Kind::Null && !v.after_explicit;
-    let created = bt == Kind::Null && !v.before_explicit;
+    let deleted = at == JsonKind::Null && !v.after_explicit;
+    let created = bt == JsonKind::Null && !v.before_explicit;
     if bt == at || created || deleted {
-        let t = if bt == Kind::Null { at } else { bt };
+        let t = if bt == JsonKind::Null { at } else { bt };
         return json_update(v, t);
     }
     let b = json_update(&v.as_delete(), bt);
@@ -743,13 +743,13 @@ pub(super) fn json<'a>(v: &Val<'a>) -> Diff<'a> {
     )
 }
 
-fn json_update<'a>(v: &Val<'a>, t: Kind) -> Diff<'a> {
+fn json_update<'a>(v: &Val<'a>, t: JsonKind) -> Diff<'a> {
     match t {
-        Kind::Null => json_primitive(v, Prim::Null),
-        Kind::Bool => json_primitive(v, Prim::Bool),
-        Kind::String => json_primitive(v, Prim::String),
-        Kind::Number => json_primitive(v, Prim::Number),
-        Kind::Object => {
+        JsonKind::Null => json_primitive(v, Prim::Null),
+        JsonKind::Bool => json_primitive(v, Prim::Bool),
+        JsonKind::String => json_primitive(v, Prim::String),
+        JsonKind::Number => json_primitive(v, Prim::Number),
+        JsonKind::Object => {
             let (attrs, action) = map(v, v.all_keys(), json);
             diff(
                 R::Object {
@@ -760,12 +760,13 @@ fn json_update<'a>(v: &Val<'a>, t: Kind) -> Diff<'a> {
                 false,
             )
         }
-        Kind::Array => {
+        JsonKind::Array => {
             let (elems, action) = slice(
                 v,
                 |x| json(&x),
                 |a, b| {
-                    a.kind() == Kind::Object && b.kind() == Kind::Object || multiline_related(a, b)
+                    a.kind() == JsonKind::Object && b.kind() == JsonKind::Object
+                        || multiline_related(a, b)
                 },
             );
             diff(

@@ -35,7 +35,7 @@ use value::{Matcher, Val};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
-use tfwire_plan::{Json, Kind, Mode, Plan, ResourceChange};
+use tfwire_plan::{Json, JsonKind, Mode, Plan, ResourceChange};
 
 /// The width OpenTofu wraps to when its output is not a terminal (on a terminal it takes
 /// the terminal's width; tfwire always uses this one). It sets where the fixed sentences
@@ -203,10 +203,10 @@ fn type_from_values(rc: &ResourceChange<'_>, name: &str) -> tfwire::Type {
     let mut ty = None;
     for side in [rc.change.before, rc.change.after].into_iter().flatten() {
         let this = match side.get(name).map(|v| v.kind()) {
-            None | Some(Kind::Null) => continue,
-            Some(Kind::String) => tfwire::Type::String,
-            Some(Kind::Number) => tfwire::Type::Number,
-            Some(Kind::Bool) => tfwire::Type::Bool,
+            None | Some(JsonKind::Null) => continue,
+            Some(JsonKind::String) => tfwire::Type::String,
+            Some(JsonKind::Number) => tfwire::Type::Number,
+            Some(JsonKind::Bool) => tfwire::Type::Bool,
             Some(_) => return tfwire::Type::Dynamic,
         };
         match &ty {
@@ -745,10 +745,10 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     "delete_because_wrong_repetition" => {
                         buf.push_str(match index.map(|i| i.kind()) {
                             None => "\n  # (because resource uses count or for_each)",
-                            Some(tfwire_plan::Kind::Number) => {
+                            Some(tfwire_plan::JsonKind::Number) => {
                                 "\n  # (because resource does not use count)"
                             }
-                            Some(tfwire_plan::Kind::String) => {
+                            Some(tfwire_plan::JsonKind::String) => {
                                 "\n  # (because resource does not use for_each)"
                             }
                             _ => "",

@@ -1,7 +1,7 @@
 //! One value's change as the differ walks it: the before and after values, which parts are
 //! unknown or sensitive, and which paths force replacement or are relevant to drift.
 
-use tfwire_plan::{Array, Json, Kind};
+use tfwire_plan::{Array, Json, JsonKind};
 
 /// A value, `None` when null or absent (the renderer does not tell the two apart, except
 /// through the `*_explicit` flags of [`Val`]).
@@ -329,12 +329,12 @@ pub(super) fn len(v: V<'_>) -> usize {
 
 /// Whether `v` is an array (an empty one counts; null does not).
 pub(super) fn is_array(v: V<'_>) -> bool {
-    v.is_some_and(|j| j.kind() == Kind::Array)
+    v.is_some_and(|j| j.kind() == JsonKind::Array)
 }
 
 /// Whether `v` is an object.
 pub(super) fn is_object(v: V<'_>) -> bool {
-    v.is_some_and(|j| j.kind() == Kind::Object)
+    v.is_some_and(|j| j.kind() == JsonKind::Object)
 }
 
 /// Deep equality as the renderer compares values: objects regardless of member order,
@@ -352,17 +352,17 @@ pub(super) fn json_eq(a: Json<'_>, b: Json<'_>) -> bool {
         return false;
     }
     match a.kind() {
-        Kind::Null => true,
-        Kind::Bool => a.as_bool() == b.as_bool(),
-        Kind::String => a.as_str() == b.as_str(),
-        Kind::Number => a.to_string() == b.to_string(),
-        Kind::Array => {
+        JsonKind::Null => true,
+        JsonKind::Bool => a.as_bool() == b.as_bool(),
+        JsonKind::String => a.as_str() == b.as_str(),
+        JsonKind::Number => a.to_string() == b.to_string(),
+        JsonKind::Array => {
             let (Some(x), Some(y)) = (a.as_array(), b.as_array()) else {
                 return false;
             };
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| json_eq(p, q))
         }
-        Kind::Object => {
+        JsonKind::Object => {
             let (Some(x), Some(y)) = (a.as_object(), b.as_object()) else {
                 return false;
             };

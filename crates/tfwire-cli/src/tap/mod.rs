@@ -362,21 +362,23 @@ fn protocol(app_version: u32) -> tfwire::schema::Protocol {
 /// Writes a JSON value back as text, with `Addr.String` replaced by `addr` (the reattach
 /// configuration of one provider).
 fn write_json(out: &mut String, v: tfwire_plan::Json<'_>, addr: Option<&str>) {
-    use tfwire_plan::Kind;
+    use tfwire_plan::JsonKind;
     match v.kind() {
-        Kind::Null => out.push_str("null"),
-        Kind::Bool => out.push_str(if v.as_bool() == Some(true) {
+        JsonKind::Null => out.push_str("null"),
+        JsonKind::Bool => out.push_str(if v.as_bool() == Some(true) {
             "true"
         } else {
             "false"
         }),
-        Kind::Number => match (v.as_i64(), v.as_f64()) {
+        JsonKind::Number => match (v.as_i64(), v.as_f64()) {
             (Some(i), _) => out.push_str(&i.to_string()),
             (None, Some(f)) => out.push_str(&f.to_string()),
             (None, None) => out.push_str("null"),
         },
-        Kind::String => tfwire_plugin::redact::write_string(out, v.as_str().unwrap_or_default()),
-        Kind::Array => {
+        JsonKind::String => {
+            tfwire_plugin::redact::write_string(out, v.as_str().unwrap_or_default())
+        }
+        JsonKind::Array => {
             out.push('[');
             for (i, e) in v.as_array().into_iter().flat_map(|a| a.iter()).enumerate() {
                 if i > 0 {
@@ -386,7 +388,7 @@ fn write_json(out: &mut String, v: tfwire_plan::Json<'_>, addr: Option<&str>) {
             }
             out.push(']');
         }
-        Kind::Object => {
+        JsonKind::Object => {
             out.push('{');
             for (i, (k, e)) in v.as_object().into_iter().flat_map(|o| o.iter()).enumerate() {
                 if i > 0 {
