@@ -117,7 +117,7 @@ impl fmt::Display for JsonKind {
 /// rest (`1e400`, `1e-400`, `123456789012345678901234567890`, `0.12345678901234567`) keep
 /// their text, so nothing is ever rounded.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Number<'a> {
+pub enum JsonNumber<'a> {
     /// A non-negative integer.
     U64(u64),
     /// A negative integer.
@@ -129,18 +129,18 @@ pub enum Number<'a> {
     Decimal(&'a str),
 }
 
-impl fmt::Display for Number<'_> {
+impl fmt::Display for JsonNumber<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Number::U64(n) => write!(f, "{n}"),
-            Number::I64(n) => write!(f, "{n}"),
-            Number::F64(x) if x.is_finite() && x == x.trunc() && x.abs() < 1e17 => {
+            JsonNumber::U64(n) => write!(f, "{n}"),
+            JsonNumber::I64(n) => write!(f, "{n}"),
+            JsonNumber::F64(x) if x.is_finite() && x == x.trunc() && x.abs() < 1e17 => {
                 write!(f, "{x:.0}")
             }
-            Number::F64(x) if x.is_finite() => write!(f, "{x:?}"),
+            JsonNumber::F64(x) if x.is_finite() => write!(f, "{x:?}"),
             // Not from a document (those keep their text): JSON has no infinity.
-            Number::F64(_) => f.write_str("null"),
-            Number::Decimal(text) => f.write_str(text),
+            JsonNumber::F64(_) => f.write_str("null"),
+            JsonNumber::Decimal(text) => f.write_str(text),
         }
     }
 }
@@ -199,14 +199,14 @@ impl<'a> Json<'a> {
     }
 
     /// The number, if this is a number.
-    pub fn as_number(&self) -> Option<Number<'a>> {
+    pub fn as_number(&self) -> Option<JsonNumber<'a>> {
         match self.nodes[0] {
-            Node::Static(StaticNode::U64(n)) => Some(Number::U64(n)),
-            Node::Static(StaticNode::I64(n)) if n >= 0 => Some(Number::U64(n as u64)),
-            Node::Static(StaticNode::I64(n)) => Some(Number::I64(n)),
+            Node::Static(StaticNode::U64(n)) => Some(JsonNumber::U64(n)),
+            Node::Static(StaticNode::I64(n)) if n >= 0 => Some(JsonNumber::U64(n as u64)),
+            Node::Static(StaticNode::I64(n)) => Some(JsonNumber::I64(n)),
             Node::Static(StaticNode::F64(x)) => Some(match self.numbers.text_of(&self.nodes[0]) {
-                Some(text) => Number::Decimal(text),
-                None => Number::F64(x),
+                Some(text) => JsonNumber::Decimal(text),
+                None => JsonNumber::F64(x),
             }),
             _ => None,
         }
@@ -215,7 +215,7 @@ impl<'a> Json<'a> {
     /// The number as a `u64`, if this is a non-negative integer that fits.
     pub fn as_u64(&self) -> Option<u64> {
         match self.as_number()? {
-            Number::U64(n) => Some(n),
+            JsonNumber::U64(n) => Some(n),
             _ => None,
         }
     }
@@ -223,9 +223,9 @@ impl<'a> Json<'a> {
     /// The number as an `i64`, if this is an integer that fits.
     pub fn as_i64(&self) -> Option<i64> {
         match self.as_number()? {
-            Number::U64(n) => i64::try_from(n).ok(),
-            Number::I64(n) => Some(n),
-            Number::F64(_) | Number::Decimal(_) => None,
+            JsonNumber::U64(n) => i64::try_from(n).ok(),
+            JsonNumber::I64(n) => Some(n),
+            JsonNumber::F64(_) | JsonNumber::Decimal(_) => None,
         }
     }
 
@@ -322,7 +322,7 @@ impl<'a> Json<'a> {
     /// plain JSON, without go-cty's `{"type", "value"}` wrapper: decode them with a decoder
     /// whose [`tfwire::Config::plain_dynamic`] is set (as [`Json::typed`] does).
     ///
-    /// Numbers are exact: those an `f64` may not hold keep their text (see [`Number`]); the
+    /// Numbers are exact: those an `f64` may not hold keep their text (see [`JsonNumber`]); the
     /// others are their `f64`, the same number. Error offsets are those of the nearest
     /// string at or before the offending value (the tape keeps no other offsets).
     ///
@@ -481,11 +481,11 @@ impl<'a> tfwire::json::tape::TapeText<'a> for NodeTexts<'a> {
         let number = match *n {
             Node::Static(StaticNode::F64(x)) => match self.numbers.text_of(n) {
                 Some(text) => return text,
-                None => Number::F64(x),
+                None => JsonNumber::F64(x),
             },
             Node::Static(StaticNode::U64(0) | StaticNode::I64(0)) => return "0",
-            Node::Static(StaticNode::U64(v)) => Number::U64(v),
-            Node::Static(StaticNode::I64(v)) => Number::I64(v),
+            Node::Static(StaticNode::U64(v)) => JsonNumber::U64(v),
+            Node::Static(StaticNode::I64(v)) => JsonNumber::I64(v),
             _ => return "0",
         };
         bumpalo::format!(in self.arena, "{}", number).into_bump_str()

@@ -221,9 +221,9 @@ fn prim_value(v: V<'_>, o: Opts) -> String {
 /// A number as OpenTofu writes it in plans: integers and decimals in positional notation,
 /// never with an exponent (`0.00000015`, not `1.5e-7`), and numbers kept as text as
 /// written.
-fn number_text(n: tfwire_plan::Number<'_>) -> String {
+fn number_text(n: tfwire_plan::JsonNumber<'_>) -> String {
     match n {
-        tfwire_plan::Number::F64(x) if x.is_finite() => format!("{x}"),
+        tfwire_plan::JsonNumber::F64(x) if x.is_finite() => format!("{x}"),
         other => other.to_string(),
     }
 }

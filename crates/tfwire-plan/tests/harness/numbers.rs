@@ -1,6 +1,6 @@
 //! Untyped numbers keep their exact text wherever an `f64` might not hold them.
 
-use tfwire_plan::{Number, Parser};
+use tfwire_plan::{JsonNumber, Parser};
 
 /// Parses `text` and gives back its compact JSON text and the numbers of `root.n` (an array).
 fn round_trip(text: &str) -> (String, Vec<String>) {
@@ -66,9 +66,9 @@ fn kept_numbers_are_decimals_and_compare_by_text() {
     let (ra, rb) = (ta.root(), tb.root());
     assert_eq!(
         ra.index(0).unwrap().as_number(),
-        Some(Number::Decimal("12345678901234567890123"))
+        Some(JsonNumber::Decimal("12345678901234567890123"))
     );
-    assert_eq!(ra.index(1).unwrap().as_number(), Some(Number::F64(0.5)));
+    assert_eq!(ra.index(1).unwrap().as_number(), Some(JsonNumber::F64(0.5)));
     assert_eq!(ra.index(2).unwrap().as_f64(), Some(f64::INFINITY));
     // The same f64, different numbers.
     assert_eq!(ra.index(0).unwrap().as_f64(), rb.index(0).unwrap().as_f64());
@@ -96,9 +96,9 @@ fn short_numbers_with_exponents_are_floats() {
     let mut input = br#"[1.5e+3, 2E-2, 1e-400, 1e308]"#.to_vec();
     let tape = Parser::new().parse(&mut input).unwrap();
     let n = |i: usize| tape.root().index(i).unwrap().as_number().unwrap();
-    assert_eq!(n(0), Number::F64(1500.0));
-    assert_eq!(n(1), Number::F64(0.02));
-    assert_eq!(n(2), Number::Decimal("1e-400"));
-    assert_eq!(n(3), Number::F64(1e308));
+    assert_eq!(n(0), JsonNumber::F64(1500.0));
+    assert_eq!(n(1), JsonNumber::F64(0.02));
+    assert_eq!(n(2), JsonNumber::Decimal("1e-400"));
+    assert_eq!(n(3), JsonNumber::F64(1e308));
     assert_eq!(tape.root().to_string(), "[1500,0.02,1e-400,1e308]");
 }
