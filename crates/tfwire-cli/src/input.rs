@@ -251,7 +251,7 @@ pub(crate) fn with_recorded<R>(
     if from_planfile {
         (bytes, recorded) = planfile(path, &bytes, want)?;
     }
-    let config = tfwire_plan::Config::default().max_nodes(max_input_bytes() / 8);
+    let config = tfwire_plan::ParserConfig::default().max_nodes(max_input_bytes() / 8);
     let mut parser = Parser::with_config(config);
     let error = match parser.parse(&mut bytes) {
         Ok(tape) => {

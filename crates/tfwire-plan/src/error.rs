@@ -46,7 +46,7 @@ pub enum ErrorKind {
     Encoding(String),
     /// The input is larger than the parser can address (4 GiB).
     TooLarge(usize),
-    /// The document has more JSON nodes than [`crate::Config::max_nodes`] allows (checked
+    /// The document has more JSON nodes than [`crate::ParserConfig::max_nodes`] allows (checked
     /// before the parser allocates its tape, 28 bytes a node).
     TooManyNodes {
         /// The nodes counted (brackets, commas, colons and strings).

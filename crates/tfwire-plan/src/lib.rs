@@ -66,7 +66,7 @@
 //! # What protects the caller
 //!
 //! The parser is simd-json's (validating, UTF-8 checked); nesting deeper than
-//! [`Config::max_depth`] (1024) is rejected before any model is built, which also bounds
+//! [`ParserConfig::max_depth`] (1024) is rejected before any model is built, which also bounds
 //! the recursion of the model builders and the merged view. Inputs of 4 GiB and more are
 //! rejected. Every failure is an [`Error`] naming the JSON path and, when known, the byte
 //! offset. No `unsafe` code: `#![forbid(unsafe_code)]`.
@@ -121,6 +121,6 @@ pub use rawstate::{
 };
 pub use state::State;
 pub use summary::{COUNT_KEYS, ChangeSummary, Counts, OutputSummary, PlanLine, Summary};
-pub use tape::{Config, Encoding, INPUT_PADDING, Parser, Tape, transcode};
+pub use tape::{Encoding, INPUT_PADDING, Parser, ParserConfig, Tape, transcode};
 pub use values::{Index, Mode, Module, Output, Resource, Values};
 pub use version::{FormatVersion, MAX_FORMAT_MAJOR};

@@ -11,7 +11,7 @@ pub const INPUT_PADDING: usize = tfwire::json::tape::INPUT_PADDING;
 /// Limits and options for [`Parser`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Config {
+pub struct ParserConfig {
     /// The deepest nesting of arrays and objects accepted. Default 1024 (simd-json's).
     pub max_depth: usize,
     /// The most JSON nodes (brackets, commas, colons and strings) accepted, checked in one
@@ -21,23 +21,23 @@ pub struct Config {
     pub max_nodes: usize,
 }
 
-impl Config {
+impl ParserConfig {
     /// With `max_depth`.
-    pub fn max_depth(mut self, n: usize) -> Config {
+    pub fn max_depth(mut self, n: usize) -> ParserConfig {
         self.max_depth = n;
         self
     }
 
     /// With `max_nodes`.
-    pub fn max_nodes(mut self, n: usize) -> Config {
+    pub fn max_nodes(mut self, n: usize) -> ParserConfig {
         self.max_nodes = n;
         self
     }
 }
 
-impl Default for Config {
-    fn default() -> Config {
-        Config {
+impl Default for ParserConfig {
+    fn default() -> ParserConfig {
+        ParserConfig {
             max_depth: tfwire::json::tape::DEFAULT_MAX_DEPTH,
             max_nodes: 1 << 25,
         }
@@ -71,7 +71,7 @@ pub enum Encoding {
 /// # Ok::<(), tfwire_plan::Error>(())
 /// ```
 pub struct Parser {
-    config: Config,
+    config: ParserConfig,
     tapes: TapeParser,
 }
 
@@ -82,13 +82,13 @@ impl Default for Parser {
 }
 
 impl Parser {
-    /// A parser with the default [`Config`].
+    /// A parser with the default [`ParserConfig`].
     pub fn new() -> Parser {
-        Parser::with_config(Config::default())
+        Parser::with_config(ParserConfig::default())
     }
 
     /// A parser with the given limits.
-    pub fn with_config(config: Config) -> Parser {
+    pub fn with_config(config: ParserConfig) -> Parser {
         Parser {
             // Buffers grow to the input on first use; no input copy is ever made (the
             // padded entry point parses the caller's buffer in place).
@@ -98,7 +98,7 @@ impl Parser {
     }
 
     /// The parser's configuration.
-    pub fn config(&self) -> &Config {
+    pub fn config(&self) -> &ParserConfig {
         &self.config
     }
 
@@ -114,8 +114,8 @@ impl Parser {
     /// # Errors
     ///
     /// [`ErrorKind::Syntax`] with the byte offset for invalid JSON (including nesting deeper
-    /// than [`Config::max_depth`], found before anything is allocated),
-    /// [`ErrorKind::TooManyNodes`] beyond [`Config::max_nodes`], [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
+    /// than [`ParserConfig::max_depth`], found before anything is allocated),
+    /// [`ErrorKind::TooManyNodes`] beyond [`ParserConfig::max_nodes`], [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
     /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
     pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
         let encoding = prepare(input)?;
@@ -174,7 +174,7 @@ impl Parser {
 }
 
 #[cold]
-fn syntax_error(e: &SyntaxError, start: usize, config: &Config) -> Error {
+fn syntax_error(e: &SyntaxError, start: usize, config: &ParserConfig) -> Error {
     Error::new(ErrorKind::Syntax(e.message(config.max_depth)))
         .with_offset(e.offset().map(|at| at + start))
 }
