@@ -791,7 +791,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
             let mut found: Vec<&ResourceChange<'_>> = plan
                 .resource_changes
                 .iter()
-                .filter(|rc| rc.display_address() == address)
+                .filter(|rc| rc.address == address)
                 .collect();
             if found.is_empty() {
                 found = plan
@@ -804,7 +804,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 let all: Vec<String> = plan
                     .resource_changes
                     .iter()
-                    .map(|rc| rc.display_address().into_owned())
+                    .map(|rc| rc.address.to_owned())
                     .collect();
                 return Err(Failure::Input(format!(
                     "{}: no resource change has the address {}{}",

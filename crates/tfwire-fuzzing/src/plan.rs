@@ -50,10 +50,8 @@ pub fn plan(data: &[u8]) {
             );
             let _ = (summary.moved().count(), summary.imported().count());
             for rc in p.resource_changes.iter().chain(p.resource_drift) {
-                let _ = (rc.display_address(), rc.change.kind().key());
-                if let Some(a) = rc.address {
-                    let _ = p.resource_change(a);
-                }
+                let _ = (rc.address, rc.change.kind().key());
+                let _ = p.resource_change(rc.address);
                 walk_view(rc.change.after_view());
                 walk_view(rc.change.before_view());
                 for path in rc.change.replace_paths {

@@ -341,9 +341,12 @@ impl<'a> Change<'a> {
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct ResourceChange<'a> {
-    /// `address`, e.g. `module.child.aws_instance.foo[0]`. Absent in some early
-    /// `resource_drift` entries: see [`ResourceChange::display_address`].
-    pub address: Option<&'a str>,
+    /// `address`, e.g. `module.child.aws_instance.foo[0]`. Terraform and OpenTofu always
+    /// write it; a change without one (a hand-trimmed fixture) gets the address its
+    /// `module_address`, `mode`, `type`, `name` and `index` spell, as Terraform writes it,
+    /// and a change with neither `address` nor `type` and `name` is rejected
+    /// ([`ErrorKind::Missing`](crate::ErrorKind::Missing)).
+    pub address: &'a str,
     /// `previous_address`: the address before a `moved` block.
     pub previous_address: Option<&'a str>,
     /// `module_address`, e.g. `module.child`; absent in the root module.
@@ -370,8 +373,9 @@ pub struct ResourceChange<'a> {
 
 impl<'a> ResourceChange<'a> {
     pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<ResourceChange<'a>> {
+        let mut address = None;
         let mut rc = ResourceChange {
-            address: None,
+            address: "",
             previous_address: None,
             module_address: None,
             mode: Mode::Managed,
@@ -387,7 +391,7 @@ impl<'a> ResourceChange<'a> {
         let mut has_change = false;
         cx.members(v, |k, item| {
             match k {
-                "address" => rc.address = cx.opt_string(item)?,
+                "address" => address = cx.opt_string(item)?,
                 "previous_address" => rc.previous_address = cx.opt_string(item)?,
                 "module_address" => rc.module_address = cx.opt_string(item)?,
                 "mode" => rc.mode = Mode::from_name(cx.string(item)?),
@@ -408,15 +412,21 @@ impl<'a> ResourceChange<'a> {
         if !has_change {
             return Err(Error::new(ErrorKind::Missing("change")).with_offset(cx.loc.offset(v)));
         }
+        rc.address = match address {
+            Some(a) => a,
+            None if !rc.type_name.is_empty() && !rc.name.is_empty() => {
+                cx.arena.alloc_str(&rc.spelled_address())
+            }
+            None => {
+                return Err(Error::new(ErrorKind::Missing("address")).with_offset(cx.loc.offset(v)));
+            }
+        };
         Ok(rc)
     }
 
-    /// The address: `address` when present, otherwise rebuilt from `module_address`,
-    /// `mode`, `type`, `name` and `index` as Terraform writes it.
-    pub fn display_address(&self) -> Cow<'a, str> {
-        if let Some(a) = self.address {
-            return Cow::Borrowed(a);
-        }
+    /// The address `module_address`, `mode`, `type`, `name` and `index` spell, as
+    /// Terraform writes it.
+    fn spelled_address(&self) -> String {
         let mut s = String::new();
         if let Some(m) = self.module_address {
             s.push_str(m);
@@ -429,7 +439,7 @@ impl<'a> ResourceChange<'a> {
         if let Some(i) = self.index {
             s.push_str(&i.to_string());
         }
-        Cow::Owned(s)
+        s
     }
 }
 

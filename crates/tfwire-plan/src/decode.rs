@@ -193,7 +193,7 @@ fn visit_change<'a, E>(
     f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut site = ValueSite {
-        address: rc.display_address(),
+        address: Cow::Borrowed(rc.address),
         provider_name: rc.provider_name,
         mode: rc.mode,
         type_name: rc.type_name,

@@ -204,6 +204,6 @@ impl<'a> Plan<'a> {
     pub fn resource_change(&self, address: &str) -> Option<&'a ResourceChange<'a>> {
         self.resource_changes
             .iter()
-            .find(|rc| rc.address == Some(address) && rc.deposed.is_none())
+            .find(|rc| rc.address == address && rc.deposed.is_none())
     }
 }

@@ -5,7 +5,6 @@ use crate::json::write_json_str;
 use crate::plan::Plan;
 use crate::values::Mode;
 use core::fmt;
-use std::borrow::Cow;
 
 /// The standard count keys, in output order.
 pub const COUNT_KEYS: [&str; 7] = [
@@ -140,7 +139,7 @@ impl fmt::Display for PlanLine {
 #[non_exhaustive]
 pub struct ChangeSummary<'a> {
     /// The resource instance address.
-    pub address: Cow<'a, str>,
+    pub address: &'a str,
     /// What the change does.
     pub kind: ChangeKind<'a>,
     /// The address before a `moved` block, when it differs.
@@ -169,13 +168,8 @@ pub struct ChangeSummary<'a> {
 impl<'a> ChangeSummary<'a> {
     /// Summarises one resource change.
     pub fn of(rc: &ResourceChange<'a>) -> ChangeSummary<'a> {
-        let address = rc.display_address();
-        let module_address = match (rc.module_address, &address) {
-            (Some(m), _) => m,
-            (None, Cow::Borrowed(a)) => module_of(a),
-            // Rebuilt addresses come from the parts: no module_address, the root module.
-            (None, Cow::Owned(_)) => "",
-        };
+        let address = rc.address;
+        let module_address = rc.module_address.unwrap_or_else(|| module_of(address));
         ChangeSummary {
             previous_address: rc.previous_address.filter(|p| *p != address),
             address,

@@ -77,7 +77,7 @@ impl Drawn<'_, '_> {
     fn moved(&self) -> bool {
         self.rc
             .previous_address
-            .is_some_and(|p| !p.is_empty() && Some(p) != self.rc.address)
+            .is_some_and(|p| !p.is_empty() && p != self.rc.address)
     }
 
     fn importing(&self) -> bool {
@@ -158,7 +158,7 @@ fn action_of(rc: &ResourceChange<'_>) -> Result<Action, Error> {
         let names: Vec<&str> = rc.change.actions.iter().map(|a| a.name()).collect();
         format!(
             "{}: the action list [{}] is not one OpenTofu draws",
-            rc.display_address(),
+            rc.address,
             names.join(", ")
         )
     })
@@ -319,7 +319,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             let paths: Vec<_> = plan
                 .relevant_attributes
                 .iter()
-                .filter(|ra| ra.resource.is_empty() || Some(ra.resource) == rc.address)
+                .filter(|ra| ra.resource.is_empty() || ra.resource == rc.address)
                 .map(|ra| ra.attribute.and_then(|a| a.raw().as_array()))
                 .collect();
             let matcher = if mode == PlanMode::RefreshOnly {
@@ -643,7 +643,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
     fn comment(&self, rc: &ResourceChange<'_>, action: Action, cause: Cause) -> String {
         // The document's names are shown escaped (no control or bidirectional character,
         // no line break of their own): the same as OpenTofu's for any real address.
-        let address = inline(rc.address.unwrap_or(""));
+        let address = inline(rc.address);
         let disp = match rc.deposed {
             Some(k) if !k.is_empty() => format!("{address} (deposed object {})", inline(k)),
             _ => address.to_string(),
@@ -804,7 +804,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 }
             }
             Action::NoOp => {
-                if !previous_raw.is_empty() && Some(previous_raw) != rc.address {
+                if !previous_raw.is_empty() && previous_raw != rc.address {
                     let _ = write!(
                         buf,
                         "[bold]  # {previous}[reset] has moved to [bold]{disp}[reset]"
@@ -824,7 +824,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             }
         }
         buf.push('\n');
-        if !previous_raw.is_empty() && Some(previous_raw) != rc.address && !printed_moved {
+        if !previous_raw.is_empty() && previous_raw != rc.address && !printed_moved {
             let _ = writeln!(buf, "  # [reset](moved from {previous})");
         }
         if let Some(imp) = rc.change.importing {

@@ -120,6 +120,15 @@ const MODEL_ERRORS: &[(&str, &str)] = &[
         r#"{"resource_changes":[{"address":"a.b"}]}"#,
         r#".resource_changes[0]: the required property "change" is missing (at byte 22)"#,
     ),
+    // An address is never missing: without `address`, `type` and `name` spell it.
+    (
+        r#"{"resource_changes":[{"change":{"actions":["create"]}}]}"#,
+        r#".resource_changes[0]: the required property "address" is missing (at byte 22)"#,
+    ),
+    (
+        r#"{"resource_drift":[{"address":null,"type":"t","change":{"actions":["update"]}}]}"#,
+        r#".resource_drift[0]: the required property "address" is missing (at byte 20)"#,
+    ),
     (
         r#"{"resource_changes":[{"address":"a.b","change":{"before":null}}]}"#,
         r#".resource_changes[0].change: the required property "actions" is missing (at byte 48)"#,
@@ -239,4 +248,36 @@ fn unknown_properties_stay_reachable() {
         r#"{"x":[1]}"#
     );
     assert_eq!(rc.change.raw.get("new").unwrap().as_bool(), Some(true));
+}
+
+/// A change without `address` (a hand-trimmed fixture) gets the one its parts spell, as
+/// Terraform writes it; a written address is kept as written.
+#[test]
+fn a_left_out_address_is_spelled_from_its_parts() {
+    let cases = [
+        (r#""type":"t","name":"n""#, "t.n"),
+        (
+            r#""mode":"data","type":"t","name":"n","index":2"#,
+            "data.t.n[2]",
+        ),
+        (
+            r#""module_address":"module.m[\"k\"]","type":"t","name":"n","index":"a b""#,
+            r#"module.m["k"].t.n["a b"]"#,
+        ),
+        (r#""address":"x.y","type":"t","name":"n""#, "x.y"),
+    ];
+    for (parts, want) in cases {
+        let text =
+            format!(r#"{{"resource_changes":[{{{parts},"change":{{"actions":["create"]}}}}]}}"#);
+        let mut input = text.clone().into_bytes();
+        let tape = Parser::new().parse(&mut input).unwrap();
+        let arena = bumpalo::Bump::new();
+        let Document::Plan(plan) = tape.document(&arena).unwrap() else {
+            panic!("{text}: not a plan");
+        };
+        let rc = &plan.resource_changes[0];
+        assert_eq!(rc.address, want, "{text}");
+        assert_eq!(plan.resource_change(want).map(|c| c.address), Some(want));
+        assert_eq!(tfwire_plan::ChangeSummary::of(rc).address, want);
+    }
 }
