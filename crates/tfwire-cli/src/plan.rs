@@ -90,14 +90,73 @@ struct SummaryArgs {
     max_bytes: Option<usize>,
     #[command(flatten)]
     filters: FilterArgs,
-    /// Provider schemas (`tofu providers schema -json`), for a binary plan file: its
-    /// resource values are decoded with them. Not needed for a summary.
+    /// Provider schemas (`tofu providers schema -json`): check the plan against them
+    /// before summarising it. Every resource value (`before` and `after` of each change and
+    /// drift, `prior_state`, `planned_values`) is decoded with its resource type's schema;
+    /// a value that does not conform (with its path and byte), or a resource type the
+    /// schemas lack, rejects the plan (exit 1) and nothing is summarised. A binary plan
+    /// file's values are decoded with them in the first place.
     #[arg(long, value_name = "FILE")]
     schemas: Option<String>,
     /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
     /// by content (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
     file: String,
+}
+
+/// With `--schemas`: every resource value of `doc` decodes with its resource type's
+/// schema, in place on the document's tape (`show -json` writes values at `dynamic`
+/// positions as plain JSON).
+fn check_values(
+    doc: &Document<'_>,
+    cache: &tfwire::schema::ProgramCache,
+    name: &str,
+    schemas_name: &str,
+) -> Result<(), Failure> {
+    use tfwire::schema::Kind;
+    use tfwire_plan::Mode;
+    use tfwire_plan::decode::{ValueRole, visit_values};
+    let mut decoder = tfwire::Decoder::new(tfwire::Config::default().plain_dynamic(true));
+    let mut arena = bumpalo::Bump::new();
+    visit_values(doc, |site, json| {
+        let which = match site.role {
+            ValueRole::Before => "change.before",
+            ValueRole::After => "change.after",
+            ValueRole::Values => "values",
+            ValueRole::Attributes => "attributes",
+        };
+        let fail = |what: String| {
+            Failure::Input(format!(
+                "{}: {} {} ({which}): {what}",
+                Inline(name),
+                site.section,
+                Inline(&site.address)
+            ))
+        };
+        let kind = match site.mode {
+            Mode::Managed => Kind::Resource,
+            Mode::Data => Kind::DataSource,
+            Mode::Other(m) => return Err(fail(format!("mode {} has no schema", quote(m)))),
+        };
+        let program = cache
+            .get(site.provider_name.unwrap_or_default(), kind, site.type_name)
+            .map_err(|e| {
+                fail(format!(
+                    "{} ({})",
+                    Inline(&e.to_string()),
+                    Inline(schemas_name)
+                ))
+            })?;
+        arena.reset();
+        match json.decode_typed(&program, &mut decoder, &arena) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(fail(format!(
+                "does not conform to the schema in {}: {}",
+                Inline(schemas_name),
+                Inline(&e.to_string())
+            ))),
+        }
+    })
 }
 
 /// The filters of `plan summary`.
@@ -377,6 +436,11 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let schemas = schema::cache(args.schemas.as_deref())?;
     input::with_document(&args.file, Want::Plan(schemas.as_ref()), |doc| {
+        if let (Some(cache), Some(file)) = (&schemas, &args.schemas) {
+            if matches!(doc, Document::Plan(_)) {
+                check_values(&doc, cache, &name, input::display_name(file))?;
+            }
+        }
         let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
         let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();

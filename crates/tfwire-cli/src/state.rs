@@ -6,6 +6,7 @@ use crate::render::{self, Layout};
 use crate::{input, output, suggest};
 use clap::Subcommand;
 use std::fmt::Write as _;
+use tfwire::schema::{Kind, ProgramCache};
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
 
 /// Read states: `terraform show -json` output and raw .tfstate files (versions 3 and 4),
@@ -65,9 +66,20 @@ fn selected(filter: &str, address: &str) -> bool {
 /// string) and null members of nested objects are left out, as `tofu state show` leaves
 /// them out (without a schema a map looks like an object: its null entries are left out
 /// too). Deposed objects of the instance in a raw state are printed after the current one.
+///
+/// With --schemas, the resource is drawn as `tofu state show` draws it with the provider
+/// schema: nested blocks as blocks (`block {`), maps as maps (keys quoted), lists and sets
+/// of objects as OpenTofu lays them out, a raw state's values at `dynamic` positions
+/// unwrapped as `show -json` writes them); the values are first decoded with the schema
+/// (a value that does not conform is an error naming its path and byte). Every attribute
+/// the schema marks sensitive is printed as `(sensitive value)`, whatever the document's
+/// own markers say (they may leave one out: tfwire fails closed). A resource whose type
+/// the schemas lack is an error: without its schema tfwire cannot know what is sensitive.
+/// A version 3 state (flat attributes) is printed as without --schemas.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire state show terraform.tfstate aws_instance.web\n  \
+    tfwire state show --schemas schemas.json state.json aws_instance.web\n  \
     tfwire state show terraform.tfstate 'module.net.aws_subnet.this[\"a\"]'\n  \
     terraform show -json | tfwire state show - data.aws_ami.ubuntu\n\n\
     Exit codes: 0 success, 1 input rejected or no such address (near matches are\n\
@@ -80,6 +92,10 @@ struct ShowArgs {
     /// The resource instance address, as `state list` prints it.
     #[arg(value_name = "ADDRESS")]
     address: String,
+    /// Provider schemas (`tofu providers schema -json`): draw the resource with its
+    /// schema, as `tofu state show` does (see above).
+    #[arg(long, value_name = "FILE")]
+    schemas: Option<String>,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -131,6 +147,11 @@ const LAYOUT: Layout = Layout {
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
+    let cache = crate::schema::cache(args.schemas.as_deref())?;
+    let schemas = args.schemas.as_deref().map(|f| Schemas {
+        name: input::display_name(f),
+        cache: cache.as_ref().expect("loaded with the file"),
+    });
     input::with_document(&args.file, input::Want::State, |doc| {
         let mut text = String::new();
         match doc {
@@ -152,7 +173,26 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             header =
                                 format!("# {}: (deposed object {})", Inline(r.address), Inline(d));
                         }
-                        block(&mut text, &header, keyword, r.type_name, r.name, r.view());
+                        match &schemas {
+                            Some(s) => {
+                                let schema =
+                                    s.block(r.provider_name, r.mode, r.type_name, r.address)?;
+                                s.check(&schema.program, r.values, r.address)?;
+                                typed(
+                                    &mut text,
+                                    &header,
+                                    keyword,
+                                    r.type_name,
+                                    r.name,
+                                    r.values,
+                                    r.sensitive_values,
+                                    &schema.block,
+                                )?;
+                            }
+                            None => {
+                                block(&mut text, &header, keyword, r.type_name, r.name, r.view())
+                            }
+                        }
                     }
                 }
             }
@@ -160,7 +200,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 for r in s.resources {
                     for inst in r.instances {
                         if r.address(inst.index_key).to_string() == args.address {
-                            raw_instance(&mut text, r, inst, &args.address)?;
+                            raw_instance(&mut text, r, inst, &args.address, schemas.as_ref())?;
                         }
                     }
                 }
@@ -211,6 +251,7 @@ fn raw_instance(
     r: &RawResource<'_>,
     inst: &RawInstance<'_>,
     address: &str,
+    schemas: Option<&Schemas<'_>>,
 ) -> Result<(), Failure> {
     // The sensitive paths become a marker tree like `sensitive_values`, parsed on its own.
     let mut marks = inst.sensitive_marker_json().into_bytes();
@@ -249,7 +290,205 @@ fn raw_instance(
         out.push_str("}\n");
         return Ok(());
     }
-    block(out, &header, keyword, r.type_name, r.name, view);
+    match schemas {
+        Some(s) => {
+            // `provider["registry.opentofu.org/hashicorp/aws"].alias` names the provider.
+            let provider = r
+                .provider
+                .and_then(|p| p.split_once("provider[\"")?.1.split_once("\"]"))
+                .map(|(source, _)| source);
+            let schema = s.block(provider, r.mode, r.type_name, address)?;
+            // A raw state writes values at `dynamic` positions as go-cty does, wrapped in
+            // {"value","type"}; `tofu state show` (like `show -json`) shows the value itself,
+            // and the sensitive paths point into it: the values are written again unwrapped.
+            let arena = bumpalo::Bump::new();
+            let value = match inst.attributes {
+                Some(a) => a
+                    .decode_typed(&schema.program, &mut tfwire::Decoder::default(), &arena)
+                    .map_err(|e| s.nonconforming(address, &e))?,
+                None => tfwire::Value::Null,
+            };
+            let mut plain = String::new();
+            plain_json(&mut plain, value).map_err(|e| {
+                Failure::Input(format!("{}: {}", Inline(address), Inline(&e.to_string())))
+            })?;
+            let mut plain = plain.into_bytes();
+            let values = Parser::new()
+                .parse(&mut plain)
+                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(address))))?;
+            typed(
+                out,
+                &header,
+                keyword,
+                r.type_name,
+                r.name,
+                Some(values.root()),
+                Some(tape.root()),
+                &schema.block,
+            )
+        }
+        None => {
+            block(out, &header, keyword, r.type_name, r.name, view);
+            Ok(())
+        }
+    }
+}
+
+/// The provider schemas of `--schemas`.
+struct Schemas<'s> {
+    /// The file's name, for messages.
+    name: &'s str,
+    cache: &'s ProgramCache,
+}
+
+/// A resource type's schema block and its compiled program.
+struct TypeSchema<'s> {
+    block: &'s tfwire::schema::Block,
+    program: std::sync::Arc<tfwire::Program>,
+}
+
+impl<'s> Schemas<'s> {
+    /// The schema of a resource (or data source) type of `provider` (a source address such
+    /// as `registry.opentofu.org/hashicorp/aws`, or a legacy short name).
+    fn block(
+        &self,
+        provider: Option<&str>,
+        mode: tfwire_plan::Mode<'_>,
+        type_name: &str,
+        address: &str,
+    ) -> Result<TypeSchema<'s>, Failure> {
+        let kind = match mode {
+            tfwire_plan::Mode::Managed => Kind::Resource,
+            tfwire_plan::Mode::Data => Kind::DataSource,
+            tfwire_plan::Mode::Other(m) => {
+                return Err(Failure::Input(format!(
+                    "{}: mode {} has no schema",
+                    Inline(address),
+                    quote(m)
+                )));
+            }
+        };
+        let no_schema = |e: tfwire::Error| {
+            Failure::Input(format!(
+                "{}: {}: {e} (without the schema tfwire cannot tell which attributes are sensitive)",
+                Inline(self.name),
+                Inline(address),
+            ))
+        };
+        let provider = provider.unwrap_or_default();
+        let schema = self
+            .cache
+            .schema(provider, kind, type_name)
+            .map_err(no_schema)?;
+        let program = self
+            .cache
+            .get(provider, kind, type_name)
+            .map_err(no_schema)?;
+        Ok(TypeSchema {
+            block: &schema.block,
+            program,
+        })
+    }
+
+    /// Decodes `values` with the type's program: a value that does not conform is an error.
+    fn check(
+        &self,
+        program: &tfwire::Program,
+        values: Option<tfwire_plan::Json<'_>>,
+        address: &str,
+    ) -> Result<(), Failure> {
+        let arena = bumpalo::Bump::new();
+        match values {
+            Some(v) => v
+                .typed(program, &arena)
+                .map(|_| ())
+                .map_err(|e| self.nonconforming(address, &e)),
+            None => Ok(()),
+        }
+    }
+
+    #[cold]
+    fn nonconforming(&self, address: &str, e: &tfwire::Error) -> Failure {
+        Failure::Input(format!(
+            "{}: the values do not conform to the schema in {}: {}",
+            Inline(address),
+            Inline(self.name),
+            Inline(&e.to_string())
+        ))
+    }
+}
+
+/// A state value as `show -json` writes it (go-cty's JSON, a value at a `dynamic` position
+/// as its own value).
+fn plain_json(out: &mut String, v: tfwire::Value<'_>) -> Result<(), tfwire::Error> {
+    use tfwire::Value;
+    match v {
+        Value::Null | Value::Unknown(_) => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Value::Number(_) => {
+            static NUMBER: std::sync::OnceLock<tfwire::Program> = std::sync::OnceLock::new();
+            let program = NUMBER.get_or_init(|| tfwire::Program::compile(&tfwire::Type::Number));
+            tfwire::encode_json_into(program, &v, out)?;
+        }
+        Value::String(s) => {
+            let _ = tfwire_plan::write_json_str(out, s);
+        }
+        Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
+            out.push('[');
+            for (i, e) in es.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                plain_json(out, *e)?;
+            }
+            out.push(']');
+        }
+        Value::Map(kvs) | Value::Object(kvs) => {
+            out.push('{');
+            for (i, (k, e)) in kvs.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let _ = tfwire_plan::write_json_str(out, k);
+                out.push(':');
+                plain_json(out, *e)?;
+            }
+            out.push('}');
+        }
+        Value::Dynamic(d) => plain_json(out, d.value)?,
+    }
+    Ok(())
+}
+
+/// Writes the `# ADDRESS:` header and the resource drawn with its schema.
+#[allow(clippy::too_many_arguments)]
+fn typed(
+    out: &mut String,
+    header: &str,
+    keyword: &str,
+    type_name: &str,
+    name: &str,
+    values: Option<tfwire_plan::Json<'_>>,
+    marks: Option<tfwire_plan::Json<'_>>,
+    schema: &tfwire::schema::Block,
+) -> Result<(), Failure> {
+    let mut merged = crate::humanplan::sensitive_marks(values, marks, schema).into_bytes();
+    let tape = Parser::new()
+        .parse(&mut merged)
+        .map_err(|e| Failure::Input(format!("sensitive markers: {e}")))?;
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    let _ = writeln!(out, "{header}");
+    out.push_str(&crate::humanplan::render_state_resource(
+        keyword,
+        type_name,
+        name,
+        values,
+        Some(tape.root()),
+        schema,
+    ));
+    out.push('\n');
     Ok(())
 }
 

@@ -74,6 +74,10 @@ pub struct ValueSite<'a> {
     /// For a resource change, whether it is in `resource_drift` rather than
     /// `resource_changes`.
     pub drift: bool,
+    /// The member of the document the resource is under, for messages: `prior_state`,
+    /// `planned_values`, `resource_changes` or `resource_drift` in a plan, `values` in a
+    /// `show -json` state, `resources` in a raw state.
+    pub section: &'static str,
 }
 
 /// Decodes resource values given where they sit. Implemented for every closure
@@ -123,10 +127,10 @@ pub fn visit_values<'a, E>(
     match doc {
         Document::Plan(p) => {
             if let Some(v) = p.prior_state.and_then(|s| s.values) {
-                visit_resources(&v, &mut f)?;
+                visit_resources(&v, "prior_state", &mut f)?;
             }
             if let Some(v) = p.planned_values {
-                visit_resources(&v, &mut f)?;
+                visit_resources(&v, "planned_values", &mut f)?;
             }
             for (drift, list) in [(false, p.resource_changes), (true, p.resource_drift)] {
                 for rc in list {
@@ -136,7 +140,7 @@ pub fn visit_values<'a, E>(
         }
         Document::State(s) => {
             if let Some(v) = s.values {
-                visit_resources(&v, &mut f)?;
+                visit_resources(&v, "values", &mut f)?;
             }
         }
         Document::RawState(s) => {
@@ -151,6 +155,7 @@ pub fn visit_values<'a, E>(
                             schema_version: inst.schema_version,
                             role: ValueRole::Attributes,
                             drift: false,
+                            section: "resources",
                         };
                         f(&site, attrs)?;
                     }
@@ -165,17 +170,18 @@ pub fn visit_values<'a, E>(
 
 fn visit_resources<'a, E>(
     values: &Values<'a>,
+    section: &'static str,
     f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
     for r in values.resources() {
         if let Some(v) = r.values {
-            f(&site_of_resource(r), v)?;
+            f(&site_of_resource(r, section), v)?;
         }
     }
     Ok(())
 }
 
-fn site_of_resource<'a>(r: &Resource<'a>) -> ValueSite<'a> {
+fn site_of_resource<'a>(r: &Resource<'a>, section: &'static str) -> ValueSite<'a> {
     ValueSite {
         address: Cow::Borrowed(r.address),
         provider_name: r.provider_name,
@@ -184,6 +190,7 @@ fn site_of_resource<'a>(r: &Resource<'a>) -> ValueSite<'a> {
         schema_version: r.schema_version,
         role: ValueRole::Values,
         drift: false,
+        section,
     }
 }
 
@@ -200,6 +207,11 @@ fn visit_change<'a, E>(
         schema_version: None,
         role: ValueRole::Before,
         drift,
+        section: if drift {
+            "resource_drift"
+        } else {
+            "resource_changes"
+        },
     };
     if let Some(v) = rc.change.before {
         f(&site, v)?;

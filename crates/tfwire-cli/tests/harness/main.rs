@@ -16,3 +16,4 @@ mod show;
 mod summaries;
 mod tap;
 mod transcode;
+mod typed;
