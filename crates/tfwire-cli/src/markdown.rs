@@ -379,7 +379,7 @@ impl Summary<'_, '_> {
                 } else {
                     String::new()
                 };
-                (md_code(&c.address), notes(c, md_code).join("; "), d)
+                (md_code(c.address), notes(c, md_code).join("; "), d)
             })
             .collect();
         // Columns that would be empty in every row are left out.

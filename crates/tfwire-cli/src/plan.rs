@@ -249,7 +249,7 @@ impl FilterArgs {
             .any(|g| tfwire_plan::Glob::new(g).matches(c.type_name))
             || self.exclude_address.iter().any(|g| {
                 let g = tfwire_plan::Glob::new(g);
-                g.matches(&c.address) || c.previous_address.is_some_and(|p| g.matches(p))
+                g.matches(c.address) || c.previous_address.is_some_and(|p| g.matches(p))
             })
     }
 
@@ -436,10 +436,8 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let schemas = schema::cache(args.schemas.as_deref())?;
     input::with_document(&args.file, Want::Plan(schemas.as_ref()), |doc| {
-        if let (Some(cache), Some(file)) = (&schemas, &args.schemas) {
-            if matches!(doc, Document::Plan(_)) {
-                check_values(&doc, cache, &name, input::display_name(file))?;
-            }
+        if let (Some(cache), Some(file), Document::Plan(_)) = (&schemas, &args.schemas, &doc) {
+            check_values(&doc, cache, &name, input::display_name(file))?;
         }
         let plan = expect_plan(&name, doc)?;
         let mut summary = Summary::of(plan);
@@ -518,7 +516,7 @@ fn gates(
             .map(|c| {
                 format!(
                     "{} ({})",
-                    Inline(&c.address),
+                    Inline(c.address),
                     Inline(&c.kind.key().replace('_', "-"))
                 )
             })
@@ -570,7 +568,7 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
             .map(|c| {
                 (
                     inline(&c.kind.key().replace('_', "-")).into_owned(),
-                    inline(&c.address).into_owned(),
+                    inline(c.address).into_owned(),
                     notes(c, |s| inline(s).into_owned()).join("; "),
                 )
             })
@@ -723,7 +721,7 @@ impl<'s> ModuleNode<'s> {
             let local = c
                 .address
                 .strip_prefix(c.module_address)
-                .map_or(&*c.address, |a| a.trim_start_matches('.'));
+                .map_or(c.address, |a| a.trim_start_matches('.'));
             let local = Inline(local);
             let notes = notes(c, |s| inline(s).into_owned()).join("; ");
             let line = if notes.is_empty() {
@@ -906,7 +904,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
 fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
     let c = ChangeSummary::of(rc);
     let mut s = String::from("{\"address\":");
-    json_str(&mut s, &c.address);
+    json_str(&mut s, c.address);
     s.push_str(",\"action\":");
     json_str(&mut s, &c.kind.key());
     if let Some(p) = c.previous_address {

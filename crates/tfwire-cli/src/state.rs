@@ -186,7 +186,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                                     r.name,
                                     r.values,
                                     r.sensitive_values,
-                                    &schema.block,
+                                    schema.block,
                                 )?;
                             }
                             None => {
@@ -324,7 +324,7 @@ fn raw_instance(
                 r.name,
                 Some(values.root()),
                 Some(tape.root()),
-                &schema.block,
+                schema.block,
             )
         }
         None => {

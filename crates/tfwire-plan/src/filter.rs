@@ -173,7 +173,7 @@ impl Filter {
             && (self.types.is_empty() || self.types.iter().any(|g| g.matches(change.type_name)))
             && (self.addresses.is_empty()
                 || self.addresses.iter().any(|g| {
-                    g.matches(&change.address)
+                    g.matches(change.address)
                         || change.previous_address.is_some_and(|p| g.matches(p))
                 }))
             && (self.modules.is_empty()

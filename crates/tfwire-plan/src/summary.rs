@@ -193,7 +193,7 @@ impl<'a> ChangeSummary<'a> {
 
     fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
         out.write_str("{\"address\":")?;
-        write_json_str(out, &self.address)?;
+        write_json_str(out, self.address)?;
         out.write_str(",\"action\":")?;
         write_json_str(out, &self.kind.key())?;
         if let Some(p) = self.previous_address {

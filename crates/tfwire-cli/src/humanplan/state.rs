@@ -160,6 +160,9 @@ fn attribute(out: &mut String, value: Option<Json<'_>>, mark: Option<Json<'_>>, 
     }
 }
 
+/// Writes the marks of one object from its value and the document's marks.
+type Marks<'f> = dyn Fn(&mut String, Option<Json<'_>>, Option<Json<'_>>) + 'f;
+
 /// The marks of a block (or nested attribute object) collection: one object, or one per
 /// element or key.
 fn collection(
@@ -167,7 +170,7 @@ fn collection(
     value: Option<Json<'_>>,
     mark: Option<Json<'_>>,
     nesting: Nesting,
-    each: &dyn Fn(&mut String, Option<Json<'_>>, Option<Json<'_>>),
+    each: &Marks<'_>,
 ) {
     let Some(v) = value.filter(|v| !hides(mark, *v)) else {
         return copy(out, value, mark);
