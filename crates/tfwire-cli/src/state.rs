@@ -148,10 +148,13 @@ const LAYOUT: Layout = Layout {
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let cache = crate::schema::cache(args.schemas.as_deref())?;
-    let schemas = args.schemas.as_deref().map(|f| Schemas {
-        name: input::display_name(f),
-        cache: cache.as_ref().expect("loaded with the file"),
-    });
+    let schemas = cache
+        .as_ref()
+        .zip(args.schemas.as_deref())
+        .map(|(cache, f)| Schemas {
+            name: input::display_name(f),
+            cache,
+        });
     input::with_document(&args.file, input::Want::State, |doc| {
         let mut text = String::new();
         match doc {
