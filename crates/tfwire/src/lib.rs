@@ -160,9 +160,9 @@ pub use encode::{
 };
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::{implied_type_msgpack, implied_type_msgpack_wrapped};
-pub use json::shape::{JSON_NODE_BYTES, JsonShapeError, check_json_shape};
+pub use json::shape::{JSON_NODE_BYTES, check_json_shape};
 pub use lookup::lookup;
-pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number, NumberError};
+pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number};
 pub use program::Program;
-pub use ty::{AttrTy, Attribute, ObjectType, Ty, Type, TypeError};
+pub use ty::{AttrTy, Attribute, ObjectType, Ty, Type};
 pub use value::{Dynamic, Refinements, Value};

@@ -3,7 +3,7 @@
 use crate::error::{Error, ErrorKind, Fail, Limit, PathStep, Step};
 use crate::json::scan;
 use crate::number::Number;
-use crate::ty::json::{self as tyjson, TyFault};
+use crate::ty::json as tyjson;
 use crate::value::{Dynamic, Refinements, Value};
 use bumpalo::Bump;
 
@@ -141,8 +141,7 @@ impl<'a> Parser<'a> {
         if self.buf.get(at) != Some(&b'"') {
             return Err(self.syntax(at, "a string"));
         }
-        let (s, end) = scan::string(self.bump, self.buf, at)
-            .map_err(|e| Fail::new(ErrorKind::Syntax(e.what.to_owned()), e.at))?;
+        let (s, end) = scan::string(self.bump, self.buf, at)?;
         self.pos = end;
         Ok(s)
     }
@@ -334,16 +333,9 @@ impl<'a> Parser<'a> {
             buf: self.buf,
             pos: ty_at,
         };
-        let ty = tyjson::parse(&mut src, self.bump, MAX_DEPTH).map_err(|e| match e {
-            TyFault::Syntax(e) => Fail::new(
-                ErrorKind::InvalidType {
-                    message: e.message,
-                    offset: e.offset.saturating_sub(ty_at),
-                },
-                e.offset,
-            ),
-            TyFault::Arena => self.arena_full(),
-        })?;
+        // The type JSON is text of the input: the fault's offset is the offending byte.
+        let ty = tyjson::parse(&mut src, self.bump, MAX_DEPTH)
+            .map_err(|e| if e.is_arena() { self.arena_full() } else { e })?;
         self.pos = src.pos;
         self.punct(b',')?;
         let value = self.value(depth + 1)?;
@@ -502,8 +494,7 @@ mod tests {
         );
         assert_eq!(
             error(r#"["dynamic",["lst","string"],["null"]]"#),
-            "(root): invalid type: invalid complex type kind name \"lst\" (at byte 1 of the type \
-             JSON) (at byte 12)"
+            "(root): invalid type: invalid complex type kind name \"lst\" (at byte 12)"
         );
         assert_eq!(
             error(r#"["bool",true] x"#),

@@ -34,28 +34,12 @@ fn with_document<T>(
 ) -> Result<T, Error> {
     // Nothing is allocated for a document nested too deep to parse (simd-json would size
     // its tape first, 28 bytes for each bracket).
-    if let Err(e) = crate::check_json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX) {
-        let at = match e {
-            crate::JsonShapeError::TooDeep { at, .. } => at,
-            _ => 0,
-        };
-        return Err(Error::new(
-            ErrorKind::Syntax(e.to_string()),
-            at,
-            Path::root(),
-        ));
-    }
+    crate::check_json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX)?;
     let mut copy = Vec::with_capacity(input.len() + INPUT_PADDING);
     copy.extend_from_slice(input);
     copy.resize(input.len() + INPUT_PADDING, 0);
     let mut parser = TapeParser::default();
-    let tape = parser.parse(&mut copy, input.len()).map_err(|e| {
-        Error::new(
-            ErrorKind::Syntax(e.message(DEFAULT_MAX_DEPTH)),
-            e.raw_offset().min(input.len()),
-            Path::root(),
-        )
-    })?;
+    let tape = parser.parse(&mut copy, input.len())?;
     let offsets = parser.node_offsets(input);
     let bump = Bump::new();
     f(&Doc {
@@ -409,20 +393,17 @@ impl<'a> Doc<'a, '_> {
                     let ty = self
                         .src
                         .parse_type_at(v, self.bump, crate::Config::MAX_DEPTH)
-                        .map_err(|e| match e {
-                            crate::ty::json::TyFault::Syntax(e) => Error::new(
-                                ErrorKind::InvalidType {
-                                    message: e.message,
-                                    offset: e.offset - self.src.offset_of(v),
-                                },
-                                e.offset,
-                                Path(path.clone()),
-                            ),
-                            crate::ty::json::TyFault::Arena => Error::new(
-                                ErrorKind::InvalidSchema("out of memory".into()),
-                                0,
-                                Path(path.clone()),
-                            ),
+                        .map_err(|e| {
+                            if e.is_arena() {
+                                Error::new(
+                                    ErrorKind::InvalidSchema("out of memory".into()),
+                                    0,
+                                    Path(path.clone()),
+                                )
+                            } else {
+                                let (kind, at) = e.into_parts();
+                                Error::new(kind, at, Path(path.clone()))
+                            }
                         })?;
                     a.ty = AttributeType::Type(ty.to_type());
                     typed = true;

@@ -167,16 +167,8 @@ fn attribute(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<
             (2, Field::Bytes(t)) if !t.is_empty() => {
                 let at = fields.offset_of(t);
                 let json = text(&fields, t, "a type")?;
-                ty = Some(Type::from_json(json).map_err(|e| {
-                    Error::new(
-                        ErrorKind::InvalidType {
-                            message: e.message,
-                            offset: e.offset,
-                        },
-                        at,
-                        Path::root(),
-                    )
-                })?);
+                // The type JSON is bytes of the message: the offset of the offending byte.
+                ty = Some(Type::from_json(json).map_err(|e| e.with_base(at))?);
             }
             (3, Field::Bytes(d)) => a.description = text(&fields, d, "a description")?.to_owned(),
             (4, Field::Varint(v)) => a.required = v != 0,
