@@ -1,6 +1,7 @@
 //! Reading the canonical form back into a value.
 
 use crate::error::{Error, ErrorKind, Fail, Limit, PathStep, Step};
+use crate::json::Safe;
 use crate::json::scan;
 use crate::number::Number;
 use crate::ty::json as tyjson;
@@ -167,7 +168,7 @@ impl<'a> Parser<'a> {
         let t = self.string()?;
         match Number::parse(t) {
             Ok(n) => Ok(n),
-            Err(_) => Err(self.invalid(at, format!("{t:?} is not a number"))),
+            Err(_) => Err(self.invalid(at, format!("{} is not a number", Safe(t)))),
         }
     }
 
@@ -357,14 +358,14 @@ impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
     fn unknown_tag(&self, at: usize, tag: &str) -> Box<Fail> {
-        self.invalid(at, format!("unknown tag {tag:?}"))
+        self.invalid(at, format!("unknown tag {}", Safe(tag)))
     }
 
     #[cold]
     #[inline(never)]
     fn duplicate(&self, at: usize, is_map: bool, k: &str) -> Box<Fail> {
         let what = if is_map { "map key" } else { "attribute" };
-        self.invalid(at, format!("duplicate {what} {k:?}"))
+        self.invalid(at, format!("duplicate {what} {}", Safe(k)))
     }
 
     /// `{"nullness": false, "prefix": S, "lower": [N, B], "upper": [N, B], "len_lower": L,
@@ -408,7 +409,9 @@ impl<'a> Parser<'a> {
                 }
                 "len_lower" => r.len_lower = Some(self.length()?),
                 "len_upper" => r.len_upper = Some(self.length()?),
-                other => return Err(self.invalid(at, format!("unknown refinement {other:?}"))),
+                other => {
+                    return Err(self.invalid(at, format!("unknown refinement {}", Safe(other))));
+                }
             }
             if !self.more(b'}')? {
                 return Ok(r);

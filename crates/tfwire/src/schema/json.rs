@@ -6,6 +6,7 @@ use super::{
 };
 use crate::decode::json_tape::{DocText, TapeSource};
 use crate::error::{Error, ErrorKind, Path, PathStep};
+use crate::json::Safe;
 use crate::json::tape::{DEFAULT_MAX_DEPTH, INPUT_PADDING, Node, StaticNode, TapeParser};
 use bumpalo::Bump;
 use std::collections::BTreeMap;
@@ -191,10 +192,13 @@ impl<'a> Doc<'a, '_> {
         // Members sort before `others` of the same name: `w[0]` is a member.
         let name = w[0].0;
         let (what, v) = if w[1].1 {
-            let what = format!("{name:?} is both an attribute and a nested block type");
+            let what = format!(
+                "{} is both an attribute and a nested block type",
+                Safe(name)
+            );
             (what, w[0].2)
         } else {
-            (format!("{name:?} is declared twice"), w[1].2)
+            (format!("{} is declared twice", Safe(name)), w[1].2)
         };
         path.push(PathStep::Key(name.into()));
         self.fail(v, path, what)
@@ -217,7 +221,7 @@ impl<'a> Doc<'a, '_> {
                         return self.fail(
                             v,
                             path,
-                            format!("unsupported format_version {version:?}: this reader knows major versions 0 and 1"),
+                            format!("unsupported format_version {}: this reader knows major versions 0 and 1", Safe(version)),
                         );
                     }
                     path.pop();
@@ -440,7 +444,7 @@ impl<'a> Doc<'a, '_> {
             "set" => Nesting::Set,
             "map" => Nesting::Map,
             "group" if group => Nesting::Group,
-            other => return self.fail(at, path, format!("unknown nesting mode {other:?}")),
+            other => return self.fail(at, path, format!("unknown nesting mode {}", Safe(other))),
         })
     }
 

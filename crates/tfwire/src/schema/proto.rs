@@ -5,6 +5,7 @@ use super::{
     Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting, ProviderSchema, Schema,
 };
 use crate::error::{Error, ErrorKind, Path, PathStep};
+use crate::json::Safe;
 use crate::proto::{Field, Fields};
 use crate::ty::Type;
 
@@ -190,8 +191,8 @@ fn attribute(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<
             return Err(invalid(
                 base,
                 format!(
-                    "attribute {:?} has neither a type nor a nested type",
-                    a.name
+                    "attribute {} has neither a type nor a nested type",
+                    Safe(&a.name)
                 ),
             ));
         }
@@ -221,7 +222,10 @@ fn nested_type(
     }
     attributes.sort_by(|a: &Attribute, b| a.name.cmp(&b.name));
     if let Some(w) = attributes.windows(2).find(|w| w[0].name == w[1].name) {
-        return Err(invalid(base, format!("{:?} is declared twice", w[1].name)));
+        return Err(invalid(
+            base,
+            format!("{} is declared twice", Safe(&w[1].name)),
+        ));
     }
     let nesting = nesting.ok_or_else(|| invalid(base, "a nested type without a nesting mode"))?;
     Ok(NestedType {
@@ -273,15 +277,20 @@ fn nested_block(
     nb.nesting = nesting.ok_or_else(|| {
         invalid(
             base,
-            format!("nested block {:?} without a nesting mode", nb.type_name),
+            format!(
+                "nested block {} without a nesting mode",
+                Safe(&nb.type_name)
+            ),
         )
     })?;
     if nb.max_items > 0 && nb.min_items > nb.max_items {
         return Err(invalid(
             base,
             format!(
-                "nested block {:?}: min_items ({}) is greater than max_items ({})",
-                nb.type_name, nb.min_items, nb.max_items
+                "nested block {}: min_items ({}) is greater than max_items ({})",
+                Safe(&nb.type_name),
+                nb.min_items,
+                nb.max_items
             ),
         ));
     }

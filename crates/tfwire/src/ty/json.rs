@@ -2,6 +2,7 @@
 
 use super::arena::{AttrTy, Ty};
 use crate::error::{ErrorKind, Fail};
+use crate::json::Safe;
 use crate::json::scan;
 use bumpalo::Bump;
 use core::fmt;
@@ -110,7 +111,7 @@ pub(crate) fn parse<'a>(
             "number" => Ok(Ty::Number),
             "bool" => Ok(Ty::Bool),
             "dynamic" => Ok(Ty::Dynamic),
-            _ => terr(at, format!("invalid primitive type name {name:?}")),
+            _ => terr(at, format!("invalid primitive type name {}", Safe(name))),
         },
         Start::Array => {
             if !src.array_next(true)? {
@@ -154,7 +155,12 @@ pub(crate) fn parse<'a>(
                     Ty::Tuple(elems.into_bump_slice())
                 }
                 "capsule" => return terr(kat, "capsule types cannot be sent over the wire"),
-                _ => return terr(kat, format!("invalid complex type kind name {kind:?}")),
+                _ => {
+                    return terr(
+                        kat,
+                        format!("invalid complex type kind name {}", Safe(kind)),
+                    );
+                }
             };
             if src.array_next(false)? {
                 return terr(src.offset(), format!("extraneous data after {kind} type"));
@@ -201,7 +207,7 @@ fn parse_object<'a>(
         if w[0].1.name == w[1].1.name {
             return terr(
                 w[1].0,
-                format!("duplicate attribute {:?} in object type", w[1].1.name),
+                format!("duplicate attribute {} in object type", Safe(w[1].1.name)),
             );
         }
     }
@@ -223,7 +229,12 @@ fn parse_object<'a>(
             };
             match attrs.binary_search_by(|a| a.name.cmp(name)) {
                 Ok(i) => attrs[i].optional = true,
-                Err(_) => return terr(nat, format!("optional attribute {name:?} is not declared")),
+                Err(_) => {
+                    return terr(
+                        nat,
+                        format!("optional attribute {} is not declared", Safe(name)),
+                    );
+                }
             }
         }
         if src.array_next(false)? {
