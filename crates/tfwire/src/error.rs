@@ -554,9 +554,12 @@ impl Fail {
         self.at
     }
 
-    /// The kind and offset (for a caller that reports the fault in its own terms).
-    pub(crate) fn into_parts(self) -> (ErrorKind, usize) {
-        (self.kind, self.at)
+    /// The kind and offset (for a caller that reports the fault in its own terms). Takes
+    /// the box a walk carries, so that no caller spells out the move out of it.
+    #[allow(clippy::boxed_local)]
+    pub(crate) fn into_parts(self: Box<Fail>) -> (ErrorKind, usize) {
+        let Fail { kind, at, .. } = *self;
+        (kind, at)
     }
 
     /// Adds the step of the enclosing container (called while unwinding).
