@@ -438,8 +438,9 @@ impl ErrorKind {
     }
 }
 
-/// A decoding (or encoding) error: its [`ErrorKind`], the byte offset of the start of the
-/// offending value, and the [`Path`] to it.
+/// The crate's one error, whatever failed (decoding, encoding, parsing a type, a number, a
+/// [`Path`], a JSON document or a schema): its [`ErrorKind`], the byte offset of the start of
+/// the offending value, and the [`Path`] to it.
 ///
 /// Displayed as `path: message (at byte N)`, e.g.
 /// `.tags["env"]: a string is required, found bool (at byte 17)`.
