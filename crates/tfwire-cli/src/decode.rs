@@ -78,9 +78,9 @@ enum OutputFormat {
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let program = match &args.ty {
-        Some(ty) => Program::compile(
-            &Type::from_json(ty).map_err(|e| Failure::Usage(format!("--type: {e}")))?,
-        ),
+        Some(ty) => Program::compile(&Type::from_json(ty).map_err(|e| {
+            Failure::Usage(format!("--type: {} (at byte {})", e.kind(), e.offset()))
+        })?),
         None => args.schema.program()?,
     };
     let name = input::display_name(args.file.as_deref().unwrap_or("-")).to_string();
@@ -104,7 +104,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
                 "--path prints the canonical form only".into(),
             ));
         }
-        let path = tfwire::Path::parse(path).map_err(|e| Failure::Usage(format!("--path: {e}")))?;
+        let path = tfwire::Path::parse(path).map_err(|e| {
+            Failure::Usage(format!("--path: {} (at byte {})", e.kind(), e.offset()))
+        })?;
         let found = decoder
             .lookup_msgpack(&program, &bytes, &path, &arena)
             .map_err(|e| Failure::Input(e.to_string()))?;

@@ -45,7 +45,8 @@ enum InputFormat {
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    let ty = Type::from_json(&args.ty).map_err(|e| Failure::Usage(format!("--type: {e}")))?;
+    let ty = Type::from_json(&args.ty)
+        .map_err(|e| Failure::Usage(format!("--type: {} (at byte {})", e.kind(), e.offset())))?;
     let program = Program::compile(&ty);
     let name = input::display_name(args.file.as_deref().unwrap_or("-")).to_string();
     let bytes = input::text(input::read(args.file.as_deref())?, &name)?;

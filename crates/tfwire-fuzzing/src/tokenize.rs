@@ -1,7 +1,7 @@
 //! The tokenizer targets: `tokenize` and `tokenize_chunked`.
 
 use crate::input::{read_cuts, split_points};
-use tfwire_msgpack::{Error, ErrorKind, HeaderError, Kind, Span, Token, Tokenizer, read_header};
+use tfwire_msgpack::{Error, ErrorKind, Kind, Span, Token, Tokenizer, read_header};
 
 /// The tokens of `data` read one after another, and the error that stopped them (`None`
 /// when every byte was read).
@@ -175,8 +175,8 @@ fn check_tokens(data: &[u8], tokens: &[Token], end: Option<Error>) {
             assert!(needed >= 1);
             let want = match read_header(rest) {
                 Ok(h) => usize::from(h.len) + h.kind.payload_len() as usize - rest.len(),
-                Err(HeaderError::Incomplete { needed }) => needed,
-                Err(HeaderError::Reserved) => panic!("0xc1 reported as incomplete"),
+                Err(ErrorKind::Incomplete { needed }) => needed,
+                Err(k) => panic!("{k:?}: 0xc1 reported as incomplete"),
             };
             assert_eq!(needed, want, "bytes needed at {at}");
         }
@@ -278,8 +278,8 @@ fn tokens_by_chunks(body: &[u8], cuts: &[usize]) -> Tokens {
             loop {
                 let total = match read_header(&carry) {
                     Ok(h) => usize::from(h.len) + h.kind.payload_len() as usize,
-                    Err(HeaderError::Incomplete { needed }) => carry.len() + needed,
-                    Err(HeaderError::Reserved) => panic!("carried a reserved marker"),
+                    Err(ErrorKind::Incomplete { needed }) => carry.len() + needed,
+                    Err(k) => panic!("{k:?}: carried a reserved marker"),
                 };
                 let missing = total - carry.len();
                 if missing == 0 || p == chunk.len() {

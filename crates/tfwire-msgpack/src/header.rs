@@ -1,5 +1,6 @@
 //! Decoding one marker and its fixed-size length fields.
 
+use crate::error::ErrorKind;
 use crate::token::Kind;
 
 /// A decoded header: the token kind with its declared lengths, and how many bytes the header
@@ -12,18 +13,6 @@ pub struct Header {
     pub marker: u8,
     /// Header length in bytes: 1 to 9.
     pub len: u8,
-}
-
-/// Why [`read_header`] could not decode a header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HeaderError {
-    /// The bytes end inside the header; `needed` more would complete it (at least 1).
-    Incomplete {
-        /// Missing header bytes.
-        needed: usize,
-    },
-    /// The reserved marker `0xc1`.
-    Reserved,
 }
 
 #[inline(always)]
@@ -79,25 +68,28 @@ const HEADER_LEN: [u8; 256] = {
 /// Decodes the header at the start of `bytes`.
 ///
 /// The payload of a string, binary or extension is not looked at (it need not be present).
+/// An error is the [`ErrorKind`] of the [`Error`](crate::Error) a tokenizer reports for the
+/// header (the caller knows its offset): the bytes end inside the header, or the reserved
+/// marker `0xc1`.
 ///
 /// ```
-/// use tfwire_msgpack::{read_header, HeaderError, Kind};
+/// use tfwire_msgpack::{read_header, ErrorKind, Kind};
 /// let h = read_header(&[0xdb, 0xff, 0xff, 0xff, 0xff]).unwrap();
 /// assert_eq!((h.kind, h.len), (Kind::Str(u32::MAX), 5));
-/// assert_eq!(read_header(&[0xcd, 0x01]), Err(HeaderError::Incomplete { needed: 1 }));
-/// assert_eq!(read_header(&[]), Err(HeaderError::Incomplete { needed: 1 }));
+/// assert_eq!(read_header(&[0xcd, 0x01]), Err(ErrorKind::Incomplete { needed: 1 }));
+/// assert_eq!(read_header(&[]), Err(ErrorKind::Incomplete { needed: 1 }));
 /// ```
 #[inline]
-pub fn read_header(bytes: &[u8]) -> Result<Header, HeaderError> {
+pub fn read_header(bytes: &[u8]) -> Result<Header, ErrorKind> {
     let Some(&m) = bytes.first() else {
-        return Err(HeaderError::Incomplete { needed: 1 });
+        return Err(ErrorKind::Incomplete { needed: 1 });
     };
     let len = HEADER_LEN[m as usize];
     if len == 0 {
-        return Err(HeaderError::Reserved);
+        return Err(ErrorKind::ReservedMarker);
     }
     if bytes.len() < len as usize {
-        return Err(HeaderError::Incomplete {
+        return Err(ErrorKind::Incomplete {
             needed: len as usize - bytes.len(),
         });
     }
@@ -139,7 +131,7 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, HeaderError> {
         0xde => Kind::Map(be16(b) as u32),
         0xdf => Kind::Map(be32(b)),
         0xe0..=0xff => Kind::Int(m as i8 as i64),
-        0xc1 => return Err(HeaderError::Reserved),
+        0xc1 => return Err(ErrorKind::ReservedMarker),
     };
     Ok(Header {
         kind,

@@ -46,6 +46,6 @@ mod tokenizer;
 pub mod write;
 
 pub use error::{Error, ErrorKind};
-pub use header::{Header, HeaderError, read_header, str_token};
+pub use header::{Header, read_header, str_token};
 pub use token::{Format, Kind, Span, Token};
 pub use tokenizer::Tokenizer;

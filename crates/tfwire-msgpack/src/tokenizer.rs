@@ -1,7 +1,7 @@
 //! The tokenizer over the bytes available so far.
 
 use crate::error::{Error, ErrorKind};
-use crate::header::{HeaderError, read_header};
+use crate::header::read_header;
 use crate::token::{Span, Token};
 
 /// Reads tokens one by one from a byte slice.
@@ -105,15 +105,9 @@ impl<'b> Tokenizer<'b> {
         let start = self.offset();
         let h = match read_header(rest) {
             Ok(h) => h,
-            Err(HeaderError::Incomplete { needed }) => {
+            Err(kind) => {
                 return Err(Error {
-                    kind: ErrorKind::Incomplete { needed },
-                    offset: start,
-                });
-            }
-            Err(HeaderError::Reserved) => {
-                return Err(Error {
-                    kind: ErrorKind::ReservedMarker,
+                    kind,
                     offset: start,
                 });
             }

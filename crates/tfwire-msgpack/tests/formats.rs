@@ -229,7 +229,7 @@ fn every_marker_byte_has_a_header_rule() {
         b.extend_from_slice(&[0u8; 8]);
         match read_header(&b) {
             Ok(h) => assert_eq!(h.marker, m),
-            Err(e) => assert_eq!((m, e), (0xc1, tfwire_msgpack::HeaderError::Reserved)),
+            Err(e) => assert_eq!((m, e), (0xc1, tfwire_msgpack::ErrorKind::ReservedMarker)),
         }
     }
 }

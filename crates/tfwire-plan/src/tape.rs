@@ -2,7 +2,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::json::{Json, Numbers};
-use tfwire::json::tape::{Node, StaticNode, SyntaxError, TapeParser};
+use tfwire::json::tape::{Node, StaticNode, TapeParser};
 
 /// The bytes [`Parser::parse`] appends to its input (simd-json reads in 64-byte blocks).
 /// Reserve them in the buffer's capacity when reading a large file to avoid a copy.
@@ -130,17 +130,11 @@ impl Parser {
             self.config.max_depth,
             self.config.max_nodes,
         )
-        .map_err(|e| match e {
-            tfwire::JsonShapeError::TooManyNodes { count, max_nodes } => {
-                Error::new(ErrorKind::TooManyNodes {
-                    count,
-                    max: max_nodes,
-                })
+        .map_err(|e| match *e.kind() {
+            tfwire::ErrorKind::TooManyNodes { count, max } => {
+                Error::new(ErrorKind::TooManyNodes { count, max })
             }
-            e @ tfwire::JsonShapeError::TooDeep { at, .. } => {
-                Error::new(ErrorKind::Syntax(e.to_string())).with_offset(Some(at + start))
-            }
-            _ => Error::new(ErrorKind::Syntax(e.to_string())),
+            _ => syntax_error(&e, start),
         })?;
         // The texts of long numbers, taken now: once simd-json has the input, only its
         // strings can be read.
@@ -153,7 +147,7 @@ impl Parser {
         let inner = self
             .tapes
             .parse(&mut input[start..], len - start)
-            .map_err(|e| syntax_error(&e, start, &self.config))?;
+            .map_err(|e| syntax_error(&e, start))?;
         if !numbers.entries.is_empty() {
             attach_numbers(&inner.0, self.tapes.structural_indexes(), &mut numbers);
         }
@@ -173,10 +167,19 @@ impl Parser {
     }
 }
 
+/// A JSON error of tfwire's tape parser or shape check, in this crate's terms.
 #[cold]
-fn syntax_error(e: &SyntaxError, start: usize, config: &ParserConfig) -> Error {
-    Error::new(ErrorKind::Syntax(e.message(config.max_depth)))
-        .with_offset(e.offset().map(|at| at + start))
+fn syntax_error(e: &tfwire::Error, start: usize) -> Error {
+    let (message, offset) = match e.kind() {
+        tfwire::ErrorKind::Syntax(m) => (m.clone(), Some(e.offset() + start)),
+        tfwire::ErrorKind::UnplacedSyntax(m) => (m.clone(), None),
+        tfwire::ErrorKind::JsonTooDeep { max_depth } => (
+            format!("arrays and objects nested deeper than {max_depth} levels"),
+            Some(e.offset() + start),
+        ),
+        k => (k.to_string(), Some(e.offset() + start)),
+    };
+    Error::new(ErrorKind::Syntax(message)).with_offset(offset)
 }
 
 /// Detects the text encoding of a JSON input and transcodes UTF-16 to UTF-8 in place, as

@@ -19,10 +19,10 @@
 //! assert_eq!((h.app_version, h.address.as_str()), (6, "/tmp/p/plugin.sock"));
 //! assert_eq!(h.server_cert.as_deref(), Some(&[1u8, 2, 3][..]));
 //! assert_eq!(h.to_line(), line);
-//! # Ok::<(), tfwire_plugin::handshake::Error>(())
+//! # Ok::<(), tfwire_plugin::Error>(())
 //! ```
 
-use core::fmt;
+use crate::{Error, ErrorKind};
 
 /// go-plugin's core protocol version, the first field of every handshake line.
 pub const CORE_PROTOCOL_VERSION: u32 = 1;
@@ -44,23 +44,9 @@ pub struct Handshake {
     pub server_cert: Option<Vec<u8>>,
 }
 
-/// A handshake line that is not one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
-
+#[cold]
 fn err(message: String) -> Error {
-    Error { message }
+    Error::new(ErrorKind::Handshake, message)
 }
 
 impl Handshake {
@@ -238,7 +224,7 @@ mod tests {
             assert!(base64_decode(bad).is_err(), "{bad}");
         }
         assert_eq!(
-            base64_decode("Zm.v").unwrap_err().message,
+            base64_decode("Zm.v").unwrap_err().message(),
             "not base64: byte 0x2e at offset 2 is not a base64 digit"
         );
     }
@@ -265,7 +251,7 @@ mod tests {
                 "field 6 (server certificate): not base64: byte 0x40 at offset 0 is not a base64 digit",
             ),
         ] {
-            assert_eq!(Handshake::parse(bad).unwrap_err().message, message);
+            assert_eq!(Handshake::parse(bad).unwrap_err().message(), message);
         }
     }
 

@@ -102,6 +102,7 @@ pub use generated::tfplugin5;
 /// Protocol 6 (`tfplugin6.proto` 6.11): messages, `provider_client`/`provider_server`.
 pub use generated::tfplugin6;
 
+mod error;
 pub mod handshake;
 pub mod log;
 mod programs;
@@ -114,6 +115,7 @@ mod schema;
 pub mod tls;
 mod values;
 
+pub use error::{Error, ErrorKind};
 pub use programs::Programs;
 pub use schema::{Function, Schemas};
 pub use values::{DynamicValues, Field, SchemaRef};

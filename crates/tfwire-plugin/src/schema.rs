@@ -57,11 +57,17 @@ fn invalid(m: String) -> Error {
 fn type_json(json: &[u8], what: &dyn Fn() -> String) -> Result<Type, Error> {
     let text = core::str::from_utf8(json)
         .map_err(|_| invalid(format!("{}: the type is not valid UTF-8", what())))?;
+    // The message was decoded already: the error has no offset in it, the type JSON's own
+    // offset goes into the message.
     Type::from_json(text).map_err(|e| {
+        let message = match e.kind() {
+            ErrorKind::InvalidType { message, .. } => message.clone(),
+            k => k.to_string(),
+        };
         Error::new(
             ErrorKind::InvalidType {
-                message: format!("{}: {}", what(), e.message),
-                offset: e.offset,
+                message: format!("{}: {message}", what()),
+                offset: Some(e.offset()),
             },
             0,
             Path::root(),

@@ -16,6 +16,7 @@
 //! ALPN is `h2` on both sides (grpc-go requires it).
 
 use crate::handshake::pem_certificate;
+use crate::{Error, ErrorKind};
 use core::fmt;
 use hyper_util::rt::TokioIo;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
@@ -40,25 +41,9 @@ use tonic::transport::{Channel, Endpoint, Uri};
 /// The server name both sides of go-plugin's TLS use.
 pub const SERVER_NAME: &str = "localhost";
 
-/// A TLS setup failure: a certificate that does not parse, a key that does not fit, a
-/// handshake refused.
-#[derive(Debug)]
-pub struct Error {
-    message: String,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
-
+#[cold]
 fn err(what: &str, e: impl fmt::Display) -> Error {
-    Error {
-        message: format!("{what}: {e}"),
-    }
+    Error::new(ErrorKind::Tls, format!("{what}: {e}"))
 }
 
 /// The crypto provider of every configuration here (aws-lc-rs: P-521 signatures).

@@ -223,11 +223,17 @@ pub enum ErrorKind {
     /// `value`, an unexpected key).
     InvalidDynamic(String),
     /// The type JSON inside a dynamic value (or given as a type constraint) is malformed.
+    ///
+    /// Where the type JSON is text of the input (JSON input, [`crate::Type::from_json`],
+    /// [`crate::canonical::parse`]) the error's offset is the offending byte itself. The type
+    /// JSON of a MessagePack dynamic value is the payload of a binary: the error's offset is
+    /// that of the binary, and `offset` the offending byte within the type JSON.
     InvalidType {
         /// What is wrong.
         message: String,
-        /// Byte offset within the type JSON text.
-        offset: usize,
+        /// Byte offset within the type JSON text, when it differs from the error's offset
+        /// (a MessagePack dynamic value's type).
+        offset: Option<usize>,
     },
     /// Elements of a list, set or map of `dynamic` that carry different types.
     InconsistentElementTypes {
@@ -244,6 +250,29 @@ pub enum ErrorKind {
     InvalidMarker(u8),
     /// Invalid JSON syntax.
     Syntax(String),
+    /// Invalid JSON that the tape parser (simd-json) rejected without naming a place: no
+    /// value at all, invalid UTF-8 somewhere, or a fault its second stage reports at byte 0
+    /// of a document that opens with a bracket. The error's offset is 0 and is not shown.
+    UnplacedSyntax(String),
+    /// JSON arrays and objects nested deeper than a document reader allows (found by
+    /// [`crate::check_json_shape`] before anything is allocated; the message is the one the
+    /// tape parser gives for the same fault).
+    JsonTooDeep {
+        /// The limit.
+        max_depth: usize,
+    },
+    /// A JSON document with more nodes (brackets, commas, colons and strings) than a reader
+    /// allows: its tape would take more memory than the caller allows (see
+    /// [`crate::check_json_shape`]).
+    TooManyNodes {
+        /// The nodes counted.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A [`Path`] text with a step that is not `.name`, `["key"]` or `[index]` (see
+    /// [`Path::parse`]); the error's offset is the step's byte offset in the text.
+    InvalidPath,
     /// A map key that is not a string.
     NonStringKey(&'static str),
     /// A block count outside `min_items..=max_items`.
@@ -274,7 +303,19 @@ pub enum ErrorKind {
 }
 
 impl fmt::Display for ErrorKind {
+    /// One line: text of the input that a message quotes is escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(&mut OneLine(f))
+    }
+}
+
+impl ErrorKind {
+    /// Whether the error's offset names a place in the input (shown by `Display`).
+    fn is_placed(&self) -> bool {
+        !matches!(self, ErrorKind::UnplacedSyntax(_))
+    }
+
+    fn write(&self, f: &mut impl fmt::Write) -> fmt::Result {
         match self {
             ErrorKind::UnexpectedEof => f.write_str("unexpected end of input"),
             ErrorKind::TrailingBytes => f.write_str("unexpected bytes after the end of the value"),
@@ -324,10 +365,11 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::InvalidDynamic(m) => write!(f, "invalid dynamic value: {m}"),
             ErrorKind::InvalidType { message, offset } => {
-                write!(
-                    f,
-                    "invalid type: {message} (at byte {offset} of the type JSON)"
-                )
+                write!(f, "invalid type: {message}")?;
+                match offset {
+                    Some(at) => write!(f, " (byte {at} of the type JSON)"),
+                    None => Ok(()),
+                }
             }
             ErrorKind::InconsistentElementTypes {
                 collection,
@@ -339,7 +381,19 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::InvalidRefinement(m) => write!(f, "invalid unknown value refinement: {m}"),
             ErrorKind::InvalidMarker(m) => write!(f, "invalid MessagePack marker 0x{m:02x}"),
-            ErrorKind::Syntax(m) => write!(f, "invalid JSON: {m}"),
+            ErrorKind::Syntax(m) | ErrorKind::UnplacedSyntax(m) => write!(f, "invalid JSON: {m}"),
+            ErrorKind::JsonTooDeep { max_depth } => write!(
+                f,
+                "invalid JSON: arrays and objects nested deeper than {max_depth} levels"
+            ),
+            ErrorKind::TooManyNodes { count, max } => write!(
+                f,
+                "the document has {count} JSON nodes (brackets, commas, colons and strings), \
+                 more than the limit of {max}"
+            ),
+            ErrorKind::InvalidPath => {
+                f.write_str("a path step must be .name, [\"key\"] or [index]")
+            }
             ErrorKind::NonStringKey(found) => {
                 write!(f, "map keys must be strings, found {found}")
             }
@@ -350,26 +404,21 @@ impl fmt::Display for ErrorKind {
                 max,
             } => {
                 if *min == 0 && *max > 0 {
-                    write!(
-                        f,
-                        "at most {max} \"{block}\" blocks are allowed ({found} given)"
-                    )
+                    write!(f, "at most {max} ")?;
                 } else if *max == 0 {
-                    write!(
-                        f,
-                        "at least {min} \"{block}\" blocks are required ({found} given)"
-                    )
+                    write!(f, "at least {min} ")?;
                 } else if min == max {
-                    write!(
-                        f,
-                        "exactly {min} \"{block}\" blocks are required ({found} given)"
-                    )
+                    write!(f, "exactly {min} ")?;
                 } else {
-                    write!(
-                        f,
-                        "between {min} and {max} \"{block}\" blocks are required ({found} given)"
-                    )
+                    write!(f, "between {min} and {max} ")?;
                 }
+                write_safe_str(f, block)?;
+                let verb = if *min == 0 && *max > 0 {
+                    "allowed"
+                } else {
+                    "required"
+                };
+                write!(f, " blocks are {verb} ({found} given)")
             }
             ErrorKind::LimitExceeded {
                 limit: Limit::Amplification,
@@ -389,8 +438,9 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// A decoding (or encoding) error: its [`ErrorKind`], the byte offset of the start of the
-/// offending value, and the [`Path`] to it.
+/// The crate's one error, whatever failed (decoding, encoding, parsing a type, a number, a
+/// [`Path`], a JSON document or a schema): its [`ErrorKind`], the byte offset of the start of
+/// the offending value, and the [`Path`] to it.
 ///
 /// Displayed as `path: message (at byte N)`, e.g.
 /// `.tags["env"]: a string is required, found bool (at byte 17)`.
@@ -448,10 +498,12 @@ impl Error {
     }
 }
 
-/// An error on its way up through a recursive walk (the encoders' walk, the canonical
-/// parser): its kind and offset, and the path collected while unwinding, innermost step
-/// first ([`Fail::step`]). Boxed, so that a `Result` of the walk stays small.
-#[derive(Debug)]
+/// The crate's one internal fault: an error on its way up through a walk (the encoders'
+/// walk, the canonical parser, the type JSON parser, the JSON text scanner), with its kind
+/// and offset, and the path collected while unwinding, innermost step first
+/// ([`Fail::step`]). Boxed, so that a `Result` of the walk stays small. (The decoder's
+/// state machine has its own frames and stop reasons, in `decode/`.)
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Fail {
     kind: ErrorKind,
     at: usize,
@@ -471,6 +523,44 @@ impl Fail {
             at,
             steps: Vec::new(),
         })
+    }
+
+    /// An arena that refused an allocation, at byte `at`: the limit is not known where the
+    /// allocation failed (`max` 0); callers that know it report it ([`Fail::is_arena`]).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn arena(at: usize) -> Box<Fail> {
+        Fail::new(
+            ErrorKind::LimitExceeded {
+                limit: Limit::ArenaBytes,
+                max: 0,
+            },
+            at,
+        )
+    }
+
+    /// Whether this is an arena's refusal ([`Fail::arena`]).
+    pub(crate) fn is_arena(&self) -> bool {
+        matches!(
+            self.kind,
+            ErrorKind::LimitExceeded {
+                limit: Limit::ArenaBytes,
+                ..
+            }
+        )
+    }
+
+    /// The byte offset.
+    pub(crate) fn at(&self) -> usize {
+        self.at
+    }
+
+    /// The kind and offset (for a caller that reports the fault in its own terms). Takes
+    /// the box a walk carries, so that no caller spells out the move out of it.
+    #[allow(clippy::boxed_local)]
+    pub(crate) fn into_parts(self: Box<Fail>) -> (ErrorKind, usize) {
+        let Fail { kind, at, .. } = *self;
+        (kind, at)
     }
 
     /// Adds the step of the enclosing container (called while unwinding).
@@ -520,13 +610,13 @@ impl fmt::Debug for Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use fmt::Write as _;
-        write!(
-            OneLine(f),
-            "{}: {} (at byte {})",
-            self.0.path,
-            self.0.kind,
-            self.0.offset
-        )
+        let mut out = OneLine(f);
+        write!(out, "{}: ", self.0.path)?;
+        self.0.kind.write(&mut out)?;
+        if self.0.kind.is_placed() {
+            write!(out, " (at byte {})", self.0.offset)?;
+        }
+        Ok(())
     }
 }
 
@@ -575,6 +665,132 @@ mod tests {
             ".tags[\"env\"]: a string is required, found bool (at byte 17)"
         );
         assert_eq!(core::mem::size_of::<Error>(), core::mem::size_of::<usize>());
+    }
+
+    /// One of each kind, with input text that would break a line where a kind quotes it.
+    fn every_kind() -> Vec<ErrorKind> {
+        let hostile = "a\nb\u{1b}[31m\u{202e}\"c";
+        let kinds = vec![
+            ErrorKind::UnexpectedEof,
+            ErrorKind::TrailingBytes,
+            ErrorKind::Mismatch {
+                expected: Expected::String,
+                found: "bool",
+            },
+            ErrorKind::InvalidNumber(hostile.into()),
+            ErrorKind::NumberOutOfRange(hostile.into()),
+            ErrorKind::InvalidUtf8,
+            ErrorKind::InvalidBool(hostile.into()),
+            ErrorKind::AttributeCount {
+                expected: 2,
+                found: 3,
+            },
+            ErrorKind::UnsupportedAttribute(hostile.into()),
+            ErrorKind::DuplicateAttribute(hostile.into()),
+            ErrorKind::MissingAttribute(hostile.into()),
+            ErrorKind::TupleLength {
+                expected: 2,
+                found: 3,
+            },
+            ErrorKind::InvalidDynamic(hostile.into()),
+            ErrorKind::InvalidType {
+                message: hostile.into(),
+                offset: None,
+            },
+            ErrorKind::InvalidType {
+                message: hostile.into(),
+                offset: Some(3),
+            },
+            ErrorKind::InconsistentElementTypes {
+                collection: "list",
+                first: "\"string\"".into(),
+                other: "\"number\"".into(),
+            },
+            ErrorKind::InvalidRefinement(hostile.into()),
+            ErrorKind::InvalidMarker(0xc1),
+            ErrorKind::Syntax(hostile.into()),
+            ErrorKind::UnplacedSyntax(hostile.into()),
+            ErrorKind::JsonTooDeep { max_depth: 3 },
+            ErrorKind::TooManyNodes { count: 9, max: 8 },
+            ErrorKind::InvalidPath,
+            ErrorKind::NonStringKey("nil"),
+            ErrorKind::BlockCount {
+                block: hostile.into(),
+                found: 3,
+                min: 1,
+                max: 2,
+            },
+            ErrorKind::LimitExceeded {
+                limit: Limit::Depth,
+                max: 4,
+            },
+            ErrorKind::LimitExceeded {
+                limit: Limit::Amplification,
+                max: 4,
+            },
+            ErrorKind::InvalidSchema(hostile.into()),
+            ErrorKind::Unencodable(hostile.into()),
+            ErrorKind::InvalidCanonical(hostile.into()),
+        ];
+        // Adding a kind without a case here fails to compile (no wildcard arm).
+        for k in &kinds {
+            match k {
+                ErrorKind::UnexpectedEof
+                | ErrorKind::TrailingBytes
+                | ErrorKind::Mismatch { .. }
+                | ErrorKind::InvalidNumber(_)
+                | ErrorKind::NumberOutOfRange(_)
+                | ErrorKind::InvalidUtf8
+                | ErrorKind::InvalidBool(_)
+                | ErrorKind::AttributeCount { .. }
+                | ErrorKind::UnsupportedAttribute(_)
+                | ErrorKind::DuplicateAttribute(_)
+                | ErrorKind::MissingAttribute(_)
+                | ErrorKind::TupleLength { .. }
+                | ErrorKind::InvalidDynamic(_)
+                | ErrorKind::InvalidType { .. }
+                | ErrorKind::InconsistentElementTypes { .. }
+                | ErrorKind::InvalidRefinement(_)
+                | ErrorKind::InvalidMarker(_)
+                | ErrorKind::Syntax(_)
+                | ErrorKind::UnplacedSyntax(_)
+                | ErrorKind::JsonTooDeep { .. }
+                | ErrorKind::TooManyNodes { .. }
+                | ErrorKind::InvalidPath
+                | ErrorKind::NonStringKey(_)
+                | ErrorKind::BlockCount { .. }
+                | ErrorKind::LimitExceeded { .. }
+                | ErrorKind::InvalidSchema(_)
+                | ErrorKind::Unencodable(_)
+                | ErrorKind::InvalidCanonical(_) => {}
+            }
+        }
+        kinds
+    }
+
+    #[test]
+    fn every_kind_is_one_line_and_states_its_offset_once() {
+        let unsafe_chars = |s: &str| s.chars().any(crate::json::is_unsafe_char);
+        for kind in every_kind() {
+            let text = kind.to_string();
+            assert!(!unsafe_chars(&text), "{kind:?}: {text:?}");
+            // The offset is the error's to state, not the kind's.
+            assert!(
+                !text.contains("at byte") && !text.contains("offset"),
+                "{kind:?}: {text}"
+            );
+            let e = Error::new(kind.clone(), 12345, Path(vec![PathStep::Key("k\n".into())]));
+            let shown = e.to_string();
+            assert!(!unsafe_chars(&shown), "{kind:?}: {shown:?}");
+            assert!(shown.starts_with("[\"k\\n\"]: "), "{shown}");
+            let offsets = shown.matches("12345").count();
+            if matches!(kind, ErrorKind::UnplacedSyntax(_)) {
+                assert_eq!(offsets, 0, "{shown}");
+            } else {
+                assert_eq!(offsets, 1, "{shown}");
+                assert!(shown.ends_with(" (at byte 12345)"), "{shown}");
+            }
+        }
     }
 
     #[test]

@@ -122,6 +122,23 @@
 //! reserved, so a 5-byte `array32` header claiming 4 billion elements fails at once. The
 //! decoder never recurses over the input, never panics on bad input, and reports every
 //! failure as an [`Error`] with a path and a byte offset.
+//!
+//! # Errors
+//!
+//! Every fallible function of the crate returns the one [`Error`]: an [`ErrorKind`] (what
+//! went wrong: what was expected and what was found), the byte offset of the start of the
+//! offending value ([`Error::line_column`] for text) and its [`Path`] in Terraform's
+//! vocabulary, collected while unwinding. Parsing a type ([`Type::from_json`]), a number
+//! ([`Number::parse`]), a [`Path`] or a JSON document ([`json::tape::TapeParser`],
+//! [`check_json_shape`]) reports through it too. It displays as one line,
+//! `path: message (at byte N)`, the offset stated once, and whatever text of the input a
+//! message quotes escaped ([`json::write_safe_inline`]):
+//!
+//! ```
+//! let e = tfwire::Type::from_json(r#"["map","\u001b[31m"]"#).unwrap_err();
+//! assert_eq!(e.kind().to_string(), r#"invalid type: invalid primitive type name "\u001b[31m""#);
+//! assert_eq!(e.offset(), 7);
+//! ```
 
 /// The arena crate values are decoded into (`tfwire::bumpalo::Bump`), re-exported so that a
 /// caller's `Bump` is always the version tfwire's API takes.
@@ -160,9 +177,9 @@ pub use encode::{
 };
 pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
 pub use implied::{implied_type_msgpack, implied_type_msgpack_wrapped};
-pub use json::shape::{JSON_NODE_BYTES, JsonShapeError, check_json_shape};
+pub use json::shape::{JSON_NODE_BYTES, check_json_shape};
 pub use lookup::lookup;
-pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number, NumberError};
+pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number};
 pub use program::Program;
-pub use ty::{AttrTy, ObjectAttribute, ObjectType, Ty, Type, TypeError};
+pub use ty::{AttrTy, ObjectAttribute, ObjectType, Ty, Type};
 pub use value::{Dynamic, Refinements, Value};

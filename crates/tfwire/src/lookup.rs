@@ -89,18 +89,25 @@ impl Path {
     ///     PathStep::Attr("ingress".into()), PathStep::Index(2), PathStep::Key("cidr \"blocks\"".into()),
     /// ]);
     /// assert_eq!(Path::parse(&p.to_string())?, p);
-    /// assert_eq!(Path::parse(".a[").unwrap_err(), "a step must be .name, [\"key\"] or [index] (at character 2)");
-    /// # Ok::<(), String>(())
+    /// assert_eq!(
+    ///     Path::parse(".a[").unwrap_err().to_string(),
+    ///     r#"(root): a path step must be .name, ["key"] or [index] (at byte 2)"#,
+    /// );
+    /// # Ok::<(), tfwire::Error>(())
     /// ```
-    pub fn parse(s: &str) -> Result<Path, String> {
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidPath`](crate::ErrorKind::InvalidPath) at the byte offset of the
+    /// first step that does not parse.
+    pub fn parse(s: &str) -> Result<Path, Error> {
         let mut steps = Vec::new();
         if s == "(root)" {
             return Ok(Path(steps));
         }
         let b = s.as_bytes();
         let mut i = 0;
-        let bad =
-            |at: usize| format!("a step must be .name, [\"key\"] or [index] (at character {at})");
+        let bad = |at: usize| Error::new(ErrorKind::InvalidPath, at, Path::root());
         while i < b.len() {
             match b[i] {
                 b'.' => {

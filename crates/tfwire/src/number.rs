@@ -10,6 +10,7 @@
 //! exact values are, an integer and a non-integer as different, and two non-integers as equal
 //! when they round to the same float64 (`rawNumberEqual`).
 
+use crate::error::{Error, ErrorKind, Path};
 use core::cmp::Ordering;
 use core::fmt;
 
@@ -44,13 +45,26 @@ pub enum Number<'a> {
     Decimal(&'a str),
 }
 
-/// Why a text is not a number.
+/// Why a text is not a number (the reason [`Number::parse`] turns into an [`Error`]; inside
+/// the crate, a `Copy` value that costs nothing on paths that try a text and fall back).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NumberError {
+pub(crate) enum NumberError {
     /// Not number syntax.
     Invalid,
     /// The exponent is beyond [`MAX_DECIMAL_EXPONENT`].
     OutOfRange,
+}
+
+impl NumberError {
+    /// The public error for `text`.
+    #[cold]
+    pub(crate) fn into_error(self, text: &str) -> Error {
+        let kind = match self {
+            NumberError::Invalid => ErrorKind::InvalidNumber(text.to_owned()),
+            NumberError::OutOfRange => ErrorKind::NumberOutOfRange(text.to_owned()),
+        };
+        Error::new(kind, 0, Path::root())
+    }
 }
 
 impl<'a> Number<'a> {
@@ -66,7 +80,18 @@ impl<'a> Number<'a> {
     /// assert_eq!(Number::parse("-Inf").unwrap().to_string(), "-Inf");
     /// assert!(Number::parse("1_000").is_err());
     /// ```
-    pub fn parse(text: &'a str) -> Result<Number<'a>, NumberError> {
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidNumber`] for text that is not a number,
+    /// [`ErrorKind::NumberOutOfRange`] for an exponent beyond [`MAX_DECIMAL_EXPONENT`]; at
+    /// byte 0, the root path.
+    pub fn parse(text: &'a str) -> Result<Number<'a>, Error> {
+        Number::parse_inner(text).map_err(|e| e.into_error(text))
+    }
+
+    /// [`Number::parse`] with the reason only.
+    pub(crate) fn parse_inner(text: &'a str) -> Result<Number<'a>, NumberError> {
         let b = text.as_bytes();
         let body = match b.first() {
             Some(b'+' | b'-') => &b[1..],
@@ -926,8 +951,12 @@ mod tests {
             assert!(Number::parse(t).is_err(), "{t:?}");
         }
         assert_eq!(
-            Number::parse("1e100001"),
+            Number::parse_inner("1e100001"),
             Err(NumberError::OutOfRange).map(|()| Number::Int(0))
+        );
+        assert_eq!(
+            Number::parse("1e100001").unwrap_err().to_string(),
+            "(root): number out of range: \"1e100001\" (at byte 0)"
         );
         assert!(Number::parse("1e100000").is_ok());
     }

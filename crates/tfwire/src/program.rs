@@ -156,7 +156,7 @@ impl Program {
     }
 
     /// Compiles a type constraint given as type JSON.
-    pub fn from_type_json(json: &str) -> Result<Program, crate::TypeError> {
+    pub fn from_type_json(json: &str) -> Result<Program, crate::Error> {
         Ok(Program::compile(&Type::from_json(json)?))
     }
 

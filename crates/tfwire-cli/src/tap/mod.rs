@@ -126,7 +126,7 @@ async fn shim(
         }
         _ => None,
     };
-    let tls_err = |e: tls::Error| Failure::Input(format!("TLS: {e}"));
+    let tls_err = |e: tfwire_plugin::Error| Failure::Input(format!("TLS: {e}"));
     // A fresh identity each way: towards the provider (client) and towards OpenTofu (server).
     let (upstream_id, server_tls) = match client_cert {
         Some(client) => {

@@ -1,9 +1,10 @@
 //! Reading the canonical form back into a value.
 
 use crate::error::{Error, ErrorKind, Fail, Limit, PathStep, Step};
+use crate::json::Safe;
 use crate::json::scan;
 use crate::number::Number;
-use crate::ty::json::{self as tyjson, TyFault};
+use crate::ty::json as tyjson;
 use crate::value::{Dynamic, Refinements, Value};
 use bumpalo::Bump;
 
@@ -141,8 +142,7 @@ impl<'a> Parser<'a> {
         if self.buf.get(at) != Some(&b'"') {
             return Err(self.syntax(at, "a string"));
         }
-        let (s, end) = scan::string(self.bump, self.buf, at)
-            .map_err(|e| Fail::new(ErrorKind::Syntax(e.what.to_owned()), e.at))?;
+        let (s, end) = scan::string(self.bump, self.buf, at)?;
         self.pos = end;
         Ok(s)
     }
@@ -168,7 +168,7 @@ impl<'a> Parser<'a> {
         let t = self.string()?;
         match Number::parse(t) {
             Ok(n) => Ok(n),
-            Err(_) => Err(self.invalid(at, format!("{t:?} is not a number"))),
+            Err(_) => Err(self.invalid(at, format!("{} is not a number", Safe(t)))),
         }
     }
 
@@ -334,16 +334,9 @@ impl<'a> Parser<'a> {
             buf: self.buf,
             pos: ty_at,
         };
-        let ty = tyjson::parse(&mut src, self.bump, MAX_DEPTH).map_err(|e| match e {
-            TyFault::Syntax(e) => Fail::new(
-                ErrorKind::InvalidType {
-                    message: e.message,
-                    offset: e.offset.saturating_sub(ty_at),
-                },
-                e.offset,
-            ),
-            TyFault::Arena => self.arena_full(),
-        })?;
+        // The type JSON is text of the input: the fault's offset is the offending byte.
+        let ty = tyjson::parse(&mut src, self.bump, MAX_DEPTH)
+            .map_err(|e| if e.is_arena() { self.arena_full() } else { e })?;
         self.pos = src.pos;
         self.punct(b',')?;
         let value = self.value(depth + 1)?;
@@ -365,14 +358,14 @@ impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
     fn unknown_tag(&self, at: usize, tag: &str) -> Box<Fail> {
-        self.invalid(at, format!("unknown tag {tag:?}"))
+        self.invalid(at, format!("unknown tag {}", Safe(tag)))
     }
 
     #[cold]
     #[inline(never)]
     fn duplicate(&self, at: usize, is_map: bool, k: &str) -> Box<Fail> {
         let what = if is_map { "map key" } else { "attribute" };
-        self.invalid(at, format!("duplicate {what} {k:?}"))
+        self.invalid(at, format!("duplicate {what} {}", Safe(k)))
     }
 
     /// `{"nullness": false, "prefix": S, "lower": [N, B], "upper": [N, B], "len_lower": L,
@@ -416,7 +409,9 @@ impl<'a> Parser<'a> {
                 }
                 "len_lower" => r.len_lower = Some(self.length()?),
                 "len_upper" => r.len_upper = Some(self.length()?),
-                other => return Err(self.invalid(at, format!("unknown refinement {other:?}"))),
+                other => {
+                    return Err(self.invalid(at, format!("unknown refinement {}", Safe(other))));
+                }
             }
             if !self.more(b'}')? {
                 return Ok(r);
@@ -502,8 +497,7 @@ mod tests {
         );
         assert_eq!(
             error(r#"["dynamic",["lst","string"],["null"]]"#),
-            "(root): invalid type: invalid complex type kind name \"lst\" (at byte 1 of the type \
-             JSON) (at byte 12)"
+            "(root): invalid type: invalid complex type kind name \"lst\" (at byte 12)"
         );
         assert_eq!(
             error(r#"["bool",true] x"#),

@@ -16,7 +16,7 @@ use crate::error::{Error, ErrorKind, Path};
 use crate::program::Program;
 use crate::value::Value;
 use bumpalo::Bump;
-use tfwire_msgpack::{HeaderError, Tokenizer, read_header};
+use tfwire_msgpack::{Tokenizer, read_header};
 
 /// Reads tokens from the chunks fed so far.
 pub(crate) struct ChunkSource<'a> {
@@ -59,8 +59,10 @@ impl<'a> ChunkSource<'a> {
         loop {
             let total = match read_header(&self.carry) {
                 Ok(h) => h.len as u64 + h.kind.payload_len() as u64,
-                Err(HeaderError::Incomplete { needed }) => (self.carry.len() + needed) as u64,
-                Err(HeaderError::Reserved) => {
+                Err(tfwire_msgpack::ErrorKind::Incomplete { needed }) => {
+                    (self.carry.len() + needed) as u64
+                }
+                Err(_) => {
                     return Err(Stop::Fail(ErrorKind::InvalidMarker(0xc1), self.carry_start));
                 }
             };

@@ -9,8 +9,9 @@
 
 use super::source::{Source, Stop, Tok};
 use crate::error::ErrorKind;
+use crate::error::Fail;
 use crate::json::tape::{Node, StaticNode, TapeText};
-use crate::ty::json::{Pull, Start, TyFault, TypeError};
+use crate::ty::json::{Pull, Start};
 use crate::ty::{AttrTy, Ty};
 use bumpalo::Bump;
 
@@ -63,7 +64,7 @@ impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
         node: usize,
         bump: &'a Bump,
         depth: usize,
-    ) -> Result<Ty<'a>, TyFault> {
+    ) -> Result<Ty<'a>, Box<Fail>> {
         let mut pull = TapePull {
             src: self,
             pos: node,
@@ -91,12 +92,15 @@ impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
 
     /// The type the plain JSON value at `node` implies (go-cty's `json.ImpliedType`):
     /// `null` dynamic, arrays tuples, objects objects (a repeated key is an error).
-    fn implied_at(&self, node: usize, bump: &'a Bump, depth: usize) -> Result<Ty<'a>, TyFault> {
+    fn implied_at(&self, node: usize, bump: &'a Bump, depth: usize) -> Result<Ty<'a>, Box<Fail>> {
         if depth == 0 {
-            return Err(TyFault::Syntax(TypeError {
-                message: "the value is nested too deep for its type".into(),
-                offset: self.offset_of(node),
-            }));
+            return Err(Fail::new(
+                ErrorKind::InvalidType {
+                    message: "the value is nested too deep for its type".into(),
+                    offset: None,
+                },
+                self.offset_of(node),
+            ));
         }
         Ok(match self.nodes[node] {
             Node::Static(StaticNode::Null) => Ty::Dynamic,
@@ -112,7 +116,7 @@ impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
                 }
                 Ty::Tuple(
                     bump.try_alloc_slice_copy(&elems)
-                        .map_err(|_| TyFault::Arena)?,
+                        .map_err(|_| Fail::arena(0))?,
                 )
             }
             Node::Object { len, .. } => {
@@ -133,14 +137,17 @@ impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
                 // A repeated name has no one type: go-cty rejects it too.
                 attrs.sort_unstable_by(|a, b| a.name.cmp(b.name));
                 if let Some(w) = attrs.windows(2).find(|w| w[0].name == w[1].name) {
-                    return Err(TyFault::Syntax(TypeError {
-                        message: format!("duplicate {:?} property in JSON object", w[0].name),
-                        offset: self.offset_of(node),
-                    }));
+                    return Err(Fail::new(
+                        ErrorKind::InvalidType {
+                            message: format!("duplicate {:?} property in JSON object", w[0].name),
+                            offset: None,
+                        },
+                        self.offset_of(node),
+                    ));
                 }
                 Ty::Object(
                     bump.try_alloc_slice_copy(&attrs)
-                        .map_err(|_| TyFault::Arena)?,
+                        .map_err(|_| Fail::arena(0))?,
                 )
             }
         })
@@ -353,25 +360,12 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
     }
 }
 
-/// A type-JSON error inside a JSON document: the error's offset is absolute, the type
-/// error's offset relative to the type's start.
-pub(crate) fn type_fault(e: TyFault, type_start: usize) -> Stop {
-    match e {
-        TyFault::Syntax(e) => Stop::Fail(
-            ErrorKind::InvalidType {
-                message: e.message,
-                offset: e.offset.saturating_sub(type_start),
-            },
-            e.offset,
-        ),
-        TyFault::Arena => Stop::Fail(
-            ErrorKind::LimitExceeded {
-                limit: crate::Limit::ArenaBytes,
-                max: 0,
-            },
-            type_start,
-        ),
-    }
+/// A type-JSON error inside a JSON document: the type JSON is text of the input, so the
+/// error's offset is the offending byte (an arena's refusal is reported at the type).
+pub(crate) fn type_fault(e: Box<Fail>, type_start: usize) -> Stop {
+    let at = if e.is_arena() { type_start } else { e.at() };
+    let (kind, _) = e.into_parts();
+    Stop::Fail(kind, at)
 }
 
 /// The tape as a source for the type-JSON parser.
@@ -383,7 +377,7 @@ struct TapePull<'s, 'a, 't, P> {
 }
 
 impl<'a, P: TapeText<'a>> Pull<'a> for TapePull<'_, 'a, '_, P> {
-    fn start(&mut self) -> Result<Start<'a>, TypeError> {
+    fn start(&mut self) -> Result<Start<'a>, Box<Fail>> {
         let node = self.src.nodes[self.pos];
         self.pos += 1;
         Ok(match node {
@@ -402,7 +396,7 @@ impl<'a, P: TapeText<'a>> Pull<'a> for TapePull<'_, 'a, '_, P> {
         })
     }
 
-    fn array_next(&mut self, _first: bool) -> Result<bool, TypeError> {
+    fn array_next(&mut self, _first: bool) -> Result<bool, Box<Fail>> {
         let left = self.open.last_mut().expect("inside an array");
         if *left == 0 {
             self.open.pop();
@@ -412,7 +406,7 @@ impl<'a, P: TapeText<'a>> Pull<'a> for TapePull<'_, 'a, '_, P> {
         Ok(true)
     }
 
-    fn object_next(&mut self, _first: bool) -> Result<Option<(&'a str, usize)>, TypeError> {
+    fn object_next(&mut self, _first: bool) -> Result<Option<(&'a str, usize)>, Box<Fail>> {
         let left = self.open.last_mut().expect("inside an object");
         if *left == 0 {
             self.open.pop();

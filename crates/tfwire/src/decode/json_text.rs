@@ -41,11 +41,12 @@ impl<'a> TextSource<'a> {
         Stop::Fail(kind, at)
     }
 
-    fn scan_fail(&self, e: scan::ScanError) -> Stop {
-        if e.at >= self.buf.len() {
-            Stop::Fail(ErrorKind::UnexpectedEof, e.at)
+    fn scan_fail(&self, e: Box<crate::error::Fail>) -> Stop {
+        let (kind, at) = e.into_parts();
+        if at >= self.buf.len() {
+            Stop::Fail(ErrorKind::UnexpectedEof, at)
         } else {
-            Stop::Fail(ErrorKind::Syntax(e.what.into()), e.at)
+            Stop::Fail(kind, at)
         }
     }
 

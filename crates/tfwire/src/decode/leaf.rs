@@ -85,7 +85,7 @@ pub(crate) fn number_from(tok: Tok<'_>, json: bool) -> Result<Number<'_>, LeafEr
 }
 
 fn parse_text(s: &str) -> Result<Number<'_>, LeafError> {
-    Number::parse(s).map_err(|e| {
+    Number::parse_inner(s).map_err(|e| {
         LeafError::Kind(match e {
             NumberError::Invalid => ErrorKind::InvalidNumber(s.to_owned()),
             NumberError::OutOfRange => ErrorKind::NumberOutOfRange(s.to_owned()),

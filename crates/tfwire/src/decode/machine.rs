@@ -967,15 +967,22 @@ impl<'a> Machine<'a> {
             .max_depth
             .saturating_sub(self.frames.len())
             .max(1);
-        let ty = crate::ty::json::parse_text(self.bump, text, depth).map_err(|e| match e {
-            crate::ty::json::TyFault::Syntax(e) => self.fail(
-                ErrorKind::InvalidType {
-                    message: e.message,
-                    offset: e.offset,
-                },
-                at,
-            ),
-            crate::ty::json::TyFault::Arena => self.fail(Limit::ArenaBytes, at),
+        let ty = crate::ty::json::parse_text(self.bump, text, depth).map_err(|e| {
+            if e.is_arena() {
+                return self.fail(Limit::ArenaBytes, at);
+            }
+            // The type JSON is the payload of a binary: the error is at the binary, and the
+            // message names the byte within the type JSON.
+            match e.into_parts() {
+                (ErrorKind::InvalidType { message, .. }, inner) => self.fail(
+                    ErrorKind::InvalidType {
+                        message,
+                        offset: Some(inner),
+                    },
+                    at,
+                ),
+                (kind, _) => self.fail(kind, at),
+            }
         })?;
         let f = self.frames.last_mut().expect("a dynamic frame");
         f.child = Cur::Ty(ty);

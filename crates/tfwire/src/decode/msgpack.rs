@@ -2,7 +2,7 @@
 
 use super::source::{Source, Stop, Tok};
 use crate::error::ErrorKind;
-use tfwire_msgpack::{HeaderError, Kind, Token, read_header, str_token};
+use tfwire_msgpack::{Kind, Token, read_header, str_token};
 
 /// Converts a tokenizer token into a machine token, given its payload.
 #[inline]
@@ -32,10 +32,10 @@ fn convert_kind(kind: Kind, payload: &[u8]) -> Result<Tok<'_>, ()> {
 }
 
 #[cold]
-fn header_error(e: HeaderError, at: usize) -> Stop {
+fn header_error(e: tfwire_msgpack::ErrorKind, at: usize) -> Stop {
     match e {
-        HeaderError::Incomplete { .. } => Stop::Fail(ErrorKind::UnexpectedEof, at),
-        HeaderError::Reserved => Stop::Fail(ErrorKind::InvalidMarker(0xc1), at),
+        tfwire_msgpack::ErrorKind::ReservedMarker => Stop::Fail(ErrorKind::InvalidMarker(0xc1), at),
+        _ => Stop::Fail(ErrorKind::UnexpectedEof, at),
     }
 }
 

@@ -3,6 +3,7 @@
 //! These functions work on a complete buffer and an index; they never allocate unless a
 //! string has escapes (then the unescaped text goes into the arena).
 
+use crate::error::{ErrorKind, Fail};
 use bumpalo::Bump;
 
 /// Index of the first non-whitespace byte at or after `i`.
@@ -14,15 +15,12 @@ pub(crate) fn skip_ws(buf: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Why a JSON string or number could not be scanned; `at` is the index of the offending byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ScanError {
-    pub(crate) at: usize,
-    pub(crate) what: &'static str,
-}
-
-fn err<T>(at: usize, what: &'static str) -> Result<T, ScanError> {
-    Err(ScanError { at, what })
+/// Why a JSON string or number could not be scanned: [`ErrorKind::Syntax`] at the index of
+/// the offending byte (the length of the buffer where it ended too soon).
+#[cold]
+#[inline(never)]
+fn err<T>(at: usize, what: &'static str) -> Result<T, Box<Fail>> {
+    Err(Fail::new(ErrorKind::Syntax(what.to_owned()), at))
 }
 
 /// Scans the string whose opening quote is at `i`. Returns the string (borrowed when it has
@@ -34,7 +32,7 @@ pub(crate) fn string<'a>(
     bump: &'a Bump,
     buf: &'a [u8],
     i: usize,
-) -> Result<(&'a str, usize), ScanError> {
+) -> Result<(&'a str, usize), Box<Fail>> {
     debug_assert_eq!(buf.get(i), Some(&b'"'));
     let start = i + 1;
     let mut j = start;
@@ -98,10 +96,9 @@ pub(crate) fn string<'a>(
             b'r' => '\r',
             b't' => '\t',
             b'u' => {
-                let hi = hex4(raw, k).ok_or(ScanError {
-                    at,
-                    what: "invalid \\u escape",
-                })?;
+                let Some(hi) = hex4(raw, k) else {
+                    return err(at, "invalid \\u escape");
+                };
                 k += 4;
                 if (0xd800..0xdc00).contains(&hi) {
                     // A high surrogate: a low one must follow to make a pair.
@@ -140,7 +137,13 @@ fn hex4(raw: &[u8], k: usize) -> Option<u32> {
 
 /// Scans the number starting at `i` (RFC 8259 grammar:
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) and returns the index after it.
-pub(crate) fn number(buf: &[u8], i: usize) -> Result<usize, ScanError> {
+pub(crate) fn number(buf: &[u8], i: usize) -> Result<usize, Box<Fail>> {
+    number_end(buf, i).or_else(|at| err(at, "invalid number"))
+}
+
+/// [`number`] without the fault: the index after the number, or that of the offending byte.
+#[inline]
+pub(crate) fn number_end(buf: &[u8], i: usize) -> Result<usize, usize> {
     let mut j = i;
     if buf.get(j) == Some(&b'-') {
         j += 1;
@@ -152,7 +155,7 @@ pub(crate) fn number(buf: &[u8], i: usize) -> Result<usize, ScanError> {
                 j += 1;
             }
         }
-        _ => return err(j, "invalid number"),
+        _ => return Err(j),
     }
     if buf.get(j) == Some(&b'.') {
         j += 1;
@@ -161,7 +164,7 @@ pub(crate) fn number(buf: &[u8], i: usize) -> Result<usize, ScanError> {
             j += 1;
         }
         if j == f {
-            return err(j, "invalid number");
+            return Err(j);
         }
     }
     if matches!(buf.get(j), Some(b'e' | b'E')) {
@@ -174,14 +177,14 @@ pub(crate) fn number(buf: &[u8], i: usize) -> Result<usize, ScanError> {
             j += 1;
         }
         if j == e {
-            return err(j, "invalid number");
+            return Err(j);
         }
     }
     Ok(j)
 }
 
 /// Scans a literal (`true`, `false`, `null`) at `i`; returns the index after it.
-pub(crate) fn literal(buf: &[u8], i: usize, word: &'static [u8]) -> Result<usize, ScanError> {
+pub(crate) fn literal(buf: &[u8], i: usize, word: &'static [u8]) -> Result<usize, Box<Fail>> {
     if buf[i..].starts_with(word) {
         Ok(i + word.len())
     } else {

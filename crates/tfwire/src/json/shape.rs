@@ -5,47 +5,7 @@
 //! so a gigabyte of `[` costs 28 GB before it is rejected. One pass over the bytes, with
 //! no allocation, finds what a tape parser would refuse or could not afford.
 
-/// Why [`check_json_shape`] refused a document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum JsonShapeError {
-    /// Arrays and objects nest deeper than `max_depth`: the bracket at byte `at` opens
-    /// one level too many.
-    TooDeep {
-        /// The byte offset of the first bracket beyond the limit.
-        at: usize,
-        /// The limit.
-        max_depth: usize,
-    },
-    /// More nodes than `max_nodes` (brackets, commas, colons and strings, counted outside
-    /// strings): a tape for the document would need more memory than the caller allows.
-    TooManyNodes {
-        /// The number of nodes counted.
-        count: usize,
-        /// The limit.
-        max_nodes: usize,
-    },
-}
-
-impl core::fmt::Display for JsonShapeError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match *self {
-            JsonShapeError::TooDeep { max_depth, .. } => {
-                write!(
-                    f,
-                    "arrays and objects nested deeper than {max_depth} levels"
-                )
-            }
-            JsonShapeError::TooManyNodes { count, max_nodes } => write!(
-                f,
-                "the document has {count} JSON nodes (brackets, commas, colons and strings), \
-                 more than the limit of {max_nodes}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for JsonShapeError {}
+use crate::error::{Error, ErrorKind, Path};
 
 /// Memory a tape parser (simd-json) needs for one node: a 24-byte tape entry and a 4-byte
 /// structural index. Callers multiply a node budget by this to state it in bytes.
@@ -81,23 +41,20 @@ static CLASS: [u8; 256] = {
 /// parser, with the parser's own error.
 ///
 /// ```
-/// use tfwire::{JsonShapeError, check_json_shape};
-/// assert_eq!(check_json_shape(br#"{"a":[1,2],"b":"[["}"#, 2, 100), Ok(11));
-/// assert_eq!(
-///     check_json_shape(b"[[[", 2, 100),
-///     Err(JsonShapeError::TooDeep { at: 2, max_depth: 2 })
-/// );
+/// use tfwire::{ErrorKind, check_json_shape};
+/// assert_eq!(check_json_shape(br#"{"a":[1,2],"b":"[["}"#, 2, 100)?, 11);
+/// let e = check_json_shape(b"[[[", 2, 100).unwrap_err();
+/// assert_eq!(e.kind(), &ErrorKind::JsonTooDeep { max_depth: 2 });
+/// assert_eq!(e.offset(), 2);
+/// # Ok::<(), tfwire::Error>(())
 /// ```
 ///
 /// # Errors
 ///
-/// [`JsonShapeError`]: the first bracket too deep, or the node count when it exceeds
+/// [`ErrorKind::JsonTooDeep`] at the first bracket too deep, or
+/// [`ErrorKind::TooManyNodes`] (at the end of the input) when the node count exceeds
 /// `max_nodes`.
-pub fn check_json_shape(
-    input: &[u8],
-    max_depth: usize,
-    max_nodes: usize,
-) -> Result<usize, JsonShapeError> {
+pub fn check_json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<usize, Error> {
     let mut depth = 0usize;
     let mut nodes = 0usize;
     let mut i = 0;
@@ -108,7 +65,11 @@ pub fn check_json_shape(
                 depth += 1;
                 nodes += 1;
                 if depth > max_depth {
-                    return Err(JsonShapeError::TooDeep { at: i, max_depth });
+                    return Err(Error::new(
+                        ErrorKind::JsonTooDeep { max_depth },
+                        i,
+                        Path::root(),
+                    ));
                 }
             }
             CLOSE => {
@@ -138,15 +99,19 @@ pub fn check_json_shape(
         i += 1;
     }
     if nodes > max_nodes {
-        return Err(JsonShapeError::TooManyNodes {
-            count: nodes,
-            max_nodes,
-        });
+        return Err(Error::new(
+            ErrorKind::TooManyNodes {
+                count: nodes,
+                max: max_nodes,
+            },
+            input.len(),
+            Path::root(),
+        ));
     }
     Ok(nodes)
 }
 
-/// The message for a document simd-json rejected (see [`super::tape::SyntaxError`]), in the
+/// The message for a document simd-json rejected (see [`super::tape::TapeParser::parse`]), in the
 /// words every tfwire JSON reader uses (never simd-json's own `Debug` names); `max_depth` is
 /// the depth the parser was given.
 #[cold]
@@ -194,7 +159,8 @@ pub(crate) fn syntax_message(
 
 #[cfg(test)]
 mod tests {
-    use super::{JsonShapeError, check_json_shape};
+    use super::check_json_shape;
+    use crate::ErrorKind;
 
     #[test]
     fn strings_do_not_count() {
@@ -208,31 +174,24 @@ mod tests {
     #[test]
     fn depth_and_nodes() {
         let bomb = vec![b'['; 1 << 20];
-        assert_eq!(
-            check_json_shape(&bomb, 256, usize::MAX),
-            Err(JsonShapeError::TooDeep {
-                at: 256,
-                max_depth: 256
-            })
-        );
+        let e = check_json_shape(&bomb, 256, usize::MAX).unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::JsonTooDeep { max_depth: 256 });
+        assert_eq!(e.offset(), 256);
         let nested = format!("{}{}", "[".repeat(256), "]".repeat(256));
         assert_eq!(check_json_shape(nested.as_bytes(), 256, 512), Ok(512));
+        let e = check_json_shape(nested.as_bytes(), 256, 511).unwrap_err();
         assert_eq!(
-            check_json_shape(nested.as_bytes(), 256, 511),
-            Err(JsonShapeError::TooManyNodes {
+            e.kind(),
+            &ErrorKind::TooManyNodes {
                 count: 512,
-                max_nodes: 511
-            })
+                max: 511
+            }
         );
         // Closing brackets never take the depth below zero (the parser rejects them).
         assert_eq!(check_json_shape(b"]]][[", 2, 10), Ok(5));
         assert_eq!(
-            JsonShapeError::TooDeep {
-                at: 0,
-                max_depth: 3
-            }
-            .to_string(),
-            "arrays and objects nested deeper than 3 levels"
+            check_json_shape(b"[[[[", 3, 10).unwrap_err().to_string(),
+            "(root): invalid JSON: arrays and objects nested deeper than 3 levels (at byte 3)"
         );
     }
 }

@@ -17,6 +17,7 @@
 //! hold). Since every crate goes through this module, `cargo test -p tfwire` and workspace
 //! builds run the same code.
 
+use crate::error::{Error, ErrorKind, Path};
 use simd_json::ErrorType;
 pub use simd_json::StaticNode;
 pub use simd_json::tape::Node;
@@ -86,6 +87,7 @@ pub struct TapeParser {
     buffers: simd_json::Buffers,
     spare: Option<Tape<'static>>,
     offsets: Vec<u32>,
+    max_depth: usize,
 }
 
 impl core::fmt::Debug for TapeParser {
@@ -108,6 +110,7 @@ impl TapeParser {
             buffers: simd_json::Buffers::with_max_depth(0, max_depth),
             spare: None,
             offsets: Vec::new(),
+            max_depth,
         }
     }
 
@@ -117,18 +120,24 @@ impl TapeParser {
     ///
     /// # Errors
     ///
-    /// The [`SyntaxError`] simd-json found (also when `buf` is too short).
-    pub fn parse<'a>(&mut self, buf: &'a mut [u8], len: usize) -> Result<Tape<'a>, SyntaxError> {
+    /// What simd-json found (also when `buf` is too short): [`ErrorKind::Syntax`] at the
+    /// offending byte, or [`ErrorKind::UnplacedSyntax`] where simd-json names no place (no
+    /// value at all, invalid UTF-8 somewhere, and byte 0 of a document that starts with a
+    /// container, which simd-json reports for faults found in its second stage).
+    pub fn parse<'a>(&mut self, buf: &'a mut [u8], len: usize) -> Result<Tape<'a>, Error> {
         let mut tape = self
             .spare
             .take()
             .map_or_else(|| simd_json::tape::Tape(Vec::new()), Tape::reset);
         if buf.len() < len + INPUT_PADDING {
-            return Err(SyntaxError {
-                error: None,
-                index: len,
-                container: false,
-            });
+            self.spare = Some(tape.reset());
+            return Err(Error::new(
+                ErrorKind::Syntax(format!(
+                    "the buffer holds fewer than {INPUT_PADDING} bytes after the document"
+                )),
+                len,
+                Path::root(),
+            ));
         }
         let container = matches!(
             buf[..len].iter().find(|b| !b.is_ascii_whitespace()),
@@ -138,11 +147,7 @@ impl TapeParser {
             Ok(()) => Ok(tape),
             Err(e) => {
                 self.spare = Some(tape.reset());
-                Err(SyntaxError {
-                    index: e.index().min(len),
-                    error: Some(e),
-                    container,
-                })
+                Err(syntax_error(&e, len, container, self.max_depth))
             }
         }
     }
@@ -212,48 +217,22 @@ fn node_offsets(input: &[u8], structurals: &[u32], offsets: &mut Vec<u32>) -> us
     n
 }
 
-/// A document simd-json rejected: what it found, where.
-#[derive(Debug)]
-pub struct SyntaxError {
-    /// What simd-json found; `None` for a buffer too short for the document.
-    error: Option<simd_json::Error>,
-    /// Where, at most the document's length.
-    index: usize,
-    /// Whether the document starts with `[` or `{` (after white space).
-    container: bool,
-}
-
-impl SyntaxError {
-    /// The message, in the words every tfwire JSON reader uses (never simd-json's own
-    /// `Debug` names); `max_depth` is the depth the parser was given.
-    #[cold]
-    pub fn message(&self, max_depth: usize) -> String {
-        match &self.error {
-            Some(e) => super::shape::syntax_message(e.error(), e.character(), max_depth),
-            None => format!("the buffer holds fewer than {INPUT_PADDING} bytes after the document"),
-        }
-    }
-
-    /// The byte offset simd-json reported, if it points at the fault: `None` where it does
-    /// not (no value at all, invalid UTF-8 somewhere, and byte 0 of a document that starts
-    /// with a container, which simd-json reports for faults found in its second stage).
-    pub fn offset(&self) -> Option<usize> {
-        match self.error.as_ref().map(simd_json::Error::error) {
-            Some(ErrorType::NoStructure | ErrorType::InvalidUtf8) => None,
-            _ if self.index == 0 && self.container => None,
-            _ => Some(self.index),
-        }
-    }
-
-    /// The offset simd-json reported, as it is (see [`SyntaxError::offset`]), at most the
-    /// document's length.
-    pub fn raw_offset(&self) -> usize {
-        self.index
-    }
-
-    /// The 1-based line and column of [`SyntaxError::offset`] in `input`, when there is one.
-    pub fn line_column(&self, input: &[u8]) -> Option<(usize, usize)> {
-        self.offset().map(|at| crate::line_column(input, at))
+/// The error for a document simd-json rejected (`len` bytes long; `container`: it starts
+/// with `[` or `{`), in the words every tfwire JSON reader uses
+/// (never simd-json's own `Debug` names); `max_depth` is the depth the parser was given.
+#[cold]
+#[inline(never)]
+fn syntax_error(e: &simd_json::Error, len: usize, container: bool, max_depth: usize) -> Error {
+    let message = super::shape::syntax_message(e.error(), e.character(), max_depth);
+    let index = e.index().min(len);
+    let placed = match e.error() {
+        ErrorType::NoStructure | ErrorType::InvalidUtf8 => false,
+        _ => !(index == 0 && container),
+    };
+    if placed {
+        Error::new(ErrorKind::Syntax(message), index, Path::root())
+    } else {
+        Error::new(ErrorKind::UnplacedSyntax(message), 0, Path::root())
     }
 }
 
@@ -261,7 +240,7 @@ impl SyntaxError {
 mod tests {
     use super::*;
 
-    fn parse_err(text: &[u8]) -> SyntaxError {
+    fn parse_err(text: &[u8]) -> Error {
         let mut buf = text.to_vec();
         buf.resize(text.len() + INPUT_PADDING, b' ');
         TapeParser::default()
@@ -273,16 +252,25 @@ mod tests {
     fn syntax_errors_have_a_place() {
         let text = b"{\"a\":\n  [1, ]}";
         let e = parse_err(text);
-        assert!(!e.message(DEFAULT_MAX_DEPTH).is_empty());
-        let (line, _) = e.line_column(text).unwrap();
+        assert!(matches!(e.kind(), ErrorKind::Syntax(m) if !m.is_empty()));
+        let (line, _) = e.line_column(text);
         assert_eq!(line, 2);
         // Too short a buffer is an error, not a read past its end.
         let mut short = b"[1]".to_vec();
         assert!(TapeParser::default().parse(&mut short, 3).is_err());
-        // Nothing to parse: a message, at the end.
+        // Nothing to parse: the end.
         let e = parse_err(b"");
-        assert!(!e.message(DEFAULT_MAX_DEPTH).is_empty());
-        assert!(e.offset().is_none_or(|at| at == 0));
+        assert_eq!(
+            e.to_string(),
+            "(root): invalid JSON: unexpected end of input (at byte 0)"
+        );
+        // Invalid UTF-8 somewhere: no place, and none shown.
+        let e = parse_err(b"[\"\xff\"]");
+        assert_eq!(
+            e.to_string(),
+            "(root): invalid JSON: the input is not valid UTF-8"
+        );
+        assert!(matches!(e.kind(), ErrorKind::UnplacedSyntax(_)));
     }
 
     #[test]

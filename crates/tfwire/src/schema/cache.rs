@@ -2,6 +2,7 @@
 
 use super::{ProviderSchema, ProviderSchemas, Schema};
 use crate::error::{Error, ErrorKind, Path};
+use crate::json::Safe;
 use crate::program::Program;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -87,7 +88,7 @@ impl ProgramCache {
         let p = self
             .schemas
             .provider(provider)
-            .ok_or_else(|| not_found(format!("no provider {provider:?}")))?;
+            .ok_or_else(|| not_found(format!("no provider {}", Safe(provider))))?;
         let map = match kind {
             Kind::Resource => &p.resources,
             Kind::DataSource => &p.data_sources,
@@ -106,8 +107,13 @@ impl ProgramCache {
                     .ok_or_else(|| not_found("no provider_meta schema".into()));
             }
         };
-        map.get(type_name)
-            .ok_or_else(|| not_found(format!("{provider} has no {kind:?} {type_name:?}")))
+        map.get(type_name).ok_or_else(|| {
+            not_found(format!(
+                "{} has no {kind:?} {}",
+                Safe(provider),
+                Safe(type_name)
+            ))
+        })
     }
 
     /// The program for `type_name`, compiled on first use.

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::decode::json_tape::{DocText, TapeSource};
 use crate::error::{Error, ErrorKind, Path, PathStep};
+use crate::json::Safe;
 use crate::json::tape::{DEFAULT_MAX_DEPTH, INPUT_PADDING, Node, StaticNode, TapeParser};
 use bumpalo::Bump;
 use std::collections::BTreeMap;
@@ -34,28 +35,12 @@ fn with_document<T>(
 ) -> Result<T, Error> {
     // Nothing is allocated for a document nested too deep to parse (simd-json would size
     // its tape first, 28 bytes for each bracket).
-    if let Err(e) = crate::check_json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX) {
-        let at = match e {
-            crate::JsonShapeError::TooDeep { at, .. } => at,
-            _ => 0,
-        };
-        return Err(Error::new(
-            ErrorKind::Syntax(e.to_string()),
-            at,
-            Path::root(),
-        ));
-    }
+    crate::check_json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX)?;
     let mut copy = Vec::with_capacity(input.len() + INPUT_PADDING);
     copy.extend_from_slice(input);
     copy.resize(input.len() + INPUT_PADDING, 0);
     let mut parser = TapeParser::default();
-    let tape = parser.parse(&mut copy, input.len()).map_err(|e| {
-        Error::new(
-            ErrorKind::Syntax(e.message(DEFAULT_MAX_DEPTH)),
-            e.raw_offset().min(input.len()),
-            Path::root(),
-        )
-    })?;
+    let tape = parser.parse(&mut copy, input.len())?;
     let offsets = parser.node_offsets(input);
     let bump = Bump::new();
     f(&Doc {
@@ -207,10 +192,13 @@ impl<'a> Doc<'a, '_> {
         // Members sort before `others` of the same name: `w[0]` is a member.
         let name = w[0].0;
         let (what, v) = if w[1].1 {
-            let what = format!("{name:?} is both an attribute and a nested block type");
+            let what = format!(
+                "{} is both an attribute and a nested block type",
+                Safe(name)
+            );
             (what, w[0].2)
         } else {
-            (format!("{name:?} is declared twice"), w[1].2)
+            (format!("{} is declared twice", Safe(name)), w[1].2)
         };
         path.push(PathStep::Key(name.into()));
         self.fail(v, path, what)
@@ -233,7 +221,7 @@ impl<'a> Doc<'a, '_> {
                         return self.fail(
                             v,
                             path,
-                            format!("unsupported format_version {version:?}: this reader knows major versions 0 and 1"),
+                            format!("unsupported format_version {}: this reader knows major versions 0 and 1", Safe(version)),
                         );
                     }
                     path.pop();
@@ -409,20 +397,17 @@ impl<'a> Doc<'a, '_> {
                     let ty = self
                         .src
                         .parse_type_at(v, self.bump, crate::Config::MAX_DEPTH)
-                        .map_err(|e| match e {
-                            crate::ty::json::TyFault::Syntax(e) => Error::new(
-                                ErrorKind::InvalidType {
-                                    message: e.message,
-                                    offset: e.offset - self.src.offset_of(v),
-                                },
-                                e.offset,
-                                Path(path.clone()),
-                            ),
-                            crate::ty::json::TyFault::Arena => Error::new(
-                                ErrorKind::InvalidSchema("out of memory".into()),
-                                0,
-                                Path(path.clone()),
-                            ),
+                        .map_err(|e| {
+                            if e.is_arena() {
+                                Error::new(
+                                    ErrorKind::InvalidSchema("out of memory".into()),
+                                    0,
+                                    Path(path.clone()),
+                                )
+                            } else {
+                                let (kind, at) = e.into_parts();
+                                Error::new(kind, at, Path(path.clone()))
+                            }
                         })?;
                     a.ty = AttributeType::Type(ty.to_type());
                     typed = true;
@@ -459,7 +444,7 @@ impl<'a> Doc<'a, '_> {
             "set" => Nesting::Set,
             "map" => Nesting::Map,
             "group" if group => Nesting::Group,
-            other => return self.fail(at, path, format!("unknown nesting mode {other:?}")),
+            other => return self.fail(at, path, format!("unknown nesting mode {}", Safe(other))),
         })
     }
 

@@ -32,6 +32,7 @@ mod proto;
 pub use cache::{Kind, ProgramCache};
 pub use proto::Protocol;
 
+use crate::json::Safe;
 use crate::ty::Type;
 use std::collections::BTreeMap;
 
@@ -246,12 +247,12 @@ impl Block {
             .map(|b| b.type_name.as_str())
             .collect();
         if let Some(n) = twice(&attrs).or_else(|| twice(&types)) {
-            return Some(format!("{n:?} is declared twice"));
+            return Some(format!("{} is declared twice", Safe(n)));
         }
         types
             .iter()
             .find(|t| attrs.binary_search(t).is_ok())
-            .map(|n| format!("{n:?} is both an attribute and a nested block type"))
+            .map(|n| format!("{} is both an attribute and a nested block type", Safe(n)))
     }
 }
 

@@ -5,6 +5,7 @@ use super::{
     Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting, ProviderSchema, Schema,
 };
 use crate::error::{Error, ErrorKind, Path, PathStep};
+use crate::json::Safe;
 use crate::proto::{Field, Fields};
 use crate::ty::Type;
 
@@ -167,16 +168,8 @@ fn attribute(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<
             (2, Field::Bytes(t)) if !t.is_empty() => {
                 let at = fields.offset_of(t);
                 let json = text(&fields, t, "a type")?;
-                ty = Some(Type::from_json(json).map_err(|e| {
-                    Error::new(
-                        ErrorKind::InvalidType {
-                            message: e.message,
-                            offset: e.offset,
-                        },
-                        at,
-                        Path::root(),
-                    )
-                })?);
+                // The type JSON is bytes of the message: the offset of the offending byte.
+                ty = Some(Type::from_json(json).map_err(|e| e.with_base(at))?);
             }
             (3, Field::Bytes(d)) => a.description = text(&fields, d, "a description")?.to_owned(),
             (4, Field::Varint(v)) => a.required = v != 0,
@@ -198,8 +191,8 @@ fn attribute(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<
             return Err(invalid(
                 base,
                 format!(
-                    "attribute {:?} has neither a type nor a nested type",
-                    a.name
+                    "attribute {} has neither a type nor a nested type",
+                    Safe(&a.name)
                 ),
             ));
         }
@@ -229,7 +222,10 @@ fn nested_type(
     }
     attributes.sort_by(|a: &Attribute, b| a.name.cmp(&b.name));
     if let Some(w) = attributes.windows(2).find(|w| w[0].name == w[1].name) {
-        return Err(invalid(base, format!("{:?} is declared twice", w[1].name)));
+        return Err(invalid(
+            base,
+            format!("{} is declared twice", Safe(&w[1].name)),
+        ));
     }
     let nesting = nesting.ok_or_else(|| invalid(base, "a nested type without a nesting mode"))?;
     Ok(NestedType {
@@ -281,15 +277,20 @@ fn nested_block(
     nb.nesting = nesting.ok_or_else(|| {
         invalid(
             base,
-            format!("nested block {:?} without a nesting mode", nb.type_name),
+            format!(
+                "nested block {} without a nesting mode",
+                Safe(&nb.type_name)
+            ),
         )
     })?;
     if nb.max_items > 0 && nb.min_items > nb.max_items {
         return Err(invalid(
             base,
             format!(
-                "nested block {:?}: min_items ({}) is greater than max_items ({})",
-                nb.type_name, nb.min_items, nb.max_items
+                "nested block {}: min_items ({}) is greater than max_items ({})",
+                Safe(&nb.type_name),
+                nb.min_items,
+                nb.max_items
             ),
         ));
     }

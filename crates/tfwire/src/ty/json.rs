@@ -1,6 +1,8 @@
 //! Type JSON: one parser (over any JSON pull source) and one printer.
 
 use super::arena::{AttrTy, Ty};
+use crate::error::{ErrorKind, Fail};
+use crate::json::Safe;
 use crate::json::scan;
 use bumpalo::Bump;
 use core::fmt;
@@ -8,53 +10,42 @@ use core::fmt;
 /// Nesting depth allowed in type JSON parsed by [`crate::Type::from_json`].
 pub(crate) const DEFAULT_MAX_DEPTH: usize = 512;
 
-/// Malformed type JSON: what is wrong and the byte offset in the type JSON text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TypeError {
-    /// What is wrong.
-    pub message: String,
-    /// Byte offset in the type JSON.
-    pub offset: usize,
-}
-
-impl fmt::Display for TypeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid type: {} (at byte {})",
-            self.message, self.offset
-        )
-    }
-}
-
-impl std::error::Error for TypeError {}
-
-fn terr<T, E: From<TypeError>>(offset: usize, message: impl Into<String>) -> Result<T, E> {
-    Err(E::from(TypeError {
-        message: message.into(),
+/// Malformed type JSON: [`ErrorKind::InvalidType`] at byte `offset` of the text.
+#[cold]
+#[inline(never)]
+fn terr<T>(offset: usize, message: impl Into<String>) -> Result<T, Box<Fail>> {
+    Err(Fail::new(
+        ErrorKind::InvalidType {
+            message: message.into(),
+            offset: None,
+        },
         offset,
-    }))
+    ))
 }
 
-/// Why parsing type JSON stopped: bad type JSON, or an arena that refused an allocation.
-#[derive(Debug)]
-pub(crate) enum TyFault {
-    Syntax(TypeError),
-    Arena,
+/// A scanner's fault (a malformed string, number or literal) as malformed type JSON.
+#[cold]
+fn scan_err(e: Box<Fail>) -> Box<Fail> {
+    let (kind, at) = e.into_parts();
+    let what = match kind {
+        ErrorKind::Syntax(m) => m,
+        k => k.to_string(),
+    };
+    Fail::new(
+        ErrorKind::InvalidType {
+            message: format!("invalid JSON: {what}"),
+            offset: None,
+        },
+        at,
+    )
 }
 
-impl From<TypeError> for TyFault {
-    fn from(e: TypeError) -> TyFault {
-        TyFault::Syntax(e)
-    }
+fn alloc<T>(bump: &Bump, v: T) -> Result<&T, Box<Fail>> {
+    bump.try_alloc(v).map(|r| &*r).map_err(|_| Fail::arena(0))
 }
 
-fn alloc<T>(bump: &Bump, v: T) -> Result<&T, TyFault> {
-    bump.try_alloc(v).map(|r| &*r).map_err(|_| TyFault::Arena)
-}
-
-fn push<T>(v: &mut bumpalo::collections::Vec<'_, T>, x: T) -> Result<(), TyFault> {
-    v.try_reserve(1).map_err(|_| TyFault::Arena)?;
+fn push<T>(v: &mut bumpalo::collections::Vec<'_, T>, x: T) -> Result<(), Box<Fail>> {
+    v.try_reserve(1).map_err(|_| Fail::arena(0))?;
     v.push(x);
     Ok(())
 }
@@ -73,13 +64,13 @@ pub(crate) enum Start<'a> {
 /// same errors at the same offsets (the tape has no nodes for closing brackets).
 pub(crate) trait Pull<'a> {
     /// Reads the start of the next value (for arrays and objects, only the opening bracket).
-    fn start(&mut self) -> Result<Start<'a>, TypeError>;
+    fn start(&mut self) -> Result<Start<'a>, Box<Fail>>;
     /// Inside an array: whether another element follows (`first` for the first call after
     /// the opening bracket). Consumes the separator or the closing bracket.
-    fn array_next(&mut self, first: bool) -> Result<bool, TypeError>;
+    fn array_next(&mut self, first: bool) -> Result<bool, Box<Fail>>;
     /// Inside an object: the next key and its offset (consuming the colon), or `None` at
     /// the closing brace.
-    fn object_next(&mut self, first: bool) -> Result<Option<(&'a str, usize)>, TypeError>;
+    fn object_next(&mut self, first: bool) -> Result<Option<(&'a str, usize)>, Box<Fail>>;
     /// Skips one whole value (for error recovery this is never needed; used to report
     /// precise positions).
     fn offset(&self) -> usize;
@@ -90,7 +81,7 @@ pub(crate) fn parse_text<'a>(
     bump: &'a Bump,
     text: &'a [u8],
     max_depth: usize,
-) -> Result<Ty<'a>, TyFault> {
+) -> Result<Ty<'a>, Box<Fail>> {
     let mut src = Text {
         bump,
         buf: text,
@@ -109,7 +100,7 @@ pub(crate) fn parse<'a>(
     src: &mut impl Pull<'a>,
     bump: &'a Bump,
     depth: usize,
-) -> Result<Ty<'a>, TyFault> {
+) -> Result<Ty<'a>, Box<Fail>> {
     if depth == 0 {
         return terr(src.offset(), "type nested too deeply");
     }
@@ -120,7 +111,7 @@ pub(crate) fn parse<'a>(
             "number" => Ok(Ty::Number),
             "bool" => Ok(Ty::Bool),
             "dynamic" => Ok(Ty::Dynamic),
-            _ => terr(at, format!("invalid primitive type name {name:?}")),
+            _ => terr(at, format!("invalid primitive type name {}", Safe(name))),
         },
         Start::Array => {
             if !src.array_next(true)? {
@@ -164,7 +155,12 @@ pub(crate) fn parse<'a>(
                     Ty::Tuple(elems.into_bump_slice())
                 }
                 "capsule" => return terr(kat, "capsule types cannot be sent over the wire"),
-                _ => return terr(kat, format!("invalid complex type kind name {kind:?}")),
+                _ => {
+                    return terr(
+                        kat,
+                        format!("invalid complex type kind name {}", Safe(kind)),
+                    );
+                }
             };
             if src.array_next(false)? {
                 return terr(src.offset(), format!("extraneous data after {kind} type"));
@@ -180,7 +176,7 @@ fn parse_object<'a>(
     src: &mut impl Pull<'a>,
     bump: &'a Bump,
     depth: usize,
-) -> Result<Ty<'a>, TyFault> {
+) -> Result<Ty<'a>, Box<Fail>> {
     let end = src.offset();
     if !src.array_next(false)? {
         return terr(end, "missing attribute types for object");
@@ -211,14 +207,14 @@ fn parse_object<'a>(
         if w[0].1.name == w[1].1.name {
             return terr(
                 w[1].0,
-                format!("duplicate attribute {:?} in object type", w[1].1.name),
+                format!("duplicate attribute {} in object type", Safe(w[1].1.name)),
             );
         }
     }
     let mut it = attrs.iter().map(|a| a.1);
     let attrs: &mut [AttrTy<'a>] = bump
         .try_alloc_slice_fill_with(attrs.len(), |_| it.next().expect("one per attribute"))
-        .map_err(|_| TyFault::Arena)?;
+        .map_err(|_| Fail::arena(0))?;
     if src.array_next(false)? {
         let lat = src.offset();
         if !matches!(src.start()?, Start::Array) {
@@ -233,7 +229,12 @@ fn parse_object<'a>(
             };
             match attrs.binary_search_by(|a| a.name.cmp(name)) {
                 Ok(i) => attrs[i].optional = true,
-                Err(_) => return terr(nat, format!("optional attribute {name:?} is not declared")),
+                Err(_) => {
+                    return terr(
+                        nat,
+                        format!("optional attribute {} is not declared", Safe(name)),
+                    );
+                }
             }
         }
         if src.array_next(false)? {
@@ -251,7 +252,7 @@ pub(crate) struct Text<'a> {
 }
 
 impl Text<'_> {
-    fn syntax<T>(&self, at: usize, expected: &str) -> Result<T, TypeError> {
+    fn syntax<T>(&self, at: usize, expected: &str) -> Result<T, Box<Fail>> {
         terr(
             at,
             format!(
@@ -263,12 +264,8 @@ impl Text<'_> {
 }
 
 impl<'a> Pull<'a> for Text<'a> {
-    fn start(&mut self) -> Result<Start<'a>, TypeError> {
+    fn start(&mut self) -> Result<Start<'a>, Box<Fail>> {
         let i = scan::skip_ws(self.buf, self.pos);
-        let scan_err = |e: scan::ScanError| TypeError {
-            message: format!("invalid JSON: {}", e.what),
-            offset: e.at,
-        };
         match self.buf.get(i) {
             Some(b'"') => {
                 let (s, end) = scan::string(self.bump, self.buf, i).map_err(scan_err)?;
@@ -303,7 +300,7 @@ impl<'a> Pull<'a> for Text<'a> {
         }
     }
 
-    fn array_next(&mut self, first: bool) -> Result<bool, TypeError> {
+    fn array_next(&mut self, first: bool) -> Result<bool, Box<Fail>> {
         let i = scan::skip_ws(self.buf, self.pos);
         match self.buf.get(i) {
             Some(b']') => {
@@ -322,7 +319,7 @@ impl<'a> Pull<'a> for Text<'a> {
         }
     }
 
-    fn object_next(&mut self, first: bool) -> Result<Option<(&'a str, usize)>, TypeError> {
+    fn object_next(&mut self, first: bool) -> Result<Option<(&'a str, usize)>, Box<Fail>> {
         let mut i = scan::skip_ws(self.buf, self.pos);
         match self.buf.get(i) {
             Some(b'}') => {
@@ -336,10 +333,7 @@ impl<'a> Pull<'a> for Text<'a> {
         if self.buf.get(i) != Some(&b'"') {
             return self.syntax(i, "an attribute name");
         }
-        let (key, end) = scan::string(self.bump, self.buf, i).map_err(|e| TypeError {
-            message: format!("invalid JSON: {}", e.what),
-            offset: e.at,
-        })?;
+        let (key, end) = scan::string(self.bump, self.buf, i).map_err(scan_err)?;
         let c = scan::skip_ws(self.buf, end);
         if self.buf.get(c) != Some(&b':') {
             return self.syntax(c, "':'");
@@ -414,7 +408,7 @@ pub(crate) fn write_type(out: &mut (impl fmt::Write + ?Sized), ty: Ty<'_>) -> fm
 
 #[cfg(test)]
 mod tests {
-    use crate::Type;
+    use crate::{ErrorKind, Type};
 
     #[test]
     fn round_trips() {
@@ -499,7 +493,14 @@ mod tests {
         ];
         for (text, offset, message) in cases {
             let e = Type::from_json(text).unwrap_err();
-            assert_eq!((e.offset, e.message.as_str()), (offset, message), "{text}");
+            let ErrorKind::InvalidType {
+                message: m,
+                offset: None,
+            } = e.kind()
+            else {
+                panic!("{text}: {e:?}");
+            };
+            assert_eq!((e.offset(), m.as_str()), (offset, message), "{text}");
         }
     }
 
@@ -511,6 +512,8 @@ mod tests {
             "]".repeat(1_000_000)
         );
         let e = Type::from_json(&deep).unwrap_err();
-        assert_eq!(e.message, "type nested too deeply");
+        assert!(
+            matches!(e.kind(), ErrorKind::InvalidType { message, .. } if message == "type nested too deeply")
+        );
     }
 }

@@ -14,15 +14,15 @@
 //! let t = Type::from_json(r#"["object",{"tags":["map","string"],"id":"string"},["tags"]]"#)?;
 //! assert_eq!(t.to_string(), r#"["object",{"id":"string","tags":["map","string"]},["tags"]]"#);
 //! assert_eq!(t, Type::object([("id", Type::String, false), ("tags", Type::map(Type::String), true)]));
-//! # Ok::<(), tfwire::TypeError>(())
+//! # Ok::<(), tfwire::Error>(())
 //! ```
 
 mod arena;
 pub(crate) mod json;
 
 pub use arena::{AttrTy, Ty};
-pub use json::TypeError;
 
+use crate::error::{Error, ErrorKind, Path};
 use bumpalo::Bump;
 use core::fmt;
 
@@ -143,15 +143,29 @@ impl Type {
     }
 
     /// Parses type JSON (whitespace allowed).
-    pub fn from_json(text: &str) -> Result<Type, TypeError> {
+    ///
+    /// ```
+    /// let e = tfwire::Type::from_json(r#"["list","strin"]"#).unwrap_err();
+    /// assert_eq!(e.to_string(), r#"(root): invalid type: invalid primitive type name "strin" (at byte 8)"#);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidType`](crate::ErrorKind::InvalidType) at the offending byte.
+    pub fn from_json(text: &str) -> Result<Type, Error> {
         let bump = Bump::new();
         match json::parse_text(&bump, text.as_bytes(), json::DEFAULT_MAX_DEPTH) {
             Ok(ty) => Ok(ty.to_type()),
-            Err(json::TyFault::Syntax(e)) => Err(e),
-            Err(json::TyFault::Arena) => Err(TypeError {
-                message: "out of memory".into(),
-                offset: 0,
-            }),
+            // The arena is unbounded: only the allocator can refuse.
+            Err(f) if f.is_arena() => Err(Error::new(
+                ErrorKind::InvalidType {
+                    message: "out of memory".into(),
+                    offset: None,
+                },
+                0,
+                Path::root(),
+            )),
+            Err(f) => Err(f.into_error()),
         }
     }
 
@@ -204,9 +218,9 @@ impl fmt::Display for Type {
 }
 
 impl core::str::FromStr for Type {
-    type Err = TypeError;
+    type Err = Error;
 
-    fn from_str(s: &str) -> Result<Type, TypeError> {
+    fn from_str(s: &str) -> Result<Type, Error> {
         Type::from_json(s)
     }
 }

@@ -167,7 +167,7 @@ fn dynamic_values_in_either_order() {
     .unwrap_err();
     assert_eq!(
         e,
-        "(root): invalid type: invalid primitive type name \"strin\" (at byte 8 of the type JSON) (at byte 16)"
+        "(root): invalid type: invalid primitive type name \"strin\" (at byte 16)"
     );
     // Read in document order, as go-cty reads it: an invalid type fails where it stands,
     // before a later key or a missing value is noticed, even if a valid type follows.
@@ -178,8 +178,7 @@ fn dynamic_values_in_either_order() {
     ] {
         let e = both("\"dynamic\"", text, Config::default()).unwrap_err();
         assert_eq!(
-            e,
-            "(root): invalid type: invalid primitive type name \"strin\" (at byte 0 of the type JSON) (at byte 8)",
+            e, "(root): invalid type: invalid primitive type name \"strin\" (at byte 8)",
             "{text}"
         );
     }
@@ -188,11 +187,11 @@ fn dynamic_values_in_either_order() {
     for (text, want) in [
         (
             r#"{"value":null,"type":["object" ]}"#,
-            "(root): invalid type: missing attribute types for object (at byte 10 of the type JSON) (at byte 31)",
+            "(root): invalid type: missing attribute types for object (at byte 31)",
         ),
         (
             "{\"type\":[\"list\"\t],\"value\":[]}",
-            "(root): invalid type: missing element type for list (at byte 8 of the type JSON) (at byte 16)",
+            "(root): invalid type: missing element type for list (at byte 16)",
         ),
     ] {
         assert_eq!(
@@ -366,9 +365,17 @@ fn dynamic_types_get_the_same_depth_in_both_formats() {
             .map(|v| tfwire::canonical::to_string(&v))
             .map_err(|e| e.to_string());
         assert_eq!(from_json.is_ok(), ok, "max_depth {depth}: {from_json:?}");
-        // The same value, or the same error but for its byte offset.
+        // The same value, or the same error but for its byte offsets (MessagePack carries
+        // the type JSON in a binary: its message names the byte within the type JSON too).
         let without_offset = |r: Result<String, String>| {
-            r.map_err(|e| e[..e.rfind(" (at byte").unwrap_or(e.len())].to_owned())
+            r.map_err(|e| {
+                let end = [" (byte ", " (at byte"]
+                    .iter()
+                    .filter_map(|m| e.find(m))
+                    .min()
+                    .unwrap_or(e.len());
+                e[..end].to_owned()
+            })
         };
         assert_eq!(
             without_offset(from_json),

@@ -1,0 +1,49 @@
+//! The crate's one error type: a handshake line that is not one, or a TLS setup that failed.
+//!
+//! (Schema messages that do not convert, and values that do not decode, are
+//! [`tfwire::Error`]s: the core crate's error, with its path and offset.)
+
+use core::fmt;
+
+/// What failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// go-plugin's handshake line, or the base64 in it ([`crate::handshake`]).
+    Handshake,
+    /// A certificate that does not parse, a key that does not fit, a connection refused
+    /// ([`crate::tls`]).
+    Tls,
+}
+
+/// A handshake or TLS failure: its kind and what is wrong, in one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    message: String,
+}
+
+impl Error {
+    #[cold]
+    pub(crate) fn new(kind: ErrorKind, message: String) -> Error {
+        Error { kind, message }
+    }
+
+    /// What failed.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// What is wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        tfwire::json::write_safe_inline(f, &self.message)
+    }
+}
+
+impl std::error::Error for Error {}
