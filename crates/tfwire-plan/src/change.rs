@@ -275,7 +275,7 @@ impl<'a> Change<'a> {
             Ok(())
         })?;
         if !has_actions {
-            return Err(Error::new(ErrorKind::Missing("actions")).with_offset(cx.loc.offset(v)));
+            return Err(Error::new(ErrorKind::Missing("actions")).with_offset(v.offset()));
         }
         Ok(c)
     }
@@ -406,7 +406,7 @@ impl<'a> ResourceChange<'a> {
             Ok(())
         })?;
         if !has_change {
-            return Err(Error::new(ErrorKind::Missing("change")).with_offset(cx.loc.offset(v)));
+            return Err(Error::new(ErrorKind::Missing("change")).with_offset(v.offset()));
         }
         Ok(rc)
     }

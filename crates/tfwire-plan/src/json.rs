@@ -5,9 +5,9 @@
 //! the tape, and skipping a subtree is O(1) (the tape records each container's size).
 
 use core::fmt;
-use tfwire::json::tape::{Node, StaticNode};
+use tfwire::json::tape::{Document, Node, StaticNode};
 
-/// One JSON value of a parsed document: a `Copy` view over the tape, two words wide.
+/// One JSON value of a parsed document: a `Copy` view over the tape.
 ///
 /// Objects keep their members in document order; when a key occurs more than once,
 /// [`Json::get`] returns the last occurrence (as JavaScript and Python do).
@@ -25,52 +25,25 @@ use tfwire::json::tape::{Node, StaticNode};
 pub struct Json<'a> {
     /// The value's node first, then (for containers) all nodes of its members.
     nodes: &'a [Node<'a>],
-    /// The exact text of the numbers no `f64` holds (see [`Numbers`]).
-    numbers: &'a Numbers,
+    /// The document the nodes belong to: their offsets and number texts.
+    doc: &'a Document<'a>,
 }
 
-/// The text of the numbers of a tape that an `f64` may not hold exactly: those written in
-/// 16 characters or more (more digits than an `f64` keeps, an integer beyond 64 bits) or
-/// beyond an `f64`'s normal range (`1e400`, `1e-400`), by node index. Usually empty: Terraform writes small integers
-/// and short decimals, which the tape holds exactly.
-#[derive(Debug, Default)]
-pub(crate) struct Numbers {
-    /// The address of the tape's first node.
-    pub(crate) base: usize,
-    /// Node index, then the range of its text in `text`; sorted by node index.
-    pub(crate) entries: Vec<(u32, u32, u32)>,
-    /// The texts, one after another.
-    pub(crate) text: String,
-    /// The address and length of the input the tape's strings borrow (for offsets).
-    pub(crate) input: (usize, usize),
+/// The document of values that belong to none ([`Json::null`]).
+static NO_DOCUMENT: Document<'static> = Document::empty();
+
+/// Whether a number needs its text to be exact (see [`Number`]): written in 16 characters
+/// or more, or with an exponent that takes a nonzero number out of `f64`'s normal range
+/// (`1e400`, set aside as `0.0` on the tape, `1e-400`, `5e-320`). `x` is the tape's value.
+fn keeps_text(text: &str, x: f64) -> bool {
+    text.len() >= 16
+        || (!x.is_normal()
+            && text.bytes().any(|b| b == b'e' || b == b'E')
+            && text
+                .bytes()
+                .take_while(|&b| b != b'e' && b != b'E')
+                .any(|b| matches!(b, b'1'..=b'9')))
 }
-
-impl Numbers {
-    /// No numbers kept as text.
-    pub(crate) const NONE: Numbers = Numbers {
-        base: 0,
-        entries: Vec::new(),
-        text: String::new(),
-        input: (0, 0),
-    };
-
-    /// The text of the number at `node` (a node of this tape), if it was kept.
-    fn text_of(&self, node: &Node<'_>) -> Option<&str> {
-        if self.entries.is_empty() {
-            return None;
-        }
-        let at = (node as *const Node<'_> as usize).wrapping_sub(self.base)
-            / core::mem::size_of::<Node<'_>>();
-        let i = self
-            .entries
-            .binary_search_by_key(&at, |&(n, _, _)| n as usize)
-            .ok()?;
-        let (_, start, end) = self.entries[i];
-        self.text.get(start as usize..end as usize)
-    }
-}
-
-static NO_NUMBERS: Numbers = Numbers::NONE;
 
 /// The kind of a JSON value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -146,13 +119,13 @@ impl fmt::Display for Number<'_> {
 }
 
 impl<'a> Json<'a> {
-    /// Wraps the nodes of one value (the value's node first).
-    pub(crate) fn new(nodes: &'a [Node<'a>], numbers: &'a Numbers) -> Json<'a> {
+    /// Wraps the nodes of one value (the value's node first) of `doc`.
+    pub(crate) fn new(nodes: &'a [Node<'a>], doc: &'a Document<'a>) -> Json<'a> {
         debug_assert!(!nodes.is_empty());
         let len = 1 + container_count(&nodes[0]);
         Json {
             nodes: &nodes[..len],
-            numbers,
+            doc,
         }
     }
 
@@ -161,7 +134,34 @@ impl<'a> Json<'a> {
         static NULL: [Node<'static>; 1] = [Node::Static(StaticNode::Null)];
         Json {
             nodes: &NULL,
-            numbers: &NO_NUMBERS,
+            doc: &NO_DOCUMENT,
+        }
+    }
+
+    /// The index of the value's node in its document (`None` for [`Json::null`]).
+    fn node_index(&self) -> Option<usize> {
+        self.doc.index_of(&self.nodes[0])
+    }
+
+    /// The byte offset of the value in the input (`None` for [`Json::null`]).
+    pub fn offset(&self) -> Option<usize> {
+        self.node_index().map(|i| self.doc.offset(i))
+    }
+
+    /// The byte offset of the key of this value, when it is an object member (the node
+    /// before it is its key); `None` otherwise.
+    pub(crate) fn key_offset(&self) -> Option<usize> {
+        let i = self.node_index()?.checked_sub(1)?;
+        matches!(self.doc.nodes()[i], Node::String(_)).then(|| self.doc.offset(i))
+    }
+
+    /// The number at the value's node, given the tape's float `x` (see [`keeps_text`]).
+    fn float(&self, x: f64) -> Number<'a> {
+        let text = self.node_index().map_or("", |i| self.doc.number_text(i));
+        if keeps_text(text, x) {
+            Number::Decimal(text)
+        } else {
+            Number::F64(x)
         }
     }
 
@@ -204,10 +204,7 @@ impl<'a> Json<'a> {
             Node::Static(StaticNode::U64(n)) => Some(Number::U64(n)),
             Node::Static(StaticNode::I64(n)) if n >= 0 => Some(Number::U64(n as u64)),
             Node::Static(StaticNode::I64(n)) => Some(Number::I64(n)),
-            Node::Static(StaticNode::F64(x)) => Some(match self.numbers.text_of(&self.nodes[0]) {
-                Some(text) => Number::Decimal(text),
-                None => Number::F64(x),
-            }),
+            Node::Static(StaticNode::F64(x)) => Some(self.float(x)),
             _ => None,
         }
     }
@@ -234,10 +231,10 @@ impl<'a> Json<'a> {
         match self.nodes[0] {
             Node::Static(StaticNode::U64(n)) => Some(n as f64),
             Node::Static(StaticNode::I64(n)) => Some(n as f64),
-            Node::Static(StaticNode::F64(x)) => Some(match self.numbers.text_of(&self.nodes[0]) {
+            Node::Static(StaticNode::F64(x)) => Some(match self.float(x) {
                 // A number beyond f64's range is `0.0` on the tape.
-                Some(text) => text.parse().unwrap_or(x),
-                None => x,
+                Number::Decimal(text) => text.parse().unwrap_or(x),
+                _ => x,
             }),
             _ => None,
         }
@@ -249,7 +246,7 @@ impl<'a> Json<'a> {
             Node::Array { len, .. } => Some(Array {
                 len,
                 nodes: &self.nodes[1..],
-                numbers: self.numbers,
+                doc: self.doc,
             }),
             _ => None,
         }
@@ -261,7 +258,7 @@ impl<'a> Json<'a> {
             Node::Object { len, .. } => Some(Object {
                 len,
                 nodes: &self.nodes[1..],
-                numbers: self.numbers,
+                doc: self.doc,
             }),
             _ => None,
         }
@@ -322,9 +319,8 @@ impl<'a> Json<'a> {
     /// plain JSON, without go-cty's `{"type", "value"}` wrapper: decode them with a decoder
     /// whose [`tfwire::Config::plain_dynamic`] is set (as [`Json::typed`] does).
     ///
-    /// Numbers are exact: those an `f64` may not hold keep their text (see [`Number`]); the
-    /// others are their `f64`, the same number. Error offsets are those of the nearest
-    /// string at or before the offending value (the tape keeps no other offsets).
+    /// Numbers are exact: the decoder reads each from its text in the document. Error
+    /// offsets are those of the offending value in the input.
     ///
     /// ```
     /// let mut input = br#"{"values":{"id":"i-1","port":8080.50,"tags":{"a":"b"}}}"#.to_vec();
@@ -349,22 +345,8 @@ impl<'a> Json<'a> {
         decoder: &mut tfwire::Decoder,
         arena: &'a bumpalo::Bump,
     ) -> Result<tfwire::Value<'a>, tfwire::Error> {
-        let texts = NodeTexts {
-            nodes: self.nodes,
-            numbers: self.numbers,
-            arena,
-            memo: core::cell::Cell::new((0, None)),
-        };
+        let texts = self.doc.subtree(self.node_index().unwrap_or(0));
         decoder.decode_json_nodes(program, self.nodes, &texts, arena)
-    }
-
-    /// The address of the value's first byte in the input, when the tape knows it (strings
-    /// only).
-    pub(crate) fn str_ptr(&self) -> Option<usize> {
-        match self.nodes[0] {
-            Node::String(s) => Some(s.as_ptr() as usize),
-            _ => None,
-        }
     }
 }
 
@@ -422,11 +404,17 @@ impl fmt::Display for Json<'_> {
 impl PartialEq for Json<'_> {
     fn eq(&self, other: &Self) -> bool {
         self.nodes == other.nodes
-            && (self.numbers.entries.is_empty() && other.numbers.entries.is_empty()
-                || self.nodes.iter().zip(other.nodes).all(|(a, b)| {
-                    !matches!(a, Node::Static(StaticNode::F64(_)))
-                        || self.numbers.text_of(a) == other.numbers.text_of(b)
-                }))
+            && self
+                .nodes
+                .iter()
+                .zip(other.nodes)
+                .all(|(a, b)| match (a, b) {
+                    (Node::Static(StaticNode::F64(x)), Node::Static(StaticNode::F64(y))) => {
+                        Json::new(core::slice::from_ref(a), self.doc).float(*x)
+                            == Json::new(core::slice::from_ref(b), other.doc).float(*y)
+                    }
+                    _ => true,
+                })
     }
 }
 
@@ -436,69 +424,13 @@ pub(crate) use tfwire::json::Safe as Quoted;
 /// the same way.
 pub use tfwire::json::{is_unsafe_char, write_safe_str as write_json_str};
 
-/// Offsets and number texts of one value's nodes, for tfwire's typed decoder.
-struct NodeTexts<'a> {
-    nodes: &'a [Node<'a>],
-    numbers: &'a Numbers,
-    arena: &'a bumpalo::Bump,
-    /// The last node index looked up and the offset of the last string at or before it:
-    /// the decoder asks in document order, so offsets cost O(1) amortised.
-    memo: core::cell::Cell<(usize, Option<usize>)>,
-}
-
-impl NodeTexts<'_> {
-    fn str_offset(&self, node: &Node<'_>) -> Option<usize> {
-        let Node::String(s) = node else { return None };
-        let (base, len) = self.numbers.input;
-        let p = s.as_ptr() as usize;
-        (p > base && p <= base + len).then(|| p - base - 1)
-    }
-}
-
-impl<'a> tfwire::json::tape::TapeText<'a> for NodeTexts<'a> {
-    fn offset(&self, node: usize) -> usize {
-        let node = node.min(self.nodes.len());
-        let (mut at, mut last) = self.memo.get();
-        if node < at {
-            (at, last) = (0, None);
-        }
-        while at < node {
-            last = self.str_offset(&self.nodes[at]).or(last);
-            at += 1;
-        }
-        self.memo.set((at, last));
-        let here = self.nodes.get(node).and_then(|n| self.str_offset(n));
-        // Before the value's first string: the first string after it.
-        here.or(last)
-            .or_else(|| self.nodes[node..].iter().find_map(|n| self.str_offset(n)))
-            .unwrap_or(0)
-    }
-
-    fn number_text(&self, node: usize) -> &'a str {
-        let Some(n) = self.nodes.get(node) else {
-            return "0";
-        };
-        let number = match *n {
-            Node::Static(StaticNode::F64(x)) => match self.numbers.text_of(n) {
-                Some(text) => return text,
-                None => Number::F64(x),
-            },
-            Node::Static(StaticNode::U64(0) | StaticNode::I64(0)) => return "0",
-            Node::Static(StaticNode::U64(v)) => Number::U64(v),
-            Node::Static(StaticNode::I64(v)) => Number::I64(v),
-            _ => return "0",
-        };
-        bumpalo::format!(in self.arena, "{}", number).into_bump_str()
-    }
-}
-
 /// A JSON array: its elements in order.
 #[derive(Clone, Copy)]
 pub struct Array<'a> {
     len: usize,
     /// The nodes after the array's own node.
     nodes: &'a [Node<'a>],
-    numbers: &'a Numbers,
+    doc: &'a Document<'a>,
 }
 
 impl<'a> Array<'a> {
@@ -522,7 +454,7 @@ impl<'a> Array<'a> {
         ArrayIter {
             left: self.len,
             nodes: self.nodes,
-            numbers: self.numbers,
+            doc: self.doc,
         }
     }
 }
@@ -546,7 +478,7 @@ impl fmt::Debug for Array<'_> {
 pub struct ArrayIter<'a> {
     left: usize,
     nodes: &'a [Node<'a>],
-    numbers: &'a Numbers,
+    doc: &'a Document<'a>,
 }
 
 impl<'a> Iterator for ArrayIter<'a> {
@@ -557,7 +489,7 @@ impl<'a> Iterator for ArrayIter<'a> {
             return None;
         }
         self.left -= 1;
-        let v = Json::new(self.nodes, self.numbers);
+        let v = Json::new(self.nodes, self.doc);
         self.nodes = &self.nodes[v.nodes.len()..];
         Some(v)
     }
@@ -575,7 +507,7 @@ pub struct Object<'a> {
     len: usize,
     /// The nodes after the object's own node: key, value, key, value, ...
     nodes: &'a [Node<'a>],
-    numbers: &'a Numbers,
+    doc: &'a Document<'a>,
 }
 
 impl<'a> Object<'a> {
@@ -605,7 +537,7 @@ impl<'a> Object<'a> {
         ObjectIter {
             left: self.len,
             nodes: self.nodes,
-            numbers: self.numbers,
+            doc: self.doc,
         }
     }
 }
@@ -629,7 +561,7 @@ impl fmt::Debug for Object<'_> {
 pub struct ObjectIter<'a> {
     left: usize,
     nodes: &'a [Node<'a>],
-    numbers: &'a Numbers,
+    doc: &'a Document<'a>,
 }
 
 impl<'a> Iterator for ObjectIter<'a> {
@@ -645,7 +577,7 @@ impl<'a> Iterator for ObjectIter<'a> {
             // The tape always holds a string node for a key.
             _ => "",
         };
-        let v = Json::new(&self.nodes[1..], self.numbers);
+        let v = Json::new(&self.nodes[1..], self.doc);
         self.nodes = &self.nodes[1 + v.nodes.len()..];
         Some((key, v))
     }

@@ -38,6 +38,8 @@ pub(crate) mod scan;
 pub(crate) mod shape;
 pub mod tape;
 
+pub use shape::{JsonShape, json_shape};
+
 use core::fmt;
 
 /// Whether `text` is exactly one JSON number (RFC 8259:
