@@ -109,7 +109,8 @@ pub use document::{Document, DocumentKind};
 pub use error::{Error, ErrorKind};
 pub use filter::{Filter, Glob};
 pub use json::{
-    Array, ArrayIter, Json, Kind, Number, Object, ObjectIter, is_unsafe_char, write_json_str,
+    Array, ArrayIter, Json, JsonKind, JsonNumber, Kind, Number, Object, ObjectIter, is_unsafe_char,
+    write_json_str,
 };
 pub use merged::{Mark, Merged};
 pub use path::{Path, Step};

@@ -16,7 +16,7 @@ pub struct Config {
     pub max_depth: usize,
     /// The most JSON nodes (brackets, commas, colons and strings) accepted, checked in one
     /// pass before the parser allocates anything: its tape and index cost 28 bytes a node
-    /// ([`tfwire::JSON_NODE_BYTES`]). Default 2^25 (at most 0.9 GiB of tape; real plans
+    /// ([`tfwire::JSON_NODE_BYTES`]), and the node offsets 4 more. Default 2^25 (at most 0.9 GiB of tape; real plans
     /// have about one node per 8 bytes, so this admits 256 MiB of them).
     pub max_nodes: usize,
 }
@@ -242,7 +242,7 @@ pub struct Tape<'a> {
 impl<'a> Tape<'a> {
     /// The whole document as an untyped value.
     pub fn root(&self) -> Json<'_> {
-        Json::new(self.doc.nodes(), &self.doc)
+        self.doc.root()
     }
 
     /// The input's text encoding.

@@ -12,10 +12,12 @@
 //! The workspace enables simd-json once, here (the dependency is tfwire's): no serde, runtime
 //! CPU detection, SWAR number parsing, and `big-int-as-float`. The last makes an integer
 //! beyond 64 bits a float node instead of a syntax error, so a plan holding one still parses;
-//! no reader of the tape takes such a float's value (the typed decoder reads every float
-//! node's text at its offset, the plan model keeps the text of every number an `f64` may not
-//! hold). Since every crate goes through this module, `cargo test -p tfwire` and workspace
-//! builds run the same code.
+//! no reader of the tape takes such a float's value where it may be inexact (every number's
+//! text is read at its node's offset: [`TapeText::number_text`], [`Document::number_text`]).
+//! A number beyond `f64`'s range (`1e400`) is still simd-json's syntax error; a
+//! [`Document`] sets such numbers aside before parsing ([`TapeParser::parse_document`]).
+//! Since every crate goes through this module, `cargo test -p tfwire` and workspace builds
+//! run the same code.
 
 use simd_json::ErrorType;
 pub use simd_json::StaticNode;
@@ -325,6 +327,11 @@ impl<'a> Document<'a> {
         }
     }
 
+    /// The byte offset of every node, in tape order (see [`Document::offset`]).
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets[..self.n]
+    }
+
     /// The index of `node`, a reference into [`Document::nodes`] (`None` for a node of
     /// another tape).
     #[inline]
@@ -347,6 +354,15 @@ impl<'a> Document<'a> {
         let end = super::scan::number(self.text, at).unwrap_or(at);
         // The number grammar is ASCII.
         core::str::from_utf8(&self.text[at..end]).unwrap_or("")
+    }
+
+    /// The whole document as an untyped [`Json`](super::view::Json) value (`null` for a
+    /// document without nodes).
+    pub fn root(&self) -> super::view::Json<'_> {
+        if self.tape.0.is_empty() {
+            return super::view::Json::null();
+        }
+        super::view::Json::new(&self.tape.0, self)
     }
 
     /// The offsets and number texts of the subtree whose first node is `first`, for
