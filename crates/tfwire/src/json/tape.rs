@@ -471,7 +471,9 @@ fn node_offsets(input: &[u8], structurals: &[u32], nodes: usize, offsets: &mut V
     };
     let len = structurals.len().min(nodes.saturating_add(1));
     if offsets.len() < len {
-        offsets.resize(len, 0);
+        // A new zeroed allocation (the allocator's zero pages), not a grown and memset one:
+        // the old entries are not needed.
+        *offsets = vec![0; len];
     }
     let mut n = 0;
     for &i in structurals {
