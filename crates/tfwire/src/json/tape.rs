@@ -210,8 +210,10 @@ impl TapeParser {
         // the pointer the strings' slice was derived from. Why not safe code: the text must
         // be read after parsing (numbers and offsets), and the safe ways are a copy of the
         // whole document (what the typed decode does; a plan reader would hold the input
-        // twice) or a pre-scan copying number texts out before parsing, which this replaced
-        // at 0.87x the instructions of a whole 32 MB plan summary (callgrind, `plan` bench).
+        // twice) or a pre-scan copying number texts out before parsing (what this replaced:
+        // a 32 MB plan summary now takes 0.84x its instructions by callgrind, but about
+        // 1.04x its wall time on a shared 2-core machine: the offsets pass reads the
+        // structural indexes again).
         let text: &'a [u8] = unsafe { core::slice::from_raw_parts(ptr.cast_const(), len) };
         let mut offsets = core::mem::take(&mut self.offsets);
         let nodes = tape.0.len();
