@@ -3,14 +3,13 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::json::{Array, Json, Object};
-use crate::tape::Locator;
 use bumpalo::Bump;
 
-/// What every builder needs: the arena and a way back to byte offsets.
+/// What every builder needs: the arena (byte offsets come with each value, see
+/// [`Json::offset`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Cx<'a> {
     pub(crate) arena: &'a Bump,
-    pub(crate) loc: Locator,
 }
 
 pub(crate) type Result<T> = core::result::Result<T, Error>;
@@ -18,19 +17,19 @@ pub(crate) type Result<T> = core::result::Result<T, Error>;
 impl<'a> Cx<'a> {
     #[cold]
     pub(crate) fn mismatch(&self, expected: &'static str, v: Json<'a>) -> Error {
-        Error::mismatch(expected, v).with_offset(self.loc.offset(v))
+        Error::mismatch(expected, v).with_offset(v.offset())
     }
 
     #[cold]
     pub(crate) fn invalid(&self, msg: String, v: Json<'a>) -> Error {
-        Error::new(ErrorKind::Invalid(msg)).with_offset(self.loc.offset(v))
+        Error::new(ErrorKind::Invalid(msg)).with_offset(v.offset())
     }
 
-    /// Adds the member `key` to an error's path (and the key's offset if the error has
-    /// none).
+    /// Adds the member `key`, whose value is `v`, to an error's path (and the key's offset
+    /// if the error has none).
     #[cold]
-    pub(crate) fn in_key(&self, e: Error, key: &'a str) -> Error {
-        e.in_key(key).with_offset(self.loc.str_offset(key))
+    pub(crate) fn in_key(&self, e: Error, key: &str, v: Json<'a>) -> Error {
+        e.in_key(key).with_offset(v.key_offset())
     }
 
     pub(crate) fn object(&self, v: Json<'a>) -> Result<Object<'a>> {
@@ -113,7 +112,7 @@ impl<'a> Cx<'a> {
         let obj = self.object(v)?;
         let mut out = bumpalo::collections::Vec::with_capacity_in(obj.len(), self.arena);
         for (k, item) in obj.iter() {
-            out.push(f(self, k, item).map_err(|e| self.in_key(e, k))?);
+            out.push(f(self, k, item).map_err(|e| self.in_key(e, k, item))?);
         }
         Ok(out.into_bump_slice())
     }
@@ -131,7 +130,7 @@ impl<'a> Cx<'a> {
     ) -> Result<Object<'a>> {
         let obj = self.object(v)?;
         for (k, item) in obj.iter() {
-            f(k, item).map_err(|e| self.in_key(e, k))?;
+            f(k, item).map_err(|e| self.in_key(e, k, item))?;
         }
         Ok(obj)
     }

@@ -275,7 +275,7 @@ impl<'a> Change<'a> {
             Ok(())
         })?;
         if !has_actions {
-            return Err(Error::new(ErrorKind::Missing("actions")).with_offset(cx.loc.offset(v)));
+            return Err(Error::new(ErrorKind::Missing("actions")).with_offset(v.offset()));
         }
         Ok(c)
     }
@@ -410,7 +410,7 @@ impl<'a> ResourceChange<'a> {
             Ok(())
         })?;
         if !has_change {
-            return Err(Error::new(ErrorKind::Missing("change")).with_offset(cx.loc.offset(v)));
+            return Err(Error::new(ErrorKind::Missing("change")).with_offset(v.offset()));
         }
         rc.address = match address {
             Some(a) => a,
@@ -418,7 +418,7 @@ impl<'a> ResourceChange<'a> {
                 cx.arena.alloc_str(&rc.spelled_address())
             }
             None => {
-                return Err(Error::new(ErrorKind::Missing("address")).with_offset(cx.loc.offset(v)));
+                return Err(Error::new(ErrorKind::Missing("address")).with_offset(v.offset()));
             }
         };
         Ok(rc)

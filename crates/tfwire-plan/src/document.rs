@@ -139,10 +139,7 @@ impl<'a> Document<'a> {
 
 impl<'a> Tape<'a> {
     fn cx<'t>(&'t self, arena: &'t Bump) -> Cx<'t> {
-        Cx {
-            arena,
-            loc: self.locator(),
-        }
+        Cx { arena }
     }
 
     /// Builds the typed model of a plan or state, telling which it is from the top-level
@@ -165,8 +162,8 @@ impl<'a> Tape<'a> {
             DocumentKind::State => State::build(&cx, root).map(Document::State),
             DocumentKind::RawState => {
                 let v = root.get("version").unwrap_or(Json::null());
-                let version = rawstate::state_version(&cx, v)
-                    .map_err(|e| cx.in_key(e, key_str(root, "version")))?;
+                let version =
+                    rawstate::state_version(&cx, v).map_err(|e| cx.in_key(e, "version", v))?;
                 if version == 3 {
                     LegacyState::build(&cx, root, version).map(Document::LegacyState)
                 } else {
@@ -216,13 +213,6 @@ impl<'a> Tape<'a> {
             other => Err(wrong("a raw state file (.tfstate)", other.kind())),
         }
     }
-}
-
-/// The key `name` as the document spells it (borrowed from the input, for its offset).
-fn key_str<'a>(root: Json<'a>, name: &'static str) -> &'a str {
-    root.as_object()
-        .and_then(|o| o.iter().find(|(k, _)| *k == name).map(|(k, _)| k))
-        .unwrap_or(name)
 }
 
 #[cold]

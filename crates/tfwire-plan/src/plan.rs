@@ -113,14 +113,14 @@ impl<'a> Plan<'a> {
                     p.format_version = cx.opt_string(item)?;
                     if let Some(fv) = p.format_version {
                         version::check("format_version", fv)
-                            .map_err(|e| e.with_offset(cx.loc.offset(item)))?;
+                            .map_err(|e| e.with_offset(item.offset()))?;
                     }
                 }
                 "plan_format_version" => {
                     p.plan_format_version = cx.opt_string(item)?;
                     if let Some(fv) = p.plan_format_version {
                         version::check("plan_format_version", fv)
-                            .map_err(|e| e.with_offset(cx.loc.offset(item)))?;
+                            .map_err(|e| e.with_offset(item.offset()))?;
                     }
                 }
                 "provider_format_version" => p.provider_format_version = cx.opt_string(item)?,

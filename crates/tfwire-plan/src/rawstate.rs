@@ -617,6 +617,6 @@ pub(crate) fn state_version<'a>(cx: &Cx<'a>, v: Json<'a>) -> Result<u64> {
             found: v.to_string(),
             supported: "raw state files of version 3 and 4",
         })
-        .with_offset(cx.loc.offset(v))),
+        .with_offset(v.offset())),
     }
 }

@@ -41,7 +41,7 @@ impl<'a> State<'a> {
                     if let Some(fv) = s.format_version {
                         s.version = Some(
                             version::check("format_version", fv)
-                                .map_err(|e| e.with_offset(cx.loc.offset(item)))?,
+                                .map_err(|e| e.with_offset(item.offset()))?,
                         );
                     }
                 }

@@ -1,8 +1,8 @@
 //! Parsing: text encoding, the simd-json tape, and the reusable [`Parser`].
 
 use crate::error::{Error, ErrorKind};
-use crate::json::{Json, Numbers};
-use tfwire::json::tape::{Node, StaticNode, TapeParser};
+use crate::json::Json;
+use tfwire::json::tape::{Document, TapeParser};
 
 /// The bytes [`Parser::parse`] appends to its input (simd-json reads in 64-byte blocks).
 /// Reserve them in the buffer's capacity when reading a large file to avoid a copy.
@@ -16,7 +16,7 @@ pub struct ParserConfig {
     pub max_depth: usize,
     /// The most JSON nodes (brackets, commas, colons and strings) accepted, checked in one
     /// pass before the parser allocates anything: its tape and index cost 28 bytes a node
-    /// ([`tfwire::JSON_NODE_BYTES`]). Default 2^25 (at most 0.9 GiB of tape; real plans
+    /// ([`tfwire::JSON_NODE_BYTES`]), and the node offsets 4 more. Default 2^25 (at most 0.9 GiB of tape; real plans
     /// have about one node per 8 bytes, so this admits 256 MiB of them).
     pub max_nodes: usize,
 }
@@ -104,7 +104,7 @@ impl Parser {
 
     /// Parses one JSON document.
     ///
-    /// The input is read as UTF-8; a UTF-8 byte-order mark is skipped, and UTF-16 (with a
+    /// The input is read as UTF-8; a UTF-8 byte-order mark is skipped (overwritten with spaces), and UTF-16 (with a
     /// byte-order mark, or recognised by the zero bytes of its first character) is
     /// transcoded to UTF-8 in `input` first. The vector is used as the parse buffer:
     /// [`INPUT_PADDING`] bytes are appended, and string escapes are decoded in
@@ -119,65 +119,48 @@ impl Parser {
     /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
     pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
         let encoding = prepare(input)?;
-        let start = if encoding == Encoding::Utf8Bom { 3 } else { 0 };
+        if encoding == Encoding::Utf8Bom {
+            // White space to the parser, so that every offset counts from the input's
+            // first byte.
+            input[..3].fill(b' ');
+        }
         let len = input.len();
-        if len - start > u32::MAX as usize - INPUT_PADDING {
+        if len > u32::MAX as usize - INPUT_PADDING {
             return Err(Error::new(ErrorKind::TooLarge(len)));
         }
         // Nothing is allocated for a document too deep or too large to parse.
-        tfwire::check_json_shape(
-            &input[start..],
-            self.config.max_depth,
-            self.config.max_nodes,
-        )
-        .map_err(|e| match *e.kind() {
+        let shape = tfwire::json::json_shape(input, self.config.max_depth, self.config.max_nodes)
+            .map_err(|e| match *e.kind() {
             tfwire::ErrorKind::TooManyNodes { count, max } => {
                 Error::new(ErrorKind::TooManyNodes { count, max })
             }
-            _ => syntax_error(&e, start),
+            _ => syntax_error(&e),
         })?;
-        // The texts of long numbers, taken now: once simd-json has the input, only its
-        // strings can be read.
-        let mut numbers = Numbers::NONE;
-        if long_numbers(&input[start..], &mut numbers) {
-            hide_huge_numbers(&mut input[start..], &numbers);
-        }
         input.resize(len + INPUT_PADDING, b' ');
-        let base = input.as_ptr() as usize;
-        let inner = self
+        let doc = self
             .tapes
-            .parse(&mut input[start..], len - start)
-            .map_err(|e| syntax_error(&e, start))?;
-        if !numbers.entries.is_empty() {
-            attach_numbers(&inner.0, self.tapes.structural_indexes(), &mut numbers);
-        }
-        numbers.input = (base, len);
-        Ok(Tape {
-            inner,
-            base,
-            len,
-            encoding,
-            numbers,
-        })
+            .parse_document(input, len, &shape)
+            .map_err(|e| syntax_error(&e))?;
+        Ok(Tape { doc, len, encoding })
     }
 
     /// Takes back a tape's node allocation for the next [`Parser::parse`].
     pub fn recycle(&mut self, tape: Tape<'_>) {
-        self.tapes.recycle(tape.inner);
+        self.tapes.recycle_document(tape.doc);
     }
 }
 
 /// A JSON error of tfwire's tape parser or shape check, in this crate's terms.
 #[cold]
-fn syntax_error(e: &tfwire::Error, start: usize) -> Error {
+fn syntax_error(e: &tfwire::Error) -> Error {
     let (message, offset) = match e.kind() {
-        tfwire::ErrorKind::Syntax(m) => (m.clone(), Some(e.offset() + start)),
+        tfwire::ErrorKind::Syntax(m) => (m.clone(), Some(e.offset())),
         tfwire::ErrorKind::UnplacedSyntax(m) => (m.clone(), None),
         tfwire::ErrorKind::JsonTooDeep { max_depth } => (
             format!("arrays and objects nested deeper than {max_depth} levels"),
-            Some(e.offset() + start),
+            Some(e.offset()),
         ),
-        k => (k.to_string(), Some(e.offset() + start)),
+        k => (k.to_string(), Some(e.offset())),
     };
     Error::new(ErrorKind::Syntax(message)).with_offset(offset)
 }
@@ -249,22 +232,21 @@ fn prepare(input: &mut Vec<u8>) -> Result<Encoding, Error> {
     Ok(encoding)
 }
 
-/// A parsed JSON document: simd-json's tape, whose strings borrow from the input.
+/// A parsed JSON document: simd-json's tape, whose strings borrow from the input, with the
+/// byte offset of every node (tfwire's [`Document`]).
 ///
 /// Build the typed model with [`Tape::document`] (or [`Tape::plan`], [`Tape::state`],
 /// [`Tape::raw_state`]); read any value untyped with [`Tape::root`].
 pub struct Tape<'a> {
-    inner: tfwire::json::tape::Tape<'a>,
-    base: usize,
+    doc: Document<'a>,
     len: usize,
     encoding: Encoding,
-    numbers: Numbers,
 }
 
 impl<'a> Tape<'a> {
     /// The whole document as an untyped value.
     pub fn root(&self) -> Json<'_> {
-        Json::new(&self.inner.0, &self.numbers)
+        self.doc.root()
     }
 
     /// The input's text encoding.
@@ -274,19 +256,12 @@ impl<'a> Tape<'a> {
 
     /// The number of tape nodes (one per JSON value and object key).
     pub fn node_count(&self) -> usize {
-        self.inner.0.len()
+        self.doc.nodes().len()
     }
 
     /// The input length in bytes (after transcoding), without the padding.
     pub fn input_len(&self) -> usize {
         self.len
-    }
-
-    pub(crate) fn locator(&self) -> Locator {
-        Locator {
-            base: self.base,
-            len: self.len,
-        }
     }
 }
 
@@ -295,194 +270,7 @@ impl core::fmt::Debug for Tape<'_> {
         f.debug_struct("Tape")
             .field("encoding", &self.encoding)
             .field("input_len", &self.len)
-            .field("nodes", &self.inner.0.len())
+            .field("nodes", &self.doc.nodes().len())
             .finish()
-    }
-}
-
-/// Finds, in JSON text, every run that may be a number value whose text an `f64` might not
-/// give back exactly (16 characters or more, or beyond `f64`'s normal range), and keeps its
-/// offset and text
-/// in `out.entries` (offset in place of the node index, for [`attach_numbers`]). A run is a
-/// digit or `-` after `:`, `,` or `[` (and whitespace), then number characters; runs inside
-/// strings are kept too and dropped later (no number node starts there).
-///
-/// Returns whether a run is beyond `f64`'s range (simd-json refuses those).
-fn long_numbers(input: &[u8], out: &mut Numbers) -> bool {
-    let mut huge = false;
-    let is_num = |b: u8| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E');
-    for at in memchr::memchr3_iter(b':', b',', b'[', input) {
-        let mut i = at + 1;
-        while input
-            .get(i)
-            .is_some_and(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
-        {
-            i += 1;
-        }
-        if !input
-            .get(i)
-            .is_some_and(|&b| b == b'-' || b.is_ascii_digit())
-        {
-            continue;
-        }
-        let end = i + input[i..]
-            .iter()
-            .position(|&b| !is_num(b))
-            .unwrap_or(input.len() - i);
-        let run = &input[i..end];
-        if run.len() < 16 && !short_but_inexact(run) {
-            continue;
-        }
-        let (Ok(offset), Ok(from), Ok(text)) = (
-            u32::try_from(i),
-            u32::try_from(out.text.len()),
-            core::str::from_utf8(run),
-        ) else {
-            continue;
-        };
-        huge |= beyond_f64(text);
-        out.text.push_str(text);
-        out.entries.push((offset, from, out.text.len() as u32));
-    }
-    huge
-}
-
-/// Whether a number written in fewer than 16 characters (so at most 15 significant digits,
-/// which an `f64` holds exactly as its shortest text) still needs its text: when it has an
-/// exponent that takes it beyond `f64`'s normal range (`1e400`, `1e-400`, `5e-320`).
-fn short_but_inexact(run: &[u8]) -> bool {
-    if !run.iter().any(|&b| b == b'e' || b == b'E') {
-        return false;
-    }
-    let nonzero = run
-        .iter()
-        .take_while(|&&b| b != b'e' && b != b'E')
-        .any(|&b| matches!(b, b'1'..=b'9'));
-    core::str::from_utf8(run)
-        .ok()
-        .and_then(|t| t.parse::<f64>().ok())
-        .is_some_and(|x| x.is_infinite() || (nonzero && !x.is_normal()))
-}
-
-/// Whether `text` is a JSON number beyond `f64`'s range (text that is not a JSON number is
-/// left for simd-json to reject).
-fn beyond_f64(text: &str) -> bool {
-    tfwire::json::is_number(text.as_bytes()) && text.parse::<f64>().is_ok_and(f64::is_infinite)
-}
-
-/// Overwrites each number value beyond `f64`'s range (`1e400`, a 400-digit integer) with
-/// `0.0` and spaces, which simd-json reads as an `f64` node; the text kept in `numbers` is
-/// what that node reads as afterwards. Runs inside strings are left alone (a scan for quotes
-/// and escapes tells them apart; only done when such a run exists).
-#[cold]
-fn hide_huge_numbers(input: &mut [u8], numbers: &Numbers) {
-    let mut quotes = memchr::memchr2_iter(b'"', b'\\', input).peekable();
-    let (mut in_string, mut escaped_until) = (false, 0);
-    let mut huge = Vec::new();
-    for &(offset, from, to) in &numbers.entries {
-        let offset = offset as usize;
-        while let Some(q) = quotes.next_if(|&q| q < offset) {
-            if q < escaped_until {
-                continue;
-            }
-            if input[q] == b'\\' {
-                escaped_until = q + 2;
-            } else {
-                in_string = !in_string;
-            }
-        }
-        let text = &numbers.text[from as usize..to as usize];
-        if !in_string && beyond_f64(text) {
-            huge.push((offset, text.len()));
-        }
-    }
-    for (offset, len) in huge {
-        let run = &mut input[offset..offset + len];
-        run.fill(b' ');
-        run[..3].copy_from_slice(b"0.0");
-    }
-}
-
-/// Replaces the offsets in `numbers.entries` by the tape indexes of the `f64` number nodes
-/// that start there, dropping the rest. The nodes and the structural indexes (every value's
-/// start and every `:` `,` `]` `}`) come in document order; the grammar says which
-/// structural each node has, so the punctuation need not be read.
-fn attach_numbers(nodes: &[Node<'_>], structurals: &[u32], numbers: &mut Numbers) {
-    let candidates = core::mem::take(&mut numbers.entries);
-    numbers.base = nodes.as_ptr() as usize;
-    let mut next = candidates.iter().peekable();
-    // Open containers: members left, and whether it is an object.
-    let mut open: Vec<(usize, bool)> = Vec::new();
-    let (mut i, mut s) = (0usize, 0usize);
-    while let (Some(node), Some(&offset)) = (nodes.get(i), structurals.get(s)) {
-        s += 1;
-        let mut done = true;
-        match *node {
-            Node::Array { len, .. } | Node::Object { len, .. } if len > 0 => {
-                let object = matches!(node, Node::Object { .. });
-                open.push((len, object));
-                if object {
-                    // The first key and its `:`.
-                    i += 1;
-                    s += 2;
-                }
-                done = false;
-            }
-            // The closing bracket of an empty container.
-            Node::Array { .. } | Node::Object { .. } => s += 1,
-            Node::Static(StaticNode::F64(_)) => {
-                while next.next_if(|c| c.0 < offset).is_some() {}
-                if let Some(&(_, from, to)) = next.next_if(|c| c.0 == offset) {
-                    numbers.entries.push((i as u32, from, to));
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-        // After a value: the `,` (then the next key and `:`) or closing bracket that
-        // follows, for each container the value ends.
-        while done && let Some(top) = open.last_mut() {
-            s += 1;
-            top.0 -= 1;
-            if top.0 > 0 {
-                if top.1 {
-                    i += 1;
-                    s += 2;
-                }
-                break;
-            }
-            open.pop();
-        }
-    }
-}
-
-/// Turns string addresses back into byte offsets of the input.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Locator {
-    base: usize,
-    len: usize,
-}
-
-impl Locator {
-    /// The byte offset of the opening quote of a string that the tape borrowed from the
-    /// input.
-    pub(crate) fn str_offset(&self, s: &str) -> Option<usize> {
-        let p = s.as_ptr() as usize;
-        (p > self.base && p <= self.base + self.len).then(|| p - self.base - 1)
-    }
-
-    /// The byte offset of a value, when the tape knows it: a string's opening quote; for
-    /// an object, its first key; for an array, its first element's offset.
-    pub(crate) fn offset(&self, v: Json<'_>) -> Option<usize> {
-        let mut v = v;
-        loop {
-            if let Some(p) = v.str_ptr() {
-                return (p > self.base && p <= self.base + self.len).then(|| p - self.base - 1);
-            }
-            if let Some((k, _)) = v.as_object().and_then(|o| o.iter().next()) {
-                return self.str_offset(k);
-            }
-            v = v.as_array()?.get(0)?;
-        }
     }
 }

@@ -230,9 +230,10 @@ fn json_errors_show_the_line_with_a_caret() {
     );
     assert!(lines[3].chars().count() < 120, "{err}");
     let caret = lines[4].chars().position(|c| c == '^').unwrap();
+    // The caret is under the offending value, the number 1.
     assert_eq!(
         &lines[3].chars().skip(caret).take(10).collect::<String>(),
-        "\"address\":"
+        "1}]}"
     );
 
     // Decoding errors: the value path, and for JSON the line and caret.

@@ -233,7 +233,7 @@ fn rejected_documents_exit_1_with_a_message() {
             vec!["state", "list", "-"],
             br#"{"version":5,"resources":[]}"#,
             "error: <stdin>: .version: unsupported version \"5\": this version of tfwire reads \
-             raw state files of version 3 and 4 (at byte 1)\n"
+             raw state files of version 3 and 4 (at byte 11)\n"
                 .into(),
         ),
         (

@@ -66,15 +66,15 @@ const CASES: &[(&str, &str)] = &[
     ),
     (
         r#"{"format_version":1.2,"resource_changes":[]}"#,
-        ".format_version: expected a string, found a number (at byte 1)",
+        ".format_version: expected a string, found a number (at byte 18)",
     ),
     (
         r#"{"version":5,"resources":[]}"#,
-        r#".version: unsupported version "5": this version of tfwire reads raw state files of version 3 and 4 (at byte 1)"#,
+        r#".version: unsupported version "5": this version of tfwire reads raw state files of version 3 and 4 (at byte 11)"#,
     ),
     (
         r#"{"version":2,"modules":[]}"#,
-        r#".version: unsupported version "2": this version of tfwire reads raw state files of version 3 and 4 (at byte 1)"#,
+        r#".version: unsupported version "2": this version of tfwire reads raw state files of version 3 and 4 (at byte 11)"#,
     ),
     // Not documents.
     (
@@ -114,40 +114,40 @@ const CASES: &[(&str, &str)] = &[
 const MODEL_ERRORS: &[(&str, &str)] = &[
     (
         r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create",7]}}]}"#,
-        ".resource_changes[0].change.actions[1]: expected a string, found a number (at byte 48)",
+        ".resource_changes[0].change.actions[1]: expected a string, found a number (at byte 68)",
     ),
     (
         r#"{"resource_changes":[{"address":"a.b"}]}"#,
-        r#".resource_changes[0]: the required property "change" is missing (at byte 22)"#,
+        r#".resource_changes[0]: the required property "change" is missing (at byte 21)"#,
     ),
     // An address is never missing: without `address`, `type` and `name` spell it.
     (
         r#"{"resource_changes":[{"change":{"actions":["create"]}}]}"#,
-        r#".resource_changes[0]: the required property "address" is missing (at byte 22)"#,
+        r#".resource_changes[0]: the required property "address" is missing (at byte 21)"#,
     ),
     (
         r#"{"resource_drift":[{"address":null,"type":"t","change":{"actions":["update"]}}]}"#,
-        r#".resource_drift[0]: the required property "address" is missing (at byte 20)"#,
+        r#".resource_drift[0]: the required property "address" is missing (at byte 19)"#,
     ),
     (
         r#"{"resource_changes":[{"address":"a.b","change":{"before":null}}]}"#,
-        r#".resource_changes[0].change: the required property "actions" is missing (at byte 48)"#,
+        r#".resource_changes[0].change: the required property "actions" is missing (at byte 47)"#,
     ),
     (
         r#"{"resource_changes":[{"address":"a.b","change":{"actions":[]}}]}"#,
-        ".resource_changes[0].change.actions: the action list is empty (at byte 48)",
+        ".resource_changes[0].change.actions: the action list is empty (at byte 58)",
     ),
     (
         r#"{"resource_changes":[{"address":"a.b","index":-1,"change":{"actions":["create"]}}]}"#,
-        ".resource_changes[0].index: expected a non-negative integer or a string, found -1 (at byte 38)",
+        ".resource_changes[0].index: expected a non-negative integer or a string, found -1 (at byte 46)",
     ),
     (
         r#"{"resource_changes":[{"address":"a.b","change":{"actions":["delete","create"],"replace_paths":[["a",true]]}}]}"#,
-        ".resource_changes[0].change.replace_paths[0][1]: expected a string or a non-negative integer path step, found a bool (at byte 78)",
+        ".resource_changes[0].change.replace_paths[0][1]: expected a string or a non-negative integer path step, found a bool (at byte 100)",
     ),
     (
         r#"{"planned_values":{"root_module":{"child_modules":[{"resources":[{"address":7}]}]}}}"#,
-        ".planned_values.root_module.child_modules[0].resources[0].address: expected a string, found a number (at byte 66)",
+        ".planned_values.root_module.child_modules[0].resources[0].address: expected a string, found a number (at byte 76)",
     ),
     (
         r#"{"format_version":"1.0","values":{"outputs":{"my out":{"sensitive":"yes"}}}}"#,
@@ -155,11 +155,11 @@ const MODEL_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"{"version":4,"resources":[{"type":"t","name":"n","instances":[{"schema_version":1.5}]}]}"#,
-        ".resources[0].instances[0].schema_version: expected a non-negative integer, found 1.5 (at byte 63)",
+        ".resources[0].instances[0].schema_version: expected a non-negative integer, found 1.5 (at byte 80)",
     ),
     (
         r#"{"format_version":"1.2","resource_drift":{}}"#,
-        ".resource_drift: expected an array, found an object (at byte 24)",
+        ".resource_drift: expected an array, found an object (at byte 41)",
     ),
 ];
 

@@ -4,10 +4,19 @@
 //! so that a number, an escape or an offset has one place to live: the string writers below,
 //! the number grammar ([`is_number`]), the shape pre-pass ([`crate::check_json_shape`]), and
 //! simd-json's tape with reused buffers, node offsets and syntax errors with line and column
-//! ([`tape`]). tfwire's typed JSON decode and schema loader and tfwire-plan's document model
-//! (its `Json` view over the same tape nodes) all sit on it, and a plan's resource values
-//! decode with a compiled [`Program`](crate::Program) over the plan's own tape
-//! ([`Decoder::decode_json_nodes`](crate::Decoder::decode_json_nodes)).
+//! ([`tape`]), a parsed [`Document`](tape::Document) that gives every node's byte offset and
+//! every number's exact text (numbers beyond `f64`'s range included), and the untyped,
+//! borrowed [`Json`](view::Json) view over it ([`view`]). tfwire's typed JSON decode and
+//! schema loader and tfwire-plan's document model (which re-exports the view) all sit on
+//! it, and a plan's resource values decode with a compiled [`Program`](crate::Program) over
+//! the plan's own tape ([`Json::decode_typed`](view::Json::decode_typed)).
+//!
+//! Model-building helpers are the view's: kinds and their names for messages
+//! ([`JsonKind::describe`](view::JsonKind::describe)), object members in document order,
+//! O(1) subtree skips, each value's offset ([`Json::offset`](view::Json::offset), and
+//! [`Json::key_offset`](view::Json::key_offset) for the key of a member). Each crate wraps
+//! them in its own error (tfwire's with a cty path, tfwire-plan's with a document path),
+//! which is all its builders add.
 //!
 //! # Why a module of tfwire, not a crate of its own
 //!
@@ -37,6 +46,9 @@
 pub(crate) mod scan;
 pub(crate) mod shape;
 pub mod tape;
+pub mod view;
+
+pub use shape::{JsonShape, json_shape};
 
 use core::fmt;
 

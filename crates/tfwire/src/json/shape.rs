@@ -17,6 +17,8 @@ const OPEN: u8 = 1;
 const CLOSE: u8 = 2;
 const SEPARATOR: u8 = 3;
 const QUOTE: u8 = 4;
+const DIGIT: u8 = 5;
+const EXPONENT: u8 = 6;
 
 static CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
@@ -27,6 +29,13 @@ static CLASS: [u8; 256] = {
     t[b',' as usize] = SEPARATOR;
     t[b':' as usize] = SEPARATOR;
     t[b'"' as usize] = QUOTE;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = DIGIT;
+        d += 1;
+    }
+    t[b'e' as usize] = EXPONENT;
+    t[b'E' as usize] = EXPONENT;
     t
 };
 
@@ -55,13 +64,56 @@ static CLASS: [u8; 256] = {
 /// [`ErrorKind::TooManyNodes`] (at the end of the input) when the node count exceeds
 /// `max_nodes`.
 pub fn check_json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<usize, Error> {
+    json_shape(input, max_depth, max_nodes).map(|shape| shape.nodes)
+}
+
+/// What the shape pass ([`json_shape`]) found in a document it accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonShape {
+    /// The node count (see [`check_json_shape`]).
+    pub nodes: usize,
+    /// Whether a number outside strings has an exponent or more than 308 digits in a row:
+    /// then it may be beyond `f64`'s range (`1e400`), which simd-json refuses, and
+    /// [`TapeParser::parse_document`](super::tape::TapeParser::parse_document) sets such
+    /// numbers aside before parsing. `false` for nearly every real document.
+    pub wide_numbers: bool,
+}
+
+/// [`check_json_shape`], also telling whether the document may hold a number beyond
+/// `f64`'s range ([`JsonShape::wide_numbers`]), in the same pass: the input for
+/// [`TapeParser::parse_document`](super::tape::TapeParser::parse_document).
+///
+/// ```
+/// use tfwire::json::{JsonShape, json_shape};
+/// let shape = json_shape(br#"{"a":[1,2.5e400],"b":"1e999"}"#, 8, 100).unwrap();
+/// assert_eq!(shape, JsonShape { nodes: 11, wide_numbers: true });
+/// assert!(!json_shape(br#"[true,false,"1e999",0.5]"#, 8, 100).unwrap().wide_numbers);
+/// ```
+///
+/// # Errors
+///
+/// As [`check_json_shape`].
+pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<JsonShape, Error> {
     let mut depth = 0usize;
     let mut nodes = 0usize;
+    // Digits in a row just before `i` (outside strings), and whether a number may be wide.
+    let mut digits = 0usize;
+    let mut wide = false;
     let mut i = 0;
     while i < input.len() {
         match CLASS[input[i] as usize] {
-            OTHER => {}
+            OTHER => digits = 0,
+            DIGIT => {
+                digits += 1;
+                wide |= digits > 308;
+            }
+            EXPONENT => {
+                // `e` after a digit: an exponent (`true` and `false` have no digit before).
+                wide |= digits > 0;
+                digits = 0;
+            }
             OPEN => {
+                digits = 0;
                 depth += 1;
                 nodes += 1;
                 if depth > max_depth {
@@ -73,12 +125,17 @@ pub fn check_json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Res
                 }
             }
             CLOSE => {
+                digits = 0;
                 depth = depth.saturating_sub(1);
                 nodes += 1;
             }
-            SEPARATOR => nodes += 1,
+            SEPARATOR => {
+                digits = 0;
+                nodes += 1;
+            }
             _ => {
                 // A string: skip to its closing quote, stepping over escapes.
+                digits = 0;
                 nodes += 1;
                 i += 1;
                 loop {
@@ -108,7 +165,10 @@ pub fn check_json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Res
             Path::root(),
         ));
     }
-    Ok(nodes)
+    Ok(JsonShape {
+        nodes,
+        wide_numbers: wide,
+    })
 }
 
 /// The message for a document simd-json rejected (see [`super::tape::TapeParser::parse`]), in the

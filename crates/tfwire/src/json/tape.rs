@@ -12,10 +12,12 @@
 //! The workspace enables simd-json once, here (the dependency is tfwire's): no serde, runtime
 //! CPU detection, SWAR number parsing, and `big-int-as-float`. The last makes an integer
 //! beyond 64 bits a float node instead of a syntax error, so a plan holding one still parses;
-//! no reader of the tape takes such a float's value (the typed decoder reads every float
-//! node's text at its offset, the plan model keeps the text of every number an `f64` may not
-//! hold). Since every crate goes through this module, `cargo test -p tfwire` and workspace
-//! builds run the same code.
+//! no reader of the tape takes such a float's value where it may be inexact (every number's
+//! text is read at its node's offset: [`TapeText::number_text`], [`Document::number_text`]).
+//! A number beyond `f64`'s range (`1e400`) is still simd-json's syntax error; a
+//! [`Document`] sets such numbers aside before parsing ([`TapeParser::parse_document`]).
+//! Since every crate goes through this module, `cargo test -p tfwire` and workspace builds
+//! run the same code.
 
 use crate::error::{Error, ErrorKind, Path};
 use simd_json::ErrorType;
@@ -152,6 +154,98 @@ impl TapeParser {
         }
     }
 
+    /// Parses `buf[..len]` in place into a [`Document`]: the tape, the byte offset of every
+    /// node, and the exact text of every number, with no copy of the input. `shape` is what
+    /// [`json_shape`](super::json_shape) found in `buf[..len]` (the caller runs it first, to
+    /// refuse a document too deep or too large before anything is allocated).
+    ///
+    /// Numbers beyond `f64`'s range (`1e400`, a 400-digit integer), which simd-json refuses,
+    /// are handled here, once for the workspace: when `shape` says the document may hold one,
+    /// each such number is set aside (its text kept by the document) and overwritten in
+    /// `buf` with `0.0` and spaces before simd-json runs, so the document parses and
+    /// [`Document::number_text`] still gives the number as written. (tfwire's
+    /// [`Decoder::decode_json`](crate::Decoder::decode_json), which parses a copy of its
+    /// input, needs no such step: a tape it cannot build sends it to the byte-wise reader,
+    /// which reads every number as text.)
+    ///
+    /// `buf` must hold at least `len + INPUT_PADDING` bytes. Afterwards `buf[..len]` holds
+    /// the document with its strings unescaped in place (see [`TapeParser::parse`]).
+    ///
+    /// ```
+    /// use tfwire::json::tape::{INPUT_PADDING, Node, TapeParser};
+    /// let text = br#"{"a":[0.10,1e400],"b":"x"}"#;
+    /// let mut buf = text.to_vec();
+    /// buf.resize(text.len() + INPUT_PADDING, b' ');
+    /// let shape = tfwire::json::json_shape(text, 64, usize::MAX).unwrap();
+    /// let mut parser = TapeParser::default();
+    /// let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
+    /// assert!(matches!(doc.nodes()[3], Node::Static(_)));
+    /// assert_eq!((doc.offset(3), doc.number_text(3)), (6, "0.10"));
+    /// assert_eq!((doc.offset(4), doc.number_text(4)), (11, "1e400"));
+    /// assert_eq!(doc.offset(6), 22);
+    /// parser.recycle_document(doc);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`TapeParser::parse`].
+    pub fn parse_document<'a>(
+        &mut self,
+        buf: &'a mut [u8],
+        len: usize,
+        shape: &super::JsonShape,
+    ) -> Result<Document<'a>, Error> {
+        let mut wide = Vec::new();
+        let mut wide_text = String::new();
+        if shape.wide_numbers && len <= buf.len() {
+            set_aside_wide_numbers(&mut buf[..len], &mut wide, &mut wide_text);
+        }
+        let size = buf.len();
+        let ptr = buf.as_mut_ptr();
+        // SAFETY: `ptr` and `size` are those of `buf`, which is borrowed for `'a`; the
+        // mutable slice made here is the only one used from now on (`buf` itself is not
+        // used again) and is given to simd-json, which writes unescaped strings through it
+        // and returns; the tape keeps only shared `&'a str`s into it.
+        let parse_buf: &'a mut [u8] = unsafe { core::slice::from_raw_parts_mut(ptr, size) };
+        let tape = self.parse(parse_buf, len)?;
+        // SAFETY: from here on, for all of `'a`, nothing writes to the buffer (the mutable
+        // slice above was consumed by `parse`, and the tape's strings are shared), so a
+        // shared view of its first `len` bytes aliases only shared borrows. The view reads
+        // numbers and punctuation, which simd-json never rewrites; it is made from `ptr`,
+        // the pointer the strings' slice was derived from. Why not safe code: the text must
+        // be read after parsing (numbers and offsets), and the safe ways are a copy of the
+        // whole document (what the typed decode does; a plan reader would hold the input
+        // twice) or a pre-scan copying number texts out before parsing (what this replaced:
+        // a 32 MB plan summary now takes 0.84x its instructions by callgrind, but about
+        // 1.04x its wall time on a shared 2-core machine: the offsets pass reads the
+        // structural indexes again).
+        let text: &'a [u8] = unsafe { core::slice::from_raw_parts(ptr.cast_const(), len) };
+        let mut offsets = core::mem::take(&mut self.offsets);
+        let nodes = tape.0.len();
+        let n = node_offsets(text, self.buffers.structural_indexes(), nodes, &mut offsets);
+        let mut doc = Document {
+            tape,
+            offsets,
+            n,
+            text,
+            wide: Vec::new(),
+            wide_text,
+        };
+        // By node: every number set aside starts a node (strings were skipped).
+        for (offset, from, to) in wide {
+            if let Ok(node) = doc.offsets[..n].binary_search(&offset) {
+                doc.wide.push((node as u32, from, to));
+            }
+        }
+        Ok(doc)
+    }
+
+    /// Takes back a [`Document`]'s tape and offsets for the next parse.
+    pub fn recycle_document(&mut self, doc: Document<'_>) {
+        self.spare = Some(doc.tape.reset());
+        self.offsets = doc.offsets;
+    }
+
     /// Takes back a tape's node allocation for the next [`TapeParser::parse`].
     pub fn recycle(&mut self, tape: Tape<'_>) {
         self.spare = Some(tape.reset());
@@ -161,7 +255,12 @@ impl TapeParser {
     /// it was parsed from (before its strings were unescaped: any copy of it, or the buffer
     /// itself where no string had an escape). Computed on each call; the vector is reused.
     pub fn node_offsets(&mut self, input: &[u8]) -> &[u32] {
-        let n = node_offsets(input, self.buffers.structural_indexes(), &mut self.offsets);
+        let n = node_offsets(
+            input,
+            self.buffers.structural_indexes(),
+            usize::MAX,
+            &mut self.offsets,
+        );
         &self.offsets[..n]
     }
 
@@ -176,13 +275,183 @@ impl TapeParser {
     /// filled for the tape last parsed; its first `n` entries (`n` returned) are the offsets.
     pub(crate) fn take_offsets(&mut self, input: &[u8]) -> (Vec<u32>, usize) {
         let mut offsets = core::mem::take(&mut self.offsets);
-        let n = node_offsets(input, self.buffers.structural_indexes(), &mut offsets);
+        let n = node_offsets(
+            input,
+            self.buffers.structural_indexes(),
+            usize::MAX,
+            &mut offsets,
+        );
         (offsets, n)
     }
 
     /// Gives back the vector [`TapeParser::take_offsets`] took.
     pub(crate) fn put_offsets(&mut self, offsets: Vec<u32>) {
         self.offsets = offsets;
+    }
+}
+
+/// A JSON document parsed in place by [`TapeParser::parse_document`]: its tape, the byte
+/// offset of every node, and the exact text of every number (read at the node's offset in
+/// the buffer, with the workspace's one number grammar). The one way the workspace maps a
+/// tape node back to its text.
+pub struct Document<'a> {
+    tape: Tape<'a>,
+    /// The offsets of the nodes: the first `n` entries.
+    offsets: Vec<u32>,
+    n: usize,
+    /// The parse buffer's document bytes: numbers and punctuation as written (strings are
+    /// unescaped in place, so never read from here).
+    text: &'a [u8],
+    /// Numbers beyond `f64`'s range, set aside before parsing: node, then the range of its
+    /// text in `wide_text`; sorted by node.
+    wide: Vec<(u32, u32, u32)>,
+    wide_text: String,
+}
+
+impl core::fmt::Debug for Document<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Document")
+            .field("nodes", &self.n)
+            .field("len", &self.text.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Document<'a> {
+    /// An empty document (no nodes), for values that stand on their own (a constant
+    /// `null`).
+    pub const fn empty() -> Document<'static> {
+        Document {
+            tape: simd_json::tape::Tape(Vec::new()),
+            offsets: Vec::new(),
+            n: 0,
+            text: &[],
+            wide: Vec::new(),
+            wide_text: String::new(),
+        }
+    }
+
+    /// The tape's nodes, the first the root.
+    pub fn nodes(&self) -> &[Node<'a>] {
+        &self.tape.0
+    }
+
+    /// The byte offset of node `node` in the document; the document's length for `node`
+    /// past the last node.
+    #[inline]
+    pub fn offset(&self, node: usize) -> usize {
+        match self.offsets[..self.n].get(node) {
+            Some(&at) => at as usize,
+            None => self.text.len(),
+        }
+    }
+
+    /// The byte offset of every node, in tape order (see [`Document::offset`]).
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets[..self.n]
+    }
+
+    /// The index of `node`, a reference into [`Document::nodes`] (`None` for a node of
+    /// another tape).
+    #[inline]
+    pub fn index_of(&self, node: &Node<'_>) -> Option<usize> {
+        let at = (node as *const Node<'_> as usize).wrapping_sub(self.tape.0.as_ptr() as usize)
+            / core::mem::size_of::<Node<'_>>();
+        (at < self.tape.0.len()).then_some(at)
+    }
+
+    /// The exact text of the number node `node`, as the document wrote it (RFC 8259
+    /// grammar); empty for a node that is not a number.
+    pub fn number_text(&self, node: usize) -> &str {
+        if !self.wide.is_empty()
+            && let Ok(k) = self.wide.binary_search_by_key(&node, |w| w.0 as usize)
+        {
+            let (_, from, to) = self.wide[k];
+            return &self.wide_text[from as usize..to as usize];
+        }
+        let at = self.offset(node);
+        let end = super::scan::number(self.text, at).unwrap_or(at);
+        // The number grammar is ASCII.
+        core::str::from_utf8(&self.text[at..end]).unwrap_or("")
+    }
+
+    /// The whole document as an untyped [`Json`](super::view::Json) value (`null` for a
+    /// document without nodes).
+    pub fn root(&self) -> super::view::Json<'_> {
+        if self.tape.0.is_empty() {
+            return super::view::Json::null();
+        }
+        super::view::Json::new(&self.tape.0, self)
+    }
+
+    /// The offsets and number texts of the subtree whose first node is `first`, for
+    /// [`Decoder::decode_json_nodes`](crate::Decoder::decode_json_nodes) over it.
+    pub fn subtree(&self, first: usize) -> Subtree<'_> {
+        Subtree { doc: self, first }
+    }
+}
+
+/// A subtree of a [`Document`] as [`TapeText`] (see [`Document::subtree`]): node indexes
+/// count from its first node.
+#[derive(Clone, Copy, Debug)]
+pub struct Subtree<'d> {
+    doc: &'d Document<'d>,
+    first: usize,
+}
+
+impl<'d> TapeText<'d> for Subtree<'d> {
+    #[inline]
+    fn offset(&self, node: usize) -> usize {
+        self.doc.offset(self.first + node)
+    }
+
+    #[inline]
+    fn number_text(&self, node: usize) -> &'d str {
+        self.doc.number_text(self.first + node)
+    }
+}
+
+/// Overwrites each number of `text` beyond `f64`'s range (`1e400`, `-1e400`, a 400-digit
+/// integer) with `0.0` and spaces, which simd-json reads as a float, keeping its offset and
+/// its text (appended to `kept`) in `out`. Strings are skipped.
+#[cold]
+fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept: &mut String) {
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                i += 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &text[i.min(text.len())..]) {
+                        None => return,
+                        Some(k) if text[i + k] == b'\\' => i += k + 2,
+                        Some(k) => {
+                            i += k;
+                            break;
+                        }
+                    }
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                let end = super::scan::number(text, i).unwrap_or(i + 1).max(i + 1);
+                let run = core::str::from_utf8(&text[i..end]).unwrap_or("");
+                if end - i >= 3
+                    && super::is_number(run.as_bytes())
+                    && run.parse::<f64>().is_ok_and(f64::is_infinite)
+                    && let (Ok(at), Ok(from)) = (u32::try_from(i), u32::try_from(kept.len()))
+                {
+                    kept.push_str(run);
+                    out.push((at, from, kept.len() as u32));
+                    let run = &mut text[i..end];
+                    run.fill(b' ');
+                    run[..3].copy_from_slice(b"0.0");
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
     }
 }
 
@@ -195,7 +464,9 @@ impl TapeParser {
 ///
 /// The offsets are the first `n` entries of `offsets` (`n` returned); the vector only ever
 /// grows, so a warm decoder neither allocates nor zero-fills it.
-fn node_offsets(input: &[u8], structurals: &[u32], offsets: &mut Vec<u32>) -> usize {
+/// `nodes` bounds the count (the tape's length, where known: the vector then needs no entry
+/// for punctuation, half of all structurals in a typical document).
+fn node_offsets(input: &[u8], structurals: &[u32], nodes: usize, offsets: &mut Vec<u32>) -> usize {
     /// Bytes that open a value (`true`); punctuation (`:` `,` `]` `}`) does not.
     const OPENS: [bool; 256] = {
         let mut t = [true; 256];
@@ -205,12 +476,19 @@ fn node_offsets(input: &[u8], structurals: &[u32], offsets: &mut Vec<u32>) -> us
         t[b'}' as usize] = false;
         t
     };
-    if offsets.len() < structurals.len() {
-        offsets.resize(structurals.len(), 0);
+    let len = structurals.len().min(nodes.saturating_add(1));
+    if offsets.len() < len {
+        // A new zeroed allocation (the allocator's zero pages), not a grown and memset one:
+        // the old entries are not needed.
+        *offsets = vec![0; len];
     }
     let mut n = 0;
     for &i in structurals {
-        offsets[n] = i;
+        // Always there (a tape of `nodes` nodes has at most `nodes` values to open).
+        let Some(slot) = offsets.get_mut(n) else {
+            break;
+        };
+        *slot = i;
         // simd-json's last structural index may be the end of the input: not a value.
         n += usize::from(input.get(i as usize).is_some_and(|&b| OPENS[b as usize]));
     }
@@ -271,6 +549,57 @@ mod tests {
             "(root): invalid JSON: the input is not valid UTF-8"
         );
         assert!(matches!(e.kind(), ErrorKind::UnplacedSyntax(_)));
+    }
+
+    #[test]
+    fn documents_know_every_offset_and_number_text() {
+        let big = format!("-{}", "9".repeat(400));
+        let text = format!(
+            r#"{{"s":"1e400 \" 1e400","a":[1e400, {big},0.10,-0,5e-320],"e":"\u0041","n":1E+999}}"#
+        );
+        let text = text.as_bytes();
+        let shape = crate::json::json_shape(text, 8, usize::MAX).unwrap();
+        assert!(shape.wide_numbers);
+        let mut buf = text.to_vec();
+        buf.resize(text.len() + INPUT_PADDING, b' ');
+        let mut parser = TapeParser::default();
+        let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
+        let numbers: Vec<(usize, &str)> = (0..doc.nodes().len())
+            .filter(|&i| {
+                matches!(
+                    doc.nodes()[i],
+                    Node::Static(StaticNode::F64(_) | StaticNode::I64(_) | StaticNode::U64(_))
+                )
+            })
+            .map(|i| (doc.offset(i), doc.number_text(i)))
+            .collect();
+        let find = |t: &str| {
+            let from = text.windows(3).position(|w| w == b"[1e").unwrap();
+            from + text[from..]
+                .windows(t.len())
+                .position(|w| w == t.as_bytes())
+                .unwrap()
+        };
+        assert_eq!(
+            numbers,
+            [
+                (find("1e400"), "1e400"),
+                (find(&big), big.as_str()),
+                (find("0.10"), "0.10"),
+                (find("-0,"), "-0"),
+                (find("5e-320"), "5e-320"),
+                (find("1E+999"), "1E+999"),
+            ]
+        );
+        // Strings keep their numbers and escapes.
+        assert!(matches!(doc.nodes()[2], Node::String("1e400 \" 1e400")));
+        assert_eq!(doc.offset(doc.nodes().len()), text.len());
+        parser.recycle_document(doc);
+        // Without the shape's word, such a number is simd-json's syntax error.
+        let mut buf = b"[1e400]".to_vec();
+        buf.resize(7 + INPUT_PADDING, b' ');
+        let plain = crate::json::json_shape(b"[1]", 8, 10).unwrap();
+        assert!(parser.parse_document(&mut buf, 7, &plain).is_err());
     }
 
     #[test]

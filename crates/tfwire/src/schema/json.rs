@@ -7,7 +7,8 @@ use super::{
 use crate::decode::json_tape::{DocText, TapeSource};
 use crate::error::{Error, ErrorKind, Path, PathStep};
 use crate::json::Safe;
-use crate::json::tape::{DEFAULT_MAX_DEPTH, INPUT_PADDING, Node, StaticNode, TapeParser};
+use crate::json::tape::{DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, Node, StaticNode, TapeParser};
+use crate::json::view::Json;
 use bumpalo::Bump;
 use std::collections::BTreeMap;
 
@@ -28,40 +29,49 @@ impl ProviderSchemas {
     }
 }
 
-/// Parses `input` with simd-json and runs `f` over the tape.
+/// Parses `input` into a [`Document`] (the shared JSON layer: node offsets, exact numbers)
+/// and runs `f` over it.
 fn with_document<T>(
     input: &[u8],
     f: impl FnOnce(&Doc<'_, '_>) -> Result<T, Error>,
 ) -> Result<T, Error> {
     // Nothing is allocated for a document nested too deep to parse (simd-json would size
     // its tape first, 28 bytes for each bracket).
-    crate::check_json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX)?;
+    let shape = crate::json::json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX)?;
+    // A copy: the type JSON of attributes is read from the original text (see
+    // `TapeText::text`), which parsing in place would unescape.
     let mut copy = Vec::with_capacity(input.len() + INPUT_PADDING);
     copy.extend_from_slice(input);
     copy.resize(input.len() + INPUT_PADDING, 0);
     let mut parser = TapeParser::default();
-    let tape = parser.parse(&mut copy, input.len())?;
-    let offsets = parser.node_offsets(input);
+    let doc = parser.parse_document(&mut copy, input.len(), &shape)?;
     let bump = Bump::new();
     f(&Doc {
         src: TapeSource {
-            nodes: &tape.0,
-            texts: DocText { offsets, input },
+            nodes: doc.nodes(),
+            texts: DocText {
+                offsets: doc.offsets(),
+                input,
+            },
             pos: 0,
             last: 0,
         },
+        doc: &doc,
         bump: &bump,
     })
 }
 
+/// The loader's walk: values by node index, read through the shared [`Json`] view (kinds,
+/// members, subtree sizes, offsets); the schema's own errors (with its path) built here.
 struct Doc<'a, 't> {
     src: TapeSource<'a, 't, DocText<'a, 't>>,
+    doc: &'t Document<'a>,
     bump: &'a Bump,
 }
 
 type Steps = Vec<PathStep>;
 
-impl<'a> Doc<'a, '_> {
+impl<'a, 't> Doc<'a, 't> {
     fn fail<T>(&self, at: usize, path: &Steps, message: impl Into<String>) -> Result<T, Error> {
         Err(Error::new(
             ErrorKind::InvalidSchema(message.into()),
@@ -70,35 +80,26 @@ impl<'a> Doc<'a, '_> {
         ))
     }
 
+    /// The value at node `i`.
+    fn value(&self, i: usize) -> Json<'t> {
+        Json::new(&self.doc.nodes()[i..], self.doc)
+    }
+
     fn kind(&self, i: usize) -> &'static str {
-        match self.src.nodes[i] {
-            Node::String(_) => "a string",
-            Node::Object { .. } => "an object",
-            Node::Array { .. } => "an array",
-            Node::Static(StaticNode::Null) => "null",
-            Node::Static(StaticNode::Bool(_)) => "a bool",
-            Node::Static(_) => "a number",
-        }
+        self.value(i).kind().describe()
     }
 
     /// The members of the object at `i` (key, value index); `None` if `i` is not an object.
-    fn members(&self, i: usize) -> Option<Vec<(&'a str, usize)>> {
-        let Node::Object { len, .. } = self.src.nodes[i] else {
-            return None;
-        };
-        let mut out = Vec::with_capacity(len);
-        let mut k = i + 1;
-        for _ in 0..len {
-            let Node::String(key) = self.src.nodes[k] else {
-                return None;
-            };
-            out.push((key, k + 1));
-            k = self.src.after(k + 1);
-        }
-        Some(out)
+    fn members(&self, i: usize) -> Option<Vec<(&'t str, usize)>> {
+        let members = self.value(i).as_object()?.iter();
+        Some(
+            members
+                .map(|(key, v)| (key, v.node_index().unwrap_or(i)))
+                .collect(),
+        )
     }
 
-    fn object(&self, i: usize, path: &Steps, what: &str) -> Result<Vec<(&'a str, usize)>, Error> {
+    fn object(&self, i: usize, path: &Steps, what: &str) -> Result<Vec<(&'t str, usize)>, Error> {
         match self.members(i) {
             Some(m) => Ok(m),
             None => self.fail(
@@ -171,8 +172,8 @@ impl<'a> Doc<'a, '_> {
     /// whose name `others` (the block's attributes) also has.
     fn unique(
         &self,
-        members: &[(&'a str, usize)],
-        others: &[(&'a str, usize)],
+        members: &[(&'t str, usize)],
+        others: &[(&'t str, usize)],
         path: &mut Steps,
     ) -> Result<(), Error> {
         // Sorted by name (then position), so that the check is O(n log n) for any schema.

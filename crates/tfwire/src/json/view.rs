@@ -1,0 +1,608 @@
+//! [`Json`]: the untyped, borrowed view of one JSON value of a parsed [`Document`].
+//!
+//! Strings borrow from the input, containers are slices of the tape, skipping a subtree is
+//! O(1) (the tape records each container's size), every value knows its byte offset, and
+//! numbers are exact (read from their text where an `f64` may not hold them). tfwire-plan's
+//! document model reads plans and states through it (and re-exports it), and
+//! [`Json::decode_typed`] runs a compiled [`Program`](crate::Program) over any value in
+//! place.
+//!
+//! # Why here, not in tfwire-plan
+//!
+//! The view is where the layer's pieces meet: the tape's nodes, their offsets, the exact
+//! number text, the string writer of its `Display`, and the typed decoder's entry over a
+//! subtree. Kept in tfwire-plan, it had to re-derive offsets and number texts (its own
+//! pre-scan and offset mechanism, issue 16); here it uses [`Document`]'s, and any reader of
+//! JSON documents built on tfwire (the schema loader included) has the same view with the
+//! same messages ([`JsonKind::describe`]) without depending on the plan crate.
+
+use super::tape::{Document, Node, StaticNode};
+use core::fmt;
+
+/// One JSON value of a parsed document: a `Copy` view over the tape.
+///
+/// Objects keep their members in document order; when a key occurs more than once,
+/// [`Json::get`] returns the last occurrence (as JavaScript and Python do).
+///
+/// ```
+/// use tfwire::json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
+/// let text = br#"{"tags":{"env":"prod"},"ports":[80,443]}"#;
+/// let mut buf = text.to_vec();
+/// buf.resize(text.len() + INPUT_PADDING, b' ');
+/// let shape = json_shape(text, 64, usize::MAX)?;
+/// let mut parser = TapeParser::default();
+/// let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
+/// let root = doc.root();
+/// assert_eq!(root.get("tags").and_then(|t| t.get("env")).and_then(|v| v.as_str()), Some("prod"));
+/// assert_eq!(root.get("ports").and_then(|p| p.index(1)).and_then(|v| v.as_u64()), Some(443));
+/// assert_eq!(root.to_string(), r#"{"tags":{"env":"prod"},"ports":[80,443]}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct Json<'a> {
+    /// The value's node first, then (for containers) all nodes of its members.
+    nodes: &'a [Node<'a>],
+    /// The document the nodes belong to: their offsets and number texts.
+    doc: &'a Document<'a>,
+}
+
+/// The document of values that belong to none ([`Json::null`]).
+static NO_DOCUMENT: Document<'static> = Document::empty();
+
+/// Whether a number needs its text to be exact (see [`JsonNumber`]): written in 16 characters
+/// or more, or with an exponent that takes a nonzero number out of `f64`'s normal range
+/// (`1e400`, set aside as `0.0` on the tape, `1e-400`, `5e-320`). `x` is the tape's value.
+fn keeps_text(text: &str, x: f64) -> bool {
+    text.len() >= 16
+        || (!x.is_normal()
+            && text.bytes().any(|b| b == b'e' || b == b'E')
+            && text
+                .bytes()
+                .take_while(|&b| b != b'e' && b != b'E')
+                .any(|b| matches!(b, b'1'..=b'9')))
+}
+
+/// The kind of a JSON value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JsonKind {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonKind {
+    /// The kind's name with an article, for messages: `"an object"`, `"a string"`, `"null"`.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            JsonKind::Null => "null",
+            JsonKind::Bool => "a bool",
+            JsonKind::Number => "a number",
+            JsonKind::String => "a string",
+            JsonKind::Array => "an array",
+            JsonKind::Object => "an object",
+        }
+    }
+}
+
+impl fmt::Display for JsonKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// A JSON number, exactly as the document wrote it.
+///
+/// Integers that fit 64 bits are integers. Other numbers written in fewer than 16
+/// characters (`0.5`, `3.14`, `2.5e3`: at most 15 significant digits, which an `f64` gives
+/// back exactly as its shortest text) are `f64`s, unless beyond an `f64`'s normal range; the
+/// rest (`1e400`, `1e-400`, `123456789012345678901234567890`, `0.12345678901234567`) keep
+/// their text, so nothing is ever rounded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JsonNumber<'a> {
+    /// A non-negative integer.
+    U64(u64),
+    /// A negative integer.
+    I64(i64),
+    /// A short decimal, as the `f64` whose shortest text it is (`0.1` is the `f64` nearest
+    /// to 0.1, displayed as `0.1`).
+    F64(f64),
+    /// A number kept as its JSON text, as written (see the type's documentation).
+    Decimal(&'a str),
+}
+
+impl fmt::Display for JsonNumber<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            JsonNumber::U64(n) => write!(f, "{n}"),
+            JsonNumber::I64(n) => write!(f, "{n}"),
+            JsonNumber::F64(x) if x.is_finite() && x == x.trunc() && x.abs() < 1e17 => {
+                write!(f, "{x:.0}")
+            }
+            JsonNumber::F64(x) if x.is_finite() => write!(f, "{x:?}"),
+            // Not from a document (those keep their text): JSON has no infinity.
+            JsonNumber::F64(_) => f.write_str("null"),
+            JsonNumber::Decimal(text) => f.write_str(text),
+        }
+    }
+}
+
+impl<'a> Json<'a> {
+    /// Wraps the nodes of one value of `doc` (a subslice of [`Document::nodes`], the
+    /// value's node first; the slice may run past the value's last node).
+    pub fn new(nodes: &'a [Node<'a>], doc: &'a Document<'a>) -> Json<'a> {
+        debug_assert!(!nodes.is_empty());
+        let len = 1 + container_count(&nodes[0]);
+        Json {
+            nodes: &nodes[..len],
+            doc,
+        }
+    }
+
+    /// The JSON `null` value.
+    pub fn null() -> Json<'static> {
+        static NULL: [Node<'static>; 1] = [Node::Static(StaticNode::Null)];
+        Json {
+            nodes: &NULL,
+            doc: &NO_DOCUMENT,
+        }
+    }
+
+    /// The index of the value's node in its document ([`Document::nodes`]; `None` for
+    /// [`Json::null`]).
+    pub fn node_index(&self) -> Option<usize> {
+        self.doc.index_of(&self.nodes[0])
+    }
+
+    /// The byte offset of the value in the input (`None` for [`Json::null`]).
+    pub fn offset(&self) -> Option<usize> {
+        self.node_index().map(|i| self.doc.offset(i))
+    }
+
+    /// The byte offset of the key of this value, when it is an object member (the node
+    /// before it is its key); `None` otherwise.
+    pub fn key_offset(&self) -> Option<usize> {
+        let i = self.node_index()?.checked_sub(1)?;
+        matches!(self.doc.nodes()[i], Node::String(_)).then(|| self.doc.offset(i))
+    }
+
+    /// The number at the value's node, given the tape's float `x` (see [`keeps_text`]).
+    fn float(&self, x: f64) -> JsonNumber<'a> {
+        let text = self.node_index().map_or("", |i| self.doc.number_text(i));
+        if keeps_text(text, x) {
+            JsonNumber::Decimal(text)
+        } else {
+            JsonNumber::F64(x)
+        }
+    }
+
+    /// The value's kind.
+    pub fn kind(&self) -> JsonKind {
+        match self.nodes[0] {
+            Node::String(_) => JsonKind::String,
+            Node::Object { .. } => JsonKind::Object,
+            Node::Array { .. } => JsonKind::Array,
+            Node::Static(StaticNode::Null) => JsonKind::Null,
+            Node::Static(StaticNode::Bool(_)) => JsonKind::Bool,
+            Node::Static(_) => JsonKind::Number,
+        }
+    }
+
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self.nodes[0], Node::Static(StaticNode::Null))
+    }
+
+    /// The bool, if this is `true` or `false`.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.nodes[0] {
+            Node::Static(StaticNode::Bool(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The string (borrowed from the input), if this is a string.
+    pub fn as_str(&self) -> Option<&'a str> {
+        match self.nodes[0] {
+            Node::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is a number.
+    pub fn as_number(&self) -> Option<JsonNumber<'a>> {
+        match self.nodes[0] {
+            Node::Static(StaticNode::U64(n)) => Some(JsonNumber::U64(n)),
+            Node::Static(StaticNode::I64(n)) if n >= 0 => Some(JsonNumber::U64(n as u64)),
+            Node::Static(StaticNode::I64(n)) => Some(JsonNumber::I64(n)),
+            Node::Static(StaticNode::F64(x)) => Some(self.float(x)),
+            _ => None,
+        }
+    }
+
+    /// The number as a `u64`, if this is a non-negative integer that fits.
+    pub fn as_u64(&self) -> Option<u64> {
+        match self.as_number()? {
+            JsonNumber::U64(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The number as an `i64`, if this is an integer that fits.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self.as_number()? {
+            JsonNumber::U64(n) => i64::try_from(n).ok(),
+            JsonNumber::I64(n) => Some(n),
+            JsonNumber::F64(_) | JsonNumber::Decimal(_) => None,
+        }
+    }
+
+    /// The number as an `f64`: the nearest one (an infinity beyond `f64`'s range).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self.nodes[0] {
+            Node::Static(StaticNode::U64(n)) => Some(n as f64),
+            Node::Static(StaticNode::I64(n)) => Some(n as f64),
+            Node::Static(StaticNode::F64(x)) => Some(match self.float(x) {
+                // A number beyond f64's range is `0.0` on the tape.
+                JsonNumber::Decimal(text) => text.parse().unwrap_or(x),
+                _ => x,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is an array.
+    pub fn as_array(&self) -> Option<Array<'a>> {
+        match self.nodes[0] {
+            Node::Array { len, .. } => Some(Array {
+                len,
+                nodes: &self.nodes[1..],
+                doc: self.doc,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The object, if this is an object.
+    pub fn as_object(&self) -> Option<Object<'a>> {
+        match self.nodes[0] {
+            Node::Object { len, .. } => Some(Object {
+                len,
+                nodes: &self.nodes[1..],
+                doc: self.doc,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The member `key` of an object (the last one if the key repeats); `None` if this is
+    /// not an object or has no such member.
+    pub fn get(&self, key: &str) -> Option<Json<'a>> {
+        self.as_object()?.get(key)
+    }
+
+    /// The element `i` of an array; `None` if this is not an array or is too short.
+    pub fn index(&self, i: usize) -> Option<Json<'a>> {
+        self.as_array()?.get(i)
+    }
+
+    /// How many tape nodes this value spans (1 for a scalar).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the value contains (or is) `true` anywhere: for an unknown or sensitive
+    /// marker tree, whether any leaf is marked.
+    pub fn contains_true(&self) -> bool {
+        self.nodes
+            .iter()
+            .any(|n| matches!(n, Node::Static(StaticNode::Bool(true))))
+    }
+
+    /// This value decoded by [`Json::decode_typed`] with a fresh decoder whose
+    /// [`Config::plain_dynamic`](crate::Config::plain_dynamic) is set (`show -json` writes a value at a `dynamic`
+    /// position as plain JSON), or `None` when it is `null`: the typed form of a resource's
+    /// `before`, `after` or `values`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Json::decode_typed`].
+    pub fn typed(
+        &self,
+        program: &'a crate::Program,
+        arena: &'a bumpalo::Bump,
+    ) -> Result<Option<crate::Value<'a>>, crate::Error> {
+        if self.is_null() {
+            return Ok(None);
+        }
+        let config = crate::Config::default().plain_dynamic(true);
+        self.decode_typed(program, &mut crate::Decoder::new(config), arena)
+            .map(Some)
+    }
+
+    /// Decodes this value with a compiled `Program` (a resource type's schema, from a
+    /// [`ProgramCache`](crate::schema::ProgramCache)) in place: tfwire's JSON state machine runs over
+    /// this value's tape nodes, the same nodes the document model reads, with no text
+    /// written or parsed again. The value equals what
+    /// [`Decoder::decode_json`](crate::Decoder::decode_json) gives for the value's text.
+    ///
+    /// `show -json` plans and states write values at `dynamic` positions of the schema as
+    /// plain JSON, without go-cty's `{"type", "value"}` wrapper: decode them with a decoder
+    /// whose [`Config::plain_dynamic`](crate::Config::plain_dynamic) is set (as [`Json::typed`] does).
+    ///
+    /// Numbers are exact: the decoder reads each from its text in the document. Error
+    /// offsets are those of the offending value in the input.
+    ///
+    /// ```
+    /// use tfwire::json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
+    /// let text = br#"{"values":{"id":"i-1","port":8080.50,"tags":{"a":"b"}}}"#;
+    /// let mut buf = text.to_vec();
+    /// buf.resize(text.len() + INPUT_PADDING, b' ');
+    /// let shape = json_shape(text, 64, usize::MAX)?;
+    /// let mut parser = TapeParser::default();
+    /// let tape = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
+    /// let ty = tfwire::Type::from_json(
+    ///     r#"["object",{"id":"string","port":"number","tags":["map","string"]}]"#)?;
+    /// let program = tfwire::Program::compile(&ty);
+    /// let arena = bumpalo::Bump::new();
+    /// let values = tape.root().get("values").unwrap();
+    /// let v = values.decode_typed(&program, &mut tfwire::Decoder::default(), &arena)?;
+    /// assert_eq!(v.get("port").unwrap().as_number().unwrap().to_string(), "8080.5");
+    /// assert_eq!(v.get("tags").unwrap().get("a").unwrap().as_str(), Some("b"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The [`Error`](crate::Error) of a value that does not conform to the program's type.
+    pub fn decode_typed(
+        &self,
+        program: &'a crate::Program,
+        decoder: &mut crate::Decoder,
+        arena: &'a bumpalo::Bump,
+    ) -> Result<crate::Value<'a>, crate::Error> {
+        let texts = self.doc.subtree(self.node_index().unwrap_or(0));
+        decoder.decode_json_nodes(program, self.nodes, &texts, arena)
+    }
+}
+
+fn container_count(node: &Node<'_>) -> usize {
+    match *node {
+        Node::Object { count, .. } | Node::Array { count, .. } => count,
+        _ => 0,
+    }
+}
+
+impl fmt::Debug for Json<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Json({self})")
+    }
+}
+
+/// Compact JSON text (no spaces), with strings escaped as JSON requires.
+impl fmt::Display for Json<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.nodes[0] {
+            Node::String(s) => super::write_safe_str(f, s),
+            Node::Static(StaticNode::Null) => f.write_str("null"),
+            Node::Static(StaticNode::Bool(b)) => f.write_str(if b { "true" } else { "false" }),
+            Node::Static(_) => match self.as_number() {
+                Some(n) => write!(f, "{n}"),
+                None => f.write_str("null"),
+            },
+            Node::Array { .. } => {
+                f.write_str("[")?;
+                for (i, v) in self.as_array().into_iter().flatten().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+            Node::Object { .. } => {
+                f.write_str("{")?;
+                for (i, (k, v)) in self.as_object().into_iter().flatten().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    super::write_safe_str(f, k)?;
+                    write!(f, ":{v}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
+
+/// Structural equality: same kinds, same members in the same order, equal numbers (numbers
+/// kept as text compare by their text).
+impl PartialEq for Json<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.nodes == other.nodes
+            && self
+                .nodes
+                .iter()
+                .zip(other.nodes)
+                .all(|(a, b)| match (a, b) {
+                    (Node::Static(StaticNode::F64(x)), Node::Static(StaticNode::F64(y))) => {
+                        Json::new(core::slice::from_ref(a), self.doc).float(*x)
+                            == Json::new(core::slice::from_ref(b), other.doc).float(*y)
+                    }
+                    _ => true,
+                })
+    }
+}
+
+/// A JSON array: its elements in order.
+#[derive(Clone, Copy)]
+pub struct Array<'a> {
+    len: usize,
+    /// The nodes after the array's own node.
+    nodes: &'a [Node<'a>],
+    doc: &'a Document<'a>,
+}
+
+impl<'a> Array<'a> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the array has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The element `i` (O(i): earlier elements are skipped, each in O(1)).
+    pub fn get(&self, i: usize) -> Option<Json<'a>> {
+        self.iter().nth(i)
+    }
+
+    /// The elements in order.
+    pub fn iter(&self) -> ArrayIter<'a> {
+        ArrayIter {
+            left: self.len,
+            nodes: self.nodes,
+            doc: self.doc,
+        }
+    }
+}
+
+impl<'a> IntoIterator for Array<'a> {
+    type Item = Json<'a>;
+    type IntoIter = ArrayIter<'a>;
+    fn into_iter(self) -> ArrayIter<'a> {
+        self.iter()
+    }
+}
+
+impl fmt::Debug for Array<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The elements of an [`Array`].
+#[derive(Clone)]
+pub struct ArrayIter<'a> {
+    left: usize,
+    nodes: &'a [Node<'a>],
+    doc: &'a Document<'a>,
+}
+
+impl<'a> Iterator for ArrayIter<'a> {
+    type Item = Json<'a>;
+
+    fn next(&mut self) -> Option<Json<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let v = Json::new(self.nodes, self.doc);
+        self.nodes = &self.nodes[v.nodes.len()..];
+        Some(v)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for ArrayIter<'_> {}
+
+/// A JSON object: its members in document order.
+#[derive(Clone, Copy)]
+pub struct Object<'a> {
+    len: usize,
+    /// The nodes after the object's own node: key, value, key, value, ...
+    nodes: &'a [Node<'a>],
+    doc: &'a Document<'a>,
+}
+
+impl<'a> Object<'a> {
+    /// The number of members.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the object has no members.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The member `key` (the last one if the key repeats).
+    pub fn get(&self, key: &str) -> Option<Json<'a>> {
+        let mut found = None;
+        for (k, v) in self.iter() {
+            if k == key {
+                found = Some(v);
+            }
+        }
+        found
+    }
+
+    /// The members in document order: key (borrowed from the input) and value.
+    pub fn iter(&self) -> ObjectIter<'a> {
+        ObjectIter {
+            left: self.len,
+            nodes: self.nodes,
+            doc: self.doc,
+        }
+    }
+}
+
+impl<'a> IntoIterator for Object<'a> {
+    type Item = (&'a str, Json<'a>);
+    type IntoIter = ObjectIter<'a>;
+    fn into_iter(self) -> ObjectIter<'a> {
+        self.iter()
+    }
+}
+
+impl fmt::Debug for Object<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// The members of an [`Object`].
+#[derive(Clone)]
+pub struct ObjectIter<'a> {
+    left: usize,
+    nodes: &'a [Node<'a>],
+    doc: &'a Document<'a>,
+}
+
+impl<'a> Iterator for ObjectIter<'a> {
+    type Item = (&'a str, Json<'a>);
+
+    fn next(&mut self) -> Option<(&'a str, Json<'a>)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let key = match self.nodes[0] {
+            Node::String(s) => s,
+            // The tape always holds a string node for a key.
+            _ => "",
+        };
+        let v = Json::new(&self.nodes[1..], self.doc);
+        self.nodes = &self.nodes[1 + v.nodes.len()..];
+        Some((key, v))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for ObjectIter<'_> {}
