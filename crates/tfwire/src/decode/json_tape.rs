@@ -22,20 +22,112 @@ pub(crate) struct TapeSource<'a, 't, P> {
     pub(crate) last: usize,
 }
 
-/// The texts of a tape parsed from a document still at hand: every node's offset, number
-/// texts read from the document.
+impl<'a, 't, P> TapeSource<'a, 't, P> {
+    /// A source at the first of `nodes`.
+    pub(crate) fn new(nodes: &'t [Node<'a>], texts: P) -> Self {
+        TapeSource {
+            nodes,
+            texts,
+            pos: 0,
+            last: 0,
+        }
+    }
+}
+
+/// Marks a [`Source::offset`] of the tape source as a node index rather than a byte offset
+/// (resolved by [`Source::locate`] only when an error is reported). Byte offsets never have
+/// this bit: inputs are far shorter than `isize::MAX` bytes.
+const NODE: usize = 1 << (usize::BITS - 1);
+
+/// The texts of a tape parsed from a copy of a document still at hand. Offsets are computed
+/// only when asked for (a float's text, an error, a dynamic value's type), not for every
+/// node: a string node's from where its slice lies in the parsed copy, any other node's by
+/// counting simd-json's structural indexes forward from the last node asked for, or from
+/// the nearest string before it.
 pub(crate) struct DocText<'a, 't> {
-    pub(crate) offsets: &'t [u32],
     /// The original input (number texts are read from it).
-    pub(crate) input: &'a [u8],
+    input: &'a [u8],
+    /// simd-json's structural indexes for it.
+    structurals: &'t [u32],
+    /// The tape.
+    nodes: &'t [Node<'a>],
+    /// The address of the copy simd-json parsed (strings are unescaped where they stand,
+    /// one byte after their opening quote).
+    base: usize,
+    /// `(n, i)`: `n` nodes start before structural index `i`.
+    cursor: core::cell::Cell<(usize, usize)>,
+}
+
+impl<'a, 't> DocText<'a, 't> {
+    /// The texts of `nodes`, parsed from a copy of `input` at address `base` whose
+    /// structural indexes are `structurals`.
+    pub(crate) fn new(
+        input: &'a [u8],
+        structurals: &'t [u32],
+        nodes: &'t [Node<'a>],
+        base: usize,
+    ) -> Self {
+        DocText {
+            input,
+            structurals,
+            nodes,
+            base,
+            cursor: core::cell::Cell::new((0, 0)),
+        }
+    }
+
+    /// The offset of the opening quote of the string node `node`, if it is one.
+    #[inline]
+    fn string_offset(&self, node: usize) -> Option<usize> {
+        let Some(Node::String(s)) = self.nodes.get(node) else {
+            return None;
+        };
+        let at = (s.as_ptr() as usize)
+            .wrapping_sub(self.base)
+            .wrapping_sub(1);
+        (at < self.input.len()).then_some(at)
+    }
+
+    /// Whether the structural index `at` opens a value (punctuation does not; simd-json's
+    /// last index may be the end of the input).
+    #[inline]
+    fn opens(&self, at: u32) -> bool {
+        self.input
+            .get(at as usize)
+            .is_some_and(|b| !matches!(b, b':' | b',' | b']' | b'}'))
+    }
 }
 
 impl<'a> TapeText<'a> for DocText<'a, '_> {
-    #[inline]
     fn offset(&self, node: usize) -> usize {
-        self.offsets
-            .get(node)
-            .map_or(self.input.len(), |&o| o as usize)
+        if let Some(at) = self.string_offset(node) {
+            return at;
+        }
+        let (mut n, mut i) = self.cursor.get();
+        if node < n {
+            (n, i) = (0, 0);
+        }
+        // Start from the nearest string node before `node`, when that is further on.
+        let back = node.saturating_sub(64).max(n);
+        if let Some((j, at)) = (back..node)
+            .rev()
+            .find_map(|j| Some((j, self.string_offset(j)?)))
+            && j > n
+            && let Ok(k) = self.structurals.binary_search(&(at as u32))
+        {
+            (n, i) = (j, k);
+        }
+        while let Some(&at) = self.structurals.get(i) {
+            if self.opens(at) {
+                if n == node {
+                    self.cursor.set((n, i));
+                    return at as usize;
+                }
+                n += 1;
+            }
+            i += 1;
+        }
+        self.input.len()
     }
 
     /// simd-json checked the number's grammar: it ends at the first byte that no number
@@ -249,9 +341,18 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         }
     }
 
+    /// The node, not its byte offset (computed only for an error, by [`Source::locate`]).
     #[inline]
     fn offset(&self) -> usize {
-        self.offset_of(self.last)
+        NODE | self.last
+    }
+
+    fn locate(&self, at: usize) -> usize {
+        if at & NODE != 0 {
+            self.offset_of(at & !NODE)
+        } else {
+            at
+        }
     }
 
     fn position(&self) -> usize {

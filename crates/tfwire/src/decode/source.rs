@@ -112,8 +112,18 @@ pub(crate) trait Source<'a> {
         false
     }
 
-    /// Offset of the first byte of the token last returned by [`Source::next`].
+    /// Where the token last returned by [`Source::next`] starts: its byte offset, or a
+    /// position only [`Source::locate`] turns into one (the tape source hands out node
+    /// indexes, whose offsets it computes only for errors). Errors the machine builds carry
+    /// it until the decode returns, which locates it.
     fn offset(&self) -> usize;
+
+    /// The byte offset of a position from [`Source::offset`] (the identity for sources
+    /// whose positions are byte offsets).
+    #[inline]
+    fn locate(&self, at: usize) -> usize {
+        at
+    }
 
     /// Offset of the next byte to read (where a missing value would start).
     fn position(&self) -> usize;

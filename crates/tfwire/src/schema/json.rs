@@ -48,6 +48,7 @@ fn with_document<T>(
     let mut copy = Vec::with_capacity(input.len() + INPUT_PADDING);
     copy.extend_from_slice(input);
     copy.resize(input.len() + INPUT_PADDING, 0);
+    let base = copy.as_ptr() as usize;
     let mut parser = TapeParser::default();
     let tape = parser.parse(&mut copy, input.len()).map_err(|e| {
         Error::new(
@@ -56,15 +57,10 @@ fn with_document<T>(
             Path::root(),
         )
     })?;
-    let offsets = parser.node_offsets(input);
+    let texts = DocText::new(input, parser.structural_indexes(), &tape.0, base);
     let bump = Bump::new();
     f(&Doc {
-        src: TapeSource {
-            nodes: &tape.0,
-            texts: DocText { offsets, input },
-            pos: 0,
-            last: 0,
-        },
+        src: TapeSource::new(&tape.0, texts),
         bump: &bump,
     })
 }
