@@ -18,16 +18,21 @@ pub(crate) struct TapeSource<'a, 't, P> {
     pub(crate) nodes: &'t [Node<'a>],
     /// Offsets and number texts of the nodes.
     pub(crate) texts: P,
+    /// Which blocks of the document may hold strings that need a closer NFC check (the
+    /// typed decode of a whole document); `None`: every string gets
+    /// [`crate::nfc::surely_nfc`].
+    pub(crate) clean: Option<&'t CleanBlocks>,
     pub(crate) pos: usize,
     pub(crate) last: usize,
 }
 
 impl<'a, 't, P> TapeSource<'a, 't, P> {
     /// A source at the first of `nodes`.
-    pub(crate) fn new(nodes: &'t [Node<'a>], texts: P) -> Self {
+    pub(crate) fn new(nodes: &'t [Node<'a>], texts: P, clean: Option<&'t CleanBlocks>) -> Self {
         TapeSource {
             nodes,
             texts,
+            clean,
             pos: 0,
             last: 0,
         }
@@ -148,6 +153,75 @@ impl<'a> TapeText<'a> for DocText<'a, '_> {
     }
 }
 
+/// Which 64-byte blocks of a document may hold a string that needs a closer NFC check: a
+/// byte from `0xCC` on (the lead byte of a character [`crate::nfc::surely_nfc`] must look
+/// up), or a backslash (an escape may make such a character). One pass over the input
+/// before the walk (a loop the compiler vectorizes) replaces a look at every string's bytes
+/// during it: a string whose blocks are all clean is in NFC as it stands.
+///
+/// Why a backslash marks its block: a string with escapes is unescaped in place from its
+/// first byte on, and its first escape's output starts where the escape stood (no byte
+/// before it moved), so that block overlaps the unescaped string.
+#[derive(Default)]
+pub(crate) struct CleanBlocks {
+    /// One bit per 64 bytes of input, set where the block may need a look.
+    dirty: Vec<u64>,
+    /// The address of the parsed copy (see [`DocText::new`]) and the input's length.
+    base: usize,
+    len: usize,
+}
+
+impl CleanBlocks {
+    /// Marks the blocks of `input`, whose copy simd-json parses at address `base`.
+    pub(crate) fn fill(&mut self, input: &[u8], base: usize) {
+        fn dirty(block: &[u8]) -> bool {
+            block
+                .iter()
+                .fold(0u8, |d, &b| d | u8::from(b >= 0xcc) | u8::from(b == b'\\'))
+                != 0
+        }
+        self.dirty.clear();
+        self.base = base;
+        self.len = 0;
+        if self
+            .dirty
+            .try_reserve(input.len().div_ceil(64 * 64))
+            .is_err()
+        {
+            // No map: every string gets the full quick check.
+            return;
+        }
+        self.len = input.len();
+        let mut blocks = input.chunks_exact(64);
+        let (mut word, mut k) = (0u64, 0);
+        for block in &mut blocks {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            word |= u64::from(dirty(block)) << k;
+            k += 1;
+            if k == 64 {
+                self.dirty.push(word);
+                (word, k) = (0, 0);
+            }
+        }
+        word |= u64::from(dirty(blocks.remainder())) << k;
+        self.dirty.push(word);
+    }
+
+    /// Whether `s`, a string of the tape, is surely in NFC.
+    #[inline(always)]
+    fn surely_nfc(&self, s: &str) -> bool {
+        let at = (s.as_ptr() as usize).wrapping_sub(self.base);
+        match at.checked_add(s.len()) {
+            Some(end) if end <= self.len => {
+                let (first, last) = (at / 64, end.saturating_sub(1).max(at) / 64);
+                (first..=last).all(|b| self.dirty[b / 64] & (1 << (b % 64)) == 0)
+                    || crate::nfc::surely_nfc(s)
+            }
+            _ => crate::nfc::surely_nfc(s),
+        }
+    }
+}
+
 impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
     /// Parses the type JSON at tape node `node` (at most `depth` deep).
     pub(crate) fn parse_type_at(
@@ -251,7 +325,7 @@ impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
 impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
     const JSON: bool = true;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Result<Tok<'a>, Stop> {
         let i = self.pos;
         let Some(&node) = self.nodes.get(i) else {
@@ -273,12 +347,16 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_str(&mut self) -> Option<&'a str> {
         let Some(&Node::String(s)) = self.nodes.get(self.pos) else {
             return None;
         };
-        if !crate::nfc::surely_nfc(s) {
+        let nfc = match self.clean {
+            Some(clean) => clean.surely_nfc(s),
+            None => crate::nfc::surely_nfc(s),
+        };
+        if !nfc {
             return None;
         }
         self.last = self.pos;
@@ -286,7 +364,7 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         Some(s)
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_number(&mut self) -> Option<crate::Number<'a>> {
         let n = match self.nodes.get(self.pos)? {
             Node::Static(StaticNode::I64(n)) if *n != 0 => crate::Number::Int(*n),
@@ -303,7 +381,7 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         Some(n)
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_null(&mut self) -> bool {
         if matches!(
             self.nodes.get(self.pos),
@@ -317,7 +395,7 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_bool(&mut self) -> Option<Option<bool>> {
         let v = match self.nodes.get(self.pos)? {
             Node::Static(StaticNode::Null) => None,
@@ -329,7 +407,7 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         Some(v)
     }
 
-    #[inline]
+    #[inline(always)]
     fn expect_key(&mut self, _encoded: &[u8], name: &str) -> bool {
         match self.nodes.get(self.pos) {
             Some(Node::String(s)) if crate::text::eq_short(s.as_bytes(), name.as_bytes()) => {
@@ -530,5 +608,38 @@ impl<'a, P: TapeText<'a>> Pull<'a> for TapePull<'_, 'a, '_, P> {
 
     fn offset(&self) -> usize {
         self.src.offset_of(self.pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, Decoder, Program, Type};
+
+    /// Strings not in NFC, made by escapes or written as they are, at every position
+    /// relative to the 64-byte blocks and of lengths across block borders: the tape reader
+    /// normalizes them as the byte-wise reader does.
+    #[test]
+    fn strings_needing_nfc_at_every_block_position() {
+        let program = Program::compile(&Type::from_json(r#"["list","string"]"#).unwrap());
+        let mut d = Decoder::new(Config::default());
+        for pad in 0..70 {
+            for body in [
+                r"e\u0301",
+                "e\u{301}",
+                r"\u00e9",
+                r"x\n\u1e0b\u0323",
+                "\u{1e0b}\u{323}",
+                r"\u0041\u030a and more text to cross a block border",
+            ] {
+                let mut text = String::from("[");
+                text.push_str(&format!("\"{}\",", "a".repeat(pad)));
+                text.push_str(&format!("\"{}{body}\",", "b".repeat(pad % 7)));
+                text.push_str(&format!("\"{body}{}\"]", "c".repeat(pad)));
+                let (a1, a2) = (bumpalo::Bump::new(), bumpalo::Bump::new());
+                let tape = d.decode_json(&program, text.as_bytes(), &a1).unwrap();
+                let bytes = d.decode_json_text(&program, text.as_bytes(), &a2).unwrap();
+                assert_eq!(tape, bytes, "{text}");
+            }
+        }
     }
 }

@@ -248,6 +248,8 @@ pub struct Decoder {
     config: Config,
     stacks: Option<Stacks>,
     json: crate::json::tape::TapeParser,
+    /// Which blocks of the last JSON document hold strings that need an NFC check.
+    clean: json_tape::CleanBlocks,
 }
 
 impl core::fmt::Debug for Decoder {
@@ -265,6 +267,7 @@ impl Decoder {
             config: config.checked(),
             stacks: Some(Stacks::default()),
             json: crate::json::tape::TapeParser::default(),
+            clean: json_tape::CleanBlocks::default(),
         }
     }
 
@@ -354,7 +357,8 @@ impl Decoder {
             Ok(tape) => {
                 let texts =
                     json_tape::DocText::new(input, self.json.structural_indexes(), &tape.0, base);
-                let mut src = json_tape::TapeSource::new(&tape.0, texts);
+                self.clean.fill(input, base);
+                let mut src = json_tape::TapeSource::new(&tape.0, texts, Some(&self.clean));
                 let r = run_machine(
                     &self.config,
                     &mut self.stacks,
@@ -423,7 +427,7 @@ impl Decoder {
         texts: &T,
         arena: &'a Bump,
     ) -> Result<Value<'a>, Error> {
-        let mut src = json_tape::TapeSource::new(nodes, texts);
+        let mut src = json_tape::TapeSource::new(nodes, texts, None);
         // The arena budget scales with the value's size in the document.
         let len = texts.offset(nodes.len()).saturating_sub(texts.offset(0));
         self.run(program, arena, &mut src, len.max(nodes.len() * 8))

@@ -60,7 +60,7 @@ fn with_document<T>(
     let texts = DocText::new(input, parser.structural_indexes(), &tape.0, base);
     let bump = Bump::new();
     f(&Doc {
-        src: TapeSource::new(&tape.0, texts),
+        src: TapeSource::new(&tape.0, texts, None),
         bump: &bump,
     })
 }
