@@ -7,7 +7,7 @@
 //! document order (one per tape node, once `:` `,` `]` `}` are left out), and number bytes are
 //! never rewritten, so no decimal is ever rounded through a float.
 
-use super::source::{Source, Stop, Tok};
+use super::source::{JsonSource, Source, Stop, Tok};
 use crate::error::ErrorKind;
 use crate::json::tape::{Node, StaticNode, TapeText};
 use crate::ty::json::{Pull, Start, TyFault, TypeError};
@@ -97,9 +97,18 @@ impl<'a, 't> DocText<'a, 't> {
     /// last index may be the end of the input).
     #[inline]
     fn opens(&self, at: u32) -> bool {
+        /// Bytes that open a value; punctuation (`:` `,` `]` `}`) does not.
+        const OPENS: [bool; 256] = {
+            let mut t = [true; 256];
+            t[b':' as usize] = false;
+            t[b',' as usize] = false;
+            t[b']' as usize] = false;
+            t[b'}' as usize] = false;
+            t
+        };
         self.input
             .get(at as usize)
-            .is_some_and(|b| !matches!(b, b':' | b',' | b']' | b'}'))
+            .is_some_and(|&b| OPENS[b as usize])
     }
 }
 
@@ -324,6 +333,12 @@ impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
 
 impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
     const JSON: bool = true;
+    type Json = Self;
+
+    #[inline(always)]
+    fn json(&mut self) -> Option<&mut Self> {
+        Some(self)
+    }
 
     #[inline(always)]
     fn next(&mut self) -> Result<Tok<'a>, Stop> {
@@ -437,15 +452,6 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         self.offset_of(self.pos)
     }
 
-    fn skip_value(&mut self) -> Result<(), Stop> {
-        if self.pos >= self.nodes.len() {
-            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.end()));
-        }
-        self.last = self.pos;
-        self.pos = self.after(self.pos);
-        Ok(())
-    }
-
     fn finish(&mut self) -> Result<(), Stop> {
         if self.pos == self.nodes.len() {
             Ok(())
@@ -453,14 +459,22 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
             Err(Stop::Fail(ErrorKind::TrailingBytes, self.position()))
         }
     }
+}
 
-    fn json_implied(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
-        let at = self.last;
-        let ty = self
-            .implied_at(at, bump, depth)
-            .map_err(|e| type_fault(e, self.offset_of(at)))?;
-        self.pos = at;
-        Ok((ty, self.after(at)))
+impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
+    /// A tape knows every container's length.
+    #[inline]
+    fn at_end(&mut self, _first: bool) -> Result<bool, Stop> {
+        Ok(false)
+    }
+
+    fn skip_value(&mut self) -> Result<(), Stop> {
+        if self.pos >= self.nodes.len() {
+            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.end()));
+        }
+        self.last = self.pos;
+        self.pos = self.after(self.pos);
+        Ok(())
     }
 
     fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
@@ -525,6 +539,15 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         };
         self.pos = value_at;
         Ok((ty, end))
+    }
+
+    fn json_implied(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+        let at = self.last;
+        let ty = self
+            .implied_at(at, bump, depth)
+            .map_err(|e| type_fault(e, self.offset_of(at)))?;
+        self.pos = at;
+        Ok((ty, self.after(at)))
     }
 
     fn seek(&mut self, mark: usize) {
