@@ -121,12 +121,12 @@ impl<'a> TapeText<'a> for DocText<'a, '_> {
         if node < n {
             (n, i) = (0, 0);
         }
-        // Start from the nearest string node before `node`, when that is further on.
-        let back = node.saturating_sub(64).max(n);
-        if let Some((j, at)) = (back..node)
-            .rev()
-            .find_map(|j| Some((j, self.string_offset(j)?)))
-            && j > n
+        // Far from the last node asked for: start from the nearest string node before
+        // `node` instead, if there is one close by.
+        if node - n > 64
+            && let Some((j, at)) = (node - 64..node)
+                .rev()
+                .find_map(|j| Some((j, self.string_offset(j)?)))
             && let Ok(k) = self.structurals.binary_search(&(at as u32))
         {
             (n, i) = (j, k);
