@@ -524,17 +524,18 @@ impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
             k = self.after(k + 1);
         }
         let end = k;
-        let at = self.offset_of(obj);
+        // The object's offset only for an error (offsets are computed on demand, best in
+        // document order).
         let Some(ty) = ty else {
             return Err(Stop::Fail(
                 ErrorKind::InvalidDynamic("missing \"type\"".into()),
-                at,
+                self.offset_of(obj),
             ));
         };
         let Some(value_at) = value_at else {
             return Err(Stop::Fail(
                 ErrorKind::InvalidDynamic("missing \"value\"".into()),
-                at,
+                self.offset_of(obj),
             ));
         };
         self.pos = value_at;
