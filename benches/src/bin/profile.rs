@@ -12,7 +12,8 @@
 //! instead (`encode_msgpack_into` / `encode_json_into`, one buffer reused; the output must
 //! be the payload itself); with `--peer` as well, the peer's writer instead (`rmpv` for
 //! MessagePack, `serde_json::to_writer` for JSON), for instruction counts to compare;
-//! `--peer` without `--encode` (MessagePack): rmpv's `read_value_ref` decoding instead.
+//! `--peer` without `--encode`: rmpv's `read_value_ref` decoding instead (MessagePack), or
+//! simd-json's tape with the input copy, `compare`'s `simd_json_tape` (JSON).
 //!
 //! The decoder's answer is checked first (against `benches/answers.json` for the committed
 //! payloads); the loop reuses one decoder and one arena, as `compare` does. Prints the
@@ -82,6 +83,23 @@ fn main() -> ExitCode {
         let secs = t.elapsed().as_secs_f64();
         eprintln!(
             "{iters} rmpv_ref decodes of {} bytes: {:.3} GB/s",
+            input.len(),
+            input.len() as f64 * f64::from(iters) / secs / 1e9
+        );
+        return ExitCode::SUCCESS;
+    }
+    if peer && format == "json" {
+        // The decode peer: simd-json's tape (`compare`'s `simd_json_tape`).
+        let mut tape = tfwire_benches::peers::SimdJsonTape::default();
+        let t = Instant::now();
+        for _ in 0..iters {
+            tape.run(&input, |nodes| {
+                std::hint::black_box(nodes);
+            });
+        }
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{iters} simd_json_tape parses of {} bytes: {:.3} GB/s",
             input.len(),
             input.len() as f64 * f64::from(iters) / secs / 1e9
         );

@@ -126,6 +126,12 @@ impl<'a> ChunkSource<'a> {
 
 impl<'a> Source<'a> for ChunkSource<'a> {
     const JSON: bool = false;
+    type Json = super::source::NotJson;
+
+    #[inline(always)]
+    fn json(&mut self) -> Option<&mut super::source::NotJson> {
+        None
+    }
 
     fn next(&mut self) -> Result<Tok<'a>, Stop> {
         if !self.carry.is_empty() {

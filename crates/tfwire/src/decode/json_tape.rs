@@ -7,7 +7,7 @@
 //! document order (one per tape node, once `:` `,` `]` `}` are left out), and number bytes are
 //! never rewritten, so no decimal is ever rounded through a float.
 
-use super::source::{Source, Stop, Tok};
+use super::source::{JsonSource, Source, Stop, Tok};
 use crate::error::ErrorKind;
 use crate::error::Fail;
 use crate::json::tape::{Node, StaticNode, TapeText};
@@ -19,24 +19,130 @@ pub(crate) struct TapeSource<'a, 't, P> {
     pub(crate) nodes: &'t [Node<'a>],
     /// Offsets and number texts of the nodes.
     pub(crate) texts: P,
+    /// Which blocks of the document may hold strings that need a closer NFC check (the
+    /// typed decode of a whole document); `None`: every string gets
+    /// [`crate::nfc::surely_nfc`].
+    pub(crate) clean: Option<&'t CleanBlocks>,
     pub(crate) pos: usize,
     pub(crate) last: usize,
 }
 
-/// The texts of a tape parsed from a document still at hand: every node's offset, number
-/// texts read from the document.
+impl<'a, 't, P> TapeSource<'a, 't, P> {
+    /// A source at the first of `nodes`.
+    pub(crate) fn new(nodes: &'t [Node<'a>], texts: P, clean: Option<&'t CleanBlocks>) -> Self {
+        TapeSource {
+            nodes,
+            texts,
+            clean,
+            pos: 0,
+            last: 0,
+        }
+    }
+}
+
+/// Marks a [`Source::offset`] of the tape source as a node index rather than a byte offset
+/// (resolved by [`Source::locate`] only when an error is reported). Byte offsets never have
+/// this bit: inputs are far shorter than `isize::MAX` bytes.
+const NODE: usize = 1 << (usize::BITS - 1);
+
+/// The texts of a tape parsed from a copy of a document still at hand. Offsets are computed
+/// only when asked for (a float's text, an error, a dynamic value's type), not for every
+/// node: a string node's from where its slice lies in the parsed copy, any other node's by
+/// counting simd-json's structural indexes forward from the last node asked for, or from
+/// the nearest string before it.
 pub(crate) struct DocText<'a, 't> {
-    pub(crate) offsets: &'t [u32],
     /// The original input (number texts are read from it).
-    pub(crate) input: &'a [u8],
+    input: &'a [u8],
+    /// simd-json's structural indexes for it.
+    structurals: &'t [u32],
+    /// The tape.
+    nodes: &'t [Node<'a>],
+    /// The address of the copy simd-json parsed (strings are unescaped where they stand,
+    /// one byte after their opening quote).
+    base: usize,
+    /// `(n, i)`: `n` nodes start before structural index `i`.
+    cursor: core::cell::Cell<(usize, usize)>,
+}
+
+impl<'a, 't> DocText<'a, 't> {
+    /// The texts of `nodes`, parsed from a copy of `input` at address `base` whose
+    /// structural indexes are `structurals`.
+    pub(crate) fn new(
+        input: &'a [u8],
+        structurals: &'t [u32],
+        nodes: &'t [Node<'a>],
+        base: usize,
+    ) -> Self {
+        DocText {
+            input,
+            structurals,
+            nodes,
+            base,
+            cursor: core::cell::Cell::new((0, 0)),
+        }
+    }
+
+    /// The offset of the opening quote of the string node `node`, if it is one.
+    #[inline]
+    fn string_offset(&self, node: usize) -> Option<usize> {
+        let Some(Node::String(s)) = self.nodes.get(node) else {
+            return None;
+        };
+        let at = (s.as_ptr() as usize)
+            .wrapping_sub(self.base)
+            .wrapping_sub(1);
+        (at < self.input.len()).then_some(at)
+    }
+
+    /// Whether the structural index `at` opens a value (punctuation does not; simd-json's
+    /// last index may be the end of the input).
+    #[inline]
+    fn opens(&self, at: u32) -> bool {
+        /// Bytes that open a value; punctuation (`:` `,` `]` `}`) does not.
+        const OPENS: [bool; 256] = {
+            let mut t = [true; 256];
+            t[b':' as usize] = false;
+            t[b',' as usize] = false;
+            t[b']' as usize] = false;
+            t[b'}' as usize] = false;
+            t
+        };
+        self.input
+            .get(at as usize)
+            .is_some_and(|&b| OPENS[b as usize])
+    }
 }
 
 impl<'a> TapeText<'a> for DocText<'a, '_> {
-    #[inline]
     fn offset(&self, node: usize) -> usize {
-        self.offsets
-            .get(node)
-            .map_or(self.input.len(), |&o| o as usize)
+        if let Some(at) = self.string_offset(node) {
+            return at;
+        }
+        let (mut n, mut i) = self.cursor.get();
+        if node < n {
+            (n, i) = (0, 0);
+        }
+        // Far from the last node asked for: start from the nearest string node before
+        // `node` instead, if there is one close by.
+        if node - n > 64
+            && let Some((j, at)) = (node - 64..node)
+                .rev()
+                .find_map(|j| Some((j, self.string_offset(j)?)))
+            && let Ok(k) = self.structurals.binary_search(&(at as u32))
+        {
+            (n, i) = (j, k);
+        }
+        while let Some(&at) = self.structurals.get(i) {
+            if self.opens(at) {
+                if n == node {
+                    self.cursor.set((n, i));
+                    return at as usize;
+                }
+                n += 1;
+            }
+            i += 1;
+        }
+        self.input.len()
     }
 
     /// simd-json checked the number's grammar: it ends at the first byte that no number
@@ -54,6 +160,75 @@ impl<'a> TapeText<'a> for DocText<'a, '_> {
 
     fn text(&self) -> Option<&'a [u8]> {
         Some(self.input)
+    }
+}
+
+/// Which 64-byte blocks of a document may hold a string that needs a closer NFC check: a
+/// byte from `0xCC` on (the lead byte of a character [`crate::nfc::surely_nfc`] must look
+/// up), or a backslash (an escape may make such a character). One pass over the input
+/// before the walk (a loop the compiler vectorizes) replaces a look at every string's bytes
+/// during it: a string whose blocks are all clean is in NFC as it stands.
+///
+/// Why a backslash marks its block: a string with escapes is unescaped in place from its
+/// first byte on, and its first escape's output starts where the escape stood (no byte
+/// before it moved), so that block overlaps the unescaped string.
+#[derive(Default)]
+pub(crate) struct CleanBlocks {
+    /// One bit per 64 bytes of input, set where the block may need a look.
+    dirty: Vec<u64>,
+    /// The address of the parsed copy (see [`DocText::new`]) and the input's length.
+    base: usize,
+    len: usize,
+}
+
+impl CleanBlocks {
+    /// Marks the blocks of `input`, whose copy simd-json parses at address `base`.
+    pub(crate) fn fill(&mut self, input: &[u8], base: usize) {
+        fn dirty(block: &[u8]) -> bool {
+            block
+                .iter()
+                .fold(0u8, |d, &b| d | u8::from(b >= 0xcc) | u8::from(b == b'\\'))
+                != 0
+        }
+        self.dirty.clear();
+        self.base = base;
+        self.len = 0;
+        if self
+            .dirty
+            .try_reserve(input.len().div_ceil(64 * 64))
+            .is_err()
+        {
+            // No map: every string gets the full quick check.
+            return;
+        }
+        self.len = input.len();
+        let mut blocks = input.chunks_exact(64);
+        let (mut word, mut k) = (0u64, 0);
+        for block in &mut blocks {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            word |= u64::from(dirty(block)) << k;
+            k += 1;
+            if k == 64 {
+                self.dirty.push(word);
+                (word, k) = (0, 0);
+            }
+        }
+        word |= u64::from(dirty(blocks.remainder())) << k;
+        self.dirty.push(word);
+    }
+
+    /// Whether `s`, a string of the tape, is surely in NFC.
+    #[inline(always)]
+    fn surely_nfc(&self, s: &str) -> bool {
+        let at = (s.as_ptr() as usize).wrapping_sub(self.base);
+        match at.checked_add(s.len()) {
+            Some(end) if end <= self.len => {
+                let (first, last) = (at / 64, end.saturating_sub(1).max(at) / 64);
+                (first..=last).all(|b| self.dirty[b / 64] & (1 << (b % 64)) == 0)
+                    || crate::nfc::surely_nfc(s)
+            }
+            _ => crate::nfc::surely_nfc(s),
+        }
     }
 }
 
@@ -165,8 +340,14 @@ impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
 
 impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
     const JSON: bool = true;
+    type Json = Self;
 
-    #[inline]
+    #[inline(always)]
+    fn json(&mut self) -> Option<&mut Self> {
+        Some(self)
+    }
+
+    #[inline(always)]
     fn next(&mut self) -> Result<Tok<'a>, Stop> {
         let i = self.pos;
         let Some(&node) = self.nodes.get(i) else {
@@ -188,12 +369,16 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_str(&mut self) -> Option<&'a str> {
         let Some(&Node::String(s)) = self.nodes.get(self.pos) else {
             return None;
         };
-        if !crate::nfc::surely_nfc(s) {
+        let nfc = match self.clean {
+            Some(clean) => clean.surely_nfc(s),
+            None => crate::nfc::surely_nfc(s),
+        };
+        if !nfc {
             return None;
         }
         self.last = self.pos;
@@ -201,7 +386,7 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         Some(s)
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_number(&mut self) -> Option<crate::Number<'a>> {
         let n = match self.nodes.get(self.pos)? {
             Node::Static(StaticNode::I64(n)) if *n != 0 => crate::Number::Int(*n),
@@ -218,7 +403,7 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         Some(n)
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_null(&mut self) -> bool {
         if matches!(
             self.nodes.get(self.pos),
@@ -232,7 +417,7 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_bool(&mut self) -> Option<Option<bool>> {
         let v = match self.nodes.get(self.pos)? {
             Node::Static(StaticNode::Null) => None,
@@ -244,7 +429,7 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         Some(v)
     }
 
-    #[inline]
+    #[inline(always)]
     fn expect_key(&mut self, _encoded: &[u8], name: &str) -> bool {
         match self.nodes.get(self.pos) {
             Some(Node::String(s)) if crate::text::eq_short(s.as_bytes(), name.as_bytes()) => {
@@ -256,22 +441,22 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         }
     }
 
+    /// The node, not its byte offset (computed only for an error, by [`Source::locate`]).
     #[inline]
     fn offset(&self) -> usize {
-        self.offset_of(self.last)
+        NODE | self.last
+    }
+
+    fn locate(&self, at: usize) -> usize {
+        if at & NODE != 0 {
+            self.offset_of(at & !NODE)
+        } else {
+            at
+        }
     }
 
     fn position(&self) -> usize {
         self.offset_of(self.pos)
-    }
-
-    fn skip_value(&mut self) -> Result<(), Stop> {
-        if self.pos >= self.nodes.len() {
-            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.end()));
-        }
-        self.last = self.pos;
-        self.pos = self.after(self.pos);
-        Ok(())
     }
 
     fn finish(&mut self) -> Result<(), Stop> {
@@ -281,14 +466,22 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
             Err(Stop::Fail(ErrorKind::TrailingBytes, self.position()))
         }
     }
+}
 
-    fn json_implied(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
-        let at = self.last;
-        let ty = self
-            .implied_at(at, bump, depth)
-            .map_err(|e| type_fault(e, self.offset_of(at)))?;
-        self.pos = at;
-        Ok((ty, self.after(at)))
+impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
+    /// A tape knows every container's length.
+    #[inline]
+    fn at_end(&mut self, _first: bool) -> Result<bool, Stop> {
+        Ok(false)
+    }
+
+    fn skip_value(&mut self) -> Result<(), Stop> {
+        if self.pos >= self.nodes.len() {
+            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.end()));
+        }
+        self.last = self.pos;
+        self.pos = self.after(self.pos);
+        Ok(())
     }
 
     fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
@@ -338,21 +531,31 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
             k = self.after(k + 1);
         }
         let end = k;
-        let at = self.offset_of(obj);
+        // The object's offset only for an error (offsets are computed on demand, best in
+        // document order).
         let Some(ty) = ty else {
             return Err(Stop::Fail(
                 ErrorKind::InvalidDynamic("missing \"type\"".into()),
-                at,
+                self.offset_of(obj),
             ));
         };
         let Some(value_at) = value_at else {
             return Err(Stop::Fail(
                 ErrorKind::InvalidDynamic("missing \"value\"".into()),
-                at,
+                self.offset_of(obj),
             ));
         };
         self.pos = value_at;
         Ok((ty, end))
+    }
+
+    fn json_implied(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+        let at = self.last;
+        let ty = self
+            .implied_at(at, bump, depth)
+            .map_err(|e| type_fault(e, self.offset_of(at)))?;
+        self.pos = at;
+        Ok((ty, self.after(at)))
     }
 
     fn seek(&mut self, mark: usize) {
@@ -423,5 +626,38 @@ impl<'a, P: TapeText<'a>> Pull<'a> for TapePull<'_, 'a, '_, P> {
 
     fn offset(&self) -> usize {
         self.src.offset_of(self.pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, Decoder, Program, Type};
+
+    /// Strings not in NFC, made by escapes or written as they are, at every position
+    /// relative to the 64-byte blocks and of lengths across block borders: the tape reader
+    /// normalizes them as the byte-wise reader does.
+    #[test]
+    fn strings_needing_nfc_at_every_block_position() {
+        let program = Program::compile(&Type::from_json(r#"["list","string"]"#).unwrap());
+        let mut d = Decoder::new(Config::default());
+        for pad in 0..70 {
+            for body in [
+                r"e\u0301",
+                "e\u{301}",
+                r"\u00e9",
+                r"x\n\u1e0b\u0323",
+                "\u{1e0b}\u{323}",
+                r"\u0041\u030a and more text to cross a block border",
+            ] {
+                let mut text = String::from("[");
+                text.push_str(&format!("\"{}\",", "a".repeat(pad)));
+                text.push_str(&format!("\"{}{body}\",", "b".repeat(pad % 7)));
+                text.push_str(&format!("\"{body}{}\"]", "c".repeat(pad)));
+                let (a1, a2) = (bumpalo::Bump::new(), bumpalo::Bump::new());
+                let tape = d.decode_json(&program, text.as_bytes(), &a1).unwrap();
+                let bytes = d.decode_json_text(&program, text.as_bytes(), &a2).unwrap();
+                assert_eq!(tape, bytes, "{text}");
+            }
+        }
     }
 }

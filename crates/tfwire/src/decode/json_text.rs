@@ -2,7 +2,7 @@
 //! rejects (numbers beyond its range), and the reference the simd-json path is tested
 //! against. It knows no element counts up front: containers end when it says so.
 
-use super::source::{Source, Stop, Tok};
+use super::source::{JsonSource, Source, Stop, Tok};
 use crate::error::ErrorKind;
 use crate::json::scan;
 use crate::ty::Ty;
@@ -110,6 +110,12 @@ impl<'a> TextSource<'a> {
 
 impl<'a> Source<'a> for TextSource<'a> {
     const JSON: bool = true;
+    type Json = Self;
+
+    #[inline(always)]
+    fn json(&mut self) -> Option<&mut Self> {
+        Some(self)
+    }
 
     fn next(&mut self) -> Result<Tok<'a>, Stop> {
         let i = scan::skip_ws(self.buf, self.pos);
@@ -160,6 +166,17 @@ impl<'a> Source<'a> for TextSource<'a> {
         scan::skip_ws(self.buf, self.pos)
     }
 
+    fn finish(&mut self) -> Result<(), Stop> {
+        let i = scan::skip_ws(self.buf, self.pos);
+        if i == self.buf.len() {
+            Ok(())
+        } else {
+            Err(Stop::Fail(ErrorKind::TrailingBytes, i))
+        }
+    }
+}
+
+impl<'a> JsonSource<'a> for TextSource<'a> {
     fn at_end(&mut self, first: bool) -> Result<bool, Stop> {
         let is_object = *self.open.last().expect("inside a container");
         let close = if is_object { b'}' } else { b']' };
@@ -193,15 +210,6 @@ impl<'a> Source<'a> for TextSource<'a> {
     fn skip_value(&mut self) -> Result<(), Stop> {
         self.last = scan::skip_ws(self.buf, self.pos);
         self.skip()
-    }
-
-    fn finish(&mut self) -> Result<(), Stop> {
-        let i = scan::skip_ws(self.buf, self.pos);
-        if i == self.buf.len() {
-            Ok(())
-        } else {
-            Err(Stop::Fail(ErrorKind::TrailingBytes, i))
-        }
     }
 
     fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
@@ -256,6 +264,14 @@ impl<'a> Source<'a> for TextSource<'a> {
         };
         self.pos = value_at;
         Ok((ty, end))
+    }
+
+    /// A reader without a tape cannot look ahead: a plain dynamic value is refused.
+    fn json_implied(&mut self, _bump: &'a Bump, _depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+        Err(Stop::Fail(
+            ErrorKind::InvalidDynamic("a plain dynamic value is read from a tape only".into()),
+            self.offset(),
+        ))
     }
 
     fn seek(&mut self, mark: usize) {

@@ -7,31 +7,28 @@
 //! a number as a string holding its text; a bool as the string `"true"`, `"false"`, `"1"` or
 //! `"0"` (cty's string-to-bool conversion).
 
+use super::Fault;
 use super::source::{Source, Tok};
 use crate::error::{ErrorKind, Expected};
 use crate::number::{Number, NumberError};
 use crate::value::Value;
 use bumpalo::Bump;
 
-/// Why a token is not the primitive asked for.
-pub(crate) enum LeafError {
-    /// The token is of another kind.
-    Mismatch(Expected),
-    /// The token is of the right kind but its content is bad.
-    Kind(ErrorKind),
-    /// The arena refused an allocation.
-    Arena,
+/// "`expected` is required, found `tok`".
+#[cold]
+fn mismatch(expected: Expected, tok: Tok<'_>, json: bool) -> Fault {
+    Fault::Kind(ErrorKind::Mismatch {
+        expected,
+        found: tok.name_in(json),
+    })
 }
 
 #[inline]
-pub(crate) fn string<'a, S: Source<'a>>(
-    tok: Tok<'a>,
-    bump: &'a Bump,
-) -> Result<Value<'a>, LeafError> {
+pub(crate) fn string<'a, S: Source<'a>>(tok: Tok<'a>, bump: &'a Bump) -> Result<Value<'a>, Fault> {
     let s = match tok {
         Tok::Str(s) => s,
         Tok::Bin(b) if !S::JSON => {
-            core::str::from_utf8(b).map_err(|_| LeafError::Kind(ErrorKind::InvalidUtf8))?
+            core::str::from_utf8(b).map_err(|_| Fault::Kind(ErrorKind::InvalidUtf8))?
         }
         Tok::Num(t) if S::JSON => return Ok(Value::String(t)),
         // A JSON integer's text is its decimal form (the JSON reader keeps "-0" as text).
@@ -43,50 +40,50 @@ pub(crate) fn string<'a, S: Source<'a>>(
             };
             return match text {
                 Ok(t) => Ok(Value::String(t)),
-                Err(_) => Err(LeafError::Arena),
+                Err(_) => Err(Fault::ARENA),
             };
         }
         Tok::Bool(b) if S::JSON => return Ok(Value::String(if b { "true" } else { "false" })),
-        _ => return Err(LeafError::Mismatch(Expected::String)),
+        _ => return Err(mismatch(Expected::String, tok, S::JSON)),
     };
     match crate::nfc::nfc(bump, s) {
         Some(s) => Ok(Value::String(s)),
-        None => Err(LeafError::Arena),
+        None => Err(Fault::ARENA),
     }
 }
 
 #[inline]
-pub(crate) fn number<'a, S: Source<'a>>(tok: Tok<'a>) -> Result<Value<'a>, LeafError> {
+pub(crate) fn number<'a, S: Source<'a>>(tok: Tok<'a>) -> Result<Value<'a>, Fault> {
     number_from(tok, S::JSON).map(Value::Number)
 }
 
 /// A number from a token (`json`: the JSON rules apply).
-pub(crate) fn number_from(tok: Tok<'_>, json: bool) -> Result<Number<'_>, LeafError> {
+pub(crate) fn number_from(tok: Tok<'_>, json: bool) -> Result<Number<'_>, Fault> {
     Ok(match tok {
         Tok::Int(i) => Number::Int(i),
         Tok::Uint(u) => Number::Uint(u),
         Tok::F64(f) if f.is_nan() => {
-            return Err(LeafError::Kind(ErrorKind::InvalidNumber("NaN".into())));
+            return Err(Fault::Kind(ErrorKind::InvalidNumber("NaN".into())));
         }
         Tok::F32(f) if f.is_nan() => {
-            return Err(LeafError::Kind(ErrorKind::InvalidNumber("NaN".into())));
+            return Err(Fault::Kind(ErrorKind::InvalidNumber("NaN".into())));
         }
         Tok::F64(f) => Number::F64(f),
         Tok::F32(f) => Number::F32(f),
         Tok::Num(t) => json_number(t)?,
         Tok::Str(s) => parse_text(s)?,
         Tok::Bin(b) if !json => parse_text(core::str::from_utf8(b).map_err(|_| {
-            LeafError::Kind(ErrorKind::InvalidNumber(
+            Fault::Kind(ErrorKind::InvalidNumber(
                 String::from_utf8_lossy(b).into_owned(),
             ))
         })?)?,
-        _ => return Err(LeafError::Mismatch(Expected::Number)),
+        _ => return Err(mismatch(Expected::Number, tok, json)),
     })
 }
 
-fn parse_text(s: &str) -> Result<Number<'_>, LeafError> {
+fn parse_text(s: &str) -> Result<Number<'_>, Fault> {
     Number::parse_inner(s).map_err(|e| {
-        LeafError::Kind(match e {
+        Fault::Kind(match e {
             NumberError::Invalid => ErrorKind::InvalidNumber(s.to_owned()),
             NumberError::OutOfRange => ErrorKind::NumberOutOfRange(s.to_owned()),
         })
@@ -98,7 +95,7 @@ fn parse_text(s: &str) -> Result<Number<'_>, LeafError> {
 /// `-0` stays text: go-cty keeps the sign of a zero it reads (its JSON encoder writes it back
 /// as `-0`, and its sets keep `-0` and `0` apart).
 #[inline]
-pub(crate) fn json_number(t: &str) -> Result<Number<'_>, LeafError> {
+pub(crate) fn json_number(t: &str) -> Result<Number<'_>, Fault> {
     let mut point = false;
     for b in t.bytes() {
         match b {
@@ -125,14 +122,14 @@ pub(crate) fn json_number(t: &str) -> Result<Number<'_>, LeafError> {
 }
 
 #[inline]
-pub(crate) fn boolean<'a, S: Source<'a>>(tok: Tok<'a>) -> Result<Value<'a>, LeafError> {
+pub(crate) fn boolean<'a, S: Source<'a>>(tok: Tok<'a>) -> Result<Value<'a>, Fault> {
     match tok {
         Tok::Bool(b) => Ok(Value::Bool(b)),
         Tok::Str(s) if S::JSON => match s {
             "true" | "1" => Ok(Value::Bool(true)),
             "false" | "0" => Ok(Value::Bool(false)),
-            _ => Err(LeafError::Kind(ErrorKind::InvalidBool(s.to_owned()))),
+            _ => Err(Fault::Kind(ErrorKind::InvalidBool(s.to_owned()))),
         },
-        _ => Err(LeafError::Mismatch(Expected::Bool)),
+        _ => Err(mismatch(Expected::Bool, tok, S::JSON)),
     }
 }

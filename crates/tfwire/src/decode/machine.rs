@@ -12,32 +12,16 @@ use super::collection;
 use super::leaf;
 use super::refine;
 use super::shape::{Attrs, Cur, Elems, Shape};
-use super::source::{Source, Stop, Tok};
+use super::source::{JsonSource, Source, Stop, Tok};
 use crate::error::{Error, ErrorKind, Expected, Limit, Path, PathStep};
 use crate::program::Program;
 use crate::ty::Ty;
-use crate::value::{Refinements, Value};
+use crate::value::Value;
 use bumpalo::Bump;
 
-/// Marks an object attribute slot not filled yet (compared by address).
-static MISSING: Refinements<'static> = Refinements {
-    not_null: false,
-    prefix: None,
-    lower: None,
-    upper: None,
-    len_lower: None,
-    len_upper: None,
-};
-
-#[inline]
-fn missing() -> Value<'static> {
-    Value::Unknown(Some(&MISSING))
-}
-
-#[inline]
-fn is_missing(v: &Value<'_>) -> bool {
-    matches!(v, Value::Unknown(Some(r)) if core::ptr::eq(*r, &MISSING))
-}
+/// [`Frame::seen`] of a MessagePack object whose attributes have come in the program's
+/// order so far: the attributes read are exactly the first `done`, so none needs a bit.
+const IN_ORDER: u32 = u32::MAX;
 
 /// Whether a container's count `n` means "not known in advance": `u32::MAX` from the
 /// byte-wise JSON reader. In MessagePack it is a real count (`dd ff ff ff ff`), checked like
@@ -104,6 +88,10 @@ struct Frame<'a> {
     mark: usize,
     /// A nested block type's list or set: its count constraints (`Program::blocks` index).
     block: u32,
+    /// A MessagePack object: [`IN_ORDER`] while its attributes come in the program's order
+    /// (go-cty sorts them), else where its bits in `Machine::seen` start (one per
+    /// attribute, set once it is read), so that a repeated attribute is found.
+    seen: u32,
 }
 
 /// What reading a key led to.
@@ -139,6 +127,9 @@ pub(crate) struct Machine<'a> {
     vals: Vec<Value<'a>>,
     pairs: Vec<(&'a str, Value<'a>)>,
     scratch: Vec<u32>,
+    /// The attributes read of MessagePack objects that came out of order (see
+    /// [`Frame::seen`]).
+    seen: Vec<u64>,
     root: Cur<'a>,
 }
 
@@ -149,6 +140,7 @@ pub(crate) struct Stacks {
     vals: Vec<Value<'static>>,
     pairs: Vec<(&'static str, Value<'static>)>,
     scratch: Vec<u32>,
+    seen: Vec<u64>,
 }
 
 /// Reuses a vector's allocation for elements of another lifetime. The vector is emptied
@@ -178,6 +170,7 @@ impl Stacks {
             vals: recycle(self.vals),
             pairs: recycle(self.pairs),
             scratch: self.scratch,
+            seen: recycle(self.seen),
             root,
         }
     }
@@ -191,6 +184,7 @@ impl<'a> Machine<'a> {
             vals: recycle(self.vals),
             pairs: recycle(self.pairs),
             scratch: self.scratch,
+            seen: recycle(self.seen),
         }
     }
 
@@ -203,7 +197,7 @@ impl<'a> Machine<'a> {
                     State::Value if matches!(f.kind, Kind::List | Kind::Set) => {
                         let child = f.child;
                         if self.leaf_run(src)? {
-                            let v = self.finish(S::JSON)?;
+                            let v = self.finish()?;
                             if let Some(root) = self.bubble(v, src)? {
                                 return Ok(root);
                             }
@@ -214,7 +208,7 @@ impl<'a> Machine<'a> {
                     State::Value => f.child,
                     State::Key => {
                         if self.read_key(src)? == KeyRead::Ended {
-                            let v = self.finish(S::JSON)?;
+                            let v = self.finish()?;
                             if let Some(root) = self.bubble(v, src)? {
                                 return Ok(root);
                             }
@@ -318,7 +312,7 @@ impl<'a> Machine<'a> {
             if !self.deliver(v, src)? {
                 return Ok(None);
             }
-            v = self.finish(S::JSON)?;
+            v = self.finish()?;
         }
     }
 
@@ -437,15 +431,7 @@ impl<'a> Machine<'a> {
         };
         match v {
             Ok(v) => Ok(Some(v)),
-            Err(leaf::LeafError::Mismatch(expected)) => Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            )),
-            Err(leaf::LeafError::Kind(k)) => Err(self.fail(k, at)),
-            Err(leaf::LeafError::Arena) => Err(self.fail(Limit::ArenaBytes, at)),
+            Err(fault) => Err(self.fail(fault, at)),
         }
     }
 
@@ -559,6 +545,7 @@ impl<'a> Machine<'a> {
             unify: false,
             mark: 0,
             block: crate::program::NO_BLOCK,
+            seen: IN_ORDER,
         }
     }
 
@@ -724,14 +711,16 @@ impl<'a> Machine<'a> {
             return Err(self.fail(Limit::ArenaBytes, at));
         }
         for i in 0..want {
-            self.pairs.push((attrs.name(i), missing()));
+            // JSON may omit attributes (they are null); MessagePack objects have exactly the
+            // declared count and no repeats (`claim`), so every slot is filled.
+            self.pairs.push((attrs.name(i), Value::Null));
         }
         let mut f = Self::frame(Kind::Object, State::Key, Cur::Ty(Ty::Dynamic), n, base, at);
         f.children = Children::Attrs(attrs);
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
             // An empty JSON object: every attribute is null.
             self.frames.push(f);
-            return self.finish(S::JSON).map(Some);
+            return self.finish().map(Some);
         }
         self.push(f)?;
         Ok(None)
@@ -743,7 +732,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
-        if S::JSON {
+        if let Some(json) = src.json() {
             let plain = self.config.plain_dynamic;
             if !plain && !matches!(tok, Tok::Map(_)) {
                 return Err(self.fail(
@@ -762,9 +751,9 @@ impl<'a> Machine<'a> {
                 .saturating_sub(self.frames.len() + 1)
                 .max(1);
             let (ty, end) = if plain {
-                src.json_implied(self.bump, depth)
+                json.json_implied(self.bump, depth)
             } else {
-                src.json_dynamic(self.bump, depth)
+                json.json_dynamic(self.bump, depth)
             }
             .map_err(|s| self.stop(s))?;
             let mut f = Self::frame(Kind::Dyn, State::Value, Cur::Ty(ty), 1, self.vals.len(), at);
@@ -803,7 +792,10 @@ impl<'a> Machine<'a> {
     /// For containers of unknown length (JSON text): whether it has ended.
     #[inline]
     fn at_end<S: Source<'a>>(&self, src: &mut S, first: bool) -> Result<bool, Halt> {
-        src.at_end(first).map_err(|s| self.stop(s))
+        match src.json() {
+            Some(json) => json.at_end(first).map_err(|s| self.stop(s)),
+            None => Ok(false),
+        }
     }
 
     /// After a fast-path entry of the map or object at `depth`: whether it was the last one;
@@ -855,9 +847,9 @@ impl<'a> Machine<'a> {
             let i = f.done as usize;
             let Some(a) = nodes.get(i) else { break };
             let slot = f.base as usize + i;
-            // A MessagePack attribute already read is a duplicate: the general path reports
-            // it, so the key must not be consumed here.
-            if !((S::JSON || is_missing(&self.pairs[slot].1)) && src.expect_key(&a.key, &a.name)) {
+            // MessagePack attributes out of order go the general path, which finds repeats
+            // (`claim`); in order, attribute `i` is the next unread one.
+            if !((S::JSON || f.seen == IN_ORDER) && src.expect_key(&a.key, &a.name)) {
                 break;
             }
             let value = self.fast_leaf(Cur::Node(a.node), src)?;
@@ -900,8 +892,10 @@ impl<'a> Machine<'a> {
                     attrs.find(key)
                 };
                 let Some(i) = idx else {
-                    if S::JSON && self.config.lenient {
-                        src.skip_value().map_err(|s| self.stop(s))?;
+                    if self.config.lenient
+                        && let Some(json) = src.json()
+                    {
+                        json.skip_value().map_err(|s| self.stop(s))?;
                         return self.after_lenient_skip(src);
                     }
                     // Named at the attribute, as go-cty does.
@@ -912,8 +906,7 @@ impl<'a> Machine<'a> {
                     e = e.with_path(path);
                     return Err(Halt::Error(e));
                 };
-                let slot = f.base as usize + i;
-                if !S::JSON && !is_missing(&self.pairs[slot].1) {
+                if !S::JSON && !self.claim(depth, i) {
                     return Err(self.fail(ErrorKind::DuplicateAttribute(key.to_owned()), at));
                 }
                 let f = &mut self.frames[depth - 1];
@@ -931,6 +924,30 @@ impl<'a> Machine<'a> {
             }
         }
         Ok(KeyRead::Ready)
+    }
+
+    /// MessagePack: attribute `i` of the object at `depth` is about to be read; false if it
+    /// was read already. While attributes come in order nothing is recorded; the first one
+    /// out of order gives the object a bit per attribute in `seen`.
+    fn claim(&mut self, depth: usize, i: usize) -> bool {
+        let f = &mut self.frames[depth - 1];
+        if f.seen == IN_ORDER {
+            let done = f.done as usize;
+            if i <= done {
+                return i == done;
+            }
+            // A MessagePack object's count is its number of attributes (checked at its start).
+            let start = self.seen.len();
+            self.seen.resize(start + (f.len as usize).div_ceil(64), 0);
+            for k in 0..done {
+                self.seen[start + k / 64] |= 1 << (k % 64);
+            }
+            f.seen = start as u32;
+        }
+        let (word, bit) = (f.seen as usize + i / 64, 1u64 << (i % 64));
+        let fresh = self.seen[word] & bit == 0;
+        self.seen[word] |= bit;
+        fresh
     }
 
     /// After skipping an undeclared attribute in lenient mode: counts it, and says whether
@@ -999,8 +1016,8 @@ impl<'a> Machine<'a> {
             Kind::List | Kind::Set | Kind::Tuple | Kind::Dyn => {
                 self.vals.push(v);
                 if f.kind == Kind::Dyn {
-                    if S::JSON {
-                        src.seek(f.mark);
+                    if let Some(json) = src.json() {
+                        json.seek(f.mark);
                     }
                     return Ok(true);
                 }
@@ -1015,7 +1032,7 @@ impl<'a> Machine<'a> {
             f.state = State::Key;
         }
         let more = if unknown_len::<S>(f.len) {
-            !src.at_end(false).map_err(|s| self.stop(s))?
+            !self.at_end(src, false)?
         } else {
             f.done < f.len
         };
@@ -1082,11 +1099,14 @@ impl<'a> Machine<'a> {
     #[cold]
     #[inline(never)]
     fn count_rest<S: Source<'a>>(&self, src: &mut S, counted: u64) -> Result<u64, Halt> {
+        let Some(json) = src.json() else {
+            return Ok(counted);
+        };
         let mut n = counted;
         loop {
-            src.skip_value().map_err(|s| self.stop(s))?;
+            json.skip_value().map_err(|s| self.stop(s))?;
             n += 1;
-            if src.at_end(false).map_err(|s| self.stop(s))? {
+            if json.at_end(false).map_err(|s| self.stop(s))? {
                 return Ok(n);
             }
         }
@@ -1094,7 +1114,7 @@ impl<'a> Machine<'a> {
 
     /// Pops the top frame and builds its value in the arena.
     #[inline(always)]
-    fn finish(&mut self, json: bool) -> Result<Value<'a>, Halt> {
+    fn finish(&mut self) -> Result<Value<'a>, Halt> {
         let f = self.frames.pop().expect("a frame to finish");
         let base = f.base as usize;
         let depth = self.frames.len();
@@ -1154,13 +1174,8 @@ impl<'a> Machine<'a> {
                 Value::Map(s)
             }
             Kind::Object => {
-                for slot in self.pairs[base..].iter_mut().filter(|_| json) {
-                    if is_missing(&slot.1) {
-                        // Only JSON may omit attributes (they are null); MessagePack objects
-                        // have exactly the declared count and no duplicates, so every slot
-                        // is filled.
-                        slot.1 = Value::Null;
-                    }
+                if f.seen != IN_ORDER {
+                    self.seen.truncate(f.seen as usize);
                 }
                 let s = bump
                     .try_alloc_slice_copy(&self.pairs[base..])

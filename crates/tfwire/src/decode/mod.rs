@@ -248,6 +248,8 @@ pub struct Decoder {
     config: Config,
     stacks: Option<Stacks>,
     json: crate::json::tape::TapeParser,
+    /// Which blocks of the last JSON document hold strings that need an NFC check.
+    clean: json_tape::CleanBlocks,
 }
 
 impl core::fmt::Debug for Decoder {
@@ -265,6 +267,7 @@ impl Decoder {
             config: config.checked(),
             stacks: Some(Stacks::default()),
             json: crate::json::tape::TapeParser::default(),
+            clean: json_tape::CleanBlocks::default(),
         }
     }
 
@@ -348,20 +351,22 @@ impl Decoder {
         copy.extend_from_slice_copy(input);
         copy.extend_from_slice_copy(&[0; INPUT_PADDING]);
         let copy = copy.into_bump_slice_mut();
+        // Where the copy lies: a string's offset is where its slice starts in it.
+        let base = copy.as_ptr() as usize;
         match self.json.parse(copy, len) {
             Ok(tape) => {
-                let (offsets, n) = self.json.take_offsets(input);
-                let mut src = json_tape::TapeSource {
-                    nodes: &tape.0,
-                    texts: json_tape::DocText {
-                        offsets: &offsets[..n],
-                        input,
-                    },
-                    pos: 0,
-                    last: 0,
-                };
-                let r = self.run(program, arena, &mut src, len);
-                self.json.put_offsets(offsets);
+                let texts =
+                    json_tape::DocText::new(input, self.json.structural_indexes(), &tape.0, base);
+                self.clean.fill(input, base);
+                let mut src = json_tape::TapeSource::new(&tape.0, texts, Some(&self.clean));
+                let r = run_machine(
+                    &self.config,
+                    &mut self.stacks,
+                    (program, program.root()),
+                    arena,
+                    &mut src,
+                    len,
+                );
                 self.json.recycle(tape);
                 r
             }
@@ -422,12 +427,7 @@ impl Decoder {
         texts: &T,
         arena: &'a Bump,
     ) -> Result<Value<'a>, Error> {
-        let mut src = json_tape::TapeSource {
-            nodes,
-            texts,
-            pos: 0,
-            last: 0,
-        };
+        let mut src = json_tape::TapeSource::new(nodes, texts, None);
         // The arena budget scales with the value's size in the document.
         let len = texts.offset(nodes.len()).saturating_sub(texts.offset(0));
         self.run(program, arena, &mut src, len.max(nodes.len() * 8))
@@ -481,12 +481,38 @@ impl Decoder {
         src: &mut S,
         input_len: usize,
     ) -> Result<Value<'a>, Error> {
-        let stacks = self.stacks.take().unwrap_or_default();
-        let mut m = stacks.into_machine(program, arena, self.config, Cur::Node(node));
+        run_machine(
+            &self.config,
+            &mut self.stacks,
+            (program, node),
+            arena,
+            src,
+            input_len,
+        )
+    }
+}
+
+/// [`Decoder::run_at`] on the decoder's configuration and scratch stacks alone (the JSON
+/// decode runs it while the decoder's parser holds the tape).
+fn run_machine<'a, S: Source<'a>>(
+    config: &Config,
+    stacks: &mut Option<Stacks>,
+    (program, node): (&'a Program, crate::program::NodeId),
+    arena: &'a Bump,
+    src: &mut S,
+    input_len: usize,
+) -> Result<Value<'a>, Error> {
+    {
+        let mut m = stacks.take().unwrap_or_default().into_machine(
+            program,
+            arena,
+            *config,
+            Cur::Node(node),
+        );
         // Bound the arena for this decode: what it already holds plus the configured budget
         // (`max_arena_bytes`, or less for a small input: `max_amplification`).
         let previous_limit = arena.allocation_limit();
-        let (allowed, limit) = self.config.arena_budget(input_len);
+        let (allowed, limit) = config.arena_budget(input_len);
         let budget = arena.allocated_bytes().saturating_add(allowed);
         arena.set_allocation_limit(Some(previous_limit.map_or(budget, |l| l.min(budget))));
         let result = match m.run(src) {
@@ -499,7 +525,15 @@ impl Decoder {
                     Path::root(),
                 )),
             },
-            Err(Halt::Error(e)) => Err(e),
+            // The machine's errors carry the source's positions (see `Source::offset`).
+            Err(Halt::Error(e)) => {
+                let at = src.locate(e.offset());
+                Err(if at == e.offset() {
+                    e
+                } else {
+                    Error::new(e.kind().clone(), at, e.path().clone())
+                })
+            }
             Err(Halt::Pending) => Err(Error::new(
                 ErrorKind::UnexpectedEof,
                 src.position(),
@@ -507,8 +541,8 @@ impl Decoder {
             )),
         };
         arena.set_allocation_limit(previous_limit);
-        self.stacks = Some(m.into_stacks());
-        result.map_err(|e| self.config.name_arena_limit(e, limit))
+        *stacks = Some(m.into_stacks());
+        result.map_err(|e| config.name_arena_limit(e, limit))
     }
 }
 

@@ -60,6 +60,12 @@ impl<'a> Complete<'a> {
 
 impl<'a> Source<'a> for Complete<'a> {
     const JSON: bool = false;
+    type Json = super::source::NotJson;
+
+    #[inline(always)]
+    fn json(&mut self) -> Option<&mut super::source::NotJson> {
+        None
+    }
 
     #[inline(always)]
     fn next(&mut self) -> Result<Tok<'a>, Stop> {

@@ -177,9 +177,7 @@ fn read_bound<'a>(t: &mut Tokenizer<'a>) -> Result<(Number<'a>, bool), ErrorKind
         return Err(shape());
     }
     let n = super::leaf::number_from(read(t)?, false).map_err(|e| match e {
-        super::leaf::LeafError::Kind(ErrorKind::InvalidNumber(s)) if s == "NaN" => {
-            bad("number bound is NaN")
-        }
+        super::Fault::Kind(ErrorKind::InvalidNumber(s)) if s == "NaN" => bad("number bound is NaN"),
         _ => shape(),
     })?;
     let Tok::Bool(inclusive) = read(t)? else {

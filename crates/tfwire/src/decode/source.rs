@@ -72,6 +72,14 @@ pub(crate) trait Source<'a> {
     /// apply) rather than MessagePack.
     const JSON: bool;
 
+    /// The operations only JSON sources have: the source itself for JSON, [`NotJson`]
+    /// (which has no values) for MessagePack.
+    type Json: JsonSource<'a>;
+
+    /// The JSON-only operations, for a JSON source (`None` for MessagePack, a constant the
+    /// compiler folds).
+    fn json(&mut self) -> Option<&mut Self::Json>;
+
     /// Reads the next token.
     fn next(&mut self) -> Result<Tok<'a>, Stop>;
 
@@ -112,57 +120,91 @@ pub(crate) trait Source<'a> {
         false
     }
 
-    /// Offset of the first byte of the token last returned by [`Source::next`].
+    /// Where the token last returned by [`Source::next`] starts: its byte offset, or a
+    /// position only [`Source::locate`] turns into one (the tape source hands out node
+    /// indexes, whose offsets it computes only for errors). Errors the machine builds carry
+    /// it until the decode returns, which locates it.
     fn offset(&self) -> usize;
+
+    /// The byte offset of a position from [`Source::offset`] (the identity for sources
+    /// whose positions are byte offsets).
+    #[inline]
+    fn locate(&self, at: usize) -> usize {
+        at
+    }
 
     /// Offset of the next byte to read (where a missing value would start).
     fn position(&self) -> usize;
 
-    /// Whether the container being read has ended (for containers whose count was
-    /// `u32::MAX`, i.e. unknown in advance). Consumes the closing delimiter or the separator.
-    fn at_end(&mut self, _first: bool) -> Result<bool, Stop> {
-        Ok(false)
-    }
-
-    /// JSON only (lenient mode): skips the next whole value.
-    fn skip_value(&mut self) -> Result<(), Stop> {
-        unreachable!("only JSON sources skip values")
-    }
-
     /// Checks that nothing follows the value.
     fn finish(&mut self) -> Result<(), Stop>;
+}
 
-    /// JSON only: reads the `{"type": ..., "value": ...}` object of a dynamic value, whose
-    /// opening token was just returned: parses the type (at most `depth` deep), positions the
-    /// source at the value, and returns the type and a mark for [`Source::seek`] to jump past
-    /// the object once the value is read.
+/// What only a JSON source does: containers whose length the byte-wise reader learns at
+/// their end, values skipped whole (lenient mode), and dynamic values, whose
+/// `{"type": ..., "value": ...}` objects are read out of order.
+pub(crate) trait JsonSource<'a> {
+    /// Whether the container being read has ended (for containers whose count was
+    /// `u32::MAX`, i.e. unknown in advance). Consumes the closing delimiter or the separator.
+    fn at_end(&mut self, first: bool) -> Result<bool, Stop>;
+
+    /// Skips the next whole value.
+    fn skip_value(&mut self) -> Result<(), Stop>;
+
+    /// Reads the `{"type": ..., "value": ...}` object of a dynamic value, whose opening token
+    /// was just returned: parses the type (at most `depth` deep), positions the source at
+    /// the value, and returns the type and a mark for [`JsonSource::seek`] to jump past the
+    /// object once the value is read.
+    fn json_dynamic(
+        &mut self,
+        bump: &'a bumpalo::Bump,
+        depth: usize,
+    ) -> Result<(crate::ty::Ty<'a>, usize), Stop>;
+
+    /// With `Config::plain_dynamic`: the value whose first token was just returned is plain
+    /// JSON at a dynamic position: returns the type it implies and a mark for
+    /// [`JsonSource::seek`] past it, and positions the source at the value again.
+    fn json_implied(
+        &mut self,
+        bump: &'a bumpalo::Bump,
+        depth: usize,
+    ) -> Result<(crate::ty::Ty<'a>, usize), Stop>;
+
+    /// Moves to a mark returned by [`JsonSource::json_dynamic`] or
+    /// [`JsonSource::json_implied`].
+    fn seek(&mut self, mark: usize);
+}
+
+/// The [`Source::Json`] of MessagePack sources: a type without values, so its operations
+/// can never be called (and need no body but the empty match).
+pub(crate) enum NotJson {}
+
+impl<'a> JsonSource<'a> for NotJson {
+    fn at_end(&mut self, _first: bool) -> Result<bool, Stop> {
+        match *self {}
+    }
+
+    fn skip_value(&mut self) -> Result<(), Stop> {
+        match *self {}
+    }
+
     fn json_dynamic(
         &mut self,
         _bump: &'a bumpalo::Bump,
         _depth: usize,
     ) -> Result<(crate::ty::Ty<'a>, usize), Stop> {
-        unreachable!("only JSON sources read JSON dynamic values")
+        match *self {}
     }
 
-    /// JSON only, with `Config::plain_dynamic`: the value whose first token was just
-    /// returned is plain JSON at a dynamic position: returns the type it implies and a mark
-    /// for [`Source::seek`] past it, and positions the source at the value again. Sources
-    /// without a tape cannot look ahead and reject it.
     fn json_implied(
         &mut self,
         _bump: &'a bumpalo::Bump,
         _depth: usize,
     ) -> Result<(crate::ty::Ty<'a>, usize), Stop> {
-        Err(Stop::Fail(
-            crate::error::ErrorKind::InvalidDynamic(
-                "a plain dynamic value is read from a tape only".into(),
-            ),
-            self.offset(),
-        ))
+        match *self {}
     }
 
-    /// JSON only: moves to a mark returned by [`Source::json_dynamic`].
     fn seek(&mut self, _mark: usize) {
-        unreachable!("only JSON sources seek")
+        match *self {}
     }
 }

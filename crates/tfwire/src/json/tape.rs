@@ -270,24 +270,6 @@ impl TapeParser {
     pub fn structural_indexes(&self) -> &[u32] {
         self.buffers.structural_indexes()
     }
-
-    /// Takes the reused offsets vector out of the parser (see [`TapeParser::put_offsets`]),
-    /// filled for the tape last parsed; its first `n` entries (`n` returned) are the offsets.
-    pub(crate) fn take_offsets(&mut self, input: &[u8]) -> (Vec<u32>, usize) {
-        let mut offsets = core::mem::take(&mut self.offsets);
-        let n = node_offsets(
-            input,
-            self.buffers.structural_indexes(),
-            usize::MAX,
-            &mut offsets,
-        );
-        (offsets, n)
-    }
-
-    /// Gives back the vector [`TapeParser::take_offsets`] took.
-    pub(crate) fn put_offsets(&mut self, offsets: Vec<u32>) {
-        self.offsets = offsets;
-    }
 }
 
 /// A JSON document parsed in place by [`TapeParser::parse_document`]: its tape, the byte

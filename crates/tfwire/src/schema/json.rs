@@ -43,19 +43,13 @@ fn with_document<T>(
     let mut copy = Vec::with_capacity(input.len() + INPUT_PADDING);
     copy.extend_from_slice(input);
     copy.resize(input.len() + INPUT_PADDING, 0);
+    let base = copy.as_ptr() as usize;
     let mut parser = TapeParser::default();
     let doc = parser.parse_document(&mut copy, input.len(), &shape)?;
+    let texts = DocText::new(input, parser.structural_indexes(), doc.nodes(), base);
     let bump = Bump::new();
     f(&Doc {
-        src: TapeSource {
-            nodes: doc.nodes(),
-            texts: DocText {
-                offsets: doc.offsets(),
-                input,
-            },
-            pos: 0,
-            last: 0,
-        },
+        src: TapeSource::new(doc.nodes(), texts, None),
         doc: &doc,
         bump: &bump,
     })
