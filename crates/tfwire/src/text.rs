@@ -31,9 +31,7 @@ pub(crate) fn utf8(b: &[u8]) -> Option<&str> {
 #[inline(always)]
 pub(crate) fn utf8_nfc_within(buf: &[u8], start: usize, len: usize) -> Option<&str> {
     let b = &buf[start..start + len];
-    // Longer strings go straight to the fused pass, whose ASCII skip is as fast as a
-    // separate ASCII test and which does not start over at the first non-ASCII byte.
-    if len <= 32 && is_ascii_within(buf, start, len) {
+    if is_ascii_within(buf, start, len) {
         // SAFETY: every byte is ASCII (checked just above), and ASCII is valid UTF-8.
         return Some(unsafe { core::str::from_utf8_unchecked(b) });
     }
