@@ -176,6 +176,33 @@ fn valid_and_surely_nfc(b: &[u8]) -> bool {
     true
 }
 
+/// Whether every byte of `b` is ASCII: a short string (most are) with two to four word
+/// loads, the last ones overlapping; a longer one with the standard test (which stops at the
+/// first non-ASCII byte).
+#[inline(always)]
+pub(crate) fn is_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = b.len();
+    if n > 32 {
+        return b.is_ascii();
+    }
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    if n >= 8 {
+        let mut any = word(n - 8);
+        let mut i = 0;
+        while i + 8 < n {
+            any |= word(i);
+            i += 8;
+        }
+        return any & HIGH == 0;
+    }
+    if n >= 4 {
+        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+        return (half(0) | half(n - 4)) & 0x8080_8080 == 0;
+    }
+    b.iter().all(|&c| c < 0x80)
+}
+
 /// `a == b` for slices of equal length, inlined for the short ones (attribute names are
 /// short; a `memcmp` call costs more than comparing them).
 #[inline]
@@ -199,6 +226,22 @@ pub(crate) fn eq_short(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-wise ASCII test agrees with the standard one at every length and position.
+    #[test]
+    fn ascii_by_words() {
+        for len in 0..40 {
+            for at in 0..len.max(1) {
+                for b in [b'a', 0x7f, 0x80, 0xc3, 0xff] {
+                    let mut v = vec![b'x'; len];
+                    if len > 0 {
+                        v[at] = b;
+                    }
+                    assert_eq!(is_ascii(&v), v.is_ascii(), "{v:02x?}");
+                }
+            }
+        }
+    }
 
     /// The wide-load ASCII check looks at exactly the string's bytes: a non-ASCII byte just
     /// before or after it, or anywhere in it, at every length and alignment.
