@@ -106,44 +106,18 @@ fn len32(len: usize, what: &str) -> Result<u32, ErrorKind> {
     })
 }
 
-/// Writes a string: inline for a fixstr (the commonest string), out of line for the others.
+/// Writes a string: inline for a fixstr (the commonest string: header and bytes with one
+/// reservation), out of line for the others.
 #[inline(always)]
 fn str_to(out: &mut Vec<u8>, s: &str) -> Result<(), ErrorKind> {
     let b = s.as_bytes();
     if b.len() < 32 {
+        out.reserve(1 + b.len());
         out.push(0xa0 | b.len() as u8);
-        append_short(out, b);
+        out.extend_from_slice(b);
         return Ok(());
     }
     long_str_to(out, b)
-}
-
-/// Appends `b` (at most 32 bytes) with fixed-size copies instead of a `memcpy` call, which
-/// cost more than the copy for the short strings and keys that make up most of a value:
-/// the bytes are assembled in a 32-byte block with two overlapping loads and stores, the
-/// whole block is appended and the vector cut back to the end of `b`.
-#[inline(always)]
-fn append_short(out: &mut Vec<u8>, b: &[u8]) {
-    let n = b.len();
-    debug_assert!(n <= 32);
-    let mut block = [0u8; 32];
-    if n >= 16 {
-        block[..16].copy_from_slice(&b[..16]);
-        block[n - 16..n].copy_from_slice(&b[n - 16..]);
-    } else if n >= 8 {
-        block[..8].copy_from_slice(&b[..8]);
-        block[n - 8..n].copy_from_slice(&b[n - 8..]);
-    } else if n >= 4 {
-        block[..4].copy_from_slice(&b[..4]);
-        block[n - 4..n].copy_from_slice(&b[n - 4..]);
-    } else {
-        for (d, &c) in block.iter_mut().zip(b) {
-            *d = c;
-        }
-    }
-    let end = out.len() + n;
-    out.extend_from_slice(&block);
-    out.truncate(end);
 }
 
 #[inline(never)]
@@ -271,11 +245,7 @@ impl Sink for Msgpack<'_> {
 
     #[inline]
     fn attr_key(&mut self, _: usize, attr: &AttrNode) -> Result<(), ErrorKind> {
-        if attr.key.len() <= 32 {
-            append_short(self.out, &attr.key);
-        } else {
-            self.out.extend_from_slice(&attr.key);
-        }
+        self.out.extend_from_slice(&attr.key);
         Ok(())
     }
 
@@ -345,9 +315,9 @@ fn check_refinements(r: &Refinements<'_>, target: Target) -> Result<(), ErrorKin
 
 #[cfg(test)]
 mod tests {
-    /// The fixed-size copies write exactly the string's header and bytes after what the
-    /// buffer held, at every length around the copy widths, with and without spare
-    /// capacity.
+    /// The inline fixstr path and the out-of-line path write exactly the string's header
+    /// and bytes after what the buffer held, at every length around the fixstr limit, with
+    /// and without spare capacity.
     #[test]
     fn short_strings_are_written_exactly() {
         for len in 0..=40 {
