@@ -105,7 +105,9 @@ impl<'a> Number<'a> {
             };
             return Ok(Number::F64(inf));
         }
-        Dec::parse(text)?;
+        if !is_plain_decimal(b) {
+            Dec::parse(text)?;
+        }
         Ok(Number::Decimal(text))
     }
 
@@ -506,6 +508,70 @@ impl fmt::Write for NumBuf {
         self.len = end;
         Ok(())
     }
+}
+
+/// The bytes of `w` (eight, little-endian) that are not ASCII digits, as their high bits.
+/// (`t = w ^ '0'` maps the digits to 0..=9; `(t & 0x7f) + 0x76` has its high bit set
+/// exactly when `t & 0x7f >= 10`, and cannot carry into the next byte.)
+#[inline(always)]
+fn non_digits(w: u64) -> u64 {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const ADD: u64 = 0x7676_7676_7676_7676;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let t = w ^ ZEROS;
+    (((t & LOW7) + ADD) | t) & HIGH
+}
+
+/// Whether `b` is an optional `-`, then ASCII digits with at most one `.` among them and at
+/// least one digit, no longer than [`MAX_DECIMAL_EXPONENT`]: text that [`Dec::parse`]
+/// accepts (without an exponent, the scientific exponent of such a number is within its
+/// length of zero). Eight bytes at a time: go-cty writes numbers that neither an int64 nor
+/// a float64 holds as such text, and the general parse took a quarter of the decode of a
+/// payload of them. `false` sends the text to the general parse, which decides.
+#[inline]
+fn is_plain_decimal(b: &[u8]) -> bool {
+    let body = match b {
+        [b'-', rest @ ..] => rest,
+        _ => b,
+    };
+    let n = body.len();
+    if n > MAX_DECIMAL_EXPONENT as usize {
+        return false;
+    }
+    // Whether a point was seen; `m` holds the non-digits of the bytes from `at`, in order.
+    let mut point = false;
+    let mut one = |m: u64, at: usize| -> bool {
+        if m == 0 {
+            return true;
+        }
+        let ok = !point && m & (m - 1) == 0 && body[at + m.trailing_zeros() as usize / 8] == b'.';
+        point = true;
+        ok
+    };
+    let word = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().expect("8 bytes"));
+    let mut i = 0;
+    while i + 8 <= n {
+        if !one(non_digits(word(i)), i) {
+            return false;
+        }
+        i += 8;
+    }
+    if i < n {
+        let rest = n - i;
+        let ok = if n >= 8 {
+            // The last eight bytes, of which the first `8 - rest` were seen above.
+            one(non_digits(word(n - 8)) >> (8 * (8 - rest)), i)
+        } else {
+            let mut w = [b'0'; 8];
+            w[..rest].copy_from_slice(&body[i..]);
+            one(non_digits(u64::from_le_bytes(w)), i)
+        };
+        if !ok {
+            return false;
+        }
+    }
+    n > usize::from(point)
 }
 
 /// Whether a float64 holds a decimal exactly ([`Dec::exact_f64`]).
@@ -1073,6 +1139,70 @@ mod tests {
         assert_eq!(n("0.5").to_f64_exact(), Some(0.5));
         assert_eq!(n("0.1").to_f64_exact(), None);
         assert!(n("1e2").is_integer() && !n("1.5").is_integer() && n("1.50e1").is_integer());
+    }
+
+    /// The eight-bytes-at-a-time check accepts exactly the plain decimals (an optional `-`,
+    /// digits, at most one point, a digit somewhere), and `Dec::parse` accepts all of them:
+    /// every text over a small alphabet up to five bytes, and one odd byte at every position
+    /// of texts up to 40 bytes (both sides of each word boundary and the overlapping tail).
+    #[test]
+    fn plain_decimal_check_is_exact() {
+        let reference = |b: &[u8]| {
+            let body = b.strip_prefix(b"-").unwrap_or(b);
+            body.iter().all(|c| c.is_ascii_digit() || *c == b'.')
+                && body.iter().filter(|c| **c == b'.').count() <= 1
+                && body.iter().any(u8::is_ascii_digit)
+        };
+        let check = |b: &[u8]| {
+            let want = reference(b);
+            assert_eq!(is_plain_decimal(b), want, "{b:02x?}");
+            if want {
+                let t = core::str::from_utf8(b).unwrap();
+                assert!(Dec::parse(t).is_ok(), "{t}");
+                assert!(matches!(Number::parse(t), Ok(Number::Decimal(_))), "{t}");
+            }
+        };
+        let alphabet = [
+            b'0', b'7', b'9', b'.', b'-', b'+', b'e', b'/', b':', 0xb0, 0xff,
+        ];
+        let mut texts: Vec<Vec<u8>> = vec![vec![]];
+        for _ in 0..5 {
+            let longer: Vec<Vec<u8>> = texts
+                .iter()
+                .filter(|t| t.len() == texts.last().map_or(0, Vec::len))
+                .flat_map(|t| {
+                    alphabet.iter().map(move |&c| {
+                        let mut t = t.clone();
+                        t.push(c);
+                        t
+                    })
+                })
+                .collect();
+            texts.extend(longer);
+        }
+        for t in &texts {
+            check(t);
+        }
+        for len in 1..=40 {
+            for sign in [&b""[..], b"-"] {
+                let mut t: Vec<u8> = sign.to_vec();
+                t.extend((0..len).map(|i| b'0' + (i % 10) as u8));
+                check(&t);
+                for at in sign.len()..t.len() {
+                    for odd in [b'.', b'/', b':', b'e', b' ', 0x80 | b'5'] {
+                        let mut u = t.clone();
+                        u[at] = odd;
+                        check(&u);
+                        // A second odd byte anywhere after it.
+                        for at2 in at + 1..u.len() {
+                            let mut v = u.clone();
+                            v[at2] = b'.';
+                            check(&v);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The encoders' one-parse fast paths ([`decimal_form`], [`write_decimal`]) agree with

@@ -70,55 +70,98 @@ fn is_ascii_within(buf: &[u8], start: usize, len: usize) -> bool {
 
 /// Whether `b` is valid UTF-8 and every character passes the NFC quick check
 /// ([`crate::nfc::safe_bmp`] for the Basic Multilingual Plane).
+///
+/// Runs of ASCII are skipped 32 bytes a step (then 8, then to the run's end); a run of
+/// non-ASCII characters (a word of Japanese, accented letters) is decoded character after
+/// character without going back to the ASCII test in between. Characters below U+0300
+/// (lead bytes below 0xCC) are always NFC-safe starters and are only validated.
 #[inline(never)]
 fn valid_and_surely_nfc(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     let safe = crate::nfc::safe_bmp();
-    let cont = |i: usize| -> Option<u32> {
-        match b.get(i) {
-            Some(&c) if c & 0xc0 == 0x80 => Some(u32::from(c & 0x3f)),
-            _ => None,
-        }
-    };
     let bmp_safe = |u: u32| safe[u as usize / 64] & (1 << (u % 64)) != 0;
+    let is_cont = |c: u8| c & 0xc0 == 0x80;
+    let n = b.len();
     let mut i = 0;
-    while i < b.len() {
-        // ASCII, eight bytes at a time, then straight to the first non-ASCII byte.
-        while let Some(w) = b.get(i..i + 8) {
-            let high = u64::from_le_bytes(w.try_into().expect("8 bytes")) & 0x8080_8080_8080_8080;
-            if high != 0 {
-                i += high.trailing_zeros() as usize / 8;
-                break;
+    while i < n {
+        let c = b[i];
+        if c < 0x80 {
+            i += 1;
+            // The rest of the ASCII run: one word first (runs between non-ASCII characters
+            // are short: a space, a letter), then 32 bytes a step, then words.
+            let high = |w: &[u8]| u64::from_le_bytes(w.try_into().expect("8 bytes")) & HIGH;
+            if let Some(w) = b.get(i..i + 8) {
+                let h = high(w);
+                if h != 0 {
+                    i += h.trailing_zeros() as usize / 8;
+                    continue;
+                }
+                i += 8;
             }
-            i += 8;
+            while let Some(chunk) = b.get(i..i + 32) {
+                if high(&chunk[..8])
+                    | high(&chunk[8..16])
+                    | high(&chunk[16..24])
+                    | high(&chunk[24..])
+                    != 0
+                {
+                    break;
+                }
+                i += 32;
+            }
+            while let Some(w) = b.get(i..i + 8) {
+                let h = high(w);
+                if h != 0 {
+                    i += h.trailing_zeros() as usize / 8;
+                    break;
+                }
+                i += 8;
+            }
+            continue;
         }
-        let Some(&c) = b.get(i) else { break };
         match c {
-            0x00..=0x7f => i += 1,
             0xc2..=0xdf => {
-                let Some(c1) = cont(i + 1) else { return false };
+                let Some(&[_, c1]) = b.get(i..i + 2) else {
+                    return false;
+                };
                 // U+0080..U+02FF (lead bytes below 0xCC) are all safe starters.
-                if c >= 0xcc && !bmp_safe((u32::from(c & 0x1f) << 6) | c1) {
+                if !is_cont(c1)
+                    || (c >= 0xcc && !bmp_safe((u32::from(c & 0x1f) << 6) | u32::from(c1 & 0x3f)))
+                {
                     return false;
                 }
                 i += 2;
             }
             0xe0..=0xef => {
-                let (Some(c1), Some(c2)) = (cont(i + 1), cont(i + 2)) else {
+                let Some(&[_, c1, c2]) = b.get(i..i + 3) else {
                     return false;
                 };
-                let u = (u32::from(c & 0x0f) << 12) | (c1 << 6) | c2;
-                // Overlong encodings (below U+0800) and surrogates (U+D800..U+DFFF) are not
-                // UTF-8.
-                if u < 0x800 || (0xd800..=0xdfff).contains(&u) || !bmp_safe(u) {
+                if !is_cont(c1) || !is_cont(c2) {
+                    return false;
+                }
+                let u = (u32::from(c & 0x0f) << 12)
+                    | (u32::from(c1 & 0x3f) << 6)
+                    | u32::from(c2 & 0x3f);
+                // Overlong encodings (below U+0800) are not UTF-8, and neither are surrogates
+                // (U+D800..U+DFFF), which are not characters: their bits in the table are
+                // clear (the exhaustive test below covers every three-byte sequence).
+                if u < 0x800 || !bmp_safe(u) {
                     return false;
                 }
                 i += 3;
             }
             0xf0..=0xf4 => {
-                let (Some(c1), Some(c2), Some(c3)) = (cont(i + 1), cont(i + 2), cont(i + 3)) else {
+                let (Some(&c1), Some(&c2), Some(&c3)) = (b.get(i + 1), b.get(i + 2), b.get(i + 3))
+                else {
                     return false;
                 };
-                let u = (u32::from(c & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
+                if !is_cont(c1) || !is_cont(c2) || !is_cont(c3) {
+                    return false;
+                }
+                let u = (u32::from(c & 0x07) << 18)
+                    | (u32::from(c1 & 0x3f) << 12)
+                    | (u32::from(c2 & 0x3f) << 6)
+                    | u32::from(c3 & 0x3f);
                 // Astral characters (emoji, historic scripts) are rare: looked up one by one.
                 match char::from_u32(u) {
                     Some(ch) if u >= 0x1_0000 && crate::nfc::is_safe_starter(ch) => {}
@@ -131,6 +174,33 @@ fn valid_and_surely_nfc(b: &[u8]) -> bool {
         }
     }
     true
+}
+
+/// Whether every byte of `b` is ASCII: a short string (most are) with two to four word
+/// loads, the last ones overlapping; a longer one with the standard test (which stops at the
+/// first non-ASCII byte).
+#[inline(always)]
+pub(crate) fn is_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = b.len();
+    if n > 32 {
+        return b.is_ascii();
+    }
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    if n >= 8 {
+        let mut any = word(n - 8);
+        let mut i = 0;
+        while i + 8 < n {
+            any |= word(i);
+            i += 8;
+        }
+        return any & HIGH == 0;
+    }
+    if n >= 4 {
+        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+        return (half(0) | half(n - 4)) & 0x8080_8080 == 0;
+    }
+    b.iter().all(|&c| c < 0x80)
 }
 
 /// `a == b` for slices of equal length, inlined for the short ones (attribute names are
@@ -156,6 +226,22 @@ pub(crate) fn eq_short(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-wise ASCII test agrees with the standard one at every length and position.
+    #[test]
+    fn ascii_by_words() {
+        for len in 0..40 {
+            for at in 0..len.max(1) {
+                for b in [b'a', 0x7f, 0x80, 0xc3, 0xff] {
+                    let mut v = vec![b'x'; len];
+                    if len > 0 {
+                        v[at] = b;
+                    }
+                    assert_eq!(is_ascii(&v), v.is_ascii(), "{v:02x?}");
+                }
+            }
+        }
+    }
 
     /// The wide-load ASCII check looks at exactly the string's bytes: a non-ASCII byte just
     /// before or after it, or anywhere in it, at every length and alignment.
@@ -226,5 +312,33 @@ mod tests {
         }
         check(b"abcdefgh\xed\xa0\x80");
         check(b"abcdefgh\xe0\x80\x80");
+        // After and before ASCII runs of every length across the 32- and 8-byte steps, and
+        // in runs of non-ASCII characters: valid, not NFC-safe, and invalid sequences.
+        let seqs: [&[u8]; 12] = [
+            "ü".as_bytes(),
+            "日本".as_bytes(),
+            "テキスト ünï".as_bytes(),
+            "e\u{301}".as_bytes(),
+            "\u{1f600}".as_bytes(),
+            "\u{212b}".as_bytes(),
+            b"\x80",
+            b"\xe6\x97",
+            b"\xed\xa0\x80",
+            b"\xc0\x80",
+            b"\xf4\x90\x80\x80",
+            b"\xc3\xbc\xff",
+        ];
+        for run in 0..70 {
+            for seq in seqs {
+                for after in [0, 1, 7, 9, 33, 40] {
+                    let mut s = vec![b'a'; run];
+                    s.extend_from_slice(seq);
+                    s.extend(core::iter::repeat_n(b'z', after));
+                    check(&s);
+                    s.extend_from_slice(seq);
+                    check(&s);
+                }
+            }
+        }
     }
 }

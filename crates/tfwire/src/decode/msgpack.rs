@@ -136,11 +136,9 @@ impl<'a> Source<'a> for Complete<'a> {
             // A number as its decimal text (go-cty's form for numbers that neither an int64
             // nor a float64 holds exactly): parsed here; text that is not a valid number
             // takes the general path, which reports it.
-            0xa0..=0xbf | 0xd9 => {
-                let (payload, len) = str_token(b)?;
-                let s = crate::text::utf8(payload)?;
-                (Number::parse(s).ok()?, len)
-            }
+            // (Out of line: the parse's registers would otherwise cost every number a
+            // heavier entry and exit.)
+            0xa0..=0xbf | 0xd9 => decimal_text(b)?,
             _ => return None,
         };
         self.last = self.pos;
@@ -204,4 +202,13 @@ impl<'a> Source<'a> for Complete<'a> {
             Err(Stop::Fail(ErrorKind::TrailingBytes, self.pos))
         }
     }
+}
+
+/// A number as decimal text at the start of `b` (a fixstr or str8 token), and the token's
+/// length; `None` when it is not valid number text (the general path then reports it).
+#[inline(never)]
+fn decimal_text(b: &[u8]) -> Option<(crate::Number<'_>, usize)> {
+    let (payload, len) = str_token(b)?;
+    let s = crate::text::utf8(payload)?;
+    Some((crate::Number::parse(s).ok()?, len))
 }

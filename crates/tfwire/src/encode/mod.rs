@@ -357,10 +357,16 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
             }
             (Value::Object(es), Shape::Object(attrs)) => {
                 let names_match = es.len() == attrs.len()
-                    && es
-                        .iter()
-                        .enumerate()
-                        .all(|(i, (k, _))| same_name(k, attrs.name(i)));
+                    && match attrs {
+                        Attrs::Node(nodes) => es
+                            .iter()
+                            .zip(nodes)
+                            .all(|((k, _), a)| same_name(k, &a.name)),
+                        Attrs::Ty(_) => es
+                            .iter()
+                            .enumerate()
+                            .all(|(i, (k, _))| same_name(k, attrs.name(i))),
+                    };
                 if !names_match {
                     return self.fail(attribute_mismatch(es, attrs));
                 }

@@ -106,46 +106,26 @@ fn len32(len: usize, what: &str) -> Result<u32, ErrorKind> {
     })
 }
 
+/// Writes a string: inline for a fixstr (the commonest string: header and bytes with one
+/// reservation), out of line for the others.
 #[inline(always)]
 fn str_to(out: &mut Vec<u8>, s: &str) -> Result<(), ErrorKind> {
     let b = s.as_bytes();
     if b.len() < 32 {
-        // A fixstr, the commonest string: one reservation for header and bytes.
         out.reserve(1 + b.len());
         out.push(0xa0 | b.len() as u8);
         out.extend_from_slice(b);
         return Ok(());
     }
+    long_str_to(out, b)
+}
+
+#[inline(never)]
+fn long_str_to(out: &mut Vec<u8>, b: &[u8]) -> Result<(), ErrorKind> {
+    out.reserve(5 + b.len());
     write::str_len(out, len32(b.len(), "a string")?);
     out.extend_from_slice(b);
     Ok(())
-}
-
-/// Whether every byte of `b` is ASCII: a short string (most are) with two to four word
-/// loads, the last ones overlapping; a longer one with the standard test (which stops at the
-/// first non-ASCII byte).
-#[inline(always)]
-fn is_ascii(b: &[u8]) -> bool {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let n = b.len();
-    if n > 32 {
-        return b.is_ascii();
-    }
-    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
-    if n >= 8 {
-        let mut any = word(n - 8);
-        let mut i = 0;
-        while i + 8 < n {
-            any |= word(i);
-            i += 8;
-        }
-        return any & HIGH == 0;
-    }
-    if n >= 4 {
-        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
-        return (half(0) | half(n - 4)) & 0x8080_8080 == 0;
-    }
-    b.iter().all(|&c| c < 0x80)
 }
 
 /// Writes a number as go-cty 1.16 does, except that floats stay floats (see the module docs
@@ -234,11 +214,11 @@ impl Sink for Msgpack<'_> {
         str_to(self.out, s)
     }
 
-    /// ASCII strings (nearly all) are in NFC: found with a few word loads, not the general
-    /// check's byte loop.
-    #[inline]
+    /// Short ASCII strings (most) are found in NFC with a few word loads
+    /// ([`crate::nfc::is_nfc`]), the others with one pass of the quick check.
+    #[inline(always)]
     fn nfc_string(&mut self, s: &str) -> Result<bool, ErrorKind> {
-        if !is_ascii(s.as_bytes()) && !crate::nfc::is_nfc(s) {
+        if !crate::nfc::is_nfc(s) {
             return Ok(false);
         }
         str_to(self.out, s).map(|()| true)
@@ -258,6 +238,7 @@ impl Sink for Msgpack<'_> {
         Ok(())
     }
 
+    #[inline(always)]
     fn map_key(&mut self, _: usize, key: &str) -> Result<(), ErrorKind> {
         str_to(self.out, key)
     }
@@ -334,18 +315,20 @@ fn check_refinements(r: &Refinements<'_>, target: Target) -> Result<(), ErrorKin
 
 #[cfg(test)]
 mod tests {
-    /// The word-wise ASCII test agrees with the standard one at every length and position.
+    /// The inline fixstr path and the out-of-line path write exactly the string's header
+    /// and bytes after what the buffer held, at every length around the fixstr limit, with
+    /// and without spare capacity.
     #[test]
-    fn ascii_by_words() {
-        for len in 0..40 {
-            for at in 0..len.max(1) {
-                for b in [b'a', 0x7f, 0x80, 0xc3, 0xff] {
-                    let mut v = vec![b'x'; len];
-                    if len > 0 {
-                        v[at] = b;
-                    }
-                    assert_eq!(super::is_ascii(&v), v.is_ascii(), "{v:02x?}");
-                }
+    fn short_strings_are_written_exactly() {
+        for len in 0..=40 {
+            let s: String = (0..len).map(|i| char::from(b'A' + i as u8)).collect();
+            for (prefix, capacity) in [(0, 0), (3, 3), (5, 100)] {
+                let mut out = Vec::with_capacity(capacity);
+                out.extend(core::iter::repeat_n(0xee, prefix));
+                super::str_to(&mut out, &s).unwrap();
+                let mut want = vec![0xee; prefix];
+                tfwire_msgpack::write::str(&mut want, &s);
+                assert_eq!(out, want, "{len} {prefix}");
             }
         }
     }
