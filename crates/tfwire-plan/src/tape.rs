@@ -118,6 +118,32 @@ impl Parser {
     /// [`ErrorKind::TooManyNodes`] beyond [`Config::max_nodes`], [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
     /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
     pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
+        self.parse_with(input, false)
+    }
+
+    /// Parses a plan for a [`Summary`](crate::Summary) (or a [`Filter`](crate::Filter)):
+    /// as [`Parser::parse`], but the values no summary reads (`before`, `after`,
+    /// `after_unknown`, `*_sensitive` and `*_identity` of resource changes; `before`,
+    /// `after` and `after_unknown` of output changes; `planned_values`, `prior_state`,
+    /// `configuration`, `variables`, `checks`, `relevant_attributes`, `proposed_unknown`)
+    /// are overwritten in `input` with `null` before simd-json sees it, so the tape holds one
+    /// node for each instead of one per value inside: memory is the input plus a small
+    /// amount per resource change. The model built from this tape has those members
+    /// absent; its [`Summary`](crate::Summary) is the one of the whole document.
+    ///
+    /// A validating pre-pass finds those values; every other byte keeps its offset, so
+    /// errors keep their offsets and paths. A document the pre-pass does not accept (not
+    /// valid JSON, or unusual: `\u` escapes of surrogates in a skipped value) is parsed
+    /// whole, as [`Parser::parse`] does: the errors are the same.
+    ///
+    /// # Errors
+    ///
+    /// As [`Parser::parse`].
+    pub fn parse_summary<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
+        self.parse_with(input, true)
+    }
+
+    fn parse_with<'a>(&mut self, input: &'a mut Vec<u8>, summary: bool) -> Result<Tape<'a>, Error> {
         let encoding = prepare(input)?;
         let start = if encoding == Encoding::Utf8Bom { 3 } else { 0 };
         let len = input.len();
@@ -144,6 +170,9 @@ impl Parser {
         })?;
         // The texts of long numbers, taken now: once simd-json has the input, only its
         // strings can be read.
+        if summary {
+            crate::skeleton::blank_for_summary(&mut input[start..]);
+        }
         let mut numbers = Numbers::NONE;
         if long_numbers(&input[start..], &mut numbers) {
             hide_huge_numbers(&mut input[start..], &numbers);

@@ -1,0 +1,107 @@
+//! The summary path ([`Parser::parse_summary`], which blanks the values no summary reads)
+//! against the full path ([`Parser::parse`]) on every JSON document of the corpus: the same
+//! [`Summary`] (its JSON and its debug form), or the same error (message, offset, path).
+
+use crate::corpus::corpus_dir;
+use std::path::{Path, PathBuf};
+use tfwire_plan::{Document, Parser, Summary};
+
+/// Every `.json` file under the corpus directories that hold documents: plans and states,
+/// the real-client scenarios, the plans derived from binary plan files, hostile and
+/// regression inputs.
+fn documents() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out)
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p)
+            }
+        }
+    }
+    let root = corpus_dir();
+    let mut out = Vec::new();
+    for sub in [
+        "plans",
+        "states",
+        "real-client",
+        "planfiles",
+        "hostile",
+        "regressions",
+    ] {
+        walk(&root.join(sub), &mut out);
+    }
+    out.sort();
+    let filter = std::env::var("TFWIRE_TEST").unwrap_or_default();
+    out.retain(|p| p.to_string_lossy().contains(&filter));
+    out
+}
+
+/// The summary of a document (or what kind it is), or the error, as text.
+fn outcome(
+    parser: &mut Parser,
+    mut input: Vec<u8>,
+    summary_path: bool,
+    nodes: &mut usize,
+) -> String {
+    let tape = if summary_path {
+        parser.parse_summary(&mut input)
+    } else {
+        parser.parse(&mut input)
+    };
+    let tape = match tape {
+        Ok(t) => {
+            *nodes += t.node_count();
+            t
+        }
+        Err(e) => return format!("parse error: {e} / {:?}", e.offset()),
+    };
+    let arena = bumpalo::Bump::new();
+    match tape.document(&arena) {
+        Ok(Document::Plan(p)) => {
+            let s = Summary::of(p);
+            format!("{}\n{s:?}", s.to_json())
+        }
+        Ok(other) => format!("not a plan: {:?}", other.kind()),
+        Err(e) => format!("model error: {e} / {:?}", e.offset()),
+    }
+}
+
+#[test]
+fn the_summary_path_summarises_every_corpus_document_as_the_full_path() {
+    let files = documents();
+    let mut parser = Parser::new();
+    let (mut plans, mut problems) = (0, Vec::new());
+    let (mut full_nodes, mut summary_nodes) = (0, 0);
+    for path in &files {
+        let raw = std::fs::read(path).unwrap();
+        let full = outcome(&mut parser, raw.clone(), false, &mut full_nodes);
+        let streamed = outcome(&mut parser, raw, true, &mut summary_nodes);
+        plans += usize::from(full.starts_with("{\"format_version\""));
+        if full != streamed {
+            problems.push(format!(
+                "{}:\n  full:    {:.300}\n  summary: {:.300}",
+                path.display(),
+                full,
+                streamed
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    if std::env::var("TFWIRE_TEST").is_err() {
+        assert!(
+            files.len() >= 400 && plans >= 300,
+            "the corpus went missing: {} files, {plans} plans",
+            files.len()
+        );
+        // The values were left out: the tapes of the summary path are much smaller.
+        assert!(
+            summary_nodes * 3 < full_nodes,
+            "tape nodes: {summary_nodes} on the summary path, {full_nodes} on the full path"
+        );
+    }
+}
