@@ -245,6 +245,29 @@ pub(crate) fn with_recorded<R>(
     want: Want<'_>,
     f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
+    with_parsed(path, want, false, f)
+}
+
+/// [`with_document`], or, when `summary_only`, for a command that reads a plan's summary
+/// only (addresses, actions, reasons: no values): the document is then parsed with
+/// [`Parser::parse_summary`], which leaves the values out of the tape (`before`, `after`,
+/// `planned_values`, ...). The model `f` gets has those members absent; errors are the
+/// same as [`with_document`]'s.
+pub(crate) fn with_document_for<R>(
+    path: &str,
+    want: Want<'_>,
+    summary_only: bool,
+    f: impl FnOnce(Document<'_>) -> Result<R, Failure>,
+) -> Result<R, Failure> {
+    with_parsed(path, want, summary_only, |doc, _| f(doc))
+}
+
+fn with_parsed<R>(
+    path: &str,
+    want: Want<'_>,
+    summary: bool,
+    f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
+) -> Result<R, Failure> {
     let mut bytes = read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
     let from_planfile = tfwire_planfile::is_zip(&bytes) || bytes.starts_with(b"tfplan");
     let mut recorded = Recorded::default();
@@ -253,7 +276,12 @@ pub(crate) fn with_recorded<R>(
     }
     let config = tfwire_plan::Config::default().max_nodes(max_input_bytes() / 8);
     let mut parser = Parser::with_config(config);
-    let error = match parser.parse(&mut bytes) {
+    let parsed = if summary {
+        parser.parse_summary(&mut bytes)
+    } else {
+        parser.parse(&mut bytes)
+    };
+    let error = match parsed {
         Ok(tape) => {
             drop(parser); // the scratch buffers are not needed any more
             let arena = bumpalo::Bump::new();

@@ -35,7 +35,7 @@ const CHANGE: &[&[u8]] = &[
     b"after_identity",
 ];
 
-/// Members of an output change's `change` no summary reads (its `*_sensitive` are read).
+/// Members of an output change no summary reads (its `*_sensitive` are read).
 const OUTPUT: &[&[u8]] = &[b"before", b"after", b"after_unknown"];
 
 /// What the pass does with a value, by where it is.
@@ -55,10 +55,8 @@ enum Role {
     ChangeBody,
     /// `output_changes`: an object of output changes.
     Outputs,
-    /// One output change object.
+    /// One output change object (its members are those of a change).
     Output,
-    /// An output change's `change` object.
-    OutputBody,
 }
 
 /// Blanks the summary-irrelevant values of the plan in `input`, or nothing when the
@@ -220,8 +218,7 @@ impl Scan<'_, '_> {
             Role::Change if key == b"change" => Role::ChangeBody,
             Role::ChangeBody if CHANGE.contains(&key) => Role::Blank,
             Role::Outputs => Role::Output,
-            Role::Output if key == b"change" => Role::OutputBody,
-            Role::OutputBody if OUTPUT.contains(&key) => Role::Blank,
+            Role::Output if OUTPUT.contains(&key) => Role::Blank,
             Role::Blank => Role::Blank,
             _ => Role::Skip,
         }
@@ -356,7 +353,7 @@ mod tests {
 
     #[test]
     fn blanks_values_and_keeps_offsets() {
-        let text = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":{"x":[1,2,"]"]},"after":true,"replace_paths":[["x"]]}}],"output_changes":{"o":{"change":{"after":"long","after_sensitive":true}}},"planned_values":{"root_module":{}}}"#;
+        let text = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":{"x":[1,2,"]"]},"after":true,"replace_paths":[["x"]]}}],"output_changes":{"o":{"after":"long","after_sensitive":true}},"planned_values":{"root_module":{}}}"#;
         let (out, n) = blank(text);
         let mut expected = text.to_string();
         for value in [

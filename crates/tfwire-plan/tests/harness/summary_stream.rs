@@ -105,3 +105,84 @@ fn the_summary_path_summarises_every_corpus_document_as_the_full_path() {
         );
     }
 }
+
+/// Documents made to probe the pre-pass: what it skips must be accepted or rejected as the
+/// full parser does, with the same error where it is rejected.
+#[test]
+fn the_summary_path_accepts_and_rejects_what_the_full_path_does() {
+    let change = |before: &str| {
+        format!(
+            r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["update"],"before":{before},"after":{{"k":[1,2]}}}}}}],"output_changes":{{"o":{{"actions":["create"],"after":{before},"after_sensitive":true}}}}}}"#
+        )
+        .into_bytes()
+    };
+    let mut cases: Vec<Vec<u8>> = [
+        r#"{"x":1e999}"#,
+        r#"{"x":-1e-999}"#,
+        r#"{"x":123456789012345678901234567890}"#,
+        r#"{"x":0.30000000000000004}"#,
+        r#"{"x":-0,"y":1E+2,"z":1e-2}"#,
+        r#""\u0000\u00e9\ud83d\ude00""#,
+        r#""\ud800""#,
+        r#""\udc00\ud800""#,
+        r#""\uZZZZ""#,
+        r#""\x""#,
+        r#"[1,]"#,
+        r#"{"x":1,}"#,
+        r#"{"x" 1}"#,
+        r#"{"x":tru}"#,
+        r#"{"x":nul}"#,
+        r#"{"x":01}"#,
+        r#"{"x":1.}"#,
+        r#"{"x":.5}"#,
+        r#"{"x":+1}"#,
+        r#"{"x":[1}"#,
+        r#"{"x":{"y":2]}"#,
+        r#"[[[[[[[[[[]]]]]]]]]]"#,
+        "\"tab\there\"",
+        "\"nl\nhere\"",
+        "\"é ✓ 😀\"",
+    ]
+    .iter()
+    .map(|b| change(b))
+    .collect();
+    // Invalid UTF-8 and nesting deeper than the limit inside a skipped value.
+    let mut bad = change(r#""xx""#);
+    let at = bad.windows(4).position(|w| w == b"\"xx\"").unwrap() + 1;
+    bad[at] = 0xFF;
+    cases.push(bad);
+    cases.push(change(&format!("{}{}", "[".repeat(1100), "]".repeat(1100))));
+    // A document with text after it, and one cut short.
+    let mut trailing = change("1");
+    trailing.extend_from_slice(b" x");
+    cases.push(trailing);
+    let mut cut = change(r#"{"long":"value"}"#);
+    cut.truncate(cut.len() - 3);
+    cases.push(cut);
+    // UTF-16 and a byte-order mark.
+    let text = String::from_utf8(change(r#"{"é":"✓"}"#)).unwrap();
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    cases.push(utf16);
+    let mut bom = vec![0xEF, 0xBB, 0xBF];
+    bom.extend_from_slice(text.as_bytes());
+    cases.push(bom);
+
+    let mut parser = Parser::new();
+    let mut problems = Vec::new();
+    let mut read = 0;
+    for case in cases {
+        let (mut full_nodes, mut summary_nodes) = (0, 0);
+        let full = outcome(&mut parser, case.clone(), false, &mut full_nodes);
+        let streamed = outcome(&mut parser, case.clone(), true, &mut summary_nodes);
+        read += usize::from(full.starts_with('{'));
+        if full != streamed {
+            problems.push(format!(
+                "{}:\n  full:    {full:.300}\n  summary: {streamed:.300}",
+                String::from_utf8_lossy(&case)
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(read >= 8, "only {read} of the cases read");
+}
