@@ -5,7 +5,7 @@ Run from the repository root: `python3 corpus/tools/mkhostile.py`. The files are
 hostile characters as `\\u` escapes (ASCII files), except `error-raw-controls.json`,
 which carries raw control bytes on purpose.
 
-Conventions the test harness (crates/tfwire-cli/tests/hostile.rs) relies on:
+Conventions the test harness (crates/tfwire-cli/tests/harness/hostile/mod.rs) relies on:
 - `SECRET` appears only in values that a sensitivity marker covers (or should cover):
   no output may contain it;
 - `EVIL` appears only in strings aimed at Markdown: in a Markdown summary it may appear

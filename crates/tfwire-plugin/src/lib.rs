@@ -53,7 +53,7 @@
 //!
 //! [`proxy::Forward`] is a tower service that forwards every gRPC call, whatever its method
 //! and however many messages it streams, to an upstream channel as raw frames, and shows each
-//! frame to an observer on the way (`tests/proxy.rs` runs one between a client and a provider).
+//! frame to an observer on the way (`tests/harness/proxy.rs` runs one between a client and a provider).
 //! A tap between OpenTofu and a provider is a tonic server around it:
 //!
 //! ```no_run

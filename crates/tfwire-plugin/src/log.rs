@@ -17,7 +17,8 @@ use crate::rpc::Direction;
 use crate::values::SchemaRef;
 use bumpalo::Bump;
 use core::fmt::Write as _;
-use tfwire::{Decoder, DynamicValue};
+use std::time::{Duration, Instant};
+use tfwire::{Config, Decoder, DynamicValue};
 
 /// What became of one value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +58,13 @@ impl Record<'_> {
     /// The record as one line of JSON (no newline).
     pub fn to_json(&self) -> String {
         let mut out = String::with_capacity(128);
+        self.write_json(&mut out);
+        out
+    }
+
+    /// Appends the record as one line of JSON (no newline) to `out`: no heap allocation when
+    /// `out` has room.
+    pub fn write_json(&self, out: &mut String) {
         let s = |out: &mut String, k: &str, v: &str| {
             out.push(',');
             redact::write_string(out, k);
@@ -64,18 +72,18 @@ impl Record<'_> {
             redact::write_string(out, v);
         };
         out.push_str("{\"time\":");
-        redact::write_string(&mut out, self.time);
-        s(&mut out, "rpc", self.rpc);
-        s(&mut out, "direction", self.direction.name());
+        redact::write_string(out, self.time);
+        s(out, "rpc", self.rpc);
+        s(out, "direction", self.direction.name());
         if let Some(t) = self.type_name {
-            s(&mut out, "type_name", t);
+            s(out, "type_name", t);
         }
-        s(&mut out, "field", self.field);
+        s(out, "field", self.field);
         if let Some(i) = self.index {
             let _ = write!(out, ",\"index\":{i}");
         }
         if let Some(f) = self.file {
-            s(&mut out, "file", f);
+            s(out, "file", f);
         }
         let _ = write!(out, ",\"bytes\":{}", self.bytes);
         if let Some(us) = self.decode_us {
@@ -86,10 +94,77 @@ impl Record<'_> {
                 out.push_str(",\"value\":");
                 out.push_str(v);
             }
-            Outcome::Error(e) => s(&mut out, "error", e),
+            Outcome::Error(e) => s(out, "error", e),
         }
         out.push('}');
-        out
+    }
+}
+
+/// Decodes values for a log with no heap allocation once warm: one reused [`Decoder`], an
+/// arena reset before each value and one reused buffer for the masked JSON. After a value of
+/// a given size (and a record line of a given length, see [`Record::write_json`]) has been
+/// seen, decoding, masking and recording another of at most that size touches the heap only
+/// when the value does not decode (the error message) or its program is compiled (the first
+/// value of each schema).
+///
+/// ```
+/// use tfwire_plugin::log::{Outcome, Recorder};
+/// use tfwire_plugin::{Programs, SchemaRef, Schemas};
+/// let programs = Programs::new(Schemas::default());
+/// let mut recorder = Recorder::new(tfwire::Config::default());
+/// let value = tfwire::DynamicValue { msgpack: b"\xc3", json: b"" };
+/// let (outcome, _took) = recorder.decode(&programs, SchemaRef::Bool, value);
+/// assert_eq!(outcome, &Outcome::Value("true".into()));
+/// ```
+pub struct Recorder {
+    decoder: Decoder,
+    arena: Bump,
+    outcome: Outcome,
+}
+
+impl core::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Recorder")
+            .field("outcome", &self.outcome)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Recorder {
+    /// A recorder decoding with `config`.
+    pub fn new(config: Config) -> Recorder {
+        Recorder {
+            decoder: Decoder::new(config),
+            arena: Bump::new(),
+            outcome: Outcome::Value(String::new()),
+        }
+    }
+
+    /// Decodes `value` with the program of `schema` and writes it as JSON with sensitive
+    /// attributes masked (see [`Programs::redacted_json`]); returns the outcome, valid until
+    /// the next call, and how long decoding and masking took.
+    pub fn decode(
+        &mut self,
+        programs: &Programs,
+        schema: SchemaRef<'_>,
+        value: DynamicValue<'_>,
+    ) -> (&Outcome, Duration) {
+        let (Outcome::Value(mut buf) | Outcome::Error(mut buf)) =
+            core::mem::replace(&mut self.outcome, Outcome::Error(String::new()));
+        buf.clear();
+        self.arena.reset();
+        let t0 = Instant::now();
+        let ok = programs.write_redacted(&mut self.decoder, &self.arena, schema, value, &mut buf);
+        let took = t0.elapsed();
+        self.outcome = match ok {
+            Ok(()) => Outcome::Value(buf),
+            Err(e) => {
+                buf.clear();
+                buf.push_str(&e);
+                Outcome::Error(buf)
+            }
+        };
+        (&self.outcome, took)
     }
 }
 
@@ -103,16 +178,33 @@ impl Programs {
         schema: SchemaRef<'_>,
         value: DynamicValue<'_>,
     ) -> Outcome {
-        let program = match self.get(schema) {
-            Ok(p) => p,
-            Err(e) => return Outcome::Error(e.kind().to_string()),
-        };
-        match decoder.decode_dynamic_value(&program, value, arena) {
-            Ok(v) => Outcome::Value(match self.block(schema) {
-                Some(b) => redact::to_json(&v, b),
-                None => redact::to_json_plain(&v),
-            }),
-            Err(e) => Outcome::Error(e.to_string()),
+        let mut out = String::new();
+        match self.write_redacted(decoder, arena, schema, value, &mut out) {
+            Ok(()) => Outcome::Value(out),
+            Err(e) => Outcome::Error(e),
         }
+    }
+
+    /// As [`redacted_json`](Self::redacted_json), appending the JSON to `out`; the error (a
+    /// missing schema, or the decode error with its path and offset) as text. Allocates
+    /// nothing when the program is compiled, the decoder and the arena are warm and `out` has
+    /// room.
+    pub fn write_redacted(
+        &self,
+        decoder: &mut Decoder,
+        arena: &Bump,
+        schema: SchemaRef<'_>,
+        value: DynamicValue<'_>,
+        out: &mut String,
+    ) -> Result<(), String> {
+        let program = self.get(schema).map_err(|e| e.kind().to_string())?;
+        let v = decoder
+            .decode_dynamic_value(&program, value, arena)
+            .map_err(|e| e.to_string())?;
+        match self.block(schema) {
+            Some(b) => redact::write_block(out, &v, b),
+            None => redact::write_plain(out, &v),
+        }
+        Ok(())
     }
 }

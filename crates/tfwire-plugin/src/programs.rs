@@ -7,8 +7,9 @@ use std::sync::{Arc, RwLock};
 use tfwire::schema::{Block, Schema};
 use tfwire::{Error, ErrorKind, Path, Program, Type};
 
-/// The key of a compiled program (an owned [`SchemaRef`]).
-type Key = (u8, String, usize);
+/// The key of a compiled program: the kind of [`SchemaRef`] and its index, then (in the inner
+/// map, looked up by `&str` so that finding a compiled program allocates nothing) its name.
+type Key = (u8, usize);
 
 /// A provider's [`Schemas`] and the programs compiled from them, shared by every thread of a
 /// proxy (`Sync`). A program is compiled the first time a value needs it.
@@ -29,7 +30,7 @@ type Key = (u8, String, usize);
 #[derive(Debug, Default)]
 pub struct Programs {
     schemas: Schemas,
-    programs: RwLock<HashMap<Key, Arc<Program>>>,
+    programs: RwLock<HashMap<Key, HashMap<String, Arc<Program>>>>,
 }
 
 fn key(r: SchemaRef<'_>) -> Key {
@@ -50,7 +51,7 @@ fn key(r: SchemaRef<'_>) -> Key {
         SchemaRef::Provisioner => (13, 0),
         SchemaRef::ProvisionerConnection => (14, 0),
     };
-    (tag, r.type_name().to_owned(), index)
+    (tag, index)
 }
 
 fn missing(r: SchemaRef<'_>) -> Error {
@@ -146,6 +147,7 @@ impl Programs {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .get(&k)
+            .and_then(|m| m.get(r.type_name()))
         {
             return Ok(p.clone());
         }
@@ -155,6 +157,11 @@ impl Programs {
             Source::Fixed(t) => Program::compile(&t),
         });
         let mut map = self.programs.write().unwrap_or_else(|e| e.into_inner());
-        Ok(map.entry(k).or_insert(program).clone())
+        Ok(map
+            .entry(k)
+            .or_default()
+            .entry(r.type_name().to_owned())
+            .or_insert(program)
+            .clone())
     }
 }

@@ -6,7 +6,7 @@
 //! instead: once a proxy has decoded a message with prost (as tonic services do), walking the
 //! typed message is simpler than encoding it again, and it also covers what the core reader
 //! skips (functions, actions, state stores, resource identities). The two readings are checked
-//! to agree on every corpus schema (`tests/schema.rs`).
+//! to agree on every corpus schema (`tests/harness/schema.rs`).
 
 use std::collections::BTreeMap;
 use tfwire::schema::{

@@ -448,6 +448,51 @@ impl Error {
     }
 }
 
+/// An error on its way up through a recursive walk (the encoders' walk, the canonical
+/// parser): its kind and offset, and the path collected while unwinding, innermost step
+/// first ([`Fail::step`]). Boxed, so that a `Result` of the walk stays small.
+#[derive(Debug)]
+pub(crate) struct Fail {
+    kind: ErrorKind,
+    at: usize,
+    steps: Vec<PathStep>,
+}
+
+/// The result of one step of a recursive walk that fails with a [`Fail`].
+pub(crate) type Step<T = ()> = Result<T, Box<Fail>>;
+
+impl Fail {
+    /// A failure of `kind` at byte `at`, with no path yet.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn new(kind: ErrorKind, at: usize) -> Box<Fail> {
+        Box::new(Fail {
+            kind,
+            at,
+            steps: Vec::new(),
+        })
+    }
+
+    /// Adds the step of the enclosing container (called while unwinding).
+    #[cold]
+    pub(crate) fn step(mut self: Box<Fail>, s: PathStep) -> Box<Fail> {
+        self.steps.push(s);
+        self
+    }
+
+    /// The public error, its path read from the root.
+    #[cold]
+    pub(crate) fn into_error(self) -> Error {
+        let Fail {
+            kind,
+            at,
+            mut steps,
+        } = self;
+        steps.reverse();
+        Error::new(kind, at, Path(steps))
+    }
+}
+
 /// Line and column (from 1; the column counts bytes) of byte `offset` in `input`.
 pub fn line_column(input: &[u8], offset: usize) -> (usize, usize) {
     let offset = offset.min(input.len());

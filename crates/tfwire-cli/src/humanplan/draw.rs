@@ -614,23 +614,7 @@ fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o:
             render(e, indent + 1, eo)
         );
     }
-    if hidden > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            pad(indent + 1),
-            symbol(Action::NoOp, o),
-            unchanged("element", hidden, o)
-        );
-    }
-    let _ = write!(
-        buf,
-        "{}{}}}{}",
-        pad(indent),
-        symbol(Action::NoOp, o),
-        null_suffix(d.action, o)
-    );
-    buf
+    close_elements(buf, hidden, '}', d, indent, o)
 }
 
 fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts) -> String {
@@ -736,6 +720,19 @@ fn set(d: &Diff<'_>, elems: &[Diff<'_>], nested: bool, indent: usize, o: Opts) -
             render(e, indent + 1, eo)
         );
     }
+    close_elements(buf, hidden, ']', d, indent, o)
+}
+
+/// Ends a list, set or map drawn element by element: the count of unchanged elements left
+/// out, then the closing bracket with the null suffix.
+fn close_elements(
+    mut buf: String,
+    hidden: usize,
+    bracket: char,
+    d: &Diff<'_>,
+    indent: usize,
+    o: Opts,
+) -> String {
     if hidden > 0 {
         let _ = writeln!(
             buf,
@@ -747,7 +744,7 @@ fn set(d: &Diff<'_>, elems: &[Diff<'_>], nested: bool, indent: usize, o: Opts) -
     }
     let _ = write!(
         buf,
-        "{}{}]{}",
+        "{}{}{bracket}{}",
         pad(indent),
         symbol(Action::NoOp, o),
         null_suffix(d.action, o)

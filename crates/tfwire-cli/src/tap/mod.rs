@@ -86,6 +86,13 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));
     let mut stats = worker.finish();
     eprintln!("tfwire tap: {}", stats.summary_json());
+    if stats.dropped > 0 {
+        eprintln!(
+            "tfwire tap: the decoder fell behind: {} frames or timings were not logged (the calls \
+             were forwarded)",
+            stats.dropped
+        );
+    }
     if stats.decode_errors > 0 || stats.invalid > 0 {
         return Err(Failure::Exit(
             1,

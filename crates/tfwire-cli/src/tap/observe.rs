@@ -1,21 +1,27 @@
 //! The tap's observer: every frame handed (a cheap `Bytes` clone) to one worker thread that
 //! decodes its values with the provider's schema, writes the JSONL log and keeps the
-//! statistics. Nothing here runs on the forwarding path but a channel send.
+//! statistics. Nothing here runs on the forwarding path but a channel send that never waits:
+//! the channel is bounded ([`QUEUE`] events), and when it is full (the decoder fell that far
+//! behind) the event is dropped and counted (`dropped` in the summary), the call goes on.
 
 use bytes::Bytes;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 use tfwire::schema::{Block, Nesting, Protocol};
 use tfwire::{Config, Decoder, Value};
-use tfwire_plugin::log::{Outcome, Record};
+use tfwire_plugin::log::{Outcome, Record, Recorder};
 use tfwire_plugin::proxy::{Frame, Observer};
 use tfwire_plugin::rpc::{Direction, Message, Method};
 use tfwire_plugin::{Programs, Schemas};
 use tonic::transport::Channel;
+
+/// How many events wait for the worker at most; a frame or timing that finds the queue full
+/// is dropped and counted rather than making its call wait.
+pub(crate) const QUEUE: usize = 16 * 1024;
 
 /// What the forwarding tasks tell the worker.
 enum Event {
@@ -33,7 +39,9 @@ enum Event {
 /// The observer of one provider's traffic (one per provider; all share the worker).
 pub(crate) struct Tap {
     provider: usize,
-    tx: Sender<Event>,
+    tx: SyncSender<Event>,
+    /// Events dropped because the queue was full (shared by every observer).
+    dropped: Arc<AtomicU64>,
     fetch: Arc<Fetch>,
     channel: Channel,
     handle: tokio::runtime::Handle,
@@ -75,9 +83,19 @@ impl Tap {
     }
 }
 
+impl Tap {
+    /// Queues `event` for the worker without waiting: dropped (and counted) when the queue is
+    /// full, ignored when the worker has ended.
+    fn send(&self, event: Event) {
+        if let Err(TrySendError::Full(_)) = self.tx.try_send(event) {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
 impl Observer for Tap {
     fn frame(&self, f: Frame<'_>) {
-        let _ = self.tx.send(Event::Frame {
+        self.send(Event::Frame {
             provider: self.provider,
             method: f.method.to_owned(),
             direction: f.direction,
@@ -88,7 +106,7 @@ impl Observer for Tap {
     }
 
     fn forwarded(&self, _: Frame<'_>, held: Duration) {
-        let _ = self.tx.send(Event::Held(held));
+        self.send(Event::Held(held));
     }
 }
 
@@ -119,6 +137,8 @@ pub(crate) struct Stats {
     pub(crate) decode_errors: u64,
     pub(crate) invalid: u64,
     schema_fetches: u64,
+    /// Frames and timings dropped because the worker's queue was full.
+    pub(crate) dropped: u64,
     decode_ns: Vec<u64>,
     held_ns: Vec<u64>,
 }
@@ -162,10 +182,10 @@ impl Stats {
         let _ = write!(
             s,
             "}},\"calls\":{calls},\"frames\":{frames},\"bytes\":{bytes},\"values\":{},\
-             \"decode_errors\":{},\"invalid_values\":{},\"schema_fetches\":{},\
+             \"decode_errors\":{},\"invalid_values\":{},\"schema_fetches\":{},\"dropped\":{},\
              \"decode_us\":{{\"p50\":{d50:.1},\"p99\":{d99:.1}}},\
              \"added_us\":{{\"p50\":{h50:.1},\"p99\":{h99:.1}}}}}",
-            self.values, self.decode_errors, self.invalid, self.schema_fetches
+            self.values, self.decode_errors, self.invalid, self.schema_fetches, self.dropped
         );
         s
     }
@@ -186,7 +206,8 @@ struct Provider {
 
 /// The worker: owns the log, the schemas and the statistics.
 pub(crate) struct Worker {
-    tx: Option<Sender<Event>>,
+    tx: Option<SyncSender<Event>>,
+    dropped: Arc<AtomicU64>,
     thread: Option<std::thread::JoinHandle<Stats>>,
     providers: Vec<(Upstream, Arc<Fetch>)>,
 }
@@ -198,16 +219,19 @@ impl Worker {
         log: Option<Box<dyn Write + Send>>,
         validate: bool,
     ) -> Worker {
-        let (tx, rx) = channel();
+        let (tx, rx) = sync_channel(QUEUE);
+        let dropped = Arc::new(AtomicU64::new(0));
         let providers: Vec<(Upstream, Arc<Fetch>)> =
             providers.into_iter().map(|u| (u, Arc::default())).collect();
         let shared = providers.clone();
+        let counted = dropped.clone();
         let thread = std::thread::Builder::new()
             .name("tfwire-tap-decode".into())
-            .spawn(move || work(rx, shared, log, validate))
+            .spawn(move || work(rx, shared, log, validate, counted))
             .ok();
         Worker {
             tx: Some(tx),
+            dropped,
             thread,
             providers,
         }
@@ -218,7 +242,8 @@ impl Worker {
         let (upstream, fetch) = &self.providers[provider];
         Tap {
             provider,
-            tx: self.tx.clone().unwrap_or_else(|| channel().0),
+            tx: self.tx.clone().unwrap_or_else(|| sync_channel(0).0),
+            dropped: self.dropped.clone(),
             fetch: fetch.clone(),
             channel: upstream.channel.clone(),
             handle: upstream.handle.clone(),
@@ -241,6 +266,7 @@ fn work(
     upstreams: Vec<(Upstream, Arc<Fetch>)>,
     mut log: Option<Box<dyn Write + Send>>,
     validate: bool,
+    dropped: Arc<AtomicU64>,
 ) -> Stats {
     let mut providers: Vec<Provider> = upstreams
         .into_iter()
@@ -254,6 +280,13 @@ fn work(
         })
         .collect();
     let mut stats = Stats::default();
+    // Reused for every value: the decoder, its arena and the masked JSON (`Recorder`), the
+    // records of one frame and its time, so that a value of a size seen before is decoded,
+    // masked and recorded with no heap allocation.
+    let mut recorder = Recorder::new(Config::default());
+    let mut out = String::new();
+    let mut time_text = String::new();
+    // `--validate` decodes configurations again, into values it walks.
     let mut decoder = Decoder::new(Config::default());
     let mut arena = bumpalo::Bump::new();
     let mut write_failed = false;
@@ -278,10 +311,13 @@ fn work(
             continue;
         };
         let known = Method::from_path(&method);
-        let counts = stats
-            .rpcs
-            .entry(known.map_or_else(|| method.to_owned(), |m| m.name.to_owned()))
-            .or_default();
+        let name = known.map_or(method.as_str(), |m| m.name);
+        if !stats.rpcs.contains_key(name) {
+            stats.rpcs.insert(name.to_owned(), Counts::default());
+        }
+        let Some(counts) = stats.rpcs.get_mut(name) else {
+            continue;
+        };
         let first = direction == Direction::Request && !p.calls.contains_key(&call);
         counts.frames += 1;
         counts.bytes += message.len() as u64;
@@ -296,8 +332,10 @@ fn work(
         if first {
             counts.calls += 1;
         }
-        let time = rfc3339(time);
-        let mut lines = Vec::new();
+        time_text.clear();
+        write_rfc3339(&mut time_text, time);
+        let time = time_text.as_str();
+        out.clear();
         match m.decode(direction, message) {
             Err(e) => {
                 if direction == Direction::Request {
@@ -305,18 +343,20 @@ fn work(
                 }
                 stats.decode_errors += 1;
                 let outcome = Outcome::Error(format!("protobuf: {e}"));
-                lines.push(record(
-                    &time, m.name, direction, None, "", None, 0, None, &outcome,
-                ));
+                record(
+                    &mut out, time, m.name, direction, None, "", None, 0, None, &outcome,
+                );
+                end_line(&mut out, &[], p.upstream.label.as_deref());
             }
             Ok(Message::ProviderSchema(s)) => match *s {
                 Ok(s) => p.set_schemas(s),
                 Err(e) => {
                     stats.decode_errors += 1;
                     let outcome = Outcome::Error(format!("provider schema: {e}"));
-                    lines.push(record(
-                        &time, m.name, direction, None, "schema", None, 0, None, &outcome,
-                    ));
+                    record(
+                        &mut out, time, m.name, direction, None, "schema", None, 0, None, &outcome,
+                    );
+                    end_line(&mut out, &[], p.upstream.label.as_deref());
                 }
             },
             Ok(Message::IdentitySchemas(Ok(ids))) => {
@@ -327,8 +367,9 @@ fn work(
             Ok(Message::IdentitySchemas(Err(e))) => {
                 stats.decode_errors += 1;
                 let outcome = Outcome::Error(format!("identity schemas: {e}"));
-                lines.push(record(
-                    &time,
+                record(
+                    &mut out,
+                    time,
                     m.name,
                     direction,
                     None,
@@ -337,7 +378,8 @@ fn work(
                     0,
                     None,
                     &outcome,
-                ));
+                );
+                end_line(&mut out, &[], p.upstream.label.as_deref());
             }
             Ok(Message::Other) => {
                 if direction == Direction::Request {
@@ -362,20 +404,18 @@ fn work(
                     stats.values += 1;
                     let bytes = f.value.msgpack.len() + f.value.json.len();
                     let tn = (!f.schema.type_name().is_empty()).then(|| f.schema.type_name());
+                    let no_schema;
                     let (outcome, us, problems) = match &p.programs {
-                        None => (
-                            Outcome::Error(format!(
+                        None => {
+                            no_schema = Outcome::Error(format!(
                                 "no schema: the tap saw no GetProviderSchema response and fetched none ({})",
                                 p.fetch_failed.as_deref().unwrap_or("no fetch was started")
-                            )),
-                            None,
-                            Vec::new(),
-                        ),
+                            ));
+                            (&no_schema, None, Vec::new())
+                        }
                         Some(programs) => {
-                            let t0 = Instant::now();
-                            let outcome =
-                                programs.redacted_json(&mut decoder, &arena, f.schema, f.value);
-                            let ns = u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                            let (outcome, took) = recorder.decode(programs, f.schema, f.value);
+                            let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
                             stats.decode_ns.push(ns);
                             let mut problems = Vec::new();
                             if validate
@@ -394,47 +434,30 @@ fn work(
                             (outcome, Some(ns as f64 / 1000.0), problems)
                         }
                     };
-                    arena.reset();
                     if matches!(outcome, Outcome::Error(_)) {
                         stats.decode_errors += 1;
                     }
-                    let mut line = record(
-                        &time, m.name, direction, tn, f.name, f.index, bytes, us, &outcome,
-                    );
                     if !problems.is_empty() {
                         stats.invalid += 1;
-                        let mut extra = String::from(",\"invalid\":[");
-                        for (i, problem) in problems.iter().enumerate() {
-                            if i > 0 {
-                                extra.push(',');
-                            }
-                            tfwire_plugin::redact::write_string(&mut extra, problem);
-                        }
-                        extra.push(']');
-                        line.insert_str(line.len() - 1, &extra);
                     }
-                    lines.push(line);
+                    record(
+                        &mut out, time, m.name, direction, tn, f.name, f.index, bytes, us, outcome,
+                    );
+                    end_line(&mut out, &problems, p.upstream.label.as_deref());
                 }
             }
         }
-        if let (Some(w), false) = (log.as_mut(), write_failed) {
-            for mut line in lines {
-                if let Some(label) = &p.upstream.label {
-                    let mut extra = String::from(",\"provider\":");
-                    tfwire_plugin::redact::write_string(&mut extra, label);
-                    line.insert_str(line.len() - 1, &extra);
-                }
-                line.push('\n');
-                if let Err(e) = w.write_all(line.as_bytes()) {
-                    eprintln!(
-                        "tfwire tap: writing the log failed ({e}); logging stops, forwarding goes on"
-                    );
-                    write_failed = true;
-                    break;
-                }
-            }
+        if let (Some(w), false, false) = (log.as_mut(), write_failed, out.is_empty())
+            && let Err(e) = w.write_all(out.as_bytes())
+        {
+            eprintln!(
+                "tfwire tap: writing the log failed ({e}); logging stops, forwarding goes on"
+            );
+            write_failed = true;
         }
     }
+    // Every sender is gone: the count is final.
+    stats.dropped = dropped.load(Ordering::Relaxed);
     if let (Some(w), false) = (log.as_mut(), write_failed) {
         let line = format!(
             "{{\"time\":\"{}\",\"summary\":{}}}\n",
@@ -448,9 +471,10 @@ fn work(
     stats
 }
 
-/// One record of the log (tfwire-plugin's writer, shared with `tfwire dump`).
+/// Appends one record of the log to `out` (tfwire-plugin's writer, shared with `tfwire dump`).
 #[allow(clippy::too_many_arguments)]
 fn record(
+    out: &mut String,
     time: &str,
     rpc: &str,
     direction: Direction,
@@ -460,7 +484,7 @@ fn record(
     bytes: usize,
     decode_us: Option<f64>,
     outcome: &Outcome,
-) -> String {
+) {
     Record {
         time,
         rpc,
@@ -473,7 +497,33 @@ fn record(
         decode_us,
         outcome,
     }
-    .to_json()
+    .write_json(out)
+}
+
+/// Ends the record just appended to `out`: `--validate`'s problems, the provider's label
+/// (reattach mode), the newline.
+fn end_line(out: &mut String, problems: &[String], label: Option<&str>) {
+    if problems.is_empty() && label.is_none() {
+        out.push('\n');
+        return;
+    }
+    // The record's closing brace, put back below.
+    out.pop();
+    if !problems.is_empty() {
+        out.push_str(",\"invalid\":[");
+        for (i, problem) in problems.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            tfwire_plugin::redact::write_string(out, problem);
+        }
+        out.push(']');
+    }
+    if let Some(label) = label {
+        out.push_str(",\"provider\":");
+        tfwire_plugin::redact::write_string(out, label);
+    }
+    out.push_str("}\n");
 }
 
 impl Provider {
@@ -642,6 +692,14 @@ fn check_config(value: &Value<'_>, block: &Block, path: &mut String, problems: &
 
 /// A time as RFC 3339 in UTC with microseconds (`2026-11-24T06:55:00.123456Z`).
 pub(crate) fn rfc3339(t: SystemTime) -> String {
+    let mut s = String::with_capacity(27);
+    write_rfc3339(&mut s, t);
+    s
+}
+
+/// Appends `t` as [`rfc3339`] does.
+fn write_rfc3339(out: &mut String, t: SystemTime) {
+    use core::fmt::Write as _;
     let d = t.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
     let secs = d.as_secs();
     let (days, rem) = (secs / 86_400, secs % 86_400);
@@ -655,13 +713,14 @@ pub(crate) fn rfc3339(t: SystemTime) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
+    let _ = write!(
+        out,
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}Z",
         rem / 3600,
         rem / 60 % 60,
         rem % 60,
         d.subsec_micros()
-    )
+    );
 }
 
 #[cfg(test)]
@@ -831,6 +890,47 @@ mod tests {
             "{}",
             lines[2]
         );
+    }
+
+    /// A full queue never makes the forwarding side wait: the event is dropped and counted.
+    #[test]
+    fn full_queue_drops_and_counts() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let channel = {
+            let _guard = runtime.enter();
+            tonic::transport::Endpoint::from_static("http://127.0.0.1:9").connect_lazy()
+        };
+        let (tx, rx) = sync_channel(2);
+        let tap = Tap {
+            provider: 0,
+            tx,
+            dropped: Arc::default(),
+            fetch: Arc::default(),
+            channel,
+            handle: runtime.handle().clone(),
+        };
+        let message = Bytes::from_static(b"");
+        let frame = Frame {
+            method: "/tfplugin6.Provider/GetProviderSchema",
+            direction: Direction::Request,
+            message: &message,
+            call: 0,
+        };
+        // Nobody reads: two events fit, the next three are dropped, none blocks.
+        for _ in 0..3 {
+            tap.frame(frame);
+        }
+        tap.forwarded(frame, Duration::from_micros(5));
+        tap.forwarded(frame, Duration::from_micros(5));
+        assert_eq!(tap.dropped.load(Ordering::Relaxed), 3);
+        assert_eq!(rx.try_iter().count(), 2);
+        // Once the worker has gone, sends are ignored, not counted.
+        drop(rx);
+        tap.frame(frame);
+        assert_eq!(tap.dropped.load(Ordering::Relaxed), 3);
     }
 
     #[test]

@@ -14,4 +14,5 @@ mod readme;
 mod schema;
 mod show;
 mod summaries;
+mod tap;
 mod transcode;

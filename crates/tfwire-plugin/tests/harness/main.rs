@@ -1,6 +1,8 @@
-//! One harness for tfwire-plugin: the proxy, the schema conversions and the values of
-//! every message, one module each (`cargo test -p tfwire-plugin --test harness proxy::`).
+//! One harness for tfwire-plugin: the proxy, the schema conversions, the values of every
+//! message and (with the `tls` feature) the tap's AutoMTLS transport, one module each
+//! (`cargo test -p tfwire-plugin --test harness proxy::`).
 
 mod proxy;
 mod schema;
+mod tap;
 mod values;

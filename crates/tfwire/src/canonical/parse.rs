@@ -1,6 +1,6 @@
 //! Reading the canonical form back into a value.
 
-use crate::error::{Error, ErrorKind, Limit, Path, PathStep};
+use crate::error::{Error, ErrorKind, Fail, Limit, PathStep, Step};
 use crate::json::scan;
 use crate::number::Number;
 use crate::ty::json::{self as tyjson, TyFault};
@@ -39,39 +39,14 @@ pub fn parse<'a>(text: &'a [u8], arena: &'a Bump) -> Result<Value<'a>, Error> {
         if end == text.len() {
             Ok(v)
         } else {
-            Err(fail(ErrorKind::TrailingBytes, end))
+            Err(Fail::new(ErrorKind::TrailingBytes, end))
         }
     });
-    r.map_err(|f| {
-        let Fail {
-            kind,
-            at,
-            mut steps,
-        } = *f;
-        steps.reverse();
-        Error::new(kind, at, Path(steps))
-    })
+    r.map_err(|f| (*f).into_error())
 }
 
 /// Canonical forms nested deeper than this are refused (the parser recurses).
 const MAX_DEPTH: usize = crate::Config::MAX_DEPTH;
-
-struct Fail {
-    kind: ErrorKind,
-    at: usize,
-    steps: Vec<PathStep>,
-}
-
-type Step<T> = Result<T, Box<Fail>>;
-
-#[cold]
-fn fail(kind: ErrorKind, at: usize) -> Box<Fail> {
-    Box::new(Fail {
-        kind,
-        at,
-        steps: Vec::new(),
-    })
-}
 
 #[cold]
 fn entry_step(is_map: bool, k: &str) -> PathStep {
@@ -80,11 +55,6 @@ fn entry_step(is_map: bool, k: &str) -> PathStep {
     } else {
         PathStep::Attr(k.to_owned())
     }
-}
-
-fn with_step(mut f: Box<Fail>, s: PathStep) -> Box<Fail> {
-    f.steps.push(s);
-    f
 }
 
 struct Parser<'a> {
@@ -97,13 +67,13 @@ impl<'a> Parser<'a> {
     #[cold]
     #[inline(never)]
     fn invalid(&self, at: usize, m: impl Into<String>) -> Box<Fail> {
-        fail(ErrorKind::InvalidCanonical(m.into()), at)
+        Fail::new(ErrorKind::InvalidCanonical(m.into()), at)
     }
 
     #[cold]
     #[inline(never)]
     fn syntax(&self, at: usize, expected: &str) -> Box<Fail> {
-        fail(
+        Fail::new(
             ErrorKind::Syntax(format!(
                 "expected {expected}, found {}",
                 scan::describe(self.buf, at)
@@ -114,7 +84,7 @@ impl<'a> Parser<'a> {
 
     fn arena_full(&self) -> Box<Fail> {
         let max = self.bump.allocation_limit().unwrap_or(usize::MAX) as u64;
-        fail(
+        Fail::new(
             ErrorKind::LimitExceeded {
                 limit: Limit::ArenaBytes,
                 max,
@@ -172,7 +142,7 @@ impl<'a> Parser<'a> {
             return Err(self.syntax(at, "a string"));
         }
         let (s, end) = scan::string(self.bump, self.buf, at)
-            .map_err(|e| fail(ErrorKind::Syntax(e.what.to_owned()), e.at))?;
+            .map_err(|e| Fail::new(ErrorKind::Syntax(e.what.to_owned()), e.at))?;
         self.pos = end;
         Ok(s)
     }
@@ -291,7 +261,7 @@ impl<'a> Parser<'a> {
                 let i = xs.len() as u64;
                 let x = self
                     .value(depth + 1)
-                    .map_err(|f| with_step(f, PathStep::Index(i)))?;
+                    .map_err(|f| f.step(PathStep::Index(i)))?;
                 xs.push(x);
                 if !self.more(b']')? {
                     break;
@@ -330,7 +300,7 @@ impl<'a> Parser<'a> {
                 self.punct(b':')?;
                 let x = self
                     .value(depth + 1)
-                    .map_err(|f| with_step(f, entry_step(is_map, k)))?;
+                    .map_err(|f| f.step(entry_step(is_map, k)))?;
                 es.push((k, x, at));
                 if !self.more(b'}')? {
                     break;
@@ -365,7 +335,7 @@ impl<'a> Parser<'a> {
             pos: ty_at,
         };
         let ty = tyjson::parse(&mut src, self.bump, MAX_DEPTH).map_err(|e| match e {
-            TyFault::Syntax(e) => fail(
+            TyFault::Syntax(e) => Fail::new(
                 ErrorKind::InvalidType {
                     message: e.message,
                     offset: e.offset.saturating_sub(ty_at),

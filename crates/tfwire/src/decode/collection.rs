@@ -202,13 +202,13 @@ pub(crate) fn sorted_map<'a>(
 }
 
 fn alloc<T>(bump: &Bump, v: T) -> Result<&T, Fault> {
-    bump.try_alloc(v).map(|r| &*r).map_err(|_| Fault::Arena)
+    bump.try_alloc(v).map(|r| &*r).map_err(|_| Fault::ARENA)
 }
 
 fn alloc_slice<'a, T: Copy>(bump: &'a Bump, s: &[T]) -> Result<&'a [T], Fault> {
     bump.try_alloc_slice_copy(s)
         .map(|r| &*r)
-        .map_err(|_| Fault::Arena)
+        .map_err(|_| Fault::ARENA)
 }
 
 /// A position's type, as declared.
@@ -216,7 +216,7 @@ fn static_type<'a>(p: &'a Program, bump: &'a Bump, cur: Cur<'a>) -> Result<Ty<'a
     match cur {
         Cur::Node(id) => match p.try_node_ty(id, bump) {
             Some(t) => Ok(t),
-            None => Err(Fault::Arena),
+            None => Err(Fault::ARENA),
         },
         Cur::Ty(t) => Ok(t),
     }

@@ -331,7 +331,7 @@ impl<'a> Machine<'a> {
     fn stop(&self, s: Stop) -> Halt {
         match s {
             Stop::Pending => Halt::Pending,
-            Stop::Fail(kind, offset) => Halt::Error(self.error_at(kind, offset, self.frames.len())),
+            Stop::Fail(kind, offset) => self.fail(kind, offset),
         }
     }
 
@@ -363,48 +363,26 @@ impl<'a> Machine<'a> {
         Path(steps)
     }
 
+    /// The machine's one way to fail: `e` at `offset`, with the path through the first
+    /// `depth` frames (a configured limit is reported with its configured value).
     #[cold]
-    fn mismatch<S: Source<'a>>(&self, expected: Expected, tok: &Tok<'_>, offset: usize) -> Halt {
-        Halt::Error(self.error_at(
-            ErrorKind::Mismatch {
-                expected,
-                found: tok.name_in(S::JSON),
+    #[inline(never)]
+    fn fault(&self, e: impl Into<super::Fault>, offset: usize, depth: usize) -> Halt {
+        let kind = match e.into() {
+            super::Fault::Kind(k) => k,
+            super::Fault::Limit(limit) => ErrorKind::LimitExceeded {
+                limit,
+                max: self.config.limit_max(limit),
             },
-            offset,
-            self.frames.len(),
-        ))
+        };
+        Halt::Error(self.error_at(kind, offset, depth))
     }
 
+    /// [`Machine::fault`] with the path through every open frame.
     #[cold]
-    fn fail(&self, kind: ErrorKind, offset: usize) -> Halt {
-        Halt::Error(self.error_at(kind, offset, self.frames.len()))
-    }
-
-    /// A helper's failure at `offset`, with the path through the first `depth` frames.
-    #[cold]
-    fn fault(&self, e: super::Fault, offset: usize, depth: usize) -> Halt {
-        match e {
-            super::Fault::Kind(k) => Halt::Error(self.error_at(k, offset, depth)),
-            super::Fault::Arena => Halt::Error(self.error_at(
-                ErrorKind::LimitExceeded {
-                    limit: Limit::ArenaBytes,
-                    max: self.config.max_arena_bytes as u64,
-                },
-                offset,
-                depth,
-            )),
-        }
-    }
-
-    #[cold]
-    fn arena_full(&self, offset: usize) -> Halt {
-        self.fail(
-            ErrorKind::LimitExceeded {
-                limit: Limit::ArenaBytes,
-                max: self.config.max_arena_bytes as u64,
-            },
-            offset,
-        )
+    #[inline(never)]
+    fn fail(&self, e: impl Into<super::Fault>, offset: usize) -> Halt {
+        self.fault(e, offset, self.frames.len())
     }
 
     /// Reads a value of type `expect` starting with `tok`: a finished value, or `None` when
@@ -459,9 +437,15 @@ impl<'a> Machine<'a> {
         };
         match v {
             Ok(v) => Ok(Some(v)),
-            Err(leaf::LeafError::Mismatch(expected)) => Err(self.mismatch::<S>(expected, &tok, at)),
+            Err(leaf::LeafError::Mismatch(expected)) => Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            )),
             Err(leaf::LeafError::Kind(k)) => Err(self.fail(k, at)),
-            Err(leaf::LeafError::Arena) => Err(self.arena_full(at)),
+            Err(leaf::LeafError::Arena) => Err(self.fail(Limit::ArenaBytes, at)),
         }
     }
 
@@ -504,7 +488,7 @@ impl<'a> Machine<'a> {
             let d = self
                 .bump
                 .try_alloc(crate::value::Dynamic { ty, value })
-                .map_err(|_| self.arena_full(at))?;
+                .map_err(|_| self.fail(Limit::ArenaBytes, at))?;
             Ok(Value::Dynamic(d))
         };
         let mut entries = smallvec::SmallVec::<[(&'a str, Value<'a>); 16]>::new();
@@ -523,7 +507,7 @@ impl<'a> Machine<'a> {
         let s = self
             .bump
             .try_alloc_slice_copy(&entries)
-            .map_err(|_| self.arena_full(at))?;
+            .map_err(|_| self.fail(Limit::ArenaBytes, at))?;
         Ok(Value::Object(s))
     }
 
@@ -539,32 +523,15 @@ impl<'a> Machine<'a> {
     #[inline]
     fn check_len<S: Source<'a>>(&self, n: u32, at: usize) -> Result<(), Halt> {
         if !S::JSON && n as u64 > self.config.max_collection_len as u64 {
-            return Err(self.too_long(at));
+            return Err(self.fail(Limit::CollectionLen, at));
         }
         Ok(())
-    }
-
-    #[cold]
-    fn too_long(&self, at: usize) -> Halt {
-        self.fail(
-            ErrorKind::LimitExceeded {
-                limit: Limit::CollectionLen,
-                max: self.config.max_collection_len as u64,
-            },
-            at,
-        )
     }
 
     #[inline]
     fn push(&mut self, f: Frame<'a>) -> Result<(), Halt> {
         if self.frames.len() >= self.config.max_depth {
-            return Err(self.fail(
-                ErrorKind::LimitExceeded {
-                    limit: Limit::Depth,
-                    max: self.config.max_depth as u64,
-                },
-                f.offset,
-            ));
+            return Err(self.fail(Limit::Depth, f.offset));
         }
         self.frames.push(f);
         Ok(())
@@ -608,7 +575,13 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Array(n) = tok else {
-            return Err(self.mismatch::<S>(expected, &tok, at));
+            return Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            ));
         };
         self.check_len::<S>(n, at)?;
         let block = expect.block(self.program);
@@ -635,7 +608,13 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Array(n) = tok else {
-            return Err(self.mismatch::<S>(Expected::Tuple, &tok, at));
+            return Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected: Expected::Tuple,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            ));
         };
         let want = elems.len();
         // MessagePack's count is checked first, as go-cty checks it. JSON is read in
@@ -692,7 +671,13 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Map(n) = tok else {
-            return Err(self.mismatch::<S>(Expected::Map, &tok, at));
+            return Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected: Expected::Map,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            ));
         };
         self.check_len::<S>(n, at)?;
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
@@ -712,7 +697,13 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Halt> {
         let Tok::Map(n) = tok else {
-            return Err(self.mismatch::<S>(Expected::Object, &tok, at));
+            return Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected: Expected::Object,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            ));
         };
         let want = attrs.len();
         if !S::JSON && n as usize != want {
@@ -730,7 +721,7 @@ impl<'a> Machine<'a> {
         self.check_len::<S>(n, at)?;
         let base = self.pairs.len();
         if self.pairs.try_reserve(want).is_err() {
-            return Err(self.arena_full(at));
+            return Err(self.fail(Limit::ArenaBytes, at));
         }
         for i in 0..want {
             self.pairs.push((attrs.name(i), missing()));
@@ -755,7 +746,13 @@ impl<'a> Machine<'a> {
         if S::JSON {
             let plain = self.config.plain_dynamic;
             if !plain && !matches!(tok, Tok::Map(_)) {
-                return Err(self.mismatch::<S>(Expected::DynamicWrapper, &tok, at));
+                return Err(self.fail(
+                    ErrorKind::Mismatch {
+                        expected: Expected::DynamicWrapper,
+                        found: tok.name_in(S::JSON),
+                    },
+                    at,
+                ));
             }
             // The type's depth budget counts the dynamic value's own frame, pushed below, as
             // MessagePack's does (its frame is on the stack when the type is read).
@@ -793,7 +790,13 @@ impl<'a> Machine<'a> {
                 )),
                 at,
             )),
-            _ => Err(self.mismatch::<S>(Expected::DynamicWrapper, &tok, at)),
+            _ => Err(self.fail(
+                ErrorKind::Mismatch {
+                    expected: Expected::DynamicWrapper,
+                    found: tok.name_in(S::JSON),
+                },
+                at,
+            )),
         }
     }
 
@@ -921,7 +924,7 @@ impl<'a> Machine<'a> {
             }
             _ => {
                 let Some(key) = crate::nfc::nfc(self.bump, key) else {
-                    return Err(self.arena_full(at));
+                    return Err(self.fail(Limit::ArenaBytes, at));
                 };
                 f.key = key;
                 f.state = State::Value;
@@ -949,7 +952,15 @@ impl<'a> Machine<'a> {
             Tok::Bin(b) => b,
             // go-cty accepts the type JSON in a string too.
             Tok::Str(s) => s.as_bytes(),
-            _ => return Err(self.mismatch::<S>(Expected::DynamicType, &tok, at)),
+            _ => {
+                return Err(self.fail(
+                    ErrorKind::Mismatch {
+                        expected: Expected::DynamicType,
+                        found: tok.name_in(S::JSON),
+                    },
+                    at,
+                ));
+            }
         };
         let depth = self
             .config
@@ -964,7 +975,7 @@ impl<'a> Machine<'a> {
                 },
                 at,
             ),
-            crate::ty::json::TyFault::Arena => self.arena_full(at),
+            crate::ty::json::TyFault::Arena => self.fail(Limit::ArenaBytes, at),
         })?;
         let f = self.frames.last_mut().expect("a dynamic frame");
         f.child = Cur::Ty(ty);
@@ -1039,11 +1050,7 @@ impl<'a> Machine<'a> {
     fn check_json_more_slow<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Halt> {
         let f = &self.frames[depth - 1];
         if f.done as u64 >= self.config.max_collection_len as u64 {
-            let k = ErrorKind::LimitExceeded {
-                limit: Limit::CollectionLen,
-                max: self.config.max_collection_len as u64,
-            };
-            return Err(Halt::Error(self.error_at(k, f.offset, depth - 1)));
+            return Err(self.fault(Limit::CollectionLen, f.offset, depth - 1));
         }
         if let Children::Elems(e) = f.children
             && f.kind == Kind::Tuple
@@ -1105,7 +1112,7 @@ impl<'a> Machine<'a> {
                 self.check_block_count(f.block, &self.vals[base..], f.offset, depth)?;
                 let s = bump
                     .try_alloc_slice_copy(&self.vals[base..])
-                    .map_err(|_| self.arena_full(f.offset))?;
+                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
                 self.vals.truncate(base);
                 if f.kind == Kind::List {
                     Value::List(s)
@@ -1125,7 +1132,7 @@ impl<'a> Machine<'a> {
                 }
                 let s = bump
                     .try_alloc_slice_copy(&self.vals[base..])
-                    .map_err(|_| self.arena_full(f.offset))?;
+                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
                 self.vals.truncate(base);
                 Value::Tuple(s)
             }
@@ -1135,7 +1142,7 @@ impl<'a> Machine<'a> {
                         .map_err(|e| self.fault(e, f.offset, depth))?;
                 }
                 let s = collection::sorted_map(bump, &self.pairs[base..], &mut self.scratch)
-                    .ok_or_else(|| self.arena_full(f.offset))?;
+                    .ok_or_else(|| self.fail(Limit::ArenaBytes, f.offset))?;
                 self.pairs.truncate(base);
                 Value::Map(s)
             }
@@ -1150,7 +1157,7 @@ impl<'a> Machine<'a> {
                 }
                 let s = bump
                     .try_alloc_slice_copy(&self.pairs[base..])
-                    .map_err(|_| self.arena_full(f.offset))?;
+                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
                 self.pairs.truncate(base);
                 Value::Object(s)
             }

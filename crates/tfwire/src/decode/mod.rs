@@ -169,6 +169,17 @@ impl Config {
         self
     }
 
+    /// The configured value of `limit`, as errors report it.
+    pub(crate) const fn limit_max(&self, limit: Limit) -> u64 {
+        (match limit {
+            Limit::Depth => self.max_depth,
+            Limit::InputBytes => self.max_input_bytes,
+            Limit::ArenaBytes => self.max_arena_bytes,
+            Limit::CollectionLen => self.max_collection_len,
+            Limit::Amplification => self.max_amplification,
+        }) as u64
+    }
+
     /// An arena error names the limit that set the budget: `max_amplification` when it
     /// was below `max_arena_bytes`.
     #[cold]
@@ -183,7 +194,7 @@ impl Config {
             ) => Error::new(
                 ErrorKind::LimitExceeded {
                     limit,
-                    max: self.max_amplification as u64,
+                    max: self.limit_max(limit),
                 },
                 e.offset(),
                 e.path().clone(),
@@ -204,15 +215,28 @@ impl Default for Config {
     }
 }
 
-/// Why a helper of the machine failed: a bad input, or an arena that refused memory.
+/// Why a helper of the machine (or of the encoders) failed: a bad input, or a configured
+/// limit reached (an arena that refused memory is `Limit::ArenaBytes`); the error's offset
+/// and path are added by the caller.
 pub(crate) enum Fault {
     Kind(ErrorKind),
-    Arena,
+    Limit(Limit),
+}
+
+impl Fault {
+    /// The arena refused an allocation.
+    pub(crate) const ARENA: Fault = Fault::Limit(Limit::ArenaBytes);
 }
 
 impl From<ErrorKind> for Fault {
     fn from(k: ErrorKind) -> Fault {
         Fault::Kind(k)
+    }
+}
+
+impl From<Limit> for Fault {
+    fn from(l: Limit) -> Fault {
+        Fault::Limit(l)
     }
 }
 

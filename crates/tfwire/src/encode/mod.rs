@@ -66,7 +66,7 @@ mod prefix;
 use crate::decode::Fault;
 use crate::decode::collection::value_type;
 use crate::decode::shape::{Attrs, Cur, Elems, Shape};
-use crate::error::{Error, ErrorKind, Expected, Path, PathStep};
+use crate::error::{Error, ErrorKind, Expected, Fail, Path, PathStep, Step};
 use crate::number::Number;
 use crate::program::{AttrNode, Program};
 use crate::ty::Ty;
@@ -252,15 +252,6 @@ pub(crate) trait Sink {
     fn end_dynamic(&mut self, ty: Ty<'_>);
 }
 
-/// An error on its way up: the path is collected while unwinding, innermost step first.
-struct Fail {
-    kind: ErrorKind,
-    at: usize,
-    steps: Vec<PathStep>,
-}
-
-type Step<T = ()> = Result<T, Box<Fail>>;
-
 /// Walks a value together with its type, checking it, and drives a sink.
 struct Walker<'p, 's, S: Sink> {
     program: &'p Program,
@@ -288,35 +279,20 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
 
     fn run(mut self, value: &Value<'_>) -> Result<(), Error> {
         let root = Cur::Node(self.program.root());
-        self.walk(value, root, 0, Checked::No).map_err(|f| {
-            let Fail {
-                kind,
-                at,
-                mut steps,
-            } = *f;
-            steps.reverse();
-            Error::new(kind, at, Path(steps))
-        })
+        self.walk(value, root, 0, Checked::No)
+            .map_err(|f| (*f).into_error())
     }
 
     #[cold]
     #[inline(never)]
     fn fail_at<T>(&self, kind: ErrorKind, at: usize) -> Step<T> {
-        Err(Box::new(Fail {
-            kind,
-            at,
-            steps: Vec::new(),
-        }))
+        Err(Fail::new(kind, at))
     }
 
     #[cold]
     #[inline(never)]
     fn fail<T>(&self, kind: ErrorKind) -> Step<T> {
-        Err(Box::new(Fail {
-            kind,
-            at: self.sink.len(),
-            steps: Vec::new(),
-        }))
+        Err(Fail::new(kind, self.sink.len()))
     }
 
     // The walk recurses through `walk` and one of the container methods; each is kept out of
@@ -405,7 +381,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 Elem::Tuple(elems) => elems.cur(i),
             };
             self.child(x, e, depth + 1, checked)
-                .map_err(|f| step(f, PathStep::Index(i as u64)))?;
+                .map_err(|f| f.step(PathStep::Index(i as u64)))?;
         }
         self.sink.end_seq();
         Ok(())
@@ -428,7 +404,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 self.fail(not_nfc("map key"))
             };
             r.and_then(|()| self.child(x, e, depth + 1, checked))
-                .map_err(|f| step(f, PathStep::Key((*k).to_owned())))?;
+                .map_err(|f| f.step(PathStep::Key((*k).to_owned())))?;
         }
         self.sink.end_map();
         Ok(())
@@ -453,7 +429,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                         .attr_key(i, a)
                         .or_else(|k| self.fail(k))
                         .and_then(|()| self.child(x, Cur::Node(a.node), depth + 1, checked))
-                        .map_err(|f| step(f, PathStep::Attr((*k).to_owned())))?;
+                        .map_err(|f| f.step(PathStep::Attr((*k).to_owned())))?;
                 }
             }
             Attrs::Ty(_) => {
@@ -462,7 +438,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                         .map_key(i, k)
                         .or_else(|k| self.fail(k))
                         .and_then(|()| self.child(x, attrs.cur(i), depth + 1, checked))
-                        .map_err(|f| step(f, PathStep::Attr((*k).to_owned())))?;
+                        .map_err(|f| f.step(PathStep::Attr((*k).to_owned())))?;
                 }
             }
         }
@@ -542,7 +518,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
         match r {
             Ok(()) => Ok(()),
             Err(Fault::Kind(k)) => self.fail_at(k, start),
-            Err(Fault::Arena) => self.fail_at(unencodable("out of memory".to_owned()), start),
+            Err(Fault::Limit(_)) => self.fail_at(unencodable("out of memory".to_owned()), start),
         }
     }
 
@@ -558,7 +534,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 "a dynamic value says its type is {ty}, but the value's type is {actual}"
             ))),
             Err(Fault::Kind(k)) => Err(k),
-            Err(Fault::Arena) => Err(unencodable("out of memory".to_owned())),
+            Err(Fault::Limit(_)) => Err(unencodable("out of memory".to_owned())),
         };
         scratch.reset();
         match r {
@@ -647,11 +623,6 @@ fn attribute_mismatch(es: &[(&str, Value<'_>)], attrs: Attrs<'_>) -> ErrorKind {
 #[inline(always)]
 fn same_name(k: &str, name: &str) -> bool {
     core::ptr::eq(k, name) || k == name
-}
-
-fn step(mut f: Box<Fail>, s: PathStep) -> Box<Fail> {
-    f.steps.push(s);
-    f
 }
 
 #[cold]
