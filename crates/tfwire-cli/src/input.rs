@@ -281,13 +281,18 @@ fn with_parsed<R>(
     } else {
         parser.parse(&mut bytes)
     };
+    // Whether `bytes` still holds the text as given (the summary path cuts values out).
+    let mut as_given = true;
     let error = match parsed {
         Ok(tape) => {
             drop(parser); // the scratch buffers are not needed any more
             let arena = bumpalo::Bump::new();
             match tape.document(&arena) {
                 Ok(doc) => return f(doc, recorded),
-                Err(e) => e,
+                Err(e) => {
+                    as_given = !tape.is_compacted();
+                    e
+                }
             }
         }
         Err(e) => e,
@@ -307,7 +312,7 @@ fn with_parsed<R>(
             tfwire_planfile::Error::from(tfwire_planfile::ErrorKind::Encrypted)
         )));
     }
-    Err(document_error(path, &error, &bytes))
+    Err(document_error(path, &error, as_given.then_some(&bytes[..])))
 }
 
 /// The largest input read again to show the line of an error.
@@ -351,9 +356,10 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
 /// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.
 /// The text is read again from the file when there is one (the parser decodes string
 /// escapes in place, so `parsed` may differ from the file); standard input is shown
-/// from `parsed`.
+/// from `parsed`, and not at all when `parsed` is `None` (the parsed text is not the
+/// input's: [`Parser::parse_summary`] cut values out of it).
 #[cold]
-pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: &[u8]) -> Failure {
+pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: Option<&[u8]>) -> Failure {
     let name = display_name(path);
     let mut msg = format!("{name}: {e}");
     if let tfwire_plan::ErrorKind::TooManyNodes { .. } = e.kind() {
@@ -363,13 +369,14 @@ pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: &[u8]) 
     if let Some(offset) = e.offset() {
         // Not for a large input: that would hold it twice (the parsed text differs from
         // the file only inside strings with escapes).
-        let text = (path != "-" && parsed.len() <= REREAD_MAX_BYTES)
+        let text = (path != "-" && parsed.is_none_or(|p| p.len() <= REREAD_MAX_BYTES))
             .then(|| read_raw(Some(path), 0).ok())
             .flatten()
             .and_then(|mut t| tfwire_plan::transcode(&mut t).ok().map(|_| t));
-        let text = text.as_deref().unwrap_or(parsed);
-        msg.push('\n');
-        msg.push_str(&report::snippet(name, text, offset));
+        if let Some(text) = text.as_deref().or(parsed) {
+            msg.push('\n');
+            msg.push_str(&report::snippet(name, text, offset));
+        }
     }
     Failure::Input(msg)
 }

@@ -1,18 +1,30 @@
 //! The summary pre-pass ([`Parser::parse_summary`](crate::Parser::parse_summary)): one
 //! validating pass over a plan's bytes that finds the values a [`Summary`](crate::Summary)
-//! never reads (`before`, `after`, `after_unknown`, `*_sensitive` of resource changes,
-//! `planned_values`, `prior_state`, `configuration`, ...) and overwrites each with `null`
-//! padded with spaces, so that simd-json builds one tape node for each instead of one per
-//! value inside. Every other byte keeps its offset, so errors of the rest keep theirs.
+//! never reads, then compacts the input in place without them, so that simd-json sees (and
+//! builds a tape for) a skeleton of the plan only: addresses, actions, reasons.
+//!
+//! - The members `before`, `after`, `after_unknown`, `*_sensitive` and `*_identity` of a
+//!   resource change's `change` object, and `before`, `after` and `after_unknown` of an
+//!   output change, are **removed** (key, value and one comma): the model reads an absent
+//!   member as it reads `null`, and these take any value, so nothing a summary reads changes.
+//! - The top-level members no summary reads (`planned_values`, `prior_state`,
+//!   `configuration`, ...) keep their key (which tells a plan from a state) and have their
+//!   value **replaced by `null`**.
 //!
 //! The pass validates the whole document as strictly as the parser does (grammar, string
 //! escapes, control characters, UTF-8); anything it does not accept, or is unsure of
-//! (a `\u` escape of a surrogate, a long number), makes it blank nothing, and the document
-//! is parsed as it stands: a rejected document is rejected exactly as by
-//! [`Parser::parse`](crate::Parser::parse). Its memory is a stack of one byte per nesting
-//! level and eight bytes per blanked value.
+//! (a `\u` escape of a surrogate), makes it change nothing, and the document is parsed as it
+//! stands: a rejected document is rejected exactly as by [`Parser::parse`](crate::Parser::parse).
+//! The values it drops are validated as JSON but not read, so a plan whose skipped member
+//! holds the wrong kind of value (`"planned_values": 5`, which the full model rejects) is
+//! summarised all the same.
+//!
+//! The compacted text keeps a [`Shifts`] map (one entry per removed run, 8 bytes) that takes
+//! an offset in it back to the original text, so errors report offsets of the input as given.
+//! Its memory besides: a stack of a few bytes per nesting level and 8 bytes per removed run
+//! (adjacent runs merge: about two per resource change).
 
-/// Top-level plan members no summary reads (blanked when at least 4 bytes long).
+/// Top-level plan members no summary reads (their values become `null`).
 const TOP: &[&[u8]] = &[
     b"planned_values",
     b"prior_state",
@@ -24,7 +36,7 @@ const TOP: &[&[u8]] = &[
     b"provider_schemas",
 ];
 
-/// Members of a resource change's `change` no summary reads.
+/// Members of a resource change's `change` no summary reads (removed).
 const CHANGE: &[&[u8]] = &[
     b"before",
     b"after",
@@ -35,16 +47,18 @@ const CHANGE: &[&[u8]] = &[
     b"after_identity",
 ];
 
-/// Members of an output change no summary reads (its `*_sensitive` are read).
+/// Members of an output change no summary reads (removed; its `*_sensitive` are read).
 const OUTPUT: &[&[u8]] = &[b"before", b"after", b"after_unknown"];
 
 /// What the pass does with a value, by where it is.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Role {
     /// Validate only.
     Skip,
-    /// Overwrite with `null` (after validating).
+    /// Replace with `null` (after validating); the member's key stays.
     Blank,
+    /// Remove the whole member (after validating): key, value and one comma.
+    Drop,
     /// The document: an object whose members are looked at.
     Root,
     /// `resource_changes` / `resource_drift`: a list of resource changes.
@@ -59,38 +73,106 @@ enum Role {
     Output,
 }
 
-/// Blanks the summary-irrelevant values of the plan in `input`, or nothing when the
-/// document is not valid JSON of the expected shape (then the parser reports it as usual).
-/// Returns how many values were blanked.
-pub(crate) fn blank_for_summary(input: &mut [u8]) -> usize {
-    if core::str::from_utf8(input).is_err() {
-        return 0;
+/// Where the bytes of a compacted text came from: for each run removed, the offset in the
+/// compacted text where it was and the bytes removed up to there (both absolute, counting
+/// a byte-order mark the text starts with).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Shifts(Vec<(u32, u32)>);
+
+impl Shifts {
+    /// The offset in the original text of offset `at` of the compacted text (offsets at a
+    /// removed run, and the end, map to the first byte after it).
+    pub(crate) fn original(&self, at: usize) -> usize {
+        let i = self.0.partition_point(|&(c, _)| c as usize <= at);
+        at + i.checked_sub(1).map_or(0, |i| self.0[i].1 as usize)
     }
-    let mut spans = Vec::new();
-    let mut scan = Scan {
-        b: input,
-        i: 0,
-        stack: Vec::new(),
-        spans: &mut spans,
-    };
-    if scan.document().is_none() {
-        return 0;
-    }
-    for &(from, to) in &spans {
-        let v = &mut input[from as usize..to as usize];
-        v.fill(b' ');
-        v[..4].copy_from_slice(b"null");
-    }
-    spans.len()
 }
 
-struct Scan<'b, 's> {
+/// Compacts the plan in `input[start..]` to its summary skeleton (see the module docs) and
+/// returns the map back to the original offsets; or changes nothing and returns `None`
+/// when the document is not valid JSON of the expected shape, nests deeper than
+/// `max_depth` or has more than `max_nodes` nodes as [`tfwire::check_json_shape`] counts
+/// them (then the parser checks and reports it as usual). A document accepted here passes
+/// that shape check: the parser need not run it. The vector is shrunk to the skeleton plus
+/// `spare` bytes of capacity, so the memory of the dropped text is given back before the
+/// tape is built.
+pub(crate) fn compact_for_summary(
+    input: &mut Vec<u8>,
+    start: usize,
+    spare: usize,
+    max_depth: usize,
+    max_nodes: usize,
+) -> Option<Shifts> {
+    let text = &input[start..];
+    core::str::from_utf8(text).ok()?;
+    let mut scan = Scan {
+        b: text,
+        i: 0,
+        max_depth,
+        nodes: 0,
+        stack: Vec::new(),
+        pending: None,
+        member_from: 0,
+        cuts: Vec::new(),
+        nulls: Vec::new(),
+    };
+    scan.document()?;
+    if scan.nodes > max_nodes {
+        return None;
+    }
+    let Scan { cuts, nulls, .. } = scan;
+    let body = &mut input[start..];
+    for at in nulls {
+        body[at as usize..at as usize + 4].copy_from_slice(b"null");
+    }
+    let mut shifts = Vec::with_capacity(cuts.len());
+    let (mut w, mut r, mut removed) = (0usize, 0usize, 0usize);
+    for (from, to) in cuts {
+        let (from, to) = (from as usize, to as usize);
+        body.copy_within(r..from, w);
+        w += from - r;
+        removed += to - from;
+        r = to;
+        shifts.push(((start + w) as u32, removed as u32));
+    }
+    let end = body.len();
+    body.copy_within(r..end, w);
+    w += end - r;
+    input.truncate(start + w);
+    input.shrink_to(start + w + spare);
+    Some(Shifts(shifts))
+}
+
+/// One open array or object.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// For an object, its own role (its members' roles follow from it and their keys);
+    /// for an array, its elements' role.
+    role: Role,
+    object: bool,
+    /// A member of this object has been kept (so a removed member takes the comma before it).
+    kept: bool,
+    /// The comma after a removed first member is to be removed too.
+    eat_comma: bool,
+}
+
+struct Scan<'b> {
     b: &'b [u8],
     i: usize,
-    /// Open containers: the role of each member (objects) or element (arrays), and
-    /// whether it is an object.
-    stack: Vec<(Role, bool)>,
-    spans: &'s mut Vec<(u32, u32)>,
+    /// The most open containers allowed (the parser's limit).
+    max_depth: usize,
+    /// Brackets, commas, colons and strings, as the shape check counts them.
+    nodes: usize,
+    stack: Vec<Frame>,
+    /// The value being removed or blanked: where its removal starts, the depth of its
+    /// container, and which.
+    pending: Option<(usize, usize, Role)>,
+    /// Where the removal of the member whose key was just read would start.
+    member_from: usize,
+    /// Runs to remove, in order, adjacent runs merged.
+    cuts: Vec<(u32, u32)>,
+    /// Values (at least 4 bytes long) whose first 4 bytes become `null` (the rest is cut).
+    nulls: Vec<u32>,
 }
 
 /// Bytes that end a run of plain string bytes: `"`, `\`, controls, and non-ASCII (checked
@@ -105,7 +187,7 @@ fn special(w: u64) -> bool {
     (quote | backslash | control) != 0
 }
 
-impl Scan<'_, '_> {
+impl Scan<'_> {
     fn ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
             self.i += 1;
@@ -116,8 +198,16 @@ impl Scan<'_, '_> {
         self.b.get(self.i).copied()
     }
 
+    fn cut(&mut self, from: usize, to: usize) {
+        let (from, to) = (from as u32, to as u32);
+        match self.cuts.last_mut() {
+            Some(last) if last.1 == from => last.1 = to,
+            _ => self.cuts.push((from, to)),
+        }
+    }
     /// A string starting at its opening quote; returns its raw contents' span.
     fn string(&mut self) -> Option<(usize, usize)> {
+        self.nodes += 1;
         let from = self.i + 1;
         let mut i = from;
         loop {
@@ -216,10 +306,9 @@ impl Scan<'_, '_> {
                 _ => Role::Skip,
             },
             Role::Change if key == b"change" => Role::ChangeBody,
-            Role::ChangeBody if CHANGE.contains(&key) => Role::Blank,
+            Role::ChangeBody if CHANGE.contains(&key) => Role::Drop,
             Role::Outputs => Role::Output,
-            Role::Output if OUTPUT.contains(&key) => Role::Blank,
-            Role::Blank => Role::Blank,
+            Role::Output if OUTPUT.contains(&key) => Role::Drop,
             _ => Role::Skip,
         }
     }
@@ -238,14 +327,17 @@ impl Scan<'_, '_> {
     /// One value (with everything inside it), iteratively.
     fn value(&mut self, role: Role) -> Option<()> {
         let base = self.stack.len();
-        // (role of the value being read, where a blanked value starts)
         let mut role = role;
-        let mut blank_from: Option<(usize, usize)> = None;
         loop {
             self.ws();
             let start = self.i;
-            if role == Role::Blank && blank_from.is_none() {
-                blank_from = Some((start, self.stack.len()));
+            if matches!(role, Role::Blank | Role::Drop) && self.pending.is_none() {
+                let from = if role == Role::Drop {
+                    self.member_from
+                } else {
+                    start
+                };
+                self.pending = Some((from, self.stack.len(), role));
             }
             // Read one value or open a container.
             match self.peek()? {
@@ -255,20 +347,28 @@ impl Scan<'_, '_> {
                 b'{' | b'[' => {
                     let object = self.peek()? == b'{';
                     self.i += 1;
+                    self.nodes += 1;
+                    if self.stack.len() == self.max_depth {
+                        return None;
+                    }
                     let element = match (role, object) {
                         (Role::Changes, false) => Role::Change,
-                        (Role::Blank, _) => Role::Blank,
                         _ => Role::Skip,
                     };
-                    self.stack
-                        .push((if object { role } else { element }, object));
+                    self.stack.push(Frame {
+                        role: if object { role } else { element },
+                        object,
+                        kept: false,
+                        eat_comma: false,
+                    });
                     self.ws();
                     let close = if object { b'}' } else { b']' };
                     if self.peek()? == close {
                         self.i += 1;
+                        self.nodes += 1;
                         self.stack.pop();
                     } else if object {
-                        role = self.key()?;
+                        role = self.key(0)?;
                         continue;
                     } else {
                         role = element;
@@ -291,32 +391,49 @@ impl Scan<'_, '_> {
             }
             // After a value: close containers or move on to the next member.
             loop {
-                if let Some((from, depth)) = blank_from
+                if let Some((from, depth, what)) = self.pending
                     && self.stack.len() == depth
                 {
-                    if self.i - from >= 4 {
-                        self.spans.push((from as u32, self.i as u32));
+                    self.pending = None;
+                    if what == Role::Drop {
+                        self.cut(from, self.i);
+                        let frame = self.stack.last_mut()?;
+                        frame.eat_comma = !frame.kept;
+                    } else if self.i - from > 4 {
+                        self.nulls.push(from as u32);
+                        self.cut(from + 4, self.i);
                     }
-                    blank_from = None;
                 }
                 if self.stack.len() == base {
                     return Some(());
                 }
                 self.ws();
-                let &(parent, object) = self.stack.last()?;
+                let frame = *self.stack.last()?;
                 match self.peek()? {
                     b',' => {
+                        let comma = self.i;
+                        if frame.eat_comma {
+                            self.cut(self.cuts.last()?.1 as usize, comma + 1);
+                            self.stack.last_mut()?.eat_comma = false;
+                        }
                         self.i += 1;
+                        self.nodes += 1;
                         self.ws();
-                        role = if object { self.key()? } else { parent };
+                        role = if frame.object {
+                            self.key(comma)?
+                        } else {
+                            frame.role
+                        };
                         break;
                     }
-                    b'}' if object => {
+                    b'}' if frame.object => {
                         self.i += 1;
+                        self.nodes += 1;
                         self.stack.pop();
                     }
-                    b']' if !object => {
+                    b']' if !frame.object => {
                         self.i += 1;
+                        self.nodes += 1;
                         self.stack.pop();
                     }
                     _ => return None,
@@ -325,48 +442,72 @@ impl Scan<'_, '_> {
         }
     }
 
-    /// A member's key and its `:`; returns the member's role.
-    fn key(&mut self) -> Option<Role> {
+    /// A member's key and its `:`, after the comma at `comma` (any value for the first
+    /// member); returns the member's role.
+    fn key(&mut self, comma: usize) -> Option<Role> {
         if self.peek()? != b'"' {
             return None;
         }
+        let key_start = self.i;
         let (from, to) = self.string()?;
         self.ws();
         if self.peek()? != b':' {
             return None;
         }
         self.i += 1;
-        let parent = self.stack.last()?.0;
-        Some(Self::member_role(parent, &self.b[from..to]))
+        self.nodes += 1;
+        let frame = self.stack.last_mut()?;
+        let role = Self::member_role(frame.role, &self.b[from..to]);
+        if role == Role::Drop {
+            self.member_from = if frame.kept { comma } else { key_start };
+        } else {
+            frame.kept = true;
+        }
+        Some(role)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::blank_for_summary;
+    use super::compact_for_summary;
 
-    fn blank(text: &str) -> (String, usize) {
+    /// The compacted text and the number of removed runs; checks that every byte of the
+    /// compacted text maps back to the same byte of the original (or to a `null` written
+    /// over a value's first bytes).
+    fn compact(text: &str) -> (String, usize) {
         let mut b = text.as_bytes().to_vec();
-        let n = blank_for_summary(&mut b);
-        (String::from_utf8(b).unwrap(), n)
+        let Some(shifts) = compact_for_summary(&mut b, 0, 0, 64, 1 << 20) else {
+            assert_eq!(b, text.as_bytes());
+            return (text.to_string(), 0);
+        };
+        for (at, &c) in b.iter().enumerate() {
+            let o = shifts.original(at);
+            let in_null = (at.saturating_sub(3)..=at).any(|j| b.get(j..j + 4) == Some(b"null"));
+            assert!(
+                text.as_bytes()[o] == c || in_null,
+                "byte {at} of {:?} maps to byte {o} of {text:?}",
+                String::from_utf8_lossy(&b)
+            );
+        }
+        assert_eq!(shifts.original(b.len()), text.len());
+        (String::from_utf8(b).unwrap(), shifts.0.len())
     }
 
     #[test]
-    fn blanks_values_and_keeps_offsets() {
+    fn removes_and_blanks_values_and_maps_offsets_back() {
         let text = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":{"x":[1,2,"]"]},"after":true,"replace_paths":[["x"]]}}],"output_changes":{"o":{"after":"long","after_sensitive":true}},"planned_values":{"root_module":{}}}"#;
-        let (out, n) = blank(text);
-        let mut expected = text.to_string();
-        for value in [
-            r#"{"x":[1,2,"]"]}"#,
-            "true",
-            r#""long""#,
-            r#"{"root_module":{}}"#,
-        ] {
-            let at = expected.find(&format!(":{value}")).unwrap() + 1;
-            let null = format!("null{}", " ".repeat(value.len() - 4));
-            expected.replace_range(at..at + value.len(), &null);
-        }
-        assert_eq!((out, n), (expected, 4));
+        let expected = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"replace_paths":[["x"]]}}],"output_changes":{"o":{"after_sensitive":true}},"planned_values":null}"#;
+        assert_eq!(compact(text), (expected.to_string(), 3));
+        // A removed first member takes the comma after it; removed members in a row merge.
+        let text = r#"{"resource_changes":[{"change":{"before":1 , "after":{},"actions":[]}},{"change":{"after":2}}],"prior_state":[]}"#;
+        let expected =
+            r#"{"resource_changes":[{"change":{ "actions":[]}},{"change":{}}],"prior_state":[]}"#;
+        assert_eq!(compact(text).0, expected);
+        let text = "{ \"output_changes\" : { \"o\" : { \"x\" : 1 ,\n \"before\" : [ ] } } }";
+        assert_eq!(
+            compact(text).0,
+            "{ \"output_changes\" : { \"o\" : { \"x\" : 1  } } }"
+        );
     }
 
     #[test]
@@ -382,7 +523,7 @@ mod tests {
             r#"{"resource_changes":[{"change":{"before":{"x":1,}}}]}"#,
             r#"{"resource_changes":[{"change":{"before":{"x" 1}}}]}"#,
         ] {
-            assert_eq!(blank(text), (text.to_string(), 0), "{text}");
+            assert_eq!(compact(text), (text.to_string(), 0), "{text}");
         }
     }
 }

@@ -131,10 +131,16 @@ impl Parser {
     /// amount per resource change. The model built from this tape has those members
     /// absent; its [`Summary`](crate::Summary) is the one of the whole document.
     ///
-    /// A validating pre-pass finds those values; every other byte keeps its offset, so
-    /// errors keep their offsets and paths. A document the pre-pass does not accept (not
-    /// valid JSON, or unusual: `\u` escapes of surrogates in a skipped value) is parsed
-    /// whole, as [`Parser::parse`] does: the errors are the same.
+    /// A validating pre-pass finds those values and compacts `input` in place without them
+    /// (a resource change's values are removed with their keys, the top-level ones replaced
+    /// by `null`); the vector is then shrunk, so the memory of the dropped text is given back
+    /// before the tape is built, and the tape's strings borrow the compacted text. Errors
+    /// (from parsing, and from [`Tape::document`] and the other model builders) still give
+    /// offsets in the text as it was. A document the pre-pass does not accept (not valid
+    /// JSON, or unusual: `\u` escapes of surrogates) is parsed whole, as
+    /// [`Parser::parse`] does: the errors are the same. The values left out are validated
+    /// as JSON but not modelled, so a wrong kind of value there (`"planned_values": 5`)
+    /// is not an error on this path.
     ///
     /// # Errors
     ///
@@ -146,33 +152,46 @@ impl Parser {
     fn parse_with<'a>(&mut self, input: &'a mut Vec<u8>, summary: bool) -> Result<Tape<'a>, Error> {
         let encoding = prepare(input)?;
         let start = if encoding == Encoding::Utf8Bom { 3 } else { 0 };
-        let len = input.len();
+        let mut len = input.len();
         if len - start > u32::MAX as usize - INPUT_PADDING {
             return Err(Error::new(ErrorKind::TooLarge(len)));
         }
+        // For a summary, the values it does not read are cut out first (errors map back);
+        // a document that pass accepts has the shape the parser can afford.
+        let skeleton = if summary {
+            crate::skeleton::compact_for_summary(
+                input,
+                start,
+                INPUT_PADDING,
+                self.config.max_depth,
+                self.config.max_nodes,
+            )
+        } else {
+            None
+        };
         // Nothing is allocated for a document too deep or too large to parse.
-        tfwire::check_json_shape(
-            &input[start..],
-            self.config.max_depth,
-            self.config.max_nodes,
-        )
-        .map_err(|e| match e {
-            tfwire::JsonShapeError::TooManyNodes { count, max_nodes } => {
-                Error::new(ErrorKind::TooManyNodes {
-                    count,
-                    max: max_nodes,
-                })
-            }
-            e @ tfwire::JsonShapeError::TooDeep { at, .. } => {
-                Error::new(ErrorKind::Syntax(e.to_string())).with_offset(Some(at + start))
-            }
-            _ => Error::new(ErrorKind::Syntax(e.to_string())),
-        })?;
+        if skeleton.is_none() {
+            tfwire::check_json_shape(
+                &input[start..],
+                self.config.max_depth,
+                self.config.max_nodes,
+            )
+            .map_err(|e| match e {
+                tfwire::JsonShapeError::TooManyNodes { count, max_nodes } => {
+                    Error::new(ErrorKind::TooManyNodes {
+                        count,
+                        max: max_nodes,
+                    })
+                }
+                e @ tfwire::JsonShapeError::TooDeep { at, .. } => {
+                    Error::new(ErrorKind::Syntax(e.to_string())).with_offset(Some(at + start))
+                }
+                _ => Error::new(ErrorKind::Syntax(e.to_string())),
+            })?;
+        }
+        len = input.len();
         // The texts of long numbers, taken now: once simd-json has the input, only its
         // strings can be read.
-        if summary {
-            crate::skeleton::blank_for_summary(&mut input[start..]);
-        }
         let mut numbers = Numbers::NONE;
         if long_numbers(&input[start..], &mut numbers) {
             hide_huge_numbers(&mut input[start..], &numbers);
@@ -182,7 +201,13 @@ impl Parser {
         let inner = self
             .tapes
             .parse(&mut input[start..], len - start)
-            .map_err(|e| syntax_error(&e, start, &self.config))?;
+            .map_err(|e| {
+                let e = syntax_error(&e, start, &self.config);
+                match &skeleton {
+                    Some(map) => e.map_offset(|at| map.original(at)),
+                    None => e,
+                }
+            })?;
         if !numbers.entries.is_empty() {
             attach_numbers(&inner.0, self.tapes.structural_indexes(), &mut numbers);
         }
@@ -193,6 +218,7 @@ impl Parser {
             len,
             encoding,
             numbers,
+            skeleton,
         })
     }
 
@@ -285,6 +311,9 @@ pub struct Tape<'a> {
     len: usize,
     encoding: Encoding,
     numbers: Numbers,
+    /// From [`Parser::parse_summary`]: the map from the compacted text's offsets back to
+    /// the input's.
+    skeleton: Option<crate::skeleton::Shifts>,
 }
 
 impl<'a> Tape<'a> {
@@ -303,9 +332,25 @@ impl<'a> Tape<'a> {
         self.inner.0.len()
     }
 
-    /// The input length in bytes (after transcoding), without the padding.
+    /// The input length in bytes (after transcoding), without the padding; for a tape of
+    /// [`Parser::parse_summary`], the length of the compacted text.
     pub fn input_len(&self) -> usize {
         self.len
+    }
+
+    /// Whether [`Parser::parse_summary`] cut values out of the input: the buffer no longer
+    /// holds the text as given (error offsets still count bytes of that text).
+    pub fn is_compacted(&self) -> bool {
+        self.skeleton.is_some()
+    }
+
+    /// An error of the model built from this tape with its offset in the input as given
+    /// (the tape of [`Parser::parse_summary`] reads a compacted text).
+    pub(crate) fn original_offsets(&self, e: Error) -> Error {
+        match &self.skeleton {
+            Some(map) => e.map_offset(|at| map.original(at)),
+            None => e,
+        }
     }
 
     pub(crate) fn locator(&self) -> Locator {
