@@ -175,16 +175,18 @@ struct Scan<'b> {
     nulls: Vec<u32>,
 }
 
-/// Bytes that end a run of plain string bytes: `"`, `\`, controls, and non-ASCII (checked
-/// separately by the UTF-8 pass, but a run stops there too for simplicity).
-fn special(w: u64) -> bool {
+/// The bytes of `w` (8 bytes, little-endian) that end a run of plain string bytes (`"`,
+/// `\\`, controls), as the high bit of each: the lowest bit set marks the first such byte
+/// exactly (the bits above it may be wrong, from borrows). Non-ASCII bytes are plain here
+/// (the UTF-8 pass checks them).
+fn special(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let quote = zero(w ^ (ONES * u64::from(b'"')));
     let backslash = zero(w ^ (ONES * u64::from(b'\\')));
     let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-    (quote | backslash | control) != 0
+    quote | backslash | control
 }
 
 impl Scan<'_> {
@@ -211,14 +213,21 @@ impl Scan<'_> {
         let from = self.i + 1;
         let mut i = from;
         loop {
-            while let Some(chunk) = self.b.get(i..i + 8) {
-                let w = u64::from_le_bytes(chunk.try_into().ok()?);
-                if special(w) {
-                    break;
+            // Eight bytes at a time, to the first that is not plain.
+            let c = match self.b.get(i..i + 8) {
+                Some(chunk) => {
+                    let mask = special(u64::from_le_bytes(chunk.try_into().ok()?));
+                    if mask == 0 {
+                        i += 8;
+                        continue;
+                    }
+                    let k = (mask.trailing_zeros() / 8) as usize;
+                    i += k;
+                    chunk[k]
                 }
-                i += 8;
-            }
-            match *self.b.get(i)? {
+                None => *self.b.get(i)?,
+            };
+            match c {
                 b'"' => {
                     self.i = i + 1;
                     return Some((from, i));
