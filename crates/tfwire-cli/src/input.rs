@@ -281,8 +281,9 @@ fn with_parsed<R>(
     } else {
         parser.parse(&mut bytes)
     };
-    // Whether `bytes` still holds the text as given (the summary path cuts values out).
-    let mut as_given = true;
+    // Where the error is in `bytes` when that is not the text as given (the summary path
+    // cuts values out of it).
+    let mut parsed_at = None;
     let error = match parsed {
         Ok(tape) => {
             drop(parser); // the scratch buffers are not needed any more
@@ -290,7 +291,9 @@ fn with_parsed<R>(
             match tape.document(&arena) {
                 Ok(doc) => return f(doc, recorded),
                 Err(e) => {
-                    as_given = !tape.is_compacted();
+                    if tape.is_compacted() {
+                        parsed_at = Some(e.offset().map_or(0, |at| tape.parsed_offset(at)));
+                    }
                     e
                 }
             }
@@ -312,7 +315,7 @@ fn with_parsed<R>(
             tfwire_planfile::Error::from(tfwire_planfile::ErrorKind::Encrypted)
         )));
     }
-    Err(document_error(path, &error, as_given.then_some(&bytes[..])))
+    Err(document_error(path, &error, &bytes, parsed_at))
 }
 
 /// The largest input read again to show the line of an error.
@@ -356,10 +359,17 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
 /// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.
 /// The text is read again from the file when there is one (the parser decodes string
 /// escapes in place, so `parsed` may differ from the file); standard input is shown
-/// from `parsed`, and not at all when `parsed` is `None` (the parsed text is not the
-/// input's: [`Parser::parse_summary`] cut values out of it).
+/// from `parsed`. When `parsed` is not the text as given ([`Parser::parse_summary`] cut
+/// values out of it), `parsed_at` is where the error is in it: a file is then read again
+/// whatever its size, and standard input shows the line of `parsed` (its line and column
+/// count the text as parsed).
 #[cold]
-pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: Option<&[u8]>) -> Failure {
+pub(crate) fn document_error(
+    path: &str,
+    e: &tfwire_plan::Error,
+    parsed: &[u8],
+    parsed_at: Option<usize>,
+) -> Failure {
     let name = display_name(path);
     let mut msg = format!("{name}: {e}");
     if let tfwire_plan::ErrorKind::TooManyNodes { .. } = e.kind() {
@@ -369,14 +379,16 @@ pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: Option<
     if let Some(offset) = e.offset() {
         // Not for a large input: that would hold it twice (the parsed text differs from
         // the file only inside strings with escapes).
-        let text = (path != "-" && parsed.is_none_or(|p| p.len() <= REREAD_MAX_BYTES))
+        let text = (path != "-" && (parsed_at.is_some() || parsed.len() <= REREAD_MAX_BYTES))
             .then(|| read_raw(Some(path), 0).ok())
             .flatten()
             .and_then(|mut t| tfwire_plan::transcode(&mut t).ok().map(|_| t));
-        if let Some(text) = text.as_deref().or(parsed) {
-            msg.push('\n');
-            msg.push_str(&report::snippet(name, text, offset));
-        }
+        let (text, at) = match text.as_deref() {
+            Some(text) => (text, offset),
+            None => (parsed, parsed_at.unwrap_or(offset)),
+        };
+        msg.push('\n');
+        msg.push_str(&report::snippet(name, text, at));
     }
     Failure::Input(msg)
 }

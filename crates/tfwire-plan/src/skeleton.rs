@@ -5,8 +5,10 @@
 //!
 //! - The members `before`, `after`, `after_unknown`, `*_sensitive` and `*_identity` of a
 //!   resource change's `change` object, and `before`, `after` and `after_unknown` of an
-//!   output change, are **removed** (key, value and one comma): the model reads an absent
-//!   member as it reads `null`, and these take any value, so nothing a summary reads changes.
+//!   output change, are **removed** (key, value and the comma before them): the model reads
+//!   an absent member as it reads `null`, and these take any value, so nothing a summary
+//!   reads changes. The first member of an object is blanked instead (key kept, value
+//!   `null`): an object's offset in errors is that of its first key.
 //! - The top-level members no summary reads (`planned_values`, `prior_state`,
 //!   `configuration`, ...) keep their key (which tells a plan from a state) and have their
 //!   value **replaced by `null`**.
@@ -86,6 +88,18 @@ impl Shifts {
         let i = self.0.partition_point(|&(c, _)| c as usize <= at);
         at + i.checked_sub(1).map_or(0, |i| self.0[i].1 as usize)
     }
+
+    /// The offset in the compacted text of offset `at` of the original (for an offset in
+    /// a removed run, where the run was).
+    pub(crate) fn compacted(&self, at: usize) -> usize {
+        // The runs' original ends (`c + removed`) increase.
+        let i = self
+            .0
+            .partition_point(|&(c, removed)| (c + removed) as usize <= at);
+        let shift = i.checked_sub(1).map_or(0, |i| self.0[i].1 as usize);
+        let next = self.0.get(i).map_or(usize::MAX, |&(c, _)| c as usize);
+        (at - shift).min(next)
+    }
 }
 
 /// Compacts the plan in `input[start..]` to its summary skeleton (see the module docs) and
@@ -150,10 +164,9 @@ struct Frame {
     /// for an array, its elements' role.
     role: Role,
     object: bool,
-    /// A member of this object has been kept (so a removed member takes the comma before it).
+    /// A member of this object has been read: a member removed now takes the comma
+    /// before it (the first member is never removed, only blanked).
     kept: bool,
-    /// The comma after a removed first member is to be removed too.
-    eat_comma: bool,
 }
 
 struct Scan<'b> {
@@ -167,7 +180,7 @@ struct Scan<'b> {
     /// The value being removed or blanked: where its removal starts, the depth of its
     /// container, and which.
     pending: Option<(usize, usize, Role)>,
-    /// Where the removal of the member whose key was just read would start.
+    /// Where the removal of the member whose key was just read starts (its comma).
     member_from: usize,
     /// Runs to remove, in order, adjacent runs merged.
     cuts: Vec<(u32, u32)>,
@@ -368,7 +381,6 @@ impl Scan<'_> {
                         role: if object { role } else { element },
                         object,
                         kept: false,
-                        eat_comma: false,
                     });
                     self.ws();
                     let close = if object { b'}' } else { b']' };
@@ -406,8 +418,6 @@ impl Scan<'_> {
                     self.pending = None;
                     if what == Role::Drop {
                         self.cut(from, self.i);
-                        let frame = self.stack.last_mut()?;
-                        frame.eat_comma = !frame.kept;
                     } else if self.i - from > 4 {
                         self.nulls.push(from as u32);
                         self.cut(from + 4, self.i);
@@ -421,10 +431,6 @@ impl Scan<'_> {
                 match self.peek()? {
                     b',' => {
                         let comma = self.i;
-                        if frame.eat_comma {
-                            self.cut(self.cuts.last()?.1 as usize, comma + 1);
-                            self.stack.last_mut()?.eat_comma = false;
-                        }
                         self.i += 1;
                         self.nodes += 1;
                         self.ws();
@@ -457,7 +463,6 @@ impl Scan<'_> {
         if self.peek()? != b'"' {
             return None;
         }
-        let key_start = self.i;
         let (from, to) = self.string()?;
         self.ws();
         if self.peek()? != b':' {
@@ -466,12 +471,18 @@ impl Scan<'_> {
         self.i += 1;
         self.nodes += 1;
         let frame = self.stack.last_mut()?;
-        let role = Self::member_role(frame.role, &self.b[from..to]);
-        if role == Role::Drop {
-            self.member_from = if frame.kept { comma } else { key_start };
-        } else {
-            frame.kept = true;
-        }
+        let role = match Self::member_role(frame.role, &self.b[from..to]) {
+            // The removal takes the comma before the member.
+            Role::Drop if frame.kept => {
+                self.member_from = comma;
+                Role::Drop
+            }
+            // An object's first member keeps its key (its value becomes `null`): the
+            // object's offset, in errors, is the offset of its first key.
+            Role::Drop => Role::Blank,
+            role => role,
+        };
+        frame.kept = true;
         Some(role)
     }
 }
@@ -499,19 +510,22 @@ mod tests {
             );
         }
         assert_eq!(shifts.original(b.len()), text.len());
+        for at in 0..=b.len() {
+            assert_eq!(shifts.compacted(shifts.original(at)), at);
+        }
         (String::from_utf8(b).unwrap(), shifts.0.len())
     }
 
     #[test]
     fn removes_and_blanks_values_and_maps_offsets_back() {
         let text = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":{"x":[1,2,"]"]},"after":true,"replace_paths":[["x"]]}}],"output_changes":{"o":{"after":"long","after_sensitive":true}},"planned_values":{"root_module":{}}}"#;
-        let expected = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"replace_paths":[["x"]]}}],"output_changes":{"o":{"after_sensitive":true}},"planned_values":null}"#;
+        let expected = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"replace_paths":[["x"]]}}],"output_changes":{"o":{"after":null,"after_sensitive":true}},"planned_values":null}"#;
         assert_eq!(compact(text), (expected.to_string(), 3));
-        // A removed first member takes the comma after it; removed members in a row merge.
-        let text = r#"{"resource_changes":[{"change":{"before":1 , "after":{},"actions":[]}},{"change":{"after":2}}],"prior_state":[]}"#;
-        let expected =
-            r#"{"resource_changes":[{"change":{ "actions":[]}},{"change":{}}],"prior_state":[]}"#;
-        assert_eq!(compact(text).0, expected);
+        // A first member keeps its key (its value blanked when 4 bytes or more); removed
+        // members in a row merge into one run.
+        let text = r#"{"resource_changes":[{"change":{"before":12345 , "after":{},"after_unknown":{"a":true},"actions":[]}},{"change":{"after":2}}],"prior_state":[]}"#;
+        let expected = r#"{"resource_changes":[{"change":{"before":null ,"actions":[]}},{"change":{"after":2}}],"prior_state":[]}"#;
+        assert_eq!(compact(text), (expected.to_string(), 2));
         let text = "{ \"output_changes\" : { \"o\" : { \"x\" : 1 ,\n \"before\" : [ ] } } }";
         assert_eq!(
             compact(text).0,

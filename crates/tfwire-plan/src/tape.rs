@@ -344,6 +344,16 @@ impl<'a> Tape<'a> {
         self.skeleton.is_some()
     }
 
+    /// The offset in the parsed buffer of `offset` of the input as given: the same, unless
+    /// [`Tape::is_compacted`] (then, for an offset inside text that was cut out, the offset
+    /// where that text was).
+    pub fn parsed_offset(&self, offset: usize) -> usize {
+        match &self.skeleton {
+            Some(map) => map.compacted(offset),
+            None => offset,
+        }
+    }
+
     /// An error of the model built from this tape with its offset in the input as given
     /// (the tape of [`Parser::parse_summary`] reads a compacted text).
     pub(crate) fn original_offsets(&self, e: Error) -> Error {

@@ -159,6 +159,16 @@ fn the_summary_path_accepts_and_rejects_what_the_full_path_does() {
     let mut cut = change(r#"{"long":"value"}"#);
     cut.truncate(cut.len() - 3);
     cases.push(cut);
+    // Model errors at an object's offset (its first key's) where the pre-pass removes
+    // members: a change without actions whose first member is a value; wrong kinds after.
+    for text in [
+        r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"before":{"x":1},"after":{"y":[2]},"after_unknown":{}}}]}"#,
+        r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"after":{"y":[2]},"actions":"create","before_sensitive":false}}]}"#,
+        r#"{"format_version":"1.2","output_changes":{"o":{"before":"secret-value","after":1,"actions":[]}}}"#,
+        r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":null}},{"address":7}]}"#,
+    ] {
+        cases.push(text.as_bytes().to_vec());
+    }
     // UTF-16 and a byte-order mark.
     let text = String::from_utf8(change(r#"{"é":"✓"}"#)).unwrap();
     let mut utf16 = vec![0xFF, 0xFE];
