@@ -1,5 +1,6 @@
 //! `plan FILE...`: plan summary throughput and peak memory, tfwire-plan against
-//! `serde_json::Value` on the same files
+//! `serde_json::Value` on the same files (`tfwire-plan` parses the whole document,
+//! `tfwire-plan-summary` with `Parser::parse_summary`, which leaves the values out)
 //! (`cargo run --release -p tfwire-benches --bin plan -- FILE...`).
 //!
 //! Each reader runs in a child process of its own (so that peak RSS, read from
@@ -35,7 +36,7 @@ fn compare(files: &[String]) -> ExitCode {
     );
     for file in files {
         let mut answers = Vec::new();
-        for reader in ["tfwire-plan", "serde_json"] {
+        for reader in ["tfwire-plan", "tfwire-plan-summary", "serde_json"] {
             let mut best: Option<(f64, f64, String)> = None;
             for _ in 0..RUNS {
                 let out = Command::new(&exe)
@@ -70,11 +71,8 @@ fn compare(files: &[String]) -> ExitCode {
             );
             answers.push(counts);
         }
-        if answers[0] != answers[1] {
-            eprintln!(
-                "{file}: the readers disagree:\n  {}\n  {}",
-                answers[0], answers[1]
-            );
+        if answers.iter().any(|a| *a != answers[0]) {
+            eprintln!("{file}: the readers disagree:\n  {}", answers.join("\n  "));
             return ExitCode::FAILURE;
         }
         println!("{:<28} counts {}", "", answers[0]);
@@ -88,9 +86,14 @@ fn child(reader: &str, file: &str) -> ExitCode {
     bytes.reserve_exact(tfwire_plan::INPUT_PADDING);
     let start = Instant::now();
     let counts = match reader {
-        "tfwire-plan" => {
+        "tfwire-plan" | "tfwire-plan-summary" => {
             let mut parser = tfwire_plan::Parser::new();
-            let tape = parser.parse(&mut bytes).expect("parse");
+            let tape = if reader == "tfwire-plan" {
+                parser.parse(&mut bytes)
+            } else {
+                parser.parse_summary(&mut bytes)
+            }
+            .expect("parse");
             drop(parser);
             let arena = bumpalo::Bump::new();
             let summary = tfwire_plan::Summary::of(tape.plan(&arena).expect("a plan"));

@@ -245,6 +245,29 @@ pub(crate) fn with_recorded<R>(
     want: Want<'_>,
     f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
+    with_parsed(path, want, false, f)
+}
+
+/// [`with_document`], or, when `summary_only`, for a command that reads a plan's summary
+/// only (addresses, actions, reasons: no values): the document is then parsed with
+/// [`Parser::parse_summary`], which leaves the values out of the tape (`before`, `after`,
+/// `planned_values`, ...). The model `f` gets has those members absent; errors are the
+/// same as [`with_document`]'s.
+pub(crate) fn with_document_for<R>(
+    path: &str,
+    want: Want<'_>,
+    summary_only: bool,
+    f: impl FnOnce(Document<'_>) -> Result<R, Failure>,
+) -> Result<R, Failure> {
+    with_parsed(path, want, summary_only, |doc, _| f(doc))
+}
+
+fn with_parsed<R>(
+    path: &str,
+    want: Want<'_>,
+    summary: bool,
+    f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
+) -> Result<R, Failure> {
     let mut bytes = read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
     let from_planfile = tfwire_planfile::is_zip(&bytes) || bytes.starts_with(b"tfplan");
     let mut recorded = Recorded::default();
@@ -253,13 +276,26 @@ pub(crate) fn with_recorded<R>(
     }
     let config = tfwire_plan::ParserConfig::default().max_nodes(max_input_bytes() / 8);
     let mut parser = Parser::with_config(config);
-    let error = match parser.parse(&mut bytes) {
+    let parsed = if summary {
+        parser.parse_summary(&mut bytes)
+    } else {
+        parser.parse(&mut bytes)
+    };
+    // Where the error is in `bytes` when that is not the text as given (the summary path
+    // cuts values out of it).
+    let mut parsed_at = None;
+    let error = match parsed {
         Ok(tape) => {
             drop(parser); // the scratch buffers are not needed any more
             let arena = bumpalo::Bump::new();
             match tape.document(&arena) {
                 Ok(doc) => return f(doc, recorded),
-                Err(e) => e,
+                Err(e) => {
+                    if tape.is_compacted() {
+                        parsed_at = Some(e.offset().map_or(0, |at| tape.parsed_offset(at)));
+                    }
+                    e
+                }
             }
         }
         Err(e) => e,
@@ -279,7 +315,7 @@ pub(crate) fn with_recorded<R>(
             tfwire_planfile::Error::from(tfwire_planfile::ErrorKind::Encrypted)
         )));
     }
-    Err(document_error(path, &error, &bytes))
+    Err(document_error(path, &error, &bytes, parsed_at))
 }
 
 /// The largest input read again to show the line of an error.
@@ -323,9 +359,17 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
 /// A rejected document: `NAME: MESSAGE`, then the line at the error's offset with a caret.
 /// The text is read again from the file when there is one (the parser decodes string
 /// escapes in place, so `parsed` may differ from the file); standard input is shown
-/// from `parsed`.
+/// from `parsed`. When `parsed` is not the text as given ([`Parser::parse_summary`] cut
+/// values out of it), `parsed_at` is where the error is in it: a file is then read again
+/// whatever its size, and standard input shows the line of `parsed` (its line and column
+/// count the text as parsed).
 #[cold]
-pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: &[u8]) -> Failure {
+pub(crate) fn document_error(
+    path: &str,
+    e: &tfwire_plan::Error,
+    parsed: &[u8],
+    parsed_at: Option<usize>,
+) -> Failure {
     let name = display_name(path);
     let mut msg = format!("{name}: {e}");
     if let tfwire_plan::ErrorKind::TooManyNodes { .. } = e.kind() {
@@ -335,13 +379,16 @@ pub(crate) fn document_error(path: &str, e: &tfwire_plan::Error, parsed: &[u8]) 
     if let Some(offset) = e.offset() {
         // Not for a large input: that would hold it twice (the parsed text differs from
         // the file only inside strings with escapes).
-        let text = (path != "-" && parsed.len() <= REREAD_MAX_BYTES)
+        let text = (path != "-" && (parsed_at.is_some() || parsed.len() <= REREAD_MAX_BYTES))
             .then(|| read_raw(Some(path), 0).ok())
             .flatten()
             .and_then(|mut t| tfwire_plan::transcode(&mut t).ok().map(|_| t));
-        let text = text.as_deref().unwrap_or(parsed);
+        let (text, at) = match text.as_deref() {
+            Some(text) => (text, offset),
+            None => (parsed, parsed_at.unwrap_or(offset)),
+        };
         msg.push('\n');
-        msg.push_str(&report::snippet(name, text, offset));
+        msg.push_str(&report::snippet(name, text, at));
     }
     Failure::Input(msg)
 }

@@ -435,68 +435,77 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
     }
     let name = input::display_name(&args.file).to_string();
     let schemas = schema::cache(args.schemas.as_deref())?;
-    input::with_document(&args.file, Want::Plan(schemas.as_ref()), |doc| {
-        if let (Some(cache), Some(file), Document::Plan(_)) = (&schemas, &args.schemas, &doc) {
-            check_values(&doc, cache, &name, input::display_name(file))?;
-        }
-        let plan = expect_plan(&name, doc)?;
-        let mut summary = Summary::of(plan);
-        let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
-        if args.filters.any() {
-            summary = summary.filtered(&filter);
-            rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
-            let f = &args.filters;
-            rcs.retain(|rc| !f.excluded(&ChangeSummary::of(rc)));
-            summary.changes.retain(|c| !f.excluded(c));
-            summary.drift_changes.retain(|c| !f.excluded(c));
-            summary.counts = tfwire_plan::Counts::default();
-            for c in &summary.changes {
-                summary.counts.add(c.kind);
+    // Markdown shows which attributes change (a diff of the values), and `--schemas` checks
+    // every value; otherwise a summary prints addresses and actions only, and reads the plan
+    // without its values.
+    let summary_only = format != Format::Markdown && args.schemas.is_none();
+    input::with_document_for(
+        &args.file,
+        Want::Plan(schemas.as_ref()),
+        summary_only,
+        |doc| {
+            if let (Some(cache), Some(file), Document::Plan(_)) = (&schemas, &args.schemas, &doc) {
+                check_values(&doc, cache, &name, input::display_name(file))?;
             }
-            summary.drift = tfwire_plan::Counts::default();
-            for c in &summary.drift_changes {
-                summary.drift.add(c.kind);
+            let plan = expect_plan(&name, doc)?;
+            let mut summary = Summary::of(plan);
+            let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
+            if args.filters.any() {
+                summary = summary.filtered(&filter);
+                rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
+                let f = &args.filters;
+                rcs.retain(|rc| !f.excluded(&ChangeSummary::of(rc)));
+                summary.changes.retain(|c| !f.excluded(c));
+                summary.drift_changes.retain(|c| !f.excluded(c));
+                summary.counts = tfwire_plan::Counts::default();
+                for c in &summary.changes {
+                    summary.counts.add(c.kind);
+                }
+                summary.drift = tfwire_plan::Counts::default();
+                for c in &summary.drift_changes {
+                    summary.drift.add(c.kind);
+                }
+                if summary.changes.is_empty() && summary.drift_changes.is_empty() {
+                    eprintln!("{}", args.filters.nothing_matches());
+                }
             }
-            if summary.changes.is_empty() && summary.drift_changes.is_empty() {
-                eprintln!("{}", args.filters.nothing_matches());
-            }
-        }
-        match format {
-            Format::Json => output::text(&summary.to_json()),
-            Format::Table => {
-                let color = args.color.enabled();
-                output::human_with(color, |out| write_table(out, &summary, color))
-            }
-            Format::Tree => {
-                let color = args.color.enabled();
-                output::human_with(color, |out| write_tree(out, &summary, color))
-            }
-            Format::Markdown => {
-                let md = markdown::Summary {
-                    summary: &summary,
-                    changes: &rcs,
-                    filters: args.filters.describe(),
-                };
-                let text = match args.max_bytes {
-                    None => md.render(markdown::Level::Full),
-                    Some(max) => md.fit(max).map_err(|need| {
-                        Failure::Usage(format!(
-                            "--max-bytes {max} is too small: even the totals of this plan \
+            match format {
+                Format::Json => output::text(&summary.to_json()),
+                Format::Table => {
+                    let color = args.color.enabled();
+                    output::human_with(color, |out| write_table(out, &summary, color))
+                }
+                Format::Tree => {
+                    let color = args.color.enabled();
+                    output::human_with(color, |out| write_tree(out, &summary, color))
+                }
+                Format::Markdown => {
+                    let md = markdown::Summary {
+                        summary: &summary,
+                        changes: &rcs,
+                        filters: args.filters.describe(),
+                    };
+                    let text = match args.max_bytes {
+                        None => md.render(markdown::Level::Full),
+                        Some(max) => md.fit(max).map_err(|need| {
+                            Failure::Usage(format!(
+                                "--max-bytes {max} is too small: even the totals of this plan \
                              take {need} bytes"
-                        ))
-                    })?,
-                };
-                output::human(&text, false)
-            }
-        }?;
-        gates(
-            plan,
-            &rcs,
-            &fail_on,
-            args.detailed_exitcode,
-            !args.filters.any(),
-        )
-    })
+                            ))
+                        })?,
+                    };
+                    output::human(&text, false)
+                }
+            }?;
+            gates(
+                plan,
+                &rcs,
+                &fail_on,
+                args.detailed_exitcode,
+                !args.filters.any(),
+            )
+        },
+    )
 }
 
 /// The exit the CI gates ask for, after the summary is printed: 1 when a change matches

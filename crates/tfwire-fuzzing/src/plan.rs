@@ -8,6 +8,7 @@ use tfwire_plan::{
 
 /// Checks plan and state reading on any bytes (see the crate documentation).
 pub fn plan(data: &[u8]) {
+    summary_path_agrees(data);
     let mut input = data.to_vec();
     let mut parser = Parser::new();
     let tape = match parser.parse(&mut input) {
@@ -157,6 +158,85 @@ fn same_json(a: Json<'_>, b: Json<'_>) -> bool {
         },
         (ka, kb) => ka == kb && a == b,
     }
+}
+
+/// What reading `data` as a plan for its summary gives: the summary (its JSON and debug
+/// form), the kind of a document that is not a plan, or the error (message, offset, path).
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    Summary(String),
+    NotAPlan(String),
+    ParseError(String, Option<usize>),
+    ModelError(String, Option<usize>, String),
+}
+
+fn outcome(data: &[u8], summary_path: bool) -> Outcome {
+    let mut input = data.to_vec();
+    let mut parser = Parser::new();
+    let parsed = if summary_path {
+        parser.parse_summary(&mut input)
+    } else {
+        parser.parse(&mut input)
+    };
+    let tape = match parsed {
+        Ok(tape) => tape,
+        Err(e) => {
+            check_error(&e, input.len().max(data.len()));
+            return Outcome::ParseError(e.to_string(), e.offset());
+        }
+    };
+    let arena = Bump::new();
+    match tape.document(&arena) {
+        Ok(Document::Plan(p)) => {
+            let s = Summary::of(p);
+            Outcome::Summary(format!("{}\n{s:?}", s.to_json()))
+        }
+        Ok(other) => Outcome::NotAPlan(format!("{:?}", other.kind())),
+        Err(e) => {
+            // Offsets count bytes of the text as given (UTF-16: as transcoded), also for
+            // the summary path's compacted text.
+            let mut text = data.to_vec();
+            let len = tfwire_plan::transcode(&mut text).map_or(data.len(), |_| text.len());
+            check_error(&e, len);
+            Outcome::ModelError(e.to_string(), e.offset(), e.path())
+        }
+    }
+}
+
+/// Top-level members whose values the summary path replaces by `null` without modelling
+/// them: a wrong kind of value there is an error of the full model only.
+const SKIPPED_TOP: &[&str] = &[
+    ".planned_values",
+    ".prior_state",
+    ".configuration",
+    ".proposed_unknown",
+    ".relevant_attributes",
+    ".variables",
+    ".checks",
+    ".provider_schemas",
+];
+
+/// The summary path ([`Parser::parse_summary`], which cuts the values no summary reads out
+/// of the text) reads every input as the full path does: the same summary, or the same
+/// error with the same offset and path. The one documented difference: a model error
+/// inside a top-level member the summary path skips (`"planned_values": 5`) is not an
+/// error there.
+fn summary_path_agrees(data: &[u8]) {
+    let full = outcome(data, false);
+    let summary = outcome(data, true);
+    if full == summary {
+        return;
+    }
+    if let (Outcome::ModelError(_, _, path), Outcome::Summary(_) | Outcome::NotAPlan(_)) =
+        (&full, &summary)
+        && SKIPPED_TOP.iter().any(|top| {
+            path.strip_prefix(top)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        })
+    {
+        return;
+    }
+    panic!("the summary path reads differently:\n  full:    {full:?}\n  summary: {summary:?}");
 }
 
 fn check_error(e: &tfwire_plan::Error, len: usize) {

@@ -155,6 +155,10 @@ impl<'a> Tape<'a> {
     /// state versions other than 3 and 4), or a known property of the wrong kind; the
     /// error names the property's path and byte offset.
     pub fn document<'t>(&'t self, arena: &'t Bump) -> Result<Document<'t>, Error> {
+        self.model(arena).map_err(|e| self.original_offsets(e))
+    }
+
+    fn model<'t>(&'t self, arena: &'t Bump) -> Result<Document<'t>, Error> {
         let root = self.root();
         let cx = self.cx(arena);
         match DocumentKind::detect(root)? {

@@ -114,6 +114,13 @@ impl Error {
         self
     }
 
+    /// With the offset (if any) passed through `f`.
+    #[cold]
+    pub(crate) fn map_offset(mut self, f: impl FnOnce(usize) -> usize) -> Error {
+        self.0.offset = self.0.offset.map(f);
+        self
+    }
+
     /// Adds an enclosing object member to the path (the error happened inside `key`).
     #[cold]
     pub(crate) fn in_key(mut self, key: &str) -> Error {

@@ -94,6 +94,7 @@ mod merged;
 mod path;
 mod plan;
 mod rawstate;
+mod skeleton;
 mod state;
 mod summary;
 mod tape;

@@ -118,30 +118,91 @@ impl Parser {
     /// [`ErrorKind::TooManyNodes`] beyond [`ParserConfig::max_nodes`], [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
     /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
     pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
+        self.parse_with(input, false)
+    }
+
+    /// Parses a plan for a [`Summary`](crate::Summary) (or a [`Filter`](crate::Filter)):
+    /// as [`Parser::parse`], but the values no summary reads (`before`, `after`,
+    /// `after_unknown`, `*_sensitive` and `*_identity` of resource changes; `before`,
+    /// `after` and `after_unknown` of output changes; `planned_values`, `prior_state`,
+    /// `configuration`, `variables`, `checks`, `relevant_attributes`, `proposed_unknown`)
+    /// are overwritten in `input` with `null` before simd-json sees it, so the tape holds one
+    /// node for each instead of one per value inside: memory is the input plus a small
+    /// amount per resource change. The model built from this tape has those members
+    /// absent; its [`Summary`](crate::Summary) is the one of the whole document.
+    ///
+    /// A validating pre-pass finds those values and compacts `input` in place without them
+    /// (a resource change's values are removed with their keys, the top-level ones replaced
+    /// by `null`); the vector is then shrunk, so the memory of the dropped text is given back
+    /// before the tape is built, and the tape's strings borrow the compacted text. Errors
+    /// (from parsing, and from [`Tape::document`] and the other model builders) still give
+    /// offsets in the text as it was. A document the pre-pass does not accept (not valid
+    /// JSON, or unusual: `\u` escapes of surrogates) is parsed whole, as
+    /// [`Parser::parse`] does: the errors are the same. The values left out are validated
+    /// as JSON but not modelled, so a wrong kind of value there (`"planned_values": 5`)
+    /// is not an error on this path.
+    ///
+    /// # Errors
+    ///
+    /// As [`Parser::parse`].
+    pub fn parse_summary<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
+        self.parse_with(input, true)
+    }
+
+    fn parse_with<'a>(&mut self, input: &'a mut Vec<u8>, summary: bool) -> Result<Tape<'a>, Error> {
         let encoding = prepare(input)?;
         if encoding == Encoding::Utf8Bom {
             // White space to the parser, so that every offset counts from the input's
             // first byte.
             input[..3].fill(b' ');
         }
-        let len = input.len();
+        let mut len = input.len();
         if len > u32::MAX as usize - INPUT_PADDING {
             return Err(Error::new(ErrorKind::TooLarge(len)));
         }
-        // Nothing is allocated for a document too deep or too large to parse.
-        let shape = tfwire::json::json_shape(input, self.config.max_depth, self.config.max_nodes)
-            .map_err(|e| match *e.kind() {
-            tfwire::ErrorKind::TooManyNodes { count, max } => {
-                Error::new(ErrorKind::TooManyNodes { count, max })
-            }
-            _ => syntax_error(&e),
-        })?;
+        // For a summary, the values it does not read are cut out first (errors map back);
+        // a document that pass accepts has the shape the parser can afford.
+        let skeleton = if summary {
+            crate::skeleton::compact_for_summary(
+                input,
+                0,
+                INPUT_PADDING,
+                self.config.max_depth,
+                self.config.max_nodes,
+            )
+        } else {
+            None
+        };
+        // Errors count bytes of the input as given.
+        let back = |e: Error| match &skeleton {
+            Some(map) => e.map_offset(|at| map.original(at)),
+            None => e,
+        };
+        // Nothing is allocated for a document too deep or too large to parse (the summary
+        // pre-pass checked the limits already; this pass over what it kept also says
+        // whether a number may be beyond f64's range).
+        len = input.len();
+        let shape =
+            tfwire::json::json_shape(&input[..len], self.config.max_depth, self.config.max_nodes)
+                .map_err(|e| {
+                back(match *e.kind() {
+                    tfwire::ErrorKind::TooManyNodes { count, max } => {
+                        Error::new(ErrorKind::TooManyNodes { count, max })
+                    }
+                    _ => syntax_error(&e),
+                })
+            })?;
         input.resize(len + INPUT_PADDING, b' ');
         let doc = self
             .tapes
             .parse_document(input, len, &shape)
-            .map_err(|e| syntax_error(&e))?;
-        Ok(Tape { doc, len, encoding })
+            .map_err(|e| back(syntax_error(&e)))?;
+        Ok(Tape {
+            doc,
+            len,
+            encoding,
+            skeleton,
+        })
     }
 
     /// Takes back a tape's node allocation for the next [`Parser::parse`].
@@ -241,6 +302,9 @@ pub struct Tape<'a> {
     doc: Document<'a>,
     len: usize,
     encoding: Encoding,
+    /// From [`Parser::parse_summary`]: the map from the compacted text's offsets back to
+    /// the input's.
+    skeleton: Option<crate::skeleton::Shifts>,
 }
 
 impl<'a> Tape<'a> {
@@ -259,9 +323,35 @@ impl<'a> Tape<'a> {
         self.doc.nodes().len()
     }
 
-    /// The input length in bytes (after transcoding), without the padding.
+    /// The input length in bytes (after transcoding), without the padding; for a tape of
+    /// [`Parser::parse_summary`], the length of the compacted text.
     pub fn input_len(&self) -> usize {
         self.len
+    }
+
+    /// Whether [`Parser::parse_summary`] cut values out of the input: the buffer no longer
+    /// holds the text as given (error offsets still count bytes of that text).
+    pub fn is_compacted(&self) -> bool {
+        self.skeleton.is_some()
+    }
+
+    /// The offset in the parsed buffer of `offset` of the input as given: the same, unless
+    /// [`Tape::is_compacted`] (then, for an offset inside text that was cut out, the offset
+    /// where that text was).
+    pub fn parsed_offset(&self, offset: usize) -> usize {
+        match &self.skeleton {
+            Some(map) => map.compacted(offset),
+            None => offset,
+        }
+    }
+
+    /// An error of the model built from this tape with its offset in the input as given
+    /// (the tape of [`Parser::parse_summary`] reads a compacted text).
+    pub(crate) fn original_offsets(&self, e: Error) -> Error {
+        match &self.skeleton {
+            Some(map) => e.map_offset(|at| map.original(at)),
+            None => e,
+        }
     }
 }
 

@@ -1,0 +1,552 @@
+//! The summary pre-pass ([`Parser::parse_summary`](crate::Parser::parse_summary)): one
+//! validating pass over a plan's bytes that finds the values a [`Summary`](crate::Summary)
+//! never reads, then compacts the input in place without them, so that simd-json sees (and
+//! builds a tape for) a skeleton of the plan only: addresses, actions, reasons.
+//!
+//! - The members `before`, `after`, `after_unknown`, `*_sensitive` and `*_identity` of a
+//!   resource change's `change` object, and `before`, `after` and `after_unknown` of an
+//!   output change, are **removed** (key, value and the comma before them): the model reads
+//!   an absent member as it reads `null`, and these take any value, so nothing a summary
+//!   reads changes. The first member of an object is blanked instead (key kept, value
+//!   `null`): an object's offset in errors is that of its first key.
+//! - The top-level members no summary reads (`planned_values`, `prior_state`,
+//!   `configuration`, ...) keep their key (which tells a plan from a state) and have their
+//!   value **replaced by `null`**.
+//!
+//! The pass validates the whole document as strictly as the parser does (grammar, string
+//! escapes, control characters, UTF-8); anything it does not accept, or is unsure of
+//! (a `\u` escape of a surrogate), makes it change nothing, and the document is parsed as it
+//! stands: a rejected document is rejected exactly as by [`Parser::parse`](crate::Parser::parse).
+//! The values it drops are validated as JSON but not read, so a plan whose skipped member
+//! holds the wrong kind of value (`"planned_values": 5`, which the full model rejects) is
+//! summarised all the same.
+//!
+//! The compacted text keeps a [`Shifts`] map (one entry per removed run, 8 bytes) that takes
+//! an offset in it back to the original text, so errors report offsets of the input as given.
+//! Its memory besides: a stack of a few bytes per nesting level and 8 bytes per removed run
+//! (adjacent runs merge: about two per resource change).
+
+/// Top-level plan members no summary reads (their values become `null`).
+const TOP: &[&[u8]] = &[
+    b"planned_values",
+    b"prior_state",
+    b"configuration",
+    b"proposed_unknown",
+    b"relevant_attributes",
+    b"variables",
+    b"checks",
+    b"provider_schemas",
+];
+
+/// Members of a resource change's `change` no summary reads (removed).
+const CHANGE: &[&[u8]] = &[
+    b"before",
+    b"after",
+    b"after_unknown",
+    b"before_sensitive",
+    b"after_sensitive",
+    b"before_identity",
+    b"after_identity",
+];
+
+/// Members of an output change no summary reads (removed; its `*_sensitive` are read).
+const OUTPUT: &[&[u8]] = &[b"before", b"after", b"after_unknown"];
+
+/// What the pass does with a value, by where it is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    /// Validate only.
+    Skip,
+    /// Replace with `null` (after validating); the member's key stays.
+    Blank,
+    /// Remove the whole member (after validating): key, value and one comma.
+    Drop,
+    /// The document: an object whose members are looked at.
+    Root,
+    /// `resource_changes` / `resource_drift`: a list of resource changes.
+    Changes,
+    /// One resource change object.
+    Change,
+    /// A resource change's `change` object.
+    ChangeBody,
+    /// `output_changes`: an object of output changes.
+    Outputs,
+    /// One output change object (its members are those of a change).
+    Output,
+}
+
+/// Where the bytes of a compacted text came from: for each run removed, the offset in the
+/// compacted text where it was and the bytes removed up to there (both absolute, counting
+/// a byte-order mark the text starts with).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Shifts(Vec<(u32, u32)>);
+
+impl Shifts {
+    /// The offset in the original text of offset `at` of the compacted text (offsets at a
+    /// removed run, and the end, map to the first byte after it).
+    pub(crate) fn original(&self, at: usize) -> usize {
+        let i = self.0.partition_point(|&(c, _)| c as usize <= at);
+        at + i.checked_sub(1).map_or(0, |i| self.0[i].1 as usize)
+    }
+
+    /// The offset in the compacted text of offset `at` of the original (for an offset in
+    /// a removed run, where the run was).
+    pub(crate) fn compacted(&self, at: usize) -> usize {
+        // The runs' original ends (`c + removed`) increase.
+        let i = self
+            .0
+            .partition_point(|&(c, removed)| (c + removed) as usize <= at);
+        let shift = i.checked_sub(1).map_or(0, |i| self.0[i].1 as usize);
+        let next = self.0.get(i).map_or(usize::MAX, |&(c, _)| c as usize);
+        (at - shift).min(next)
+    }
+}
+
+/// Compacts the plan in `input[start..]` to its summary skeleton (see the module docs) and
+/// returns the map back to the original offsets; or changes nothing and returns `None`
+/// when the document is not valid JSON of the expected shape, nests deeper than
+/// `max_depth` or has more than `max_nodes` nodes as [`tfwire::check_json_shape`] counts
+/// them (then the parser checks and reports it as usual). A document accepted here passes
+/// that shape check: the parser need not run it. The vector is shrunk to the skeleton plus
+/// `spare` bytes of capacity, so the memory of the dropped text is given back before the
+/// tape is built.
+pub(crate) fn compact_for_summary(
+    input: &mut Vec<u8>,
+    start: usize,
+    spare: usize,
+    max_depth: usize,
+    max_nodes: usize,
+) -> Option<Shifts> {
+    let text = &input[start..];
+    core::str::from_utf8(text).ok()?;
+    let mut scan = Scan {
+        b: text,
+        i: 0,
+        max_depth,
+        nodes: 0,
+        stack: Vec::new(),
+        pending: None,
+        member_from: 0,
+        cuts: Vec::new(),
+        nulls: Vec::new(),
+    };
+    scan.document()?;
+    if scan.nodes > max_nodes {
+        return None;
+    }
+    let Scan { cuts, nulls, .. } = scan;
+    let body = &mut input[start..];
+    for at in nulls {
+        body[at as usize..at as usize + 4].copy_from_slice(b"null");
+    }
+    let mut shifts = Vec::with_capacity(cuts.len());
+    let (mut w, mut r, mut removed) = (0usize, 0usize, 0usize);
+    for (from, to) in cuts {
+        let (from, to) = (from as usize, to as usize);
+        body.copy_within(r..from, w);
+        w += from - r;
+        removed += to - from;
+        r = to;
+        shifts.push(((start + w) as u32, removed as u32));
+    }
+    let end = body.len();
+    body.copy_within(r..end, w);
+    w += end - r;
+    input.truncate(start + w);
+    input.shrink_to(start + w + spare);
+    Some(Shifts(shifts))
+}
+
+/// One open array or object.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// For an object, its own role (its members' roles follow from it and their keys);
+    /// for an array, its elements' role.
+    role: Role,
+    object: bool,
+    /// A member of this object has been read: a member removed now takes the comma
+    /// before it (the first member is never removed, only blanked).
+    kept: bool,
+}
+
+struct Scan<'b> {
+    b: &'b [u8],
+    i: usize,
+    /// The most open containers allowed (the parser's limit).
+    max_depth: usize,
+    /// Brackets, commas, colons and strings, as the shape check counts them.
+    nodes: usize,
+    stack: Vec<Frame>,
+    /// The value being removed or blanked: where its removal starts, the depth of its
+    /// container, and which.
+    pending: Option<(usize, usize, Role)>,
+    /// Where the removal of the member whose key was just read starts (its comma).
+    member_from: usize,
+    /// Runs to remove, in order, adjacent runs merged.
+    cuts: Vec<(u32, u32)>,
+    /// Values (at least 4 bytes long) whose first 4 bytes become `null` (the rest is cut).
+    nulls: Vec<u32>,
+}
+
+/// The bytes of `w` (8 bytes, little-endian) that end a run of plain string bytes (`"`,
+/// `\\`, controls), as the high bit of each: the lowest bit set marks the first such byte
+/// exactly (the bits above it may be wrong, from borrows). Non-ASCII bytes are plain here
+/// (the UTF-8 pass checks them).
+fn special(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let quote = zero(w ^ (ONES * u64::from(b'"')));
+    let backslash = zero(w ^ (ONES * u64::from(b'\\')));
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    quote | backslash | control
+}
+
+impl Scan<'_> {
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn cut(&mut self, from: usize, to: usize) {
+        let (from, to) = (from as u32, to as u32);
+        match self.cuts.last_mut() {
+            Some(last) if last.1 == from => last.1 = to,
+            _ => self.cuts.push((from, to)),
+        }
+    }
+    /// A string starting at its opening quote; returns its raw contents' span.
+    fn string(&mut self) -> Option<(usize, usize)> {
+        self.nodes += 1;
+        let from = self.i + 1;
+        let mut i = from;
+        loop {
+            // Eight bytes at a time, to the first that is not plain.
+            let c = match self.b.get(i..i + 8) {
+                Some(chunk) => {
+                    let mask = special(u64::from_le_bytes(chunk.try_into().ok()?));
+                    if mask == 0 {
+                        i += 8;
+                        continue;
+                    }
+                    let k = (mask.trailing_zeros() / 8) as usize;
+                    i += k;
+                    chunk[k]
+                }
+                None => *self.b.get(i)?,
+            };
+            match c {
+                b'"' => {
+                    self.i = i + 1;
+                    return Some((from, i));
+                }
+                b'\\' => {
+                    match *self.b.get(i + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                        b'u' => {
+                            let hex = self.b.get(i + 2..i + 6)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            // Surrogates (pairs or lone): left to the parser.
+                            if matches!(hex[0], b'd' | b'D')
+                                && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+                            {
+                                return None;
+                            }
+                            i += 6;
+                        }
+                        _ => return None,
+                    }
+                }
+                c if c < 0x20 => return None,
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// A number, by JSON's grammar (the parser takes every such number: those beyond
+    /// `f64` are hidden from simd-json first).
+    fn number(&mut self) -> Option<()> {
+        let b = self.b;
+        let start = self.i;
+        let mut i = start;
+        let digits = |i: &mut usize| {
+            let s = *i;
+            while b.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i > s
+        };
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        if b.get(i) == Some(&b'0') {
+            i += 1;
+        } else if !digits(&mut i) {
+            return None;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            if !digits(&mut i) {
+                return None;
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digits(&mut i) {
+                return None;
+            }
+        }
+        self.i = i;
+        Some(())
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        if self.b.get(self.i..self.i + word.len())? != word {
+            return None;
+        }
+        self.i += word.len();
+        Some(())
+    }
+
+    /// The role of a member of an object of role `parent`, from its raw key.
+    fn member_role(parent: Role, key: &[u8]) -> Role {
+        match parent {
+            Role::Root => match key {
+                b"resource_changes" | b"resource_drift" => Role::Changes,
+                b"output_changes" => Role::Outputs,
+                k if TOP.contains(&k) => Role::Blank,
+                _ => Role::Skip,
+            },
+            Role::Change if key == b"change" => Role::ChangeBody,
+            Role::ChangeBody if CHANGE.contains(&key) => Role::Drop,
+            Role::Outputs => Role::Output,
+            Role::Output if OUTPUT.contains(&key) => Role::Drop,
+            _ => Role::Skip,
+        }
+    }
+
+    /// The whole document: one value of role `Root`, then only whitespace.
+    fn document(&mut self) -> Option<()> {
+        self.ws();
+        if self.peek()? != b'{' {
+            return None;
+        }
+        self.value(Role::Root)?;
+        self.ws();
+        (self.i == self.b.len()).then_some(())
+    }
+
+    /// One value (with everything inside it), iteratively.
+    fn value(&mut self, role: Role) -> Option<()> {
+        let base = self.stack.len();
+        let mut role = role;
+        loop {
+            self.ws();
+            let start = self.i;
+            if matches!(role, Role::Blank | Role::Drop) && self.pending.is_none() {
+                let from = if role == Role::Drop {
+                    self.member_from
+                } else {
+                    start
+                };
+                self.pending = Some((from, self.stack.len(), role));
+            }
+            // Read one value or open a container.
+            match self.peek()? {
+                b'"' => {
+                    self.string()?;
+                }
+                b'{' | b'[' => {
+                    let object = self.peek()? == b'{';
+                    self.i += 1;
+                    self.nodes += 1;
+                    if self.stack.len() == self.max_depth {
+                        return None;
+                    }
+                    let element = match (role, object) {
+                        (Role::Changes, false) => Role::Change,
+                        _ => Role::Skip,
+                    };
+                    self.stack.push(Frame {
+                        role: if object { role } else { element },
+                        object,
+                        kept: false,
+                    });
+                    self.ws();
+                    let close = if object { b'}' } else { b']' };
+                    if self.peek()? == close {
+                        self.i += 1;
+                        self.nodes += 1;
+                        self.stack.pop();
+                    } else if object {
+                        role = self.key(0)?;
+                        continue;
+                    } else {
+                        role = element;
+                        continue;
+                    }
+                }
+                b't' => {
+                    self.literal(b"true")?;
+                }
+                b'f' => {
+                    self.literal(b"false")?;
+                }
+                b'n' => {
+                    self.literal(b"null")?;
+                }
+                b'-' | b'0'..=b'9' => {
+                    self.number()?;
+                }
+                _ => return None,
+            }
+            // After a value: close containers or move on to the next member.
+            loop {
+                if let Some((from, depth, what)) = self.pending
+                    && self.stack.len() == depth
+                {
+                    self.pending = None;
+                    if what == Role::Drop {
+                        self.cut(from, self.i);
+                    } else if self.i - from > 4 {
+                        self.nulls.push(from as u32);
+                        self.cut(from + 4, self.i);
+                    }
+                }
+                if self.stack.len() == base {
+                    return Some(());
+                }
+                self.ws();
+                let frame = *self.stack.last()?;
+                match self.peek()? {
+                    b',' => {
+                        let comma = self.i;
+                        self.i += 1;
+                        self.nodes += 1;
+                        self.ws();
+                        role = if frame.object {
+                            self.key(comma)?
+                        } else {
+                            frame.role
+                        };
+                        break;
+                    }
+                    b'}' if frame.object => {
+                        self.i += 1;
+                        self.nodes += 1;
+                        self.stack.pop();
+                    }
+                    b']' if !frame.object => {
+                        self.i += 1;
+                        self.nodes += 1;
+                        self.stack.pop();
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
+
+    /// A member's key and its `:`, after the comma at `comma` (any value for the first
+    /// member); returns the member's role.
+    fn key(&mut self, comma: usize) -> Option<Role> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let (from, to) = self.string()?;
+        self.ws();
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.i += 1;
+        self.nodes += 1;
+        let frame = self.stack.last_mut()?;
+        let role = match Self::member_role(frame.role, &self.b[from..to]) {
+            // The removal takes the comma before the member.
+            Role::Drop if frame.kept => {
+                self.member_from = comma;
+                Role::Drop
+            }
+            // An object's first member keeps its key (its value becomes `null`): the
+            // object's offset, in errors, is the offset of its first key.
+            Role::Drop => Role::Blank,
+            role => role,
+        };
+        frame.kept = true;
+        Some(role)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact_for_summary;
+
+    /// The compacted text and the number of removed runs; checks that every byte of the
+    /// compacted text maps back to the same byte of the original (or to a `null` written
+    /// over a value's first bytes).
+    fn compact(text: &str) -> (String, usize) {
+        let mut b = text.as_bytes().to_vec();
+        let Some(shifts) = compact_for_summary(&mut b, 0, 0, 64, 1 << 20) else {
+            assert_eq!(b, text.as_bytes());
+            return (text.to_string(), 0);
+        };
+        for (at, &c) in b.iter().enumerate() {
+            let o = shifts.original(at);
+            let in_null = (at.saturating_sub(3)..=at).any(|j| b.get(j..j + 4) == Some(b"null"));
+            assert!(
+                text.as_bytes()[o] == c || in_null,
+                "byte {at} of {:?} maps to byte {o} of {text:?}",
+                String::from_utf8_lossy(&b)
+            );
+        }
+        assert_eq!(shifts.original(b.len()), text.len());
+        for at in 0..=b.len() {
+            assert_eq!(shifts.compacted(shifts.original(at)), at);
+        }
+        (String::from_utf8(b).unwrap(), shifts.0.len())
+    }
+
+    #[test]
+    fn removes_and_blanks_values_and_maps_offsets_back() {
+        let text = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"before":{"x":[1,2,"]"]},"after":true,"replace_paths":[["x"]]}}],"output_changes":{"o":{"after":"long","after_sensitive":true}},"planned_values":{"root_module":{}}}"#;
+        let expected = r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create"],"replace_paths":[["x"]]}}],"output_changes":{"o":{"after":null,"after_sensitive":true}},"planned_values":null}"#;
+        assert_eq!(compact(text), (expected.to_string(), 3));
+        // A first member keeps its key (its value blanked when 4 bytes or more); removed
+        // members in a row merge into one run.
+        let text = r#"{"resource_changes":[{"change":{"before":12345 , "after":{},"after_unknown":{"a":true},"actions":[]}},{"change":{"after":2}}],"prior_state":[]}"#;
+        let expected = r#"{"resource_changes":[{"change":{"before":null ,"actions":[]}},{"change":{"after":2}}],"prior_state":[]}"#;
+        assert_eq!(compact(text), (expected.to_string(), 2));
+        let text = "{ \"output_changes\" : { \"o\" : { \"x\" : 1 ,\n \"before\" : [ ] } } }";
+        assert_eq!(
+            compact(text).0,
+            "{ \"output_changes\" : { \"o\" : { \"x\" : 1  } } }"
+        );
+    }
+
+    #[test]
+    fn invalid_or_unsure_documents_are_left_alone() {
+        for text in [
+            r#"{"resource_changes":[{"change":{"before":{"x":tru}}}]}"#,
+            r#"{"resource_changes":[{"change":{"before":{"x":"\q"}}}]}"#,
+            r#"{"resource_changes":[{"change":{"before":{"x":"\ud800"}}}]}"#,
+            r#"{"resource_changes":[{"change":{"before":{"x":[1}}}]}"#,
+            r#"{"resource_changes":[{"change":{"before":{"x":01}}}]}"#,
+            r#"{"resource_changes":[{"change":{"before":{"x":1}}}]} x"#,
+            "{\"resource_changes\":[{\"change\":{\"before\":\"a\u{1}b\"}}]}",
+            r#"{"resource_changes":[{"change":{"before":{"x":1,}}}]}"#,
+            r#"{"resource_changes":[{"change":{"before":{"x" 1}}}]}"#,
+        ] {
+            assert_eq!(compact(text), (text.to_string(), 0), "{text}");
+        }
+    }
+}
