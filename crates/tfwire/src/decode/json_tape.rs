@@ -94,22 +94,11 @@ impl<'a, 't> DocText<'a, 't> {
         (at < self.input.len()).then_some(at)
     }
 
-    /// Whether the structural index `at` opens a value (punctuation does not; simd-json's
-    /// last index may be the end of the input).
+    /// Whether the structural index `at` opens a value (the shared rule of
+    /// [`crate::json::tape`]).
     #[inline]
     fn opens(&self, at: u32) -> bool {
-        /// Bytes that open a value; punctuation (`:` `,` `]` `}`) does not.
-        const OPENS: [bool; 256] = {
-            let mut t = [true; 256];
-            t[b':' as usize] = false;
-            t[b',' as usize] = false;
-            t[b']' as usize] = false;
-            t[b'}' as usize] = false;
-            t
-        };
-        self.input
-            .get(at as usize)
-            .is_some_and(|&b| OPENS[b as usize])
+        crate::json::tape::opens_value(self.input, at)
     }
 }
 
@@ -145,17 +134,14 @@ impl<'a> TapeText<'a> for DocText<'a, '_> {
         self.input.len()
     }
 
-    /// simd-json checked the number's grammar: it ends at the first byte that no number
-    /// holds.
+    /// The number's text, read with the one number grammar (`json::scan`; simd-json has
+    /// checked it already, so it ends where the grammar says).
     #[inline]
     fn number_text(&self, node: usize) -> &'a str {
         let start = self.offset(node);
-        let len = self.input[start..]
-            .iter()
-            .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
-            .unwrap_or(self.input.len() - start);
+        let end = crate::json::scan::number_end(self.input, start).unwrap_or_else(|at| at);
         // The number grammar is ASCII.
-        crate::text::utf8(&self.input[start..start + len]).unwrap_or("")
+        crate::text::utf8(&self.input[start..end.max(start)]).unwrap_or("")
     }
 
     fn text(&self) -> Option<&'a [u8]> {

@@ -437,6 +437,25 @@ fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept:
     }
 }
 
+/// Whether simd-json's structural index `at` in `input` opens a value (a string, a scalar,
+/// `[` or `{`): punctuation (`:` `,` `]` `}`) does not, nor the end of the input (simd-json's
+/// last index may be there). The one rule that maps tape nodes to byte offsets, whether all
+/// at once ([`TapeParser::parse_document`], [`TapeParser::node_offsets`]) or one node when
+/// asked for (the typed decoder's lazy offsets).
+#[inline]
+pub(crate) fn opens_value(input: &[u8], at: u32) -> bool {
+    /// Bytes that open a value (`true`); punctuation does not.
+    const OPENS: [bool; 256] = {
+        let mut t = [true; 256];
+        t[b':' as usize] = false;
+        t[b',' as usize] = false;
+        t[b']' as usize] = false;
+        t[b'}' as usize] = false;
+        t
+    };
+    input.get(at as usize).is_some_and(|&b| OPENS[b as usize])
+}
+
 /// Fills `offsets` with the byte offset of every tape node: the structural indexes that
 /// open a value (strings, scalars, `[`, `{`).
 ///
@@ -449,15 +468,6 @@ fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept:
 /// `nodes` bounds the count (the tape's length, where known: the vector then needs no entry
 /// for punctuation, half of all structurals in a typical document).
 fn node_offsets(input: &[u8], structurals: &[u32], nodes: usize, offsets: &mut Vec<u32>) -> usize {
-    /// Bytes that open a value (`true`); punctuation (`:` `,` `]` `}`) does not.
-    const OPENS: [bool; 256] = {
-        let mut t = [true; 256];
-        t[b':' as usize] = false;
-        t[b',' as usize] = false;
-        t[b']' as usize] = false;
-        t[b'}' as usize] = false;
-        t
-    };
     let len = structurals.len().min(nodes.saturating_add(1));
     if offsets.len() < len {
         // A new zeroed allocation (the allocator's zero pages), not a grown and memset one:
@@ -472,7 +482,7 @@ fn node_offsets(input: &[u8], structurals: &[u32], nodes: usize, offsets: &mut V
         };
         *slot = i;
         // simd-json's last structural index may be the end of the input: not a value.
-        n += usize::from(input.get(i as usize).is_some_and(|&b| OPENS[b as usize]));
+        n += usize::from(opens_value(input, i));
     }
     n
 }
