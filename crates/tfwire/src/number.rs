@@ -56,14 +56,19 @@ pub(crate) enum NumberError {
 }
 
 impl NumberError {
+    /// The error kind for `text`.
+    #[cold]
+    pub(crate) fn kind(self, text: &str) -> ErrorKind {
+        match self {
+            NumberError::Invalid => ErrorKind::InvalidNumber(text.to_owned()),
+            NumberError::OutOfRange => ErrorKind::NumberOutOfRange(text.to_owned()),
+        }
+    }
+
     /// The public error for `text`.
     #[cold]
     pub(crate) fn into_error(self, text: &str) -> Error {
-        let kind = match self {
-            NumberError::Invalid => ErrorKind::InvalidNumber(text.to_owned()),
-            NumberError::OutOfRange => ErrorKind::NumberOutOfRange(text.to_owned()),
-        };
-        Error::new(kind, 0, Path::root())
+        Error::new(self.kind(text), 0, Path::root())
     }
 }
 

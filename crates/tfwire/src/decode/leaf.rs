@@ -10,7 +10,7 @@
 use super::Fault;
 use super::source::{Source, Tok};
 use crate::error::{ErrorKind, Expected};
-use crate::number::{Number, NumberError};
+use crate::number::Number;
 use crate::value::Value;
 use bumpalo::Bump;
 
@@ -82,12 +82,7 @@ pub(crate) fn number_from(tok: Tok<'_>, json: bool) -> Result<Number<'_>, Fault>
 }
 
 fn parse_text(s: &str) -> Result<Number<'_>, Fault> {
-    Number::parse_inner(s).map_err(|e| {
-        Fault::Kind(match e {
-            NumberError::Invalid => ErrorKind::InvalidNumber(s.to_owned()),
-            NumberError::OutOfRange => ErrorKind::NumberOutOfRange(s.to_owned()),
-        })
-    })
+    Number::parse_inner(s).map_err(|e| Fault::Kind(e.kind(s)))
 }
 
 /// A JSON number literal (its grammar already checked by the JSON reader): an integer that
