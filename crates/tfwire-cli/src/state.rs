@@ -312,7 +312,7 @@ fn raw_instance(
                 None => tfwire::Value::Null,
             };
             let mut plain = String::new();
-            plain_json(&mut plain, value).map_err(|e| {
+            tfwire_planfile::write_show_json(&mut plain, value).map_err(|e| {
                 Failure::Input(format!("{}: {}", Inline(address), Inline(&e.to_string())))
             })?;
             let mut plain = plain.into_bytes();
@@ -419,48 +419,6 @@ impl<'s> Schemas<'s> {
             Inline(&e.to_string())
         ))
     }
-}
-
-/// A state value as `show -json` writes it (go-cty's JSON, a value at a `dynamic` position
-/// as its own value).
-fn plain_json(out: &mut String, v: tfwire::Value<'_>) -> Result<(), tfwire::Error> {
-    use tfwire::Value;
-    match v {
-        Value::Null | Value::Unknown(_) => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-        Value::Number(_) => {
-            static NUMBER: std::sync::OnceLock<tfwire::Program> = std::sync::OnceLock::new();
-            let program = NUMBER.get_or_init(|| tfwire::Program::compile(&tfwire::Type::Number));
-            tfwire::encode_json_into(program, &v, out)?;
-        }
-        Value::String(s) => {
-            let _ = tfwire_plan::write_json_str(out, s);
-        }
-        Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
-            out.push('[');
-            for (i, e) in es.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                plain_json(out, *e)?;
-            }
-            out.push(']');
-        }
-        Value::Map(kvs) | Value::Object(kvs) => {
-            out.push('{');
-            for (i, (k, e)) in kvs.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                let _ = tfwire_plan::write_json_str(out, k);
-                out.push(':');
-                plain_json(out, *e)?;
-            }
-            out.push('}');
-        }
-        Value::Dynamic(d) => plain_json(out, d.value)?,
-    }
-    Ok(())
 }
 
 /// Writes the `# ADDRESS:` header and the resource drawn with its schema.

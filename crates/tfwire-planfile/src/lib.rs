@@ -86,6 +86,7 @@ mod values;
 
 pub use container::looks_encrypted;
 pub use error::{Error, ErrorKind};
+pub use values::write_show_json;
 
 /// The generated protobuf types of the `tfplan` member (from OpenTofu v1.12.6's
 /// `planfile.proto`).

@@ -20,6 +20,32 @@ fn string(out: &mut String, s: &str) {
     let _ = write_json_str(out, s);
 }
 
+/// Writes a wholly known value as `show -json` writes it: go-cty's JSON
+/// (`ctyjson.Marshal`), a value at a `dynamic` position written as its own value (OpenTofu
+/// marshals values with their concrete types). For callers that decoded a plan or state
+/// value typed and need its `show -json` text (the CLI's `state show --schemas`).
+///
+/// ```
+/// use tfwire::{Config, Decoder, Program, Type};
+/// let ty: Type = r#"["object",{"id":"string","n":"number"}]"#.parse()?;
+/// let program = Program::compile(&ty);
+/// let mut decoder = Decoder::new(Config::default());
+/// let arena = tfwire::bumpalo::Bump::new();
+/// let value = decoder.decode_json(&program, br#"{"id":"a","n":1.50}"#, &arena)?;
+/// let mut out = String::new();
+/// tfwire_planfile::write_show_json(&mut out, value)?;
+/// assert_eq!(out, r#"{"id":"a","n":1.5}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ErrorKind::Invalid`](crate::ErrorKind::Invalid) for a value that is not wholly known,
+/// or a number go-cty cannot write.
+pub fn write_show_json(out: &mut String, v: Value<'_>) -> Result<(), crate::Error> {
+    known(out, v).map_err(crate::Error::invalid)
+}
+
 /// `ctyjson.Marshal` of a wholly known value (a value at a dynamic position is written as
 /// its own value: `show -json` marshals values with their concrete types).
 pub(crate) fn known(out: &mut String, v: Value<'_>) -> Result<(), String> {

@@ -269,18 +269,7 @@ fn state_show_with_schemas_hides_by_schema_without_markers() {
                         r["type"].as_str().unwrap(),
                     )
                     .clone();
-                    let mut base = String::new();
-                    if let Some(m) = r["module"].as_str() {
-                        base = format!("{m}.");
-                    }
-                    if r["mode"] == "data" {
-                        base.push_str("data.");
-                    }
-                    base.push_str(&format!(
-                        "{}.{}",
-                        r["type"].as_str().unwrap(),
-                        r["name"].as_str().unwrap()
-                    ));
+                    let base = crate::common::raw_state_base(r);
                     for inst in r["instances"].as_array_mut().unwrap() {
                         inst.as_object_mut().unwrap().remove("sensitive_attributes");
                         if inst.get("deposed").is_some() {

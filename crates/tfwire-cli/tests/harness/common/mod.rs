@@ -134,3 +134,21 @@ pub(crate) fn tables_well_formed(md: &str) -> bool {
     }
     true
 }
+
+/// A raw state resource's address without its instance key (`module.m.data.t.n`), as
+/// `tofu state list` spells it: the base every instance address starts with.
+pub(crate) fn raw_state_base(r: &serde_json::Value) -> String {
+    let mut base = String::new();
+    if let Some(m) = r["module"].as_str().filter(|m| !m.is_empty()) {
+        base = format!("{m}.");
+    }
+    if r["mode"] == "data" {
+        base.push_str("data.");
+    }
+    base.push_str(&format!(
+        "{}.{}",
+        r["type"].as_str().unwrap(),
+        r["name"].as_str().unwrap()
+    ));
+    base
+}

@@ -124,18 +124,7 @@ fn addresses(kind: Kind, doc: &Value) -> Vec<String> {
         }
         Kind::RawState => {
             for r in doc["resources"].as_array().into_iter().flatten() {
-                let mut base = String::new();
-                if let Some(m) = r["module"].as_str().filter(|m| !m.is_empty()) {
-                    base = format!("{m}.");
-                }
-                if r["mode"] == "data" {
-                    base.push_str("data.");
-                }
-                base.push_str(&format!(
-                    "{}.{}",
-                    r["type"].as_str().unwrap(),
-                    r["name"].as_str().unwrap()
-                ));
+                let base = crate::common::raw_state_base(r);
                 for inst in r["instances"].as_array().into_iter().flatten() {
                     let a = match &inst["index_key"] {
                         Value::String(k) => format!("{base}[{}]", quote_key(k)),
