@@ -5,7 +5,7 @@
 //! the document's text reaches the tree escaped (see `escape.rs`).
 
 use std::fmt::Write as _;
-use tfwire_plan::{Diff, DiffOp, Json, Merged, Shape, Step};
+use tfwire_plan::{Diff, DiffOp, Json, Merged, PathStep, Shape};
 
 /// How a tree is drawn.
 #[derive(Clone, Copy)]
@@ -69,9 +69,9 @@ pub(crate) fn paint(text: &str, marker: &str, color: bool) -> String {
 }
 
 /// A key as it is written in a tree: bare when it is an identifier, quoted otherwise.
-fn key_text(step: &Step<'_>) -> String {
+fn key_text(step: &PathStep<'_>) -> String {
     match step {
-        Step::Attr(k) | Step::Key(k) => {
+        PathStep::Attr(k) | PathStep::Key(k) => {
             let ident = k
                 .chars()
                 .next()
@@ -80,7 +80,7 @@ fn key_text(step: &Step<'_>) -> String {
                     .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
             if ident { k.to_string() } else { json_string(k) }
         }
-        Step::Index(i) => i.to_string(),
+        PathStep::Index(i) => i.to_string(),
     }
 }
 
@@ -145,9 +145,9 @@ pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout
     let omitted = |c: &Diff<'_>| {
         layout.omit_null && !array && c.op == DiffOp::NoOp && absent(c, layout.omit_empty_strings)
     };
-    let present: Vec<&(Step<'_>, Diff<'_>)> =
+    let present: Vec<&(PathStep<'_>, Diff<'_>)> =
         d.children.iter().filter(|(_, c)| !omitted(c)).collect();
-    let shown: Vec<&(Step<'_>, Diff<'_>)> = present
+    let shown: Vec<&(PathStep<'_>, Diff<'_>)> = present
         .iter()
         .copied()
         .filter(|(_, c)| layout.all || !c.is_unchanged())

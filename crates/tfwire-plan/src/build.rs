@@ -1,8 +1,10 @@
-//! Helpers that build the model from the tape: kind checks with precise errors, and
-//! arena-allocated lists. Error paths are added while unwinding, never on the hot path.
+//! Helpers that build the model from the tape: arena-allocated lists and members, with error
+//! paths added while unwinding, never on the hot path. The kind checks themselves
+//! (`expect_object`, `opt_str`, ...) are the shared JSON view's ([`Json`]), their error
+//! ([`tfwire::json::view::Unexpected`]) mapped into this crate's once (`From`).
 
 use crate::error::{Error, ErrorKind};
-use crate::json::{Array, Json, Object};
+use crate::json::{Json, Object};
 use bumpalo::Bump;
 
 /// What every builder needs: the arena (byte offsets come with each value, see
@@ -16,11 +18,6 @@ pub(crate) type Result<T> = core::result::Result<T, Error>;
 
 impl<'a> Cx<'a> {
     #[cold]
-    pub(crate) fn mismatch(&self, expected: &'static str, v: Json<'a>) -> Error {
-        Error::mismatch(expected, v).with_offset(v.offset())
-    }
-
-    #[cold]
     pub(crate) fn invalid(&self, msg: String, v: Json<'a>) -> Error {
         Error::new(ErrorKind::Invalid(msg)).with_offset(v.offset())
     }
@@ -30,55 +27,6 @@ impl<'a> Cx<'a> {
     #[cold]
     pub(crate) fn in_key(&self, e: Error, key: &str, v: Json<'a>) -> Error {
         e.in_key(key).with_offset(v.key_offset())
-    }
-
-    pub(crate) fn object(&self, v: Json<'a>) -> Result<Object<'a>> {
-        v.as_object().ok_or_else(|| self.mismatch("an object", v))
-    }
-
-    pub(crate) fn array(&self, v: Json<'a>) -> Result<Array<'a>> {
-        v.as_array().ok_or_else(|| self.mismatch("an array", v))
-    }
-
-    pub(crate) fn string(&self, v: Json<'a>) -> Result<&'a str> {
-        v.as_str().ok_or_else(|| self.mismatch("a string", v))
-    }
-
-    /// A string, or `None` for `null`.
-    pub(crate) fn opt_string(&self, v: Json<'a>) -> Result<Option<&'a str>> {
-        if v.is_null() {
-            return Ok(None);
-        }
-        self.string(v).map(Some)
-    }
-
-    /// A bool, or `None` for `null`.
-    pub(crate) fn opt_bool(&self, v: Json<'a>) -> Result<Option<bool>> {
-        if v.is_null() {
-            return Ok(None);
-        }
-        v.as_bool()
-            .map(Some)
-            .ok_or_else(|| self.mismatch("a bool", v))
-    }
-
-    /// A non-negative integer, or `None` for `null`.
-    pub(crate) fn opt_uint(&self, v: Json<'a>) -> Result<Option<u64>> {
-        if v.is_null() {
-            return Ok(None);
-        }
-        match v.as_u64() {
-            Some(n) => Ok(Some(n)),
-            None if v.as_number().is_some() => {
-                Err(self.invalid(format!("expected a non-negative integer, found {v}"), v))
-            }
-            None => Err(self.mismatch("a non-negative integer", v)),
-        }
-    }
-
-    /// A value that is present and not `null`.
-    pub(crate) fn opt_value(&self, v: Json<'a>) -> Option<Json<'a>> {
-        (!v.is_null()).then_some(v)
     }
 
     /// An array of `T` in the arena (`null` is the empty list); element errors get their
@@ -91,7 +39,7 @@ impl<'a> Cx<'a> {
         if v.is_null() {
             return Ok(&[]);
         }
-        let arr = self.array(v)?;
+        let arr = v.expect_array()?;
         let mut out = bumpalo::collections::Vec::with_capacity_in(arr.len(), self.arena);
         for (i, item) in arr.iter().enumerate() {
             out.push(f(self, item).map_err(|e| e.in_index(i))?);
@@ -109,7 +57,7 @@ impl<'a> Cx<'a> {
         if v.is_null() {
             return Ok(&[]);
         }
-        let obj = self.object(v)?;
+        let obj = v.expect_object()?;
         let mut out = bumpalo::collections::Vec::with_capacity_in(obj.len(), self.arena);
         for (k, item) in obj.iter() {
             out.push(f(self, k, item).map_err(|e| self.in_key(e, k, item))?);
@@ -119,7 +67,7 @@ impl<'a> Cx<'a> {
 
     /// An array of strings (`null` is empty).
     pub(crate) fn strings(&self, v: Json<'a>) -> Result<&'a [&'a str]> {
-        self.list(v, |cx, s| cx.string(s))
+        self.list(v, |_, s| Ok(s.expect_str()?))
     }
 
     /// Runs `f` for each member of an object, adding the key to any error's path.
@@ -128,7 +76,7 @@ impl<'a> Cx<'a> {
         v: Json<'a>,
         mut f: impl FnMut(&'a str, Json<'a>) -> Result<()>,
     ) -> Result<Object<'a>> {
-        let obj = self.object(v)?;
+        let obj = v.expect_object()?;
         for (k, item) in obj.iter() {
             f(k, item).map_err(|e| self.in_key(e, k, item))?;
         }

@@ -4,8 +4,8 @@ use crate::build::{Cx, Result};
 use crate::error::{Error, ErrorKind};
 use crate::json::Json;
 use crate::merged::{Mark, Merged};
-use crate::path::{Path, Step};
 use crate::values::{Index, Mode};
+use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
 
@@ -135,13 +135,14 @@ pub struct AttrPath<'a> {
 }
 
 impl<'a> AttrPath<'a> {
-    pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<AttrPath<'a>> {
-        let arr = cx.array(v)?;
+    pub(crate) fn build(v: Json<'a>) -> Result<AttrPath<'a>> {
+        let arr = v.expect_array()?;
         for (i, step) in arr.iter().enumerate() {
             if step.as_str().is_none() && step.as_u64().is_none() {
-                return Err(cx
-                    .mismatch("a string or a non-negative integer path step", step)
-                    .in_index(i));
+                return Err(Error::from(
+                    step.unexpected("a string or a non-negative integer path step"),
+                )
+                .in_index(i));
             }
         }
         Ok(AttrPath { raw: v })
@@ -149,14 +150,14 @@ impl<'a> AttrPath<'a> {
 
     /// The steps: strings are attribute names or map keys (JSON does not say which),
     /// integers are element indexes.
-    pub fn steps(&self) -> impl Iterator<Item = Step<'a>> + use<'a> {
+    pub fn steps(&self) -> impl Iterator<Item = PathStep<'a>> + use<'a> {
         self.raw
             .as_array()
             .into_iter()
             .flatten()
             .map(|s| match s.as_str() {
-                Some(name) => Step::Attr(Cow::Borrowed(name)),
-                None => Step::Index(s.as_u64().unwrap_or(0)),
+                Some(name) => PathStep::Attr(Cow::Borrowed(name)),
+                None => PathStep::Index(s.as_u64().unwrap_or(0)),
             })
     }
 
@@ -240,17 +241,17 @@ impl<'a> Change<'a> {
             match k {
                 "actions" => {
                     has_actions = true;
-                    c.actions = cx.list(item, |cx, a| Ok(Action::from_name(cx.string(a)?)))?;
+                    c.actions = cx.list(item, |_, a| Ok(Action::from_name(a.expect_str()?)))?;
                     if c.actions.is_empty() {
                         return Err(cx.invalid("the action list is empty".into(), item));
                     }
                 }
-                "before" => c.before = cx.opt_value(item),
-                "after" => c.after = cx.opt_value(item),
-                "after_unknown" => c.after_unknown = cx.opt_value(item),
-                "before_sensitive" => c.before_sensitive = cx.opt_value(item),
-                "after_sensitive" => c.after_sensitive = cx.opt_value(item),
-                "replace_paths" => c.replace_paths = cx.list(item, AttrPath::build)?,
+                "before" => c.before = item.opt(),
+                "after" => c.after = item.opt(),
+                "after_unknown" => c.after_unknown = item.opt(),
+                "before_sensitive" => c.before_sensitive = item.opt(),
+                "after_sensitive" => c.after_sensitive = item.opt(),
+                "replace_paths" => c.replace_paths = cx.list(item, |_, v| AttrPath::build(v))?,
                 "importing" if !item.is_null() => {
                     let mut imp = Importing {
                         id: None,
@@ -259,17 +260,17 @@ impl<'a> Change<'a> {
                     };
                     cx.members(item, |k, v| {
                         match k {
-                            "id" => imp.id = cx.opt_string(v)?,
-                            "identity" => imp.identity = cx.opt_value(v),
+                            "id" => imp.id = v.opt_str()?,
+                            "identity" => imp.identity = v.opt(),
                             _ => {}
                         }
                         Ok(())
                     })?;
                     c.importing = Some(imp);
                 }
-                "generated_config" => c.generated_config = cx.opt_string(item)?,
-                "before_identity" => c.before_identity = cx.opt_value(item),
-                "after_identity" => c.after_identity = cx.opt_value(item),
+                "generated_config" => c.generated_config = item.opt_str()?,
+                "before_identity" => c.before_identity = item.opt(),
+                "after_identity" => c.after_identity = item.opt(),
                 _ => {}
             }
             Ok(())
@@ -391,20 +392,20 @@ impl<'a> ResourceChange<'a> {
         let mut has_change = false;
         cx.members(v, |k, item| {
             match k {
-                "address" => address = cx.opt_string(item)?,
-                "previous_address" => rc.previous_address = cx.opt_string(item)?,
-                "module_address" => rc.module_address = cx.opt_string(item)?,
-                "mode" => rc.mode = Mode::from_name(cx.string(item)?),
-                "type" => rc.type_name = cx.string(item)?,
-                "name" => rc.name = cx.string(item)?,
+                "address" => address = item.opt_str()?,
+                "previous_address" => rc.previous_address = item.opt_str()?,
+                "module_address" => rc.module_address = item.opt_str()?,
+                "mode" => rc.mode = Mode::from_name(item.expect_str()?),
+                "type" => rc.type_name = item.expect_str()?,
+                "name" => rc.name = item.expect_str()?,
                 "index" => rc.index = Index::build(cx, item)?,
-                "provider_name" => rc.provider_name = cx.opt_string(item)?,
-                "deposed" => rc.deposed = cx.opt_string(item)?,
+                "provider_name" => rc.provider_name = item.opt_str()?,
+                "deposed" => rc.deposed = item.opt_str()?,
                 "change" => {
                     has_change = true;
                     rc.change = Change::build(cx, item)?;
                 }
-                "action_reason" => rc.action_reason = cx.opt_string(item)?,
+                "action_reason" => rc.action_reason = item.opt_str()?,
                 _ => {}
             }
             Ok(())

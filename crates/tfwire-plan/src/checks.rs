@@ -81,12 +81,12 @@ impl<'a> CheckAddress<'a> {
         }
         cx.members(v, |k, item| {
             match k {
-                "kind" => a.kind = cx.opt_string(item)?,
-                "to_display" => a.to_display = cx.opt_string(item)?,
-                "mode" => a.mode = cx.opt_string(item)?.map(Mode::from_name),
-                "type" => a.type_name = cx.opt_string(item)?,
-                "name" => a.name = cx.opt_string(item)?,
-                "module" => a.module = cx.opt_string(item)?,
+                "kind" => a.kind = item.opt_str()?,
+                "to_display" => a.to_display = item.opt_str()?,
+                "mode" => a.mode = item.opt_str()?.map(Mode::from_name),
+                "type" => a.type_name = item.opt_str()?,
+                "name" => a.name = item.opt_str()?,
+                "module" => a.module = item.opt_str()?,
                 "instance_key" => a.instance_key = Index::build(cx, item)?,
                 _ => {}
             }
@@ -121,7 +121,7 @@ impl<'a> Check<'a> {
         cx.members(v, |k, item| {
             match k {
                 "address" => c.address = CheckAddress::build(cx, item)?,
-                "status" => c.status = cx.opt_string(item)?.map(CheckStatus::from_name),
+                "status" => c.status = item.opt_str()?.map(CheckStatus::from_name),
                 "instances" => c.instances = cx.list(item, CheckInstance::build)?,
                 _ => {}
             }
@@ -156,13 +156,13 @@ impl<'a> CheckInstance<'a> {
         cx.members(v, |k, item| {
             match k {
                 "address" => c.address = CheckAddress::build(cx, item)?,
-                "status" => c.status = cx.opt_string(item)?.map(CheckStatus::from_name),
+                "status" => c.status = item.opt_str()?.map(CheckStatus::from_name),
                 "problems" => {
                     c.problems = cx.list(item, |cx, p| {
                         let mut msg = "";
                         cx.members(p, |k, m| {
                             if k == "message" {
-                                msg = cx.opt_string(m)?.unwrap_or("");
+                                msg = m.opt_str()?.unwrap_or("");
                             }
                             Ok(())
                         })?;

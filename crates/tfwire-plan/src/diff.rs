@@ -4,7 +4,7 @@
 use crate::change::Change;
 use crate::json::{Json, write_json_str};
 use crate::merged::{Mark, Merged};
-use crate::path::{Path, Step};
+use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -87,7 +87,7 @@ pub struct Diff<'a> {
     pub forces_replacement: bool,
     /// The members (object: before's members in order, then members new after) or
     /// elements (array) of a non-leaf node.
-    pub children: Vec<(Step<'a>, Diff<'a>)>,
+    pub children: Vec<(PathStep<'a>, Diff<'a>)>,
 }
 
 impl<'a> Diff<'a> {
@@ -317,7 +317,7 @@ fn children<'a>(
     shape: Shape,
     path: &mut Path<'a>,
     replace_paths: &[Path<'_>],
-) -> Vec<(Step<'a>, Diff<'a>)> {
+) -> Vec<(PathStep<'a>, Diff<'a>)> {
     let mut out = Vec::new();
     match shape {
         Shape::Leaf => {}
@@ -326,7 +326,7 @@ fn children<'a>(
             let mut seen: HashSet<Cow<'a, str>> = HashSet::new();
             for side in [before, after].into_iter().flatten() {
                 for (step, _) in side.children() {
-                    if let Step::Attr(k) | Step::Key(k) = step
+                    if let PathStep::Attr(k) | PathStep::Key(k) = step
                         && seen.insert(k.clone())
                     {
                         keys.push(k);
@@ -336,11 +336,11 @@ fn children<'a>(
             for k in keys {
                 let b = before.and_then(|m| m.member(&k));
                 let a = after.and_then(|m| m.member(&k));
-                path.push(Step::Attr(k.clone()));
+                path.push(PathStep::Attr(k.clone()));
                 // Recursion is bounded by the parser's depth limit.
                 let child = build(b, a, path, replace_paths);
                 path.pop();
-                out.push((Step::Attr(k), child));
+                out.push((PathStep::Attr(k), child));
             }
         }
         Shape::Array => {
@@ -349,10 +349,10 @@ fn children<'a>(
             for i in 0..n {
                 let b = before.and_then(|m| m.element(i));
                 let a = after.and_then(|m| m.element(i));
-                path.push(Step::Index(i as u64));
+                path.push(PathStep::Index(i as u64));
                 let child = build(b, a, path, replace_paths);
                 path.pop();
-                out.push((Step::Index(i as u64), child));
+                out.push((PathStep::Index(i as u64), child));
             }
         }
     }

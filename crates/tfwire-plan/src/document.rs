@@ -166,8 +166,7 @@ impl<'a> Tape<'a> {
             DocumentKind::State => State::build(&cx, root).map(Document::State),
             DocumentKind::RawState => {
                 let v = root.get("version").unwrap_or(Json::null());
-                let version =
-                    rawstate::state_version(&cx, v).map_err(|e| cx.in_key(e, "version", v))?;
+                let version = rawstate::state_version(v).map_err(|e| cx.in_key(e, "version", v))?;
                 if version == 3 {
                     LegacyState::build(&cx, root, version).map(Document::LegacyState)
                 } else {

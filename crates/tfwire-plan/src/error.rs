@@ -1,7 +1,9 @@
 //! The crate's one error type: what went wrong, where in the document, and at which byte.
 
-use crate::json::{Json, JsonKind, Quoted, write_json_str};
+use crate::json::Quoted;
 use core::fmt;
+use tfwire::json::view::Unexpected;
+use tfwire::{Path, PathStep};
 
 /// Why a document was rejected.
 ///
@@ -26,13 +28,8 @@ pub struct Error(Box<ErrorImpl>);
 struct ErrorImpl {
     kind: ErrorKind,
     /// Path steps, innermost first (they are added while unwinding).
-    rev_path: Vec<Step>,
+    rev_path: Vec<PathStep<'static>>,
     offset: Option<usize>,
-}
-
-enum Step {
-    Key(Box<str>),
-    Index(usize),
 }
 
 /// What went wrong.
@@ -72,13 +69,10 @@ pub enum ErrorKind {
         /// The text found.
         found: String,
     },
-    /// A property holds a value of the wrong kind.
-    Mismatch {
-        /// What the format calls for, with an article (`"an array"`).
-        expected: &'static str,
-        /// What the document holds.
-        found: JsonKind,
-    },
+    /// A property holds a value of the wrong kind (or a number of the wrong form): the
+    /// shared JSON view's description ([`Unexpected`], also behind tfwire's schema loader
+    /// errors), its offset the error's.
+    Mismatch(Unexpected),
     /// A required property is absent.
     Missing(&'static str),
     /// A value of the right kind that the format does not allow (e.g. an empty action
@@ -124,23 +118,15 @@ impl Error {
     /// Adds an enclosing object member to the path (the error happened inside `key`).
     #[cold]
     pub(crate) fn in_key(mut self, key: &str) -> Error {
-        self.0.rev_path.push(Step::Key(key.into()));
+        self.0.rev_path.push(PathStep::attr(key.to_owned()));
         self
     }
 
     /// Adds an enclosing array element to the path.
     #[cold]
     pub(crate) fn in_index(mut self, i: usize) -> Error {
-        self.0.rev_path.push(Step::Index(i));
+        self.0.rev_path.push(PathStep::Index(i as u64));
         self
-    }
-
-    #[cold]
-    pub(crate) fn mismatch(expected: &'static str, found: Json<'_>) -> Error {
-        Error::new(ErrorKind::Mismatch {
-            expected,
-            found: found.kind(),
-        })
     }
 
     /// What went wrong.
@@ -153,37 +139,20 @@ impl Error {
         self.0.offset
     }
 
-    /// Where in the document, e.g. `.resource_changes[3].change.actions`; empty for the
-    /// whole document.
-    pub fn path(&self) -> String {
-        let mut s = String::new();
-        for step in self.0.rev_path.iter().rev() {
-            match step {
-                Step::Key(k) if is_identifier(k) => {
-                    s.push('.');
-                    s.push_str(k);
-                }
-                Step::Key(k) => {
-                    s.push('[');
-                    // Writing to a String cannot fail.
-                    let _ = write_json_str(&mut s, k);
-                    s.push(']');
-                }
-                Step::Index(i) => {
-                    s.push('[');
-                    s.push_str(&i.to_string());
-                    s.push(']');
-                }
-            }
-        }
-        s
+    /// Where in the document, e.g. `.resource_changes[3].change.actions`; the root for
+    /// the whole document.
+    pub fn path(&self) -> Path<'static> {
+        self.0.rev_path.iter().rev().cloned().collect()
     }
 }
 
-pub(crate) fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+/// The shared view's description of a value of the wrong kind, at its offset.
+impl From<Unexpected> for Error {
+    #[cold]
+    fn from(u: Unexpected) -> Error {
+        let offset = u.offset;
+        Error::new(ErrorKind::Mismatch(u)).with_offset(offset)
+    }
 }
 
 impl fmt::Display for ErrorKind {
@@ -220,9 +189,7 @@ impl fmt::Display for ErrorKind {
                     Quoted(found)
                 )
             }
-            ErrorKind::Mismatch { expected, found } => {
-                write!(f, "expected {expected}, found {found}")
-            }
+            ErrorKind::Mismatch(u) => write!(f, "{u}"),
             ErrorKind::Missing(p) => write!(f, "the required property {} is missing", Quoted(p)),
             ErrorKind::Invalid(m) | ErrorKind::InvalidPath(m) => f.write_str(m),
             ErrorKind::WrongDocument { expected, found } => {
@@ -235,7 +202,7 @@ impl fmt::Display for ErrorKind {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.path();
-        if !path.is_empty() {
+        if !path.is_root() {
             write!(f, "{path}: ")?;
         }
         write!(f, "{}", self.0.kind)?;

@@ -91,7 +91,6 @@ mod error;
 mod filter;
 mod json;
 mod merged;
-mod path;
 mod plan;
 mod rawstate;
 mod skeleton;
@@ -114,7 +113,6 @@ pub use json::{
     write_json_str,
 };
 pub use merged::{Mark, Merged};
-pub use path::{Path, Step};
 pub use plan::{Plan, RelevantAttribute, Variable};
 pub use rawstate::{
     InstanceAddress, LegacyModule, LegacyResource, LegacyState, RawInstance, RawOutput,
@@ -123,5 +121,8 @@ pub use rawstate::{
 pub use state::State;
 pub use summary::{COUNT_KEYS, ChangeSummary, Counts, OutputSummary, PlanLine, Summary};
 pub use tape::{Encoding, INPUT_PADDING, Parser, ParserConfig, Tape, transcode};
+/// tfwire's one path type (its module documents the syntax and the rule for `.a.b` and
+/// `.a["b"]`), for documents' values, filters and diffs.
+pub use tfwire::{Path, PathStep};
 pub use values::{Index, Mode, Module, Output, Resource, Values};
 pub use version::{FormatVersion, MAX_FORMAT_MAJOR};

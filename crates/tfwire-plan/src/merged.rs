@@ -9,7 +9,7 @@
 //! unknown member may be missing from `after` altogether, `false` is a valid marker tree).
 
 use crate::json::Json;
-use crate::path::{Path, Step};
+use crate::{Path, PathStep};
 use std::borrow::Cow;
 
 /// A marker tree (`after_unknown`, `after_sensitive`, `before_sensitive`,
@@ -85,10 +85,10 @@ impl<'a> Mark<'a> {
         if fits { self } else { Mark::All(true) }
     }
 
-    fn step(&self, step: &Step<'_>) -> Mark<'a> {
+    fn step(&self, step: &PathStep<'_>) -> Mark<'a> {
         match step {
-            Step::Attr(k) | Step::Key(k) => self.member(k),
-            Step::Index(i) => usize::try_from(*i).map_or(Mark::All(false), |i| self.element(i)),
+            PathStep::Attr(k) | PathStep::Key(k) => self.member(k),
+            PathStep::Index(i) => usize::try_from(*i).map_or(Mark::All(false), |i| self.element(i)),
         }
     }
 }
@@ -220,7 +220,7 @@ impl<'a> Merged<'a> {
         let mut node = *self;
         for step in path.steps() {
             node = Merged::new(
-                node.value.and_then(|v| step.select(v)),
+                node.value.and_then(|v| v.child(step)),
                 node.unknown.step(step),
                 node.sensitive.step(step),
             );
@@ -234,7 +234,7 @@ impl<'a> Merged<'a> {
     /// The children of an object or array node, in order: the value's members (or
     /// elements), then members only the unknown tree names (unknown values that `after`
     /// leaves out). A wholly unknown node has no children: nothing is known of its shape.
-    pub fn children(&self) -> Vec<(Step<'a>, Merged<'a>)> {
+    pub fn children(&self) -> Vec<(PathStep<'a>, Merged<'a>)> {
         let mut out = Vec::new();
         if self.is_unknown() {
             return out;
@@ -246,7 +246,7 @@ impl<'a> Merged<'a> {
         if let Some(obj) = self.value.and_then(|v| v.as_object()) {
             for (k, _) in obj.iter() {
                 if let Some(m) = self.member(k) {
-                    out.push((Step::Attr(Cow::Borrowed(k)), m));
+                    out.push((PathStep::Attr(Cow::Borrowed(k)), m));
                 }
             }
             if let Some(t) = tree.and_then(|t| t.as_object()) {
@@ -254,7 +254,7 @@ impl<'a> Merged<'a> {
                     if obj.get(k).is_none()
                         && let Some(m) = self.member(k)
                     {
-                        out.push((Step::Attr(Cow::Borrowed(k)), m));
+                        out.push((PathStep::Attr(Cow::Borrowed(k)), m));
                     }
                 }
             }
@@ -264,7 +264,7 @@ impl<'a> Merged<'a> {
                 .max(tree.and_then(|t| t.as_array()).map_or(0, |t| t.len()));
             for i in 0..n {
                 if let Some(m) = self.element(i) {
-                    out.push((Step::Index(i as u64), m));
+                    out.push((PathStep::Index(i as u64), m));
                 }
             }
         } else if let Some(t) = tree {
@@ -272,13 +272,13 @@ impl<'a> Merged<'a> {
             if let Some(obj) = t.as_object() {
                 for (k, _) in obj.iter() {
                     if let Some(m) = self.member(k) {
-                        out.push((Step::Attr(Cow::Borrowed(k)), m));
+                        out.push((PathStep::Attr(Cow::Borrowed(k)), m));
                     }
                 }
             } else if let Some(arr) = t.as_array() {
                 for i in 0..arr.len() {
                     if let Some(m) = self.element(i) {
-                        out.push((Step::Index(i as u64), m));
+                        out.push((PathStep::Index(i as u64), m));
                     }
                 }
             }

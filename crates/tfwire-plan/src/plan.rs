@@ -110,21 +110,21 @@ impl<'a> Plan<'a> {
         cx.members(v, |k, item| {
             match k {
                 "format_version" => {
-                    p.format_version = cx.opt_string(item)?;
+                    p.format_version = item.opt_str()?;
                     if let Some(fv) = p.format_version {
                         version::check("format_version", fv)
                             .map_err(|e| e.with_offset(item.offset()))?;
                     }
                 }
                 "plan_format_version" => {
-                    p.plan_format_version = cx.opt_string(item)?;
+                    p.plan_format_version = item.opt_str()?;
                     if let Some(fv) = p.plan_format_version {
                         version::check("plan_format_version", fv)
                             .map_err(|e| e.with_offset(item.offset()))?;
                     }
                 }
-                "provider_format_version" => p.provider_format_version = cx.opt_string(item)?,
-                "terraform_version" => p.terraform_version = cx.opt_string(item)?,
+                "provider_format_version" => p.provider_format_version = item.opt_str()?,
+                "terraform_version" => p.terraform_version = item.opt_str()?,
                 "variables" => {
                     p.variables = cx.named(item, |cx, name, var| {
                         let mut value = None;
@@ -143,7 +143,7 @@ impl<'a> Plan<'a> {
                 }
                 "prior_state" if !item.is_null() => p.prior_state = Some(State::build(cx, item)?),
                 "configuration" if !item.is_null() => {
-                    cx.object(item)?;
+                    item.expect_object()?;
                     p.configuration = Some(Configuration { raw: item });
                 }
                 "planned_values" if !item.is_null() => {
@@ -162,9 +162,9 @@ impl<'a> Plan<'a> {
                         };
                         cx.members(ra, |k, v| {
                             match k {
-                                "resource" => r.resource = cx.string(v)?,
+                                "resource" => r.resource = v.expect_str()?,
                                 "attribute" if !v.is_null() => {
-                                    r.attribute = Some(AttrPath::build(cx, v)?)
+                                    r.attribute = Some(AttrPath::build(v)?)
                                 }
                                 _ => {}
                             }
@@ -175,11 +175,11 @@ impl<'a> Plan<'a> {
                 }
                 "output_changes" => p.output_changes = cx.named(item, OutputChange::build)?,
                 "checks" => p.checks = cx.list(item, Check::build)?,
-                "applyable" => p.applyable = cx.opt_bool(item)?,
-                "complete" => p.complete = cx.opt_bool(item)?,
-                "errored" => p.errored = cx.opt_bool(item)?,
-                "timestamp" => p.timestamp = cx.opt_string(item)?,
-                "provider_schemas" => p.provider_schemas = cx.opt_value(item),
+                "applyable" => p.applyable = item.opt_bool()?,
+                "complete" => p.complete = item.opt_bool()?,
+                "errored" => p.errored = item.opt_bool()?,
+                "timestamp" => p.timestamp = item.opt_str()?,
+                "provider_schemas" => p.provider_schemas = item.opt(),
                 _ => {}
             }
             Ok(())

@@ -5,8 +5,8 @@ use crate::build::{Cx, Result};
 use crate::error::{Error, ErrorKind};
 use crate::json::Json;
 use crate::json::write_json_str;
-use crate::path::{Path, Step};
 use crate::values::{Index, Mode};
+use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
 
@@ -19,14 +19,14 @@ enum MarkTree {
 }
 
 impl MarkTree {
-    fn insert(&mut self, steps: &[Step<'_>]) {
+    fn insert(&mut self, steps: &[PathStep<'_>]) {
         let Some((first, rest)) = steps.split_first() else {
             *self = MarkTree::All;
             return;
         };
         let child = match (first, &mut *self) {
             (_, MarkTree::All) => return,
-            (Step::Index(i), MarkTree::None | MarkTree::Array(_)) => {
+            (PathStep::Index(i), MarkTree::None | MarkTree::Array(_)) => {
                 if matches!(self, MarkTree::None) {
                     *self = MarkTree::Array(Vec::new());
                 }
@@ -40,7 +40,7 @@ impl MarkTree {
                 }
                 &mut items[i]
             }
-            (Step::Attr(k) | Step::Key(k), MarkTree::None | MarkTree::Object(_)) => {
+            (PathStep::Attr(k) | PathStep::Key(k), MarkTree::None | MarkTree::Object(_)) => {
                 if matches!(self, MarkTree::None) {
                     *self = MarkTree::Object(Vec::new());
                 }
@@ -240,9 +240,9 @@ impl<'a> RawState<'a> {
         };
         cx.members(v, |k, item| {
             match k {
-                "terraform_version" => s.terraform_version = cx.opt_string(item)?,
-                "serial" => s.serial = cx.opt_uint(item)?,
-                "lineage" => s.lineage = cx.opt_string(item)?,
+                "terraform_version" => s.terraform_version = item.opt_str()?,
+                "serial" => s.serial = item.opt_u64()?,
+                "lineage" => s.lineage = item.opt_str()?,
                 "outputs" => {
                     s.outputs = cx.named(item, |cx, name, o| {
                         let mut out = RawOutput {
@@ -255,8 +255,8 @@ impl<'a> RawState<'a> {
                         cx.members(o, |k, v| {
                             match k {
                                 "value" => out.value = Some(v),
-                                "type" => out.ty = cx.opt_value(v),
-                                "sensitive" => out.sensitive = cx.opt_bool(v)?.unwrap_or(false),
+                                "type" => out.ty = v.opt(),
+                                "sensitive" => out.sensitive = v.opt_bool()?.unwrap_or(false),
                                 _ => {}
                             }
                             Ok(())
@@ -265,7 +265,7 @@ impl<'a> RawState<'a> {
                     })?
                 }
                 "resources" => s.resources = cx.list(item, RawResource::build)?,
-                "check_results" => s.check_results = cx.opt_value(item),
+                "check_results" => s.check_results = item.opt(),
                 _ => {}
             }
             Ok(())
@@ -313,12 +313,12 @@ impl<'a> RawResource<'a> {
         };
         cx.members(v, |k, item| {
             match k {
-                "module" => r.module = cx.opt_string(item)?,
-                "mode" => r.mode = Mode::from_name(cx.string(item)?),
-                "type" => r.type_name = cx.string(item)?,
-                "name" => r.name = cx.string(item)?,
-                "each" => r.each = cx.opt_string(item)?,
-                "provider" => r.provider = cx.opt_string(item)?,
+                "module" => r.module = item.opt_str()?,
+                "mode" => r.mode = Mode::from_name(item.expect_str()?),
+                "type" => r.type_name = item.expect_str()?,
+                "name" => r.name = item.expect_str()?,
+                "each" => r.each = item.opt_str()?,
+                "provider" => r.provider = item.opt_str()?,
                 "instances" => r.instances = cx.list(item, RawInstance::build)?,
                 _ => {}
             }
@@ -363,12 +363,12 @@ impl<'a> RawInstance<'a> {
                     let s = match step.get("type").and_then(|t| t.as_str()) {
                         Some("get_attr") => value
                             .and_then(|v| v.as_str())
-                            .map(|n| Step::Attr(Cow::Borrowed(n))),
+                            .map(|n| PathStep::Attr(Cow::Borrowed(n))),
                         Some("index") => {
                             let key = value.and_then(|v| v.get("value"));
                             match (key.and_then(|k| k.as_str()), key.and_then(|k| k.as_u64())) {
-                                (Some(k), _) => Some(Step::Key(Cow::Borrowed(k))),
-                                (None, Some(i)) => Some(Step::Index(i)),
+                                (Some(k), _) => Some(PathStep::Key(Cow::Borrowed(k))),
+                                (None, Some(i)) => Some(PathStep::Index(i)),
                                 _ => None,
                             }
                         }
@@ -430,17 +430,17 @@ impl<'a> RawInstance<'a> {
         cx.members(v, |k, item| {
             match k {
                 "index_key" => i.index_key = Index::build(cx, item)?,
-                "status" => i.status = cx.opt_string(item)?,
-                "deposed" => i.deposed = cx.opt_string(item)?,
-                "schema_version" => i.schema_version = cx.opt_uint(item)?,
-                "attributes" => i.attributes = cx.opt_value(item),
-                "attributes_flat" => i.attributes_flat = cx.opt_value(item),
-                "sensitive_attributes" => i.sensitive_attributes = cx.opt_value(item),
-                "identity" => i.identity = cx.opt_value(item),
-                "identity_schema_version" => i.identity_schema_version = cx.opt_uint(item)?,
-                "private" => i.private = cx.opt_string(item)?,
+                "status" => i.status = item.opt_str()?,
+                "deposed" => i.deposed = item.opt_str()?,
+                "schema_version" => i.schema_version = item.opt_u64()?,
+                "attributes" => i.attributes = item.opt(),
+                "attributes_flat" => i.attributes_flat = item.opt(),
+                "sensitive_attributes" => i.sensitive_attributes = item.opt(),
+                "identity" => i.identity = item.opt(),
+                "identity_schema_version" => i.identity_schema_version = item.opt_u64()?,
+                "private" => i.private = item.opt_str()?,
                 "dependencies" => i.dependencies = cx.strings(item)?,
-                "create_before_destroy" => i.create_before_destroy = cx.opt_bool(item)?,
+                "create_before_destroy" => i.create_before_destroy = item.opt_bool()?,
                 _ => {}
             }
             Ok(())
@@ -512,9 +512,9 @@ impl<'a> LegacyState<'a> {
         };
         cx.members(v, |k, item| {
             match k {
-                "terraform_version" => s.terraform_version = cx.opt_string(item)?,
-                "serial" => s.serial = cx.opt_uint(item)?,
-                "lineage" => s.lineage = cx.opt_string(item)?,
+                "terraform_version" => s.terraform_version = item.opt_str()?,
+                "serial" => s.serial = item.opt_u64()?,
+                "lineage" => s.lineage = item.opt_str()?,
                 "modules" => s.modules = cx.list(item, LegacyModule::build)?,
                 _ => {}
             }
@@ -543,7 +543,7 @@ impl<'a> LegacyModule<'a> {
         cx.members(v, |k, item| {
             match k {
                 "path" => m.path = cx.strings(item)?,
-                "outputs" => m.outputs = cx.opt_value(item),
+                "outputs" => m.outputs = item.opt(),
                 "resources" => {
                     m.resources = cx.named(item, |cx, key, r| {
                         let mut res = LegacyResource {
@@ -556,10 +556,10 @@ impl<'a> LegacyModule<'a> {
                         };
                         cx.members(r, |k, v| {
                             match k {
-                                "type" => res.type_name = cx.opt_string(v)?,
-                                "provider" => res.provider = cx.opt_string(v)?,
-                                "primary" => res.primary = cx.opt_value(v),
-                                "deposed" => res.deposed = cx.opt_value(v),
+                                "type" => res.type_name = v.opt_str()?,
+                                "provider" => res.provider = v.opt_str()?,
+                                "primary" => res.primary = v.opt(),
+                                "deposed" => res.deposed = v.opt(),
                                 _ => {}
                             }
                             Ok(())
@@ -608,8 +608,8 @@ impl LegacyResource<'_> {
 }
 
 /// Reads `version` of a raw state and checks it.
-pub(crate) fn state_version<'a>(cx: &Cx<'a>, v: Json<'a>) -> Result<u64> {
-    let n = cx.opt_uint(v)?.unwrap_or(0);
+pub(crate) fn state_version(v: Json<'_>) -> Result<u64> {
+    let n = v.opt_u64()?.unwrap_or(0);
     match n {
         3 | 4 => Ok(n),
         _ => Err(Error::new(ErrorKind::UnsupportedVersion {

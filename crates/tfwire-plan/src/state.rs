@@ -37,7 +37,7 @@ impl<'a> State<'a> {
         cx.members(v, |k, item| {
             match k {
                 "format_version" => {
-                    s.format_version = cx.opt_string(item)?;
+                    s.format_version = item.opt_str()?;
                     if let Some(fv) = s.format_version {
                         s.version = Some(
                             version::check("format_version", fv)
@@ -45,7 +45,7 @@ impl<'a> State<'a> {
                         );
                     }
                 }
-                "terraform_version" => s.terraform_version = cx.opt_string(item)?,
+                "terraform_version" => s.terraform_version = item.opt_str()?,
                 "values" if !item.is_null() => s.values = Some(Values::build(cx, item)?),
                 "checks" => s.checks = cx.list(item, Check::build)?,
                 _ => {}

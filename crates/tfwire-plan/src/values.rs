@@ -69,7 +69,7 @@ impl<'a> Index<'a> {
                 format!("expected a non-negative integer or a string, found {v}"),
                 v,
             )),
-            None => Err(cx.mismatch("an integer or a string", v)),
+            None => Err(crate::Error::from(v.unexpected("an integer or a string"))),
         }
     }
 }
@@ -169,9 +169,9 @@ impl<'a> Output<'a> {
         };
         cx.members(v, |k, item| {
             match k {
-                "value" => out.value = cx.opt_value(item),
-                "type" => out.ty = cx.opt_value(item),
-                "sensitive" => out.sensitive = cx.opt_bool(item)?.unwrap_or(false),
+                "value" => out.value = item.opt(),
+                "type" => out.ty = item.opt(),
+                "sensitive" => out.sensitive = item.opt_bool()?.unwrap_or(false),
                 _ => {}
             }
             Ok(())
@@ -204,7 +204,7 @@ impl<'a> Module<'a> {
         };
         cx.members(v, |k, item| {
             match k {
-                "address" => m.address = cx.opt_string(item)?,
+                "address" => m.address = item.opt_str()?,
                 "resources" => m.resources = cx.list(item, Resource::build)?,
                 // Recursion is bounded by the parser's depth limit.
                 "child_modules" => m.child_modules = cx.list(item, Module::build)?,
@@ -276,20 +276,20 @@ impl<'a> Resource<'a> {
         };
         cx.members(v, |k, item| {
             match k {
-                "address" => r.address = cx.string(item)?,
-                "mode" => r.mode = Mode::from_name(cx.string(item)?),
-                "type" => r.type_name = cx.string(item)?,
-                "name" => r.name = cx.string(item)?,
+                "address" => r.address = item.expect_str()?,
+                "mode" => r.mode = Mode::from_name(item.expect_str()?),
+                "type" => r.type_name = item.expect_str()?,
+                "name" => r.name = item.expect_str()?,
                 "index" => r.index = Index::build(cx, item)?,
-                "provider_name" => r.provider_name = cx.opt_string(item)?,
-                "schema_version" => r.schema_version = cx.opt_uint(item)?,
-                "values" => r.values = cx.opt_value(item),
-                "sensitive_values" => r.sensitive_values = cx.opt_value(item),
+                "provider_name" => r.provider_name = item.opt_str()?,
+                "schema_version" => r.schema_version = item.opt_u64()?,
+                "values" => r.values = item.opt(),
+                "sensitive_values" => r.sensitive_values = item.opt(),
                 "depends_on" => r.depends_on = cx.strings(item)?,
-                "tainted" => r.tainted = cx.opt_bool(item)?.unwrap_or(false),
-                "deposed_key" => r.deposed_key = cx.opt_string(item)?,
-                "identity" => r.identity = cx.opt_value(item),
-                "identity_schema_version" => r.identity_schema_version = cx.opt_uint(item)?,
+                "tainted" => r.tainted = item.opt_bool()?.unwrap_or(false),
+                "deposed_key" => r.deposed_key = item.opt_str()?,
+                "identity" => r.identity = item.opt(),
+                "identity_schema_version" => r.identity_schema_version = item.opt_u64()?,
                 _ => {}
             }
             Ok(())

@@ -1,74 +1,8 @@
 //! The crate's one error type: what went wrong, where in the value, and at which byte.
 
 use crate::json::{write_safe_inline, write_safe_str};
+pub(crate) use crate::path::{Path, PathStep};
 use core::fmt;
-
-/// One step of a [`Path`], in Terraform's vocabulary.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum PathStep {
-    /// An object attribute: `.name`.
-    Attr(String),
-    /// A map element: `["key"]`.
-    Key(String),
-    /// A list, set or tuple element, or a block in a list/set nesting: `[2]`.
-    Index(u64),
-}
-
-/// Where a value sits inside the value being decoded, e.g. `.disks[2].size` or
-/// `.tags["env"]`. The root is the empty path, displayed as `(root)`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Path(pub Vec<PathStep>);
-
-impl Path {
-    /// The empty path (the root value).
-    pub const fn root() -> Path {
-        Path(Vec::new())
-    }
-
-    /// Whether this is the root.
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The steps from the root.
-    pub fn steps(&self) -> &[PathStep] {
-        &self.0
-    }
-}
-
-impl fmt::Display for PathStep {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PathStep::Attr(name) if is_identifier(name) => write!(f, ".{name}"),
-            // An attribute name that is not an identifier is shown the way Terraform shows
-            // such names: as an index step with a quoted string.
-            PathStep::Attr(name) | PathStep::Key(name) => {
-                f.write_str("[")?;
-                write_safe_str(f, name)?;
-                f.write_str("]")
-            }
-            PathStep::Index(i) => write!(f, "[{i}]"),
-        }
-    }
-}
-
-impl fmt::Display for Path {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            return f.write_str("(root)");
-        }
-        for step in &self.0 {
-            write!(f, "{step}")?;
-        }
-        Ok(())
-    }
-}
-
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
 
 /// Writes through to a formatter with the characters of [`crate::json::is_unsafe_char`]
 /// escaped ([`write_safe_inline`]), so an error message is one line whatever text of the
@@ -270,9 +204,14 @@ pub enum ErrorKind {
         /// The limit.
         max: usize,
     },
-    /// A [`Path`] text with a step that is not `.name`, `["key"]` or `[index]` (see
-    /// [`Path::parse`]); the error's offset is the step's byte offset in the text.
-    InvalidPath,
+    /// A [`Path`] text that does not parse (see [`Path::parse`]); the error's offset is the
+    /// byte in the text where the syntax breaks.
+    InvalidPath {
+        /// The text.
+        text: String,
+        /// What is wrong there (e.g. `expected ']'`).
+        reason: &'static str,
+    },
     /// A map key that is not a string.
     NonStringKey(&'static str),
     /// A block count outside `min_items..=max_items`.
@@ -391,8 +330,10 @@ impl ErrorKind {
                 "the document has {count} JSON nodes (brackets, commas, colons and strings), \
                  more than the limit of {max}"
             ),
-            ErrorKind::InvalidPath => {
-                f.write_str("a path step must be .name, [\"key\"] or [index]")
+            ErrorKind::InvalidPath { text, reason } => {
+                f.write_str("invalid path ")?;
+                write_excerpt(f, text)?;
+                write!(f, ": {reason}")
             }
             ErrorKind::NonStringKey(found) => {
                 write!(f, "map keys must be strings, found {found}")
@@ -454,13 +395,13 @@ pub struct Error(Box<ErrorImpl>);
 struct ErrorImpl {
     kind: ErrorKind,
     offset: usize,
-    path: Path,
+    path: Path<'static>,
 }
 
 impl Error {
     /// An error of `kind` at byte `offset` of the input, at `path`.
     #[cold]
-    pub fn new(kind: ErrorKind, offset: usize, path: Path) -> Error {
+    pub fn new(kind: ErrorKind, offset: usize, path: Path<'static>) -> Error {
         Error(Box::new(ErrorImpl { kind, offset, path }))
     }
 
@@ -475,7 +416,7 @@ impl Error {
     }
 
     /// Where the offending value sits.
-    pub fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path<'static> {
         &self.0.path
     }
 
@@ -486,7 +427,7 @@ impl Error {
     }
 
     /// Replaces the path (used by callers that decode a value nested inside a larger one).
-    pub fn with_path(mut self, path: Path) -> Error {
+    pub fn with_path(mut self, path: Path<'static>) -> Error {
         self.0.path = path;
         self
     }
@@ -507,7 +448,7 @@ impl Error {
 pub(crate) struct Fail {
     kind: ErrorKind,
     at: usize,
-    steps: Vec<PathStep>,
+    steps: Vec<PathStep<'static>>,
 }
 
 /// The result of one step of a recursive walk that fails with a [`Fail`].
@@ -565,7 +506,7 @@ impl Fail {
 
     /// Adds the step of the enclosing container (called while unwinding).
     #[cold]
-    pub(crate) fn step(mut self: Box<Fail>, s: PathStep) -> Box<Fail> {
+    pub(crate) fn step(mut self: Box<Fail>, s: PathStep<'static>) -> Box<Fail> {
         self.steps.push(s);
         self
     }
@@ -579,7 +520,7 @@ impl Fail {
             mut steps,
         } = self;
         steps.reverse();
-        Error::new(kind, at, Path(steps))
+        Error::new(kind, at, Path::from(steps))
     }
 }
 
@@ -628,18 +569,18 @@ mod tests {
 
     #[test]
     fn paths_read_like_terraform() {
-        let p = Path(vec![
+        let p = Path::from(vec![
             PathStep::Attr("disks".into()),
             PathStep::Index(2),
             PathStep::Attr("size".into()),
         ]);
         assert_eq!(p.to_string(), ".disks[2].size");
-        let p = Path(vec![
+        let p = Path::from(vec![
             PathStep::Attr("tags".into()),
             PathStep::Key("env".into()),
         ]);
         assert_eq!(p.to_string(), ".tags[\"env\"]");
-        let p = Path(vec![
+        let p = Path::from(vec![
             PathStep::Attr("with space".into()),
             PathStep::Key("a\"b\n".into()),
         ]);
@@ -655,7 +596,7 @@ mod tests {
                 found: "bool",
             },
             17,
-            Path(vec![
+            Path::from(vec![
                 PathStep::Attr("tags".into()),
                 PathStep::Key("env".into()),
             ]),
@@ -712,7 +653,10 @@ mod tests {
             ErrorKind::UnplacedSyntax(hostile.into()),
             ErrorKind::JsonTooDeep { max_depth: 3 },
             ErrorKind::TooManyNodes { count: 9, max: 8 },
-            ErrorKind::InvalidPath,
+            ErrorKind::InvalidPath {
+                text: hostile.into(),
+                reason: "expected ']'",
+            },
             ErrorKind::NonStringKey("nil"),
             ErrorKind::BlockCount {
                 block: hostile.into(),
@@ -756,7 +700,7 @@ mod tests {
                 | ErrorKind::UnplacedSyntax(_)
                 | ErrorKind::JsonTooDeep { .. }
                 | ErrorKind::TooManyNodes { .. }
-                | ErrorKind::InvalidPath
+                | ErrorKind::InvalidPath { .. }
                 | ErrorKind::NonStringKey(_)
                 | ErrorKind::BlockCount { .. }
                 | ErrorKind::LimitExceeded { .. }
@@ -779,7 +723,11 @@ mod tests {
                 !text.contains("at byte") && !text.contains("offset"),
                 "{kind:?}: {text}"
             );
-            let e = Error::new(kind.clone(), 12345, Path(vec![PathStep::Key("k\n".into())]));
+            let e = Error::new(
+                kind.clone(),
+                12345,
+                Path::from(vec![PathStep::Key("k\n".into())]),
+            );
             let shown = e.to_string();
             assert!(!unsafe_chars(&shown), "{kind:?}: {shown:?}");
             assert!(shown.starts_with("[\"k\\n\"]: "), "{shown}");

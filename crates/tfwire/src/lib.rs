@@ -160,6 +160,7 @@ pub mod json;
 pub mod lookup;
 mod nfc;
 mod number;
+pub mod path;
 mod program;
 mod proto;
 pub mod schema;
@@ -175,11 +176,12 @@ pub use decode::{
 pub use encode::{
     append_raw_msgpack, encode_json, encode_json_into, encode_msgpack, encode_msgpack_into,
 };
-pub use error::{Error, ErrorKind, Expected, Limit, Path, PathStep, line_column};
+pub use error::{Error, ErrorKind, Expected, Limit, line_column};
 pub use implied::{implied_type_msgpack, implied_type_msgpack_wrapped};
 pub use json::shape::{JSON_NODE_BYTES, check_json_shape};
 pub use lookup::lookup;
 pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number};
+pub use path::{Path, PathStep};
 pub use program::Program;
 pub use ty::{AttrTy, ObjectAttribute, ObjectType, Ty, Type};
 pub use value::{Dynamic, Refinements, Value};

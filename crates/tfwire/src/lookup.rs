@@ -35,7 +35,8 @@
 //! lookup decodes that one container fully and goes on in the decoded value.
 
 use crate::decode::{Config, Decoder};
-use crate::error::{Error, ErrorKind, Path, PathStep};
+use crate::error::{Error, ErrorKind};
+use crate::path::{Path, PathStep};
 use crate::program::{Node, NodeId, Program};
 use crate::value::Value;
 use bumpalo::Bump;
@@ -46,17 +47,32 @@ use tfwire_msgpack::{Kind, Tokenizer};
 pub fn lookup<'a>(
     program: &'a Program,
     input: &'a [u8],
-    path: &Path,
+    path: &Path<'_>,
     arena: &'a Bump,
 ) -> Result<Option<Value<'a>>, Error> {
     Decoder::new(Config::default()).lookup_msgpack(program, input, path, arena)
 }
 
 impl<'a> Value<'a> {
-    /// The value at `path` inside this one: attributes of objects and keys of maps (either
-    /// step names either), elements of lists, tuples and sets (in the set's order); `None`
+    /// The value at `path` inside this one: attributes of objects and keys of maps (an
+    /// attribute step and a key step of one name select the same, see
+    /// [`crate::path`]), elements of lists, tuples and sets (in the set's order); `None`
     /// where the path leaves the value, or goes through a null or unknown value.
-    pub fn at(&self, path: &Path) -> Option<Value<'a>> {
+    ///
+    /// ```
+    /// use tfwire::{Path, Program, Type};
+    /// let program = Program::compile(&Type::from_json(
+    ///     r#"["object",{"tags":["map","string"],"ports":["list","number"]}]"#)?);
+    /// let arena = bumpalo::Bump::new();
+    /// let v = tfwire::decode_json(&program, br#"{"tags":{"env":"prod"},"ports":[80,443]}"#, &arena)?;
+    /// assert_eq!(v.at(&Path::parse(".tags.env")?).and_then(|v| v.as_str()), Some("prod"));
+    /// assert_eq!(v.at(&Path::parse(r#".tags["env"]"#)?).and_then(|v| v.as_str()), Some("prod"));
+    /// assert!(v.at(&Path::parse(".ports[1]")?).is_some());
+    /// assert!(v.at(&Path::parse(".ports[2]")?).is_none());
+    /// assert_eq!(v.at(&Path::root()), Some(v));
+    /// # Ok::<(), tfwire::Error>(())
+    /// ```
+    pub fn at(&self, path: &Path<'_>) -> Option<Value<'a>> {
         let mut v = *self;
         for step in path.steps() {
             v = v.unwrap_dynamic();
@@ -77,130 +93,6 @@ impl<'a> Value<'a> {
     }
 }
 
-impl Path {
-    /// Parses a path as tfwire displays one: `.name` (an attribute), `["key"]` (a map key or
-    /// an attribute; JSON string escapes), `[2]` (an element), in any sequence. The empty
-    /// string and `(root)` are the root.
-    ///
-    /// ```
-    /// use tfwire::{Path, PathStep};
-    /// let p = Path::parse(r#".ingress[2]["cidr \"blocks\""]"#)?;
-    /// assert_eq!(p.steps(), [
-    ///     PathStep::Attr("ingress".into()), PathStep::Index(2), PathStep::Key("cidr \"blocks\"".into()),
-    /// ]);
-    /// assert_eq!(Path::parse(&p.to_string())?, p);
-    /// assert_eq!(
-    ///     Path::parse(".a[").unwrap_err().to_string(),
-    ///     r#"(root): a path step must be .name, ["key"] or [index] (at byte 2)"#,
-    /// );
-    /// # Ok::<(), tfwire::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::InvalidPath`](crate::ErrorKind::InvalidPath) at the byte offset of the
-    /// first step that does not parse.
-    pub fn parse(s: &str) -> Result<Path, Error> {
-        let mut steps = Vec::new();
-        if s == "(root)" {
-            return Ok(Path(steps));
-        }
-        let b = s.as_bytes();
-        let mut i = 0;
-        let bad = |at: usize| Error::new(ErrorKind::InvalidPath, at, Path::root());
-        while i < b.len() {
-            match b[i] {
-                b'.' => {
-                    let start = i + 1;
-                    let mut end = start;
-                    while end < b.len() && b[end] != b'.' && b[end] != b'[' {
-                        end += 1;
-                    }
-                    if end == start {
-                        return Err(bad(i));
-                    }
-                    steps.push(PathStep::Attr(s[start..end].to_owned()));
-                    i = end;
-                }
-                b'[' if b.get(i + 1) == Some(&b'"') => {
-                    let (key, len) = json_string(&s[i + 1..]).ok_or_else(|| bad(i))?;
-                    let end = i + 1 + len;
-                    if b.get(end) != Some(&b']') {
-                        return Err(bad(i));
-                    }
-                    steps.push(PathStep::Key(key));
-                    i = end + 1;
-                }
-                b'[' => {
-                    let start = i + 1;
-                    let mut end = start;
-                    while end < b.len() && b[end].is_ascii_digit() {
-                        end += 1;
-                    }
-                    if end == start || b.get(end) != Some(&b']') {
-                        return Err(bad(i));
-                    }
-                    let n = s[start..end].parse().map_err(|_| bad(i))?;
-                    steps.push(PathStep::Index(n));
-                    i = end + 1;
-                }
-                _ => return Err(bad(i)),
-            }
-        }
-        Ok(Path(steps))
-    }
-}
-
-/// A JSON string at the start of `s`: its value and its length in bytes.
-fn json_string(s: &str) -> Option<(String, usize)> {
-    let mut out = String::new();
-    let mut chars = s.char_indices();
-    if chars.next()?.1 != '"' {
-        return None;
-    }
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return Some((out, i + 1)),
-            '\\' => match chars.next()?.1 {
-                '"' => out.push('"'),
-                '\\' => out.push('\\'),
-                '/' => out.push('/'),
-                'n' => out.push('\n'),
-                'r' => out.push('\r'),
-                't' => out.push('\t'),
-                'b' => out.push('\u{8}'),
-                'f' => out.push('\u{c}'),
-                'u' => {
-                    fn hex(chars: &mut core::str::CharIndices<'_>) -> Option<u32> {
-                        let mut n = 0;
-                        for _ in 0..4 {
-                            n = n * 16 + chars.next()?.1.to_digit(16)?;
-                        }
-                        Some(n)
-                    }
-                    let mut n = hex(&mut chars)?;
-                    if (0xd800..0xdc00).contains(&n) {
-                        // A surrogate pair.
-                        if chars.next()?.1 != '\\' || chars.next()?.1 != 'u' {
-                            return None;
-                        }
-                        let lo = hex(&mut chars)?;
-                        if !(0xdc00..0xe000).contains(&lo) {
-                            return None;
-                        }
-                        n = 0x10000 + ((n - 0xd800) << 10) + (lo - 0xdc00);
-                    }
-                    out.push(char::from_u32(n)?);
-                }
-                _ => return None,
-            },
-            c if (c as u32) < 0x20 => return None,
-            c => out.push(c),
-        }
-    }
-    None
-}
-
 /// Where a lookup stands: the value starting at the tokenizer's position, typed by `node`.
 struct Walk<'a, 'd> {
     decoder: &'d mut Decoder,
@@ -208,7 +100,12 @@ struct Walk<'a, 'd> {
     input: &'a [u8],
     arena: &'a Bump,
     tok: Tokenizer<'a>,
-    path: &'d Path,
+    path: &'d Path<'d>,
+}
+
+/// The steps as an error's path.
+fn owned(steps: &[PathStep<'_>]) -> Path<'static> {
+    steps.iter().map(|s| s.clone().into_owned()).collect()
 }
 
 /// What the walk found at one step.
@@ -221,13 +118,13 @@ enum Step {
     Decode,
 }
 
-fn syntax(e: tfwire_msgpack::Error, path: &[PathStep]) -> Error {
+fn syntax(e: tfwire_msgpack::Error, path: &[PathStep<'_>]) -> Error {
     let kind = match e.kind {
         tfwire_msgpack::ErrorKind::Incomplete { .. } => ErrorKind::UnexpectedEof,
         tfwire_msgpack::ErrorKind::ReservedMarker => ErrorKind::InvalidMarker(0xc1),
         _ => ErrorKind::UnexpectedEof,
     };
-    Error::new(kind, e.offset, Path(path.to_vec()))
+    Error::new(kind, e.offset, owned(path))
 }
 
 impl<'a> Walk<'a, '_> {
@@ -244,13 +141,17 @@ impl<'a> Walk<'a, '_> {
                 self.arena,
             )
             .map_err(|e| {
-                let mut p = steps.to_vec();
-                p.extend_from_slice(e.path().steps());
-                e.with_base(span.start).with_path(Path(p))
+                let p = owned(steps)
+                    .steps()
+                    .iter()
+                    .chain(e.path().steps())
+                    .cloned()
+                    .collect();
+                e.with_base(span.start).with_path(p)
             })
     }
 
-    fn step(&mut self, node: NodeId, step: &PathStep, done: usize) -> Result<Step, Error> {
+    fn step(&mut self, node: NodeId, step: &PathStep<'_>, done: usize) -> Result<Step, Error> {
         let steps = &self.path.steps()[..done];
         let err = |e| syntax(e, steps);
         let t = self.tok.peek_token().map_err(err)?;
@@ -276,7 +177,7 @@ impl<'a> Walk<'a, '_> {
                 Kind::Map(n),
             ) => {
                 let attrs = self.program.attrs_of(start, len);
-                let Ok(i) = attrs.binary_search_by(|a| (*a.name).cmp(name.as_str())) else {
+                let Ok(i) = attrs.binary_search_by(|a| (*a.name).cmp(name)) else {
                     return Ok(Step::Absent);
                 };
                 let child = attrs[i].node;
@@ -390,7 +291,7 @@ impl Decoder {
         &mut self,
         program: &'a Program,
         input: &'a [u8],
-        path: &Path,
+        path: &Path<'_>,
         arena: &'a Bump,
     ) -> Result<Option<Value<'a>>, Error> {
         let mut w = Walk {
@@ -408,7 +309,7 @@ impl Decoder {
                 Step::Absent => return Ok(None),
                 Step::Decode => {
                     let v = w.decode(node, done)?;
-                    return Ok(v.at(&Path(path.steps()[done..].to_vec())));
+                    return Ok(v.at(&path.steps()[done..].iter().cloned().collect()));
                 }
             }
         }

@@ -7,7 +7,6 @@ mod documents;
 mod merged;
 mod model;
 mod numbers;
-mod paths;
 mod rawstate;
 mod real_client;
 mod summary_stream;

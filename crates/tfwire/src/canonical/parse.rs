@@ -50,11 +50,11 @@ pub fn parse<'a>(text: &'a [u8], arena: &'a Bump) -> Result<Value<'a>, Error> {
 const MAX_DEPTH: usize = crate::Config::MAX_DEPTH;
 
 #[cold]
-fn entry_step(is_map: bool, k: &str) -> PathStep {
+fn entry_step(is_map: bool, k: &str) -> PathStep<'static> {
     if is_map {
-        PathStep::Key(k.to_owned())
+        PathStep::Key(k.to_owned().into())
     } else {
-        PathStep::Attr(k.to_owned())
+        PathStep::Attr(k.to_owned().into())
     }
 }
 

@@ -342,19 +342,21 @@ impl<'a> Machine<'a> {
     }
 
     /// The path through the first `depth` frames.
-    fn path(&self, depth: usize) -> Path {
+    fn path(&self, depth: usize) -> Path<'static> {
         let mut steps = Vec::new();
         for f in &self.frames[..depth] {
             match f.kind {
                 Kind::List | Kind::Set | Kind::Tuple => steps.push(PathStep::Index(f.done as u64)),
-                Kind::Map if f.state == State::Value => steps.push(PathStep::Key(f.key.to_owned())),
+                Kind::Map if f.state == State::Value => {
+                    steps.push(PathStep::Key(f.key.to_owned().into()))
+                }
                 Kind::Object if f.state == State::Value => {
-                    steps.push(PathStep::Attr(f.key.to_owned()))
+                    steps.push(PathStep::Attr(f.key.to_owned().into()))
                 }
                 _ => {}
             }
         }
-        Path(steps)
+        Path::from(steps)
     }
 
     /// The machine's one way to fail: `e` at `offset`, with the path through the first
@@ -902,7 +904,7 @@ impl<'a> Machine<'a> {
                     let mut e =
                         self.error_at(ErrorKind::UnsupportedAttribute(key.to_owned()), at, depth);
                     let mut path = e.path().clone();
-                    path.0.push(PathStep::Attr(key.to_owned()));
+                    path.push(PathStep::Attr(key.to_owned().into()));
                     e = e.with_path(path);
                     return Err(Halt::Error(e));
                 };

@@ -410,7 +410,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 self.fail(not_nfc("map key"))
             };
             r.and_then(|()| self.child(x, e, depth + 1, checked))
-                .map_err(|f| f.step(PathStep::Key((*k).to_owned())))?;
+                .map_err(|f| f.step(PathStep::Key((*k).to_owned().into())))?;
         }
         self.sink.end_map();
         Ok(())
@@ -435,7 +435,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                         .attr_key(i, a)
                         .or_else(|k| self.fail(k))
                         .and_then(|()| self.child(x, Cur::Node(a.node), depth + 1, checked))
-                        .map_err(|f| f.step(PathStep::Attr((*k).to_owned())))?;
+                        .map_err(|f| f.step(PathStep::Attr((*k).to_owned().into())))?;
                 }
             }
             Attrs::Ty(_) => {
@@ -444,7 +444,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                         .map_key(i, k)
                         .or_else(|k| self.fail(k))
                         .and_then(|()| self.child(x, attrs.cur(i), depth + 1, checked))
-                        .map_err(|f| f.step(PathStep::Attr((*k).to_owned())))?;
+                        .map_err(|f| f.step(PathStep::Attr((*k).to_owned().into())))?;
                 }
             }
         }

@@ -374,6 +374,215 @@ impl<'a> Json<'a> {
     }
 }
 
+/// What a reader of a document's model expected where the document holds something else:
+/// the one description of the "expect an object (a string, ...) here" checks of
+/// [`Json::expect_object`] and its siblings. Each crate maps it into its own error once
+/// (tfwire's schema loader, tfwire-plan's document model), adding the path it collects
+/// while unwinding; the message is the same in both.
+///
+/// ```
+/// use tfwire::json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
+/// let text = br#"{"name":true,"count":-3}"#;
+/// let mut buf = text.to_vec();
+/// buf.resize(text.len() + INPUT_PADDING, b' ');
+/// let shape = json_shape(text, 64, usize::MAX)?;
+/// let mut parser = TapeParser::default();
+/// let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
+/// let root = doc.root().expect_object()?;
+/// let e = root.get("name").unwrap().expect_str().unwrap_err();
+/// assert_eq!(e.to_string(), "expected a string, found a bool");
+/// assert_eq!(e.offset, Some(8));
+/// let e = root.get("count").unwrap().expect_u64().unwrap_err();
+/// assert_eq!(e.to_string(), "expected a non-negative integer, found the number -3");
+/// assert_eq!(doc.root().get("missing").map(|v| v.opt_str()), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unexpected {
+    /// What the reader called for, with an article (`"an object"`, `"a non-negative
+    /// integer"`).
+    pub expected: &'static str,
+    /// The kind of value found.
+    pub found: JsonKind,
+    /// A number found: its text as written (at most 64 characters, then cut).
+    pub number: Option<String>,
+    /// The byte offset of the value found (`None` for [`Json::null`]).
+    pub offset: Option<usize>,
+}
+
+/// `expected …, found …` (the offset is the embedding error's to show).
+impl fmt::Display for Unexpected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected {}, found ", self.expected)?;
+        match &self.number {
+            Some(text) => write!(f, "the number {text}"),
+            None => f.write_str(self.found.describe()),
+        }
+    }
+}
+
+impl std::error::Error for Unexpected {}
+
+/// A number's text for a message: up to 64 characters, else its first 40 and last 16
+/// around `…`.
+fn number_excerpt(text: &str) -> String {
+    if text.len() <= 64 {
+        text.to_owned()
+    } else {
+        format!("{}…{}", &text[..40], &text[text.len() - 16..])
+    }
+}
+
+/// Checks with precise errors, for readers that build a model from a document: each gives
+/// the value in the form asked for, or an [`Unexpected`] naming what was expected, what was
+/// found and where. The `opt_` forms take `null` (an absent property reads as `null` in
+/// most formats) as `None`.
+impl<'a> Json<'a> {
+    /// The error for this value where `expected` was called for.
+    #[cold]
+    pub fn unexpected(&self, expected: &'static str) -> Unexpected {
+        Unexpected {
+            expected,
+            found: self.kind(),
+            number: self.as_number().map(|n| number_excerpt(&n.to_string())),
+            offset: self.offset(),
+        }
+    }
+
+    /// The object, or an error.
+    ///
+    /// # Errors
+    ///
+    /// [`Unexpected`] for any other kind.
+    pub fn expect_object(&self) -> Result<Object<'a>, Unexpected> {
+        self.as_object().ok_or_else(|| self.unexpected("an object"))
+    }
+
+    /// The array, or an error.
+    ///
+    /// # Errors
+    ///
+    /// [`Unexpected`] for any other kind.
+    pub fn expect_array(&self) -> Result<Array<'a>, Unexpected> {
+        self.as_array().ok_or_else(|| self.unexpected("an array"))
+    }
+
+    /// The string, or an error.
+    ///
+    /// # Errors
+    ///
+    /// [`Unexpected`] for any other kind.
+    pub fn expect_str(&self) -> Result<&'a str, Unexpected> {
+        self.as_str().ok_or_else(|| self.unexpected("a string"))
+    }
+
+    /// The bool, or an error.
+    ///
+    /// # Errors
+    ///
+    /// [`Unexpected`] for any other kind.
+    pub fn expect_bool(&self) -> Result<bool, Unexpected> {
+        self.as_bool().ok_or_else(|| self.unexpected("a bool"))
+    }
+
+    /// The non-negative integer that fits a `u64`, or an error.
+    ///
+    /// # Errors
+    ///
+    /// [`Unexpected`] for any other kind or number (an integer beyond `u64`'s range is
+    /// said to be one).
+    pub fn expect_u64(&self) -> Result<u64, Unexpected> {
+        self.as_u64().ok_or_else(|| {
+            self.unexpected(match self.as_number() {
+                Some(JsonNumber::Decimal(t)) if t.bytes().all(|b| b.is_ascii_digit()) => {
+                    "a non-negative integer of at most 18446744073709551615"
+                }
+                _ => "a non-negative integer",
+            })
+        })
+    }
+
+    /// The integer that fits an `i64`, or an error.
+    ///
+    /// # Errors
+    ///
+    /// [`Unexpected`] for any other kind or number (an integer beyond `i64`'s range is
+    /// said to be one).
+    pub fn expect_i64(&self) -> Result<i64, Unexpected> {
+        self.as_i64().ok_or_else(|| {
+            let integer = match self.as_number() {
+                Some(JsonNumber::U64(_)) => true,
+                Some(JsonNumber::Decimal(t)) => t
+                    .strip_prefix('-')
+                    .unwrap_or(t)
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()),
+                _ => false,
+            };
+            self.unexpected(if integer {
+                "an integer from -9223372036854775808 to 9223372036854775807"
+            } else {
+                "an integer"
+            })
+        })
+    }
+
+    /// `None` for `null`, else the value.
+    pub fn opt(&self) -> Option<Json<'a>> {
+        (!self.is_null()).then_some(*self)
+    }
+
+    /// The string, `None` for `null`, or an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`Json::expect_str`].
+    pub fn opt_str(&self) -> Result<Option<&'a str>, Unexpected> {
+        self.opt().map(|v| v.expect_str()).transpose()
+    }
+
+    /// The bool, `None` for `null`, or an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`Json::expect_bool`].
+    pub fn opt_bool(&self) -> Result<Option<bool>, Unexpected> {
+        self.opt().map(|v| v.expect_bool()).transpose()
+    }
+
+    /// The non-negative integer, `None` for `null`, or an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`Json::expect_u64`].
+    pub fn opt_u64(&self) -> Result<Option<u64>, Unexpected> {
+        self.opt().map(|v| v.expect_u64()).transpose()
+    }
+
+    /// The integer, `None` for `null`, or an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`Json::expect_i64`].
+    pub fn opt_i64(&self) -> Result<Option<i64>, Unexpected> {
+        self.opt().map(|v| v.expect_i64()).transpose()
+    }
+
+    /// The value at `path` inside this one, if every step exists (see [`Json::child`]).
+    pub fn at(&self, path: &crate::Path<'_>) -> Option<Json<'a>> {
+        path.steps().iter().try_fold(*self, |v, step| v.child(step))
+    }
+
+    /// The member or element one step selects: an attribute step and a key step both
+    /// select an object member (see [`crate::path`]), an index step an array element.
+    pub fn child(&self, step: &crate::PathStep<'_>) -> Option<Json<'a>> {
+        match step {
+            crate::PathStep::Attr(name) | crate::PathStep::Key(name) => self.get(name),
+            crate::PathStep::Index(i) => self.index(usize::try_from(*i).ok()?),
+        }
+    }
+}
+
 fn container_count(node: &Node<'_>) -> usize {
     match *node {
         Node::Object { count, .. } | Node::Array { count, .. } => count,

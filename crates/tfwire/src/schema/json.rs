@@ -7,8 +7,8 @@ use super::{
 use crate::decode::json_tape::{DocText, TapeSource};
 use crate::error::{Error, ErrorKind, Path, PathStep};
 use crate::json::Safe;
-use crate::json::tape::{DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, Node, StaticNode, TapeParser};
-use crate::json::view::Json;
+use crate::json::tape::{DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, TapeParser};
+use crate::json::view::{Json, Unexpected};
 use bumpalo::Bump;
 use std::collections::BTreeMap;
 
@@ -63,24 +63,35 @@ struct Doc<'a, 't> {
     bump: &'a Bump,
 }
 
-type Steps = Vec<PathStep>;
+type Steps<'t> = Vec<PathStep<'t>>;
+
+/// The steps as an error's path.
+fn owned(path: &Steps<'_>) -> Path<'static> {
+    path.iter().map(|s| s.clone().into_owned()).collect()
+}
 
 impl<'a, 't> Doc<'a, 't> {
-    fn fail<T>(&self, at: usize, path: &Steps, message: impl Into<String>) -> Result<T, Error> {
+    fn fail<T>(&self, at: usize, path: &Steps<'_>, message: impl Into<String>) -> Result<T, Error> {
         Err(Error::new(
             ErrorKind::InvalidSchema(message.into()),
             self.src.offset_of(at),
-            Path(path.clone()),
+            owned(path),
         ))
+    }
+
+    /// The shared view's description of a value of the wrong kind, as the loader's error.
+    #[cold]
+    fn unexpected(&self, at: usize, path: &Steps<'_>, u: Unexpected) -> Error {
+        Error::new(
+            ErrorKind::InvalidSchema(u.to_string()),
+            u.offset.unwrap_or_else(|| self.src.offset_of(at)),
+            owned(path),
+        )
     }
 
     /// The value at node `i`.
     fn value(&self, i: usize) -> Json<'t> {
         Json::new(&self.doc.nodes()[i..], self.doc)
-    }
-
-    fn kind(&self, i: usize) -> &'static str {
-        self.value(i).kind().describe()
     }
 
     /// The members of the object at `i` (key, value index); `None` if `i` is not an object.
@@ -93,73 +104,42 @@ impl<'a, 't> Doc<'a, 't> {
         )
     }
 
-    fn object(&self, i: usize, path: &Steps, what: &str) -> Result<Vec<(&'t str, usize)>, Error> {
-        match self.members(i) {
-            Some(m) => Ok(m),
-            None => self.fail(
-                i,
-                path,
-                format!("{what} must be an object, found {}", self.kind(i)),
-            ),
-        }
+    fn object(&self, i: usize, path: &Steps<'_>) -> Result<Vec<(&'t str, usize)>, Error> {
+        let object = self
+            .value(i)
+            .expect_object()
+            .map_err(|u| self.unexpected(i, path, u))?;
+        Ok(object
+            .iter()
+            .map(|(key, v)| (key, v.node_index().unwrap_or(i)))
+            .collect())
     }
 
-    fn string(&self, i: usize, path: &Steps) -> Result<&'a str, Error> {
-        match self.src.nodes[i] {
-            Node::String(s) => Ok(s),
-            _ => self.fail(
-                i,
-                path,
-                format!("a string is required, found {}", self.kind(i)),
-            ),
-        }
+    fn string(&self, i: usize, path: &Steps<'_>) -> Result<&'t str, Error> {
+        self.value(i)
+            .expect_str()
+            .map_err(|u| self.unexpected(i, path, u))
     }
 
-    fn boolean(&self, i: usize, path: &Steps) -> Result<bool, Error> {
-        match self.src.nodes[i] {
-            Node::Static(StaticNode::Bool(b)) => Ok(b),
-            Node::Static(StaticNode::Null) => Ok(false),
-            _ => self.fail(
-                i,
-                path,
-                format!("a bool is required, found {}", self.kind(i)),
-            ),
-        }
+    /// A bool (`null` is false).
+    fn boolean(&self, i: usize, path: &Steps<'_>) -> Result<bool, Error> {
+        let b = self.value(i).opt_bool();
+        b.map(|b| b.unwrap_or(false))
+            .map_err(|u| self.unexpected(i, path, u))
     }
 
-    fn integer(&self, i: usize, path: &Steps) -> Result<i64, Error> {
-        match self.src.nodes[i] {
-            Node::Static(StaticNode::I64(n)) => Ok(n),
-            Node::Static(StaticNode::U64(n)) if n <= i64::MAX as u64 => Ok(n as i64),
-            Node::Static(StaticNode::Null) => Ok(0),
-            Node::Static(StaticNode::F64(_) | StaticNode::U64(_)) => {
-                let text = excerpt(self.src.number_text(i));
-                if text.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
-                    self.fail(
-                        i,
-                        path,
-                        format!("the integer {text} is out of range (at most {})", i64::MAX),
-                    )
-                } else {
-                    self.fail(
-                        i,
-                        path,
-                        format!("an integer is required, found the number {text}"),
-                    )
-                }
-            }
-            _ => self.fail(
-                i,
-                path,
-                format!("an integer is required, found {}", self.kind(i)),
-            ),
-        }
+    /// An integer (`null` is 0).
+    fn integer(&self, i: usize, path: &Steps<'_>) -> Result<i64, Error> {
+        let n = self.value(i).opt_i64();
+        n.map(|n| n.unwrap_or(0))
+            .map_err(|u| self.unexpected(i, path, u))
     }
 
-    fn count(&self, i: usize, path: &Steps) -> Result<u64, Error> {
-        let n = self.integer(i, path)?;
-        u64::try_from(n)
-            .or_else(|_| self.fail(i, path, format!("a count cannot be negative ({n})")))
+    /// A non-negative integer (`null` is 0).
+    fn count(&self, i: usize, path: &Steps<'_>) -> Result<u64, Error> {
+        let n = self.value(i).opt_u64();
+        n.map(|n| n.unwrap_or(0))
+            .map_err(|u| self.unexpected(i, path, u))
     }
 
     /// Fails at the second of two members of `members` with the same name, or at a member
@@ -168,7 +148,7 @@ impl<'a, 't> Doc<'a, 't> {
         &self,
         members: &[(&'t str, usize)],
         others: &[(&'t str, usize)],
-        path: &mut Steps,
+        path: &mut Steps<'t>,
     ) -> Result<(), Error> {
         // Sorted by name (then position), so that the check is O(n log n) for any schema.
         let mut names: Vec<(&str, bool, usize)> = members
@@ -195,18 +175,18 @@ impl<'a, 't> Doc<'a, 't> {
         } else {
             (format!("{} is declared twice", Safe(name)), w[1].2)
         };
-        path.push(PathStep::Key(name.into()));
+        path.push(PathStep::key(name));
         self.fail(v, path, what)
     }
 
-    fn document(&self, path: &mut Steps) -> Result<ProviderSchemas, Error> {
+    fn document(&self, path: &mut Steps<'t>) -> Result<ProviderSchemas, Error> {
         let mut out = ProviderSchemas::default();
-        let members = self.object(0, path, "a provider schemas document")?;
+        let members = self.object(0, path)?;
         let mut schemas_at = None;
         for (key, v) in members {
             match key {
                 "format_version" => {
-                    path.push(PathStep::Attr(key.into()));
+                    path.push(PathStep::attr(key));
                     let version = self.string(v, path)?;
                     let major = version
                         .split('.')
@@ -238,9 +218,9 @@ impl<'a, 't> Doc<'a, 't> {
                 "not a provider schemas document: no \"provider_schemas\"",
             );
         };
-        path.push(PathStep::Attr("provider_schemas".into()));
-        for (addr, v) in self.object(at, path, "provider_schemas")? {
-            path.push(PathStep::Key(addr.into()));
+        path.push(PathStep::attr("provider_schemas"));
+        for (addr, v) in self.object(at, path)? {
+            path.push(PathStep::key(addr));
             let p = self.provider(v, path)?;
             path.pop();
             out.providers.insert(addr.to_owned(), p);
@@ -249,10 +229,10 @@ impl<'a, 't> Doc<'a, 't> {
         Ok(out)
     }
 
-    fn provider(&self, at: usize, path: &mut Steps) -> Result<ProviderSchema, Error> {
+    fn provider(&self, at: usize, path: &mut Steps<'t>) -> Result<ProviderSchema, Error> {
         let mut p = ProviderSchema::default();
-        for (key, v) in self.object(at, path, "a provider's schemas")? {
-            path.push(PathStep::Attr(key.into()));
+        for (key, v) in self.object(at, path)? {
+            path.push(PathStep::attr(key));
             match key {
                 "provider" => p.provider = Some(self.schema(v, path)?),
                 "provider_meta" => p.provider_meta = Some(self.schema(v, path)?),
@@ -269,28 +249,26 @@ impl<'a, 't> Doc<'a, 't> {
         Ok(p)
     }
 
-    fn schemas(&self, at: usize, path: &mut Steps) -> Result<BTreeMap<String, Schema>, Error> {
+    fn schemas(&self, at: usize, path: &mut Steps<'t>) -> Result<BTreeMap<String, Schema>, Error> {
         let mut out = BTreeMap::new();
         // null, and the empty array some hand-trimmed fixtures have, mean no schemas.
-        if matches!(
-            self.src.nodes[at],
-            Node::Static(StaticNode::Null) | Node::Array { len: 0, .. }
-        ) {
+        let v = self.value(at);
+        if v.is_null() || v.as_array().is_some_and(|a| a.is_empty()) {
             return Ok(out);
         }
-        for (name, v) in self.object(at, path, "a map of schemas")? {
-            path.push(PathStep::Key(name.into()));
+        for (name, v) in self.object(at, path)? {
+            path.push(PathStep::key(name));
             out.insert(name.to_owned(), self.schema(v, path)?);
             path.pop();
         }
         Ok(out)
     }
 
-    fn schema(&self, at: usize, path: &mut Steps) -> Result<Schema, Error> {
+    fn schema(&self, at: usize, path: &mut Steps<'t>) -> Result<Schema, Error> {
         let mut s = Schema::default();
         let mut block = None;
-        for (key, v) in self.object(at, path, "a schema")? {
-            path.push(PathStep::Attr(key.into()));
+        for (key, v) in self.object(at, path)? {
+            path.push(PathStep::attr(key));
             match key {
                 "version" => s.version = self.integer(v, path)?,
                 "block" => block = Some(self.block(v, path, 0)?),
@@ -304,7 +282,7 @@ impl<'a, 't> Doc<'a, 't> {
         Ok(s)
     }
 
-    fn block(&self, at: usize, path: &mut Steps, depth: usize) -> Result<Block, Error> {
+    fn block(&self, at: usize, path: &mut Steps<'t>, depth: usize) -> Result<Block, Error> {
         if depth > MAX_BLOCK_DEPTH {
             return self.fail(
                 at,
@@ -313,26 +291,26 @@ impl<'a, 't> Doc<'a, 't> {
             );
         }
         let mut b = Block::default();
-        let members = self.object(at, path, "a block")?;
+        let members = self.object(at, path)?;
         // An attribute and a nested block type may not share a name (Terraform rejects
         // such schemas: the object type would have the attribute twice).
         let find = |key: &str| members.iter().rev().find(|m| m.0 == key).map(|m| m.1);
         if let (Some(a), Some(t)) = (find("attributes"), find("block_types"))
             && let (Some(attrs), Some(types)) = (self.members(a), self.members(t))
         {
-            path.push(PathStep::Attr("block_types".into()));
+            path.push(PathStep::attr("block_types"));
             self.unique(&types, &attrs, path)?;
             path.pop();
         }
         for (key, v) in members {
-            path.push(PathStep::Attr(key.into()));
+            path.push(PathStep::attr(key));
             match key {
                 "attributes" => b.attributes = self.attributes(v, path, depth)?,
                 "block_types" => {
-                    let types = self.object(v, path, "block_types")?;
+                    let types = self.object(v, path)?;
                     self.unique(&types, &[], path)?;
                     for (name, nv) in types {
-                        path.push(PathStep::Key(name.into()));
+                        path.push(PathStep::key(name));
                         b.block_types
                             .push(self.nested_block(name, nv, path, depth)?);
                         path.pop();
@@ -351,14 +329,14 @@ impl<'a, 't> Doc<'a, 't> {
     fn attributes(
         &self,
         at: usize,
-        path: &mut Steps,
+        path: &mut Steps<'t>,
         depth: usize,
     ) -> Result<Vec<Attribute>, Error> {
         let mut out = Vec::new();
-        let members = self.object(at, path, "attributes")?;
+        let members = self.object(at, path)?;
         self.unique(&members, &[], path)?;
         for (name, v) in members {
-            path.push(PathStep::Key(name.into()));
+            path.push(PathStep::key(name));
             out.push(self.attribute(name, v, path, depth)?);
             path.pop();
         }
@@ -370,7 +348,7 @@ impl<'a, 't> Doc<'a, 't> {
         &self,
         name: &str,
         at: usize,
-        path: &mut Steps,
+        path: &mut Steps<'t>,
         depth: usize,
     ) -> Result<Attribute, Error> {
         let mut a = Attribute {
@@ -385,8 +363,8 @@ impl<'a, 't> Doc<'a, 't> {
             description: String::new(),
         };
         let mut typed = false;
-        for (key, v) in self.object(at, path, "an attribute")? {
-            path.push(PathStep::Attr(key.into()));
+        for (key, v) in self.object(at, path)? {
+            path.push(PathStep::attr(key));
             match key {
                 "type" => {
                     let ty = self
@@ -397,11 +375,11 @@ impl<'a, 't> Doc<'a, 't> {
                                 Error::new(
                                     ErrorKind::InvalidSchema("out of memory".into()),
                                     0,
-                                    Path(path.clone()),
+                                    owned(path),
                                 )
                             } else {
                                 let (kind, at) = e.into_parts();
-                                Error::new(kind, at, Path(path.clone()))
+                                Error::new(kind, at, owned(path))
                             }
                         })?;
                     a.ty = AttributeType::Type(ty.to_type());
@@ -432,7 +410,7 @@ impl<'a, 't> Doc<'a, 't> {
         Ok(a)
     }
 
-    fn nesting(&self, at: usize, path: &Steps, group: bool) -> Result<Nesting, Error> {
+    fn nesting(&self, at: usize, path: &Steps<'t>, group: bool) -> Result<Nesting, Error> {
         Ok(match self.string(at, path)? {
             "single" => Nesting::Single,
             "list" => Nesting::List,
@@ -443,7 +421,12 @@ impl<'a, 't> Doc<'a, 't> {
         })
     }
 
-    fn nested_type(&self, at: usize, path: &mut Steps, depth: usize) -> Result<NestedType, Error> {
+    fn nested_type(
+        &self,
+        at: usize,
+        path: &mut Steps<'t>,
+        depth: usize,
+    ) -> Result<NestedType, Error> {
         if depth > MAX_BLOCK_DEPTH {
             return self.fail(
                 at,
@@ -453,8 +436,8 @@ impl<'a, 't> Doc<'a, 't> {
         }
         let mut attributes = Vec::new();
         let mut nesting = None;
-        for (key, v) in self.object(at, path, "a nested type")? {
-            path.push(PathStep::Attr(key.into()));
+        for (key, v) in self.object(at, path)? {
+            path.push(PathStep::attr(key));
             match key {
                 "attributes" => attributes = self.attributes(v, path, depth)?,
                 "nesting_mode" => nesting = Some(self.nesting(v, path, false)?),
@@ -476,12 +459,12 @@ impl<'a, 't> Doc<'a, 't> {
         &self,
         name: &str,
         at: usize,
-        path: &mut Steps,
+        path: &mut Steps<'t>,
         depth: usize,
     ) -> Result<NestedBlock, Error> {
         let (mut block, mut nesting, mut min, mut max) = (None, None, 0, 0);
-        for (key, v) in self.object(at, path, "a nested block type")? {
-            path.push(PathStep::Attr(key.into()));
+        for (key, v) in self.object(at, path)? {
+            path.push(PathStep::attr(key));
             match key {
                 "block" => block = Some(self.block(v, path, depth + 1)?),
                 "nesting_mode" => nesting = Some(self.nesting(v, path, true)?),
@@ -523,14 +506,5 @@ impl Block {
     /// ```
     pub fn from_json(input: &[u8]) -> Result<Block, Error> {
         with_document(input, |doc| doc.block(0, &mut Vec::new(), 0))
-    }
-}
-
-/// A number's text for a message: at most 40 characters.
-fn excerpt(text: &str) -> String {
-    if text.len() <= 40 {
-        text.to_owned()
-    } else {
-        format!("{}… ({} digits)", &text[..32], text.len())
     }
 }

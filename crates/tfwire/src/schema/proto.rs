@@ -99,8 +99,11 @@ fn map_entry(b: &[u8], base: usize, protocol: Protocol) -> Result<(String, Schem
     let key: String = key.unwrap_or_default();
     let value = match value {
         // An error names the schema (the resource type) it is in.
-        Some((v, at)) => schema(v, at, protocol)
-            .map_err(|e| e.with_path(Path(vec![PathStep::Key(key.as_str().into())])))?,
+        Some((v, at)) => schema(v, at, protocol).map_err(|e| {
+            e.with_path(Path::from(vec![PathStep::Key(
+                key.as_str().to_owned().into(),
+            )]))
+        })?,
         None => Schema::default(),
     };
     Ok((key, value))

@@ -385,7 +385,7 @@ fn error_paths_name_the_value() {
                 tfwire::PathStep::Index(i) => Ok(*i),
                 // go-cty shows keys NFC-normalized; tfwire shows the bytes that were sent.
                 tfwire::PathStep::Key(k) | tfwire::PathStep::Attr(k) => {
-                    Err(unicode_normalization::UnicodeNormalization::nfc(k.as_str()).collect())
+                    Err(unicode_normalization::UnicodeNormalization::nfc(k.as_ref()).collect())
                 }
             })
             .collect();

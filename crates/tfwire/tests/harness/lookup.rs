@@ -7,29 +7,29 @@ use crate::support::*;
 use tfwire::{Config, Decoder, Path, PathStep, Program, Type, Value};
 
 /// Every path into `v` (at most `max`), the root included, plus a few it does not have.
-fn paths(v: Value<'_>, max: usize) -> Vec<Path> {
+fn paths(v: Value<'_>, max: usize) -> Vec<Path<'static>> {
     let mut out = vec![Path::root()];
     let mut i = 0;
     while i < out.len() && out.len() < max {
         let p = out[i].clone();
         i += 1;
         let Some(at) = v.at(&p) else { continue };
-        let mut child = |s: PathStep| {
+        let mut child = |s: PathStep<'static>| {
             let mut q = p.clone();
-            q.0.push(s);
+            q.push(s);
             out.push(q);
         };
         match at.unwrap_dynamic() {
             Value::Object(es) => {
                 for (k, _) in es {
-                    child(PathStep::Attr((*k).to_owned()));
+                    child(PathStep::attr((*k).to_owned()));
                 }
                 child(PathStep::Attr("not-an-attribute".into()));
                 child(PathStep::Index(0));
             }
             Value::Map(es) => {
                 for (k, _) in es {
-                    child(PathStep::Key((*k).to_owned()));
+                    child(PathStep::key((*k).to_owned()));
                 }
                 child(PathStep::Key("not-a-key".into()));
             }
@@ -75,8 +75,10 @@ fn check_all_paths(what: &str, program: &Program, input: &[u8], max: usize) -> u
     for p in &all {
         // As a user writes it (attribute names that are not identifiers read back as keys,
         // which a lookup treats alike).
-        let parsed = Path::parse(&p.to_string()).unwrap();
-        assert_eq!(parsed.to_string(), p.to_string(), "{what}: {p} reads back");
+        let text = p.to_string();
+        let parsed = Path::parse(&text).unwrap();
+        assert_eq!(&parsed, p, "{what}: {p} reads back");
+        assert_eq!(parsed.to_string(), text, "{what}: {p} prints back");
         let got = d
             .lookup_msgpack(program, input, &parsed, &arena)
             .unwrap_or_else(|e| panic!("{what}: lookup {p}: {e}"));

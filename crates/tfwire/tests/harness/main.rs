@@ -1,5 +1,5 @@
 //! One harness for tfwire's integration tests: the conformance corpus, the JSON and
-//! MessagePack paths, encoding, schemas, streaming, lookups, limits and truncation. (The
+//! MessagePack paths, encoding, schemas, streaming, lookups, paths, limits and truncation. (The
 //! allocation counter, `tests/alloc.rs`, is its own binary: it installs a global
 //! allocator.)
 //!
@@ -11,6 +11,7 @@ mod encode;
 mod json;
 mod limits;
 mod lookup;
+mod paths;
 mod roundtrip;
 mod schema;
 mod streaming;

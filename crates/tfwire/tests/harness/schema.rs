@@ -72,7 +72,7 @@ fn unsupported_format_versions_and_bad_documents_are_clear_errors() {
         ),
         (
             r#"[]"#,
-            "invalid schema: a provider schemas document must be an object, found an array",
+            "(root): invalid schema: expected an object, found an array (at byte 0)",
         ),
         (
             r#"{"provider_schemas":{"p":{"resource_schemas":{"r":{"block":{"attributes":{"a":{"type":"strin"}}}}}}}}"#,
@@ -727,13 +727,19 @@ fn ambiguous_schemas_are_rejected_at_load() {
         (
             r#"{"block_types":{"b":{"nesting_mode":"list","max_items":18446744073709551616,"block":{}}}}"#,
             format!(
-                r#"{at}.block_types["b"].max_items: invalid schema: the integer 18446744073709551616 is out of range (at most 9223372036854775807) (at byte 187)"#
+                r#"{at}.block_types["b"].max_items: invalid schema: expected a non-negative integer of at most 18446744073709551615, found the number 18446744073709551616 (at byte 187)"#
+            ),
+        ),
+        (
+            r#"{"block_types":{"b":{"nesting_mode":"list","max_items":-1,"block":{}}}}"#,
+            format!(
+                r#"{at}.block_types["b"].max_items: invalid schema: expected a non-negative integer, found the number -1 (at byte 187)"#
             ),
         ),
         (
             r#"{"block_types":{"b":{"nesting_mode":"list","max_items":2.5,"block":{}}}}"#,
             format!(
-                r#"{at}.block_types["b"].max_items: invalid schema: an integer is required, found the number 2.5 (at byte 187)"#
+                r#"{at}.block_types["b"].max_items: invalid schema: expected a non-negative integer, found the number 2.5 (at byte 187)"#
             ),
         ),
     ] {
