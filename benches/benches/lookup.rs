@@ -27,7 +27,8 @@ fn main() {
     arena.reset();
     g.throughput(Throughput::Bytes(m.len() as u64));
     for attr in ["allow_stopping_for_update", "tags", "zone"] {
-        let path = Path::parse(&format!(".{attr}")).expect("path");
+        let text = format!(".{attr}");
+        let path = Path::parse(&text).expect("path");
         {
             let full = decoder.decode_msgpack(p, m, &arena).expect("full decode");
             let want = full.at(&path).expect("attribute");

@@ -198,7 +198,7 @@ fn outcome(data: &[u8], summary_path: bool) -> Outcome {
             let mut text = data.to_vec();
             let len = tfwire_plan::transcode(&mut text).map_or(data.len(), |_| text.len());
             check_error(&e, len);
-            Outcome::ModelError(e.to_string(), e.offset(), e.path())
+            Outcome::ModelError(e.to_string(), e.offset(), e.path().to_string())
         }
     }
 }

@@ -155,7 +155,7 @@ const MODEL_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"{"version":4,"resources":[{"type":"t","name":"n","instances":[{"schema_version":1.5}]}]}"#,
-        ".resources[0].instances[0].schema_version: expected a non-negative integer, found 1.5 (at byte 80)",
+        ".resources[0].instances[0].schema_version: expected a non-negative integer, found the number 1.5 (at byte 80)",
     ),
     (
         r#"{"format_version":"1.2","resource_drift":{}}"#,
@@ -196,7 +196,7 @@ fn error_parts_are_reachable() {
     let tape = Parser::new().parse(&mut input).unwrap();
     let arena = bumpalo::Bump::new();
     let err = tape.document(&arena).unwrap_err();
-    assert_eq!(err.path(), ".format_version");
+    assert_eq!(err.path().to_string(), ".format_version");
     assert_eq!(err.offset(), Some(18));
     assert_eq!(
         err.kind(),
