@@ -78,8 +78,6 @@ pub enum ErrorKind {
     /// A value of the right kind that the format does not allow (e.g. an empty action
     /// list, or a negative schema version).
     Invalid(String),
-    /// A [`crate::Path`] that does not parse; the message names the character.
-    InvalidPath(String),
     /// The document's kind is not what the caller asked for (e.g. a state given to a
     /// command that reads plans).
     WrongDocument {
@@ -191,7 +189,7 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::Mismatch(u) => write!(f, "{u}"),
             ErrorKind::Missing(p) => write!(f, "the required property {} is missing", Quoted(p)),
-            ErrorKind::Invalid(m) | ErrorKind::InvalidPath(m) => f.write_str(m),
+            ErrorKind::Invalid(m) => f.write_str(m),
             ErrorKind::WrongDocument { expected, found } => {
                 write!(f, "expected {expected}, but this is {found}")
             }

@@ -41,7 +41,7 @@
 //!
 //! let summary = Summary::of(&plan);
 //! assert_eq!(summary.counts.get("replace"), 1);
-//! # Ok::<(), tfwire_plan::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # What it reads

@@ -123,7 +123,7 @@ impl<'a> Mark<'a> {
 /// after.for_each_leaf(|path, leaf| leaves.push(format!("{path} {} {}", leaf.is_unknown(), leaf.is_sensitive())));
 /// assert_eq!(leaves, [".ami false false", ".tags.env false true",
 ///                     ".ingress[0].cidr_blocks[0] false false", ".id true false"]);
-/// # Ok::<(), tfwire_plan::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Merged<'a> {

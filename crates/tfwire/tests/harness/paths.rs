@@ -124,6 +124,16 @@ fn path_syntax() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The departures from OpenTofu's spelling that these cases show are recorded.
+#[test]
+fn the_spelling_is_a_recorded_decision() {
+    let d = crate::support::decisions();
+    let d = d
+        .get("path/spelling")
+        .expect("decisions.jsonl: path/spelling");
+    assert_eq!(d.rule, "normalize");
+}
+
 #[test]
 fn display_parses_back_to_the_same_path() {
     for (text, _) in CASES {
