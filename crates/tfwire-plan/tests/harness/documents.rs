@@ -66,7 +66,7 @@ const CASES: &[(&str, &str)] = &[
     ),
     (
         r#"{"format_version":1.2,"resource_changes":[]}"#,
-        ".format_version: expected a string, found a number (at byte 18)",
+        ".format_version: expected a string, found the number 1.2 (at byte 18)",
     ),
     (
         r#"{"version":5,"resources":[]}"#,
@@ -114,7 +114,7 @@ const CASES: &[(&str, &str)] = &[
 const MODEL_ERRORS: &[(&str, &str)] = &[
     (
         r#"{"resource_changes":[{"address":"a.b","change":{"actions":["create",7]}}]}"#,
-        ".resource_changes[0].change.actions[1]: expected a string, found a number (at byte 68)",
+        ".resource_changes[0].change.actions[1]: expected a string, found the number 7 (at byte 68)",
     ),
     (
         r#"{"resource_changes":[{"address":"a.b"}]}"#,
@@ -147,7 +147,7 @@ const MODEL_ERRORS: &[(&str, &str)] = &[
     ),
     (
         r#"{"planned_values":{"root_module":{"child_modules":[{"resources":[{"address":7}]}]}}}"#,
-        ".planned_values.root_module.child_modules[0].resources[0].address: expected a string, found a number (at byte 76)",
+        ".planned_values.root_module.child_modules[0].resources[0].address: expected a string, found the number 7 (at byte 76)",
     ),
     (
         r#"{"format_version":"1.0","values":{"outputs":{"my out":{"sensitive":"yes"}}}}"#,

@@ -15,6 +15,15 @@
 //! pre-scan and offset mechanism, issue 16); here it uses [`Document`]'s, and any reader of
 //! JSON documents built on tfwire (the schema loader included) has the same view with the
 //! same messages ([`JsonKind::describe`]) without depending on the plan crate.
+//!
+//! # Reading a model
+//!
+//! Readers that build a model from a document (tfwire's schema loader, tfwire-plan's plan
+//! and state model) check each value with one set of helpers: [`Json::expect_object`],
+//! [`Json::expect_str`], [`Json::opt_bool`], [`Json::expect_u64`] and their siblings, which
+//! fail with one description, [`Unexpected`] (what was expected, what was found, where).
+//! Each crate maps it into its own error once and adds the path it collects while
+//! unwinding, so `expected a string, found a bool` reads the same from both.
 
 use super::tape::{Document, Node, StaticNode};
 use core::fmt;
@@ -394,6 +403,8 @@ impl<'a> Json<'a> {
 /// assert_eq!(e.offset, Some(8));
 /// let e = root.get("count").unwrap().expect_u64().unwrap_err();
 /// assert_eq!(e.to_string(), "expected a non-negative integer, found the number -3");
+/// let e = root.get("count").unwrap().expect_object().unwrap_err();
+/// assert_eq!((e.expected, e.found, e.offset), ("an object", tfwire::json::view::JsonKind::Number, Some(21)));
 /// assert_eq!(doc.root().get("missing").map(|v| v.opt_str()), None);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -444,7 +455,14 @@ impl<'a> Json<'a> {
         Unexpected {
             expected,
             found: self.kind(),
-            number: self.as_number().map(|n| number_excerpt(&n.to_string())),
+            number: self.as_number().map(|n| {
+                // As the document wrote it (`1e3`, not `1000`), where there is a document.
+                let text = self.node_index().map(|i| self.doc.number_text(i));
+                match text.filter(|t| !t.is_empty()) {
+                    Some(t) => number_excerpt(t),
+                    None => number_excerpt(&n.to_string()),
+                }
+            }),
             offset: self.offset(),
         }
     }
