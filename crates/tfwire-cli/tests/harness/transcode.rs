@@ -135,6 +135,14 @@ fn decode_path() {
         all.extend_from_slice(args);
         let out = crate::common::run_raw(&all, input);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+        if args[1] == ".a[" {
+            // The path's error names the text and the byte where it breaks.
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains(r#"--path: invalid path ".a[": expected a number or a "string" after '[' (at byte 3)"#),
+                "{err}"
+            );
+        }
     }
     // A bad value on the path is an input error naming it.
     let out = crate::common::run_raw(
