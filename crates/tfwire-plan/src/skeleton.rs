@@ -103,7 +103,9 @@ impl Shifts {
 }
 
 /// Compacts the plan in `input[start..]` to its summary skeleton (see the module docs) and
-/// returns the map back to the original offsets; or changes nothing and returns `None`
+/// returns the map back to the original offsets, with the shape of the kept text (whether
+/// a number it kept may be beyond `f64`'s range, by [`tfwire::json::json_shape`]'s rule: the
+/// parser then needs no second pass over it); or changes nothing and returns `None`
 /// when the document is not valid JSON of the expected shape, nests deeper than
 /// `max_depth` or has more than `max_nodes` nodes as [`tfwire::check_json_shape`] counts
 /// them (then the parser checks and reports it as usual). A document accepted here passes
@@ -116,7 +118,7 @@ pub(crate) fn compact_for_summary(
     spare: usize,
     max_depth: usize,
     max_nodes: usize,
-) -> Option<Shifts> {
+) -> Option<(Shifts, tfwire::json::JsonShape)> {
     let text = &input[start..];
     core::str::from_utf8(text).ok()?;
     let mut scan = Scan {
@@ -129,12 +131,19 @@ pub(crate) fn compact_for_summary(
         member_from: 0,
         cuts: Vec::new(),
         nulls: Vec::new(),
+        wide: false,
     };
     scan.document()?;
     if scan.nodes > max_nodes {
         return None;
     }
-    let Scan { cuts, nulls, .. } = scan;
+    let Scan {
+        cuts,
+        nulls,
+        nodes,
+        wide,
+        ..
+    } = scan;
     let body = &mut input[start..];
     for at in nulls {
         body[at as usize..at as usize + 4].copy_from_slice(b"null");
@@ -154,7 +163,11 @@ pub(crate) fn compact_for_summary(
     w += end - r;
     input.truncate(start + w);
     input.shrink_to(start + w + spare);
-    Some(Shifts(shifts))
+    let shape = tfwire::json::JsonShape {
+        nodes,
+        wide_numbers: wide,
+    };
+    Some((Shifts(shifts), shape))
 }
 
 /// One open array or object.
@@ -186,6 +199,10 @@ struct Scan<'b> {
     cuts: Vec<(u32, u32)>,
     /// Values (at least 4 bytes long) whose first 4 bytes become `null` (the rest is cut).
     nulls: Vec<u32>,
+    /// Whether a number kept (not inside a value removed or blanked) has an exponent or
+    /// more than 308 digits in a row: it may then be beyond `f64`'s range (the rule of
+    /// [`tfwire::json::JsonShape::wide_numbers`]).
+    wide: bool,
 }
 
 /// The bytes of `w` (8 bytes, little-endian) that end a run of plain string bytes (`"`,
@@ -276,11 +293,13 @@ impl Scan<'_> {
         let b = self.b;
         let start = self.i;
         let mut i = start;
-        let digits = |i: &mut usize| {
+        let mut longest = 0;
+        let mut digits = |i: &mut usize| {
             let s = *i;
             while b.get(*i).is_some_and(u8::is_ascii_digit) {
                 *i += 1;
             }
+            longest = longest.max(*i - s);
             *i > s
         };
         if b.get(i) == Some(&b'-') {
@@ -297,7 +316,8 @@ impl Scan<'_> {
                 return None;
             }
         }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
+        let exponent = matches!(b.get(i), Some(b'e' | b'E'));
+        if exponent {
             i += 1;
             if matches!(b.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -306,6 +326,7 @@ impl Scan<'_> {
                 return None;
             }
         }
+        self.wide |= self.pending.is_none() && (exponent || longest > 308);
         self.i = i;
         Some(())
     }
@@ -496,7 +517,7 @@ mod tests {
     /// over a value's first bytes).
     fn compact(text: &str) -> (String, usize) {
         let mut b = text.as_bytes().to_vec();
-        let Some(shifts) = compact_for_summary(&mut b, 0, 0, 64, 1 << 20) else {
+        let Some((shifts, _)) = compact_for_summary(&mut b, 0, 0, 64, 1 << 20) else {
             assert_eq!(b, text.as_bytes());
             return (text.to_string(), 0);
         };
@@ -531,6 +552,30 @@ mod tests {
             compact(text).0,
             "{ \"output_changes\" : { \"o\" : { \"x\" : 1  } } }"
         );
+    }
+
+    #[test]
+    fn the_kept_text_says_whether_a_number_may_be_wide() {
+        let wide = |text: &str| {
+            let mut b = text.as_bytes().to_vec();
+            let (_, shape) = compact_for_summary(&mut b, 0, 0, 64, 1 << 20).unwrap();
+            // The same answer as the shape pass over the kept text.
+            let again = tfwire::json::json_shape(&b, 64, 1 << 20).unwrap();
+            assert_eq!(shape.wide_numbers, again.wide_numbers, "{text}");
+            shape.wide_numbers
+        };
+        let long = "9".repeat(309);
+        assert!(!wide(r#"{"format_version":"1.2","x":[1,-2.5,0]}"#));
+        assert!(wide(r#"{"format_version":"1.2","x":[1,-2.5e3,0]}"#));
+        assert!(wide(&format!(r#"{{"x":{long}}}"#)));
+        assert!(!wide(&format!(r#"{{"x":{}}}"#, &long[1..])));
+        // Numbers in values cut out or blanked do not count.
+        assert!(!wide(
+            r#"{"resource_changes":[{"change":{"actions":[],"after":{"n":1e400}}}],"prior_state":{"n":-1E+999}}"#
+        ));
+        assert!(wide(
+            r#"{"resource_changes":[{"change":{"actions":[],"after":{"n":1e400}},"index":1e400}]}"#
+        ));
     }
 
     #[test]

@@ -161,8 +161,9 @@ impl Parser {
             return Err(Error::new(ErrorKind::TooLarge(len)));
         }
         // For a summary, the values it does not read are cut out first (errors map back);
-        // a document that pass accepts has the shape the parser can afford.
-        let skeleton = if summary {
+        // a document that pass accepts has the shape the parser can afford, and the pass
+        // says whether a number it kept may be beyond f64's range.
+        let (skeleton, kept_shape) = if summary {
             crate::skeleton::compact_for_summary(
                 input,
                 0,
@@ -170,28 +171,35 @@ impl Parser {
                 self.config.max_depth,
                 self.config.max_nodes,
             )
+            .unzip()
         } else {
-            None
+            (None, None)
         };
         // Errors count bytes of the input as given.
         let back = |e: Error| match &skeleton {
             Some(map) => e.map_offset(|at| map.original(at)),
             None => e,
         };
-        // Nothing is allocated for a document too deep or too large to parse (the summary
-        // pre-pass checked the limits already; this pass over what it kept also says
-        // whether a number may be beyond f64's range).
         len = input.len();
-        let shape =
-            tfwire::json::json_shape(&input[..len], self.config.max_depth, self.config.max_nodes)
-                .map_err(|e| {
+        // Nothing is allocated for a document too deep or too large to parse: unless the
+        // summary pre-pass checked the limits already, this pass checks them (and says
+        // whether a number may be beyond f64's range).
+        let shape = match kept_shape {
+            Some(shape) => shape,
+            None => tfwire::json::json_shape(
+                &input[..len],
+                self.config.max_depth,
+                self.config.max_nodes,
+            )
+            .map_err(|e| {
                 back(match *e.kind() {
                     tfwire::ErrorKind::TooManyNodes { count, max } => {
                         Error::new(ErrorKind::TooManyNodes { count, max })
                     }
                     _ => syntax_error(&e),
                 })
-            })?;
+            })?,
+        };
         input.resize(len + INPUT_PADDING, b' ');
         let doc = self
             .tapes
