@@ -118,7 +118,7 @@ impl Parser {
     /// [`ErrorKind::TooManyNodes`] beyond [`ParserConfig::max_nodes`], [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
     /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
     pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
-        self.parse_with(input, false)
+        self.parse_with(input, None)
     }
 
     /// Parses a plan for a [`Summary`](crate::Summary) (or a [`Filter`](crate::Filter)):
@@ -146,10 +146,48 @@ impl Parser {
     ///
     /// As [`Parser::parse`].
     pub fn parse_summary<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
-        self.parse_with(input, true)
+        self.parse_with(input, Some(None))
     }
 
-    fn parse_with<'a>(&mut self, input: &'a mut Vec<u8>, summary: bool) -> Result<Tape<'a>, Error> {
+    /// Parses a plan for showing the changes at one address (`tfwire plan show ADDRESS`):
+    /// as [`Parser::parse_summary`], but the resource changes and drift entries whose
+    /// `address` or `previous_address` is `address` keep all their values, and so does the
+    /// output change `NAME` when `address` is `output.NAME`; `provider_schemas` (a redacted
+    /// plan's) is kept too. Every other change is modelled as for a summary (no values), so
+    /// memory is the input plus the values of the changes asked for.
+    ///
+    /// ```
+    /// let text = r#"{"format_version":"1.2","resource_changes":[
+    ///   {"address":"a.x","change":{"actions":["create"],"before":null,"after":{"n":1}}},
+    ///   {"address":"a.y","change":{"actions":["create"],"before":null,"after":{"n":2}}}]}"#;
+    /// let mut parser = tfwire_plan::Parser::new();
+    /// let mut input = text.as_bytes().to_vec();
+    /// let tape = parser.parse_change(&mut input, "a.y")?;
+    /// let arena = bumpalo::Bump::new();
+    /// let plan = tape.plan(&arena)?;
+    /// assert!(plan.resource_changes[0].change.after.is_none());
+    /// assert_eq!(plan.resource_changes[1].change.after.unwrap().to_string(), r#"{"n":2}"#);
+    /// # Ok::<(), tfwire_plan::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Parser::parse`].
+    pub fn parse_change<'a>(
+        &mut self,
+        input: &'a mut Vec<u8>,
+        address: &str,
+    ) -> Result<Tape<'a>, Error> {
+        self.parse_with(input, Some(Some(address)))
+    }
+
+    /// Parses `input`; with `skeleton`, for a summary (`Some(None)`) or for the changes at
+    /// one address (`Some(Some(address))`).
+    fn parse_with<'a>(
+        &mut self,
+        input: &'a mut Vec<u8>,
+        skeleton: Option<Option<&str>>,
+    ) -> Result<Tape<'a>, Error> {
         let encoding = prepare(input)?;
         if encoding == Encoding::Utf8Bom {
             // White space to the parser, so that every offset counts from the input's
@@ -163,17 +201,16 @@ impl Parser {
         // For a summary, the values it does not read are cut out first (errors map back);
         // a document that pass accepts has the shape the parser can afford, and the pass
         // says whether a number it kept may be beyond f64's range.
-        let (skeleton, kept_shape) = if summary {
-            crate::skeleton::compact_for_summary(
+        let (skeleton, kept_shape) = match skeleton {
+            Some(keep) => crate::skeleton::compact_for_summary(
                 input,
                 0,
                 INPUT_PADDING,
-                self.config.max_depth,
-                self.config.max_nodes,
+                (self.config.max_depth, self.config.max_nodes),
+                keep,
             )
-            .unzip()
-        } else {
-            (None, None)
+            .unzip(),
+            None => (None, None),
         };
         // Errors count bytes of the input as given.
         let back = |e: Error| match &skeleton {
