@@ -16,7 +16,7 @@ pub struct ParserConfig {
     pub max_depth: usize,
     /// The most JSON nodes (brackets, commas, colons and strings) accepted, checked in one
     /// pass before the parser allocates anything: its tape and index cost 28 bytes a node
-    /// ([`tfwire::JSON_NODE_BYTES`]), and the node offsets 4 more. Default 2^25 (at most 0.9 GiB of tape; real plans
+    /// ([`tfwire::JSON_NODE_BYTES`]). Default 2^25 (at most 0.9 GiB of tape; real plans
     /// have about one node per 8 bytes, so this admits 256 MiB of them).
     pub max_nodes: usize,
 }
@@ -339,7 +339,7 @@ fn prepare(input: &mut Vec<u8>) -> Result<Encoding, Error> {
 }
 
 /// A parsed JSON document: simd-json's tape, whose strings borrow from the input, with the
-/// byte offset of every node (tfwire's [`Document`]).
+/// byte offset of any node found when asked (tfwire's [`Document`]).
 ///
 /// Build the typed model with [`Tape::document`] (or [`Tape::plan`], [`Tape::state`],
 /// [`Tape::raw_state`]); read any value untyped with [`Tape::root`].
