@@ -89,9 +89,6 @@ impl<'a, T: TapeText<'a> + ?Sized> TapeText<'a> for &T {
 pub struct TapeParser {
     buffers: simd_json::Buffers,
     spare: Option<Tape<'static>>,
-    /// The buffers a [`Document`] holds while it lives (its structural indexes), kept here
-    /// between documents.
-    doc_buffers: Option<simd_json::Buffers>,
     offsets: Vec<u32>,
     max_depth: usize,
 }
@@ -115,7 +112,6 @@ impl TapeParser {
         TapeParser {
             buffers: simd_json::Buffers::with_max_depth(0, max_depth),
             spare: None,
-            doc_buffers: None,
             offsets: Vec::new(),
             max_depth,
         }
@@ -142,9 +138,9 @@ impl TapeParser {
     ///
     /// No offset is computed while parsing: the document finds a node's byte offset when
     /// asked ([`Document::offset`]; for errors and for the text of numbers), a string's from
-    /// where its slice lies in the buffer, any other node's by counting simd-json's
-    /// structural indexes (which the document keeps: the parser's buffers move into it and
-    /// come back with [`TapeParser::recycle_document`]).
+    /// where its slice lies in the buffer, any other node's by reading the numbers,
+    /// literals and punctuation between it and the last node found or the next string (no
+    /// per-node array, and simd-json's structural indexes are not kept).
     ///
     /// Numbers beyond `f64`'s range (`1e400`, a 400-digit integer), which simd-json refuses,
     /// are handled here, once for the workspace: when `shape` says the document may hold one,
@@ -187,10 +183,6 @@ impl TapeParser {
         if shape.wide_numbers && len <= buf.len() {
             set_aside_wide_numbers(&mut buf[..len], &mut wide, &mut wide_text);
         }
-        let mut buffers = self
-            .doc_buffers
-            .take()
-            .unwrap_or_else(|| simd_json::Buffers::with_max_depth(0, self.max_depth));
         let size = buf.len();
         let ptr = buf.as_mut_ptr();
         // SAFETY: `ptr` and `size` are those of `buf`, which is borrowed for `'a`; the
@@ -202,19 +194,13 @@ impl TapeParser {
         // tfwire-plan, and the schema loader's tests; run under Miri as the report and
         // `benches/README.md` say.
         let parse_buf: &'a mut [u8] = unsafe { core::slice::from_raw_parts_mut(ptr, size) };
-        let tape = match fill(
-            &mut buffers,
+        let tape = fill(
+            &mut self.buffers,
             &mut self.spare,
             self.max_depth,
             parse_buf,
             len,
-        ) {
-            Ok(tape) => tape,
-            Err(e) => {
-                self.doc_buffers = Some(buffers);
-                return Err(e);
-            }
-        };
+        )?;
         // SAFETY: from here on, for all of `'a`, nothing writes to the buffer (the mutable
         // slice above was consumed by `fill`, and the tape's strings are shared), so a
         // shared view of its first `len` bytes aliases only shared borrows. The view reads
@@ -228,21 +214,17 @@ impl TapeParser {
         let text: &'a [u8] = unsafe { core::slice::from_raw_parts(ptr.cast_const(), len) };
         Ok(Document {
             tape,
-            buffers: Some(buffers),
             text,
             base: ptr as usize,
-            cursor: AtomicU64::new(0),
+            cursor: AtomicU64::new(u64::MAX),
             wide,
             wide_text,
         })
     }
 
-    /// Takes back a [`Document`]'s tape and simd-json buffers for the next parse.
+    /// Takes back a [`Document`]'s tape for the next parse.
     pub fn recycle_document(&mut self, doc: Document<'_>) {
         self.spare = Some(doc.tape.reset());
-        if doc.buffers.is_some() {
-            self.doc_buffers = doc.buffers;
-        }
     }
 
     /// Takes back a tape's node allocation for the next [`TapeParser::parse`].
@@ -264,11 +246,9 @@ impl TapeParser {
         &self.offsets[..n]
     }
 
-    /// simd-json's structural indexes of the document last parsed by
-    /// [`TapeParser::parse`]: the byte offset of every bracket, colon, comma, string and
-    /// scalar, in document order (the input for [`TapeParser::node_offsets`], for a caller
-    /// that no longer holds the text). A [`Document`] keeps its own
-    /// ([`Document::structural_indexes`]).
+    /// simd-json's structural indexes of the document last parsed: the byte offset of every
+    /// bracket, colon, comma, string and scalar, in document order (the input for
+    /// [`TapeParser::node_offsets`], for a caller that no longer holds the text).
     pub fn structural_indexes(&self) -> &[u32] {
         self.buffers.structural_indexes()
     }
@@ -316,9 +296,6 @@ fn fill<'a>(
 /// asked, never for every node (the document holds no per-node array besides the tape).
 pub struct Document<'a> {
     tape: Tape<'a>,
-    /// The parser's simd-json buffers, holding the document's structural indexes (`None`
-    /// for [`Document::empty`]).
-    buffers: Option<simd_json::Buffers>,
     /// The parse buffer's document bytes: numbers and punctuation as written (strings are
     /// unescaped in place, so never read from here; their opening quotes stay).
     text: &'a [u8],
@@ -351,10 +328,9 @@ impl<'a> Document<'a> {
     pub const fn empty() -> Document<'static> {
         Document {
             tape: simd_json::tape::Tape(Vec::new()),
-            buffers: None,
             text: &[],
             base: 0,
-            cursor: AtomicU64::new(0),
+            cursor: AtomicU64::new(u64::MAX),
             wide: Vec::new(),
             wide_text: String::new(),
         }
@@ -365,20 +341,12 @@ impl<'a> Document<'a> {
         &self.tape.0
     }
 
-    /// simd-json's structural indexes of the document: the byte offset of every bracket,
-    /// colon, comma, string and scalar, in document order.
-    pub fn structural_indexes(&self) -> &[u32] {
-        self.buffers
-            .as_ref()
-            .map_or(&[], simd_json::Buffers::structural_indexes)
-    }
-
     /// The byte offset of node `node` in the document; the document's length for `node`
     /// past the last node.
     ///
     /// A string's offset is found at once (from where its slice lies in the buffer); any
-    /// other node's by counting the structural indexes that open a value, from the nearest
-    /// string before it or from where the last such count stopped, whichever is closer.
+    /// other node's by reading the text between it and the last node found (when no string
+    /// lies between) or the next string's opening quote.
     #[inline]
     pub fn offset(&self, node: usize) -> usize {
         if node >= self.tape.0.len() {
@@ -402,28 +370,40 @@ impl<'a> Document<'a> {
         (self.text.get(at) == Some(&b'"')).then_some(at)
     }
 
-    /// The offset of a node that is not a string, by counting structural indexes.
+    /// The offset of a node that is not a string, found in the text: between two strings
+    /// there are only numbers, literals and punctuation, which read the same forwards and
+    /// backwards, so the node is counted to from the last node found (the cursor) when no
+    /// string lies between them, else back from the next string's opening quote (or from
+    /// the end of the text).
     #[cold]
     #[inline(never)]
     fn counted_offset(&self, node: usize) -> usize {
-        let structurals = self.structural_indexes();
+        let nodes = &self.tape.0;
+        let no_string = |range: core::ops::Range<usize>| {
+            !nodes[range].iter().any(|n| matches!(n, Node::String(_)))
+        };
         let packed = self.cursor.load(Ordering::Relaxed);
-        let (mut n, mut i) = ((packed >> 32) as usize, (packed & 0xFFFF_FFFF) as usize);
-        if n > node {
-            (n, i) = (0, 0);
-        }
-        // The nearest string between the cursor and the node is a closer start.
-        if let Some((j, at)) = (n..node)
-            .rev()
-            .find_map(|j| Some((j, self.string_offset(j)?)))
-            && let Ok(k) = structurals.binary_search(&(at as u32))
+        let (k, at) = ((packed >> 32) as usize, (packed & 0xFFFF_FFFF) as usize);
+        let found = if k <= node
+            && k < nodes.len()
+            && at < self.text.len()
+            && no_string(k + 1..node + 1)
         {
-            (n, i) = (j, k);
-        }
-        match count_to_node(self.text, structurals, (n, i), node) {
-            Some((at, k)) => {
+            starts_forward(self.text, at, node - k)
+        } else if k > node && k < nodes.len() && at < self.text.len() && no_string(node + 1..k + 1)
+        {
+            starts_backward(self.text, at, k - node)
+        } else {
+            // The next string after the node, or the end.
+            let (m, end) = (node + 1..nodes.len())
+                .find_map(|m| Some((m, self.string_offset(m)?)))
+                .unwrap_or((nodes.len(), self.text.len()));
+            starts_backward(self.text, end, m - node)
+        };
+        match found {
+            Some(at) => {
                 self.cursor
-                    .store(((node as u64) << 32) | k as u64, Ordering::Relaxed);
+                    .store(((node as u64) << 32) | at as u64, Ordering::Relaxed);
                 at
             }
             None => self.text.len(),
@@ -490,27 +470,53 @@ impl<'d> TapeText<'d> for Subtree<'d> {
     }
 }
 
-/// Counts the structural indexes of `input` that open a value (see [`opens_value`]) from
-/// `from = (n, i)` (`n` nodes start before structural index `i`) to node `node`: its byte
-/// offset and structural index, or `None` past the last node. The one walk that finds a
-/// node's offset on demand (a [`Document`]'s, and the typed decoder's lazy offsets).
-pub(crate) fn count_to_node(
-    input: &[u8],
-    structurals: &[u32],
-    from: (usize, usize),
-    node: usize,
-) -> Option<(usize, usize)> {
-    let (mut n, mut i) = from;
-    while let Some(&at) = structurals.get(i) {
-        if opens_value(input, at) {
-            if n == node {
-                return Some((at as usize, i));
+/// Whether `b` may be inside a number or a literal (`true`, `false`, `null`).
+#[inline]
+fn token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.')
+}
+
+/// The start of the `count`-th value after the one starting at `at`, in text holding no
+/// string between them (numbers, literals, brackets, punctuation and white space only).
+fn starts_forward(text: &[u8], mut at: usize, count: usize) -> Option<usize> {
+    for _ in 0..count {
+        // Past the value at `at`: a bracket, or a number or literal.
+        if matches!(text.get(at)?, b'[' | b'{') {
+            at += 1;
+        } else {
+            while text.get(at).is_some_and(|&b| token_byte(b)) {
+                at += 1;
             }
-            n += 1;
         }
-        i += 1;
+        while matches!(
+            text.get(at)?,
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}'
+        ) {
+            at += 1;
+        }
     }
-    None
+    Some(at)
+}
+
+/// The start of the `count`-th value before `end` (a value's start, or the end of the
+/// text), in text holding no string between them.
+fn starts_backward(text: &[u8], mut end: usize, count: usize) -> Option<usize> {
+    for _ in 0..count {
+        let mut i = end.checked_sub(1)?;
+        while matches!(
+            text.get(i)?,
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}'
+        ) {
+            i = i.checked_sub(1)?;
+        }
+        if !matches!(text[i], b'[' | b'{') {
+            while i > 0 && token_byte(text[i - 1]) {
+                i -= 1;
+            }
+        }
+        end = i;
+    }
+    Some(end)
 }
 
 /// Overwrites each number of `text` beyond `f64`'s range (`1e400`, `-1e400`, a 400-digit

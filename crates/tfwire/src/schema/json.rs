@@ -46,7 +46,7 @@ fn with_document<T>(
     let base = copy.as_ptr() as usize;
     let mut parser = TapeParser::default();
     let doc = parser.parse_document(&mut copy, input.len(), &shape)?;
-    let texts = DocText::new(input, doc.structural_indexes(), doc.nodes(), base);
+    let texts = DocText::new(input, parser.structural_indexes(), doc.nodes(), base);
     let bump = Bump::new();
     f(&Doc {
         src: TapeSource::new(doc.nodes(), texts, None),
