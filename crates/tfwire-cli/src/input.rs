@@ -245,7 +245,31 @@ pub(crate) fn with_recorded<R>(
     want: Want<'_>,
     f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
-    with_parsed(path, want, false, f)
+    with_parsed(path, want, Only::All, f)
+}
+
+/// [`with_recorded`] for `plan show ADDRESS`: with an address, the document is parsed with
+/// [`Parser::parse_change`], which keeps the values of the changes at that address only
+/// (the model `f` gets has every other change's values absent).
+pub(crate) fn with_recorded_at<R>(
+    path: &str,
+    want: Want<'_>,
+    address: Option<&str>,
+    f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
+) -> Result<R, Failure> {
+    with_parsed(path, want, address.map_or(Only::All, Only::Change), f)
+}
+
+/// What of a document is modelled.
+#[derive(Clone, Copy)]
+enum Only<'x> {
+    /// Everything ([`Parser::parse`]).
+    All,
+    /// What a summary reads ([`Parser::parse_summary`]).
+    Summary,
+    /// What a summary reads, and the values of the changes at one address
+    /// ([`Parser::parse_change`]).
+    Change(&'x str),
 }
 
 /// [`with_document`], or, when `summary_only`, for a command that reads a plan's summary
@@ -259,13 +283,18 @@ pub(crate) fn with_document_for<R>(
     summary_only: bool,
     f: impl FnOnce(Document<'_>) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
-    with_parsed(path, want, summary_only, |doc, _| f(doc))
+    let only = if summary_only {
+        Only::Summary
+    } else {
+        Only::All
+    };
+    with_parsed(path, want, only, |doc, _| f(doc))
 }
 
 fn with_parsed<R>(
     path: &str,
     want: Want<'_>,
-    summary: bool,
+    only: Only<'_>,
     f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
     let mut bytes = read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
@@ -276,10 +305,10 @@ fn with_parsed<R>(
     }
     let config = tfwire_plan::ParserConfig::default().max_nodes(max_input_bytes() / 8);
     let mut parser = Parser::with_config(config);
-    let parsed = if summary {
-        parser.parse_summary(&mut bytes)
-    } else {
-        parser.parse(&mut bytes)
+    let parsed = match only {
+        Only::All => parser.parse(&mut bytes),
+        Only::Summary => parser.parse_summary(&mut bytes),
+        Only::Change(address) => parser.parse_change(&mut bytes, address),
     };
     // Where the error is in `bytes` when that is not the text as given (the summary path
     // cuts values out of it).

@@ -808,9 +808,11 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
         all: args.all,
         mode: None,
     };
-    input::with_recorded(
+    // With an address, only that change's values are modelled.
+    input::with_recorded_at(
         &args.file,
         Want::PlanValues(cache.as_ref()),
+        args.address.as_deref(),
         |doc, recorded| {
             use tfwire_planfile::proto::Mode;
             human.mode = recorded.mode.map(|m| match m {

@@ -37,6 +37,7 @@ pub fn plan(data: &[u8]) {
     .unwrap_or_else(|e| match e {});
     match doc {
         Document::Plan(p) => {
+            change_path_agrees(data, p);
             let _ = (p.version(), p.is_redacted());
             let summary = Summary::of(p);
             let json = summary.to_json();
@@ -237,6 +238,43 @@ fn summary_path_agrees(data: &[u8]) {
         return;
     }
     panic!("the summary path reads differently:\n  full:    {full:?}\n  summary: {summary:?}");
+}
+
+/// The path for one address ([`Parser::parse_change`], `plan show ADDRESS`) reads a plan
+/// the full path models as the full path does: the same summary, and every change at the
+/// first resource change's address (or an absent address) as written; every other change
+/// without values.
+fn change_path_agrees(data: &[u8], full: &tfwire_plan::Plan<'_>) {
+    let address = full
+        .resource_changes
+        .first()
+        .map_or("absent.address", |rc| rc.address);
+    let mut input = data.to_vec();
+    let mut parser = Parser::new();
+    let tape = parser
+        .parse_change(&mut input, address)
+        .unwrap_or_else(|e| panic!("the change path refuses a plan the full path reads: {e}"));
+    let arena = Bump::new();
+    let Ok(Document::Plan(plan)) = tape.document(&arena) else {
+        panic!("the change path models a plan the full path reads differently");
+    };
+    assert_eq!(Summary::of(plan).to_json(), Summary::of(full).to_json());
+    for (list, full_list) in [
+        (plan.resource_changes, full.resource_changes),
+        (plan.resource_drift, full.resource_drift),
+    ] {
+        assert_eq!(list.len(), full_list.len());
+        for (rc, frc) in list.iter().zip(full_list) {
+            if frc.address == address || frc.previous_address == Some(address) {
+                assert!(
+                    same_json(rc.raw, frc.raw),
+                    "the change at {address} differs"
+                );
+            } else {
+                assert!(rc.change.after.is_none_or(|v| v.is_null()));
+            }
+        }
+    }
 }
 
 fn check_error(e: &tfwire_plan::Error, len: usize) {

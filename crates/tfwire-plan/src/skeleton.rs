@@ -21,6 +21,14 @@
 //! holds the wrong kind of value (`"planned_values": 5`, which the full model rejects) is
 //! summarised all the same.
 //!
+//! For one change ([`Parser::parse_change`](crate::Parser::parse_change), `plan show
+//! ADDRESS`), the pass keeps the values of the resource changes (and drift entries) whose
+//! `address` or `previous_address` is the address asked for, those of the output change
+//! `NAME` for `output.NAME`, and `provider_schemas` (a redacted plan's schemas, which the
+//! renderer reads); everything else goes as for a summary. A resource change's values are
+//! cut while its object is read and put back (its cuts forgotten) when, at its end, one of
+//! its addresses turned out to match: the members may come in any order.
+//!
 //! The compacted text keeps a [`Shifts`] map (one entry per removed run, 8 bytes) that takes
 //! an offset in it back to the original text, so errors report offsets of the input as given.
 //! Its memory besides: a stack of a few bytes per nesting level and 8 bytes per removed run
@@ -73,6 +81,9 @@ enum Role {
     Outputs,
     /// One output change object (its members are those of a change).
     Output,
+    /// The `address` or `previous_address` of a resource change (compared with the address
+    /// whose values are kept).
+    Address,
 }
 
 /// Where the bytes of a compacted text came from: for each run removed, the offset in the
@@ -103,20 +114,24 @@ impl Shifts {
 }
 
 /// Compacts the plan in `input[start..]` to its summary skeleton (see the module docs) and
-/// returns the map back to the original offsets; or changes nothing and returns `None`
+/// returns the map back to the original offsets, with the shape of the kept text (whether
+/// a number it kept may be beyond `f64`'s range, by [`tfwire::json::json_shape`]'s rule: the
+/// parser then needs no second pass over it); or changes nothing and returns `None`
 /// when the document is not valid JSON of the expected shape, nests deeper than
 /// `max_depth` or has more than `max_nodes` nodes as [`tfwire::check_json_shape`] counts
 /// them (then the parser checks and reports it as usual). A document accepted here passes
 /// that shape check: the parser need not run it. The vector is shrunk to the skeleton plus
 /// `spare` bytes of capacity, so the memory of the dropped text is given back before the
-/// tape is built.
+/// tape is built. With `keep`, the values of the changes at that address stay (see the
+/// module docs).
 pub(crate) fn compact_for_summary(
     input: &mut Vec<u8>,
     start: usize,
     spare: usize,
-    max_depth: usize,
-    max_nodes: usize,
-) -> Option<Shifts> {
+    limits: (usize, usize),
+    keep: Option<&str>,
+) -> Option<(Shifts, tfwire::json::JsonShape)> {
+    let (max_depth, max_nodes) = limits;
     let text = &input[start..];
     core::str::from_utf8(text).ok()?;
     let mut scan = Scan {
@@ -129,12 +144,23 @@ pub(crate) fn compact_for_summary(
         member_from: 0,
         cuts: Vec::new(),
         nulls: Vec::new(),
+        wide: false,
+        keep: keep.map(str::as_bytes),
+        keep_output: keep
+            .and_then(|a| a.strip_prefix("output."))
+            .map(str::as_bytes),
     };
     scan.document()?;
     if scan.nodes > max_nodes {
         return None;
     }
-    let Scan { cuts, nulls, .. } = scan;
+    let Scan {
+        cuts,
+        nulls,
+        nodes,
+        wide,
+        ..
+    } = scan;
     let body = &mut input[start..];
     for at in nulls {
         body[at as usize..at as usize + 4].copy_from_slice(b"null");
@@ -154,7 +180,11 @@ pub(crate) fn compact_for_summary(
     w += end - r;
     input.truncate(start + w);
     input.shrink_to(start + w + spare);
-    Some(Shifts(shifts))
+    let shape = tfwire::json::JsonShape {
+        nodes,
+        wide_numbers: wide,
+    };
+    Some((Shifts(shifts), shape))
 }
 
 /// One open array or object.
@@ -167,6 +197,10 @@ struct Frame {
     /// A member of this object has been read: a member removed now takes the comma
     /// before it (the first member is never removed, only blanked).
     kept: bool,
+    /// For a resource change: the number of cuts and nulls when it opened (its own are
+    /// those after), and whether one of its addresses is the one whose values are kept.
+    marks: (u32, u32),
+    matched: bool,
 }
 
 struct Scan<'b> {
@@ -186,6 +220,14 @@ struct Scan<'b> {
     cuts: Vec<(u32, u32)>,
     /// Values (at least 4 bytes long) whose first 4 bytes become `null` (the rest is cut).
     nulls: Vec<u32>,
+    /// Whether a number kept (not inside a value removed or blanked) has an exponent or
+    /// more than 308 digits in a row: it may then be beyond `f64`'s range (the rule of
+    /// [`tfwire::json::JsonShape::wide_numbers`]).
+    wide: bool,
+    /// The address whose resource changes keep their values, if any.
+    keep: Option<&'b [u8]>,
+    /// The output whose change keeps its values (`NAME` of a kept `output.NAME`).
+    keep_output: Option<&'b [u8]>,
 }
 
 /// The bytes of `w` (8 bytes, little-endian) that end a run of plain string bytes (`"`,
@@ -200,6 +242,49 @@ fn special(w: u64) -> u64 {
     let backslash = zero(w ^ (ONES * u64::from(b'\\')));
     let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
     quote | backslash | control
+}
+
+/// Whether the raw contents of a JSON string (escapes as written; the pass has checked
+/// them, surrogates excepted) spell `text`.
+fn json_str_eq(raw: &[u8], text: &[u8]) -> bool {
+    if !raw.contains(&b'\\') {
+        return raw == text;
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        if b != b'\\' {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let c = match raw.get(i + 1) {
+            Some(b'b') => 0x08,
+            Some(b'f') => 0x0C,
+            Some(b'n') => b'\n',
+            Some(b'r') => b'\r',
+            Some(b't') => b'\t',
+            Some(b'u') => {
+                let hex = raw
+                    .get(i + 2..i + 6)
+                    .and_then(|h| core::str::from_utf8(h).ok());
+                let Some(c) = hex
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .and_then(char::from_u32)
+                else {
+                    return false;
+                };
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                i += 6;
+                continue;
+            }
+            Some(&c) => c,
+            None => return false,
+        };
+        out.push(c);
+        i += 2;
+    }
+    out == text
 }
 
 impl Scan<'_> {
@@ -276,11 +361,13 @@ impl Scan<'_> {
         let b = self.b;
         let start = self.i;
         let mut i = start;
-        let digits = |i: &mut usize| {
+        let mut longest = 0;
+        let mut digits = |i: &mut usize| {
             let s = *i;
             while b.get(*i).is_some_and(u8::is_ascii_digit) {
                 *i += 1;
             }
+            longest = longest.max(*i - s);
             *i > s
         };
         if b.get(i) == Some(&b'-') {
@@ -297,7 +384,8 @@ impl Scan<'_> {
                 return None;
             }
         }
-        if matches!(b.get(i), Some(b'e' | b'E')) {
+        let exponent = matches!(b.get(i), Some(b'e' | b'E'));
+        if exponent {
             i += 1;
             if matches!(b.get(i), Some(b'+' | b'-')) {
                 i += 1;
@@ -306,6 +394,7 @@ impl Scan<'_> {
                 return None;
             }
         }
+        self.wide |= self.pending.is_none() && (exponent || longest > 308);
         self.i = i;
         Some(())
     }
@@ -319,17 +408,26 @@ impl Scan<'_> {
     }
 
     /// The role of a member of an object of role `parent`, from its raw key.
-    fn member_role(parent: Role, key: &[u8]) -> Role {
+    fn member_role(&self, parent: Role, key: &[u8]) -> Role {
         match parent {
             Role::Root => match key {
                 b"resource_changes" | b"resource_drift" => Role::Changes,
                 b"output_changes" => Role::Outputs,
+                b"provider_schemas" if self.keep.is_some() => Role::Skip,
                 k if TOP.contains(&k) => Role::Blank,
                 _ => Role::Skip,
             },
             Role::Change if key == b"change" => Role::ChangeBody,
+            Role::Change
+                if self.keep.is_some() && matches!(key, b"address" | b"previous_address") =>
+            {
+                Role::Address
+            }
             Role::ChangeBody if CHANGE.contains(&key) => Role::Drop,
-            Role::Outputs => Role::Output,
+            Role::Outputs => match self.keep_output {
+                Some(name) if json_str_eq(key, name) => Role::Skip,
+                _ => Role::Output,
+            },
             Role::Output if OUTPUT.contains(&key) => Role::Drop,
             _ => Role::Skip,
         }
@@ -364,7 +462,14 @@ impl Scan<'_> {
             // Read one value or open a container.
             match self.peek()? {
                 b'"' => {
-                    self.string()?;
+                    let (from, to) = self.string()?;
+                    if role == Role::Address
+                        && let Some(keep) = self.keep
+                        && json_str_eq(&self.b[from..to], keep)
+                        && let Some(frame) = self.stack.last_mut()
+                    {
+                        frame.matched = true;
+                    }
                 }
                 b'{' | b'[' => {
                     let object = self.peek()? == b'{';
@@ -381,6 +486,8 @@ impl Scan<'_> {
                         role: if object { role } else { element },
                         object,
                         kept: false,
+                        marks: (self.cuts.len() as u32, self.nulls.len() as u32),
+                        matched: false,
                     });
                     self.ws();
                     let close = if object { b'}' } else { b']' };
@@ -445,6 +552,11 @@ impl Scan<'_> {
                         self.i += 1;
                         self.nodes += 1;
                         self.stack.pop();
+                        if frame.matched {
+                            // A resource change at the address kept: its values stay.
+                            self.cuts.truncate(frame.marks.0 as usize);
+                            self.nulls.truncate(frame.marks.1 as usize);
+                        }
                     }
                     b']' if !frame.object => {
                         self.i += 1;
@@ -470,8 +582,10 @@ impl Scan<'_> {
         }
         self.i += 1;
         self.nodes += 1;
+        let frame = *self.stack.last()?;
+        let role = self.member_role(frame.role, &self.b[from..to]);
         let frame = self.stack.last_mut()?;
-        let role = match Self::member_role(frame.role, &self.b[from..to]) {
+        let role = match role {
             // The removal takes the comma before the member.
             Role::Drop if frame.kept => {
                 self.member_from = comma;
@@ -496,7 +610,7 @@ mod tests {
     /// over a value's first bytes).
     fn compact(text: &str) -> (String, usize) {
         let mut b = text.as_bytes().to_vec();
-        let Some(shifts) = compact_for_summary(&mut b, 0, 0, 64, 1 << 20) else {
+        let Some((shifts, _)) = compact_for_summary(&mut b, 0, 0, (64, 1 << 20), None) else {
             assert_eq!(b, text.as_bytes());
             return (text.to_string(), 0);
         };
@@ -531,6 +645,60 @@ mod tests {
             compact(text).0,
             "{ \"output_changes\" : { \"o\" : { \"x\" : 1  } } }"
         );
+    }
+
+    #[test]
+    fn the_kept_text_says_whether_a_number_may_be_wide() {
+        let wide = |text: &str| {
+            let mut b = text.as_bytes().to_vec();
+            let (_, shape) = compact_for_summary(&mut b, 0, 0, (64, 1 << 20), None).unwrap();
+            // The same answer as the shape pass over the kept text.
+            let again = tfwire::json::json_shape(&b, 64, 1 << 20).unwrap();
+            assert_eq!(shape.wide_numbers, again.wide_numbers, "{text}");
+            shape.wide_numbers
+        };
+        let long = "9".repeat(309);
+        assert!(!wide(r#"{"format_version":"1.2","x":[1,-2.5,0]}"#));
+        assert!(wide(r#"{"format_version":"1.2","x":[1,-2.5e3,0]}"#));
+        assert!(wide(&format!(r#"{{"x":{long}}}"#)));
+        assert!(!wide(&format!(r#"{{"x":{}}}"#, &long[1..])));
+        // Numbers in values cut out or blanked do not count.
+        assert!(!wide(
+            r#"{"resource_changes":[{"change":{"actions":[],"after":{"n":1e400}}}],"prior_state":{"n":-1E+999}}"#
+        ));
+        assert!(wide(
+            r#"{"resource_changes":[{"change":{"actions":[],"after":{"n":1e400}},"index":1e400}]}"#
+        ));
+    }
+
+    #[test]
+    fn one_address_keeps_its_values_whatever_the_member_order_or_escapes() {
+        let keep = |text: &str, address: &str| {
+            let mut b = text.as_bytes().to_vec();
+            compact_for_summary(&mut b, 0, 0, (64, 1 << 20), Some(address)).unwrap();
+            String::from_utf8(b).unwrap()
+        };
+        let text = r#"{"resource_changes":[{"change":{"actions":[],"after":{"a":1},"before":2},"address":"m[\"k\u003c\"].x"},{"address":"y","change":{"actions":[],"after":3}}],"output_changes":{"o\u0041":{"after":1,"before":2}},"provider_schemas":{"p":{}}}"#;
+        let second = r#"{"address":"y","change":{"actions":[]}}"#;
+        let kept = keep(text, "m[\"k<\"].x");
+        assert!(
+            kept.contains(r#""after":{"a":1},"before":2},"address""#),
+            "{kept}"
+        );
+        assert!(kept.contains(second), "{kept}");
+        // (A first member shorter than `null` stays as it is.)
+        assert!(kept.contains(r#""o\u0041":{"after":1}"#), "{kept}");
+        assert!(kept.contains(r#""provider_schemas":{"p":{}}"#), "{kept}");
+        let kept = keep(text, "output.oA");
+        assert!(
+            kept.contains(r#""o\u0041":{"after":1,"before":2}"#),
+            "{kept}"
+        );
+        assert!(!kept.contains(r#""a":1"#), "{kept}");
+        // A previous address counts; an absent one keeps nothing.
+        let moved = r#"{"resource_changes":[{"address":"new","previous_address":"old","change":{"actions":[],"after":1}}]}"#;
+        assert_eq!(keep(moved, "old"), moved);
+        assert!(!keep(moved, "nope").contains(r#""after":1"#));
     }
 
     #[test]

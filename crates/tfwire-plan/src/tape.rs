@@ -16,7 +16,7 @@ pub struct ParserConfig {
     pub max_depth: usize,
     /// The most JSON nodes (brackets, commas, colons and strings) accepted, checked in one
     /// pass before the parser allocates anything: its tape and index cost 28 bytes a node
-    /// ([`tfwire::JSON_NODE_BYTES`]), and the node offsets 4 more. Default 2^25 (at most 0.9 GiB of tape; real plans
+    /// ([`tfwire::JSON_NODE_BYTES`]). Default 2^25 (at most 0.9 GiB of tape; real plans
     /// have about one node per 8 bytes, so this admits 256 MiB of them).
     pub max_nodes: usize,
 }
@@ -118,7 +118,7 @@ impl Parser {
     /// [`ErrorKind::TooManyNodes`] beyond [`ParserConfig::max_nodes`], [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
     /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
     pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
-        self.parse_with(input, false)
+        self.parse_with(input, None)
     }
 
     /// Parses a plan for a [`Summary`](crate::Summary) (or a [`Filter`](crate::Filter)):
@@ -146,10 +146,48 @@ impl Parser {
     ///
     /// As [`Parser::parse`].
     pub fn parse_summary<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
-        self.parse_with(input, true)
+        self.parse_with(input, Some(None))
     }
 
-    fn parse_with<'a>(&mut self, input: &'a mut Vec<u8>, summary: bool) -> Result<Tape<'a>, Error> {
+    /// Parses a plan for showing the changes at one address (`tfwire plan show ADDRESS`):
+    /// as [`Parser::parse_summary`], but the resource changes and drift entries whose
+    /// `address` or `previous_address` is `address` keep all their values, and so does the
+    /// output change `NAME` when `address` is `output.NAME`; `provider_schemas` (a redacted
+    /// plan's) is kept too. Every other change is modelled as for a summary (no values), so
+    /// memory is the input plus the values of the changes asked for.
+    ///
+    /// ```
+    /// let text = r#"{"format_version":"1.2","resource_changes":[
+    ///   {"address":"a.x","change":{"actions":["create"],"before":null,"after":{"n":1}}},
+    ///   {"address":"a.y","change":{"actions":["create"],"before":null,"after":{"n":2}}}]}"#;
+    /// let mut parser = tfwire_plan::Parser::new();
+    /// let mut input = text.as_bytes().to_vec();
+    /// let tape = parser.parse_change(&mut input, "a.y")?;
+    /// let arena = bumpalo::Bump::new();
+    /// let plan = tape.plan(&arena)?;
+    /// assert!(plan.resource_changes[0].change.after.is_none());
+    /// assert_eq!(plan.resource_changes[1].change.after.unwrap().to_string(), r#"{"n":2}"#);
+    /// # Ok::<(), tfwire_plan::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Parser::parse`].
+    pub fn parse_change<'a>(
+        &mut self,
+        input: &'a mut Vec<u8>,
+        address: &str,
+    ) -> Result<Tape<'a>, Error> {
+        self.parse_with(input, Some(Some(address)))
+    }
+
+    /// Parses `input`; with `skeleton`, for a summary (`Some(None)`) or for the changes at
+    /// one address (`Some(Some(address))`).
+    fn parse_with<'a>(
+        &mut self,
+        input: &'a mut Vec<u8>,
+        skeleton: Option<Option<&str>>,
+    ) -> Result<Tape<'a>, Error> {
         let encoding = prepare(input)?;
         if encoding == Encoding::Utf8Bom {
             // White space to the parser, so that every offset counts from the input's
@@ -161,37 +199,44 @@ impl Parser {
             return Err(Error::new(ErrorKind::TooLarge(len)));
         }
         // For a summary, the values it does not read are cut out first (errors map back);
-        // a document that pass accepts has the shape the parser can afford.
-        let skeleton = if summary {
-            crate::skeleton::compact_for_summary(
+        // a document that pass accepts has the shape the parser can afford, and the pass
+        // says whether a number it kept may be beyond f64's range.
+        let (skeleton, kept_shape) = match skeleton {
+            Some(keep) => crate::skeleton::compact_for_summary(
                 input,
                 0,
                 INPUT_PADDING,
-                self.config.max_depth,
-                self.config.max_nodes,
+                (self.config.max_depth, self.config.max_nodes),
+                keep,
             )
-        } else {
-            None
+            .unzip(),
+            None => (None, None),
         };
         // Errors count bytes of the input as given.
         let back = |e: Error| match &skeleton {
             Some(map) => e.map_offset(|at| map.original(at)),
             None => e,
         };
-        // Nothing is allocated for a document too deep or too large to parse (the summary
-        // pre-pass checked the limits already; this pass over what it kept also says
-        // whether a number may be beyond f64's range).
         len = input.len();
-        let shape =
-            tfwire::json::json_shape(&input[..len], self.config.max_depth, self.config.max_nodes)
-                .map_err(|e| {
+        // Nothing is allocated for a document too deep or too large to parse: unless the
+        // summary pre-pass checked the limits already, this pass checks them (and says
+        // whether a number may be beyond f64's range).
+        let shape = match kept_shape {
+            Some(shape) => shape,
+            None => tfwire::json::json_shape(
+                &input[..len],
+                self.config.max_depth,
+                self.config.max_nodes,
+            )
+            .map_err(|e| {
                 back(match *e.kind() {
                     tfwire::ErrorKind::TooManyNodes { count, max } => {
                         Error::new(ErrorKind::TooManyNodes { count, max })
                     }
                     _ => syntax_error(&e),
                 })
-            })?;
+            })?,
+        };
         input.resize(len + INPUT_PADDING, b' ');
         let doc = self
             .tapes
@@ -294,7 +339,7 @@ fn prepare(input: &mut Vec<u8>) -> Result<Encoding, Error> {
 }
 
 /// A parsed JSON document: simd-json's tape, whose strings borrow from the input, with the
-/// byte offset of every node (tfwire's [`Document`]).
+/// byte offset of any node found when asked (tfwire's [`Document`]).
 ///
 /// Build the typed model with [`Tape::document`] (or [`Tape::plan`], [`Tape::state`],
 /// [`Tape::raw_state`]); read any value untyped with [`Tape::root`].

@@ -196,3 +196,135 @@ fn the_summary_path_accepts_and_rejects_what_the_full_path_does() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(read >= 8, "only {read} of the cases read");
 }
+
+/// The values a change keeps on the path for one address: every member as written (its
+/// raw JSON), or, for a change not asked for, only that its values are absent.
+fn values_absent(c: &tfwire_plan::Change<'_>) -> bool {
+    [
+        c.before,
+        c.after,
+        c.after_unknown,
+        c.before_sensitive,
+        c.after_sensitive,
+        c.before_identity,
+        c.after_identity,
+    ]
+    .iter()
+    .all(|v| v.is_none_or(|v| v.is_null()))
+}
+
+/// Whether the change `rc` is one `plan show ADDRESS` shows for `address`.
+fn at(rc: &tfwire_plan::ResourceChange<'_>, address: &str) -> bool {
+    rc.address == address || rc.previous_address == Some(address)
+}
+
+#[test]
+fn the_change_path_keeps_the_values_of_the_address_asked_for_only() {
+    let files = documents();
+    let mut parser = Parser::new();
+    // What the addresses tried covered: several changes at one address (deposed objects),
+    // module instances, a previous address, drift, outputs, absent addresses.
+    let (mut several, mut modules, mut moved, mut drift, mut outputs, mut absent) =
+        (0, 0, 0, 0, 0, 0);
+    let mut deposed = 0;
+    let mut problems = Vec::new();
+    for path in &files {
+        let text = std::fs::read(path).unwrap();
+        let mut full_input = text.clone();
+        let Ok(full_tape) = parser.parse(&mut full_input) else {
+            continue;
+        };
+        let arena = bumpalo::Bump::new();
+        let Ok(Document::Plan(full)) = full_tape.document(&arena) else {
+            continue;
+        };
+        let mut addresses: Vec<String> = Vec::new();
+        for rc in full.resource_changes.iter().chain(full.resource_drift) {
+            addresses.push(rc.address.to_string());
+            addresses.extend(rc.previous_address.map(str::to_string));
+        }
+        addresses.sort();
+        addresses.dedup();
+        // At most a few dozen addresses a document, spread over it.
+        let step = addresses.len().div_ceil(24).max(1);
+        let mut tried: Vec<String> = addresses.into_iter().step_by(step).collect();
+        tried.extend(
+            full.output_changes
+                .iter()
+                .map(|o| format!("output.{}", o.name)),
+        );
+        tried.push("aws_instance.absent[\"x\"]".into());
+        for address in &tried {
+            let mut input = text.clone();
+            let tape = match parser.parse_change(&mut input, address) {
+                Ok(t) => t,
+                Err(e) => {
+                    problems.push(format!("{}: {address}: {e}", path.display()));
+                    continue;
+                }
+            };
+            let arena = bumpalo::Bump::new();
+            let plan = match tape.document(&arena) {
+                Ok(Document::Plan(p)) => p,
+                other => {
+                    problems.push(format!("{}: {address}: {other:?}", path.display()));
+                    continue;
+                }
+            };
+            if Summary::of(plan).to_json() != Summary::of(full).to_json() {
+                problems.push(format!("{}: {address}: summaries differ", path.display()));
+            }
+            let mut kept = 0;
+            for (list, full_list) in [
+                (plan.resource_changes, full.resource_changes),
+                (plan.resource_drift, full.resource_drift),
+            ] {
+                assert_eq!(list.len(), full_list.len());
+                for (rc, frc) in list.iter().zip(full_list) {
+                    assert_eq!(rc.address, frc.address);
+                    let ok = if at(frc, address) {
+                        kept += 1;
+                        drift += usize::from(core::ptr::eq(full_list, full.resource_drift));
+                        moved += usize::from(frc.address != address);
+                        modules += usize::from(frc.module_address.is_some());
+                        deposed += usize::from(frc.deposed.is_some());
+                        rc.raw.to_string() == frc.raw.to_string()
+                    } else {
+                        values_absent(&rc.change)
+                    };
+                    if !ok {
+                        problems.push(format!("{}: {address}: {}", path.display(), rc.address));
+                    }
+                }
+            }
+            several += usize::from(kept > 1);
+            for (o, fo) in plan.output_changes.iter().zip(full.output_changes) {
+                let ok = if address.strip_prefix("output.") == Some(o.name) {
+                    outputs += 1;
+                    o.change.raw.to_string() == fo.change.raw.to_string()
+                } else {
+                    // An output change keeps its `*_sensitive` (summaries read them).
+                    let c = &o.change;
+                    [c.before, c.after, c.after_unknown]
+                        .iter()
+                        .all(|v| v.is_none_or(|v| v.is_null()))
+                };
+                if !ok {
+                    problems.push(format!("{}: {address}: output {}", path.display(), o.name));
+                }
+            }
+            if plan.provider_schemas.map(|v| v.to_string())
+                != full.provider_schemas.map(|v| v.to_string())
+            {
+                problems.push(format!("{}: {address}: provider_schemas", path.display()));
+            }
+            absent += usize::from(kept == 0 && !address.starts_with("output."));
+            parser.recycle(tape);
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    if std::env::var("TFWIRE_TEST").is_err() {
+        let covered = [several, modules, moved, drift, outputs, absent, deposed];
+        assert!(covered.iter().all(|&n| n > 0), "not covered: {covered:?}");
+    }
+}

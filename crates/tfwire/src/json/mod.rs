@@ -4,8 +4,8 @@
 //! so that a number, an escape or an offset has one place to live: the string writers below,
 //! the number grammar ([`is_number`]), the shape pre-pass ([`crate::check_json_shape`]), and
 //! simd-json's tape with reused buffers, node offsets and syntax errors with line and column
-//! ([`tape`]), a parsed [`Document`](tape::Document) that gives every node's byte offset and
-//! every number's exact text (numbers beyond `f64`'s range included), and the untyped,
+//! ([`tape`]), a parsed [`Document`](tape::Document) that gives any node's byte offset (found
+//! when asked, not stored for every node) and every number's exact text (numbers beyond `f64`'s range included), and the untyped,
 //! borrowed [`Json`](view::Json) view over it ([`view`]). tfwire's typed JSON decode and
 //! schema loader and tfwire-plan's document model (which re-exports the view) all sit on
 //! it, and a plan's resource values decode with a compiled [`Program`](crate::Program) over

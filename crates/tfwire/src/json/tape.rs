@@ -20,6 +20,7 @@
 //! run the same code.
 
 use crate::error::{Error, ErrorKind, Path};
+use core::sync::atomic::{AtomicU64, Ordering};
 use simd_json::ErrorType;
 pub use simd_json::StaticNode;
 pub use simd_json::tape::Node;
@@ -127,37 +128,19 @@ impl TapeParser {
     /// value at all, invalid UTF-8 somewhere, and byte 0 of a document that starts with a
     /// container, which simd-json reports for faults found in its second stage).
     pub fn parse<'a>(&mut self, buf: &'a mut [u8], len: usize) -> Result<Tape<'a>, Error> {
-        let mut tape = self
-            .spare
-            .take()
-            .map_or_else(|| simd_json::tape::Tape(Vec::new()), Tape::reset);
-        if buf.len() < len + INPUT_PADDING {
-            self.spare = Some(tape.reset());
-            return Err(Error::new(
-                ErrorKind::Syntax(format!(
-                    "the buffer holds fewer than {INPUT_PADDING} bytes after the document"
-                )),
-                len,
-                Path::root(),
-            ));
-        }
-        let container = matches!(
-            buf[..len].iter().find(|b| !b.is_ascii_whitespace()),
-            Some(b'{' | b'[')
-        );
-        match simd_json::fill_tape_padded(buf, len, &mut self.buffers, &mut tape) {
-            Ok(()) => Ok(tape),
-            Err(e) => {
-                self.spare = Some(tape.reset());
-                Err(syntax_error(&e, len, container, self.max_depth))
-            }
-        }
+        fill(&mut self.buffers, &mut self.spare, self.max_depth, buf, len)
     }
 
-    /// Parses `buf[..len]` in place into a [`Document`]: the tape, the byte offset of every
-    /// node, and the exact text of every number, with no copy of the input. `shape` is what
+    /// Parses `buf[..len]` in place into a [`Document`]: the tape, and the exact text of
+    /// every number, with no copy of the input. `shape` is what
     /// [`json_shape`](super::json_shape) found in `buf[..len]` (the caller runs it first, to
     /// refuse a document too deep or too large before anything is allocated).
+    ///
+    /// No offset is computed while parsing: the document finds a node's byte offset when
+    /// asked ([`Document::offset`]; for errors and for the text of numbers), a string's from
+    /// where its slice lies in the buffer, any other node's by reading the numbers,
+    /// literals and punctuation between it and the last node found or the next string (no
+    /// per-node array, and simd-json's structural indexes are not kept).
     ///
     /// Numbers beyond `f64`'s range (`1e400`, a 400-digit integer), which simd-json refuses,
     /// are handled here, once for the workspace: when `shape` says the document may hold one,
@@ -206,44 +189,42 @@ impl TapeParser {
         // mutable slice made here is the only one used from now on (`buf` itself is not
         // used again) and is given to simd-json, which writes unescaped strings through it
         // and returns; the tape keeps only shared `&'a str`s into it.
+        // Exercised by: `json::tape::tests` (documents_know_every_offset_and_number_text,
+        // lazy_offsets_agree_with_node_offsets), the plan/state corpus harness of
+        // tfwire-plan, and the schema loader's tests; run under Miri as the report and
+        // `benches/README.md` say.
         let parse_buf: &'a mut [u8] = unsafe { core::slice::from_raw_parts_mut(ptr, size) };
-        let tape = self.parse(parse_buf, len)?;
+        let tape = fill(
+            &mut self.buffers,
+            &mut self.spare,
+            self.max_depth,
+            parse_buf,
+            len,
+        )?;
         // SAFETY: from here on, for all of `'a`, nothing writes to the buffer (the mutable
-        // slice above was consumed by `parse`, and the tape's strings are shared), so a
+        // slice above was consumed by `fill`, and the tape's strings are shared), so a
         // shared view of its first `len` bytes aliases only shared borrows. The view reads
-        // numbers and punctuation, which simd-json never rewrites; it is made from `ptr`,
-        // the pointer the strings' slice was derived from. Why not safe code: the text must
-        // be read after parsing (numbers and offsets), and the safe ways are a copy of the
-        // whole document (what the typed decode does; a plan reader would hold the input
-        // twice) or a pre-scan copying number texts out before parsing (what this replaced:
-        // a 32 MB plan summary now takes 0.84x its instructions by callgrind, but about
-        // 1.04x its wall time on a shared 2-core machine: the offsets pass reads the
-        // structural indexes again).
+        // numbers and punctuation, which simd-json never rewrites, and opening quotes; it
+        // is made from `ptr`, the pointer the strings' slice was derived from. Why not safe
+        // code: the text must be read after parsing (numbers' texts and offsets), and the
+        // safe ways are a copy of the whole document (what the typed decode does; a plan
+        // reader would hold the input twice) or a pre-scan copying number texts out before
+        // parsing (what stop 23 replaced; it costs a second pass over the whole text).
+        // Exercised by the same tests as the slice above.
         let text: &'a [u8] = unsafe { core::slice::from_raw_parts(ptr.cast_const(), len) };
-        let mut offsets = core::mem::take(&mut self.offsets);
-        let nodes = tape.0.len();
-        let n = node_offsets(text, self.buffers.structural_indexes(), nodes, &mut offsets);
-        let mut doc = Document {
+        Ok(Document {
             tape,
-            offsets,
-            n,
             text,
-            wide: Vec::new(),
+            base: ptr as usize,
+            cursor: AtomicU64::new(u64::MAX),
+            wide,
             wide_text,
-        };
-        // By node: every number set aside starts a node (strings were skipped).
-        for (offset, from, to) in wide {
-            if let Ok(node) = doc.offsets[..n].binary_search(&offset) {
-                doc.wide.push((node as u32, from, to));
-            }
-        }
-        Ok(doc)
+        })
     }
 
-    /// Takes back a [`Document`]'s tape and offsets for the next parse.
+    /// Takes back a [`Document`]'s tape for the next parse.
     pub fn recycle_document(&mut self, doc: Document<'_>) {
         self.spare = Some(doc.tape.reset());
-        self.offsets = doc.offsets;
     }
 
     /// Takes back a tape's node allocation for the next [`TapeParser::parse`].
@@ -251,9 +232,10 @@ impl TapeParser {
         self.spare = Some(tape.reset());
     }
 
-    /// The byte offset of every node of the tape last parsed, in tape order, given the text
-    /// it was parsed from (before its strings were unescaped: any copy of it, or the buffer
-    /// itself where no string had an escape). Computed on each call; the vector is reused.
+    /// The byte offset of every node of the tape last parsed by [`TapeParser::parse`], in
+    /// tape order, given the text it was parsed from (before its strings were unescaped:
+    /// any copy of it, or the buffer itself where no string had an escape). Computed on
+    /// each call; the vector is reused.
     pub fn node_offsets(&mut self, input: &[u8]) -> &[u32] {
         let n = node_offsets(
             input,
@@ -272,20 +254,61 @@ impl TapeParser {
     }
 }
 
-/// A JSON document parsed in place by [`TapeParser::parse_document`]: its tape, the byte
-/// offset of every node, and the exact text of every number (read at the node's offset in
-/// the buffer, with the workspace's one number grammar). The one way the workspace maps a
-/// tape node back to its text.
+/// Parses `buf[..len]` into a tape with `buffers` (see [`TapeParser::parse`]), taking the
+/// tape's allocation from `spare` (and giving it back on an error).
+fn fill<'a>(
+    buffers: &mut simd_json::Buffers,
+    spare: &mut Option<Tape<'static>>,
+    max_depth: usize,
+    buf: &'a mut [u8],
+    len: usize,
+) -> Result<Tape<'a>, Error> {
+    let mut tape = spare
+        .take()
+        .map_or_else(|| simd_json::tape::Tape(Vec::new()), Tape::reset);
+    if buf.len() < len + INPUT_PADDING {
+        *spare = Some(tape.reset());
+        return Err(Error::new(
+            ErrorKind::Syntax(format!(
+                "the buffer holds fewer than {INPUT_PADDING} bytes after the document"
+            )),
+            len,
+            Path::root(),
+        ));
+    }
+    let container = matches!(
+        buf[..len].iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{' | b'[')
+    );
+    match simd_json::fill_tape_padded(buf, len, buffers, &mut tape) {
+        Ok(()) => Ok(tape),
+        Err(e) => {
+            *spare = Some(tape.reset());
+            Err(syntax_error(&e, len, container, max_depth))
+        }
+    }
+}
+
+/// A JSON document parsed in place by [`TapeParser::parse_document`]: its tape, simd-json's
+/// structural indexes, and the buffer's text. The one way the workspace maps a tape node
+/// back to its text: byte offsets ([`Document::offset`]) and the exact text of numbers
+/// ([`Document::number_text`], read with the workspace's one number grammar) are found when
+/// asked, never for every node (the document holds no per-node array besides the tape).
 pub struct Document<'a> {
     tape: Tape<'a>,
-    /// The offsets of the nodes: the first `n` entries.
-    offsets: Vec<u32>,
-    n: usize,
     /// The parse buffer's document bytes: numbers and punctuation as written (strings are
-    /// unescaped in place, so never read from here).
+    /// unescaped in place, so never read from here; their opening quotes stay).
     text: &'a [u8],
-    /// Numbers beyond `f64`'s range, set aside before parsing: node, then the range of its
-    /// text in `wide_text`; sorted by node.
+    /// The address of the parse buffer: a string node's slice starts one byte after its
+    /// opening quote.
+    base: usize,
+    /// Where the last count of structural indexes stopped, `n << 32 | i`: `n` nodes start
+    /// before structural index `i`. Offsets asked for in document order (the numbers of an
+    /// array) then cost one step each. Atomic (relaxed) only so that the document stays
+    /// `Sync`; any value stored is a true pair, so a race costs time, never a wrong offset.
+    cursor: AtomicU64,
+    /// Numbers beyond `f64`'s range, set aside before parsing: their offset, then the
+    /// range of their text in `wide_text`; sorted by offset.
     wide: Vec<(u32, u32, u32)>,
     wide_text: String,
 }
@@ -293,7 +316,7 @@ pub struct Document<'a> {
 impl core::fmt::Debug for Document<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Document")
-            .field("nodes", &self.n)
+            .field("nodes", &self.tape.0.len())
             .field("len", &self.text.len())
             .finish_non_exhaustive()
     }
@@ -305,9 +328,9 @@ impl<'a> Document<'a> {
     pub const fn empty() -> Document<'static> {
         Document {
             tape: simd_json::tape::Tape(Vec::new()),
-            offsets: Vec::new(),
-            n: 0,
             text: &[],
+            base: 0,
+            cursor: AtomicU64::new(u64::MAX),
             wide: Vec::new(),
             wide_text: String::new(),
         }
@@ -320,17 +343,71 @@ impl<'a> Document<'a> {
 
     /// The byte offset of node `node` in the document; the document's length for `node`
     /// past the last node.
+    ///
+    /// A string's offset is found at once (from where its slice lies in the buffer); any
+    /// other node's by reading the text between it and the last node found (when no string
+    /// lies between) or the next string's opening quote.
     #[inline]
     pub fn offset(&self, node: usize) -> usize {
-        match self.offsets[..self.n].get(node) {
-            Some(&at) => at as usize,
-            None => self.text.len(),
+        if node >= self.tape.0.len() {
+            return self.text.len();
+        }
+        match self.string_offset(node) {
+            Some(at) => at,
+            None => self.counted_offset(node),
         }
     }
 
-    /// The byte offset of every node, in tape order (see [`Document::offset`]).
-    pub fn offsets(&self) -> &[u32] {
-        &self.offsets[..self.n]
+    /// The offset of the opening quote of the string node `node`, if it is one.
+    #[inline]
+    fn string_offset(&self, node: usize) -> Option<usize> {
+        let Some(Node::String(s)) = self.tape.0.get(node) else {
+            return None;
+        };
+        let at = (s.as_ptr() as usize)
+            .wrapping_sub(self.base)
+            .wrapping_sub(1);
+        (self.text.get(at) == Some(&b'"')).then_some(at)
+    }
+
+    /// The offset of a node that is not a string, found in the text: between two strings
+    /// there are only numbers, literals and punctuation, which read the same forwards and
+    /// backwards, so the node is counted to from the last node found (the cursor) when no
+    /// string lies between them, else back from the next string's opening quote (or from
+    /// the end of the text).
+    #[cold]
+    #[inline(never)]
+    fn counted_offset(&self, node: usize) -> usize {
+        let nodes = &self.tape.0;
+        let no_string = |range: core::ops::Range<usize>| {
+            !nodes[range].iter().any(|n| matches!(n, Node::String(_)))
+        };
+        let packed = self.cursor.load(Ordering::Relaxed);
+        let (k, at) = ((packed >> 32) as usize, (packed & 0xFFFF_FFFF) as usize);
+        let found = if k <= node
+            && k < nodes.len()
+            && at < self.text.len()
+            && no_string(k + 1..node + 1)
+        {
+            starts_forward(self.text, at, node - k)
+        } else if k > node && k < nodes.len() && at < self.text.len() && no_string(node + 1..k + 1)
+        {
+            starts_backward(self.text, at, k - node)
+        } else {
+            // The next string after the node, or the end.
+            let (m, end) = (node + 1..nodes.len())
+                .find_map(|m| Some((m, self.string_offset(m)?)))
+                .unwrap_or((nodes.len(), self.text.len()));
+            starts_backward(self.text, end, m - node)
+        };
+        match found {
+            Some(at) => {
+                self.cursor
+                    .store(((node as u64) << 32) | at as u64, Ordering::Relaxed);
+                at
+            }
+            None => self.text.len(),
+        }
     }
 
     /// The index of `node`, a reference into [`Document::nodes`] (`None` for a node of
@@ -345,16 +422,16 @@ impl<'a> Document<'a> {
     /// The exact text of the number node `node`, as the document wrote it (RFC 8259
     /// grammar); empty for a node that is not a number.
     pub fn number_text(&self, node: usize) -> &str {
+        let at = self.offset(node);
         if !self.wide.is_empty()
-            && let Ok(k) = self.wide.binary_search_by_key(&node, |w| w.0 as usize)
+            && let Ok(k) = self.wide.binary_search_by_key(&at, |w| w.0 as usize)
         {
             let (_, from, to) = self.wide[k];
             return &self.wide_text[from as usize..to as usize];
         }
-        let at = self.offset(node);
-        let end = super::scan::number(self.text, at).unwrap_or(at);
+        let end = super::scan::number_end(self.text, at).unwrap_or(at);
         // The number grammar is ASCII.
-        core::str::from_utf8(&self.text[at..end]).unwrap_or("")
+        core::str::from_utf8(&self.text[at..end.max(at)]).unwrap_or("")
     }
 
     /// The whole document as an untyped [`Json`](super::view::Json) value (`null` for a
@@ -391,6 +468,55 @@ impl<'d> TapeText<'d> for Subtree<'d> {
     fn number_text(&self, node: usize) -> &'d str {
         self.doc.number_text(self.first + node)
     }
+}
+
+/// Whether `b` may be inside a number or a literal (`true`, `false`, `null`).
+#[inline]
+fn token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.')
+}
+
+/// The start of the `count`-th value after the one starting at `at`, in text holding no
+/// string between them (numbers, literals, brackets, punctuation and white space only).
+fn starts_forward(text: &[u8], mut at: usize, count: usize) -> Option<usize> {
+    for _ in 0..count {
+        // Past the value at `at`: a bracket, or a number or literal.
+        if matches!(text.get(at)?, b'[' | b'{') {
+            at += 1;
+        } else {
+            while text.get(at).is_some_and(|&b| token_byte(b)) {
+                at += 1;
+            }
+        }
+        while matches!(
+            text.get(at)?,
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}'
+        ) {
+            at += 1;
+        }
+    }
+    Some(at)
+}
+
+/// The start of the `count`-th value before `end` (a value's start, or the end of the
+/// text), in text holding no string between them.
+fn starts_backward(text: &[u8], mut end: usize, count: usize) -> Option<usize> {
+    for _ in 0..count {
+        let mut i = end.checked_sub(1)?;
+        while matches!(
+            text.get(i)?,
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}'
+        ) {
+            i = i.checked_sub(1)?;
+        }
+        if !matches!(text[i], b'[' | b'{') {
+            while i > 0 && token_byte(text[i - 1]) {
+                i -= 1;
+            }
+        }
+        end = i;
+    }
+    Some(end)
 }
 
 /// Overwrites each number of `text` beyond `f64`'s range (`1e400`, `-1e400`, a 400-digit
@@ -592,6 +718,66 @@ mod tests {
         buf.resize(7 + INPUT_PADDING, b' ');
         let plain = crate::json::json_shape(b"[1]", 8, 10).unwrap();
         assert!(parser.parse_document(&mut buf, 7, &plain).is_err());
+    }
+
+    #[test]
+    fn lazy_offsets_agree_with_node_offsets() {
+        let big = "7".repeat(320);
+        let text = format!(
+            r#" {{"a":[1,2.5,-3e2,[],{{}},"",true,null,"x\"y",[[0.125]]],"b\u0041":{{"c":[{big},1e999,"",{{"":false}}]}},
+              "n":[{nums}],"e":"","f":-0.0}} "#,
+            nums = (0..300)
+                .map(|k| format!("{k}.5"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let text = text.as_bytes();
+        let shape = crate::json::json_shape(text, 16, usize::MAX).unwrap();
+        let mut parser = TapeParser::default();
+        // Every node's offset by the eager rule, from a plain parse of a copy.
+        let mut copy = text.to_vec();
+        copy.resize(text.len() + INPUT_PADDING, b' ');
+        let mut plain = text.to_vec();
+        plain.resize(text.len() + INPUT_PADDING, b' ');
+        let tape = parser.parse(&mut plain, text.len());
+        // simd-json refuses 1e999 and the long integer without the document's setting
+        // aside; compare with the offsets of the text where they are floats it takes.
+        assert!(tape.is_err());
+        let tame = String::from_utf8(text.to_vec())
+            .unwrap()
+            .replace("1e999", "0.0  ")
+            .replace(&big, &format!("0.0{}", " ".repeat(big.len() - 3)));
+        let mut tame_buf = tame.as_bytes().to_vec();
+        tame_buf.resize(tame.len() + INPUT_PADDING, b' ');
+        let tape = parser.parse(&mut tame_buf, tame.len()).unwrap();
+        let n = tape.0.len();
+        parser.recycle(tape);
+        let eager: Vec<u32> = parser.node_offsets(tame.as_bytes()).to_vec();
+        assert_eq!(eager.len(), n);
+        let doc = parser
+            .parse_document(&mut copy, text.len(), &shape)
+            .unwrap();
+        assert_eq!(doc.nodes().len(), n);
+        // Forwards, backwards, and in a scattered order: the cursor never gives a wrong
+        // offset.
+        let forwards: Vec<usize> = (0..n).collect();
+        let scattered: Vec<usize> = (0..n).map(|k| (k * 7919) % n).collect();
+        for order in [
+            forwards.clone(),
+            forwards.into_iter().rev().collect(),
+            scattered,
+        ] {
+            for i in order {
+                assert_eq!(doc.offset(i), eager[i] as usize, "node {i}");
+            }
+        }
+        assert_eq!(doc.offset(n), text.len());
+        let wide = (0..n).find(|&i| doc.number_text(i) == "1e999");
+        assert!(wide.is_some());
+        let long = (0..n).find(|&i| doc.number_text(i) == big);
+        assert!(long.is_some());
+        assert_eq!(doc.number_text(0), "");
+        parser.recycle_document(doc);
     }
 
     #[test]
