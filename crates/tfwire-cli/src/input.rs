@@ -62,7 +62,7 @@ pub(crate) fn read_raw(path: Option<&str>, spare: usize) -> Result<Vec<u8>, Fail
             let mut file = std::fs::File::open(p).map_err(io)?;
             let meta = file.metadata().map_err(io)?;
             // A FIFO or a device (`/dev/stdin`) has no size to go by.
-            let size = meta.is_file().then(|| meta.len());
+            let size = meta.is_file().then_some(meta.len());
             if let Some(len) = size.filter(|&len| len > max as u64) {
                 return Err(too_large(name, &format!("the file has {len} bytes,")));
             }
