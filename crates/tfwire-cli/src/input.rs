@@ -67,9 +67,12 @@ pub(crate) fn read_raw(path: Option<&str>, spare: usize) -> Result<Vec<u8>, Fail
                 return Err(too_large(name, &format!("the file has {len} bytes,")));
             }
             let hint = match size {
+                // Deflate inflates at most 1032-fold: a forged trailer reserves no more.
                 Some(len) => Some(SizeHint {
                     len,
-                    inflated: gzip_trailer_size(&mut file, len).map_err(io)?,
+                    inflated: gzip_trailer_size(&mut file, len)
+                        .map_err(io)?
+                        .map(|n| n.min(len.saturating_mul(1032))),
                 }),
                 None => None,
             };
