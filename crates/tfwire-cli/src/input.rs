@@ -45,42 +45,219 @@ fn too_large(name: &str, what: &str) -> Failure {
 /// (so that a parser can pad the buffer without reallocating), inflating gzip input
 /// (recognised by its magic bytes `1f 8b`) as a stream. Neither the input nor its
 /// inflated text may exceed [`max_input_bytes`]: reading stops one byte past it.
+///
+/// Memory: a file is read into one buffer of its size (plus `spare`). Gzip input is
+/// inflated as it is read (the compressed bytes pass through a small buffer, never held
+/// whole), into a buffer sized by the gzip trailer's length of the last member when the
+/// input is a file; a buffer whose final size is unknown (a pipe, several gzip members)
+/// grows by at most [`GROWTH_CHUNK`] at a time (a quarter of what it holds while smaller),
+/// so that it never reserves twice what it will hold.
 pub(crate) fn read_raw(path: Option<&str>, spare: usize) -> Result<Vec<u8>, Failure> {
     let name = display_name(path.unwrap_or("-"));
     let io = |e: std::io::Error| Failure::Input(format!("{name}: {e}"));
     let max = max_input_bytes();
-    let mut buf;
     match path {
-        None | Some("-") => {
-            buf = Vec::new();
-            std::io::stdin()
-                .take(max as u64 + 1)
-                .read_to_end(&mut buf)
-                .map_err(io)?;
-        }
+        None | Some("-") => read_from(std::io::stdin().lock(), None, spare, name),
         Some(p) => {
-            let file = std::fs::File::open(p).map_err(io)?;
-            let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-            if len > max as u64 {
+            let mut file = std::fs::File::open(p).map_err(io)?;
+            let meta = file.metadata().map_err(io)?;
+            // A FIFO or a device (`/dev/stdin`) has no size to go by.
+            let size = meta.is_file().then_some(meta.len());
+            if let Some(len) = size.filter(|&len| len > max as u64) {
                 return Err(too_large(name, &format!("the file has {len} bytes,")));
             }
-            buf = Vec::with_capacity((len as usize).saturating_add(spare));
-            file.take(max as u64 + 1)
-                .read_to_end(&mut buf)
-                .map_err(io)?;
+            let hint = match size {
+                // Deflate inflates at most 1032-fold: a forged trailer reserves no more.
+                Some(len) => Some(SizeHint {
+                    len,
+                    inflated: gzip_trailer_size(&mut file, len)
+                        .map_err(io)?
+                        .map(|n| n.min(len.saturating_mul(1032))),
+                }),
+                None => None,
+            };
+            read_from(file, hint, spare, name)
         }
     }
-    if buf.len() > max {
-        return Err(too_large(name, "the input has"));
+}
+
+/// The most a buffer whose final size is unknown grows by at once.
+const GROWTH_CHUNK: usize = 16 << 20;
+
+/// What is known of an input's size before it is read: a regular file's.
+#[derive(Clone, Copy)]
+struct SizeHint {
+    /// The file's length.
+    len: u64,
+    /// The inflated length its gzip trailer records (`ISIZE`, of the last member, modulo
+    /// 2^32), when the file looks gzip-compressed.
+    inflated: Option<u64>,
+}
+
+/// The inflated length the gzip trailer of the file (of `len` bytes) records, when the
+/// file starts with the gzip magic bytes; the file is left at its start.
+fn gzip_trailer_size(file: &mut std::fs::File, len: u64) -> std::io::Result<Option<u64>> {
+    use std::io::{Seek, SeekFrom};
+    if len < 18 {
+        return Ok(None); // shorter than an empty gzip member
     }
-    if buf.starts_with(&[0x1f, 0x8b]) {
-        buf = gunzip(&buf, spare, name)?;
-    } else if let Some(what) = compressed_other(&buf) {
+    let mut magic = [0u8; 2];
+    file.read_exact(&mut magic)?;
+    let mut size = None;
+    if magic == [0x1f, 0x8b] {
+        let mut trailer = [0u8; 4];
+        file.seek(SeekFrom::End(-4))?;
+        file.read_exact(&mut trailer)?;
+        size = Some(u64::from(u32::from_le_bytes(trailer)));
+    }
+    file.seek(SeekFrom::Start(0))?;
+    Ok(size)
+}
+
+/// Reads all of `r` (see [`read_raw`]).
+fn read_from(
+    r: impl Read,
+    hint: Option<SizeHint>,
+    spare: usize,
+    name: &str,
+) -> Result<Vec<u8>, Failure> {
+    let io = |e: std::io::Error| Failure::Input(format!("{name}: {e}"));
+    let max = max_input_bytes();
+    let mut input = Input::new(r);
+    let head = input.peek(6).map_err(io)?;
+    if head.starts_with(&[0x1f, 0x8b]) {
+        let capacity = hint
+            .and_then(|h| h.inflated)
+            .map_or(0, |n| n.min(max as u64 + 1) as usize);
+        return gunzip(&mut input, capacity, spare, name);
+    }
+    if let Some(what) = compressed_other(head) {
         return Err(Failure::Input(format!(
             "{name}: the input is {what}; tfwire reads gzip only: decompress it first"
         )));
     }
+    let capacity = hint.map_or(0, |h| h.len.min(max as u64 + 1) as usize);
+    let mut buf = Vec::with_capacity(capacity.saturating_add(spare));
+    fill(&mut input, &mut buf, max + 1, spare).map_err(io)?;
+    if buf.len() > max {
+        return Err(too_large(name, "the input has"));
+    }
     Ok(buf)
+}
+
+/// Reads `r` to its end into `buf`, stopping at `limit` bytes in `buf`, and leaves `spare`
+/// bytes of capacity unused. The buffer grows only when it is full (a quarter of what it
+/// holds at a time, at least 64 KiB and at most [`GROWTH_CHUNK`]): a buffer sized for the
+/// input is never reallocated, one of unknown size never reserves twice what it holds.
+fn fill(r: &mut impl Read, buf: &mut Vec<u8>, limit: usize, spare: usize) -> std::io::Result<()> {
+    loop {
+        let room = (buf.capacity().saturating_sub(buf.len()))
+            .saturating_sub(spare)
+            .min(limit.saturating_sub(buf.len()));
+        if room == 0 {
+            if buf.len() >= limit {
+                return Ok(());
+            }
+            // Full: read a little to learn whether there is more before growing.
+            let mut probe = [0u8; 64];
+            let want = probe.len().min(limit - buf.len());
+            let n = loop {
+                match r.read(&mut probe[..want]) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    other => break other?,
+                }
+            };
+            if n == 0 {
+                return Ok(());
+            }
+            let grow = (buf.len() / 4).clamp(64 << 10, GROWTH_CHUNK);
+            buf.reserve_exact(n + grow + spare);
+            buf.extend_from_slice(&probe[..n]);
+            continue;
+        }
+        let got = r.by_ref().take(room as u64).read_to_end(buf)?;
+        if got < room {
+            return Ok(()); // the end of the input
+        }
+    }
+}
+
+/// A buffered reader that can look ahead a few bytes (the magic bytes of a compressed
+/// input, of the next gzip member) and counts what it has handed out.
+struct Input<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    pos: usize,
+    end: usize,
+    /// Bytes consumed from the input so far: the offset of the next byte.
+    consumed: u64,
+}
+
+impl<R: Read> Input<R> {
+    fn new(inner: R) -> Input<R> {
+        Input {
+            inner,
+            buf: vec![0; 64 << 10].into_boxed_slice(),
+            pos: 0,
+            end: 0,
+            consumed: 0,
+        }
+    }
+
+    /// The next `n` bytes (fewer when the input ends before), left unread.
+    fn peek(&mut self, n: usize) -> std::io::Result<&[u8]> {
+        if self.end - self.pos < n {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.pos = 0;
+            while self.end < n {
+                match self.inner.read(&mut self.buf[self.end..]) {
+                    Ok(0) => break,
+                    Ok(k) => self.end += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(&self.buf[self.pos..self.end.min(self.pos + n)])
+    }
+}
+
+impl<R: Read> Read for Input<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::BufRead;
+        if self.pos == self.end && out.len() >= self.buf.len() {
+            // A large read bypasses the buffer.
+            let n = self.inner.read(out)?;
+            self.consumed += n as u64;
+            return Ok(n);
+        }
+        let n = {
+            let have = self.fill_buf()?;
+            let n = have.len().min(out.len());
+            out[..n].copy_from_slice(&have[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> std::io::BufRead for Input<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.pos == self.end {
+            self.pos = 0;
+            self.end = 0;
+            self.end = self.inner.read(&mut self.buf)?;
+        }
+        Ok(&self.buf[self.pos..self.end])
+    }
+
+    fn consume(&mut self, n: usize) {
+        let n = n.min(self.end - self.pos);
+        self.pos += n;
+        self.consumed += n as u64;
+    }
 }
 
 /// Compression formats tfwire does not read, by their magic bytes (none of them can start
@@ -98,38 +275,63 @@ fn compressed_other(bytes: &[u8]) -> Option<&'static str> {
         .map(|&(_, what)| what)
 }
 
-/// Inflates gzip data member by member (concatenated members are one stream, as `gzip -d`
-/// reads them), stopping one byte past the input limit. Zero bytes after the last member
-/// (block padding) are ignored, as `gzip -d` ignores them; anything else after it is an
-/// error that says where the gzip data ended.
-fn gunzip(bytes: &[u8], spare: usize, name: &str) -> Result<Vec<u8>, Failure> {
+/// Inflates gzip input member by member as it is read (concatenated members are one
+/// stream, as `gzip -d` reads them) into a buffer of `capacity` bytes to start with,
+/// stopping one byte past the input limit. Zero bytes after the last member (block
+/// padding) are ignored, as `gzip -d` ignores them; anything else after it is an error that
+/// says where the gzip data ended. The compressed input may not exceed the limit either.
+fn gunzip<R: Read>(
+    input: &mut Input<R>,
+    capacity: usize,
+    spare: usize,
+    name: &str,
+) -> Result<Vec<u8>, Failure> {
+    let io = |e: std::io::Error| Failure::Input(format!("{name}: {e}"));
     let max = max_input_bytes();
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(max).saturating_add(spare));
-    let mut rest = bytes;
-    while rest.starts_with(&[0x1f, 0x8b]) {
-        let at = bytes.len() - rest.len();
-        let mut member = GzDecoder::new(rest);
-        let room = (max + 1).saturating_sub(out.len()) as u64;
-        (&mut member)
-            .take(room)
-            .read_to_end(&mut out)
-            .map_err(|e| {
-                Failure::Input(format!(
-                    "{name}: reading gzip-compressed input (the member at byte {at}): {e}"
-                ))
-            })?;
+    let mut out = Vec::with_capacity(capacity.saturating_add(spare));
+    loop {
+        let at = input.consumed;
+        fill(&mut GzDecoder::new(&mut *input), &mut out, max + 1, spare).map_err(|e| {
+            Failure::Input(format!(
+                "{name}: reading gzip-compressed input (the member at byte {at}): {e}"
+            ))
+        })?;
         if out.len() > max {
             return Err(too_large(name, "the gzip-compressed input inflates to"));
         }
-        rest = member.into_inner();
+        if input.consumed > max as u64 {
+            return Err(too_large(name, "the input has"));
+        }
+        if !input.peek(2).map_err(io)?.starts_with(&[0x1f, 0x8b]) {
+            break;
+        }
     }
-    if !rest.iter().all(|&b| b == 0) {
-        let end = bytes.len() - rest.len();
+    // What follows the last member: nothing, or zero padding.
+    let end = input.consumed;
+    let mut excerpt = Vec::new();
+    let mut garbage = false;
+    loop {
+        use std::io::BufRead;
+        let chunk = input.fill_buf().map_err(io)?;
+        if chunk.is_empty() {
+            break;
+        }
+        let n = chunk.len();
+        garbage |= chunk.iter().any(|&b| b != 0);
+        if excerpt.len() < 9 {
+            excerpt.extend(chunk.iter().take(9 - excerpt.len()));
+        }
+        input.consume(n);
+        if input.consumed > max as u64 {
+            return Err(too_large(name, "the input has"));
+        }
+    }
+    if garbage {
         return Err(Failure::Input(format!(
             "{name}: {} bytes after the end of the gzip data (at byte {end}) are neither \
              another gzip member nor zero padding; they start with {}",
-            rest.len(),
-            hex_excerpt(rest)
+            input.consumed - end,
+            hex_excerpt(&excerpt)
         )));
     }
     if out.starts_with(&[0x1f, 0x8b]) {
@@ -138,7 +340,7 @@ fn gunzip(bytes: &[u8], spare: usize, name: &str) -> Result<Vec<u8>, Failure> {
              inflate it once first"
         )));
     }
-    out.reserve(spare);
+    out.reserve_exact(spare);
     Ok(out)
 }
 
@@ -420,4 +622,79 @@ pub(crate) fn document_error(
         msg.push_str(&report::snippet(name, text, at));
     }
     Failure::Input(msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A reader that hands out at most `step` bytes per read, as a slow pipe does.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(out.len()).min(self.data.len());
+            out[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(bytes).unwrap();
+        enc.finish().unwrap()
+    }
+
+    #[test]
+    fn a_buffer_sized_for_the_input_is_filled_without_growing() {
+        let data: Vec<u8> = (0..300_000u32).map(|i| i as u8).collect();
+        let mut buf = Vec::with_capacity(data.len() + 64);
+        let before = buf.capacity();
+        fill(&mut &data[..], &mut buf, usize::MAX, 64).unwrap();
+        assert_eq!(buf, data);
+        assert_eq!(buf.capacity(), before);
+        assert!(buf.capacity() - buf.len() >= 64);
+    }
+
+    #[test]
+    fn a_buffer_of_unknown_size_grows_by_bounded_steps() {
+        let data = vec![7u8; 5 << 20];
+        let mut buf = Vec::new();
+        fill(&mut &data[..], &mut buf, usize::MAX, 64).unwrap();
+        assert_eq!(buf.len(), data.len());
+        // Never a doubling: at most a quarter (and 64 KiB) over what it holds.
+        assert!(buf.capacity() <= data.len() + data.len() / 4 + (64 << 10) + 64 + 64);
+        assert!(buf.capacity() - buf.len() >= 64);
+        // The limit stops reading one byte past the most allowed.
+        let mut small = Vec::new();
+        fill(&mut &data[..], &mut small, 1000, 0).unwrap();
+        assert_eq!(small.len(), 1000);
+    }
+
+    #[test]
+    fn magic_bytes_and_gzip_members_split_across_reads_are_recognised() {
+        let text = br#"{"format_version":"1.2","values":[1,2,3]}"#;
+        let half = text.len() / 2;
+        let mut two = gzip(&text[..half]);
+        two.extend(gzip(&text[half..]));
+        two.extend([0u8; 5]); // zero padding after the last member
+        for step in [1, 2, 3, 7, 1 << 20] {
+            let mut input = Input::new(Trickle { data: &two, step });
+            assert_eq!(input.peek(6).unwrap()[..2], [0x1f, 0x8b], "step {step}");
+            let Ok(out) = gunzip(&mut input, 0, 16, "t") else {
+                panic!("step {step}: the gzip input is rejected")
+            };
+            assert_eq!(out, text, "step {step}");
+            assert!(out.capacity() - out.len() >= 16);
+            let Ok(plain) = read_from(Trickle { data: text, step }, None, 8, "t") else {
+                panic!("step {step}: the plain input is rejected")
+            };
+            assert_eq!(plain, text, "step {step}");
+        }
+    }
 }

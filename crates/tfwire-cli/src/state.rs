@@ -2,6 +2,7 @@
 
 use crate::escape::{Inline, quote};
 use crate::failure::Failure;
+use crate::humanplan::Node;
 use crate::render::{self, Layout};
 use crate::{input, output, suggest};
 use clap::Subcommand;
@@ -180,14 +181,16 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             Some(s) => {
                                 let schema =
                                     s.block(r.provider_name, r.mode, r.type_name, r.address)?;
-                                s.check(&schema.program, r.values, r.address)?;
+                                let arena = bumpalo::Bump::new();
+                                let values =
+                                    s.decode(&schema.program, r.values, &arena, r.address)?;
                                 typed(
                                     &mut text,
                                     &header,
                                     keyword,
                                     r.type_name,
                                     r.name,
-                                    r.values,
+                                    values,
                                     r.sensitive_values,
                                     schema.block,
                                 )?;
@@ -303,29 +306,22 @@ fn raw_instance(
             let schema = s.block(provider, r.mode, r.type_name, address)?;
             // A raw state writes values at `dynamic` positions as go-cty does, wrapped in
             // {"value","type"}; `tofu state show` (like `show -json`) shows the value itself,
-            // and the sensitive paths point into it: the values are written again unwrapped.
+            // and the sensitive paths point into it: the decoded value is drawn unwrapped.
             let arena = bumpalo::Bump::new();
             let value = match inst.attributes {
-                Some(a) => a
-                    .decode_typed(&schema.program, &mut tfwire::Decoder::default(), &arena)
-                    .map_err(|e| s.nonconforming(address, &e))?,
-                None => tfwire::Value::Null,
+                Some(a) => Some(
+                    a.decode_typed(&schema.program, &mut tfwire::Decoder::default(), &arena)
+                        .map_err(|e| s.nonconforming(address, &e))?,
+                ),
+                None => None,
             };
-            let mut plain = String::new();
-            tfwire_planfile::write_show_json(&mut plain, value).map_err(|e| {
-                Failure::Input(format!("{}: {}", Inline(address), Inline(&e.to_string())))
-            })?;
-            let mut plain = plain.into_bytes();
-            let values = Parser::new()
-                .parse(&mut plain)
-                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(address))))?;
             typed(
                 out,
                 &header,
                 keyword,
                 r.type_name,
                 r.name,
-                Some(values.root()),
+                value.map(Node::Typed),
                 Some(tape.root()),
                 schema.block,
             )
@@ -393,21 +389,21 @@ impl<'s> Schemas<'s> {
         })
     }
 
-    /// Decodes `values` with the type's program: a value that does not conform is an error.
-    fn check(
+    /// Decodes a `show -json` state's `values` with the type's program, in place on the
+    /// document's tape (`None` when absent or null): a value that does not conform is an
+    /// error.
+    fn decode<'a>(
         &self,
-        program: &tfwire::Program,
-        values: Option<tfwire_plan::Json<'_>>,
+        program: &'a tfwire::Program,
+        values: Option<tfwire_plan::Json<'a>>,
+        arena: &'a bumpalo::Bump,
         address: &str,
-    ) -> Result<(), Failure> {
-        let arena = bumpalo::Bump::new();
-        match values {
-            Some(v) => v
-                .typed(program, &arena)
-                .map(|_| ())
-                .map_err(|e| self.nonconforming(address, &e)),
-            None => Ok(()),
-        }
+    ) -> Result<Option<Node<'a>>, Failure> {
+        let Some(v) = values else { return Ok(None) };
+        let typed = v
+            .typed(program, arena)
+            .map_err(|e| self.nonconforming(address, &e))?;
+        Ok(typed.map(Node::Typed))
     }
 
     #[cold]
@@ -429,7 +425,7 @@ fn typed(
     keyword: &str,
     type_name: &str,
     name: &str,
-    values: Option<tfwire_plan::Json<'_>>,
+    values: Option<Node<'_>>,
     marks: Option<tfwire_plan::Json<'_>>,
     schema: &tfwire::schema::Block,
 ) -> Result<(), Failure> {

@@ -23,7 +23,8 @@ fn string(out: &mut String, s: &str) {
 /// Writes a wholly known value as `show -json` writes it: go-cty's JSON
 /// (`ctyjson.Marshal`), a value at a `dynamic` position written as its own value (OpenTofu
 /// marshals values with their concrete types). For callers that decoded a plan or state
-/// value typed and need its `show -json` text (the CLI's `state show --schemas`).
+/// value typed and need its `show -json` text (the CLI's renderer draws a typed number
+/// with the text written here).
 ///
 /// ```
 /// use tfwire::{Config, Decoder, Program, Type};

@@ -7,10 +7,11 @@
 //! replacement"; empty strings in attributes count as null; a nested block that is wholly
 //! unknown is diffed against its parent's schema.
 
+use super::node::Node;
 use super::value::{Action, Matcher, Unknown, V, Val, combine, deep_eq, is_array, is_object, len};
 use tfwire::Type;
 use tfwire::schema::{Attribute, AttributeType, Block, Nesting};
-use tfwire_plan::{Json, JsonKind};
+use tfwire_plan::JsonKind;
 
 /// A change to one value, ready to draw.
 pub(super) struct Diff<'a> {
@@ -521,14 +522,14 @@ fn nested_list<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'
 fn slice<'a>(
     v: &Val<'a>,
     f: impl Fn(Val<'a>) -> Diff<'a>,
-    related: impl Fn(Json<'a>, Json<'a>) -> bool,
+    related: impl Fn(Node<'a>, Node<'a>) -> bool,
 ) -> (Vec<Diff<'a>>, Action) {
     let mut current = match (is_array(v.before), is_array(v.after)) {
         (true, false) => Action::Delete,
         (false, true) => Action::Create,
         _ => Action::NoOp,
     };
-    let items = |x: V<'a>| -> Vec<Json<'a>> {
+    let items = |x: V<'a>| -> Vec<Node<'a>> {
         x.and_then(|j| j.as_array())
             .map(|a| a.iter().collect())
             .unwrap_or_default()
@@ -694,7 +695,7 @@ fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Act
 
 /// Whether two list elements are strings with a line in common (diffed line by line
 /// rather than removed and added).
-pub(super) fn multiline_related(a: Json<'_>, b: Json<'_>) -> bool {
+pub(super) fn multiline_related(a: Node<'_>, b: Node<'_>) -> bool {
     let (Some(a), Some(b)) = (a.as_str(), b.as_str()) else {
         return false;
     };

@@ -3,7 +3,7 @@
 
 use super::differ::{self, Blocks, Diff, Prim, R};
 use super::text::{attribute_name, color, json_prefix, quote};
-use super::value::{Action, Matcher, Unknown, V, Val};
+use super::value::{Action, Matcher, Unknown, V, Val, json};
 use std::fmt::Write as _;
 use tfwire_plan::Json;
 
@@ -209,22 +209,12 @@ fn write_warnings(buf: &mut String, d: &Diff<'_>, indent: usize, o: Opts) {
 fn prim_value(v: V<'_>, o: Opts) -> String {
     match v {
         None => o.c("[dark_gray]null[reset]"),
-        Some(j) => match (j.as_bool(), j.as_number()) {
+        Some(j) => match (j.as_bool(), j.number_text()) {
             (Some(true), _) => "true".into(),
             (Some(false), _) => "false".into(),
-            (_, Some(n)) => number_text(n),
+            (_, Some(n)) => n,
             _ => j.to_string(),
         },
-    }
-}
-
-/// A number as OpenTofu writes it in plans: integers and decimals in positional notation,
-/// never with an exponent (`0.00000015`, not `1.5e-7`), and numbers kept as text as
-/// written.
-fn number_text(n: tfwire_plan::JsonNumber<'_>) -> String {
-    match n {
-        tfwire_plan::JsonNumber::F64(x) if x.is_finite() => format!("{x}"),
-        other => other.to_string(),
     }
 }
 
@@ -455,8 +445,8 @@ fn as_json(
         return render(&tc, indent, o);
     }
     let v = Val {
-        before: bj.filter(|j| !j.is_null()),
-        after: aj.filter(|j| !j.is_null()),
+        before: json(bj),
+        after: json(aj),
         before_explicit: d.action != Action::Create,
         after_explicit: d.action != Action::Delete,
         unknown: Unknown::None,

@@ -23,12 +23,14 @@
 
 mod differ;
 mod draw;
+mod node;
 mod state;
 mod text;
 mod value;
 
 use crate::escape::inline;
 use draw::{Opts, render, symbol_markup};
+pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
 use text::{attribute_name, color, word_wrap};
 pub(crate) use value::Action;

@@ -10,23 +10,25 @@
 
 use super::differ;
 use super::draw::{Opts, render};
-use super::value::{Matcher, Unknown, Val, non_null};
+use super::node::Node;
+use super::value::{Matcher, Unknown, Val, json, non_null};
 use crate::escape::inline;
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, Nesting};
 use tfwire_plan::{Json, write_json_str};
 
 /// `resource "TYPE" "NAME" {` ... `}` (or `data ...`) for a resource's `values` under its
-/// schema block, with `sensitive` the marker tree to hide by (see [`sensitive_marks`]).
+/// schema block (the document's JSON, or the values decoded with the schema), with
+/// `sensitive` the marker tree to hide by (see [`sensitive_marks`]).
 pub(crate) fn render_resource(
     keyword: &str,
     type_name: &str,
     name: &str,
-    values: Option<Json<'_>>,
+    values: Option<Node<'_>>,
     sensitive: Option<Json<'_>>,
     schema: &Block,
 ) -> String {
     let values = non_null(values);
-    let sensitive = non_null(sensitive);
+    let sensitive = json(sensitive);
     let v = Val {
         before: values,
         after: values,
@@ -59,7 +61,7 @@ pub(crate) fn render_resource(
 /// not an object, a list of marks on one that is not a list) becomes `true`: it hides the
 /// whole value.
 pub(crate) fn sensitive_marks(
-    values: Option<Json<'_>>,
+    values: Option<Node<'_>>,
     marks: Option<Json<'_>>,
     schema: &Block,
 ) -> String {
@@ -67,7 +69,7 @@ pub(crate) fn sensitive_marks(
     block(
         &mut out,
         non_null(values),
-        non_null(marks),
+        marks.filter(|m| !m.is_null()),
         &schema.attributes,
         &schema.block_types,
     );
@@ -75,7 +77,7 @@ pub(crate) fn sensitive_marks(
 }
 
 /// Whether `mark` hides all of `value`: `true`, or a mark that does not fit the value.
-fn hides(mark: Option<Json<'_>>, value: Json<'_>) -> bool {
+fn hides(mark: Option<Json<'_>>, value: Node<'_>) -> bool {
     let Some(m) = mark else { return false };
     if let Some(b) = m.as_bool() {
         return b;
@@ -90,7 +92,7 @@ fn hides(mark: Option<Json<'_>>, value: Json<'_>) -> bool {
 }
 
 /// The document's mark as it is (`false` when there is none).
-fn copy(out: &mut String, value: Option<Json<'_>>, mark: Option<Json<'_>>) {
+fn copy(out: &mut String, value: Option<Node<'_>>, mark: Option<Json<'_>>) {
     match (value, mark) {
         (Some(v), m) if hides(m, v) => out.push_str("true"),
         (_, Some(m)) if !m.is_null() => out.push_str(&m.to_string()),
@@ -101,7 +103,7 @@ fn copy(out: &mut String, value: Option<Json<'_>>, mark: Option<Json<'_>>) {
 /// The marks of an object of attributes and nested blocks.
 fn block(
     out: &mut String,
-    value: Option<Json<'_>>,
+    value: Option<Node<'_>>,
     mark: Option<Json<'_>>,
     attrs: &[Attribute],
     blocks: &[NestedBlock],
@@ -146,7 +148,7 @@ fn block(
     out.push('}');
 }
 
-fn attribute(out: &mut String, value: Option<Json<'_>>, mark: Option<Json<'_>>, a: &Attribute) {
+fn attribute(out: &mut String, value: Option<Node<'_>>, mark: Option<Json<'_>>, a: &Attribute) {
     if a.sensitive {
         return out.push_str("true");
     }
@@ -161,13 +163,13 @@ fn attribute(out: &mut String, value: Option<Json<'_>>, mark: Option<Json<'_>>, 
 }
 
 /// Writes the marks of one object from its value and the document's marks.
-type Marks<'f> = dyn Fn(&mut String, Option<Json<'_>>, Option<Json<'_>>) + 'f;
+type Marks<'f> = dyn Fn(&mut String, Option<Node<'_>>, Option<Json<'_>>) + 'f;
 
 /// The marks of a block (or nested attribute object) collection: one object, or one per
 /// element or key.
 fn collection(
     out: &mut String,
-    value: Option<Json<'_>>,
+    value: Option<Node<'_>>,
     mark: Option<Json<'_>>,
     nesting: Nesting,
     each: &Marks<'_>,

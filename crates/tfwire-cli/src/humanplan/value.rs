@@ -1,15 +1,21 @@
 //! One value's change as the differ walks it: the before and after values, which parts are
 //! unknown or sensitive, and which paths force replacement or are relevant to drift.
 
+use super::node::Node;
 use tfwire_plan::{Array, Json, JsonKind};
 
 /// A value, `None` when null or absent (the renderer does not tell the two apart, except
 /// through the `*_explicit` flags of [`Val`]).
-pub(super) type V<'a> = Option<Json<'a>>;
+pub(super) type V<'a> = Option<Node<'a>>;
 
 /// `Some` unless `v` is null.
-pub(super) fn non_null(v: Option<Json<'_>>) -> V<'_> {
+pub(super) fn non_null(v: Option<Node<'_>>) -> V<'_> {
     v.filter(|j| !j.is_null())
+}
+
+/// A document's value as the renderer walks it: `Some` unless absent or null.
+pub(super) fn json(v: Option<Json<'_>>) -> V<'_> {
+    non_null(v.map(Node::Json))
 }
 
 /// The change to one value.
@@ -87,13 +93,17 @@ pub(super) enum Unknown<'a> {
 }
 
 impl<'a> Unknown<'a> {
-    fn of(v: V<'a>) -> Unknown<'a> {
+    fn of(v: Option<Json<'a>>) -> Unknown<'a> {
         v.map_or(Unknown::None, Unknown::Json)
     }
 
     fn member(self, key: &str) -> Unknown<'a> {
         match self {
-            Unknown::Json(j) => Unknown::of(non_null(j.as_object().and_then(|o| o.get(key)))),
+            Unknown::Json(j) => Unknown::of(
+                j.as_object()
+                    .and_then(|o| o.get(key))
+                    .filter(|j| !j.is_null()),
+            ),
             Unknown::Members => Unknown::All,
             Unknown::None | Unknown::All => Unknown::None,
         }
@@ -101,14 +111,16 @@ impl<'a> Unknown<'a> {
 
     fn element(self, i: usize) -> Unknown<'a> {
         match self {
-            Unknown::Json(j) => Unknown::of(non_null(j.as_array().and_then(|a| a.get(i)))),
+            Unknown::Json(j) => {
+                Unknown::of(j.as_array().and_then(|a| a.get(i)).filter(|j| !j.is_null()))
+            }
             _ => Unknown::None,
         }
     }
 
     fn tree(self) -> V<'a> {
         match self {
-            Unknown::Json(j) => Some(j),
+            Unknown::Json(j) => Some(Node::Json(j)),
             _ => None,
         }
     }
@@ -136,13 +148,13 @@ impl<'a> Val<'a> {
     /// A whole change (`before`, `after`, `after_unknown`, `*_sensitive`).
     pub(super) fn of_change(c: &tfwire_plan::Change<'a>, relevant: Matcher<'a>) -> Val<'a> {
         Val {
-            before: non_null(c.before),
-            after: non_null(c.after),
+            before: json(c.before),
+            after: json(c.after),
             before_explicit: false,
             after_explicit: false,
-            unknown: Unknown::of(non_null(c.after_unknown)),
-            before_sensitive: non_null(c.before_sensitive),
-            after_sensitive: non_null(c.after_sensitive),
+            unknown: Unknown::of(c.after_unknown.filter(|j| !j.is_null())),
+            before_sensitive: json(c.before_sensitive),
+            after_sensitive: json(c.after_sensitive),
             replace: Matcher::paths(
                 c.replace_paths.iter().map(|p| p.raw().as_array()).collect(),
                 false,
@@ -347,7 +359,7 @@ pub(super) fn deep_eq(a: V<'_>, b: V<'_>) -> bool {
     }
 }
 
-pub(super) fn json_eq(a: Json<'_>, b: Json<'_>) -> bool {
+pub(super) fn json_eq(a: Node<'_>, b: Node<'_>) -> bool {
     if a.kind() != b.kind() {
         return false;
     }

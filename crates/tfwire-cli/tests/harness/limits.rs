@@ -383,3 +383,77 @@ fn format_version_rule() {
     );
     assert_eq!(code, 0, "{err}");
 }
+
+/// Gzip files are inflated as they are read, into a buffer sized by the gzip trailer: a
+/// trailer that lies (several members, or a forged length) changes nothing but the first
+/// allocation, and the input limit holds for files as for standard input.
+#[test]
+fn gzip_files_whatever_their_trailer_says() {
+    let value = br#"["a","b","c"]"#;
+    let args = |file: &str| -> Vec<String> {
+        [
+            "decode",
+            "--input",
+            "json",
+            "--type",
+            r#"["list","string"]"#,
+            file,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run_file = |bytes: &[u8], extra: &[&str], tag: &str| {
+        let file = temp(tag, bytes);
+        let mut a: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        a.extend(args(&file));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let got = run(&a, b"");
+        std::fs::remove_file(file).unwrap();
+        got
+    };
+    let (code, want, _) = run(
+        &args("-").iter().map(String::as_str).collect::<Vec<_>>(),
+        value,
+    );
+    assert_eq!(code, 0);
+    // Two members: the trailer gives the last one's length only.
+    let mut two = gzip(&value[..5]);
+    two.extend(gzip(&value[5..]));
+    assert_eq!(
+        run_file(&two, &[], "two.gz"),
+        (0, want.clone(), String::new())
+    );
+    // A forged trailer: 4 GiB, or 0.
+    for forged in [u32::MAX, 0] {
+        let mut lying = gzip(value);
+        let n = lying.len();
+        lying[n - 4..].copy_from_slice(&forged.to_le_bytes());
+        let (code, out, err) = run_file(&lying, &[], "lying.gz");
+        // flate2 checks the trailer's length: a forged one is a corrupt member.
+        assert_eq!((code, out.as_str()), (1, ""), "{forged}");
+        assert!(
+            err.starts_with("error: ")
+                && err.contains("reading gzip-compressed input (the member at byte 0): "),
+            "{err}"
+        );
+    }
+    // A bomb stops at the limit.
+    let zeros = gzip(&vec![0u8; 4 << 20]);
+    let (code, _, err) = run_file(&zeros, &["--max-input-bytes", "1048576"], "bomb.gz");
+    assert_eq!(code, 1);
+    assert!(
+        err.ends_with(
+            "the gzip-compressed input inflates to more than 1048576 bytes, the input \
+             limit; raise it with --max-input-bytes\n"
+        ),
+        "{err}"
+    );
+    // A truncated file names the member.
+    let whole = gzip(value);
+    let (code, _, err) = run_file(&whole[..whole.len() - 6], &[], "cut.gz");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("reading gzip-compressed input (the member at byte 0): "),
+        "{err}"
+    );
+}
