@@ -7,11 +7,11 @@
 //! arena. Every split of the input gives the one-shot result: the same value, or the same
 //! error with the same path and offset.
 
+use super::Fault;
 use super::machine::Machine;
 use super::msgpack::{Complete, convert};
 use super::shape::Cur;
 use super::source::{Source, Tok};
-use super::Fault;
 use super::{Decoder, arena_limit};
 use crate::error::{Error, ErrorKind, Path};
 use crate::program::Program;
@@ -64,7 +64,10 @@ impl<'a> ChunkSource<'a> {
                     (self.carry.len() + needed) as u64
                 }
                 Err(_) => {
-                    return Err(Fault::Fail(ErrorKind::InvalidMarker(0xc1), self.carry_start));
+                    return Err(Fault::Fail(
+                        ErrorKind::InvalidMarker(0xc1),
+                        self.carry_start,
+                    ));
                 }
             };
             let missing = total - self.carry.len() as u64;

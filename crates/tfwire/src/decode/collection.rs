@@ -34,8 +34,8 @@ pub(crate) fn dedup_set(vals: &mut [Value<'_>], base: usize, scratch: &mut Vec<u
         for r in 0..n {
             let x = elems[r];
             let x_known = x.is_wholly_known();
-            let dup = x_known
-                && (0..keep).any(|j| known & (1 << j) != 0 && known_eq(&elems[j], &x));
+            let dup =
+                x_known && (0..keep).any(|j| known & (1 << j) != 0 && known_eq(&elems[j], &x));
             if !dup {
                 elems[keep] = x;
                 known |= u32::from(x_known) << keep;
@@ -597,7 +597,9 @@ mod tests {
     #[test]
     fn key_lt_agrees_with_str_order() {
         for len in 0..20usize {
-            let a: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            let a: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
             for at in 0..len {
                 for d in [b'0', b'z', 0x7f] {
                     let mut b = a.clone().into_bytes();

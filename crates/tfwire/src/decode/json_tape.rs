@@ -7,8 +7,8 @@
 //! document order (one per tape node, once `:` `,` `]` `}` are left out), and number bytes are
 //! never rewritten, so no decimal is ever rounded through a float.
 
-use super::source::{JsonSource, Source, Tok};
 use super::Fault;
+use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
 use crate::error::Fail;
 use crate::json::tape::{Node, StaticNode, TapeText};

@@ -8,11 +8,11 @@
 //! when an error happens.
 
 use super::Config;
+use super::Fault;
 use super::collection;
 use super::leaf;
 use super::refine;
 use super::shape::{Attrs, Cur, Elems, Shape};
-use super::Fault;
 use super::source::{JsonSource, Source, Tok};
 use crate::error::{Error, ErrorKind, Expected, Limit, Path, PathStep};
 use crate::program::Program;

@@ -1,7 +1,7 @@
 //! The MessagePack token source over a complete input.
 
-use super::source::{Source, Tok};
 use super::Fault;
+use super::source::{Source, Tok};
 use crate::error::ErrorKind;
 use tfwire_msgpack::{Kind, Token, read_header, str_token};
 
@@ -35,7 +35,9 @@ fn convert_kind(kind: Kind, payload: &[u8]) -> Result<Tok<'_>, ()> {
 #[cold]
 fn header_error(e: tfwire_msgpack::ErrorKind, at: usize) -> Fault {
     match e {
-        tfwire_msgpack::ErrorKind::ReservedMarker => Fault::Fail(ErrorKind::InvalidMarker(0xc1), at),
+        tfwire_msgpack::ErrorKind::ReservedMarker => {
+            Fault::Fail(ErrorKind::InvalidMarker(0xc1), at)
+        }
         _ => Fault::Fail(ErrorKind::UnexpectedEof, at),
     }
 }
