@@ -610,8 +610,8 @@ mod tests {
                 }
             }
             for cut in 0..len {
-                assert_eq!(key_lt(&a[..cut], &a), true);
-                assert_eq!(key_lt(&a, &a[..cut]), false);
+                assert!(key_lt(&a[..cut], &a));
+                assert!(!key_lt(&a, &a[..cut]));
             }
             assert!(!key_lt(&a, &a));
         }
