@@ -7,10 +7,11 @@
 //! arena. Every split of the input gives the one-shot result: the same value, or the same
 //! error with the same path and offset.
 
-use super::machine::{Halt, Machine};
+use super::Fault;
+use super::machine::Machine;
 use super::msgpack::{Complete, convert};
 use super::shape::Cur;
-use super::source::{Source, Stop, Tok};
+use super::source::{Source, Tok};
 use super::{Decoder, arena_limit};
 use crate::error::{Error, ErrorKind, Path};
 use crate::program::Program;
@@ -55,7 +56,7 @@ impl<'a> ChunkSource<'a> {
     }
 
     /// Continues assembling a token that spans chunks. `Ok(None)`: more bytes are needed.
-    fn assemble(&mut self) -> Result<Option<Tok<'a>>, Stop> {
+    fn assemble(&mut self) -> Result<Option<Tok<'a>>, Fault> {
         loop {
             let total = match read_header(&self.carry) {
                 Ok(h) => h.len as u64 + h.kind.payload_len() as u64,
@@ -63,7 +64,10 @@ impl<'a> ChunkSource<'a> {
                     (self.carry.len() + needed) as u64
                 }
                 Err(_) => {
-                    return Err(Stop::Fail(ErrorKind::InvalidMarker(0xc1), self.carry_start));
+                    return Err(Fault::Fail(
+                        ErrorKind::InvalidMarker(0xc1),
+                        self.carry_start,
+                    ));
                 }
             };
             let missing = total - self.carry.len() as u64;
@@ -81,7 +85,7 @@ impl<'a> ChunkSource<'a> {
         // Complete: the token's bytes go into the arena (its payload may be a string the
         // value borrows).
         let Ok(bytes) = self.bump.try_alloc_slice_copy(&self.carry) else {
-            return Err(Stop::Fail(
+            return Err(Fault::Fail(
                 ErrorKind::LimitExceeded {
                     limit: crate::Limit::ArenaBytes,
                     max: 0,
@@ -94,11 +98,11 @@ impl<'a> ChunkSource<'a> {
         let mut t = Tokenizer::with_base(bytes, self.carry_start);
         let tok = t
             .next_token()
-            .map_err(|e| Stop::Fail(ErrorKind::UnexpectedEof, e.offset))?;
+            .map_err(|e| Fault::Fail(ErrorKind::UnexpectedEof, e.offset))?;
         self.last = self.carry_start;
         convert(&tok, t.payload(&tok))
             .map(Some)
-            .map_err(|k| Stop::Fail(k, self.carry_start))
+            .map_err(|k| Fault::Fail(k, self.carry_start))
     }
 
     /// A fast path of the one-shot source, on the current chunk: only while no token is
@@ -133,9 +137,9 @@ impl<'a> Source<'a> for ChunkSource<'a> {
         None
     }
 
-    fn next(&mut self) -> Result<Tok<'a>, Stop> {
+    fn next(&mut self) -> Result<Tok<'a>, Fault> {
         if !self.carry.is_empty() {
-            return self.assemble()?.ok_or(Stop::Pending);
+            return self.assemble()?.ok_or(Fault::Pending);
         }
         let start = self.base + self.cur.pos;
         let mut t = Tokenizer::with_base(self.rest(), start);
@@ -143,16 +147,16 @@ impl<'a> Source<'a> for ChunkSource<'a> {
             Ok(tok) => {
                 self.cur.pos += tok.span.len();
                 self.last = start;
-                convert(&tok, t.payload(&tok)).map_err(|k| Stop::Fail(k, start))
+                convert(&tok, t.payload(&tok)).map_err(|k| Fault::Fail(k, start))
             }
             Err(e) if e.is_incomplete() => {
                 // The token continues in the next chunk(s).
                 self.carry_start = start;
                 self.carry.extend_from_slice(self.rest());
                 self.cur.pos = self.cur.buf.len();
-                Err(Stop::Pending)
+                Err(Fault::Pending)
             }
-            Err(e) => Err(Stop::Fail(ErrorKind::InvalidMarker(0xc1), e.offset)),
+            Err(e) => Err(Fault::Fail(ErrorKind::InvalidMarker(0xc1), e.offset)),
         }
     }
 
@@ -190,11 +194,11 @@ impl<'a> Source<'a> for ChunkSource<'a> {
         self.resume_offset()
     }
 
-    fn finish(&mut self) -> Result<(), Stop> {
+    fn finish(&mut self) -> Result<(), Fault> {
         if self.carry.is_empty() && self.cur.pos == self.cur.buf.len() {
             Ok(())
         } else {
-            Err(Stop::Fail(ErrorKind::TrailingBytes, self.resume_offset()))
+            Err(Fault::Fail(ErrorKind::TrailingBytes, self.resume_offset()))
         }
     }
 }
@@ -319,11 +323,14 @@ impl<'a> ChunkedDecoder<'a, '_> {
                     self.state = State::Done(v);
                     Ok(Progress::Done(v))
                 }
-                Err(Stop::Fail(k, at)) => self.fail(Error::new(k, at, Path::root())),
-                Err(Stop::Pending) => unreachable!("finish never pends"),
+                Err(f) => {
+                    let e = f.into_error(&self.decoder.config, self.src.position());
+                    self.fail(e)
+                }
             },
-            Err(Halt::Pending) => Ok(Progress::NeedMore),
-            Err(Halt::Error(e)) => {
+            Err(Fault::Pending) => Ok(Progress::NeedMore),
+            Err(f) => {
+                let e = f.into_error(&self.decoder.config, self.src.position());
                 let e = fix_arena_error(e, &self.decoder.config);
                 let e = self.decoder.config.name_arena_limit(e, limit);
                 self.fail(e)

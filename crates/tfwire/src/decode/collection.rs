@@ -26,16 +26,20 @@ pub(crate) fn dedup_set(vals: &mut [Value<'_>], base: usize, scratch: &mut Vec<u
     if n < 2 {
         return n;
     }
-    let mut keep = n;
     if n <= SMALL_SET {
-        let mut i = 1;
-        while i < keep {
-            if elems[..i].iter().any(|e| set_eq(e, &elems[i])) {
-                // Shift the rest left to keep order.
-                elems[i..keep].rotate_left(1);
-                keep -= 1;
-            } else {
-                i += 1;
+        // Every element against the ones kept before it. Whether an element is wholly known
+        // is found once (bit `i` of `known` for kept element `i`), not once per pair.
+        let mut known = 0u32;
+        let mut keep = 0;
+        for r in 0..n {
+            let x = elems[r];
+            let x_known = x.is_wholly_known();
+            let dup =
+                x_known && (0..keep).any(|j| known & (1 << j) != 0 && known_eq(&elems[j], &x));
+            if !dup {
+                elems[keep] = x;
+                known |= u32::from(x_known) << keep;
+                keep += 1;
             }
         }
         return keep;
@@ -89,7 +93,32 @@ pub(crate) fn first_duplicate(elems: &[Value<'_>]) -> Option<(usize, usize)> {
 
 /// go-cty set equality of two elements.
 fn set_eq(a: &Value<'_>, b: &Value<'_>) -> bool {
-    a.is_wholly_known() && b.is_wholly_known() && cty_cmp(a, b) == Ordering::Equal
+    a.is_wholly_known() && b.is_wholly_known() && known_eq(a, b)
+}
+
+/// go-cty set equality of two wholly known elements: [`cty_cmp`], with the commonest
+/// elements (strings, bools, and numbers of one machine kind) compared directly.
+#[inline]
+fn known_eq(a: &Value<'_>, b: &Value<'_>) -> bool {
+    use crate::Number::{F64, Int, Uint};
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Number(Int(x)), Value::Number(Int(y))) => x == y,
+        (Value::Number(Uint(x)), Value::Number(Uint(y))) => x == y,
+        // Neither is NaN (the decoders reject it); `-0` and `0` stay apart, as in `cty_cmp`.
+        (Value::Number(F64(x)), Value::Number(F64(y))) => x.to_bits() == y.to_bits(),
+        (Value::Number(x), Value::Number(y)) => {
+            // Equal numbers have the same nearest float: floats that differ (neither NaN)
+            // settle it without the exact comparison, which writes decimal digits.
+            let (f, g) = (x.to_f64(), y.to_f64());
+            if f != g && !f.is_nan() && !g.is_nan() {
+                return false;
+            }
+            cty_cmp(a, b) == Ordering::Equal
+        }
+        _ => cty_cmp(a, b) == Ordering::Equal,
+    }
 }
 
 fn rank(v: &Value<'_>) -> u8 {
@@ -166,6 +195,27 @@ fn negative_zero(n: &crate::Number<'_>) -> bool {
     }
 }
 
+/// `a < b` bytewise, inlined (map keys are short: a `memcmp` call costs more than
+/// comparing them): eight bytes at a time, as big-endian words, then byte by byte.
+#[inline]
+fn key_lt(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = u64::from_be_bytes(a[i..i + 8].try_into().expect("8 bytes"));
+        let y = u64::from_be_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        if x != y {
+            return x < y;
+        }
+        i += 8;
+    }
+    match a[i..n].iter().zip(&b[i..n]).find(|(x, y)| x != y) {
+        Some((x, y)) => x < y,
+        None => a.len() < b.len(),
+    }
+}
+
 /// Map entries sorted by key with unique keys (the last of equal keys wins), in the arena.
 /// Entries that arrive sorted (go-cty writes them so) are copied as they are.
 pub(crate) fn sorted_map<'a>(
@@ -173,7 +223,7 @@ pub(crate) fn sorted_map<'a>(
     entries: &[(&'a str, Value<'a>)],
     scratch: &mut Vec<u32>,
 ) -> Option<&'a [(&'a str, Value<'a>)]> {
-    if entries.windows(2).all(|w| w[0].0 < w[1].0) {
+    if entries.windows(2).all(|w| key_lt(w[0].0, w[1].0)) {
         return bump.try_alloc_slice_copy(entries).ok().map(|s| &*s);
     }
     scratch.clear();
@@ -536,4 +586,34 @@ pub(crate) fn wrap_dynamic<'a>(
         inner
     };
     Ok(Value::Dynamic(alloc(bump, Dynamic { ty: actual, value })?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_lt;
+
+    /// `key_lt` agrees with `<` on keys of every length up to 20 that differ at every
+    /// position, in either direction, and on prefixes.
+    #[test]
+    fn key_lt_agrees_with_str_order() {
+        for len in 0..20usize {
+            let a: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            for at in 0..len {
+                for d in [b'0', b'z', 0x7f] {
+                    let mut b = a.clone().into_bytes();
+                    b[at] = d;
+                    let b = String::from_utf8(b).expect("ASCII");
+                    assert_eq!(key_lt(&a, &b), a < b, "{a:?} < {b:?}");
+                    assert_eq!(key_lt(&b, &a), b < a, "{b:?} < {a:?}");
+                }
+            }
+            for cut in 0..len {
+                assert!(key_lt(&a[..cut], &a));
+                assert!(!key_lt(&a, &a[..cut]));
+            }
+            assert!(!key_lt(&a, &a));
+        }
+    }
 }

@@ -7,7 +7,8 @@
 //! document order (one per tape node, once `:` `,` `]` `}` are left out), and number bytes are
 //! never rewritten, so no decimal is ever rounded through a float.
 
-use super::source::{JsonSource, Source, Stop, Tok};
+use super::Fault;
+use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
 use crate::error::Fail;
 use crate::json::tape::{Node, StaticNode, TapeText};
@@ -334,10 +335,10 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
     }
 
     #[inline(always)]
-    fn next(&mut self) -> Result<Tok<'a>, Stop> {
+    fn next(&mut self) -> Result<Tok<'a>, Fault> {
         let i = self.pos;
         let Some(&node) = self.nodes.get(i) else {
-            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.end()));
+            return Err(Fault::Fail(ErrorKind::UnexpectedEof, self.end()));
         };
         self.last = i;
         self.pos = i + 1;
@@ -445,11 +446,11 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
         self.offset_of(self.pos)
     }
 
-    fn finish(&mut self) -> Result<(), Stop> {
+    fn finish(&mut self) -> Result<(), Fault> {
         if self.pos == self.nodes.len() {
             Ok(())
         } else {
-            Err(Stop::Fail(ErrorKind::TrailingBytes, self.position()))
+            Err(Fault::Fail(ErrorKind::TrailingBytes, self.position()))
         }
     }
 }
@@ -457,20 +458,20 @@ impl<'a, P: TapeText<'a>> Source<'a> for TapeSource<'a, '_, P> {
 impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
     /// A tape knows every container's length.
     #[inline]
-    fn at_end(&mut self, _first: bool) -> Result<bool, Stop> {
+    fn at_end(&mut self, _first: bool) -> Result<bool, Fault> {
         Ok(false)
     }
 
-    fn skip_value(&mut self) -> Result<(), Stop> {
+    fn skip_value(&mut self) -> Result<(), Fault> {
         if self.pos >= self.nodes.len() {
-            return Err(Stop::Fail(ErrorKind::UnexpectedEof, self.end()));
+            return Err(Fault::Fail(ErrorKind::UnexpectedEof, self.end()));
         }
         self.last = self.pos;
         self.pos = self.after(self.pos);
         Ok(())
     }
 
-    fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+    fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Fault> {
         let obj = self.last;
         let Node::Object { len, .. } = self.nodes[obj] else {
             unreachable!("called on an object token")
@@ -506,7 +507,7 @@ impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
                 }
                 "value" => value_at = Some(k + 1),
                 _ => {
-                    return Err(Stop::Fail(
+                    return Err(Fault::Fail(
                         ErrorKind::InvalidDynamic(format!(
                             "unexpected key {key:?} (only \"type\" and \"value\")"
                         )),
@@ -520,13 +521,13 @@ impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
         // The object's offset only for an error (offsets are computed on demand, best in
         // document order).
         let Some(ty) = ty else {
-            return Err(Stop::Fail(
+            return Err(Fault::Fail(
                 ErrorKind::InvalidDynamic("missing \"type\"".into()),
                 self.offset_of(obj),
             ));
         };
         let Some(value_at) = value_at else {
-            return Err(Stop::Fail(
+            return Err(Fault::Fail(
                 ErrorKind::InvalidDynamic("missing \"value\"".into()),
                 self.offset_of(obj),
             ));
@@ -535,7 +536,7 @@ impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
         Ok((ty, end))
     }
 
-    fn json_implied(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+    fn json_implied(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Fault> {
         let at = self.last;
         let ty = self
             .implied_at(at, bump, depth)
@@ -551,10 +552,10 @@ impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
 
 /// A type-JSON error inside a JSON document: the type JSON is text of the input, so the
 /// error's offset is the offending byte (an arena's refusal is reported at the type).
-pub(crate) fn type_fault(e: Box<Fail>, type_start: usize) -> Stop {
+pub(crate) fn type_fault(e: Box<Fail>, type_start: usize) -> Fault {
     let at = if e.is_arena() { type_start } else { e.at() };
     let (kind, _) = e.into_parts();
-    Stop::Fail(kind, at)
+    Fault::Fail(kind, at)
 }
 
 /// The tape as a source for the type-JSON parser.

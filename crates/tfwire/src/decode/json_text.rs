@@ -2,7 +2,8 @@
 //! rejects (numbers beyond its range), and the reference the simd-json path is tested
 //! against. It knows no element counts up front: containers end when it says so.
 
-use super::source::{JsonSource, Source, Stop, Tok};
+use super::Fault;
+use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
 use crate::json::scan;
 use crate::ty::Ty;
@@ -31,27 +32,27 @@ impl<'a> TextSource<'a> {
         }
     }
 
-    fn syntax(&self, at: usize, expected: &str) -> Stop {
+    fn syntax(&self, at: usize, expected: &str) -> Fault {
         let found = scan::describe(self.buf, at);
         let kind = if at >= self.buf.len() {
             ErrorKind::UnexpectedEof
         } else {
             ErrorKind::Syntax(format!("expected {expected}, found {found}"))
         };
-        Stop::Fail(kind, at)
+        Fault::Fail(kind, at)
     }
 
-    fn scan_fail(&self, e: Box<crate::error::Fail>) -> Stop {
+    fn scan_fail(&self, e: Box<crate::error::Fail>) -> Fault {
         let (kind, at) = e.into_parts();
         if at >= self.buf.len() {
-            Stop::Fail(ErrorKind::UnexpectedEof, at)
+            Fault::Fail(ErrorKind::UnexpectedEof, at)
         } else {
-            Stop::Fail(kind, at)
+            Fault::Fail(kind, at)
         }
     }
 
     /// Reads a string at `i`, then (for a key) its colon.
-    fn string(&mut self, i: usize) -> Result<&'a str, Stop> {
+    fn string(&mut self, i: usize) -> Result<&'a str, Fault> {
         let (s, end) = scan::string(self.bump, self.buf, i).map_err(|e| self.scan_fail(e))?;
         self.pos = end;
         if self.key_next {
@@ -67,7 +68,7 @@ impl<'a> TextSource<'a> {
 
     /// Skips the value starting at or after `self.pos`, balancing brackets (depth-counted, no
     /// recursion).
-    fn skip(&mut self) -> Result<(), Stop> {
+    fn skip(&mut self) -> Result<(), Fault> {
         let mut depth = 0usize;
         loop {
             let i = scan::skip_ws(self.buf, self.pos);
@@ -117,7 +118,7 @@ impl<'a> Source<'a> for TextSource<'a> {
         Some(self)
     }
 
-    fn next(&mut self) -> Result<Tok<'a>, Stop> {
+    fn next(&mut self) -> Result<Tok<'a>, Fault> {
         let i = scan::skip_ws(self.buf, self.pos);
         self.last = i;
         if self.key_next && self.buf.get(i) != Some(&b'"') {
@@ -166,18 +167,18 @@ impl<'a> Source<'a> for TextSource<'a> {
         scan::skip_ws(self.buf, self.pos)
     }
 
-    fn finish(&mut self) -> Result<(), Stop> {
+    fn finish(&mut self) -> Result<(), Fault> {
         let i = scan::skip_ws(self.buf, self.pos);
         if i == self.buf.len() {
             Ok(())
         } else {
-            Err(Stop::Fail(ErrorKind::TrailingBytes, i))
+            Err(Fault::Fail(ErrorKind::TrailingBytes, i))
         }
     }
 }
 
 impl<'a> JsonSource<'a> for TextSource<'a> {
-    fn at_end(&mut self, first: bool) -> Result<bool, Stop> {
+    fn at_end(&mut self, first: bool) -> Result<bool, Fault> {
         let is_object = *self.open.last().expect("inside a container");
         let close = if is_object { b'}' } else { b']' };
         let i = scan::skip_ws(self.buf, self.pos);
@@ -207,12 +208,12 @@ impl<'a> JsonSource<'a> for TextSource<'a> {
         }
     }
 
-    fn skip_value(&mut self) -> Result<(), Stop> {
+    fn skip_value(&mut self) -> Result<(), Fault> {
         self.last = scan::skip_ws(self.buf, self.pos);
         self.skip()
     }
 
-    fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Stop> {
+    fn json_dynamic(&mut self, bump: &'a Bump, depth: usize) -> Result<(Ty<'a>, usize), Fault> {
         let at = self.last;
         let (mut ty, mut value_at) = (None, None);
         let mut first = true;
@@ -240,7 +241,7 @@ impl<'a> JsonSource<'a> for TextSource<'a> {
                     self.skip()?;
                 }
                 _ => {
-                    return Err(Stop::Fail(
+                    return Err(Fault::Fail(
                         ErrorKind::InvalidDynamic(format!(
                             "unexpected key {key:?} (only \"type\" and \"value\")"
                         )),
@@ -251,13 +252,13 @@ impl<'a> JsonSource<'a> for TextSource<'a> {
         }
         let end = self.pos;
         let Some(ty) = ty else {
-            return Err(Stop::Fail(
+            return Err(Fault::Fail(
                 ErrorKind::InvalidDynamic("missing \"type\"".into()),
                 at,
             ));
         };
         let Some(value_at) = value_at else {
-            return Err(Stop::Fail(
+            return Err(Fault::Fail(
                 ErrorKind::InvalidDynamic("missing \"value\"".into()),
                 at,
             ));
@@ -267,8 +268,8 @@ impl<'a> JsonSource<'a> for TextSource<'a> {
     }
 
     /// A reader without a tape cannot look ahead: a plain dynamic value is refused.
-    fn json_implied(&mut self, _bump: &'a Bump, _depth: usize) -> Result<(Ty<'a>, usize), Stop> {
-        Err(Stop::Fail(
+    fn json_implied(&mut self, _bump: &'a Bump, _depth: usize) -> Result<(Ty<'a>, usize), Fault> {
+        Err(Fault::Fail(
             ErrorKind::InvalidDynamic("a plain dynamic value is read from a tape only".into()),
             self.offset(),
         ))

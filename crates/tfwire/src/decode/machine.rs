@@ -8,11 +8,12 @@
 //! when an error happens.
 
 use super::Config;
+use super::Fault;
 use super::collection;
 use super::leaf;
 use super::refine;
 use super::shape::{Attrs, Cur, Elems, Shape};
-use super::source::{JsonSource, Source, Stop, Tok};
+use super::source::{JsonSource, Source, Tok};
 use crate::error::{Error, ErrorKind, Expected, Limit, Path, PathStep};
 use crate::program::Program;
 use crate::ty::Ty;
@@ -104,20 +105,6 @@ enum KeyRead {
     Ended,
 }
 
-/// Why the machine stopped without a value.
-pub(crate) enum Halt {
-    /// The source needs more input (streaming).
-    Pending,
-    /// Bad input.
-    Error(Error),
-}
-
-impl From<Error> for Halt {
-    fn from(e: Error) -> Halt {
-        Halt::Error(e)
-    }
-}
-
 /// The machine's state; its stacks are reusable scratch (see [`super::Decoder`]).
 pub(crate) struct Machine<'a> {
     pub(crate) program: &'a Program,
@@ -189,7 +176,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Runs until the root value is complete, the source needs more input, or an error.
-    pub(crate) fn run<S: Source<'a>>(&mut self, src: &mut S) -> Result<Value<'a>, Halt> {
+    pub(crate) fn run<S: Source<'a>>(&mut self, src: &mut S) -> Result<Value<'a>, Fault> {
         loop {
             let expect = match self.frames.last() {
                 None => self.root,
@@ -224,11 +211,18 @@ impl<'a> Machine<'a> {
             let v = match self.fast_leaf(expect, src)? {
                 Some(v) => v,
                 None => {
-                    let tok = self.next(src)?;
-                    let Some(v) = self.open(expect, tok, src)? else {
-                        continue;
-                    };
-                    v
+                    if let Some(opened) = self.fast_open(expect, src)? {
+                        match opened {
+                            Some(v) => v,
+                            None => continue,
+                        }
+                    } else {
+                        let tok = self.next(src)?;
+                        let Some(v) = self.open(expect, tok, src)? else {
+                            continue;
+                        };
+                        v
+                    }
                 }
             };
             if let Some(root) = self.bubble(v, src)? {
@@ -241,7 +235,7 @@ impl<'a> Machine<'a> {
     /// values (see [`Machine::fast_leaf`]), without a trip around the main loop for each.
     /// Returns whether the collection is complete (only for collections of known length).
     #[inline]
-    fn leaf_run<S: Source<'a>>(&mut self, src: &mut S) -> Result<bool, Halt> {
+    fn leaf_run<S: Source<'a>>(&mut self, src: &mut S) -> Result<bool, Fault> {
         let depth = self.frames.len();
         let f = &self.frames[depth - 1];
         let (child, len, mut done) = (f.child, f.len, f.done);
@@ -276,7 +270,7 @@ impl<'a> Machine<'a> {
         &self,
         expect: Cur<'a>,
         src: &mut S,
-    ) -> Result<Option<Value<'a>>, Halt> {
+    ) -> Result<Option<Value<'a>>, Fault> {
         use crate::program::Node;
         let Cur::Node(id) = expect else {
             return Ok(None);
@@ -297,6 +291,65 @@ impl<'a> Machine<'a> {
         })
     }
 
+    /// The fast path for the commonest containers: an object, list, set or map of a
+    /// compiled program whose header is the next token, opened as [`Machine::open`] opens
+    /// it, without the general token dispatch. `None` (nothing consumed): take the general
+    /// path. `Some(None)`: a container was opened (its elements follow).
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn fast_open<S: Source<'a>>(
+        &mut self,
+        expect: Cur<'a>,
+        src: &mut S,
+    ) -> Result<Option<Option<Value<'a>>>, Fault> {
+        use crate::program::Node;
+        let Cur::Node(id) = expect else {
+            return Ok(None);
+        };
+        let p = self.program;
+        let node = p.node(id);
+        let map = match node {
+            Node::Object { .. } | Node::Map { .. } => true,
+            Node::List { .. } | Node::Set { .. } => false,
+            _ => return Ok(None),
+        };
+        let Some(n) = src.try_container(map) else {
+            return Ok(None);
+        };
+        let at = src.offset();
+        let tok = if map { Tok::Map(n) } else { Tok::Array(n) };
+        match node {
+            Node::Object { start, len } => {
+                self.open_object(tok, Attrs::Node(p.attrs_of(start, len)), at, src)
+            }
+            Node::Map { elem, dynamic } => self.open_map(tok, Cur::Node(elem), dynamic, at, src),
+            Node::List { elem, dynamic, .. } => self.open_seq(
+                Kind::List,
+                Expected::List,
+                tok,
+                expect,
+                Cur::Node(elem),
+                dynamic,
+                at,
+                src,
+            ),
+            Node::Set { elem, dynamic, .. } => self.open_seq(
+                Kind::Set,
+                Expected::Set,
+                tok,
+                expect,
+                Cur::Node(elem),
+                dynamic,
+                at,
+                src,
+            ),
+            // Not reached (the other nodes returned above); the general opening is right for
+            // any node.
+            _ => self.open(expect, tok, src),
+        }
+        .map(Some)
+    }
+
     /// Delivers a complete value upwards, finishing every container it completes. Returns
     /// the root value once it is complete.
     #[inline]
@@ -304,7 +357,7 @@ impl<'a> Machine<'a> {
         &mut self,
         mut v: Value<'a>,
         src: &mut S,
-    ) -> Result<Option<Value<'a>>, Halt> {
+    ) -> Result<Option<Value<'a>>, Fault> {
         loop {
             if self.frames.is_empty() {
                 return Ok(Some(v));
@@ -317,15 +370,17 @@ impl<'a> Machine<'a> {
     }
 
     #[inline]
-    fn next<S: Source<'a>>(&mut self, src: &mut S) -> Result<Tok<'a>, Halt> {
+    fn next<S: Source<'a>>(&mut self, src: &mut S) -> Result<Tok<'a>, Fault> {
         src.next().map_err(|s| self.stop(s))
     }
 
+    /// A source's fault, with the path through every open frame (a source reports only
+    /// [`Fault::Pending`] and [`Fault::Fail`]).
     #[cold]
-    fn stop(&self, s: Stop) -> Halt {
+    fn stop(&self, s: Fault) -> Fault {
         match s {
-            Stop::Pending => Halt::Pending,
-            Stop::Fail(kind, offset) => self.fail(kind, offset),
+            Fault::Fail(kind, offset) => self.fail(kind, offset),
+            s => s,
         }
     }
 
@@ -363,21 +418,24 @@ impl<'a> Machine<'a> {
     /// `depth` frames (a configured limit is reported with its configured value).
     #[cold]
     #[inline(never)]
-    fn fault(&self, e: impl Into<super::Fault>, offset: usize, depth: usize) -> Halt {
+    fn fault(&self, e: impl Into<Fault>, offset: usize, depth: usize) -> Fault {
         let kind = match e.into() {
-            super::Fault::Kind(k) => k,
-            super::Fault::Limit(limit) => ErrorKind::LimitExceeded {
+            Fault::Kind(k) => k,
+            Fault::Limit(limit) => ErrorKind::LimitExceeded {
                 limit,
                 max: self.config.limit_max(limit),
             },
+            // A source's fault carries its own offset.
+            Fault::Fail(k, at) => return Fault::Error(self.error_at(k, at, depth)),
+            f @ (Fault::Pending | Fault::Error(_)) => return f,
         };
-        Halt::Error(self.error_at(kind, offset, depth))
+        Fault::Error(self.error_at(kind, offset, depth))
     }
 
     /// [`Machine::fault`] with the path through every open frame.
     #[cold]
     #[inline(never)]
-    fn fail(&self, e: impl Into<super::Fault>, offset: usize) -> Halt {
+    fn fail(&self, e: impl Into<Fault>, offset: usize) -> Fault {
         self.fault(e, offset, self.frames.len())
     }
 
@@ -389,7 +447,7 @@ impl<'a> Machine<'a> {
         expect: Cur<'a>,
         tok: Tok<'a>,
         src: &mut S,
-    ) -> Result<Option<Value<'a>>, Halt> {
+    ) -> Result<Option<Value<'a>>, Fault> {
         let at = src.offset();
         let shape = expect.shape(self.program);
         match tok {
@@ -445,7 +503,7 @@ impl<'a> Machine<'a> {
         blocks: &[Value<'a>],
         at: usize,
         depth: usize,
-    ) -> Result<(), Halt> {
+    ) -> Result<(), Fault> {
         let Some(b) = self.program.block(block) else {
             return Ok(());
         };
@@ -460,19 +518,19 @@ impl<'a> Machine<'a> {
             min: b.min,
             max: b.max,
         };
-        Err(Halt::Error(self.error_at(kind, at, depth)))
+        Err(Fault::Error(self.error_at(kind, at, depth)))
     }
 
     /// The value of an absent `GROUP` block: every attribute null, no nested blocks (empty
     /// collections), nested groups likewise.
     #[cold]
-    fn empty_block(&self, object: crate::program::NodeId, at: usize) -> Result<Value<'a>, Halt> {
+    fn empty_block(&self, object: crate::program::NodeId, at: usize) -> Result<Value<'a>, Fault> {
         use crate::program::{Empty, Node};
         let p = self.program;
         let Node::Object { start, len } = p.node(object) else {
             unreachable!("a group holds an object")
         };
-        let dynamic_empty = |ty: Ty<'a>, value: Value<'a>| -> Result<Value<'a>, Halt> {
+        let dynamic_empty = |ty: Ty<'a>, value: Value<'a>| -> Result<Value<'a>, Fault> {
             let d = self
                 .bump
                 .try_alloc(crate::value::Dynamic { ty, value })
@@ -509,7 +567,7 @@ impl<'a> Machine<'a> {
     /// (simd-json's tape does, the byte-wise reader does not), so that both readers fail
     /// alike: its lengths are checked as elements arrive ([`Machine::check_json_more`]).
     #[inline]
-    fn check_len<S: Source<'a>>(&self, n: u32, at: usize) -> Result<(), Halt> {
+    fn check_len<S: Source<'a>>(&self, n: u32, at: usize) -> Result<(), Fault> {
         if !S::JSON && n as u64 > self.config.max_collection_len as u64 {
             return Err(self.fail(Limit::CollectionLen, at));
         }
@@ -517,7 +575,7 @@ impl<'a> Machine<'a> {
     }
 
     #[inline]
-    fn push(&mut self, f: Frame<'a>) -> Result<(), Halt> {
+    fn push(&mut self, f: Frame<'a>) -> Result<(), Fault> {
         if self.frames.len() >= self.config.max_depth {
             return Err(self.fail(Limit::Depth, f.offset));
         }
@@ -562,7 +620,7 @@ impl<'a> Machine<'a> {
         unify: bool,
         at: usize,
         src: &mut S,
-    ) -> Result<Option<Value<'a>>, Halt> {
+    ) -> Result<Option<Value<'a>>, Fault> {
         let Tok::Array(n) = tok else {
             return Err(self.fail(
                 ErrorKind::Mismatch {
@@ -595,7 +653,7 @@ impl<'a> Machine<'a> {
         elems: Elems<'a>,
         at: usize,
         src: &mut S,
-    ) -> Result<Option<Value<'a>>, Halt> {
+    ) -> Result<Option<Value<'a>>, Fault> {
         let Tok::Array(n) = tok else {
             return Err(self.fail(
                 ErrorKind::Mismatch {
@@ -658,7 +716,7 @@ impl<'a> Machine<'a> {
         unify: bool,
         at: usize,
         src: &mut S,
-    ) -> Result<Option<Value<'a>>, Halt> {
+    ) -> Result<Option<Value<'a>>, Fault> {
         let Tok::Map(n) = tok else {
             return Err(self.fail(
                 ErrorKind::Mismatch {
@@ -684,7 +742,7 @@ impl<'a> Machine<'a> {
         attrs: Attrs<'a>,
         at: usize,
         src: &mut S,
-    ) -> Result<Option<Value<'a>>, Halt> {
+    ) -> Result<Option<Value<'a>>, Fault> {
         let Tok::Map(n) = tok else {
             return Err(self.fail(
                 ErrorKind::Mismatch {
@@ -733,7 +791,7 @@ impl<'a> Machine<'a> {
         tok: Tok<'a>,
         at: usize,
         src: &mut S,
-    ) -> Result<Option<Value<'a>>, Halt> {
+    ) -> Result<Option<Value<'a>>, Fault> {
         if let Some(json) = src.json() {
             let plain = self.config.plain_dynamic;
             if !plain && !matches!(tok, Tok::Map(_)) {
@@ -793,7 +851,7 @@ impl<'a> Machine<'a> {
 
     /// For containers of unknown length (JSON text): whether it has ended.
     #[inline]
-    fn at_end<S: Source<'a>>(&self, src: &mut S, first: bool) -> Result<bool, Halt> {
+    fn at_end<S: Source<'a>>(&self, src: &mut S, first: bool) -> Result<bool, Fault> {
         match src.json() {
             Some(json) => json.at_end(first).map_err(|s| self.stop(s)),
             None => Ok(false),
@@ -803,7 +861,7 @@ impl<'a> Machine<'a> {
     /// After a fast-path entry of the map or object at `depth`: whether it was the last one;
     /// if not, JSON checks that another may start (see [`Machine::check_json_more`]).
     #[inline(always)]
-    fn ended<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<bool, Halt> {
+    fn ended<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<bool, Fault> {
         let f = &self.frames[depth - 1];
         let ended = if unknown_len::<S>(f.len) {
             self.at_end(src, false)?
@@ -817,7 +875,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Reads a map key or an attribute name (the top frame is in `State::Key`).
-    fn read_key<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Halt> {
+    fn read_key<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Fault> {
         // Fast path: the attribute go-cty writes next (attributes come sorted) is compared as
         // bytes, neither tokenized nor validated; and when its value is a plain string, bool
         // or null, that is read at once too, without a trip around the main loop.
@@ -906,7 +964,7 @@ impl<'a> Machine<'a> {
                     let mut path = e.path().clone();
                     path.push(PathStep::Attr(key.to_owned().into()));
                     e = e.with_path(path);
-                    return Err(Halt::Error(e));
+                    return Err(Fault::Error(e));
                 };
                 if !S::JSON && !self.claim(depth, i) {
                     return Err(self.fail(ErrorKind::DuplicateAttribute(key.to_owned()), at));
@@ -954,7 +1012,7 @@ impl<'a> Machine<'a> {
 
     /// After skipping an undeclared attribute in lenient mode: counts it, and says whether
     /// it was the object's last member.
-    fn after_lenient_skip<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Halt> {
+    fn after_lenient_skip<S: Source<'a>>(&mut self, src: &mut S) -> Result<KeyRead, Fault> {
         self.frames.last_mut().expect("an object frame").done += 1;
         Ok(if self.ended(src, self.frames.len())? {
             KeyRead::Ended
@@ -964,7 +1022,7 @@ impl<'a> Machine<'a> {
     }
 
     /// Reads a dynamic value's type (the top frame is in `State::Type`).
-    fn read_type<S: Source<'a>>(&mut self, src: &mut S) -> Result<(), Halt> {
+    fn read_type<S: Source<'a>>(&mut self, src: &mut S) -> Result<(), Fault> {
         let tok = self.next(src)?;
         let at = src.offset();
         let text: &'a [u8] = match tok {
@@ -1011,7 +1069,7 @@ impl<'a> Machine<'a> {
 
     /// Hands a complete value to the top frame. Returns whether the frame is complete.
     #[inline]
-    fn deliver<S: Source<'a>>(&mut self, v: Value<'a>, src: &mut S) -> Result<bool, Halt> {
+    fn deliver<S: Source<'a>>(&mut self, v: Value<'a>, src: &mut S) -> Result<bool, Fault> {
         let depth = self.frames.len();
         let f = &mut self.frames[depth - 1];
         match f.kind {
@@ -1062,7 +1120,7 @@ impl<'a> Machine<'a> {
     /// the number of elements the array holds), at the container, as MessagePack's
     /// up-front checks fail.
     #[inline(always)]
-    fn check_json_more<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Halt> {
+    fn check_json_more<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Fault> {
         let f = &self.frames[depth - 1];
         if (f.done as u64) < self.config.max_collection_len as u64 && f.kind != Kind::Tuple {
             return Ok(());
@@ -1073,7 +1131,7 @@ impl<'a> Machine<'a> {
     /// [`Machine::check_json_more`] for a tuple, or a container at the length limit.
     #[cold]
     #[inline(never)]
-    fn check_json_more_slow<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Halt> {
+    fn check_json_more_slow<S: Source<'a>>(&self, src: &mut S, depth: usize) -> Result<(), Fault> {
         let f = &self.frames[depth - 1];
         if f.done as u64 >= self.config.max_collection_len as u64 {
             return Err(self.fault(Limit::CollectionLen, f.offset, depth - 1));
@@ -1091,7 +1149,7 @@ impl<'a> Machine<'a> {
                 expected: e.len(),
                 found,
             };
-            return Err(Halt::Error(self.error_at(k, f.offset, depth - 1)));
+            return Err(Fault::Error(self.error_at(k, f.offset, depth - 1)));
         }
         Ok(())
     }
@@ -1100,7 +1158,7 @@ impl<'a> Machine<'a> {
     /// elements (the source is at the start of one) and returns `counted` plus their number.
     #[cold]
     #[inline(never)]
-    fn count_rest<S: Source<'a>>(&self, src: &mut S, counted: u64) -> Result<u64, Halt> {
+    fn count_rest<S: Source<'a>>(&self, src: &mut S, counted: u64) -> Result<u64, Fault> {
         let Some(json) = src.json() else {
             return Ok(counted);
         };
@@ -1116,7 +1174,7 @@ impl<'a> Machine<'a> {
 
     /// Pops the top frame and builds its value in the arena.
     #[inline(always)]
-    fn finish(&mut self) -> Result<Value<'a>, Halt> {
+    fn finish(&mut self) -> Result<Value<'a>, Fault> {
         let f = self.frames.pop().expect("a frame to finish");
         let base = f.base as usize;
         let depth = self.frames.len();
@@ -1157,7 +1215,7 @@ impl<'a> Machine<'a> {
                         expected: e.len(),
                         found: f.done as u64,
                     };
-                    return Err(Halt::Error(self.error_at(k, f.offset, depth)));
+                    return Err(Fault::Error(self.error_at(k, f.offset, depth)));
                 }
                 let s = bump
                     .try_alloc_slice_copy(&self.vals[base..])

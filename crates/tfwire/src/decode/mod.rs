@@ -41,9 +41,9 @@ use crate::json::tape::INPUT_PADDING;
 use crate::program::Program;
 use crate::value::Value;
 use bumpalo::Bump;
-use machine::{Halt, Stacks};
+use machine::Stacks;
 use shape::Cur;
-use source::{Source, Stop};
+use source::Source;
 
 /// Decoding limits and options. Every limit has a safe default; a value that exceeds one is
 /// rejected with [`ErrorKind::LimitExceeded`] naming it.
@@ -215,17 +215,54 @@ impl Default for Config {
     }
 }
 
-/// Why a helper of the machine (or of the encoders) failed: a bad input, or a configured
-/// limit reached (an arena that refused memory is `Limit::ArenaBytes`); the error's offset
-/// and path are added by the caller.
+/// Why decoding stopped without a value: decode's one internal fault type, shared by the
+/// token sources, the value helpers (and the encoders' type checks) and the state machine.
+///
+/// Each layer says what it knows: a source knows the offset, a helper neither offset nor
+/// path, the machine both. The machine turns every other variant into [`Fault::Error`] (or
+/// passes [`Fault::Pending`] on) on its cold path; [`Fault::into_error`] finishes any of them
+/// at the top.
+#[derive(Debug)]
 pub(crate) enum Fault {
+    /// The bytes fed so far end inside a token (streaming only): feed more and resume.
+    Pending,
+    /// Bad input at a byte offset, from a token source (or a position
+    /// [`Source::locate`](source::Source::locate) turns into one); the path is added by the
+    /// machine.
+    Fail(ErrorKind, usize),
+    /// Bad input, from a helper that knows neither offset nor path (the caller adds both).
     Kind(ErrorKind),
+    /// A configured limit reached (an arena that refused memory is `Limit::ArenaBytes`);
+    /// the caller adds the configured maximum, offset and path.
     Limit(Limit),
+    /// A complete error: kind, offset and path.
+    Error(Error),
 }
 
 impl Fault {
     /// The arena refused an allocation.
     pub(crate) const ARENA: Fault = Fault::Limit(Limit::ArenaBytes);
+
+    /// The error this fault ends a decode with, at the root (the machine has added its path
+    /// to what it reports already): `at` is where the input stopped, for the faults that
+    /// carry no offset (an input that ends early is an unexpected end of input there).
+    #[cold]
+    pub(crate) fn into_error(self, config: &Config, at: usize) -> Error {
+        match self {
+            Fault::Pending => Error::new(ErrorKind::UnexpectedEof, at, Path::root()),
+            Fault::Fail(kind, offset) => Error::new(kind, offset, Path::root()),
+            Fault::Kind(kind) => Error::new(kind, at, Path::root()),
+            Fault::Limit(limit) => Error::new(
+                ErrorKind::LimitExceeded {
+                    limit,
+                    max: config.limit_max(limit),
+                },
+                at,
+                Path::root(),
+            ),
+            Fault::Error(e) => e,
+        }
+    }
 }
 
 impl From<ErrorKind> for Fault {
@@ -516,17 +553,12 @@ fn run_machine<'a, S: Source<'a>>(
         let budget = arena.allocated_bytes().saturating_add(allowed);
         arena.set_allocation_limit(Some(previous_limit.map_or(budget, |l| l.min(budget))));
         let result = match m.run(src) {
-            Ok(v) => match src.finish() {
-                Ok(()) => Ok(v),
-                Err(Stop::Fail(k, at)) => Err(Error::new(k, at, Path::root())),
-                Err(Stop::Pending) => Err(Error::new(
-                    ErrorKind::UnexpectedEof,
-                    src.position(),
-                    Path::root(),
-                )),
-            },
+            Ok(v) => src
+                .finish()
+                .map(|()| v)
+                .map_err(|f| f.into_error(config, src.position())),
             // The machine's errors carry the source's positions (see `Source::offset`).
-            Err(Halt::Error(e)) => {
+            Err(Fault::Error(e)) => {
                 let at = src.locate(e.offset());
                 Err(if at == e.offset() {
                     e
@@ -534,11 +566,7 @@ fn run_machine<'a, S: Source<'a>>(
                     Error::new(e.kind().clone(), at, e.path().clone())
                 })
             }
-            Err(Halt::Pending) => Err(Error::new(
-                ErrorKind::UnexpectedEof,
-                src.position(),
-                Path::root(),
-            )),
+            Err(f) => Err(f.into_error(config, src.position())),
         };
         arena.set_allocation_limit(previous_limit);
         *stacks = Some(m.into_stacks());

@@ -1,6 +1,7 @@
 //! The MessagePack token source over a complete input.
 
-use super::source::{Source, Stop, Tok};
+use super::Fault;
+use super::source::{Source, Tok};
 use crate::error::ErrorKind;
 use tfwire_msgpack::{Kind, Token, read_header, str_token};
 
@@ -32,10 +33,12 @@ fn convert_kind(kind: Kind, payload: &[u8]) -> Result<Tok<'_>, ()> {
 }
 
 #[cold]
-fn header_error(e: tfwire_msgpack::ErrorKind, at: usize) -> Stop {
+fn header_error(e: tfwire_msgpack::ErrorKind, at: usize) -> Fault {
     match e {
-        tfwire_msgpack::ErrorKind::ReservedMarker => Stop::Fail(ErrorKind::InvalidMarker(0xc1), at),
-        _ => Stop::Fail(ErrorKind::UnexpectedEof, at),
+        tfwire_msgpack::ErrorKind::ReservedMarker => {
+            Fault::Fail(ErrorKind::InvalidMarker(0xc1), at)
+        }
+        _ => Fault::Fail(ErrorKind::UnexpectedEof, at),
     }
 }
 
@@ -68,7 +71,7 @@ impl<'a> Source<'a> for Complete<'a> {
     }
 
     #[inline(always)]
-    fn next(&mut self) -> Result<Tok<'a>, Stop> {
+    fn next(&mut self) -> Result<Tok<'a>, Fault> {
         let start = self.pos;
         self.last = start;
         let rest = &self.buf[start..];
@@ -79,12 +82,12 @@ impl<'a> Source<'a> for Complete<'a> {
         let from = h.len as usize;
         let to = from + h.kind.payload_len() as usize;
         let Some(payload) = rest.get(from..to) else {
-            return Err(Stop::Fail(ErrorKind::UnexpectedEof, start));
+            return Err(Fault::Fail(ErrorKind::UnexpectedEof, start));
         };
         self.pos = start + to;
         match convert_kind(h.kind, payload) {
             Ok(tok) => Ok(tok),
-            Err(()) => Err(Stop::Fail(ErrorKind::InvalidUtf8, start)),
+            Err(()) => Err(Fault::Fail(ErrorKind::InvalidUtf8, start)),
         }
     }
 
@@ -146,6 +149,29 @@ impl<'a> Source<'a> for Complete<'a> {
         Some(n)
     }
 
+    #[inline(always)]
+    fn try_container(&mut self, map: bool) -> Option<u32> {
+        let b = &self.buf[self.pos..];
+        let m = *b.first()?;
+        // fixmap 0x80..=0x8f, fixarray 0x90..=0x9f; map16/map32 0xde/0xdf, array16/array32
+        // 0xdc/0xdd (the count big-endian in the next 2 or 4 bytes).
+        let (fix, wide) = if map { (0x80, 0xde) } else { (0x90, 0xdc) };
+        let (n, len) = if m & 0xf0 == fix {
+            (u32::from(m & 0x0f), 1)
+        } else if m == wide {
+            let p = b.get(1..3)?;
+            (u32::from(u16::from_be_bytes([p[0], p[1]])), 3)
+        } else if m == wide + 1 {
+            let p = b.get(1..5)?;
+            (u32::from_be_bytes([p[0], p[1], p[2], p[3]]), 5)
+        } else {
+            return None;
+        };
+        self.last = self.pos;
+        self.pos += len;
+        Some(n)
+    }
+
     #[inline]
     fn try_null(&mut self) -> bool {
         if self.buf.get(self.pos) == Some(&0xc0) {
@@ -195,11 +221,11 @@ impl<'a> Source<'a> for Complete<'a> {
         self.pos
     }
 
-    fn finish(&mut self) -> Result<(), Stop> {
+    fn finish(&mut self) -> Result<(), Fault> {
         if self.pos == self.buf.len() {
             Ok(())
         } else {
-            Err(Stop::Fail(ErrorKind::TrailingBytes, self.pos))
+            Err(Fault::Fail(ErrorKind::TrailingBytes, self.pos))
         }
     }
 }

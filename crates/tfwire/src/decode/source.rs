@@ -1,6 +1,6 @@
 //! What the state machine reads: format-neutral tokens from a token source.
 
-use crate::error::ErrorKind;
+use super::Fault;
 
 /// One token, as the state machine sees it, whatever the format.
 #[derive(Clone, Copy, Debug)]
@@ -56,15 +56,6 @@ impl Tok<'_> {
     }
 }
 
-/// Why a source stopped.
-#[derive(Debug)]
-pub(crate) enum Stop {
-    /// The bytes fed so far end inside a token (streaming only): feed more and resume.
-    Pending,
-    /// The input is bad: what is wrong, at which offset.
-    Fail(ErrorKind, usize),
-}
-
 /// The format-specific half of decoding: reading tokens. The state machine (the other half)
 /// is shared by every source.
 pub(crate) trait Source<'a> {
@@ -81,7 +72,7 @@ pub(crate) trait Source<'a> {
     fn json(&mut self) -> Option<&mut Self::Json>;
 
     /// Reads the next token.
-    fn next(&mut self) -> Result<Tok<'a>, Stop>;
+    fn next(&mut self) -> Result<Tok<'a>, Fault>;
 
     /// If the next token is the object key `name` (whose MessagePack encoding is `encoded`),
     /// consumes it and says so; otherwise consumes nothing. A fast path for the attribute
@@ -114,6 +105,14 @@ pub(crate) trait Source<'a> {
         None
     }
 
+    /// Fast path for an expected container: if the next token is a map (`map` true) or an
+    /// array (`map` false) header, consumes it and returns its count; otherwise consumes
+    /// nothing (the general path then reads the token and reports what is wrong with it).
+    #[inline]
+    fn try_container(&mut self, _map: bool) -> Option<u32> {
+        None
+    }
+
     /// Fast path: if the next token is null, consumes it.
     #[inline]
     fn try_null(&mut self) -> bool {
@@ -137,7 +136,7 @@ pub(crate) trait Source<'a> {
     fn position(&self) -> usize;
 
     /// Checks that nothing follows the value.
-    fn finish(&mut self) -> Result<(), Stop>;
+    fn finish(&mut self) -> Result<(), Fault>;
 }
 
 /// What only a JSON source does: containers whose length the byte-wise reader learns at
@@ -146,10 +145,10 @@ pub(crate) trait Source<'a> {
 pub(crate) trait JsonSource<'a> {
     /// Whether the container being read has ended (for containers whose count was
     /// `u32::MAX`, i.e. unknown in advance). Consumes the closing delimiter or the separator.
-    fn at_end(&mut self, first: bool) -> Result<bool, Stop>;
+    fn at_end(&mut self, first: bool) -> Result<bool, Fault>;
 
     /// Skips the next whole value.
-    fn skip_value(&mut self) -> Result<(), Stop>;
+    fn skip_value(&mut self) -> Result<(), Fault>;
 
     /// Reads the `{"type": ..., "value": ...}` object of a dynamic value, whose opening token
     /// was just returned: parses the type (at most `depth` deep), positions the source at
@@ -159,7 +158,7 @@ pub(crate) trait JsonSource<'a> {
         &mut self,
         bump: &'a bumpalo::Bump,
         depth: usize,
-    ) -> Result<(crate::ty::Ty<'a>, usize), Stop>;
+    ) -> Result<(crate::ty::Ty<'a>, usize), Fault>;
 
     /// With `Config::plain_dynamic`: the value whose first token was just returned is plain
     /// JSON at a dynamic position: returns the type it implies and a mark for
@@ -168,7 +167,7 @@ pub(crate) trait JsonSource<'a> {
         &mut self,
         bump: &'a bumpalo::Bump,
         depth: usize,
-    ) -> Result<(crate::ty::Ty<'a>, usize), Stop>;
+    ) -> Result<(crate::ty::Ty<'a>, usize), Fault>;
 
     /// Moves to a mark returned by [`JsonSource::json_dynamic`] or
     /// [`JsonSource::json_implied`].
@@ -180,11 +179,11 @@ pub(crate) trait JsonSource<'a> {
 pub(crate) enum NotJson {}
 
 impl<'a> JsonSource<'a> for NotJson {
-    fn at_end(&mut self, _first: bool) -> Result<bool, Stop> {
+    fn at_end(&mut self, _first: bool) -> Result<bool, Fault> {
         match *self {}
     }
 
-    fn skip_value(&mut self) -> Result<(), Stop> {
+    fn skip_value(&mut self) -> Result<(), Fault> {
         match *self {}
     }
 
@@ -192,7 +191,7 @@ impl<'a> JsonSource<'a> for NotJson {
         &mut self,
         _bump: &'a bumpalo::Bump,
         _depth: usize,
-    ) -> Result<(crate::ty::Ty<'a>, usize), Stop> {
+    ) -> Result<(crate::ty::Ty<'a>, usize), Fault> {
         match *self {}
     }
 
@@ -200,7 +199,7 @@ impl<'a> JsonSource<'a> for NotJson {
         &mut self,
         _bump: &'a bumpalo::Bump,
         _depth: usize,
-    ) -> Result<(crate::ty::Ty<'a>, usize), Stop> {
+    ) -> Result<(crate::ty::Ty<'a>, usize), Fault> {
         match *self {}
     }
 

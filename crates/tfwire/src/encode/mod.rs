@@ -524,7 +524,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
         match r {
             Ok(()) => Ok(()),
             Err(Fault::Kind(k)) => self.fail_at(k, start),
-            Err(Fault::Limit(_)) => self.fail_at(unencodable("out of memory".to_owned()), start),
+            Err(_) => self.fail_at(unencodable("out of memory".to_owned()), start),
         }
     }
 
@@ -540,7 +540,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 "a dynamic value says its type is {ty}, but the value's type is {actual}"
             ))),
             Err(Fault::Kind(k)) => Err(k),
-            Err(Fault::Limit(_)) => Err(unencodable("out of memory".to_owned())),
+            Err(_) => Err(unencodable("out of memory".to_owned())),
         };
         scratch.reset();
         match r {
