@@ -203,8 +203,8 @@ fn normalize_segments(s: &str) -> Option<String> {
 
 /// Whether `s` is in NFC (exactly; fast for ASCII and for the common characters): a short
 /// ASCII string (most keys and values) with a few word loads, inline; the others out of
-/// line, with the standard ASCII test, then the quick check and, when that is not sure,
-/// the full check.
+/// line: a short one with the short quick check, a long one with the standard ASCII test
+/// and then the quick check; when the quick check is not sure, the full check.
 #[inline(always)]
 pub(crate) fn is_nfc(s: &str) -> bool {
     let b = s.as_bytes();
