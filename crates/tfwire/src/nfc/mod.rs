@@ -318,8 +318,8 @@ mod tests {
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 let c = alphabet[(seed % alphabet.len() as u64) as usize];
-                let c = if seed % 3 == 0 { 'a' } else { c };
-                if s.len() + c.len_utf8() > 32 || seed % 29 == 0 {
+                let c = if seed.is_multiple_of(3) { 'a' } else { c };
+                if s.len() + c.len_utf8() > 32 || seed.is_multiple_of(29) {
                     break;
                 }
                 s.push(c);
