@@ -62,13 +62,14 @@
 mod json;
 mod msgpack;
 mod prefix;
+mod put;
 
 use crate::decode::Fault;
 use crate::decode::collection::value_type;
 use crate::decode::shape::{Attrs, Cur, Elems, Shape};
 use crate::error::{Error, ErrorKind, Expected, Fail, Path, PathStep, Step};
 use crate::number::Number;
-use crate::program::{AttrNode, Program};
+use crate::program::{AttrNode, Node, Program};
 use crate::ty::Ty;
 use crate::value::{Dynamic, Refinements, Value};
 use bumpalo::Bump;
@@ -246,6 +247,19 @@ pub(crate) trait Sink {
     /// The name of a compiled program's object attribute, whose MessagePack and JSON
     /// encodings were computed at compile time.
     fn attr_key(&mut self, i: usize, attr: &AttrNode) -> Result<(), ErrorKind>;
+    /// Writes a compiled attribute's name and its string value `s` at once if the sink has
+    /// a fast path for `s` that needs no check (a short ASCII string): `true` when written,
+    /// `false` (nothing written) when the caller takes the general path.
+    #[inline(always)]
+    fn attr_short_string(&mut self, _attr: &AttrNode, _s: &str) -> bool {
+        false
+    }
+    /// The same for a map entry whose value is the string `s`: `true` when the key and the
+    /// value were written (both need no check), `false` when nothing was.
+    #[inline(always)]
+    fn entry_short_string(&mut self, _key: &str, _s: &str) -> bool {
+        false
+    }
     fn end_map(&mut self);
     /// A value of concrete type `ty` at a `dynamic` position starts.
     fn begin_dynamic(&mut self, ty: Ty<'_>) -> Result<(), ErrorKind>;
@@ -343,9 +357,6 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 self.seq(xs, Elem::Tuple(elems), depth, checked)
             }
             (Value::Map(es), Shape::Map(e, dynamic)) => {
-                if let Some(w) = es.windows(2).position(|w| w[0].0 >= w[1].0) {
-                    return self.fail(unsorted_keys(es[w].0, es[w + 1].0));
-                }
                 let start = self.sink.len();
                 let check = dynamic && matches!(checked, Checked::No);
                 let inner = if check { Checked::Yes } else { checked };
@@ -355,23 +366,7 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
                 }
                 Ok(())
             }
-            (Value::Object(es), Shape::Object(attrs)) => {
-                let names_match = es.len() == attrs.len()
-                    && match attrs {
-                        Attrs::Node(nodes) => es
-                            .iter()
-                            .zip(nodes)
-                            .all(|((k, _), a)| same_name(k, &a.name)),
-                        Attrs::Ty(_) => es
-                            .iter()
-                            .enumerate()
-                            .all(|(i, (k, _))| same_name(k, attrs.name(i))),
-                    };
-                if !names_match {
-                    return self.fail(attribute_mismatch(es, attrs));
-                }
-                self.object(es, attrs, depth, checked)
-            }
+            (Value::Object(es), Shape::Object(attrs)) => self.object(es, attrs, depth, checked),
             (v, shape) => self.fail(mismatch(v, shape)),
         }
     }
@@ -393,7 +388,8 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
         Ok(())
     }
 
-    /// The entries of a map (keys sorted and unique: checked).
+    /// The entries of a map (keys sorted and unique: checked as they are written, in the
+    /// same loop; a misplaced key is reported at the map, before any error inside it).
     #[inline(never)]
     fn map(
         &mut self,
@@ -402,21 +398,33 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
         depth: usize,
         checked: Checked,
     ) -> Step {
+        let start = self.sink.len();
         self.sink.begin_map(es.len()).or_else(|k| self.fail(k))?;
+        let strings = matches!(e, Cur::Node(id) if matches!(self.program.node(id), Node::String));
         for (i, (k, x)) in es.iter().enumerate() {
+            if i > 0 && !key_less(es[i - 1].0, k) {
+                return self.fail_at(unsorted_keys(es[i - 1].0, k), start);
+            }
+            if strings
+                && let Value::String(s) = *x
+                && self.sink.entry_short_string(k, s)
+            {
+                continue;
+            }
             let r = if crate::nfc::is_nfc(k) {
                 self.sink.map_key(i, k).or_else(|k| self.fail(k))
             } else {
                 self.fail(not_nfc("map key"))
             };
             r.and_then(|()| self.child(x, e, depth + 1, checked))
-                .map_err(|f| f.step(PathStep::Key((*k).to_owned().into())))?;
+                .map_err(|f| entry_fault(f, es, i, start))?;
         }
         self.sink.end_map();
         Ok(())
     }
 
-    /// The attributes of an object (names matching the type's: checked).
+    /// The attributes of an object (names matching the type's: checked as they are written,
+    /// in the same loop; a mismatch is reported at the object, before any error inside it).
     #[inline(never)]
     fn object(
         &mut self,
@@ -425,26 +433,41 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
         depth: usize,
         checked: Checked,
     ) -> Step {
+        let start = self.sink.len();
+        if es.len() != attrs.len() {
+            return self.fail(attribute_mismatch(es, attrs));
+        }
         self.sink.begin_map(es.len()).or_else(|k| self.fail(k))?;
         match attrs {
-            // A compiled object: the names were checked equal to the program's, whose
-            // MessagePack encodings are precomputed.
+            // A compiled object, whose names' MessagePack encodings are precomputed.
             Attrs::Node(nodes) => {
                 for (i, ((k, x), a)) in es.iter().zip(nodes).enumerate() {
+                    if !same_name(k, &a.name) {
+                        return self.fail_at(attribute_mismatch(es, attrs), start);
+                    }
+                    if let Value::String(s) = *x
+                        && matches!(self.program.node(a.node), Node::String)
+                        && self.sink.attr_short_string(a, s)
+                    {
+                        continue;
+                    }
                     self.sink
                         .attr_key(i, a)
                         .or_else(|k| self.fail(k))
                         .and_then(|()| self.child(x, Cur::Node(a.node), depth + 1, checked))
-                        .map_err(|f| f.step(PathStep::Attr((*k).to_owned().into())))?;
+                        .map_err(|f| attribute_fault(f, es, attrs, i, start))?;
                 }
             }
             Attrs::Ty(_) => {
                 for (i, (k, x)) in es.iter().enumerate() {
+                    if !same_name(k, attrs.name(i)) {
+                        return self.fail_at(attribute_mismatch(es, attrs), start);
+                    }
                     self.sink
                         .map_key(i, k)
                         .or_else(|k| self.fail(k))
                         .and_then(|()| self.child(x, attrs.cur(i), depth + 1, checked))
-                        .map_err(|f| f.step(PathStep::Attr((*k).to_owned().into())))?;
+                        .map_err(|f| attribute_fault(f, es, attrs, i, start))?;
                 }
             }
         }
@@ -467,21 +490,23 @@ impl<'p, 's, S: Sink> Walker<'p, 's, S> {
     /// same checks as [`Walker::walk`]'s, without its general dispatch.
     #[inline(always)]
     fn child(&mut self, v: &Value<'_>, cur: Cur<'_>, depth: usize, checked: Checked) -> Step {
-        use crate::program::Node;
         if let Cur::Node(id) = cur
             && depth <= MAX_DEPTH
         {
-            match (*v, self.program.node(id)) {
-                (Value::String(s), Node::String) => return self.string(s),
-                (Value::Number(n), Node::Number) => {
-                    return self.sink.number(n).or_else(|k| self.fail(k));
-                }
-                (Value::Bool(b), Node::Bool) => {
-                    self.sink.bool(b);
+            // The value's variant first: a null needs no node, a container no leaf test.
+            match *v {
+                Value::Null => {
+                    self.sink.null();
                     return Ok(());
                 }
-                (Value::Null, _) => {
-                    self.sink.null();
+                Value::String(s) if matches!(self.program.node(id), Node::String) => {
+                    return self.string(s);
+                }
+                Value::Number(n) if matches!(self.program.node(id), Node::Number) => {
+                    return self.sink.number(n).or_else(|k| self.fail(k));
+                }
+                Value::Bool(b) if matches!(self.program.node(id), Node::Bool) => {
+                    self.sink.bool(b);
                     return Ok(());
                 }
                 _ => {}
@@ -624,6 +649,59 @@ fn attribute_mismatch(es: &[(&str, Value<'_>)], attrs: Attrs<'_>) -> ErrorKind {
     unencodable("object attributes must be sorted by name, each once".to_owned())
 }
 
+/// The error of attribute `i` of an object that starts at byte `start`: a mismatch of the
+/// attribute names (anywhere in the object) takes precedence, as if the names had been
+/// checked before the values; otherwise the fault inside, with the attribute's step.
+#[cold]
+#[inline(never)]
+fn attribute_fault(
+    f: Box<Fail>,
+    es: &[(&str, Value<'_>)],
+    attrs: Attrs<'_>,
+    i: usize,
+    start: usize,
+) -> Box<Fail> {
+    let names_match = es
+        .iter()
+        .enumerate()
+        .all(|(j, (k, _))| same_name(k, attrs.name(j)));
+    if !names_match {
+        return Fail::new(attribute_mismatch(es, attrs), start);
+    }
+    f.step(PathStep::Attr(es[i].0.to_owned().into()))
+}
+
+/// The error of entry `i` of a map that starts at byte `start`: misplaced keys (anywhere in
+/// the map) take precedence, as if the order had been checked before the values; otherwise
+/// the fault inside, with the key's step.
+#[cold]
+#[inline(never)]
+fn entry_fault(f: Box<Fail>, es: &[(&str, Value<'_>)], i: usize, start: usize) -> Box<Fail> {
+    if let Some(w) = es.windows(2).position(|w| w[0].0 >= w[1].0) {
+        return Fail::new(unsorted_keys(es[w].0, es[w + 1].0), start);
+    }
+    f.step(PathStep::Key(es[i].0.to_owned().into()))
+}
+
+/// `a < b` (bytewise), inlined for keys of one length from 8 to 16 bytes (the common case
+/// of generated labels and tags: `memcmp` cost more than the comparison): two big-endian
+/// words each, the second overlapping the first, which is equal when it is compared.
+#[inline(always)]
+fn key_less(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n == b.len() && (8..=16).contains(&n) {
+        let word =
+            |s: &[u8], at: usize| u64::from_be_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+        let (x, y) = (word(a, 0), word(b, 0));
+        if x != y {
+            return x < y;
+        }
+        return word(a, n - 8) < word(b, n - 8);
+    }
+    a < b
+}
+
 /// Whether an object's attribute name is the type's: the decoders fill objects with the
 /// program's own names, so the addresses usually settle it.
 #[inline(always)]
@@ -695,5 +773,39 @@ pub(crate) fn check_number(n: Number<'_>) -> Result<(), ErrorKind> {
             _ => Err(ErrorKind::InvalidNumber(t.to_owned())),
         },
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `key_less` is `<` on every pair of keys of lengths 0 to 20 over a three-letter
+    /// alphabet differing at any one or two positions.
+    #[test]
+    fn key_less_is_bytewise_order() {
+        let mut checked = 0;
+        for n in 0..=20usize {
+            for m in [n, n.saturating_sub(1), n + 1] {
+                let base: Vec<u8> = (0..n.max(m)).map(|i| b'a' + (i % 3) as u8).collect();
+                for i in 0..=n.max(m) {
+                    for j in 0..=n.max(m) {
+                        for (ci, cj) in [(b'a', b'b'), (b'c', b'a'), (b'b', b'b')] {
+                            let mut a = base[..n].to_vec();
+                            let mut b = base[..m].to_vec();
+                            if i < n {
+                                a[i] = ci;
+                            }
+                            if j < m {
+                                b[j] = cj;
+                            }
+                            let (a, b) =
+                                (String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+                            assert_eq!(super::key_less(&a, &b), a < b, "{a:?} {b:?}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
     }
 }
