@@ -201,6 +201,13 @@ struct Frame {
     /// those after), and whether one of its addresses is the one whose values are kept.
     marks: (u32, u32),
     matched: bool,
+    /// For a resource change: whether an `address` key (as written) was read, and whether a
+    /// key with an escape was (the model reads keys unescaped). While one address's values
+    /// are kept, a change without the first or with the second keeps its values: its
+    /// address may be one the model spells or unescapes (keeping a change that turns out
+    /// not to match costs memory, never a wrong answer).
+    named: bool,
+    escaped: bool,
 }
 
 struct Scan<'b> {
@@ -488,6 +495,8 @@ impl Scan<'_> {
                         kept: false,
                         marks: (self.cuts.len() as u32, self.nulls.len() as u32),
                         matched: false,
+                        named: false,
+                        escaped: false,
                     });
                     self.ws();
                     let close = if object { b'}' } else { b']' };
@@ -552,8 +561,12 @@ impl Scan<'_> {
                         self.i += 1;
                         self.nodes += 1;
                         self.stack.pop();
-                        if frame.matched {
-                            // A resource change at the address kept: its values stay.
+                        let unsure = frame.role == Role::Change
+                            && self.keep.is_some()
+                            && (!frame.named || frame.escaped);
+                        if frame.matched || unsure {
+                            // A resource change at the address kept (or one whose address
+                            // could not be read here): its values stay.
                             self.cuts.truncate(frame.marks.0 as usize);
                             self.nulls.truncate(frame.marks.1 as usize);
                         }
@@ -583,8 +596,12 @@ impl Scan<'_> {
         self.i += 1;
         self.nodes += 1;
         let frame = *self.stack.last()?;
-        let role = self.member_role(frame.role, &self.b[from..to]);
+        let key = &self.b[from..to];
+        let role = self.member_role(frame.role, key);
+        let (named, escaped) = (key == b"address", key.contains(&b'\\'));
         let frame = self.stack.last_mut()?;
+        frame.named |= named;
+        frame.escaped |= escaped;
         let role = match role {
             // The removal takes the comma before the member.
             Role::Drop if frame.kept => {
