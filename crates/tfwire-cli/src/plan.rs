@@ -8,6 +8,7 @@ use crate::render;
 use crate::{humanplan, input, markdown, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
+use tfwire::schema::ProviderSchemas;
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
 
 /// Read plans: binary plan files (`tofu plan -out`), `terraform show -json PLANFILE`
@@ -787,6 +788,31 @@ fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Res
     Ok(())
 }
 
+/// The provider schemas a redacted plan embeds (`provider_schemas`), loaded in place from
+/// the plan's parsed document; `None`, with a warning on standard error, when they cannot
+/// be loaded.
+///
+/// A warning, not a failure: the schemas only help the renderer (blocks drawn as blocks,
+/// attributes sensitive by schema), and a plan renders correctly without them, as every
+/// plan without embedded schemas does. Refusing the whole plan for them (say, a newer
+/// schema format with a nesting mode this reader does not know) would leave the user with
+/// nothing; dropping them silently would leave the user wondering why blocks look like
+/// attributes. The warning names the path and byte offset in the plan; `--schemas FILE`
+/// replaces the embedded schemas.
+fn embedded_schemas(name: &str, ps: tfwire_plan::Json<'_>) -> Option<ProviderSchemas> {
+    match ProviderSchemas::from_view(ps) {
+        Ok(schemas) => Some(schemas),
+        Err(e) => {
+            let msg = format!(
+                "warning: {}: the embedded provider schemas are not used ({e}); rendering without them",
+                Inline(name)
+            );
+            eprintln!("{}", crate::escape::terminal(&msg, false));
+            None
+        }
+    }
+}
+
 /// The plan in `doc`, or the error for a document of another kind.
 fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Plan<'a>, Failure> {
     match doc {
@@ -823,10 +849,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
             let plan = expect_plan(&name, doc)?;
             // A Terraform Cloud redacted plan carries its provider schemas.
             let embedded = match (&cache, plan.provider_schemas) {
-                (None, Some(ps)) => {
-                    let doc = format!("{{\"format_version\":\"1.0\",\"provider_schemas\":{ps}}}");
-                    tfwire::schema::ProviderSchemas::from_json(doc.as_bytes()).ok()
-                }
+                (None, Some(ps)) => embedded_schemas(&name, ps),
                 _ => None,
             };
             let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());

@@ -520,6 +520,38 @@ fn plan_show_uses_the_schemas_of_a_redacted_plan() {
     );
 }
 
+/// Embedded schemas that cannot be loaded are not dropped silently: a warning names the
+/// path and byte offset in the plan, and the plan renders as a plan without schemas does.
+#[test]
+fn plan_show_warns_about_embedded_schemas_it_cannot_load() {
+    let plan = std::fs::read_to_string(corpus(
+        "plans/opentofu__opentofu/internal/cloud/testdata/plan-json-full/plan-redacted.json",
+    ))
+    .unwrap();
+    let first = plan.find(r#""nesting_mode":"list""#).unwrap();
+    let broken = plan.replacen(r#""nesting_mode":"list""#, r#""nesting_mode":"tree""#, 1);
+    let (code, out, err) = run(&["plan", "show", "-"], broken.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let at = first + r#""nesting_mode":"#.len();
+    let path = &err[err.find(".provider_schemas[").unwrap()..err.find(": invalid schema").unwrap()];
+    assert_eq!(
+        err,
+        format!(
+            "warning: <stdin>: the embedded provider schemas are not used ({path}: invalid schema: unknown nesting mode \"tree\" (at byte {at})); rendering without them\n"
+        )
+    );
+    assert!(path.ends_with(".nesting_mode"), "{path}");
+    // Rendered without schemas: the same text as the plan without its `provider_schemas`.
+    let v: serde_json::Value = serde_json::from_str(&broken).unwrap();
+    let mut stripped = v.clone();
+    stripped.as_object_mut().unwrap().remove("provider_schemas");
+    let (code, want, err2) = run(&["plan", "show", "-"], stripped.to_string().as_bytes());
+    assert_eq!(code, 0, "{err2}");
+    assert_eq!(err2, "");
+    assert_eq!(out, want);
+    assert!(!out.contains("+ list_block {"), "{out}");
+}
+
 /// `tofu state show` records no attribute of a resource that is null, nor one that is the
 /// empty string (a block's attribute: OpenTofu takes it for null), and no null member of
 /// a nested object; every other attribute is printed, in the document's order (which

@@ -171,6 +171,12 @@ impl<'a> Json<'a> {
         self.doc.index_of(&self.nodes[0])
     }
 
+    /// The document the value belongs to (`None` for [`Json::null`]): the schema loader's
+    /// walk over a view ([`ProviderSchemas::from_view`](crate::schema::ProviderSchemas::from_view)).
+    pub(crate) fn document(&self) -> Option<&'a Document<'a>> {
+        self.node_index().map(|_| self.doc)
+    }
+
     /// The byte offset of the value in the input (`None` for [`Json::null`]).
     pub fn offset(&self) -> Option<usize> {
         self.node_index().map(|i| self.doc.offset(i))

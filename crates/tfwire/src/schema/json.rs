@@ -7,7 +7,7 @@ use super::{
 use crate::decode::json_tape::{DocText, TapeSource};
 use crate::error::{Error, ErrorKind, Path, PathStep};
 use crate::json::Safe;
-use crate::json::tape::{DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, TapeParser};
+use crate::json::tape::{DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, TapeParser, TapeText};
 use crate::json::view::{Json, Unexpected};
 use bumpalo::Bump;
 use std::collections::BTreeMap;
@@ -27,13 +27,65 @@ impl ProviderSchemas {
     pub fn from_json(input: &[u8]) -> Result<ProviderSchemas, Error> {
         with_document(input, |doc| doc.document(&mut Vec::new()))
     }
+
+    /// Loads the value of a `provider_schemas` member (the map from provider address to
+    /// provider schema) from the shared JSON view, in place: the schemas a Terraform Cloud
+    /// redacted plan embeds, read from the plan's own parsed document with no text written or
+    /// parsed again. The same loader as [`ProviderSchemas::from_json`] (same checks, same
+    /// messages); `format_version` is `None`.
+    ///
+    /// Errors name the path from the document's root, which is where a `provider_schemas`
+    /// member sits in both `providers schema -json` documents and redacted plans
+    /// (`.provider_schemas["aws"].resource_schemas["x"].block.attributes["id"]`), and the
+    /// byte offset of the offending value in that document.
+    ///
+    /// ```
+    /// use tfwire::json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
+    /// let text = br#"{"resource_changes":[],"provider_schemas":{"registry.terraform.io/hashicorp/null":
+    ///   {"resource_schemas":{"null_resource":{"version":0,"block":{"attributes":{"id":{"type":"string","computed":true}}}}}}}}"#;
+    /// let mut buf = text.to_vec();
+    /// buf.resize(text.len() + INPUT_PADDING, b' ');
+    /// let shape = json_shape(text, 64, usize::MAX)?;
+    /// let mut parser = TapeParser::default();
+    /// let doc = parser.parse_document(&mut buf, text.len(), &shape)?;
+    /// let schemas = tfwire::schema::ProviderSchemas::from_view(doc.root().get("provider_schemas").unwrap())?;
+    /// let null = schemas.provider("null").unwrap();
+    /// assert!(null.resources["null_resource"].block.attribute("id").unwrap().computed);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`ProviderSchemas::from_json`], for a value that is not a map of provider schemas.
+    pub fn from_view(provider_schemas: Json<'_>) -> Result<ProviderSchemas, Error> {
+        let mut out = ProviderSchemas::default();
+        let path = &mut vec![PathStep::attr("provider_schemas")];
+        let (Some(at), Some(doc)) = (provider_schemas.node_index(), provider_schemas.document())
+        else {
+            // `Json::null()`, which belongs to no document.
+            let u = provider_schemas.unexpected("an object");
+            return Err(Error::new(
+                ErrorKind::InvalidSchema(u.to_string()),
+                0,
+                owned(path),
+            ));
+        };
+        let bump = Bump::new();
+        let doc = Doc {
+            src: TapeSource::new(doc.nodes(), doc.subtree(0), None),
+            doc,
+            bump: &bump,
+        };
+        doc.providers(at, path, &mut out)?;
+        Ok(out)
+    }
 }
 
 /// Parses `input` into a [`Document`] (the shared JSON layer: node offsets, exact numbers)
 /// and runs `f` over it.
 fn with_document<T>(
     input: &[u8],
-    f: impl FnOnce(&Doc<'_, '_>) -> Result<T, Error>,
+    f: impl FnOnce(&Doc<'_, '_, DocText<'_, '_>>) -> Result<T, Error>,
 ) -> Result<T, Error> {
     // Nothing is allocated for a document nested too deep to parse (simd-json would size
     // its tape first, 28 bytes for each bracket).
@@ -57,8 +109,8 @@ fn with_document<T>(
 
 /// The loader's walk: values by node index, read through the shared [`Json`] view (kinds,
 /// members, subtree sizes, offsets); the schema's own errors (with its path) built here.
-struct Doc<'a, 't> {
-    src: TapeSource<'a, 't, DocText<'a, 't>>,
+struct Doc<'a, 't, P> {
+    src: TapeSource<'a, 't, P>,
     doc: &'t Document<'a>,
     bump: &'a Bump,
 }
@@ -70,7 +122,7 @@ fn owned(path: &Steps<'_>) -> Path<'static> {
     path.iter().map(|s| s.clone().into_owned()).collect()
 }
 
-impl<'a, 't> Doc<'a, 't> {
+impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
     fn fail<T>(&self, at: usize, path: &Steps<'_>, message: impl Into<String>) -> Result<T, Error> {
         Err(Error::new(
             ErrorKind::InvalidSchema(message.into()),
@@ -219,14 +271,25 @@ impl<'a, 't> Doc<'a, 't> {
             );
         };
         path.push(PathStep::attr("provider_schemas"));
+        self.providers(at, path, &mut out)?;
+        path.pop();
+        Ok(out)
+    }
+
+    /// The providers of the `provider_schemas` map at `at`, into `out`.
+    fn providers(
+        &self,
+        at: usize,
+        path: &mut Steps<'t>,
+        out: &mut ProviderSchemas,
+    ) -> Result<(), Error> {
         for (addr, v) in self.object(at, path)? {
             path.push(PathStep::key(addr));
             let p = self.provider(v, path)?;
             path.pop();
             out.providers.insert(addr.to_owned(), p);
         }
-        path.pop();
-        Ok(out)
+        Ok(())
     }
 
     fn provider(&self, at: usize, path: &mut Steps<'t>) -> Result<ProviderSchema, Error> {

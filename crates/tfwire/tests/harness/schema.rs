@@ -805,3 +805,80 @@ fn ambiguous_protobuf_schemas_are_rejected_at_load() {
         assert!(e.starts_with(want), "{e}");
     }
 }
+
+/// Parses `text` with the shared JSON layer and runs `f` on the root's `provider_schemas`
+/// member (as the CLI reads a redacted plan's embedded schemas).
+fn with_view<T>(text: &[u8], f: impl FnOnce(tfwire::json::view::Json<'_>) -> T) -> T {
+    use tfwire::json::{
+        json_shape,
+        tape::{INPUT_PADDING, TapeParser},
+    };
+    let mut buf = text.to_vec();
+    buf.resize(text.len() + INPUT_PADDING, b' ');
+    let shape = json_shape(text, 1024, usize::MAX).unwrap();
+    let mut parser = TapeParser::default();
+    let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
+    f(doc.root().get("provider_schemas").unwrap())
+}
+
+/// `ProviderSchemas::from_view` over a parsed document's `provider_schemas` member loads
+/// exactly what `from_json` loads from the document's text, for every real schema document,
+/// also when the member sits after others (a redacted plan's place for it).
+#[test]
+fn schemas_load_in_place_from_the_shared_view_as_from_text() {
+    let mut paths = Vec::new();
+    files(&corpus().join("schemas"), &mut paths);
+    paths.sort();
+    let mut compared = 0;
+    for path in &paths {
+        let bytes = std::fs::read(path).unwrap();
+        let want = ProviderSchemas::from_json(&bytes).unwrap();
+        if want.providers.is_empty() {
+            continue;
+        }
+        let got = with_view(&bytes, |v| ProviderSchemas::from_view(v).unwrap());
+        // `format_version` belongs to the document, not to the `provider_schemas` member.
+        assert_eq!(got.format_version, None);
+        assert_eq!(got.providers, want.providers, "{}", path.display());
+        compared += 1;
+    }
+    assert!(compared > 60, "{compared} documents compared");
+}
+
+/// Errors of the in-place loader are those of the text loader, path and byte offset alike
+/// (paths start at `.provider_schemas`, where the member sits in both kinds of document).
+#[test]
+fn schema_errors_in_place_name_the_same_path_and_offset() {
+    for ps in [
+        r#"{"p":{"resource_schemas":{"r":{"block":{"attributes":{"a":{"type":7}}}}}}}"#,
+        r#"{"p":{"resource_schemas":{"r":{"block":{"attributes":{"a":{"type":"strin"}}}}}}}"#,
+        r#"{"p":{"resource_schemas":{"r":{"block":{"block_types":{"b":{"nesting_mode":"tree"}}}}}}}"#,
+        r#"{"p":{"resource_schemas":{"r":{"block":{"attributes":{"a":{"optional":true}}}}}}}"#,
+        r#"{"p":{"resource_schemas":{"r":{"block":{"attributes":{"a":{"type":"string"}},"block_types":{"a":{"nesting_mode":"list","block":{}}}}}}}}"#,
+        r#"{"p":{"data_source_schemas":{"d":{"block":{"block_types":{"b":{"nesting_mode":"list","max_items":-1,"block":{}}}}}}}}"#,
+        r#"{"p":[]}"#,
+        r#"[1]"#,
+        r#""schemas""#,
+    ] {
+        // After other members, with numbers and strings before it: offsets are the plan's.
+        let doc = format!(
+            r#"{{"format_version":"1.2","resource_changes":[{{"address":"x.y","n":[1.5,2e400]}}],"provider_schemas":{ps}}}"#
+        );
+        let want = ProviderSchemas::from_json(doc.as_bytes()).unwrap_err();
+        let got = with_view(doc.as_bytes(), |v| {
+            ProviderSchemas::from_view(v).unwrap_err()
+        });
+        assert_eq!(got.to_string(), want.to_string(), "{ps}");
+        assert_eq!(got.offset(), want.offset(), "{ps}");
+        assert!(
+            got.path().to_string().starts_with(".provider_schemas"),
+            "{got}"
+        );
+    }
+    // A view that belongs to no document fails the same way, at byte 0.
+    let e = ProviderSchemas::from_view(tfwire::json::view::Json::null()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        ".provider_schemas: invalid schema: expected an object, found null (at byte 0)"
+    );
+}
