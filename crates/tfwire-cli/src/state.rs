@@ -193,7 +193,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                                     values,
                                     r.sensitive_values,
                                     schema.block,
-                                )?;
+                                );
                             }
                             None => {
                                 block(&mut text, &header, keyword, r.type_name, r.name, r.view())
@@ -324,7 +324,8 @@ fn raw_instance(
                 value.map(Node::Typed),
                 Some(tape.root()),
                 schema.block,
-            )
+            );
+            Ok(())
         }
         None => {
             block(out, &header, keyword, r.type_name, r.name, view);
@@ -428,25 +429,17 @@ fn typed(
     values: Option<Node<'_>>,
     marks: Option<tfwire_plan::Json<'_>>,
     schema: &tfwire::schema::Block,
-) -> Result<(), Failure> {
-    let mut merged = crate::humanplan::sensitive_marks(values, marks, schema).into_bytes();
-    let tape = Parser::new()
-        .parse(&mut merged)
-        .map_err(|e| Failure::Input(format!("sensitive markers: {e}")))?;
+) {
+    let arena = bumpalo::Bump::new();
+    let merged = crate::humanplan::sensitive_marks(values, marks, schema, &arena);
     if !out.is_empty() {
         out.push('\n');
     }
     let _ = writeln!(out, "{header}");
     out.push_str(&crate::humanplan::render_state_resource(
-        keyword,
-        type_name,
-        name,
-        values,
-        Some(tape.root()),
-        schema,
+        keyword, type_name, name, values, merged, schema,
     ));
     out.push('\n');
-    Ok(())
 }
 
 /// Flatmap attributes (`"tags.%" = "1"`), sorted, values as written.

@@ -1,7 +1,8 @@
-//! [`Node`]: the one value the renderer walks, either a document's untyped JSON or a value
+//! [`Node`]: the one value the renderer walks, either a document's untyped JSON, a value
 //! decoded with its schema (`tfwire::Value`, as `state show --schemas` decodes it in place),
-//! so that one renderer draws both and no typed value is written out as JSON text only to
-//! be parsed again.
+//! or a tree built for the renderer (the sensitivity marks `state show --schemas` merges
+//! from the document and the schema), so that one renderer draws all three and nothing is
+//! written out as JSON text only to be parsed again.
 //!
 //! A typed value reads as the JSON `show -json` writes for it (go-cty's `ctyjson.Marshal`):
 //! lists, sets and tuples are arrays, maps and objects are objects, a value at a `dynamic`
@@ -9,7 +10,9 @@
 
 use std::fmt;
 use tfwire::Value;
-use tfwire_plan::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter};
+use tfwire_plan::{
+    Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, write_json_str,
+};
 
 /// One value the renderer draws (see the module documentation).
 #[derive(Clone, Copy, Debug)]
@@ -20,6 +23,11 @@ pub(crate) enum Node<'a> {
     /// [`Value::is_wholly_known`] (a state holds known values only); an unknown reads as
     /// null.
     Typed(Value<'a>),
+    /// An object built for the renderer (arena-allocated members, in order; a key may occur
+    /// twice, as in a document, and then reads as its last occurrence).
+    Object(&'a [(&'a str, Node<'a>)]),
+    /// An array built for the renderer.
+    Array(&'a [Node<'a>]),
 }
 
 impl<'a> Node<'a> {
@@ -35,6 +43,8 @@ impl<'a> Node<'a> {
                 Value::List(_) | Value::Set(_) | Value::Tuple(_) => JsonKind::Array,
                 Value::Map(_) | Value::Object(_) => JsonKind::Object,
             },
+            Node::Object(_) => JsonKind::Object,
+            Node::Array(_) => JsonKind::Array,
         }
     }
 
@@ -48,6 +58,7 @@ impl<'a> Node<'a> {
         match self {
             Node::Json(j) => j.as_bool(),
             Node::Typed(v) => v.as_bool(),
+            Node::Object(_) | Node::Array(_) => None,
         }
     }
 
@@ -56,6 +67,7 @@ impl<'a> Node<'a> {
         match self {
             Node::Json(j) => j.as_str(),
             Node::Typed(v) => v.as_str(),
+            Node::Object(_) | Node::Array(_) => None,
         }
     }
 
@@ -70,6 +82,7 @@ impl<'a> Node<'a> {
                 other => other.to_string(),
             }),
             Node::Typed(v) => v.as_number().map(|n| drawn(&typed_text(Value::Number(n)))),
+            Node::Object(_) | Node::Array(_) => None,
         }
     }
 
@@ -78,6 +91,8 @@ impl<'a> Node<'a> {
         match self {
             Node::Json(j) => j.as_object().map(Members::Json),
             Node::Typed(v) => v.entries().map(Members::Typed),
+            Node::Object(ms) => Some(Members::Built(ms)),
+            Node::Array(_) => None,
         }
     }
 
@@ -86,6 +101,8 @@ impl<'a> Node<'a> {
         match self {
             Node::Json(j) => j.as_array().map(Elements::Json),
             Node::Typed(v) => v.elements().map(Elements::Typed),
+            Node::Array(es) => Some(Elements::Built(es)),
+            Node::Object(_) => None,
         }
     }
 }
@@ -130,22 +147,44 @@ fn typed_text(v: Value<'_>) -> String {
 }
 
 /// The value as JSON text, as the document holds it (a typed value: as `show -json` writes
-/// it).
+/// it; a built one: compact, members in order).
 impl fmt::Display for Node<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Node::Json(j) => write!(f, "{j}"),
             Node::Typed(v) => f.write_str(&typed_text(*v)),
+            Node::Object(ms) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in ms.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write_json_str(f, k)?;
+                    write!(f, ":{v}")?;
+                }
+                f.write_str("}")
+            }
+            Node::Array(es) => {
+                f.write_str("[")?;
+                for (i, v) in es.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
         }
     }
 }
 
-/// The members of an object: a document's (in document order) or a typed map's or
-/// object's (sorted by key).
+/// The members of an object: a document's (in document order), a typed map's or
+/// object's (sorted by key), or a built object's (in order).
 #[derive(Clone, Copy)]
 pub(crate) enum Members<'a> {
     Json(Object<'a>),
     Typed(&'a [(&'a str, Value<'a>)]),
+    Built(&'a [(&'a str, Node<'a>)]),
 }
 
 impl<'a> Members<'a> {
@@ -154,6 +193,7 @@ impl<'a> Members<'a> {
         match self {
             Members::Json(o) => o.len(),
             Members::Typed(es) => es.len(),
+            Members::Built(ms) => ms.len(),
         }
     }
 
@@ -165,6 +205,8 @@ impl<'a> Members<'a> {
                 .binary_search_by(|(k, _)| (*k).cmp(key))
                 .ok()
                 .map(|i| Node::Typed(es[i].1)),
+            // The last occurrence, as for a document's object.
+            Members::Built(ms) => ms.iter().rev().find(|(k, _)| *k == key).map(|m| m.1),
         }
     }
 
@@ -173,6 +215,7 @@ impl<'a> Members<'a> {
         match *self {
             Members::Json(o) => MemberIter::Json(o.iter()),
             Members::Typed(es) => MemberIter::Typed(es.iter()),
+            Members::Built(ms) => MemberIter::Built(ms.iter()),
         }
     }
 }
@@ -181,6 +224,7 @@ impl<'a> Members<'a> {
 pub(crate) enum MemberIter<'a> {
     Json(ObjectIter<'a>),
     Typed(std::slice::Iter<'a, (&'a str, Value<'a>)>),
+    Built(std::slice::Iter<'a, (&'a str, Node<'a>)>),
 }
 
 impl<'a> Iterator for MemberIter<'a> {
@@ -190,15 +234,18 @@ impl<'a> Iterator for MemberIter<'a> {
         match self {
             MemberIter::Json(it) => it.next().map(|(k, v)| (k, Node::Json(v))),
             MemberIter::Typed(it) => it.next().map(|(k, v)| (*k, Node::Typed(*v))),
+            MemberIter::Built(it) => it.next().copied(),
         }
     }
 }
 
-/// The elements of an array: a document's, or a typed list's, set's or tuple's.
+/// The elements of an array: a document's, a typed list's, set's or tuple's, or a built
+/// array's.
 #[derive(Clone, Copy)]
 pub(crate) enum Elements<'a> {
     Json(Array<'a>),
     Typed(&'a [Value<'a>]),
+    Built(&'a [Node<'a>]),
 }
 
 impl<'a> Elements<'a> {
@@ -207,6 +254,7 @@ impl<'a> Elements<'a> {
         match self {
             Elements::Json(a) => a.len(),
             Elements::Typed(es) => es.len(),
+            Elements::Built(es) => es.len(),
         }
     }
 
@@ -215,6 +263,7 @@ impl<'a> Elements<'a> {
         match self {
             Elements::Json(a) => a.get(i).map(Node::Json),
             Elements::Typed(es) => es.get(i).copied().map(Node::Typed),
+            Elements::Built(es) => es.get(i).copied(),
         }
     }
 
@@ -223,6 +272,7 @@ impl<'a> Elements<'a> {
         match *self {
             Elements::Json(a) => ElementIter::Json(a.iter()),
             Elements::Typed(es) => ElementIter::Typed(es.iter()),
+            Elements::Built(es) => ElementIter::Built(es.iter()),
         }
     }
 }
@@ -231,6 +281,7 @@ impl<'a> Elements<'a> {
 pub(crate) enum ElementIter<'a> {
     Json(ArrayIter<'a>),
     Typed(std::slice::Iter<'a, Value<'a>>),
+    Built(std::slice::Iter<'a, Node<'a>>),
 }
 
 impl<'a> Iterator for ElementIter<'a> {
@@ -240,6 +291,7 @@ impl<'a> Iterator for ElementIter<'a> {
         match self {
             ElementIter::Json(it) => it.next().map(Node::Json),
             ElementIter::Typed(it) => it.next().copied().map(Node::Typed),
+            ElementIter::Built(it) => it.next().copied(),
         }
     }
 }

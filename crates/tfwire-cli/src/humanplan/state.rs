@@ -11,10 +11,12 @@
 use super::differ;
 use super::draw::{Opts, render};
 use super::node::Node;
-use super::value::{Matcher, Unknown, Val, json, non_null};
+use super::value::{Matcher, Unknown, Val, non_null};
 use crate::escape::inline;
+use bumpalo::Bump;
+use tfwire::Value;
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, Nesting};
-use tfwire_plan::{Json, write_json_str};
+use tfwire_plan::Json;
 
 /// `resource "TYPE" "NAME" {` ... `}` (or `data ...`) for a resource's `values` under its
 /// schema block (the document's JSON, or the values decoded with the schema), with
@@ -24,11 +26,11 @@ pub(crate) fn render_resource(
     type_name: &str,
     name: &str,
     values: Option<Node<'_>>,
-    sensitive: Option<Json<'_>>,
+    sensitive: Node<'_>,
     schema: &Block,
 ) -> String {
     let values = non_null(values);
-    let sensitive = json(sensitive);
+    let sensitive = non_null(Some(sensitive));
     let v = Val {
         before: values,
         after: values,
@@ -54,26 +56,26 @@ pub(crate) fn render_resource(
     )
 }
 
-/// The sensitivity marker tree (as JSON text, the shape of `sensitive_values`) of `values`
-/// under `schema`: the document's `marks` with every attribute the schema marks sensitive
-/// added, at any depth (in nested blocks and nested attributes, for every element). A mark
-/// that does not fit its value (not `true`/`false`, an object of marks on a value that is
-/// not an object, a list of marks on one that is not a list) becomes `true`: it hides the
-/// whole value.
-pub(crate) fn sensitive_marks(
-    values: Option<Node<'_>>,
-    marks: Option<Json<'_>>,
+/// The sensitivity marker tree (the shape of `sensitive_values`) of `values` under
+/// `schema`, built in `arena` for the renderer to walk: the document's `marks` with every
+/// attribute the schema marks sensitive added, at any depth (in nested blocks and nested
+/// attributes, for every element). A mark that does not fit its value (not `true`/`false`,
+/// an object of marks on a value that is not an object, a list of marks on one that is not
+/// a list) becomes `true`: it hides the whole value. Members whose mark is `false` are left
+/// out; the document's marks are kept as they are where the tree needs no change.
+pub(crate) fn sensitive_marks<'a>(
+    values: Option<Node<'a>>,
+    marks: Option<Json<'a>>,
     schema: &Block,
-) -> String {
-    let mut out = String::new();
-    block(
-        &mut out,
+    arena: &'a Bump,
+) -> Node<'a> {
+    let b = Builder { arena };
+    b.block(
         non_null(values),
         marks.filter(|m| !m.is_null()),
         &schema.attributes,
         &schema.block_types,
-    );
-    out
+    )
 }
 
 /// Whether `mark` hides all of `value`: `true`, or a mark that does not fit the value.
@@ -91,123 +93,251 @@ fn hides(mark: Option<Json<'_>>, value: Node<'_>) -> bool {
     true
 }
 
-/// The document's mark as it is (`false` when there is none).
-fn copy(out: &mut String, value: Option<Node<'_>>, mark: Option<Json<'_>>) {
-    match (value, mark) {
-        (Some(v), m) if hides(m, v) => out.push_str("true"),
-        (_, Some(m)) if !m.is_null() => out.push_str(&m.to_string()),
-        _ => out.push_str("false"),
+/// A mark the tree leaves out of its object: `false`.
+fn is_false(n: Node<'_>) -> bool {
+    n.as_bool() == Some(false)
+}
+
+/// A built `true` or `false`.
+fn flag<'a>(b: bool) -> Node<'a> {
+    Node::Typed(Value::Bool(b))
+}
+
+/// Builds the marks of [`sensitive_marks`] in its arena.
+struct Builder<'a> {
+    arena: &'a Bump,
+}
+
+/// Builds the marks of one object from its value and the document's marks.
+type Marks<'f, 'a> = dyn Fn(&Builder<'a>, Option<Node<'a>>, Option<Json<'a>>) -> Node<'a> + 'f;
+
+impl<'a> Builder<'a> {
+    /// The document's mark as it is (`false` when there is none).
+    fn copy(&self, value: Option<Node<'a>>, mark: Option<Json<'a>>) -> Node<'a> {
+        match (value, mark) {
+            (Some(v), m) if hides(m, v) => flag(true),
+            (_, Some(m)) if !m.is_null() => Node::Json(m),
+            _ => flag(false),
+        }
+    }
+
+    /// The marks of an object of attributes and nested blocks.
+    fn block(
+        &self,
+        value: Option<Node<'a>>,
+        mark: Option<Json<'a>>,
+        attrs: &[Attribute],
+        blocks: &[NestedBlock],
+    ) -> Node<'a> {
+        let Some(v) = value.filter(|v| !hides(mark, *v)) else {
+            return self.copy(value, mark);
+        };
+        let Some(obj) = v.as_object() else {
+            return self.copy(value, mark);
+        };
+        let mut members = Vec::new();
+        for (key, child) in obj.iter() {
+            let child_mark = mark.and_then(|m| m.get(key)).filter(|m| !m.is_null());
+            let child = non_null(Some(child));
+            let m = if let Some(a) = attrs.iter().find(|a| a.name == key) {
+                self.attribute(child, child_mark, a)
+            } else if let Some(nb) = blocks.iter().find(|b| b.type_name == key) {
+                let inner = &nb.block;
+                self.collection(child, child_mark, nb.nesting, &|b, v, m| {
+                    b.block(v, m, &inner.attributes, &inner.block_types)
+                })
+            } else {
+                self.copy(child, child_mark)
+            };
+            if !is_false(m) {
+                members.push((key, m));
+            }
+        }
+        Node::Object(self.arena.alloc_slice_copy(&members))
+    }
+
+    fn attribute(
+        &self,
+        value: Option<Node<'a>>,
+        mark: Option<Json<'a>>,
+        a: &Attribute,
+    ) -> Node<'a> {
+        if a.sensitive {
+            return flag(true);
+        }
+        match &a.ty {
+            AttributeType::Type(_) => self.copy(value, mark),
+            AttributeType::Nested(n) => self.collection(value, mark, n.nesting, &|b, v, m| {
+                b.block(v, m, &n.attributes, &[])
+            }),
+        }
+    }
+
+    /// The marks of a block (or nested attribute object) collection: one object, or one per
+    /// element or key.
+    fn collection(
+        &self,
+        value: Option<Node<'a>>,
+        mark: Option<Json<'a>>,
+        nesting: Nesting,
+        each: &Marks<'_, 'a>,
+    ) -> Node<'a> {
+        let Some(v) = value.filter(|v| !hides(mark, *v)) else {
+            return self.copy(value, mark);
+        };
+        match nesting {
+            Nesting::Single | Nesting::Group => each(self, Some(v), mark),
+            Nesting::List | Nesting::Set => {
+                let Some(arr) = v.as_array() else {
+                    return self.copy(value, mark);
+                };
+                let elements: Vec<Node<'a>> = arr
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        let m = mark.and_then(|m| m.index(i)).filter(|m| !m.is_null());
+                        each(self, non_null(Some(e)), m)
+                    })
+                    .collect();
+                Node::Array(self.arena.alloc_slice_copy(&elements))
+            }
+            Nesting::Map => {
+                let Some(obj) = v.as_object() else {
+                    return self.copy(value, mark);
+                };
+                // Every key, `false` marks included (a map's marks keep all its keys).
+                let members: Vec<(&'a str, Node<'a>)> = obj
+                    .iter()
+                    .map(|(k, e)| {
+                        let m = mark.and_then(|m| m.get(k)).filter(|m| !m.is_null());
+                        (k, each(self, non_null(Some(e)), m))
+                    })
+                    .collect();
+                Node::Object(self.arena.alloc_slice_copy(&members))
+            }
+        }
     }
 }
 
-/// The marks of an object of attributes and nested blocks.
-fn block(
-    out: &mut String,
-    value: Option<Node<'_>>,
-    mark: Option<Json<'_>>,
-    attrs: &[Attribute],
-    blocks: &[NestedBlock],
-) {
-    let Some(v) = value.filter(|v| !hides(mark, *v)) else {
-        return copy(out, value, mark);
-    };
-    let Some(obj) = v.as_object() else {
-        return copy(out, value, mark);
-    };
-    out.push('{');
-    let mut first = true;
-    for (key, child) in obj.iter() {
-        let child_mark = mark.and_then(|m| m.get(key)).filter(|m| !m.is_null());
-        let mut text = String::new();
-        if let Some(a) = attrs.iter().find(|a| a.name == key) {
-            attribute(&mut text, non_null(Some(child)), child_mark, a);
-        } else if let Some(nb) = blocks.iter().find(|b| b.type_name == key) {
-            let inner = &nb.block;
-            collection(
-                &mut text,
-                non_null(Some(child)),
-                child_mark,
-                nb.nesting,
-                &|o, v, m| {
-                    block(o, v, m, &inner.attributes, &inner.block_types);
-                },
+#[cfg(test)]
+mod tests {
+    use super::{Node, render_resource, sensitive_marks};
+    use bumpalo::Bump;
+    use tfwire::schema::{Block, Kind, ProgramCache, ProviderSchemas};
+    use tfwire_plan::Json;
+
+    /// The marks built in the arena, as text; checks that the resource draws the same with
+    /// them as with that text parsed as a document (how the marks reached the renderer
+    /// before they were built as a tree).
+    fn marks_text(values: Option<Node<'_>>, marks: Option<Json<'_>>, schema: &Block) -> String {
+        let arena = Bump::new();
+        let tree = sensitive_marks(values, marks, schema, &arena);
+        let text = tree.to_string();
+        let mut buf = text.clone().into_bytes();
+        let parsed = tfwire_plan::Parser::new().parse(&mut buf).unwrap();
+        let built = render_resource("resource", "t", "n", values, tree, schema);
+        let reparsed = render_resource(
+            "resource",
+            "t",
+            "n",
+            values,
+            Node::Json(parsed.root()),
+            schema,
+        );
+        assert_eq!(built, reparsed, "{text}");
+        text
+    }
+
+    const SCHEMA: &str = r#"{"attributes":{
+        "id":{"type":"string"},
+        "secret":{"type":"string","sensitive":true},
+        "tags":{"type":["map","string"]},
+        "nested":{"nested_type":{"nesting_mode":"list","attributes":{
+            "k":{"type":"string"},"pw":{"type":"string","sensitive":true}}}}},
+      "block_types":{
+        "one":{"nesting_mode":"single","block":{"attributes":{"a":{"type":"string"},"s":{"type":"string","sensitive":true}}}},
+        "many":{"nesting_mode":"set","block":{"attributes":{"a":{"type":"string"}}}},
+        "byname":{"nesting_mode":"map","block":{"attributes":{"a":{"type":"string"},"s":{"type":"number","sensitive":true}}}}}}"#;
+
+    /// The schema's marks are added at every depth, marks that do not fit their value hide
+    /// it, `false` members are left out (not in maps), a repeated key reads as its last
+    /// occurrence, and document marks with no schema counterpart are kept as written.
+    #[test]
+    fn marks_merge_the_schema_and_the_document_and_fail_closed() {
+        let schema = Block::from_json(SCHEMA.as_bytes()).unwrap();
+        let values = r#"{"id":"i","secret":"s","tags":{"a":"1","b":"2"},
+            "nested":[{"k":"x","pw":"p"},{"k":"y","pw":null}],
+            "one":{"a":"q","s":"r"},"many":[{"a":"m"},{"a":"n"}],
+            "byname":{"x":{"a":"1","s":2},"y":{"a":"3","s":4}},"extra":{"deep":[1]},"id":"again"}"#;
+        for (marks, want) in [
+            (
+                "null",
+                r#"{"secret":true,"nested":[{"pw":true},{"pw":true}],"one":{"s":true},"many":[{},{}],"byname":{"x":{"s":true},"y":{"s":true}}}"#,
+            ),
+            (
+                r#"{"id":false,"tags":{"b":true},"extra":{"deep":[true]},"many":"yes","byname":[],"nested":[{"k":true}],"one":{"a":{"x":1}}}"#,
+                r#"{"secret":true,"tags":{"b":true},"nested":[{"k":true,"pw":true},{"pw":true}],"one":{"a":true,"s":true},"many":true,"byname":true,"extra":{"deep":[true]}}"#,
+            ),
+            (
+                r#"{"id":true,"id":false}"#,
+                r#"{"secret":true,"nested":[{"pw":true},{"pw":true}],"one":{"s":true},"many":[{},{}],"byname":{"x":{"s":true},"y":{"s":true}}}"#,
+            ),
+            ("true", "true"),
+            ("[true]", "true"),
+            ("7", "true"),
+        ] {
+            let text = format!(r#"{{"v":{values},"m":{marks}}}"#);
+            let mut buf = text.into_bytes();
+            let doc = tfwire_plan::Parser::new().parse(&mut buf).unwrap();
+            let v = doc.root().get("v").map(Node::Json);
+            let m = doc.root().get("m");
+            assert_eq!(marks_text(v, m, &schema), want, "{marks}");
+        }
+        // No values: the document's marks as they are.
+        let mut buf = br#"{"m":{"a":["x"]}}"#.to_vec();
+        let doc = tfwire_plan::Parser::new().parse(&mut buf).unwrap();
+        assert_eq!(
+            marks_text(None, doc.root().get("m"), &schema),
+            r#"{"a":["x"]}"#
+        );
+        assert_eq!(marks_text(None, None, &schema), "false");
+    }
+
+    /// Every resource of every real-client state, decoded with its schema as `state show
+    /// --schemas` decodes it, draws the same with the built marks as with their text.
+    #[test]
+    fn real_client_states_draw_the_same_with_built_marks() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/real-client");
+        let mut drawn = 0;
+        for entry in std::fs::read_dir(&root).unwrap() {
+            let dir = entry.unwrap().path();
+            let (state, schemas) = (dir.join("state.json"), dir.join("schemas.json"));
+            if !state.is_file() || !schemas.is_file() {
+                continue;
+            }
+            let cache = ProgramCache::new(
+                ProviderSchemas::from_json(&std::fs::read(&schemas).unwrap()).unwrap(),
             );
-        } else {
-            copy(&mut text, non_null(Some(child)), child_mark);
-        }
-        if text != "false" {
-            if !first {
-                out.push(',');
+            let mut text = std::fs::read(&state).unwrap();
+            let tape = tfwire_plan::Parser::new().parse(&mut text).unwrap();
+            let model_arena = Bump::new();
+            let state = tape.state(&model_arena).unwrap();
+            for r in state.values.iter().flat_map(|v| v.resources()) {
+                let kind = match r.mode {
+                    tfwire_plan::Mode::Data => Kind::DataSource,
+                    _ => Kind::Resource,
+                };
+                let provider = r.provider_name.unwrap_or_default();
+                let schema = cache.schema(provider, kind, r.type_name).unwrap();
+                let program = cache.get(provider, kind, r.type_name).unwrap();
+                let arena = Bump::new();
+                let typed = r.values.and_then(|v| v.typed(&program, &arena).unwrap());
+                marks_text(typed.map(Node::Typed), r.sensitive_values, &schema.block);
+                marks_text(r.values.map(Node::Json), r.sensitive_values, &schema.block);
+                drawn += 1;
             }
-            first = false;
-            let _ = write_json_str(out, key);
-            out.push(':');
-            out.push_str(&text);
         }
-    }
-    out.push('}');
-}
-
-fn attribute(out: &mut String, value: Option<Node<'_>>, mark: Option<Json<'_>>, a: &Attribute) {
-    if a.sensitive {
-        return out.push_str("true");
-    }
-    match &a.ty {
-        AttributeType::Type(_) => copy(out, value, mark),
-        AttributeType::Nested(n) => {
-            collection(out, value, mark, n.nesting, &|o, v, m| {
-                block(o, v, m, &n.attributes, &[]);
-            });
-        }
-    }
-}
-
-/// Writes the marks of one object from its value and the document's marks.
-type Marks<'f> = dyn Fn(&mut String, Option<Node<'_>>, Option<Json<'_>>) + 'f;
-
-/// The marks of a block (or nested attribute object) collection: one object, or one per
-/// element or key.
-fn collection(
-    out: &mut String,
-    value: Option<Node<'_>>,
-    mark: Option<Json<'_>>,
-    nesting: Nesting,
-    each: &Marks<'_>,
-) {
-    let Some(v) = value.filter(|v| !hides(mark, *v)) else {
-        return copy(out, value, mark);
-    };
-    match nesting {
-        Nesting::Single | Nesting::Group => each(out, Some(v), mark),
-        Nesting::List | Nesting::Set => {
-            let Some(arr) = v.as_array() else {
-                return copy(out, value, mark);
-            };
-            out.push('[');
-            for (i, e) in arr.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                let m = mark.and_then(|m| m.index(i)).filter(|m| !m.is_null());
-                each(out, non_null(Some(e)), m);
-            }
-            out.push(']');
-        }
-        Nesting::Map => {
-            let Some(obj) = v.as_object() else {
-                return copy(out, value, mark);
-            };
-            out.push('{');
-            for (i, (k, e)) in obj.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                let _ = write_json_str(out, k);
-                out.push(':');
-                let m = mark.and_then(|m| m.get(k)).filter(|m| !m.is_null());
-                each(out, non_null(Some(e)), m);
-            }
-            out.push('}');
-        }
+        assert!(drawn > 50, "{drawn} resources drawn");
     }
 }
