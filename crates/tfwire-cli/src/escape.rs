@@ -147,6 +147,39 @@ pub(crate) fn html_code(s: &str) -> String {
     format!("<code>{}</code>", html(&inline(s)))
 }
 
+/// Whether `s` is written bare as a name (an attribute or a map key in a diff or a tree),
+/// rather than quoted: an HCL identifier, as OpenTofu's renderer decides with
+/// `hclsyntax.ValidIdentifier` (HCL's scanner: `(ID_Start | '_') (ID_Continue | '-')*`,
+/// Unicode's identifier properties, UAX #31).
+///
+/// `unicode-ident` gives `XID_Start`/`XID_Continue`, which leave out a few compatibility
+/// characters of `ID_Start`/`ID_Continue` (their NFKC forms are not identifiers); those are
+/// added back here. The zero-width joiner and non-joiner (identifier characters only since
+/// Unicode 15.1, later than HCL's generated tables, and invisible) keep a name quoted. No
+/// unsafe character (see the module documentation) is ever part of an identifier.
+pub(crate) fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c == '_' || id_start(c))
+        && chars.all(|c| c == '-' || id_continue(c))
+}
+
+/// `ID_Start` characters that are not `XID_Start`.
+const ID_START_ONLY: &[char] = &[
+    '\u{37A}', '\u{E33}', '\u{EB3}', '\u{309B}', '\u{309C}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}',
+    '\u{FC61}', '\u{FC62}', '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}',
+    '\u{FE76}', '\u{FE78}', '\u{FE7A}', '\u{FE7C}', '\u{FE7E}', '\u{FF9E}', '\u{FF9F}',
+];
+
+fn id_start(c: char) -> bool {
+    unicode_ident::is_xid_start(c) || ID_START_ONLY.contains(&c)
+}
+
+fn id_continue(c: char) -> bool {
+    (unicode_ident::is_xid_continue(c) || ID_START_ONLY.contains(&c))
+        && !matches!(c, '\u{200C}' | '\u{200D}')
+        && !is_unsafe_char(c)
+}
+
 /// The CLI's own text in HTML: `&`, `<`, `>` and `"` as entities.
 pub(crate) fn html(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -158,6 +191,55 @@ pub(crate) fn html(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one identifier rule of the CLI (diffs, trees): HCL's.
+    #[test]
+    fn names_are_bare_when_hcl_identifiers() {
+        for (name, bare) in [
+            ("id", true),
+            ("_", true),
+            ("_1", true),
+            ("a-b", true),
+            ("a_b-9", true),
+            ("aws_instance", true),
+            ("Ünïcødé", true),
+            ("名前", true),
+            // A combining accent continues an identifier (ID_Continue, not alphabetic).
+            ("e\u{301}", true),
+            // MIDDLE DOT is Other_ID_Continue.
+            ("a\u{B7}b", true),
+            // ID_Start but not XID_Start (GREEK YPOGEGRAMMENI): HCL takes it.
+            ("\u{37A}", true),
+            ("x\u{FF9E}", true),
+            ("", false),
+            ("-a", false),
+            ("1a", false),
+            ("a.b", false),
+            ("a b", false),
+            ("a/b", false),
+            ("a:b", false),
+            ("a\"b", false),
+            ("kubernetes.io/role", false),
+            // SUPERSCRIPT TWO is numeric, not ID_Continue.
+            ("a\u{B2}", false),
+            // A combining mark cannot start one.
+            ("\u{301}e", false),
+            ("\u{345}a", false),
+            // VERTICAL TILDE is a modifier letter but Pattern_Syntax.
+            ("\u{2E2F}", false),
+            ("a\u{200D}b", false),
+            ("a\u{200C}b", false),
+            ("a\u{1b}b", false),
+            ("a\u{7f}", false),
+            ("a\u{9b}", false),
+            ("a\u{202e}b", false),
+            ("a\u{2066}", false),
+            ("a\u{2028}", false),
+            ("a\u{200f}", false),
+        ] {
+            assert_eq!(is_identifier(name), bare, "{name:?}");
+        }
+    }
 
     #[test]
     fn one_style() {

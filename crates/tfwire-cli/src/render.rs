@@ -68,17 +68,16 @@ pub(crate) fn paint(text: &str, marker: &str, color: bool) -> String {
     }
 }
 
-/// A key as it is written in a tree: bare when it is an identifier, quoted otherwise.
+/// A key as it is written in a tree: bare when it is an HCL identifier
+/// ([`crate::escape::is_identifier`], as in diffs), quoted otherwise.
 fn key_text(step: &PathStep<'_>) -> String {
     match step {
         PathStep::Attr(k) | PathStep::Key(k) => {
-            let ident = k
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_')
-                && k.chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-            if ident { k.to_string() } else { json_string(k) }
+            if crate::escape::is_identifier(k) {
+                k.to_string()
+            } else {
+                json_string(k)
+            }
         }
         PathStep::Index(i) => i.to_string(),
     }

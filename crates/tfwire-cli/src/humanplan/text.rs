@@ -144,19 +144,9 @@ fn printable(c: char) -> bool {
         && (u & 0xFFFE) != 0xFFFE
 }
 
-/// Whether `s` is an HCL identifier (a letter or `_`, then letters, digits, `_` and `-`).
-pub(super) fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) if c.is_alphabetic() || c == '_' => {}
-        _ => return false,
-    }
-    chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
 /// An attribute name as written in a diff: bare when an identifier, quoted otherwise.
 pub(super) fn attribute_name(s: &str) -> std::borrow::Cow<'_, str> {
-    if is_identifier(s) {
+    if crate::escape::is_identifier(s) {
         std::borrow::Cow::Borrowed(s)
     } else {
         std::borrow::Cow::Owned(quote(s))
