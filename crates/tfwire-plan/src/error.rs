@@ -7,8 +7,9 @@ use tfwire::{Path, PathStep};
 
 /// Why a document was rejected.
 ///
-/// Rendered as `path: message (at byte N)`, where the path is in the document's own
-/// vocabulary (`.resource_changes[3].change.actions`) and the byte offset is given when it
+/// Rendered as `path: message (at byte N)`, as tfwire's errors are, where the path is in the
+/// document's own vocabulary (`.resource_changes[3].change.actions`, `(root)` for the
+/// document itself) and the byte offset is given when it
 /// is known: always for JSON syntax errors, and for model errors the offset of the
 /// offending string or of the key that holds the offending value. Offsets count bytes of
 /// the UTF-8 input (after transcoding, for UTF-16 input).
@@ -30,6 +31,9 @@ struct ErrorImpl {
     /// Path steps, innermost first (they are added while unwinding).
     rev_path: Vec<PathStep<'static>>,
     offset: Option<usize>,
+    /// Whether the error is about a document (shown with its path, `(root)` for the
+    /// document itself) rather than about an argument such as a filter's word.
+    in_document: bool,
 }
 
 /// What went wrong.
@@ -95,7 +99,17 @@ impl Error {
             kind,
             rev_path: Vec::new(),
             offset: None,
+            in_document: true,
         }))
+    }
+
+    /// An error about an argument (a [`Filter`](crate::Filter)'s word), not a document:
+    /// shown without a path.
+    #[cold]
+    pub(crate) fn argument(kind: ErrorKind) -> Error {
+        let mut e = Error::new(kind);
+        e.0.in_document = false;
+        e
     }
 
     #[cold]
@@ -199,9 +213,10 @@ impl fmt::Display for ErrorKind {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path();
-        if !path.is_root() {
-            write!(f, "{path}: ")?;
+        // The framing of tfwire's errors: the path always, `(root)` for the document itself
+        // (`tfwire::Path`'s printer, which escapes the document's names).
+        if self.0.in_document {
+            write!(f, "{}: ", self.path())?;
         }
         write!(f, "{}", self.0.kind)?;
         if let Some(at) = self.0.offset {

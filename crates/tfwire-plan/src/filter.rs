@@ -126,7 +126,7 @@ impl Filter {
         let key = if action == "no-op" { "no_op" } else { action };
         let joined = key.contains('+') && key.split('+').all(|a| !a.is_empty());
         if !COUNT_KEYS.contains(&key) && !joined {
-            return Err(Error::new(ErrorKind::Invalid(format!(
+            return Err(Error::argument(ErrorKind::Invalid(format!(
                 "unknown action {}: expected one of {}, or actions joined with '+' \
                  (e.g. create+forget)",
                 crate::json::Quoted(action),

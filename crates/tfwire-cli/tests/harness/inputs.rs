@@ -177,7 +177,7 @@ fn json_errors_show_the_line_with_a_caret() {
     assert_eq!((code, out.as_str()), (1, ""));
     assert_eq!(
         err,
-        "error: <stdin>: invalid JSON: unexpected character '\"' (at byte 75)\n \
+        "error: <stdin>: (root): invalid JSON: unexpected character '\"' (at byte 75)\n \
          --> <stdin>:4:23\n  |\n\
          4 |     {\"address\": \"a.b\" \"mode\": \"managed\"}\n  |                       ^\n"
     );

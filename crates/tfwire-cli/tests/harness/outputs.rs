@@ -215,12 +215,12 @@ fn rejected_documents_exit_1_with_a_message() {
         (
             vec!["plan", "summary", &invalid],
             b"",
-            format!("error: {invalid}: invalid JSON: unexpected character '}}' (at byte 227)\n"),
+            format!("error: {invalid}: (root): invalid JSON: unexpected character '}}' (at byte 227)\n"),
         ),
         (
             vec!["state", "list", &invalid],
             b"",
-            format!("error: {invalid}: invalid JSON: unexpected character '}}' (at byte 227)\n"),
+            format!("error: {invalid}: (root): invalid JSON: unexpected character '}}' (at byte 227)\n"),
         ),
         (
             vec!["plan", "summary", "-"],
@@ -251,7 +251,7 @@ fn rejected_documents_exit_1_with_a_message() {
         (
             vec!["plan", "summary", "-"],
             br#"{"name":"not terraform"}"#,
-            "error: <stdin>: not a Terraform/OpenTofu plan or state document: found an object \
+            "error: <stdin>: (root): not a Terraform/OpenTofu plan or state document: found an object \
              with keys \"name\"; expected format_version, resource_changes, planned_values, \
              values (show -json) or version (.tfstate)\n"
                 .into(),

@@ -13,7 +13,7 @@ use tfwire_plan::{Document, DocumentKind, Encoding, Parser, Summary};
 /// Corpus files that are expected to fail, with the exact message.
 const EXPECTED_ERRORS: &[(&str, &str)] = &[(
     "states/hashicorp__terraform-json/testdata/invalid/state.json",
-    "invalid JSON: unexpected character '}' (at byte 227)",
+    "(root): invalid JSON: unexpected character '}' (at byte 227)",
 )];
 
 pub(crate) fn corpus_dir() -> PathBuf {

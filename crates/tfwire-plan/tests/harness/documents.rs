@@ -79,34 +79,37 @@ const CASES: &[(&str, &str)] = &[
     // Not documents.
     (
         "[1,2]",
-        "not a Terraform/OpenTofu plan or state document: the top-level value is an array, not an object",
+        "(root): not a Terraform/OpenTofu plan or state document: the top-level value is an array, not an object",
     ),
     (
         r#""plan""#,
-        "not a Terraform/OpenTofu plan or state document: the top-level value is a string, not an object",
+        "(root): not a Terraform/OpenTofu plan or state document: the top-level value is a string, not an object",
     ),
     (
         "{}",
-        "not a Terraform/OpenTofu plan or state document: found an empty object; expected format_version, resource_changes, planned_values, values (show -json) or version (.tfstate)",
+        "(root): not a Terraform/OpenTofu plan or state document: found an empty object; expected format_version, resource_changes, planned_values, values (show -json) or version (.tfstate)",
     ),
     (
         r#"{"terraform_version":"1.5.0","platform":"linux_amd64"}"#,
-        r#"not a Terraform/OpenTofu plan or state document: found an object with keys "terraform_version", "platform"; expected format_version, resource_changes, planned_values, values (show -json) or version (.tfstate)"#,
+        r#"(root): not a Terraform/OpenTofu plan or state document: found an object with keys "terraform_version", "platform"; expected format_version, resource_changes, planned_values, values (show -json) or version (.tfstate)"#,
     ),
     (
         r#"{"format_version":"1.0","provider_schemas":{}}"#,
-        "not a Terraform/OpenTofu plan or state document: this is a provider schema document (terraform providers schema -json)",
+        "(root): not a Terraform/OpenTofu plan or state document: this is a provider schema document (terraform providers schema -json)",
     ),
     (
         r#"{"version":"4"}"#,
-        r#"not a Terraform/OpenTofu plan or state document: found an object with keys "version"; expected format_version, resource_changes, planned_values, values (show -json) or version (.tfstate)"#,
+        r#"(root): not a Terraform/OpenTofu plan or state document: found an object with keys "version"; expected format_version, resource_changes, planned_values, values (show -json) or version (.tfstate)"#,
     ),
     // Broken JSON and encodings.
     (
         r#"{"format_version":"1.0",}"#,
-        "invalid JSON: expected a string as object key (at byte 24)",
+        "(root): invalid JSON: expected a string as object key (at byte 24)",
     ),
-    ("", "invalid JSON: unexpected end of input (at byte 0)"),
+    (
+        "",
+        "(root): invalid JSON: unexpected end of input (at byte 0)",
+    ),
     ("\u{feff}{\"values\":{}}", "state"),
 ];
 
@@ -215,12 +218,12 @@ fn asking_for_the_wrong_kind() {
     let arena = bumpalo::Bump::new();
     assert_eq!(
         tape.plan(&arena).unwrap_err().to_string(),
-        "expected a plan, but this is a state (terraform show -json)"
+        "(root): expected a plan, but this is a state (terraform show -json)"
     );
     assert!(tape.state(&arena).is_ok());
     assert_eq!(
         tape.raw_state(&arena).unwrap_err().to_string(),
-        "expected a raw state file (.tfstate), but this is a state (terraform show -json)"
+        "(root): expected a raw state file (.tfstate), but this is a state (terraform show -json)"
     );
 }
 

@@ -172,7 +172,7 @@ fn nesting_depth_is_limited() {
     let err = Parser::new().parse(&mut too_deep).unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("invalid JSON: arrays and objects nested deeper than 1024 levels"),
+            .starts_with("(root): invalid JSON: arrays and objects nested deeper than 1024 levels"),
         "{err}"
     );
 

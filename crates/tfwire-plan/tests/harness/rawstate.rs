@@ -142,7 +142,7 @@ fn version_3_addresses_in_todays_syntax() {
     );
     assert_eq!(
         tape.raw_state(&arena).unwrap_err().to_string(),
-        "expected a raw state file of version 4, but this is a raw state file (.tfstate)"
+        "(root): expected a raw state file of version 4, but this is a raw state file (.tfstate)"
     );
 }
 
