@@ -520,6 +520,45 @@ fn plan_show_uses_the_schemas_of_a_redacted_plan() {
     );
 }
 
+/// `plan show ADDRESS` models only what it draws: a member it skips may hold the wrong
+/// kind of value (`"planned_values": 12345`) (which `plan show` of the whole plan rejects, with its path and offset);
+/// recorded in corpus/conformance/decisions.jsonl (`plan/show-address/unread-members`).
+#[test]
+fn plan_show_address_skips_members_it_does_not_read() {
+    // Values longer than 4 bytes: shorter ones are still modelled (see the decision).
+    let plan = br#"{"format_version":"1.2","planned_values":12345,"prior_state":"x y z","resource_changes":[
+        {"address":"null_resource.a","mode":"managed","type":"null_resource","name":"a",
+         "change":{"actions":["create"],"before":null,"after":{"id":"i"},"after_unknown":{}}},
+        {"address":"null_resource.b","mode":"managed","type":"null_resource","name":"b",
+         "change":{"actions":["create"],"before":null,"after":7,"after_unknown":"?"}}]}"#;
+    let (code, out, err) = run(&["plan", "show", "-", "null_resource.a"], plan);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("# null_resource.a will be created"), "{out}");
+    assert!(out.contains("id = \"i\""), "{out}");
+    let (code, _, err) = run(&["plan", "show", "-"], plan);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.lines().next().unwrap(),
+        "error: <stdin>: .planned_values: expected an object, found the number 12345 (at byte 41)"
+    );
+    // A syntax error anywhere is refused by both.
+    let broken = [&plan[..plan.len() - 1], b"]"].concat();
+    for args in [&["plan", "show", "-", "null_resource.a"][..], &["plan", "show", "-"]] {
+        let (code, _, err) = run(args, &broken);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(err.contains("invalid JSON"), "{err}");
+    }
+    let decisions =
+        std::fs::read_to_string(repo().join("corpus/conformance/decisions.jsonl")).unwrap();
+    assert!(
+        decisions.lines().any(|l| {
+            let d: serde_json::Value = serde_json::from_str(l).unwrap();
+            d["name"] == "plan/show-address/unread-members" && d["rule"] == "accept"
+        }),
+        "decisions.jsonl records it"
+    );
+}
+
 /// Embedded schemas that cannot be loaded are not dropped silently: a warning names the
 /// path and byte offset in the plan, and the plan renders as a plan without schemas does.
 #[test]
