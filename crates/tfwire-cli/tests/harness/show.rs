@@ -543,7 +543,10 @@ fn plan_show_address_skips_members_it_does_not_read() {
     );
     // A syntax error anywhere is refused by both.
     let broken = [&plan[..plan.len() - 1], b"]"].concat();
-    for args in [&["plan", "show", "-", "null_resource.a"][..], &["plan", "show", "-"]] {
+    for args in [
+        &["plan", "show", "-", "null_resource.a"][..],
+        &["plan", "show", "-"],
+    ] {
         let (code, _, err) = run(args, &broken);
         assert_eq!(code, 1, "{args:?}");
         assert!(err.contains("invalid JSON"), "{err}");

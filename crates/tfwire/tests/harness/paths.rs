@@ -208,3 +208,42 @@ fn paths_are_covariant() {
     let p = shorten(Path::parse(".a").unwrap(), &local);
     assert_eq!(p, Path::parse(&local).unwrap());
 }
+
+/// No character that could move a terminal's cursor, start a line or reorder text reaches
+/// a path's display from a name: C0, DEL, C1, the line and paragraph separators and the
+/// bidirectional controls are escaped in attribute names and keys alike, and the display
+/// parses back to the same path.
+#[test]
+fn names_with_control_characters_display_escaped() {
+    let unsafe_char = |c: char| {
+        let u = u32::from(c);
+        u < 0x20
+            || (0x7f..=0x9f).contains(&u)
+            || matches!(
+                u,
+                0x61c | 0x200e | 0x200f | 0x2028 | 0x2029 | 0x202a..=0x202e | 0x2066..=0x2069
+            )
+    };
+    let every: String = (0u32..0x20)
+        .chain(0x7f..=0x9f)
+        .chain([0x61c, 0x200e, 0x200f, 0x2028, 0x2029])
+        .chain(0x202a..=0x202e)
+        .chain(0x2066..=0x2069)
+        .filter_map(char::from_u32)
+        .collect();
+    for name in [
+        every.clone(),
+        format!("a{every}b"),
+        "x\u{1b}]0;PWNED\u{7}".into(),
+    ] {
+        for path in [
+            Path::from_iter([PathStep::attr(name.as_str())]),
+            Path::from_iter([PathStep::attr("tags"), PathStep::key(name.as_str())]),
+            Path::from_iter([PathStep::key(name.as_str()), PathStep::Index(3)]),
+        ] {
+            let shown = path.to_string();
+            assert!(!shown.chars().any(unsafe_char), "{shown:?}");
+            assert_eq!(Path::parse(&shown).unwrap().to_string(), shown);
+        }
+    }
+}

@@ -367,6 +367,7 @@ fn hostile_documents_through_every_command() {
         let is_plan = kind == Kind::Plan;
         add(&["plan", "summary", &p], want(is_plan));
         add(&["plan", "summary", "--format", "json", &p], want(is_plan));
+        add(&["plan", "summary", "--format", "tree", &p], want(is_plan));
         add(
             &["plan", "summary", "--format", "markdown", &p],
             want(is_plan),
@@ -548,4 +549,235 @@ fn issue_14_repro() {
         "{}",
         r.stderr
     );
+}
+
+/// Every class of character that must not reach a terminal raw: C0 (ESC, BEL, CR, LF, TAB),
+/// DEL, C1 (NEL, 8-bit CSI), the line and paragraph separators, the bidirectional
+/// embeddings, overrides and isolates, ALM, LRM, RLM; a line feed and a carriage return
+/// each followed by `FAKE`.
+const CONTROLS: &str = "n\u{1b}[2J\u{7}\u{7f}\u{85}\u{9b}\u{2028}\u{2029}\u{202a}\u{202b}\u{202c}\u{202d}\u{202e}\u{2066}\u{2067}\u{2068}\u{2069}\u{61c}\u{200e}\u{200f}\tz\rFAKE\nFAKE";
+
+/// A temporary file holding `v`.
+fn temp_json(name: &str, v: &Value) -> String {
+    let dir = std::env::temp_dir().join(format!("tfwire-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec(v).unwrap()).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Names (attribute names, map keys, nested block type names, output names, provider
+/// addresses, instance keys) and string values holding [`CONTROLS`], through the renderers
+/// that draw with provider schemas (`plan show --schemas`, `state show --schemas`, the
+/// embedded schemas of a redacted plan, `plan summary --schemas`), the tree summary, and
+/// the error messages whose paths name them (tfwire's, tfwire-plan's and the schema
+/// loader's, through `tfwire::path`'s printer): nothing raw reaches stdout or stderr, no
+/// line is started by the document, and the escaped names are there (shown, not dropped).
+#[test]
+fn control_characters_in_names_never_reach_the_terminal() {
+    let h = CONTROLS;
+    // A nested block type's name (an attribute has `h`).
+    let hb = &format!("{h}b");
+    let provider = "registry.opentofu.org/hashicorp/t";
+    let block = serde_json::json!({
+        "attributes": {
+            "id": {"type": "string", "computed": true},
+            "tags": {"type": ["map", "string"], "optional": true},
+            "secret": {"type": "string", "optional": true, "sensitive": true},
+            h: {"type": "string", "optional": true},
+            "obj": {"nested_type": {"nesting_mode": "map", "attributes": {
+                h: {"type": "string", "optional": true},
+                "pw": {"type": "string", "optional": true, "sensitive": true}}}, "optional": true}
+        },
+        "block_types": {
+            hb: {"nesting_mode": "list", "block": {"attributes": {"v": {"type": "string", "optional": true}}}}
+        }
+    });
+    let schemas = serde_json::json!({"format_version": "1.0", "provider_schemas": {
+        provider: {"resource_schemas": {"t_r": {"version": 0, "block": block}}}}});
+    let value = |v: &str| {
+        serde_json::json!({
+            "id": v, "tags": {h: v, "k": h}, "secret": "SECRET", h: v,
+            "obj": {h: {h: v, "pw": "SECRET"}},
+            hb: [{"v": v}]
+        })
+    };
+    // The document's own markers hide what the schema hides.
+    let marks = serde_json::json!({"secret": true, "obj": {h: {"pw": true}}});
+    let address = format!("t_r.x[{}]", quote_key(h));
+    let rc = serde_json::json!({
+        "address": address, "mode": "managed", "type": "t_r", "name": "x", "index": h,
+        "provider_name": provider,
+        "change": {"actions": ["update"], "before": value("old"), "after": value(h),
+                   "after_unknown": {}, "before_sensitive": marks, "after_sensitive": marks}
+    });
+    let plan = serde_json::json!({"format_version": "1.2", "resource_changes": [rc],
+        "output_changes": {h: {"actions": ["create"], "before": null, "after": h,
+                               "after_unknown": false, "after_sensitive": false}}});
+    let state = serde_json::json!({"format_version": "1.0", "values": {"root_module": {"resources": [{
+        "address": address, "mode": "managed", "type": "t_r", "name": "x", "index": h,
+        "provider_name": provider, "values": value(h), "sensitive_values": marks}]}}});
+    let mut redacted = plan.clone();
+    redacted["provider_schemas"] = schemas["provider_schemas"].clone();
+    // The embedded schemas, unloadable under a hostile provider name: the warning names it.
+    let mut bad_embedded = plan.clone();
+    bad_embedded["provider_schemas"] = serde_json::json!({h: {"resource_schemas": {
+        "t_r": {"block": {"attributes": {h: {"type": 7}}}}}}});
+    // A value that does not conform to the schema under a hostile key: the error's path.
+    let mut bad_value = plan.clone();
+    bad_value["resource_changes"][0]["change"]["after"]["tags"][h] = serde_json::json!([1]);
+    // Documents rejected with a path through hostile names.
+    let bad_output = serde_json::json!({"format_version": "1.2", "resource_changes": [],
+        "output_changes": {h: {"actions": 5}}});
+    let mut bad_schema = schemas.clone();
+    bad_schema["provider_schemas"][provider]["resource_schemas"]["t_r"]["block"]["attributes"][h]
+        ["type"] = serde_json::json!(["map", 7]);
+    let values = serde_json::json!({h: [h]});
+    let object = serde_json::json!({"k": [h]});
+
+    let files = [
+        ("plan.json", &plan),
+        ("state.json", &state),
+        ("schemas.json", &schemas),
+        ("redacted.json", &redacted),
+        ("bad-embedded.json", &bad_embedded),
+        ("bad-value.json", &bad_value),
+        ("bad-output.json", &bad_output),
+        ("bad-schema.json", &bad_schema),
+        ("values.json", &values),
+        ("object.json", &object),
+    ];
+    let paths: std::collections::HashMap<&str, String> =
+        files.iter().map(|(n, v)| (*n, temp_json(n, v))).collect();
+    let f = |n: &str| paths[n].as_str();
+    let s = f("schemas.json");
+    // (arguments, exit code, whether the escaped hostile name must be printed)
+    let cases: Vec<(Vec<&str>, i32, bool)> = vec![
+        (vec!["plan", "show", f("plan.json")], 0, true),
+        (
+            vec!["plan", "show", "--schemas", s, f("plan.json")],
+            0,
+            true,
+        ),
+        (
+            vec![
+                "plan",
+                "show",
+                "--schemas",
+                s,
+                "--all",
+                f("plan.json"),
+                &address,
+            ],
+            0,
+            true,
+        ),
+        (
+            vec!["plan", "show", "--format", "json", f("plan.json"), &address],
+            0,
+            true,
+        ),
+        (vec!["plan", "show", f("redacted.json")], 0, true),
+        (vec!["plan", "show", f("redacted.json"), &address], 0, true),
+        (vec!["plan", "show", f("bad-embedded.json")], 0, true),
+        (vec!["plan", "summary", f("plan.json")], 0, true),
+        (
+            vec!["plan", "summary", "--format", "tree", f("plan.json")],
+            0,
+            true,
+        ),
+        (
+            vec![
+                "plan",
+                "summary",
+                "--format",
+                "tree",
+                "--schemas",
+                s,
+                f("plan.json"),
+            ],
+            0,
+            true,
+        ),
+        (
+            vec!["plan", "summary", "--schemas", s, f("plan.json")],
+            0,
+            true,
+        ),
+        (
+            vec!["plan", "summary", "--schemas", s, f("bad-value.json")],
+            1,
+            true,
+        ),
+        (vec!["plan", "summary", f("bad-output.json")], 1, true),
+        (vec!["plan", "show", f("bad-output.json")], 1, true),
+        (vec!["state", "show", f("state.json"), &address], 0, true),
+        (
+            vec!["state", "show", "--schemas", s, f("state.json"), &address],
+            0,
+            true,
+        ),
+        (vec!["schema", f("bad-schema.json")], 1, true),
+        (
+            vec![
+                "state",
+                "show",
+                "--schemas",
+                f("bad-schema.json"),
+                f("state.json"),
+                &address,
+            ],
+            1,
+            true,
+        ),
+        (
+            vec![
+                "decode",
+                "--input",
+                "json",
+                "--type",
+                r#"["map","string"]"#,
+                f("values.json"),
+            ],
+            1,
+            true,
+        ),
+        (
+            vec![
+                "decode",
+                "--input",
+                "json",
+                "--type",
+                r#"["object",{"k":["list","number"]}]"#,
+                f("object.json"),
+            ],
+            1,
+            false,
+        ),
+    ];
+    let mut problems = Vec::new();
+    // How `n\u{1b}[2J` and the rest print once escaped.
+    let escaped = "n\\u001b[2J\\u0007\\u007f\\u0085\\u009b\\u2028\\u2029\\u202a";
+    for (args, code, shown) in &cases {
+        let r = run(args);
+        check(&r, &mut problems);
+        if r.code != *code {
+            problems.push(format!(
+                "tfwire {args:?}: exit {} (want {code}): {}",
+                r.code, r.stderr
+            ));
+        }
+        let out = format!("{}{}", r.stdout, r.stderr);
+        if *shown && !out.contains(escaped) {
+            problems.push(format!(
+                "tfwire {args:?}: the hostile name is not shown escaped:\n{out}"
+            ));
+        }
+        // Tabs in names are escaped too (only heredoc bodies keep the document's tabs).
+        if without_heredocs(&out).contains("\tz") {
+            problems.push(format!("tfwire {args:?}: a raw tab from a name"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(std::path::Path::new(f("plan.json")).parent().unwrap());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
