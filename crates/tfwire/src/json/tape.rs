@@ -439,7 +439,7 @@ pub(crate) struct Locator<'a, 's> {
     /// Where the last search stopped, `n << 32 | i`. With structural indexes: `n` nodes
     /// start before structural index `i`. Over the text: node `n` starts at byte `i`, or
     /// (the high bit of `i` set) ends at byte `i` (a number whose text was read).
-    /// `u64::MAX`: none yet. Atomic (relaxed: plain loads and stores) only so that a
+    /// `u64::MAX`: none yet (over the text). Atomic (relaxed: plain loads and stores) only so that a
     /// [`Document`] stays `Sync`; every value stored is a true pair, so a race costs time,
     /// never a wrong offset.
     cursor: AtomicU64,
@@ -456,7 +456,8 @@ impl<'a, 's> Locator<'a, 's> {
             text,
             base,
             structurals,
-            cursor: AtomicU64::new(u64::MAX),
+            // Over the index, counting may always start at node 0, structural 0.
+            cursor: AtomicU64::new(if structurals.is_empty() { u64::MAX } else { 0 }),
         }
     }
 
@@ -487,12 +488,13 @@ impl<'a, 's> Locator<'a, 's> {
     #[inline]
     pub(crate) fn number_text(&self, nodes: &[Node<'_>], node: usize) -> &'a str {
         let at = self.offset(nodes, node);
-        let end = super::scan::number_end(self.text, at).unwrap_or(at).max(at);
+        // (`Err` only for a node that is not a number: its text is then empty.)
+        let end = super::scan::number_end(self.text, at).unwrap_or(at);
         if self.structurals.is_empty() && end > at && end < ENDS {
             self.remember(node, end | ENDS);
         }
-        // The number grammar is ASCII.
-        core::str::from_utf8(&self.text[at..end]).unwrap_or("")
+        // The number grammar is ASCII (`text::utf8` checks that first).
+        crate::text::utf8(&self.text[at..end]).unwrap_or("")
     }
 
     /// The offset of the opening quote of the string node `node`, if it is one.
@@ -507,6 +509,7 @@ impl<'a, 's> Locator<'a, 's> {
         (self.text.get(at) == Some(&b'"')).then_some(at)
     }
 
+    /// Stores the cursor (`node`, `at`); a pair beyond 32 bits each is not kept.
     #[inline]
     fn remember(&self, node: usize, at: usize) {
         if let (Ok(n), Ok(i)) = (u32::try_from(node), u32::try_from(at)) {
@@ -518,13 +521,10 @@ impl<'a, 's> Locator<'a, 's> {
     /// A node that is not a string, by counting structural indexes that open a value,
     /// forward from the cursor, or from the nearest string node within 64 before it
     /// (found in the index by binary search) when that is closer.
+    #[inline]
     fn index_offset(&self, nodes: &[Node<'_>], node: usize) -> usize {
         let packed = self.cursor.load(Ordering::Relaxed);
-        let (mut n, mut i) = if packed == u64::MAX {
-            (0, 0)
-        } else {
-            ((packed >> 32) as usize, (packed & 0xFFFF_FFFF) as usize)
-        };
+        let (mut n, mut i) = ((packed >> 32) as usize, (packed & 0xFFFF_FFFF) as usize);
         if node < n {
             (n, i) = (0, 0);
         }
@@ -539,7 +539,10 @@ impl<'a, 's> Locator<'a, 's> {
         while let Some(&at) = self.structurals.get(i) {
             if opens_value(self.text, at) {
                 if n == node {
-                    self.remember(n, i);
+                    // Both fit in 32 bits: simd-json indexes its input (and so its
+                    // structurals and nodes, fewer than its bytes) with `u32`s.
+                    self.cursor
+                        .store(((n as u64) << 32) | i as u64, Ordering::Relaxed);
                     return at as usize;
                 }
                 n += 1;
