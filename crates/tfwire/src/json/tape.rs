@@ -1002,7 +1002,14 @@ mod tests {
     fn the_locator_finds_every_node() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
         let mut docs: Vec<(String, Vec<u8>)> = Vec::new();
-        for dir in ["payloads", "real-client", "plans", "states"] {
+        // Under Miri (which the parse tests of this module run under), the made-up
+        // documents only: the corpus would take hours there.
+        let dirs: &[&str] = if cfg!(miri) {
+            &[]
+        } else {
+            &["payloads", "real-client", "plans", "states"]
+        };
+        for dir in dirs {
             let mut stack = vec![root.join(dir)];
             while let Some(d) = stack.pop() {
                 let Ok(entries) = std::fs::read_dir(&d) else {
@@ -1018,8 +1025,9 @@ mod tests {
                 }
             }
         }
-        assert!(docs.iter().filter(|d| d.0.contains("payloads")).count() >= 5);
-        assert!(docs.len() > 100, "{} corpus documents", docs.len());
+        let corpus = docs.len();
+        assert!(cfg!(miri) || docs.iter().filter(|d| d.0.contains("payloads")).count() >= 5);
+        assert!(cfg!(miri) || corpus > 100, "{corpus} corpus documents");
         let made_up = [
             " [ ] ".to_string(),
             "{\n\t\"a\\\"\\\\\" : [ [ ] , { } , [ [ { } ] ] ] ,\r\n \"\\u00e9\\n\":-0.0e+1 }"
@@ -1101,7 +1109,11 @@ mod tests {
             }
             checked += 1;
         }
-        assert!(checked > 100);
+        // Every made-up document, and all but the corpus's invalid ones.
+        assert!(
+            checked >= made_up.len() && (cfg!(miri) || checked > 100),
+            "{checked}"
+        );
     }
 
     #[test]
