@@ -334,7 +334,7 @@ impl<'a> Document<'a> {
     ///
     /// A string's offset is found at once (from where its slice lies in the buffer); any
     /// other node's by reading the text between it and the last node found, or back from
-    /// the next string's opening quote (the workspace's one [`Locator`]).
+    /// the next string's opening quote (the workspace's one offset mechanism, `Locator`).
     #[inline]
     pub fn offset(&self, node: usize) -> usize {
         self.loc.offset(&self.tape.0, node)
