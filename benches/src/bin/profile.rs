@@ -15,6 +15,9 @@
 //! `--peer` without `--encode`: rmpv's `read_value_ref` decoding instead (MessagePack), or
 //! simd-json's tape with the input copy, `compare`'s `simd_json_tape` (JSON).
 //!
+//! With `--repeat N`, the payload is decoded as a list of N copies of itself (as
+//! `compare --repeat N` does; the type becomes a list of the type).
+//!
 //! The decoder's answer is checked first (against `benches/answers.json` for the committed
 //! payloads); the loop reuses one decoder and one arena, as `compare` does. Prints the
 //! throughput of the loop on standard error.
@@ -31,27 +34,38 @@ fn main() -> ExitCode {
     let (mut ty, mut format, mut iters, mut payload) = (None, "msgpack".to_string(), 1000u32, None);
     let mut encode = false;
     let mut peer = false;
+    let mut repeat = 1usize;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--encode" => encode = true,
             "--peer" => peer = true,
             "--type" => ty = args.next(),
             "--input" => format = args.next().unwrap_or_default(),
+            "--repeat" => repeat = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             "--iters" => iters = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             _ if !a.starts_with('-') => payload = Some(a),
             _ => ty = None,
         }
     }
-    let (Some(ty), Some(payload)) = (ty, payload) else {
+    let (Some(ty), Some(payload), true) = (ty, payload, repeat > 0) else {
         eprintln!(
             "usage: profile --type TYPE.json --input msgpack|json|json_text [--encode] [--peer] \
-             --iters N PAYLOAD"
+             [--repeat N] --iters N PAYLOAD"
         );
         return ExitCode::from(2);
     };
     let type_json = std::fs::read_to_string(&ty).expect("read the type");
-    let program = Program::from_type_json(type_json.trim()).expect("a valid type");
-    let input = std::fs::read(&payload).expect("read the payload");
+    let mut type_json = type_json.trim().to_string();
+    let mut input = std::fs::read(&payload).expect("read the payload");
+    if repeat > 1 {
+        input = if format == "msgpack" {
+            tfwire_benches::inputs::repeat_msgpack(&input, repeat)
+        } else {
+            tfwire_benches::inputs::repeat_json(&input, repeat)
+        };
+        type_json = format!("[\"list\",{type_json}]");
+    }
+    let program = Program::from_type_json(&type_json).expect("a valid type");
     let mut tfwire = Tfwire::default();
     let mut decode = |f: &mut dyn FnMut(&tfwire::Value<'_>)| match format.as_str() {
         "msgpack" => tfwire.msgpack(&program, &input, f),
@@ -67,6 +81,11 @@ fn main() -> ExitCode {
         .unwrap_or("");
     let kind = name.split("-1m.").next().unwrap_or("");
     if let Some(a) = Answers::for_kind(kind).filter(|_| name.contains("-1m.")) {
+        let a = if repeat > 1 {
+            a.repeated(repeat as u64)
+        } else {
+            a
+        };
         check("tfwire", found.expect("a value"), a.value);
     }
     if encode && peer {

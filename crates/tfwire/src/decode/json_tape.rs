@@ -11,7 +11,7 @@ use super::Fault;
 use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
 use crate::error::Fail;
-use crate::json::tape::{Node, StaticNode, TapeText};
+use crate::json::tape::{Locator, Node, StaticNode, TapeText};
 use crate::ty::json::{Pull, Start};
 use crate::ty::{AttrTy, Ty};
 use bumpalo::Bump;
@@ -46,23 +46,15 @@ impl<'a, 't, P> TapeSource<'a, 't, P> {
 /// this bit: inputs are far shorter than `isize::MAX` bytes.
 const NODE: usize = 1 << (usize::BITS - 1);
 
-/// The texts of a tape parsed from a copy of a document still at hand. Offsets are computed
-/// only when asked for (a float's text, an error, a dynamic value's type), not for every
-/// node: a string node's from where its slice lies in the parsed copy, any other node's by
-/// counting simd-json's structural indexes forward from the last node asked for, or from
-/// the nearest string before it.
+/// The texts of a tape parsed from a copy of a document still at hand: the workspace's one
+/// [`Locator`](crate::json::tape::Locator), with simd-json's structural indexes (which the
+/// parser holds anyway). Offsets are computed only when asked for (a float's text, an
+/// error, a dynamic value's type), not for every node.
 pub(crate) struct DocText<'a, 't> {
-    /// The original input (number texts are read from it).
-    input: &'a [u8],
-    /// simd-json's structural indexes for it.
-    structurals: &'t [u32],
     /// The tape.
     nodes: &'t [Node<'a>],
-    /// The address of the copy simd-json parsed (strings are unescaped where they stand,
-    /// one byte after their opening quote).
-    base: usize,
-    /// `(n, i)`: `n` nodes start before structural index `i`.
-    cursor: core::cell::Cell<(usize, usize)>,
+    /// Offsets and number texts, read from the original input.
+    loc: Locator<'a, 't>,
 }
 
 impl<'a, 't> DocText<'a, 't> {
@@ -75,78 +67,25 @@ impl<'a, 't> DocText<'a, 't> {
         base: usize,
     ) -> Self {
         DocText {
-            input,
-            structurals,
             nodes,
-            base,
-            cursor: core::cell::Cell::new((0, 0)),
+            loc: Locator::new(input, base, structurals),
         }
-    }
-
-    /// The offset of the opening quote of the string node `node`, if it is one.
-    #[inline]
-    fn string_offset(&self, node: usize) -> Option<usize> {
-        let Some(Node::String(s)) = self.nodes.get(node) else {
-            return None;
-        };
-        let at = (s.as_ptr() as usize)
-            .wrapping_sub(self.base)
-            .wrapping_sub(1);
-        (at < self.input.len()).then_some(at)
-    }
-
-    /// Whether the structural index `at` opens a value (the shared rule of
-    /// [`crate::json::tape`]).
-    #[inline]
-    fn opens(&self, at: u32) -> bool {
-        crate::json::tape::opens_value(self.input, at)
     }
 }
 
 impl<'a> TapeText<'a> for DocText<'a, '_> {
+    #[inline]
     fn offset(&self, node: usize) -> usize {
-        if let Some(at) = self.string_offset(node) {
-            return at;
-        }
-        let (mut n, mut i) = self.cursor.get();
-        if node < n {
-            (n, i) = (0, 0);
-        }
-        // Far from the last node asked for: start from the nearest string node before
-        // `node` instead, if there is one close by.
-        if node - n > 64
-            && let Some((j, at)) = (node - 64..node)
-                .rev()
-                .find_map(|j| Some((j, self.string_offset(j)?)))
-            && let Ok(k) = self.structurals.binary_search(&(at as u32))
-        {
-            (n, i) = (j, k);
-        }
-        while let Some(&at) = self.structurals.get(i) {
-            if self.opens(at) {
-                if n == node {
-                    self.cursor.set((n, i));
-                    return at as usize;
-                }
-                n += 1;
-            }
-            i += 1;
-        }
-        self.input.len()
+        self.loc.offset(self.nodes, node)
     }
 
-    /// The number's text, read with the one number grammar (`json::scan`; simd-json has
-    /// checked it already, so it ends where the grammar says).
     #[inline]
     fn number_text(&self, node: usize) -> &'a str {
-        let start = self.offset(node);
-        let end = crate::json::scan::number_end(self.input, start).unwrap_or_else(|at| at);
-        // The number grammar is ASCII.
-        crate::text::utf8(&self.input[start..end.max(start)]).unwrap_or("")
+        self.loc.number_text(self.nodes, node)
     }
 
     fn text(&self) -> Option<&'a [u8]> {
-        Some(self.input)
+        Some(self.loc.text())
     }
 }
 

@@ -214,9 +214,7 @@ impl TapeParser {
         let text: &'a [u8] = unsafe { core::slice::from_raw_parts(ptr.cast_const(), len) };
         Ok(Document {
             tape,
-            text,
-            base: ptr as usize,
-            cursor: AtomicU64::new(u64::MAX),
+            loc: Locator::new(text, ptr as usize, &[]),
             wide,
             wide_text,
         })
@@ -296,17 +294,9 @@ fn fill<'a>(
 /// asked, never for every node (the document holds no per-node array besides the tape).
 pub struct Document<'a> {
     tape: Tape<'a>,
-    /// The parse buffer's document bytes: numbers and punctuation as written (strings are
-    /// unescaped in place, so never read from here; their opening quotes stay).
-    text: &'a [u8],
-    /// The address of the parse buffer: a string node's slice starts one byte after its
-    /// opening quote.
-    base: usize,
-    /// Where the last count of structural indexes stopped, `n << 32 | i`: `n` nodes start
-    /// before structural index `i`. Offsets asked for in document order (the numbers of an
-    /// array) then cost one step each. Atomic (relaxed) only so that the document stays
-    /// `Sync`; any value stored is a true pair, so a race costs time, never a wrong offset.
-    cursor: AtomicU64,
+    /// Offsets and number texts, read from the parse buffer's document bytes (no
+    /// structural index kept: see [`Locator`]).
+    loc: Locator<'a, 'static>,
     /// Numbers beyond `f64`'s range, set aside before parsing: their offset, then the
     /// range of their text in `wide_text`; sorted by offset.
     wide: Vec<(u32, u32, u32)>,
@@ -317,7 +307,7 @@ impl core::fmt::Debug for Document<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Document")
             .field("nodes", &self.tape.0.len())
-            .field("len", &self.text.len())
+            .field("len", &self.loc.text().len())
             .finish_non_exhaustive()
     }
 }
@@ -328,9 +318,7 @@ impl<'a> Document<'a> {
     pub const fn empty() -> Document<'static> {
         Document {
             tape: simd_json::tape::Tape(Vec::new()),
-            text: &[],
-            base: 0,
-            cursor: AtomicU64::new(u64::MAX),
+            loc: Locator::new(&[], 0, &[]),
             wide: Vec::new(),
             wide_text: String::new(),
         }
@@ -345,69 +333,11 @@ impl<'a> Document<'a> {
     /// past the last node.
     ///
     /// A string's offset is found at once (from where its slice lies in the buffer); any
-    /// other node's by reading the text between it and the last node found (when no string
-    /// lies between) or the next string's opening quote.
+    /// other node's by reading the text between it and the last node found, or back from
+    /// the next string's opening quote (the workspace's one offset mechanism, `Locator`).
     #[inline]
     pub fn offset(&self, node: usize) -> usize {
-        if node >= self.tape.0.len() {
-            return self.text.len();
-        }
-        match self.string_offset(node) {
-            Some(at) => at,
-            None => self.counted_offset(node),
-        }
-    }
-
-    /// The offset of the opening quote of the string node `node`, if it is one.
-    #[inline]
-    fn string_offset(&self, node: usize) -> Option<usize> {
-        let Some(Node::String(s)) = self.tape.0.get(node) else {
-            return None;
-        };
-        let at = (s.as_ptr() as usize)
-            .wrapping_sub(self.base)
-            .wrapping_sub(1);
-        (self.text.get(at) == Some(&b'"')).then_some(at)
-    }
-
-    /// The offset of a node that is not a string, found in the text: between two strings
-    /// there are only numbers, literals and punctuation, which read the same forwards and
-    /// backwards, so the node is counted to from the last node found (the cursor) when no
-    /// string lies between them, else back from the next string's opening quote (or from
-    /// the end of the text).
-    #[cold]
-    #[inline(never)]
-    fn counted_offset(&self, node: usize) -> usize {
-        let nodes = &self.tape.0;
-        let no_string = |range: core::ops::Range<usize>| {
-            !nodes[range].iter().any(|n| matches!(n, Node::String(_)))
-        };
-        let packed = self.cursor.load(Ordering::Relaxed);
-        let (k, at) = ((packed >> 32) as usize, (packed & 0xFFFF_FFFF) as usize);
-        let found = if k <= node
-            && k < nodes.len()
-            && at < self.text.len()
-            && no_string(k + 1..node + 1)
-        {
-            starts_forward(self.text, at, node - k)
-        } else if k > node && k < nodes.len() && at < self.text.len() && no_string(node + 1..k + 1)
-        {
-            starts_backward(self.text, at, k - node)
-        } else {
-            // The next string after the node, or the end.
-            let (m, end) = (node + 1..nodes.len())
-                .find_map(|m| Some((m, self.string_offset(m)?)))
-                .unwrap_or((nodes.len(), self.text.len()));
-            starts_backward(self.text, end, m - node)
-        };
-        match found {
-            Some(at) => {
-                self.cursor
-                    .store(((node as u64) << 32) | at as u64, Ordering::Relaxed);
-                at
-            }
-            None => self.text.len(),
-        }
+        self.loc.offset(&self.tape.0, node)
     }
 
     /// The index of `node`, a reference into [`Document::nodes`] (`None` for a node of
@@ -422,16 +352,14 @@ impl<'a> Document<'a> {
     /// The exact text of the number node `node`, as the document wrote it (RFC 8259
     /// grammar); empty for a node that is not a number.
     pub fn number_text(&self, node: usize) -> &str {
-        let at = self.offset(node);
-        if !self.wide.is_empty()
-            && let Ok(k) = self.wide.binary_search_by_key(&at, |w| w.0 as usize)
-        {
-            let (_, from, to) = self.wide[k];
-            return &self.wide_text[from as usize..to as usize];
+        if !self.wide.is_empty() {
+            let at = self.offset(node);
+            if let Ok(k) = self.wide.binary_search_by_key(&at, |w| w.0 as usize) {
+                let (_, from, to) = self.wide[k];
+                return &self.wide_text[from as usize..to as usize];
+            }
         }
-        let end = super::scan::number_end(self.text, at).unwrap_or(at);
-        // The number grammar is ASCII.
-        core::str::from_utf8(&self.text[at..end.max(at)]).unwrap_or("")
+        self.loc.number_text(&self.tape.0, node)
     }
 
     /// The whole document as an untyped [`Json`](super::view::Json) value (`null` for a
@@ -470,32 +398,248 @@ impl<'d> TapeText<'d> for Subtree<'d> {
     }
 }
 
-/// Whether `b` may be inside a number or a literal (`true`, `false`, `null`).
-#[inline]
-fn token_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.')
+/// The workspace's one way from a tape node to its byte offset in the text it was parsed
+/// from (and so to a number's exact text): [`Document`] (the plan reader's tape) and the
+/// typed decoder's tape source both ask it, lazily, only for the nodes that need it (floats'
+/// texts, errors, dynamic values' types).
+///
+/// # How a node is found
+///
+/// - A **string**'s offset is where its slice lies: simd-json unescapes in place, one byte
+///   after the opening quote, which it never moves (checked: the byte there must be `"`).
+/// - Any **other node** is counted to from the last node found (the cursor), or from a
+///   string node near it. Between two strings there are only numbers, literals, brackets,
+///   punctuation and white space, so the count is exact. It steps over simd-json's
+///   structural indexes that open a value (`opens_value`) when the caller still holds them
+///   (the typed decode: the parser's buffers), else over the text itself (the plan reader,
+///   whose memory budget has no room for the index: 4 bytes per structural, kept as long
+///   as the document).
+///
+/// # Why two steps behind one door
+///
+/// Both steps give the same offsets (`tests::the_locator_finds_every_node`, against a
+/// reference computed from the text alone). They are not merged into one because a text
+/// step cannot be made as cheap as the index step on numbers: stepping over an integer in
+/// the text reads every byte of it (up to 20 digits and a separator), the index step reads
+/// two `u32`s whatever the integer's length. Measured (callgrind, typed JSON decode of
+/// numbers-1m, per decode): 79.9 M instructions with the index step, 112 M when the typed
+/// decoder stepped over the text (stop 24); the text step here (a byte-class table, the
+/// cursor kept at the end of the last number read, no tape scan before stepping) is
+/// measured in `benches/README.md` ("Round 5: one offset mechanism"). So the index is used
+/// where it costs nothing to keep, and the text where keeping it would cost memory; the
+/// string rule, the cursor, the bounds and the number text are one code path.
+pub(crate) struct Locator<'a, 's> {
+    /// The document's bytes: numbers and punctuation as written, and the strings' opening
+    /// quotes (strings themselves may be unescaped in place: never read from here).
+    text: &'a [u8],
+    /// The address of the buffer simd-json parsed (the text itself, or a copy of it).
+    base: usize,
+    /// simd-json's structural indexes for the text, or empty (step over the text).
+    structurals: &'s [u32],
+    /// Where the last search stopped, `n << 32 | i`. With structural indexes: `n` nodes
+    /// start before structural index `i`. Over the text: node `n` starts at byte `i`, or
+    /// (the high bit of `i` set) ends at byte `i` (a number whose text was read).
+    /// `u64::MAX`: none yet (over the text). Atomic (relaxed: plain loads and stores) only so that a
+    /// [`Document`] stays `Sync`; every value stored is a true pair, so a race costs time,
+    /// never a wrong offset.
+    cursor: AtomicU64,
 }
 
-/// The start of the `count`-th value after the one starting at `at`, in text holding no
-/// string between them (numbers, literals, brackets, punctuation and white space only).
+/// The cursor's mark for "the node ends here" (over the text).
+const ENDS: usize = 1 << 31;
+
+impl<'a, 's> Locator<'a, 's> {
+    /// A locator over `text`, parsed by simd-json at address `base` (strings unescaped
+    /// there in place), with the parse's structural indexes if the caller holds them.
+    pub(crate) const fn new(text: &'a [u8], base: usize, structurals: &'s [u32]) -> Self {
+        Locator {
+            text,
+            base,
+            structurals,
+            // Over the index, counting may always start at node 0, structural 0.
+            cursor: AtomicU64::new(if structurals.is_empty() { u64::MAX } else { 0 }),
+        }
+    }
+
+    /// The text the offsets index.
+    #[inline]
+    pub(crate) fn text(&self) -> &'a [u8] {
+        self.text
+    }
+
+    /// The byte offset of node `node` of `nodes` (the tape parsed from the text); the
+    /// text's length for `node` past the last node.
+    #[inline]
+    pub(crate) fn offset(&self, nodes: &[Node<'_>], node: usize) -> usize {
+        if node >= nodes.len() {
+            return self.text.len();
+        }
+        match self.string_offset(nodes, node) {
+            Some(at) => at,
+            None if self.structurals.is_empty() => self.text_offset(nodes, node),
+            None => self.index_offset(nodes, node),
+        }
+    }
+
+    /// The exact text of the number node `node` (RFC 8259 grammar, read with
+    /// [`super::scan`]); empty for a node that is not a number. The cursor is left at the
+    /// number's end, so the next number asked for (the next float of a list) is counted to
+    /// from there.
+    #[inline]
+    pub(crate) fn number_text(&self, nodes: &[Node<'_>], node: usize) -> &'a str {
+        let at = self.offset(nodes, node);
+        // (`Err` only for a node that is not a number: its text is then empty.)
+        let end = super::scan::number_end(self.text, at).unwrap_or(at);
+        if self.structurals.is_empty() && end > at && end < ENDS {
+            self.remember(node, end | ENDS);
+        }
+        // The number grammar is ASCII (`text::utf8` checks that first).
+        crate::text::utf8(&self.text[at..end]).unwrap_or("")
+    }
+
+    /// The offset of the opening quote of the string node `node`, if it is one.
+    #[inline]
+    fn string_offset(&self, nodes: &[Node<'_>], node: usize) -> Option<usize> {
+        let Some(Node::String(s)) = nodes.get(node) else {
+            return None;
+        };
+        let at = (s.as_ptr() as usize)
+            .wrapping_sub(self.base)
+            .wrapping_sub(1);
+        (self.text.get(at) == Some(&b'"')).then_some(at)
+    }
+
+    /// Stores the cursor (`node`, `at`); a pair beyond 32 bits each is not kept.
+    #[inline]
+    fn remember(&self, node: usize, at: usize) {
+        if let (Ok(n), Ok(i)) = (u32::try_from(node), u32::try_from(at)) {
+            self.cursor
+                .store((u64::from(n) << 32) | u64::from(i), Ordering::Relaxed);
+        }
+    }
+
+    /// A node that is not a string, by counting structural indexes that open a value,
+    /// forward from the cursor, or from the nearest string node within 64 before it
+    /// (found in the index by binary search) when that is closer.
+    #[inline]
+    fn index_offset(&self, nodes: &[Node<'_>], node: usize) -> usize {
+        let packed = self.cursor.load(Ordering::Relaxed);
+        let (mut n, mut i) = ((packed >> 32) as usize, (packed & 0xFFFF_FFFF) as usize);
+        if node < n {
+            (n, i) = (0, 0);
+        }
+        if node - n > 64
+            && let Some((j, at)) = (node - 64..node)
+                .rev()
+                .find_map(|j| Some((j, self.string_offset(nodes, j)?)))
+            && let Ok(k) = self.structurals.binary_search(&(at as u32))
+        {
+            (n, i) = (j, k);
+        }
+        while let Some(&at) = self.structurals.get(i) {
+            if opens_value(self.text, at) {
+                if n == node {
+                    // Both fit in 32 bits: simd-json indexes its input (and so its
+                    // structurals and nodes, fewer than its bytes) with `u32`s.
+                    self.cursor
+                        .store(((n as u64) << 32) | i as u64, Ordering::Relaxed);
+                    return at as usize;
+                }
+                n += 1;
+            }
+            i += 1;
+        }
+        self.text.len()
+    }
+
+    /// A node that is not a string, by reading the text: forward from the cursor (where no
+    /// string lies between: a quote stops the step), else back from the next string's
+    /// opening quote (or the end of the text).
+    #[cold]
+    #[inline(never)]
+    fn text_offset(&self, nodes: &[Node<'_>], node: usize) -> usize {
+        let packed = self.cursor.load(Ordering::Relaxed);
+        let (k, at) = ((packed >> 32) as usize, (packed & 0xFFFF_FFFF) as usize);
+        let forward = if packed == u64::MAX || k > node {
+            None
+        } else if at & ENDS != 0 {
+            // Node `k` ends at `at`: the next value starts after the separators.
+            let next = skip_separators(self.text, at & !ENDS);
+            if k == node {
+                starts_backward(self.text, at & !ENDS, 1)
+            } else {
+                next.and_then(|next| starts_forward(self.text, next, node - k - 1))
+            }
+        } else {
+            starts_forward(self.text, at, node - k)
+        };
+        let found = forward.or_else(|| {
+            // The next string after the node, or the end.
+            let (m, end) = (node + 1..nodes.len())
+                .find_map(|m| Some((m, self.string_offset(nodes, m)?)))
+                .unwrap_or((nodes.len(), self.text.len()));
+            starts_backward(self.text, end, m - node)
+        });
+        match found {
+            Some(at) => {
+                if at < ENDS {
+                    self.remember(node, at);
+                }
+                at
+            }
+            None => self.text.len(),
+        }
+    }
+}
+
+/// Byte classes of text between strings: 1 a separator (white space, `,` `:` `]` `}`), 2 a
+/// bracket that opens a value, 3 a quote (a string: the text step stops), 0 anything else
+/// (inside a number or a literal).
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let seps = *b" \t\n\r,:]}";
+    let mut i = 0;
+    while i < seps.len() {
+        t[seps[i] as usize] = 1;
+        i += 1;
+    }
+    t[b'[' as usize] = 2;
+    t[b'{' as usize] = 2;
+    t[b'"' as usize] = 3;
+    t
+};
+
+/// The first byte from `at` that is not a separator; `None` at a quote or the end.
+#[inline]
+fn skip_separators(text: &[u8], mut at: usize) -> Option<usize> {
+    loop {
+        match CLASS[*text.get(at)? as usize] {
+            1 => at += 1,
+            3 => return None,
+            _ => return Some(at),
+        }
+    }
+}
+
+/// The start of the `count`-th value after the one starting at `at`, if no string lies
+/// between (`None` at a quote or the end of the text).
+#[inline]
 fn starts_forward(text: &[u8], mut at: usize, count: usize) -> Option<usize> {
     for _ in 0..count {
         // Past the value at `at`: a bracket, or a number or literal.
-        if matches!(text.get(at)?, b'[' | b'{') {
-            at += 1;
-        } else {
-            while text.get(at).is_some_and(|&b| token_byte(b)) {
+        match CLASS[*text.get(at)? as usize] {
+            2 => at += 1,
+            3 => return None,
+            _ => {
                 at += 1;
+                while text.get(at).is_some_and(|&b| CLASS[b as usize] == 0) {
+                    at += 1;
+                }
             }
         }
-        while matches!(
-            text.get(at)?,
-            b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}'
-        ) {
-            at += 1;
-        }
+        at = skip_separators(text, at)?;
     }
-    Some(at)
+    (CLASS[*text.get(at)? as usize] != 3).then_some(at)
 }
 
 /// The start of the `count`-th value before `end` (a value's start, or the end of the
@@ -503,14 +647,11 @@ fn starts_forward(text: &[u8], mut at: usize, count: usize) -> Option<usize> {
 fn starts_backward(text: &[u8], mut end: usize, count: usize) -> Option<usize> {
     for _ in 0..count {
         let mut i = end.checked_sub(1)?;
-        while matches!(
-            text.get(i)?,
-            b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b']' | b'}'
-        ) {
+        while CLASS[*text.get(i)? as usize] == 1 {
             i = i.checked_sub(1)?;
         }
-        if !matches!(text[i], b'[' | b'{') {
-            while i > 0 && token_byte(text[i - 1]) {
+        if CLASS[text[i] as usize] != 2 {
+            while i > 0 && CLASS[text[i - 1] as usize] == 0 {
                 i -= 1;
             }
         }
@@ -778,6 +919,201 @@ mod tests {
         assert!(long.is_some());
         assert_eq!(doc.number_text(0), "");
         parser.recycle_document(doc);
+    }
+
+    /// The offset of every value of `text` in tape order (each object's key before its
+    /// value), by a plain recursive reading of the text: the reference the [`Locator`] is
+    /// checked against, computed without simd-json, its structural indexes or the tape.
+    fn reference_offsets(text: &[u8]) -> Vec<usize> {
+        fn ws(t: &[u8], mut i: usize) -> usize {
+            while i < t.len() && matches!(t[i], b' ' | b'\t' | b'\n' | b'\r') {
+                i += 1;
+            }
+            i
+        }
+        fn string_end(t: &[u8], mut i: usize) -> usize {
+            i += 1;
+            while t[i] != b'"' {
+                i += if t[i] == b'\\' { 2 } else { 1 };
+            }
+            i + 1
+        }
+        fn value(t: &[u8], i: usize, out: &mut Vec<usize>) -> usize {
+            let mut i = ws(t, i);
+            out.push(i);
+            match t[i] {
+                b'"' => string_end(t, i),
+                b'[' | b'{' => {
+                    let close = if t[i] == b'[' { b']' } else { b'}' };
+                    i = ws(t, i + 1);
+                    if t[i] == close {
+                        return i + 1;
+                    }
+                    loop {
+                        if close == b'}' {
+                            i = ws(t, i);
+                            out.push(i);
+                            i = ws(t, string_end(t, i));
+                            assert_eq!(t[i], b':');
+                            i += 1;
+                        }
+                        i = ws(t, value(t, i, out));
+                        i += 1;
+                        if t[i - 1] == close {
+                            return i;
+                        }
+                    }
+                }
+                _ => {
+                    while i < t.len() && !b" \t\n\r,]}".contains(&t[i]) {
+                        i += 1;
+                    }
+                    i
+                }
+            }
+        }
+        let mut out = Vec::new();
+        value(text, 0, &mut out);
+        out
+    }
+
+    /// Asks `offset` for every node in several orders (forwards, and for documents small
+    /// enough, backwards and scattered) and checks each answer against `expected`.
+    fn check_every_node(what: &str, n: usize, expected: &[usize], offset: impl Fn(usize) -> usize) {
+        assert_eq!(n, expected.len(), "{what}: node count");
+        let mut orders: Vec<Vec<usize>> = vec![(0..n).collect()];
+        if n < 20_000 {
+            orders.push((0..n).rev().collect());
+            orders.push((0..n).map(|k| (k * 7919) % n).collect());
+        }
+        for order in orders {
+            for i in order {
+                assert_eq!(offset(i), expected[i], "{what}: node {i}");
+            }
+        }
+    }
+
+    /// Every node's offset, by the one mechanism in both of its steps (over the text, as
+    /// [`Document`] uses it, and over the structural indexes, as the typed decoder does),
+    /// for every JSON payload and plan of the corpus and some made-up documents (escapes,
+    /// white space, nested empty containers, numbers beyond `f64`'s range), against
+    /// [`reference_offsets`]. Numbers' texts are checked against the reference too.
+    #[test]
+    fn the_locator_finds_every_node() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+        let mut docs: Vec<(String, Vec<u8>)> = Vec::new();
+        // Under Miri (which the parse tests of this module run under), the made-up
+        // documents only: the corpus would take hours there.
+        let dirs: &[&str] = if cfg!(miri) {
+            &[]
+        } else {
+            &["payloads", "real-client", "plans", "states"]
+        };
+        for dir in dirs {
+            let mut stack = vec![root.join(dir)];
+            while let Some(d) = stack.pop() {
+                let Ok(entries) = std::fs::read_dir(&d) else {
+                    continue;
+                };
+                for e in entries.flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.extension().is_some_and(|x| x == "json") {
+                        docs.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+                    }
+                }
+            }
+        }
+        let corpus = docs.len();
+        assert!(cfg!(miri) || docs.iter().filter(|d| d.0.contains("payloads")).count() >= 5);
+        assert!(cfg!(miri) || corpus > 100, "{corpus} corpus documents");
+        let made_up = [
+            " [ ] ".to_string(),
+            "{\n\t\"a\\\"\\\\\" : [ [ ] , { } , [ [ { } ] ] ] ,\r\n \"\\u00e9\\n\":-0.0e+1 }"
+                .into(),
+            r#"[[[1,[2.5],{"":[]}],true],false,null,"\"]",{"k":{"l":[{"m":-1E-3}]}},7]"#.into(),
+            format!(
+                r#"{{"s":"1e400 \" 1e400","a":[1e400, -{},0.10,-0,5e-320],"n":1E+999 }}"#,
+                "9".repeat(400)
+            ),
+            format!(
+                "[{}]",
+                (0..3000)
+                    .map(|k| format!("{k}.5, {k} ,true"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        ];
+        docs.extend(
+            made_up
+                .iter()
+                .map(|d| (d.chars().take(30).collect(), d.clone().into_bytes())),
+        );
+        let mut parser = TapeParser::new(1024);
+        let mut checked = 0;
+        for (name, text) in &docs {
+            let Ok(shape) = crate::json::json_shape(text, 1024, usize::MAX) else {
+                continue;
+            };
+            let want = reference_offsets(text);
+            let is_number = |n: &Node<'_>| {
+                matches!(
+                    n,
+                    Node::Static(StaticNode::F64(_) | StaticNode::I64(_) | StaticNode::U64(_))
+                )
+            };
+            let number_at = |at: usize| {
+                let end = (at..text.len())
+                    .find(|&i| b" \t\n\r,]}".contains(&text[i]))
+                    .unwrap_or(text.len());
+                core::str::from_utf8(&text[at..end]).unwrap()
+            };
+            // Over the text: the plan reader's document.
+            let mut buf = text.clone();
+            buf.resize(text.len() + INPUT_PADDING, b' ');
+            let doc = match parser.parse_document(&mut buf, text.len(), &shape) {
+                Ok(doc) => doc,
+                // Invalid documents of the corpus (kept there to be refused).
+                Err(_) if name.contains("corpus") => continue,
+                Err(e) => panic!("{name}: {e}"),
+            };
+            let n = doc.nodes().len();
+            check_every_node(&format!("{name} (text)"), n, &want, |i| doc.offset(i));
+            assert_eq!(doc.offset(n), text.len());
+            for i in (0..n).filter(|&i| is_number(&doc.nodes()[i])) {
+                assert_eq!(doc.number_text(i), number_at(want[i]), "{name}: node {i}");
+            }
+            parser.recycle_document(doc);
+            // Over the structural indexes: the typed decoder's source (simd-json refuses
+            // numbers beyond `f64`'s range there: those documents go to the byte-wise
+            // reader).
+            let mut copy = text.clone();
+            copy.resize(text.len() + INPUT_PADDING, b' ');
+            let base = copy.as_ptr() as usize;
+            if let Ok(tape) = parser.parse(&mut copy, text.len()) {
+                let loc = Locator::new(text, base, parser.structural_indexes());
+                check_every_node(&format!("{name} (index)"), tape.0.len(), &want, |i| {
+                    loc.offset(&tape.0, i)
+                });
+                for i in (0..tape.0.len()).filter(|&i| is_number(&tape.0[i])) {
+                    assert_eq!(
+                        loc.number_text(&tape.0, i),
+                        number_at(want[i]),
+                        "{name}: node {i}"
+                    );
+                }
+                parser.recycle(tape);
+            } else {
+                assert!(name.contains("1e400"), "{name}");
+            }
+            checked += 1;
+        }
+        // Every made-up document, and all but the corpus's invalid ones.
+        assert!(
+            checked >= made_up.len() && (cfg!(miri) || checked > 100),
+            "{checked}"
+        );
     }
 
     #[test]
