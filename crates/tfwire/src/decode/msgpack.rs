@@ -235,6 +235,9 @@ impl<'a> Source<'a> for Complete<'a> {
 #[inline(never)]
 fn decimal_text(b: &[u8]) -> Option<(crate::Number<'_>, usize)> {
     let (payload, len) = str_token(b)?;
+    if let Some(n) = crate::Number::parse_plain(payload) {
+        return Some((n, len));
+    }
     let s = crate::text::utf8(payload)?;
     Some((crate::Number::parse(s).ok()?, len))
 }
