@@ -110,7 +110,9 @@ impl<'a> Number<'a> {
         // against a byte-wise reference, with bytes 0xb0 and 0xff among its inputs at every
         // position. (`core::str::from_utf8` here cost about 110 instructions a 39-byte
         // decimal, 8 % of the decode of `numbers-1m`: benches/README.md, round 5.)
-        Some(Number::Decimal(unsafe { core::str::from_utf8_unchecked(b) }))
+        Some(Number::Decimal(unsafe {
+            core::str::from_utf8_unchecked(b)
+        }))
     }
 
     /// [`Number::parse`] with the reason only.
