@@ -101,7 +101,7 @@ impl<'a> Source<'a> for Complete<'a> {
         Some(s)
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_number(&mut self) -> Option<crate::Number<'a>> {
         use crate::Number;
         let b = &self.buf[self.pos..];
