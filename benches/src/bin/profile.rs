@@ -13,7 +13,9 @@
 //! be the payload itself); with `--peer` as well, the peer's writer instead (`rmpv` for
 //! MessagePack, `serde_json::to_writer` for JSON), for instruction counts to compare;
 //! `--peer` without `--encode`: rmpv's `read_value_ref` decoding instead (MessagePack), or
-//! simd-json's tape with the input copy, `compare`'s `simd_json_tape` (JSON).
+//! simd-json's tape with the input copy, `compare`'s `simd_json_tape` (JSON). With `--walk`
+//! (MessagePack): `compare`'s `limit_walk` instead, the bare validating walk the decode
+//! targets are set against (callgrind: `--toggle-collect='*peers::limit_walk*'`).
 //!
 //! With `--repeat N`, the payload is decoded as a list of N copies of itself (as
 //! `compare --repeat N` does; the type becomes a list of the type).
@@ -35,10 +37,12 @@ fn main() -> ExitCode {
     let mut encode = false;
     let mut peer = false;
     let mut repeat = 1usize;
+    let mut walk = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--encode" => encode = true,
             "--peer" => peer = true,
+            "--walk" => walk = true,
             "--type" => ty = args.next(),
             "--input" => format = args.next().unwrap_or_default(),
             "--repeat" => repeat = args.next().and_then(|s| s.parse().ok()).unwrap_or(0),
@@ -50,7 +54,7 @@ fn main() -> ExitCode {
     let (Some(ty), Some(payload), true) = (ty, payload, repeat > 0) else {
         eprintln!(
             "usage: profile --type TYPE.json --input msgpack|json|json_text [--encode] [--peer] \
-             [--repeat N] --iters N PAYLOAD"
+             [--walk] [--repeat N] --iters N PAYLOAD"
         );
         return ExitCode::from(2);
     };
@@ -90,6 +94,22 @@ fn main() -> ExitCode {
     }
     if encode && peer {
         return peer_loop(&format, &input, iters);
+    }
+    if walk && format == "msgpack" {
+        // `compare`'s `limit_walk`: every token read, every string's UTF-8 checked.
+        let t = Instant::now();
+        for _ in 0..iters {
+            std::hint::black_box(tfwire_benches::peers::limit_walk(std::hint::black_box(
+                &input,
+            )));
+        }
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{iters} limit_walk walks of {} bytes: {:.3} GB/s",
+            input.len(),
+            input.len() as f64 * f64::from(iters) / secs / 1e9
+        );
+        return ExitCode::SUCCESS;
     }
     if peer && format == "msgpack" {
         // The decode peer: rmpv's `read_value_ref`.

@@ -54,10 +54,22 @@ fn is_ascii_within(buf: &[u8], start: usize, len: usize) -> bool {
         let w: [u8; 16] = buf.get(at..at + 16)?.try_into().ok()?;
         Some(u128::from_le_bytes(w))
     };
-    if len < 16 {
-        if let Some(w) = word(start) {
-            let mask = (1u128 << (len * 8)) - 1;
-            return w & mask & HIGH == 0;
+    const HIGH64: u64 = 0x8080_8080_8080_8080;
+    let word64 = |at: usize| -> Option<u64> {
+        let w: [u8; 8] = buf.get(at..at + 8)?.try_into().ok()?;
+        Some(u64::from_le_bytes(w))
+    };
+    if len < 8 {
+        // One word, the bytes past the string masked off (a 64-bit shift: a 128-bit mask
+        // costs several instructions more, for the commonest strings).
+        if let Some(w) = word64(start) {
+            let mask = (1u64 << (len * 8)) - 1;
+            return w & mask & HIGH64 == 0;
+        }
+    } else if len < 16 {
+        // Two words, overlapping when shorter than 16 bytes.
+        if let (Some(a), Some(b)) = (word64(start), word64(start + len - 8)) {
+            return (a | b) & HIGH64 == 0;
         }
     } else if len <= 32 {
         // Two loads, overlapping when shorter than 32 bytes.

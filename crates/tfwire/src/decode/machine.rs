@@ -770,11 +770,17 @@ impl<'a> Machine<'a> {
         if self.pairs.try_reserve(want).is_err() {
             return Err(self.fail(Limit::ArenaBytes, at));
         }
-        for i in 0..want {
-            // JSON may omit attributes (they are null); MessagePack objects have exactly the
-            // declared count and no repeats (`claim`), so every slot is filled.
-            self.pairs.push((attrs.name(i), Value::Null));
+        if S::JSON {
+            // JSON may omit attributes (they are null): every slot starts null and is
+            // overwritten as its attribute comes.
+            for i in 0..want {
+                self.pairs.push((attrs.name(i), Value::Null));
+            }
         }
+        // MessagePack objects have exactly the declared count and no repeats (`claim`):
+        // while attributes come in the program's order, each is pushed as it is read, so
+        // `pairs` holds exactly the attributes read so far; the first one out of order
+        // fills the remaining slots (`claim`), which are then overwritten.
         let mut f = Self::frame(Kind::Object, State::Key, Cur::Ty(Ty::Dynamic), n, base, at);
         f.children = Children::Attrs(attrs);
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
@@ -921,7 +927,13 @@ impl<'a> Machine<'a> {
                 f.state = State::Value;
                 return Ok(KeyRead::Ready);
             };
-            self.pairs[slot].1 = v;
+            if S::JSON {
+                self.pairs[slot].1 = v;
+            } else {
+                // In order (checked above): attribute `i` is the next slot.
+                debug_assert_eq!(self.pairs.len(), slot);
+                self.pairs.push((attrs.name(i), v));
+            }
             f.done += 1;
             if self.ended(src, depth)? {
                 return Ok(KeyRead::Ended);
@@ -996,14 +1008,24 @@ impl<'a> Machine<'a> {
             if i <= done {
                 return i == done;
             }
+            // The attributes read so far were pushed in order (see `open_object`); from now
+            // on they come in any order, so every remaining slot starts null and is
+            // overwritten as its attribute comes.
+            if let Children::Attrs(attrs) = f.children {
+                for k in done..attrs.len() {
+                    self.pairs.push((attrs.name(k), Value::Null));
+                }
+            }
             // A MessagePack object's count is its number of attributes (checked at its start).
             let start = self.seen.len();
-            self.seen.resize(start + (f.len as usize).div_ceil(64), 0);
+            let words = (self.frames[depth - 1].len as usize).div_ceil(64);
+            self.seen.resize(start + words, 0);
             for k in 0..done {
                 self.seen[start + k / 64] |= 1 << (k % 64);
             }
-            f.seen = start as u32;
+            self.frames[depth - 1].seen = start as u32;
         }
+        let f = &self.frames[depth - 1];
         let (word, bit) = (f.seen as usize + i / 64, 1u64 << (i % 64));
         let fresh = self.seen[word] & bit == 0;
         self.seen[word] |= bit;
@@ -1083,6 +1105,12 @@ impl<'a> Machine<'a> {
                 }
             }
             Kind::Map => self.pairs.push((f.key, v)),
+            // MessagePack in the program's order: the attribute is the next slot (see
+            // `open_object`).
+            Kind::Object if !S::JSON && f.seen == IN_ORDER => {
+                debug_assert_eq!(self.pairs.len(), f.base as usize + f.attr as usize);
+                self.pairs.push((f.key, v));
+            }
             Kind::Object => self.pairs[f.base as usize + f.attr as usize].1 = v,
         }
         let f = &mut self.frames[depth - 1];

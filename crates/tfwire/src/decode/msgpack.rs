@@ -101,7 +101,7 @@ impl<'a> Source<'a> for Complete<'a> {
         Some(s)
     }
 
-    #[inline]
+    #[inline(always)]
     fn try_number(&mut self) -> Option<crate::Number<'a>> {
         use crate::Number;
         let b = &self.buf[self.pos..];
@@ -235,6 +235,9 @@ impl<'a> Source<'a> for Complete<'a> {
 #[inline(never)]
 fn decimal_text(b: &[u8]) -> Option<(crate::Number<'_>, usize)> {
     let (payload, len) = str_token(b)?;
+    if let Some(n) = crate::Number::parse_plain(payload) {
+        return Some((n, len));
+    }
     let s = crate::text::utf8(payload)?;
     Some((crate::Number::parse(s).ok()?, len))
 }
