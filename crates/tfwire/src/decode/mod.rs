@@ -422,34 +422,20 @@ impl Decoder {
     /// number texts.
     ///
     /// ```
-    /// use tfwire::json::tape::{INPUT_PADDING, TapeParser, TapeText};
+    /// use tfwire::json::tape::{INPUT_PADDING, TapeParser};
     /// use tfwire::{Config, Decoder, Program, Type};
     /// let text = br#"{"plan":{"n":2.50,"s":"x"}}"#;
     /// let mut buf = text.to_vec();
     /// buf.resize(text.len() + INPUT_PADDING, b' ');
+    /// let shape = tfwire::json::json_shape(text, 64, usize::MAX)?;
     /// let mut parser = TapeParser::default();
-    /// let offsets = {
-    ///     // Offsets are read before the tape borrows the buffer.
-    ///     let mut copy = buf.clone();
-    ///     let tape = parser.parse(&mut copy, text.len()).unwrap();
-    ///     drop(tape);
-    ///     parser.node_offsets(text).to_vec()
-    /// };
-    /// let tape = parser.parse(&mut buf, text.len()).unwrap();
-    /// // The value of "plan": node 2 onwards, one node and its 4 members' nodes.
-    /// struct Texts<'a>(&'a [u8], &'a [u32]);
-    /// impl<'a> TapeText<'a> for Texts<'a> {
-    ///     fn offset(&self, i: usize) -> usize { self.1.get(2 + i).map_or(self.0.len(), |&o| o as usize) }
-    ///     fn number_text(&self, i: usize) -> &'a str {
-    ///         let s = &self.0[self.offset(i)..];
-    ///         let n = s.iter().position(|b| !b"0123456789+-.eE".contains(b)).unwrap_or(s.len());
-    ///         std::str::from_utf8(&s[..n]).unwrap()
-    ///     }
-    /// }
+    /// let doc = parser.parse_document(&mut buf, text.len(), &shape)?;
+    /// // The value of "plan": node 2 onwards, one node and its 4 members' nodes; the
+    /// // document's subtree gives their offsets and number texts.
     /// let program = Program::compile(&Type::from_json(r#"["object",{"n":"number","s":"string"}]"#)?);
     /// let arena = bumpalo::Bump::new();
     /// let v = Decoder::new(Config::default())
-    ///     .decode_json_nodes(&program, &tape.0[2..7], &Texts(text, &offsets), &arena)?;
+    ///     .decode_json_nodes(&program, &doc.nodes()[2..7], &doc.subtree(2), &arena)?;
     /// assert_eq!(v.get("n").unwrap().as_number().unwrap().to_string(), "2.5");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -81,15 +81,18 @@ impl<'a, T: TapeText<'a> + ?Sized> TapeText<'a> for &T {
 /// buf.resize(text.len() + INPUT_PADDING, b' ');
 /// let tape = parser.parse(&mut buf, text.len()).unwrap();
 /// assert!(matches!(tape.0[0], Node::Object { len: 1, count: 4 }));
-/// // The byte offset of every node (here of the number 2.50) while the parser holds them.
-/// let offsets = parser.node_offsets(text);
-/// assert_eq!(offsets[4], 8);
 /// parser.recycle(tape);
+/// // With byte offsets and numbers' exact text: a document (here the number 2.50, node 4).
+/// let mut buf = text.to_vec();
+/// buf.resize(text.len() + INPUT_PADDING, b' ');
+/// let shape = tfwire::json::json_shape(text, 64, usize::MAX).unwrap();
+/// let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
+/// assert_eq!((doc.offset(4), doc.number_text(4)), (8, "2.50"));
+/// parser.recycle_document(doc);
 /// ```
 pub struct TapeParser {
     buffers: simd_json::Buffers,
     spare: Option<Tape<'static>>,
-    offsets: Vec<u32>,
     max_depth: usize,
 }
 
@@ -112,7 +115,6 @@ impl TapeParser {
         TapeParser {
             buffers: simd_json::Buffers::with_max_depth(0, max_depth),
             spare: None,
-            offsets: Vec::new(),
             max_depth,
         }
     }
@@ -190,7 +192,7 @@ impl TapeParser {
         // used again) and is given to simd-json, which writes unescaped strings through it
         // and returns; the tape keeps only shared `&'a str`s into it.
         // Exercised by: `json::tape::tests` (documents_know_every_offset_and_number_text,
-        // lazy_offsets_agree_with_node_offsets), the plan/state corpus harness of
+        // documents_agree_with_a_reading_of_the_text), the plan/state corpus harness of
         // tfwire-plan, and the schema loader's tests; run under Miri as the report and
         // `benches/README.md` say.
         let parse_buf: &'a mut [u8] = unsafe { core::slice::from_raw_parts_mut(ptr, size) };
@@ -230,23 +232,8 @@ impl TapeParser {
         self.spare = Some(tape.reset());
     }
 
-    /// The byte offset of every node of the tape last parsed by [`TapeParser::parse`], in
-    /// tape order, given the text it was parsed from (before its strings were unescaped:
-    /// any copy of it, or the buffer itself where no string had an escape). Computed on
-    /// each call; the vector is reused.
-    pub fn node_offsets(&mut self, input: &[u8]) -> &[u32] {
-        let n = node_offsets(
-            input,
-            self.buffers.structural_indexes(),
-            usize::MAX,
-            &mut self.offsets,
-        );
-        &self.offsets[..n]
-    }
-
     /// simd-json's structural indexes of the document last parsed: the byte offset of every
-    /// bracket, colon, comma, string and scalar, in document order (the input for
-    /// [`TapeParser::node_offsets`], for a caller that no longer holds the text).
+    /// bracket, colon, comma, string and scalar, in document order.
     pub fn structural_indexes(&self) -> &[u32] {
         self.buffers.structural_indexes()
     }
@@ -706,9 +693,8 @@ fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept:
 
 /// Whether simd-json's structural index `at` in `input` opens a value (a string, a scalar,
 /// `[` or `{`): punctuation (`:` `,` `]` `}`) does not, nor the end of the input (simd-json's
-/// last index may be there). The one rule that maps tape nodes to byte offsets, whether all
-/// at once ([`TapeParser::parse_document`], [`TapeParser::node_offsets`]) or one node when
-/// asked for (the typed decoder's lazy offsets).
+/// last index may be there). The rule that maps tape nodes to structural indexes (the
+/// [`Locator`]'s step over them).
 #[inline]
 pub(crate) fn opens_value(input: &[u8], at: u32) -> bool {
     /// Bytes that open a value (`true`); punctuation does not.
@@ -721,37 +707,6 @@ pub(crate) fn opens_value(input: &[u8], at: u32) -> bool {
         t
     };
     input.get(at as usize).is_some_and(|&b| OPENS[b as usize])
-}
-
-/// Fills `offsets` with the byte offset of every tape node: the structural indexes that
-/// open a value (strings, scalars, `[`, `{`).
-///
-/// Branch-free (every index is written, and kept by advancing past it only when it opens a
-/// value): which structurals are punctuation follows the document, so a filter's branch is
-/// mispredicted often, and this loop took a third of the time of simd-json's own second stage.
-///
-/// The offsets are the first `n` entries of `offsets` (`n` returned); the vector only ever
-/// grows, so a warm decoder neither allocates nor zero-fills it.
-/// `nodes` bounds the count (the tape's length, where known: the vector then needs no entry
-/// for punctuation, half of all structurals in a typical document).
-fn node_offsets(input: &[u8], structurals: &[u32], nodes: usize, offsets: &mut Vec<u32>) -> usize {
-    let len = structurals.len().min(nodes.saturating_add(1));
-    if offsets.len() < len {
-        // A new zeroed allocation (the allocator's zero pages), not a grown and memset one:
-        // the old entries are not needed.
-        *offsets = vec![0; len];
-    }
-    let mut n = 0;
-    for &i in structurals {
-        // Always there (a tape of `nodes` nodes has at most `nodes` values to open).
-        let Some(slot) = offsets.get_mut(n) else {
-            break;
-        };
-        *slot = i;
-        // simd-json's last structural index may be the end of the input: not a value.
-        n += usize::from(opens_value(input, i));
-    }
-    n
 }
 
 /// The error for a document simd-json rejected (`len` bytes long; `container`: it starts
@@ -862,7 +817,7 @@ mod tests {
     }
 
     #[test]
-    fn lazy_offsets_agree_with_node_offsets() {
+    fn documents_agree_with_a_reading_of_the_text() {
         let big = "7".repeat(320);
         let text = format!(
             r#" {{"a":[1,2.5,-3e2,[],{{}},"",true,null,"x\"y",[[0.125]]],"b\u0041":{{"c":[{big},1e999,"",{{"":false}}]}},
@@ -875,26 +830,16 @@ mod tests {
         let text = text.as_bytes();
         let shape = crate::json::json_shape(text, 16, usize::MAX).unwrap();
         let mut parser = TapeParser::default();
-        // Every node's offset by the eager rule, from a plain parse of a copy.
+        // Every node's offset by a plain recursive reading of the text (no simd-json).
         let mut copy = text.to_vec();
         copy.resize(text.len() + INPUT_PADDING, b' ');
         let mut plain = text.to_vec();
         plain.resize(text.len() + INPUT_PADDING, b' ');
-        let tape = parser.parse(&mut plain, text.len());
         // simd-json refuses 1e999 and the long integer without the document's setting
-        // aside; compare with the offsets of the text where they are floats it takes.
-        assert!(tape.is_err());
-        let tame = String::from_utf8(text.to_vec())
-            .unwrap()
-            .replace("1e999", "0.0  ")
-            .replace(&big, &format!("0.0{}", " ".repeat(big.len() - 3)));
-        let mut tame_buf = tame.as_bytes().to_vec();
-        tame_buf.resize(tame.len() + INPUT_PADDING, b' ');
-        let tape = parser.parse(&mut tame_buf, tame.len()).unwrap();
-        let n = tape.0.len();
-        parser.recycle(tape);
-        let eager: Vec<u32> = parser.node_offsets(tame.as_bytes()).to_vec();
-        assert_eq!(eager.len(), n);
+        // aside of wide numbers.
+        assert!(parser.parse(&mut plain, text.len()).is_err());
+        let reference = reference_offsets(text);
+        let n = reference.len();
         let doc = parser
             .parse_document(&mut copy, text.len(), &shape)
             .unwrap();
@@ -909,7 +854,7 @@ mod tests {
             scattered,
         ] {
             for i in order {
-                assert_eq!(doc.offset(i), eager[i] as usize, "node {i}");
+                assert_eq!(doc.offset(i), reference[i], "node {i}");
             }
         }
         assert_eq!(doc.offset(n), text.len());
@@ -1119,13 +1064,16 @@ mod tests {
     #[test]
     fn a_warm_parser_reuses_its_tape() {
         let mut p = TapeParser::default();
+        let mut first = None;
+        // The largest document first: every later tape fits in its allocation.
         for text in [&b"[1,\"x\",{\"k\":null}]"[..], b"{}", b"[[],[[]]]"] {
             let mut buf = text.to_vec();
             buf.resize(text.len() + INPUT_PADDING, b' ');
             let tape = p.parse(&mut buf, text.len()).unwrap();
-            let n = tape.0.len();
+            assert_eq!(tape.0.len(), reference_offsets(text).len());
+            let at = tape.0.as_ptr() as usize;
+            assert_eq!(*first.get_or_insert(at), at, "a new tape allocation");
             p.recycle(tape);
-            assert_eq!(p.node_offsets(text).len(), n);
         }
     }
 }
