@@ -12,6 +12,10 @@ use bumpalo::Bump;
 #[derive(Clone, Copy)]
 pub(crate) struct Cx<'a> {
     pub(crate) arena: &'a Bump,
+    /// The tape is a skeleton ([`Parser::parse_summary`](crate::Parser::parse_summary),
+    /// [`Parser::parse_change`](crate::Parser::parse_change)): the top-level members the
+    /// pre-pass sets aside are not modelled, whatever is left of their values.
+    pub(crate) skeleton: bool,
 }
 
 pub(crate) type Result<T> = core::result::Result<T, Error>;

@@ -139,7 +139,10 @@ impl<'a> Document<'a> {
 
 impl<'a> Tape<'a> {
     fn cx<'t>(&'t self, arena: &'t Bump) -> Cx<'t> {
-        Cx { arena }
+        Cx {
+            arena,
+            skeleton: self.is_compacted(),
+        }
     }
 
     /// Builds the typed model of a plan or state, telling which it is from the top-level

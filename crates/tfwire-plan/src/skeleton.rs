@@ -19,7 +19,9 @@
 //! stands: a rejected document is rejected exactly as by [`Parser::parse`](crate::Parser::parse).
 //! The values it drops are validated as JSON but not read, so a plan whose skipped member
 //! holds the wrong kind of value (`"planned_values": 5`, which the full model rejects) is
-//! summarised all the same.
+//! summarised all the same: a value of 4 bytes or fewer cannot be overwritten by `null` and
+//! stays as written, and the model of a compacted tape does not read the members the pass
+//! sets aside ([`sets_aside`]).
 //!
 //! For one change ([`Parser::parse_change`](crate::Parser::parse_change), `plan show
 //! ADDRESS`), the pass keeps the values of the resource changes (and drift entries) whose
@@ -33,6 +35,15 @@
 //! an offset in it back to the original text, so errors report offsets of the input as given.
 //! Its memory besides: a stack of a few bytes per nesting level and 8 bytes per removed run
 //! (adjacent runs merge: about two per resource change).
+
+/// Whether the top-level member `key` is one the pre-pass sets aside (its value becomes
+/// `null`, or stays as written when it is 4 bytes or shorter and cannot hold `null`): the
+/// model of a skeleton does not read these, so a short value is not read either.
+/// `provider_schemas` is left out: `plan show ADDRESS` keeps it for the renderer, and the
+/// model takes it as any value (a summary's `null` included).
+pub(crate) fn sets_aside(key: &str) -> bool {
+    key != "provider_schemas" && TOP.contains(&key.as_bytes())
+}
 
 /// Top-level plan members no summary reads (their values become `null`).
 const TOP: &[&[u8]] = &[

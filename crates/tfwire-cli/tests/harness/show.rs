@@ -525,7 +525,6 @@ fn plan_show_uses_the_schemas_of_a_redacted_plan() {
 /// recorded in corpus/conformance/decisions.jsonl (`plan/show-address/unread-members`).
 #[test]
 fn plan_show_address_skips_members_it_does_not_read() {
-    // Values longer than 4 bytes: shorter ones are still modelled (see the decision).
     let plan = br#"{"format_version":"1.2","planned_values":12345,"prior_state":"x y z","resource_changes":[
         {"address":"null_resource.a","mode":"managed","type":"null_resource","name":"a",
          "change":{"actions":["create"],"before":null,"after":{"id":"i"},"after_unknown":{}}},
@@ -541,6 +540,25 @@ fn plan_show_address_skips_members_it_does_not_read() {
         err.lines().next().unwrap(),
         "error: <stdin>: .planned_values: expected an object, found the number 12345 (at byte 41)"
     );
+    // Values of 4 bytes or fewer, which the pre-pass cannot overwrite with `null`, are not
+    // read either.
+    for short in ["5", "true", "[]", "\"ab\"", "1234"] {
+        let text = String::from_utf8(plan.to_vec())
+            .unwrap()
+            .replace("12345", short)
+            .replace("\"x y z\"", short);
+        let (code, out, err) = run(&["plan", "show", "-", "null_resource.a"], text.as_bytes());
+        assert_eq!(code, 0, "{short}: {err}");
+        assert!(out.contains("id = \"i\""), "{short}: {out}");
+        let (code, _, err) = run(&["plan", "summary", "-"], text.as_bytes());
+        assert_eq!(code, 0, "{short}: {err}");
+        let (code, _, err) = run(&["plan", "show", "-"], text.as_bytes());
+        assert_eq!(code, 1, "{short}");
+        assert!(
+            err.starts_with("error: <stdin>: .planned_values: expected an object"),
+            "{short}: {err}"
+        );
+    }
     // A syntax error anywhere is refused by both.
     let broken = [&plan[..plan.len() - 1], b"]"].concat();
     for args in [
