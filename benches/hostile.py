@@ -332,6 +332,21 @@ def build_cases(work: Path) -> list[Case]:
         for argv in (["plan", "summary"], ["plan", "summary", "--format", "markdown"],
                      ["plan", "summary", "--format", "tree"], ["plan", "show"] + schemas_of(f)):
             cases.append(Case(f"widths: {' '.join(argv)} {f}", "1-widths", argv + [str(w(f))], inputs=[w(f)]))
+    # Variants: names just under, at and far past the format width limit (65,535).
+    for n in (65_535, 262_144):
+        name = "b" * n
+        dump_json(w(f"address-{n}.json"), plan_doc([change(f"aws_instance.{name}", ["update"], {"a": 1}, {"a": 2})],
+                                                      {name: {"actions": ["update"], "before": "x", "after": "y",
+                                                              "after_unknown": False, "before_sensitive": False,
+                                                              "after_sensitive": False}}))
+        dump_json(w(f"attr-{n}-rawstate.json"),
+                  raw_state([raw_resource("aws_instance", "x", {name: "v", "b": {name: [1]}})], {name: {"value": 1}}))
+        for argv in (["plan", "summary"], ["plan", "show"], ["plan", "show", "--all"]):
+            cases.append(Case(f"widths: {' '.join(argv)} address-{n}.json", "1-widths",
+                              argv + [str(w(f"address-{n}.json"))], inputs=[w(f"address-{n}.json")], exits=(0,)))
+        cases.append(Case(f"widths: state show attr-{n}-rawstate.json", "1-widths",
+                          ["state", "show", str(w(f"attr-{n}-rawstate.json")), "aws_instance.x"],
+                          inputs=[w(f"attr-{n}-rawstate.json")], exits=(0,)))
     for f in ["long-attr-rawstate.json", "long-attr-v3state.json", "long-attr-state.tfplan"]:
         cases.append(Case(f"widths: state list {f}", "1-widths", ["state", "list", str(w(f))], inputs=[w(f)]))
         cases.append(Case(f"widths: state show {f}", "1-widths", ["state", "show", str(w(f)), "aws_instance.x"],
@@ -432,6 +447,14 @@ def build_cases(work: Path) -> list[Case]:
                plan_doc([change("aws_instance.x", ["delete", "create"], {"s": s_before}, {"s": s_after[::-1]},
                                 action_reason="replace_because_cannot_update",
                                 change_extra={"replace_paths": [["s"]]})]), "aws_instance.x")
+    n = 60_000
+    add_render("map-60k.json",
+               plan_doc([change("aws_instance.x", ["update"], {"tags": {f"k{i}": str(i) for i in range(n)}},
+                                {"tags": {f"k{i}": str(i + (i % 3 == 0)) for i in range(n)}})]), "aws_instance.x")
+    objs = [{"name": f"n{i}", "port": i, "on": True} for i in range(20_000)]
+    objs2 = objs[:10_000] + [{"name": "new", "port": -1, "on": False}] + objs[10_001:]
+    add_render("object-list-20k.json",
+               plan_doc([change("aws_instance.x", ["update"], {"rules": objs}, {"rules": objs2})]), "aws_instance.x")
     n = 20_000
     before = {f"attr_{i}": i for i in range(n)}
     after = {f"attr_{i}": i + 1 for i in range(n)}
@@ -453,6 +476,13 @@ def build_cases(work: Path) -> list[Case]:
         plan_doc([change(f"{deep_module}.aws_instance.x{i}", ["create"], None, {"a": 1}, module=deep_module)
                   for i in range(2)]),
     )
+    deeper = ".".join(["module.m"] * 50_000)
+    dump_json(w("deep-module-50k.json"),
+              plan_doc([change(f"{deeper}.aws_instance.x", ["create"], None, {"a": 1}, module=deeper)]))
+    for fmt in ("tree", "table"):
+        cases.append(Case(f"output: plan summary --format {fmt} deep-module-50k.json", "5-output",
+                          ["plan", "summary", "--format", fmt, str(w("deep-module-50k.json"))],
+                          inputs=[w("deep-module-50k.json")], exits=(0,)))
     for fmt in ("tree", "table", "markdown", "json"):
         cases.append(Case(f"output: plan summary --format {fmt} deep-module-360k.json", "5-output",
                           ["plan", "summary", "--format", fmt, str(w("deep-module-360k.json"))],
@@ -546,7 +576,7 @@ elif mode in ("mute-socket", "mute-socket-ignore-term"):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind(path)
     s.listen(0)  # never accepted, never answered
-    sys.stdout.write("1|6|unix|%s|grpc|\n" % path)
+    sys.stdout.write("1|6|unix|%s|grpc|%s\n" % (path, os.environ.get("FAKE_CERT", "")))
     sys.stdout.flush()
     try:
         time.sleep(3600)
@@ -573,7 +603,34 @@ def tap_cases(work: Path) -> list[Case]:
     for mode in ("mute-socket", "mute-socket-ignore-term"):
         out.append(Case(f"tap: provider {mode}, tap sent SIGTERM", "7-tap", ["tap", "--", str(fake), mode],
                         exits=(0, 1), timeout=20, env={**magic, **timeout_env}, signal_after=2.0, rss_bound_mib=256))
+    # AutoMTLS: the client's certificate in PLUGIN_CLIENT_CERT, the provider's in its line.
+    cert_pem, cert_b64 = self_signed(work)
+    mtls = {**magic, **timeout_env, "PLUGIN_CLIENT_CERT": cert_pem, "FAKE_CERT": cert_b64}
+    for mode in ("stall", "exit"):
+        out.append(Case(f"tap: AutoMTLS, provider {mode}", "7-tap", ["tap", "--", str(fake), mode], exits=(1,),
+                        timeout=20, env=mtls, rss_bound_mib=256))
+    out.append(Case("tap: AutoMTLS, provider mute-socket-ignore-term, tap sent SIGTERM", "7-tap",
+                    ["tap", "--", str(fake), "mute-socket-ignore-term"], exits=(0, 1), timeout=20, env=mtls,
+                    signal_after=2.0, rss_bound_mib=256))
+    out.append(Case("tap: AutoMTLS, a client certificate that is not one", "7-tap",
+                    ["tap", "--", str(fake), "mute-socket"], exits=(1,), timeout=20,
+                    env={**mtls, "PLUGIN_CLIENT_CERT": "-----BEGIN CERTIFICATE-----\nnot base64\n"},
+                    rss_bound_mib=256))
     return out
+
+
+def self_signed(work: Path) -> tuple[str, str]:
+    """A throwaway certificate (openssl): its PEM, and its DER in go-plugin's line encoding
+    (standard base64 without padding)."""
+    key, pem, der = work / "cert.key", work / "cert.pem", work / "cert.der"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-subj", "/CN=localhost", "-days", "1", "-keyout", str(key), "-out", str(pem)],
+                   check=True, capture_output=True)
+    subprocess.run(["openssl", "x509", "-in", str(pem), "-outform", "DER", "-out", str(der)], check=True,
+                   capture_output=True)
+    import base64
+
+    return pem.read_text(), base64.b64encode(der.read_bytes()).decode().rstrip("=")
 
 
 # --------------------------------------------------------------------------------------------
