@@ -1,6 +1,6 @@
 //! `tfwire state`: read states (`terraform show -json`) and raw `.tfstate` files.
 
-use crate::escape::{Inline, quote};
+use crate::escape::{Inline, Padded, column_width, quote};
 use crate::failure::Failure;
 use crate::humanplan::Node;
 use crate::render::{self, Layout};
@@ -451,13 +451,9 @@ fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>) {
         .map(|(k, v)| (Inline(k).to_string(), v.to_string()))
         .collect();
     pairs.sort();
-    let width = pairs
-        .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
+    let width = column_width(pairs.iter().map(|(k, _)| k.chars().count()));
     for (k, v) in pairs {
-        let _ = writeln!(out, "    {k:width$} = {v}");
+        let _ = writeln!(out, "    {} = {v}", Padded::chars(&k, width));
     }
 }
 

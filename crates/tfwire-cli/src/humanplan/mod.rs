@@ -28,7 +28,7 @@ mod state;
 mod text;
 mod value;
 
-use crate::escape::inline;
+use crate::escape::{Padded, column_width, inline};
 use draw::{Opts, render, symbol_markup};
 pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
@@ -583,11 +583,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
     }
 
     fn outputs(&self, outputs: &[(&str, differ::Diff<'_>)]) -> String {
-        let width = outputs
-            .iter()
-            .map(|(k, _)| attribute_name(k).len())
-            .max()
-            .unwrap_or(0);
+        let width = column_width(outputs.iter().map(|(k, _)| attribute_name(k).len()));
         let o = Opts {
             color: self.opts.color,
             ..Opts::default()
@@ -597,11 +593,10 @@ impl<'p, 'a> Renderer<'p, 'a> {
             .filter(|(_, d)| d.action != Action::NoOp)
             .map(|(k, d)| {
                 let name = attribute_name(k);
-                let n = name.chars().count();
                 format!(
-                    "{} {name}{} = {}",
+                    "{} {} = {}",
                     self.c(symbol_markup(d.action)),
-                    " ".repeat(width.saturating_sub(n)),
+                    Padded::chars(&name, width),
                     render(d, 0, o)
                 )
             })
