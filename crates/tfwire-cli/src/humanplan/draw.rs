@@ -471,6 +471,7 @@ fn as_json(
         after_sensitive: None,
         replace: Matcher::paths(Vec::new(), false),
         relevant: Matcher::Always,
+        children: Default::default(),
     };
     let jd = differ::json(&v);
     let mut action = d.action;
