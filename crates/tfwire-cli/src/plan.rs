@@ -275,13 +275,15 @@ impl FilterArgs {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
-    /// An aligned text table of the changes, then the counts.
+    /// An aligned text table of the changes, then the counts (a column aligns on entries
+    /// up to 128 characters; a longer one is written unpadded).
     Table,
     /// GitHub-flavoured Markdown, for pull request comments.
     Markdown,
     /// One JSON object.
     Json,
-    /// The changes as a tree of modules, then the counts.
+    /// The changes as a tree of modules, then the counts. Modules nest at most 32 levels:
+    /// deeper steps are joined on one line, `(N more levels on one line) module.a.module.b`.
     Tree,
 }
 
@@ -303,6 +305,13 @@ enum Format {
 /// it holds (no resource changes but managed resources in the prior state or drift:
 /// refresh-only; no resource or output changes while the configuration declares some:
 /// destroy); it changes only the texts of a plan without changes and which drift is drawn.
+///
+/// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name
+/// is written unpadded, the others align without it); values nest at most 32 levels deep,
+/// deeper ones are drawn `# (nested deeper than 32 levels, not shown)`; a list's changed
+/// middle (after its common first and last elements) is matched by OpenTofu's longest
+/// common subsequence up to 2^24 element pairs, above which its elements are shown
+/// removed and added.
 ///
 /// The JSON format is one object per change: address, action, previous_address,
 /// action_reason, importing, replace_paths and deposed when they apply, and `diff`: the

@@ -77,6 +77,10 @@ fn selected(filter: &str, address: &str) -> bool {
 /// own markers say (they may leave one out: tfwire fails closed). A resource whose type
 /// the schemas lack is an error: without its schema tfwire cannot know what is sensitive.
 /// A version 3 state (flat attributes) is printed as without --schemas.
+///
+/// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name is
+/// written unpadded); values nest at most 32 levels deep, deeper ones are drawn `# (nested
+/// deeper than 32 levels, not shown)`.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire state show terraform.tfstate aws_instance.web\n  \

@@ -807,3 +807,95 @@ fn json_primitive<'a>(v: &Val<'a>, ty: Prim) -> Diff<'a> {
     };
     diff(primitive(v, ty), action, false)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pair of sequences over three values up to five long.
+    fn sequences() -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|s: &Vec<u8>| {
+                    (0..3).map(move |v| {
+                        let mut s = s.clone();
+                        s.push(v);
+                        s
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    /// Setting the common prefix and suffix aside gives the same common subsequence (as
+    /// values, which is all `align` reads) as OpenTofu's dynamic programme on the whole.
+    #[test]
+    fn trimmed_lcs_is_the_dynamic_programmes() {
+        let all = sequences();
+        let eq = |a: &u8, b: &u8| a == b;
+        for xs in &all {
+            for ys in &all {
+                let values = |seq: Vec<usize>| seq.into_iter().map(|i| xs[i]).collect::<Vec<_>>();
+                assert_eq!(
+                    values(lcs(xs, ys, eq)),
+                    values(lcs_dp(xs, ys, eq)),
+                    "{xs:?} {ys:?}"
+                );
+            }
+        }
+    }
+
+    /// Above the cell cap, the middle has no common subsequence: the prefix and suffix
+    /// stay matched, the middle is removed and added.
+    #[test]
+    fn lcs_above_the_cap_keeps_prefix_and_suffix() {
+        let n = 4097; // 4097² > MAX_LCS_CELLS
+        assert!(n * n > MAX_LCS_CELLS);
+        let xs: Vec<u32> = std::iter::once(0)
+            .chain(1..=n as u32)
+            .chain([u32::MAX])
+            .collect();
+        // The middle of ys is xs's middle shifted: the DP would match n - 1 of it.
+        let ys: Vec<u32> = std::iter::once(0)
+            .chain(2..=n as u32 + 1)
+            .chain([u32::MAX])
+            .collect();
+        let seq = lcs(&xs, &ys, |a, b| a == b);
+        assert_eq!(seq, [0, xs.len() - 1]);
+        // Under the cap the same shape is matched in full.
+        let (xs, ys) = (&xs[..100], &ys[..100]);
+        assert_eq!(lcs(xs, ys, |a, b| a == b).len(), 99);
+    }
+
+    /// `align` over a list whose middle is above the cap: the common ends are paired,
+    /// every middle element is removed (before) or added (after).
+    #[test]
+    fn align_above_the_cap() {
+        let n = 4097;
+        let xs: Vec<u32> = (0..n + 2).collect();
+        let ys: Vec<u32> = std::iter::once(0)
+            .chain(n + 2..2 * n + 2)
+            .chain([n + 1])
+            .collect();
+        let mut pairs = Vec::new();
+        align(
+            &xs,
+            &ys,
+            |a, b| a == b,
+            |_, _| false,
+            |b, a| pairs.push((b, a)),
+        );
+        let (nb, na) = (xs.len(), ys.len());
+        assert_eq!(pairs.len(), 2 + 2 * n as usize);
+        assert_eq!(pairs[0], (0, 0));
+        assert_eq!(*pairs.last().unwrap(), (nb - 1, na - 1));
+        let removed = pairs.iter().filter(|(_, a)| *a == na).count();
+        let added = pairs.iter().filter(|(b, _)| *b == nb).count();
+        assert_eq!((removed, added), (n as usize, n as usize));
+    }
+}
