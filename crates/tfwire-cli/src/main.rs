@@ -1,6 +1,17 @@
 //! `tfwire`: decode, encode and inspect the values Terraform and OpenTofu exchange.
 //!
 //! Exit codes: 0 success, 1 the input was rejected, 2 usage error.
+//!
+//! Limits of the human renderings (`plan show`, `state show`, `plan summary`), which keep
+//! their time O(n log n) in the input and their output within a fixed multiple of it:
+//! columns align on names up to 128 characters (`escape::ALIGN_MAX`; a longer name is
+//! written unpadded); nesting is drawn 32 levels deep (`escape::DEPTH_MAX`; deeper module
+//! steps are joined on one line, deeper values drawn as a marker), so a line's indentation
+//! is at most about 140 bytes and the output at most about 70 bytes per input byte (a
+//! list of one-digit numbers 32 levels deep, two input bytes an element, is the worst
+//! case); a list diff runs OpenTofu's LCS on at most 2^24 element pairs after its common
+//! prefix and suffix (`humanplan::differ::MAX_LCS_CELLS`), above which the middle is shown
+//! removed and added.
 
 use clap::{Parser, Subcommand};
 use failure::Failure;

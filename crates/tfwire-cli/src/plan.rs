@@ -1,12 +1,13 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
-use crate::escape::{Inline, inline, quote};
+use crate::escape::{DEPTH_MAX, Inline, Padded, column_width, inline, quote};
 use crate::failure::Failure;
 use crate::input::Want;
 use crate::listing::{counts_line, listed, notes, output_counts_line};
 use crate::render;
 use crate::{humanplan, input, markdown, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use tfwire::schema::ProviderSchemas;
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
@@ -274,13 +275,15 @@ impl FilterArgs {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
-    /// An aligned text table of the changes, then the counts.
+    /// An aligned text table of the changes, then the counts (a column aligns on entries
+    /// up to 128 characters; a longer one is written unpadded).
     Table,
     /// GitHub-flavoured Markdown, for pull request comments.
     Markdown,
     /// One JSON object.
     Json,
-    /// The changes as a tree of modules, then the counts.
+    /// The changes as a tree of modules, then the counts. Modules nest at most 32 levels:
+    /// deeper steps are joined on one line, `(N more levels on one line) module.a.module.b`.
     Tree,
 }
 
@@ -302,6 +305,13 @@ enum Format {
 /// it holds (no resource changes but managed resources in the prior state or drift:
 /// refresh-only; no resource or output changes while the configuration declares some:
 /// destroy); it changes only the texts of a plan without changes and which drift is drawn.
+///
+/// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name
+/// is written unpadded, the others align without it); values nest at most 32 levels deep,
+/// deeper ones are drawn `# (nested deeper than 32 levels, not shown)`; a list's changed
+/// middle (after its common first and last elements) is matched by OpenTofu's longest
+/// common subsequence up to 2^24 element pairs, above which its elements are shown
+/// removed and added.
 ///
 /// The JSON format is one object per change: address, action, previous_address,
 /// action_reason, importing, replace_paths and deposed when they apply, and `diff`: the
@@ -624,33 +634,34 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
     Ok(())
 }
 
-/// An aligned table of escaped rows: ACTION, `second` (ADDRESS or OUTPUT), NOTES.
+/// An aligned table of escaped rows: ACTION, `second` (ADDRESS or OUTPUT), NOTES. A column
+/// is as wide as its longest entry up to [`crate::escape::ALIGN_MAX`] characters; a longer entry is
+/// written unpadded.
 fn table(
     out: &mut dyn Write,
     second: &str,
     rows: &[(String, String, String)],
     color: bool,
 ) -> std::io::Result<()> {
-    let wa = rows
-        .iter()
-        .map(|r| r.0.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(6);
-    let wb = rows
-        .iter()
-        .map(|r| r.1.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(second.len());
+    let wa = column_width(rows.iter().map(|r| r.0.chars().count())).max(6);
+    let wb = column_width(rows.iter().map(|r| r.1.chars().count())).max(second.len());
     writeln!(
         out,
         "{}",
-        format!("{:wa$}  {:wb$}  NOTES", "ACTION", second).trim_end()
+        format!(
+            "{}  {}  NOTES",
+            Padded::chars("ACTION", wa),
+            Padded::chars(second, wb)
+        )
+        .trim_end()
     )?;
     for (a, b, n) in rows {
-        let action = render::paint(&format!("{a:wa$}"), a, color);
-        writeln!(out, "{}", format!("{action}  {b:wb$}  {n}").trim_end())?;
+        let action = render::paint(&Padded::chars(a, wa).to_string(), a, color);
+        writeln!(
+            out,
+            "{}",
+            format!("{action}  {}  {n}", Padded::chars(b, wb)).trim_end()
+        )?;
     }
     Ok(())
 }
@@ -691,29 +702,51 @@ fn module_steps(address: &str) -> Vec<&str> {
     steps
 }
 
+/// The steps of `module_address` as the tree draws them: at most [`DEPTH_MAX`] levels, the
+/// last of which holds every step from there on (with the number of steps it joins beyond
+/// the first, 0 for a single step).
+fn tree_steps(module_address: &str) -> Vec<(&str, usize)> {
+    let mut steps: Vec<(&str, usize)> = module_steps(module_address)
+        .into_iter()
+        .map(|s| (s, 0))
+        .collect();
+    if steps.len() > DEPTH_MAX {
+        let joined = steps.len() - DEPTH_MAX;
+        // Every step is a slice of `module_address`; the last level runs from the first
+        // joined step to the end.
+        let from = steps[DEPTH_MAX - 1].0.as_ptr() as usize - module_address.as_ptr() as usize;
+        steps.truncate(DEPTH_MAX - 1);
+        steps.push((&module_address[from..], joined));
+    }
+    steps
+}
+
 /// A module's changes and its child modules, for the tree view.
 #[derive(Default)]
 struct ModuleNode<'s> {
     changes: Vec<&'s ChangeSummary<'s>>,
-    children: Vec<(String, ModuleNode<'s>)>,
+    /// The child modules in order of first appearance: name, the steps the name joins
+    /// beyond its first (see [`tree_steps`]), node.
+    children: Vec<(&'s str, usize, ModuleNode<'s>)>,
+    /// Where each child's name is in `children`.
+    index: HashMap<&'s str, usize>,
 }
 
 impl<'s> ModuleNode<'s> {
-    fn insert(&mut self, steps: &[&str], c: &'s ChangeSummary<'s>) {
-        match steps.split_first() {
-            None => self.changes.push(c),
-            Some((first, rest)) => {
-                let at = match self.children.iter().position(|(n, _)| n == first) {
-                    Some(at) => at,
-                    None => {
-                        self.children
-                            .push((first.to_string(), ModuleNode::default()));
-                        self.children.len() - 1
-                    }
-                };
-                self.children[at].1.insert(rest, c);
-            }
+    fn insert(&mut self, steps: &[(&'s str, usize)], c: &'s ChangeSummary<'s>) {
+        let mut node = self;
+        for &(name, joined) in steps {
+            let at = match node.index.get(name) {
+                Some(&at) => at,
+                None => {
+                    node.children.push((name, joined, ModuleNode::default()));
+                    node.index.insert(name, node.children.len() - 1);
+                    node.children.len() - 1
+                }
+            };
+            node = &mut node.children[at].2;
         }
+        node.changes.push(c);
     }
 
     fn write(&self, out: &mut dyn Write, prefix: &str, color: bool) -> std::io::Result<()> {
@@ -741,10 +774,18 @@ impl<'s> ModuleNode<'s> {
             };
             writeln!(out, "{}", line.trim_end())?;
         }
-        for (name, child) in &self.children {
+        for (name, joined, child) in &self.children {
             k += 1;
             let (branch, indent) = branch(k == n);
-            writeln!(out, "{prefix}{branch}{}", Inline(name))?;
+            if *joined > 0 {
+                writeln!(
+                    out,
+                    "{prefix}{branch}({joined} more levels on one line) {}",
+                    Inline(name)
+                )?;
+            } else {
+                writeln!(out, "{prefix}{branch}{}", Inline(name))?;
+            }
             child.write(out, &format!("{prefix}{indent}"), color)?;
         }
         Ok(())
@@ -761,17 +802,19 @@ fn branch(last: bool) -> (&'static str, &'static str) {
 }
 
 /// `--format tree`: the listed changes under their modules (root first), then the counts.
+/// Modules nest at most [`DEPTH_MAX`] levels deep: the steps of a deeper module path are
+/// joined on the last level's line after a marker, `(N more levels on one line)`.
 fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
     let mut root = ModuleNode::default();
     for c in s.changes.iter().filter(|c| listed(c)) {
-        root.insert(&module_steps(c.module_address), c);
+        root.insert(&tree_steps(c.module_address), c);
     }
     writeln!(out, "root")?;
     root.write(out, "", color)?;
     if !s.drift_changes.is_empty() {
         let mut drift = ModuleNode::default();
         for c in &s.drift_changes {
-            drift.insert(&module_steps(c.module_address), c);
+            drift.insert(&tree_steps(c.module_address), c);
         }
         writeln!(out, "\nChanged outside Terraform (drift):")?;
         writeln!(out, "root")?;

@@ -4,6 +4,7 @@
 //! either is sensitive). Keys are written bare or as JSON strings and values as JSON, so
 //! the document's text reaches the tree escaped (see `escape.rs`).
 
+use crate::escape::{DEPTH_MAX, Padded, column_width};
 use std::fmt::Write as _;
 use tfwire_plan::{Diff, DiffOp, Json, Merged, PathStep, Shape};
 
@@ -138,7 +139,9 @@ fn leaf_text(d: &Diff<'_>, element: bool) -> String {
     }
 }
 
-/// Writes the members (or elements) of a container node, indented by `indent`.
+/// Writes the members (or elements) of a container node, indented by `indent`. A container
+/// [`DEPTH_MAX`] levels deep (`indent` of four spaces a level) is drawn as a marker,
+/// `# (nested deeper than 32 levels, not shown)`, not indented again.
 pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout) {
     let array = d.shape == Shape::Array;
     let omitted = |c: &Diff<'_>| {
@@ -159,11 +162,7 @@ pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout
     let width = if array {
         0
     } else {
-        shown
-            .iter()
-            .map(|(s, _)| key_text(s).chars().count())
-            .max()
-            .unwrap_or(0)
+        column_width(shown.iter().map(|(s, _)| key_text(s).chars().count()))
     };
     let pad = " ".repeat(indent);
     for (step, child) in shown {
@@ -183,11 +182,16 @@ pub(crate) fn body(out: &mut String, d: &Diff<'_>, indent: usize, layout: Layout
         let lead = if array {
             format!("{pad}{m}")
         } else {
-            format!("{pad}{m}{:width$} = ", key_text(step))
+            format!("{pad}{m}{} = ", Padded::chars(&key_text(step), width))
         };
         let comma = if array { "," } else { "" };
         if child.children.is_empty() {
             let _ = writeln!(out, "{lead}{}{comma}{forces}", leaf_text(child, array));
+        } else if indent / 4 >= DEPTH_MAX {
+            let _ = writeln!(
+                out,
+                "{lead}# (nested deeper than {DEPTH_MAX} levels, not shown){comma}{forces}"
+            );
         } else {
             let (open, close) = if child.shape == Shape::Array {
                 ("[", "]")

@@ -1,6 +1,6 @@
 //! `tfwire state`: read states (`terraform show -json`) and raw `.tfstate` files.
 
-use crate::escape::{Inline, quote};
+use crate::escape::{Inline, Padded, column_width, quote};
 use crate::failure::Failure;
 use crate::humanplan::Node;
 use crate::render::{self, Layout};
@@ -77,6 +77,10 @@ fn selected(filter: &str, address: &str) -> bool {
 /// own markers say (they may leave one out: tfwire fails closed). A resource whose type
 /// the schemas lack is an error: without its schema tfwire cannot know what is sensitive.
 /// A version 3 state (flat attributes) is printed as without --schemas.
+///
+/// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name is
+/// written unpadded); values nest at most 32 levels deep, deeper ones are drawn `# (nested
+/// deeper than 32 levels, not shown)`.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire state show terraform.tfstate aws_instance.web\n  \
@@ -451,13 +455,9 @@ fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>) {
         .map(|(k, v)| (Inline(k).to_string(), v.to_string()))
         .collect();
     pairs.sort();
-    let width = pairs
-        .iter()
-        .map(|(k, _)| k.chars().count())
-        .max()
-        .unwrap_or(0);
+    let width = column_width(pairs.iter().map(|(k, _)| k.chars().count()));
     for (k, v) in pairs {
-        let _ = writeln!(out, "    {k:width$} = {v}");
+        let _ = writeln!(out, "    {} = {v}", Padded::chars(&k, width));
     }
 }
 

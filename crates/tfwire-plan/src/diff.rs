@@ -7,7 +7,7 @@ use crate::merged::{Mark, Merged};
 use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// What happens to one node of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,7 +111,8 @@ impl<'a> Diff<'a> {
         replace_paths: &[Path<'_>],
     ) -> Diff<'a> {
         let mut path = Path::root();
-        build(before, after, &mut path, replace_paths)
+        let replace: HashSet<&[PathStep<'_>]> = replace_paths.iter().map(|p| p.steps()).collect();
+        build(before, after, &mut path, &replace)
     }
 
     /// Whether this node is a leaf with a sensitive side: anything at or below `before` or
@@ -262,11 +263,11 @@ fn build<'a>(
     before: Option<Merged<'a>>,
     after: Option<Merged<'a>>,
     path: &mut Path<'a>,
-    replace_paths: &[Path<'_>],
+    replace_paths: &HashSet<&[PathStep<'_>]>,
 ) -> Diff<'a> {
     let before = before.filter(present);
     let after = after.filter(present);
-    let forces_replacement = replace_paths.iter().any(|p| p.steps() == path.steps());
+    let forces_replacement = replace_paths.contains(path.steps());
     let (sb, sa) = (
         before.as_ref().map_or(Shape::Leaf, shape),
         after.as_ref().map_or(Shape::Leaf, shape),
@@ -316,26 +317,29 @@ fn children<'a>(
     after: Option<Merged<'a>>,
     shape: Shape,
     path: &mut Path<'a>,
-    replace_paths: &[Path<'_>],
+    replace_paths: &HashSet<&[PathStep<'_>]>,
 ) -> Vec<(PathStep<'a>, Diff<'a>)> {
     let mut out = Vec::new();
     match shape {
         Shape::Leaf => {}
         Shape::Object => {
+            // Each side's children once, by key (not looked up member by member, which
+            // is quadratic in the width of the object).
             let mut keys: Vec<Cow<'a, str>> = Vec::new();
-            let mut seen: HashSet<Cow<'a, str>> = HashSet::new();
-            for side in [before, after].into_iter().flatten() {
-                for (step, _) in side.children() {
-                    if let PathStep::Attr(k) | PathStep::Key(k) = step
-                        && seen.insert(k.clone())
-                    {
-                        keys.push(k);
+            let mut sides: [HashMap<Cow<'a, str>, Merged<'a>>; 2] = Default::default();
+            for (side, found) in [before, after].into_iter().zip(&mut sides) {
+                for (step, m) in side.map(|s| s.children()).unwrap_or_default() {
+                    if let PathStep::Attr(k) | PathStep::Key(k) = step {
+                        keys.push(k.clone());
+                        found.insert(k, m);
                     }
                 }
             }
+            let mut seen: HashSet<Cow<'a, str>> = HashSet::new();
+            keys.retain(|k| seen.insert(k.clone()));
             for k in keys {
-                let b = before.and_then(|m| m.member(&k));
-                let a = after.and_then(|m| m.member(&k));
+                let b = sides[0].get(&k).copied();
+                let a = sides[1].get(&k).copied();
                 path.push(PathStep::Attr(k.clone()));
                 // Recursion is bounded by the parser's depth limit.
                 let child = build(b, a, path, replace_paths);
@@ -344,11 +348,23 @@ fn children<'a>(
             }
         }
         Shape::Array => {
-            let len = |m: Option<Merged<'a>>| m.map_or(0, |m| m.children().len());
-            let n = len(before).max(len(after));
+            let elements = |m: Option<Merged<'a>>| -> Vec<Option<Merged<'a>>> {
+                let children = m.map(|m| m.children()).unwrap_or_default();
+                let mut out = vec![None; children.len()];
+                for (step, c) in children {
+                    if let PathStep::Index(i) = step
+                        && let Some(slot) = usize::try_from(i).ok().and_then(|i| out.get_mut(i))
+                    {
+                        *slot = Some(c);
+                    }
+                }
+                out
+            };
+            let (bs, as_) = (elements(before), elements(after));
+            let n = bs.len().max(as_.len());
             for i in 0..n {
-                let b = before.and_then(|m| m.element(i));
-                let a = after.and_then(|m| m.element(i));
+                let b = bs.get(i).copied().flatten();
+                let a = as_.get(i).copied().flatten();
                 path.push(PathStep::Index(i as u64));
                 let child = build(b, a, path, replace_paths);
                 path.pop();

@@ -11,6 +11,7 @@
 use crate::json::Json;
 use crate::{Path, PathStep};
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// A marker tree (`after_unknown`, `after_sensitive`, `before_sensitive`,
 /// `sensitive_values`) at one node.
@@ -234,6 +235,9 @@ impl<'a> Merged<'a> {
     /// The children of an object or array node, in order: the value's members (or
     /// elements), then members only the unknown tree names (unknown values that `after`
     /// leaves out). A wholly unknown node has no children: nothing is known of its shape.
+    ///
+    /// O(n) in the number of children: the members of the value and of its markers are
+    /// indexed once, not looked up one by one.
     pub fn children(&self) -> Vec<(PathStep<'a>, Merged<'a>)> {
         let mut out = Vec::new();
         if self.is_unknown() {
@@ -243,16 +247,35 @@ impl<'a> Merged<'a> {
             Mark::Tree(t) => Some(t),
             Mark::All(_) => None,
         };
+        let value = Index::of(self.value);
+        let unknown = Index::of_mark(self.unknown);
+        let sensitive = Index::of_mark(self.sensitive);
+        let member = |k: &str| {
+            let child = Merged::new(
+                value.key(k),
+                unknown.mark_member(self.unknown, k),
+                sensitive.mark_member(self.sensitive, k),
+            );
+            child.exists().then_some(child)
+        };
+        let element = |i: usize| {
+            let child = Merged::new(
+                value.index(i),
+                unknown.mark_element(self.unknown, i),
+                sensitive.mark_element(self.sensitive, i),
+            );
+            child.exists().then_some(child)
+        };
         if let Some(obj) = self.value.and_then(|v| v.as_object()) {
             for (k, _) in obj.iter() {
-                if let Some(m) = self.member(k) {
+                if let Some(m) = member(k) {
                     out.push((PathStep::Attr(Cow::Borrowed(k)), m));
                 }
             }
             if let Some(t) = tree.and_then(|t| t.as_object()) {
                 for (k, _) in t.iter() {
-                    if obj.get(k).is_none()
-                        && let Some(m) = self.member(k)
+                    if value.key(k).is_none()
+                        && let Some(m) = member(k)
                     {
                         out.push((PathStep::Attr(Cow::Borrowed(k)), m));
                     }
@@ -263,7 +286,7 @@ impl<'a> Merged<'a> {
                 .len()
                 .max(tree.and_then(|t| t.as_array()).map_or(0, |t| t.len()));
             for i in 0..n {
-                if let Some(m) = self.element(i) {
+                if let Some(m) = element(i) {
                     out.push((PathStep::Index(i as u64), m));
                 }
             }
@@ -271,13 +294,13 @@ impl<'a> Merged<'a> {
             // No value here (absent or null) but a tree of unknowns: take its shape.
             if let Some(obj) = t.as_object() {
                 for (k, _) in obj.iter() {
-                    if let Some(m) = self.member(k) {
+                    if let Some(m) = member(k) {
                         out.push((PathStep::Attr(Cow::Borrowed(k)), m));
                     }
                 }
             } else if let Some(arr) = t.as_array() {
                 for i in 0..arr.len() {
-                    if let Some(m) = self.element(i) {
+                    if let Some(m) = element(i) {
                         out.push((PathStep::Index(i as u64), m));
                     }
                 }
@@ -315,6 +338,66 @@ impl<'a> Merged<'a> {
 
 /// Whether a marker tree marks anything: a `true` leaf, or a leaf that is not a marker
 /// (see [`Mark::from_json`]). Recursion is bounded by the parser's depth limit.
+/// A container's children, indexed once: an object's members by key (the last of a
+/// repeated key, as [`Json::get`] finds), an array's elements by position.
+enum Index<'a> {
+    None,
+    Object(HashMap<&'a str, Json<'a>>),
+    Array(Vec<Json<'a>>),
+}
+
+impl<'a> Index<'a> {
+    fn of(v: Option<Json<'a>>) -> Index<'a> {
+        let Some(v) = v else { return Index::None };
+        if let Some(o) = v.as_object() {
+            Index::Object(o.iter().collect())
+        } else if let Some(a) = v.as_array() {
+            Index::Array(a.iter().collect())
+        } else {
+            Index::None
+        }
+    }
+
+    fn of_mark(m: Mark<'a>) -> Index<'a> {
+        match m {
+            Mark::Tree(t) => Index::of(Some(t)),
+            Mark::All(_) => Index::None,
+        }
+    }
+
+    fn key(&self, k: &str) -> Option<Json<'a>> {
+        match self {
+            Index::Object(m) => m.get(k).copied(),
+            _ => None,
+        }
+    }
+
+    fn index(&self, i: usize) -> Option<Json<'a>> {
+        match self {
+            Index::Array(es) => es.get(i).copied(),
+            _ => None,
+        }
+    }
+
+    /// [`Mark::member`] of `mark`, this being `mark`'s index.
+    fn mark_member(&self, mark: Mark<'a>, k: &str) -> Mark<'a> {
+        match (mark, self) {
+            (Mark::All(b), _) => Mark::All(b),
+            (Mark::Tree(_), Index::Object(_)) => Mark::from_json(self.key(k)),
+            (Mark::Tree(_), _) => Mark::All(true),
+        }
+    }
+
+    /// [`Mark::element`] of `mark`, this being `mark`'s index.
+    fn mark_element(&self, mark: Mark<'a>, i: usize) -> Mark<'a> {
+        match (mark, self) {
+            (Mark::All(b), _) => Mark::All(b),
+            (Mark::Tree(_), Index::Array(_)) => Mark::from_json(self.index(i)),
+            (Mark::Tree(_), _) => Mark::All(true),
+        }
+    }
+}
+
 fn tree_any(t: Json<'_>) -> bool {
     if let Some(o) = t.as_object() {
         o.iter().any(|(_, v)| tree_any(v))

@@ -8,7 +8,10 @@
 //! unknown is diffed against its parent's schema.
 
 use super::node::Node;
-use super::value::{Action, Matcher, Unknown, V, Val, combine, deep_eq, is_array, is_object, len};
+use super::value::{
+    Action, Matcher, Unknown, V, Val, combine, deep_eq, is_array, is_object, len, value_ids,
+};
+use std::collections::HashMap;
 use tfwire::Type;
 use tfwire::schema::{Attribute, AttributeType, Block, Nesting};
 use tfwire_plan::JsonKind;
@@ -535,12 +538,19 @@ fn slice<'a>(
             .unwrap_or_default()
     };
     let (before, after) = (items(v.before), items(v.after));
+    // Elements are compared by id (deep-equal values share one), so that each comparison
+    // of the LCS costs O(1) whatever the elements' size.
+    let mut ids = HashMap::new();
+    let before_ids = value_ids(before.iter().map(|n| Some(*n)), &mut ids);
+    let after_ids = value_ids(after.iter().map(|n| Some(*n)), &mut ids);
+    let before: Vec<(u32, Node<'a>)> = before_ids.into_iter().zip(before).collect();
+    let after: Vec<(u32, Node<'a>)> = after_ids.into_iter().zip(after).collect();
     let mut out = Vec::new();
     align(
         &before,
         &after,
-        |a, b| super::value::json_eq(*a, *b),
-        |a, b| related(*a, *b),
+        |a, b| a.0 == b.0,
+        |a, b| related(a.1, b.1),
         |bi, ai| {
             let d = f(v.element(bi, ai));
             current = combine(current, d.action);
@@ -594,13 +604,39 @@ pub(super) fn align<T>(
     }
 }
 
-/// The most cells [`lcs`] fills (64 MiB of counters and flags): longer lists are shown
-/// as removed and added whole rather than exhausting memory.
-const MAX_LCS_CELLS: usize = 1 << 24;
+/// The most cells [`lcs`]'s dynamic programme fills (2^24, 80 MiB of counters and flags),
+/// on what is left of two lists once their common prefix and suffix are set aside. Above
+/// it, the middle's elements are shown removed and added: O(n) instead of the O(w × h) of
+/// the LCS (recorded in `corpus/conformance/decisions.jsonl`, `render/list-diff/lcs-cap`).
+pub(super) const MAX_LCS_CELLS: usize = 1 << 24;
 
 /// The longest common subsequence of two sequences, as indexes into `xs`, chosen as
-/// OpenTofu's dynamic programme chooses it.
+/// OpenTofu's dynamic programme chooses it (its values, which are all the caller uses).
+///
+/// The common prefix and suffix are matched first (O(n); the DP would match them the
+/// same way), and the DP runs on the middle. Worst case O(n + [`MAX_LCS_CELLS`]) time
+/// and memory: a middle with more cells than that has no common subsequence (its
+/// elements are shown removed and added).
 fn lcs<T>(xs: &[T], ys: &[T], eq: impl Fn(&T, &T) -> bool) -> Vec<usize> {
+    let prefix = xs.iter().zip(ys).take_while(|(x, y)| eq(x, y)).count();
+    let suffix = xs[prefix..]
+        .iter()
+        .rev()
+        .zip(ys[prefix..].iter().rev())
+        .take_while(|(x, y)| eq(x, y))
+        .count();
+    let (mx, my) = (
+        &xs[prefix..xs.len() - suffix],
+        &ys[prefix..ys.len() - suffix],
+    );
+    let mut seq: Vec<usize> = (0..prefix).collect();
+    seq.extend(lcs_dp(mx, my, &eq).into_iter().map(|i| prefix + i));
+    seq.extend(xs.len() - suffix..xs.len());
+    seq
+}
+
+/// [`lcs`]'s dynamic programme (OpenTofu's), on at most [`MAX_LCS_CELLS`] cells.
+fn lcs_dp<T>(xs: &[T], ys: &[T], eq: impl Fn(&T, &T) -> bool) -> Vec<usize> {
     let (w, h) = (xs.len(), ys.len());
     if w == 0 || h == 0 || w.saturating_mul(h) > MAX_LCS_CELLS {
         return Vec::new();
@@ -650,29 +686,7 @@ fn lcs<T>(xs: &[T], ys: &[T], eq: impl Fn(&T, &T) -> bool) -> Vec<usize> {
 /// (unchanged), the rest are removed or added.
 fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Action) {
     let (nb, na) = (len(v.before), len(v.after));
-    let mut found_before: Vec<Option<usize>> = vec![None; nb];
-    let mut found_after: Vec<Option<usize>> = vec![None; na];
-    // Matching compares every pair: sets too big for that are shown removed and added.
-    let pairs = if nb.saturating_mul(na) > MAX_LCS_CELLS {
-        0
-    } else {
-        nb
-    };
-    for (bi, fb) in found_before.iter_mut().enumerate().take(pairs) {
-        for (ai, fa) in found_after.iter_mut().enumerate() {
-            if fa.is_some() {
-                continue;
-            }
-            let c = v.element(bi, ai);
-            if deep_eq(c.before, c.after)
-                && c.is_before_sensitive() == c.is_after_sensitive()
-                && !c.is_unknown()
-            {
-                *fb = Some(ai);
-                *fa = Some(bi);
-            }
-        }
-    }
+    let (found_before, found_after) = v.set_pairs();
     let mut current = v.default_iteration_action();
     let mut out = Vec::with_capacity(nb.max(na));
     let mut visit = |bi: usize, ai: usize| {
@@ -792,4 +806,96 @@ fn json_primitive<'a>(v: &Val<'a>, ty: Prim) -> Diff<'a> {
         _ => Action::Update,
     };
     diff(primitive(v, ty), action, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pair of sequences over three values up to five long.
+    fn sequences() -> Vec<Vec<u8>> {
+        let mut all = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|s: &Vec<u8>| {
+                    (0..3).map(move |v| {
+                        let mut s = s.clone();
+                        s.push(v);
+                        s
+                    })
+                })
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    /// Setting the common prefix and suffix aside gives the same common subsequence (as
+    /// values, which is all `align` reads) as OpenTofu's dynamic programme on the whole.
+    #[test]
+    fn trimmed_lcs_is_the_dynamic_programmes() {
+        let all = sequences();
+        let eq = |a: &u8, b: &u8| a == b;
+        for xs in &all {
+            for ys in &all {
+                let values = |seq: Vec<usize>| seq.into_iter().map(|i| xs[i]).collect::<Vec<_>>();
+                assert_eq!(
+                    values(lcs(xs, ys, eq)),
+                    values(lcs_dp(xs, ys, eq)),
+                    "{xs:?} {ys:?}"
+                );
+            }
+        }
+    }
+
+    /// Above the cell cap, the middle has no common subsequence: the prefix and suffix
+    /// stay matched, the middle is removed and added.
+    #[test]
+    fn lcs_above_the_cap_keeps_prefix_and_suffix() {
+        let n = 4097; // 4097² > MAX_LCS_CELLS
+        assert!(n * n > MAX_LCS_CELLS);
+        let xs: Vec<u32> = std::iter::once(0)
+            .chain(1..=n as u32)
+            .chain([u32::MAX])
+            .collect();
+        // The middle of ys is xs's middle shifted: the DP would match n - 1 of it.
+        let ys: Vec<u32> = std::iter::once(0)
+            .chain(2..=n as u32 + 1)
+            .chain([u32::MAX])
+            .collect();
+        let seq = lcs(&xs, &ys, |a, b| a == b);
+        assert_eq!(seq, [0, xs.len() - 1]);
+        // Under the cap the same shape is matched in full.
+        let (xs, ys) = (&xs[..100], &ys[..100]);
+        assert_eq!(lcs(xs, ys, |a, b| a == b).len(), 99);
+    }
+
+    /// `align` over a list whose middle is above the cap: the common ends are paired,
+    /// every middle element is removed (before) or added (after).
+    #[test]
+    fn align_above_the_cap() {
+        let n = 4097;
+        let xs: Vec<u32> = (0..n + 2).collect();
+        let ys: Vec<u32> = std::iter::once(0)
+            .chain(n + 2..2 * n + 2)
+            .chain([n + 1])
+            .collect();
+        let mut pairs = Vec::new();
+        align(
+            &xs,
+            &ys,
+            |a, b| a == b,
+            |_, _| false,
+            |b, a| pairs.push((b, a)),
+        );
+        let (nb, na) = (xs.len(), ys.len());
+        assert_eq!(pairs.len(), 2 + 2 * n as usize);
+        assert_eq!(pairs[0], (0, 0));
+        assert_eq!(*pairs.last().unwrap(), (nb - 1, na - 1));
+        let removed = pairs.iter().filter(|(_, a)| *a == na).count();
+        let added = pairs.iter().filter(|(b, _)| *b == nb).count();
+        assert_eq!((removed, added), (n as usize, n as usize));
+    }
 }

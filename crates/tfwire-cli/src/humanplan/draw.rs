@@ -4,6 +4,7 @@
 use super::differ::{self, Blocks, Diff, Prim, R};
 use super::text::{attribute_name, color, json_prefix, quote};
 use super::value::{Action, Matcher, Unknown, V, Val, json};
+use crate::escape::{DEPTH_MAX, Padded, column_width};
 use std::fmt::Write as _;
 use tfwire_plan::Json;
 
@@ -86,18 +87,27 @@ fn unchanged(what: &str, n: usize, o: Opts) -> String {
 }
 
 /// `key` left-aligned in `width` (a width in bytes, as OpenTofu measures it, filled up by
-/// characters).
+/// characters; at most [`crate::escape::ALIGN_MAX`], see [`column_width`]).
 fn aligned(key: &str, width: usize) -> String {
-    let n = key.chars().count();
-    format!("{key}{}", " ".repeat(width.saturating_sub(n)))
+    Padded::chars(key, width).to_string()
 }
 
 fn is_important(key: &str) -> bool {
     matches!(key, "id" | "name" | "tags")
 }
 
-/// Draws `d` at `indent` (in steps of four spaces).
+/// Draws `d` at `indent` (in steps of four spaces). A collection or block more than
+/// [`DEPTH_MAX`] levels deep is drawn as a marker, `# (nested deeper than 32 levels, not
+/// shown)`, so indentation cannot make the output grow with the square of the nesting.
 pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
+    if indent > DEPTH_MAX
+        && matches!(
+            d.r,
+            R::Object { .. } | R::Map { .. } | R::List { .. } | R::Set { .. } | R::Block { .. }
+        )
+    {
+        return format!("{}{}", too_deep(o), forces(d.replace, o));
+    }
     match &d.r {
         R::Primitive { before, after, ty } => primitive(d, *before, *after, *ty, indent, o),
         R::Object { attrs, nested } => object(d, attrs, *nested, indent, o),
@@ -144,6 +154,13 @@ pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
             null_suffix(d.action, o)
         ),
     }
+}
+
+/// The marker drawn for a value nested deeper than [`DEPTH_MAX`] levels.
+fn too_deep(o: Opts) -> String {
+    o.c(&format!(
+        "[dark_gray]# (nested deeper than {DEPTH_MAX} levels, not shown)[reset]"
+    ))
 }
 
 fn sensitive_block(replace: bool, indent: usize, o: Opts) -> String {
@@ -454,6 +471,7 @@ fn as_json(
         after_sensitive: None,
         replace: Matcher::paths(Vec::new(), false),
         relevant: Matcher::Always,
+        children: Default::default(),
     };
     let jd = differ::json(&v);
     let mut action = d.action;
@@ -505,11 +523,7 @@ fn object(
         no_null_suffix: !nested,
         ..o.child()
     };
-    let width = attrs
-        .iter()
-        .map(|(k, _)| attribute_name(k).len())
-        .max()
-        .unwrap_or(0);
+    let width = column_width(attrs.iter().map(|(k, _)| attribute_name(k).len()));
     let mut hidden = 0;
     let mut buf = format!("{{{}\n", forces(d.replace, o));
     for (key, a) in attrs {
@@ -571,11 +585,7 @@ fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o:
     }
     let mut sorted: Vec<&(&str, Diff<'_>)> = elems.iter().collect();
     sorted.sort_by(|x, y| x.0.cmp(y.0));
-    let width = sorted
-        .iter()
-        .map(|(k, _)| quote(k).len())
-        .max()
-        .unwrap_or(0);
+    let width = column_width(sorted.iter().map(|(k, _)| quote(k).len()));
     let eo = Opts {
         no_null_suffix: d.action == Action::Delete || nested,
         force_replacement: child_forces,
@@ -752,11 +762,7 @@ fn block(
     if attrs.is_empty() && groups.is_empty() {
         return format!("{{}}{}", forces(d.replace, o));
     }
-    let width = attrs
-        .iter()
-        .map(|(k, _)| attribute_name(k).len())
-        .max()
-        .unwrap_or(0);
+    let width = column_width(attrs.iter().map(|(k, _)| attribute_name(k).len()));
     let io = Opts {
         show_unchanged: true,
         ..o.child()

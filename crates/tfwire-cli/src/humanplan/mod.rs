@@ -28,7 +28,7 @@ mod state;
 mod text;
 mod value;
 
-use crate::escape::inline;
+use crate::escape::{Padded, column_width, inline};
 use draw::{Opts, render, symbol_markup};
 pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
@@ -37,6 +37,7 @@ pub(crate) use value::Action;
 use value::{Matcher, Val};
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
 use tfwire_plan::{Json, JsonKind, Mode, Plan, ResourceChange};
@@ -183,12 +184,22 @@ fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
         .collect();
     names.sort_unstable();
     names.dedup();
+    // Each side's members indexed once (a lookup per name would be quadratic).
+    let sides: Vec<HashMap<&str, Json<'_>>> = [c.before, c.after]
+        .into_iter()
+        .flatten()
+        .map(|side| {
+            side.as_object()
+                .map(|o| o.iter().collect())
+                .unwrap_or_default()
+        })
+        .collect();
     Block {
         attributes: names
             .into_iter()
             .map(|n| Attribute {
                 name: n.to_string(),
-                ty: AttributeType::Type(type_from_values(rc, n)),
+                ty: AttributeType::Type(type_from_values(&sides, n)),
                 required: false,
                 optional: true,
                 computed: false,
@@ -203,9 +214,10 @@ fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
 }
 
 /// The primitive type every known value of the top-level attribute `name` has, or `dynamic`.
-fn type_from_values(rc: &ResourceChange<'_>, name: &str) -> tfwire::Type {
+/// `sides` holds the members of the change's `before` and `after` objects.
+fn type_from_values(sides: &[HashMap<&str, Json<'_>>], name: &str) -> tfwire::Type {
     let mut ty = None;
-    for side in [rc.change.before, rc.change.after].into_iter().flatten() {
+    for side in sides {
         let this = match side.get(name).map(|v| v.kind()) {
             None | Some(JsonKind::Null) => continue,
             Some(JsonKind::String) => tfwire::Type::String,
@@ -583,11 +595,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
     }
 
     fn outputs(&self, outputs: &[(&str, differ::Diff<'_>)]) -> String {
-        let width = outputs
-            .iter()
-            .map(|(k, _)| attribute_name(k).len())
-            .max()
-            .unwrap_or(0);
+        let width = column_width(outputs.iter().map(|(k, _)| attribute_name(k).len()));
         let o = Opts {
             color: self.opts.color,
             ..Opts::default()
@@ -597,11 +605,10 @@ impl<'p, 'a> Renderer<'p, 'a> {
             .filter(|(_, d)| d.action != Action::NoOp)
             .map(|(k, d)| {
                 let name = attribute_name(k);
-                let n = name.chars().count();
                 format!(
-                    "{} {name}{} = {}",
+                    "{} {} = {}",
                     self.c(symbol_markup(d.action)),
-                    " ".repeat(width.saturating_sub(n)),
+                    Padded::chars(&name, width),
                     render(d, 0, o)
                 )
             })

@@ -258,15 +258,6 @@ impl<'a> Elements<'a> {
         }
     }
 
-    /// Element `i`.
-    pub(crate) fn get(&self, i: usize) -> Option<Node<'a>> {
-        match self {
-            Elements::Json(a) => a.get(i).map(Node::Json),
-            Elements::Typed(es) => es.get(i).copied().map(Node::Typed),
-            Elements::Built(es) => es.get(i).copied(),
-        }
-    }
-
     /// The elements in order.
     pub(crate) fn iter(&self) -> ElementIter<'a> {
         match *self {

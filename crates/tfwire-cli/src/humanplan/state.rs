@@ -41,6 +41,7 @@ pub(crate) fn render_resource(
         after_sensitive: sensitive,
         replace: Matcher::paths(Vec::new(), false),
         relevant: Matcher::Always,
+        children: Default::default(),
     };
     let diff = differ::block(&v, schema);
     let o = Opts {

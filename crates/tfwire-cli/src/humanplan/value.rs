@@ -2,6 +2,8 @@
 //! unknown or sensitive, and which paths force replacement or are relevant to drift.
 
 use super::node::Node;
+use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
 use tfwire_plan::{Array, Json, JsonKind};
 
 /// A value, `None` when null or absent (the renderer does not tell the two apart, except
@@ -19,7 +21,6 @@ pub(super) fn json(v: Option<Json<'_>>) -> V<'_> {
 }
 
 /// The change to one value.
-#[derive(Clone)]
 pub(super) struct Val<'a> {
     pub(super) before: V<'a>,
     pub(super) after: V<'a>,
@@ -32,6 +33,78 @@ pub(super) struct Val<'a> {
     pub(super) after_sensitive: V<'a>,
     pub(super) replace: Matcher<'a>,
     pub(super) relevant: Matcher<'a>,
+    /// The lookups of [`Val::member`] and [`Val::element`], built on their first call so
+    /// that a container's children are found in O(1) each, not by scanning (which made
+    /// drawing a value quadratic in its width). Not carried over by `Clone`, since the
+    /// clone's fields may be changed.
+    pub(super) children: Children<'a>,
+}
+
+impl Clone for Val<'_> {
+    fn clone(&self) -> Self {
+        Val {
+            before: self.before,
+            after: self.after,
+            before_explicit: self.before_explicit,
+            after_explicit: self.after_explicit,
+            unknown: self.unknown,
+            before_sensitive: self.before_sensitive,
+            after_sensitive: self.after_sensitive,
+            replace: self.replace.clone(),
+            relevant: self.relevant.clone(),
+            children: Children::default(),
+        }
+    }
+}
+
+/// The lazily built lookups of a [`Val`].
+#[derive(Default)]
+pub(super) struct Children<'a>(std::cell::OnceCell<Box<Lookups<'a>>>);
+
+/// One lookup per tree of a [`Val`], and the child steps of its matchers.
+struct Lookups<'a> {
+    before: Lookup<'a>,
+    after: Lookup<'a>,
+    unknown: Lookup<'a>,
+    before_sensitive: Lookup<'a>,
+    after_sensitive: Lookup<'a>,
+    replace: MatcherSteps<'a>,
+    relevant: MatcherSteps<'a>,
+}
+
+/// A container's children by key or by index: an object's members (the last of a repeated
+/// key, as `Object::get` finds), an array's elements.
+enum Lookup<'a> {
+    None,
+    Object(HashMap<&'a str, Node<'a>>),
+    Array(Vec<Node<'a>>),
+}
+
+impl<'a> Lookup<'a> {
+    fn of(v: V<'a>) -> Lookup<'a> {
+        let Some(v) = v else { return Lookup::None };
+        if let Some(o) = v.as_object() {
+            return Lookup::Object(o.iter().collect());
+        }
+        if let Some(a) = v.as_array() {
+            return Lookup::Array(a.iter().collect());
+        }
+        Lookup::None
+    }
+
+    fn key(&self, key: &str) -> Option<Node<'a>> {
+        match self {
+            Lookup::Object(m) => m.get(key).copied(),
+            _ => None,
+        }
+    }
+
+    fn index(&self, i: usize) -> Option<Node<'a>> {
+        match self {
+            Lookup::Array(es) => es.get(i).copied(),
+            _ => None,
+        }
+    }
 }
 
 /// What a change does, as the renderer classifies it.
@@ -97,23 +170,26 @@ impl<'a> Unknown<'a> {
         v.map_or(Unknown::None, Unknown::Json)
     }
 
-    fn member(self, key: &str) -> Unknown<'a> {
+    /// The member `key`; `found` is what the tree's lookup finds there.
+    fn member(self, found: Option<Node<'a>>) -> Unknown<'a> {
         match self {
-            Unknown::Json(j) => Unknown::of(
-                j.as_object()
-                    .and_then(|o| o.get(key))
-                    .filter(|j| !j.is_null()),
-            ),
+            Unknown::Json(_) => Unknown::of_node(found),
             Unknown::Members => Unknown::All,
             Unknown::None | Unknown::All => Unknown::None,
         }
     }
 
-    fn element(self, i: usize) -> Unknown<'a> {
+    /// An element; `found` is what the tree's lookup finds there.
+    fn element(self, found: Option<Node<'a>>) -> Unknown<'a> {
         match self {
-            Unknown::Json(j) => {
-                Unknown::of(j.as_array().and_then(|a| a.get(i)).filter(|j| !j.is_null()))
-            }
+            Unknown::Json(_) => Unknown::of_node(found),
+            _ => Unknown::None,
+        }
+    }
+
+    fn of_node(found: Option<Node<'a>>) -> Unknown<'a> {
+        match found {
+            Some(Node::Json(j)) if !j.is_null() => Unknown::Json(j),
             _ => Unknown::None,
         }
     }
@@ -160,6 +236,7 @@ impl<'a> Val<'a> {
                 false,
             ),
             relevant,
+            children: Children::default(),
         }
     }
 
@@ -219,6 +296,7 @@ impl<'a> Val<'a> {
             after_sensitive: self.before_sensitive,
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
+            children: Children::default(),
         }
     }
 
@@ -233,6 +311,7 @@ impl<'a> Val<'a> {
             after_sensitive: None,
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
+            children: Children::default(),
         }
     }
 
@@ -247,6 +326,7 @@ impl<'a> Val<'a> {
             after_sensitive: self.after_sensitive,
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
+            children: Children::default(),
         }
     }
 
@@ -258,52 +338,108 @@ impl<'a> Val<'a> {
         v
     }
 
+    /// The lookups of this value's trees, built on first use.
+    fn lookups(&self) -> &Lookups<'a> {
+        self.children.0.get_or_init(|| {
+            Box::new(Lookups {
+                before: Lookup::of(self.before),
+                after: Lookup::of(self.after),
+                unknown: Lookup::of(self.unknown.tree()),
+                before_sensitive: Lookup::of(self.before_sensitive),
+                after_sensitive: Lookup::of(self.after_sensitive),
+                replace: MatcherSteps::of(&self.replace),
+                relevant: MatcherSteps::of(&self.relevant),
+            })
+        })
+    }
+
     /// The member `key` of object (or map) values.
     pub(super) fn member(&self, key: &str) -> Val<'a> {
-        let get = |v: V<'a>| -> (V<'a>, bool) {
-            match v.and_then(|j| j.as_object()).and_then(|o| o.get(key)) {
+        let l = self.lookups();
+        let get = |t: &Lookup<'a>| -> (V<'a>, bool) {
+            match t.key(key) {
                 Some(j) => (non_null(Some(j)), true),
                 None => (None, false),
             }
         };
-        let (before, before_explicit) = get(self.before);
-        let (after, after_explicit) = get(self.after);
+        let (before, before_explicit) = get(&l.before);
+        let (after, after_explicit) = get(&l.after);
         Val {
             before,
             after,
             before_explicit,
             after_explicit,
-            unknown: self.unknown.member(key),
-            before_sensitive: get(self.before_sensitive).0,
-            after_sensitive: get(self.after_sensitive).0,
-            replace: self.replace.key(key),
-            relevant: self.relevant.key(key),
+            unknown: self.unknown.member(l.unknown.key(key)),
+            before_sensitive: get(&l.before_sensitive).0,
+            after_sensitive: get(&l.after_sensitive).0,
+            replace: self.replace.child_at(&l.replace, Step::Key(key)),
+            relevant: self.relevant.child_at(&l.relevant, Step::Key(key)),
+            children: Children::default(),
         }
     }
 
     /// Element `bi` of the before list and `ai` of the after list (either may be past the
     /// end: absent).
     pub(super) fn element(&self, bi: usize, ai: usize) -> Val<'a> {
-        let get = |v: V<'a>, i: usize| -> (V<'a>, bool) {
-            match v.and_then(|j| j.as_array()).and_then(|a| a.get(i)) {
+        let l = self.lookups();
+        let get = |t: &Lookup<'a>, i: usize| -> (V<'a>, bool) {
+            match t.index(i) {
                 Some(j) => (non_null(Some(j)), true),
                 None => (None, false),
             }
         };
-        let (before, before_explicit) = get(self.before, bi);
-        let (after, after_explicit) = get(self.after, ai);
+        let (before, before_explicit) = get(&l.before, bi);
+        let (after, after_explicit) = get(&l.after, ai);
         let relevant_ix = if bi < len(self.before) { bi } else { ai };
         Val {
             before,
             after,
             before_explicit,
             after_explicit,
-            unknown: self.unknown.element(ai),
-            before_sensitive: get(self.before_sensitive, bi).0,
-            after_sensitive: get(self.after_sensitive, ai).0,
-            replace: self.replace.index(relevant_ix),
-            relevant: self.relevant.index(relevant_ix),
+            unknown: self.unknown.element(l.unknown.index(ai)),
+            before_sensitive: get(&l.before_sensitive, bi).0,
+            after_sensitive: get(&l.after_sensitive, ai).0,
+            replace: self.replace.child_at(&l.replace, Step::Index(relevant_ix)),
+            relevant: self
+                .relevant
+                .child_at(&l.relevant, Step::Index(relevant_ix)),
+            children: Children::default(),
         }
+    }
+
+    /// The pairs of a set's elements shown unchanged: each before element (in order)
+    /// takes the first after element not yet taken that is deep-equal, equally hidden by
+    /// sensitivity, and known. Found through [`value_ids`] in O(size), with what OpenTofu's
+    /// pairwise scan finds. Returns, per before element, its after element, and per after
+    /// element, its before element.
+    pub(super) fn set_pairs(&self) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
+        let (nb, na) = (len(self.before), len(self.after));
+        let mut ids = HashMap::new();
+        let before: Vec<Val<'a>> = (0..nb).map(|bi| self.element(bi, na)).collect();
+        let after: Vec<Val<'a>> = (0..na).map(|ai| self.element(nb, ai)).collect();
+        let ib = value_ids(before.iter().map(|c| c.before), &mut ids);
+        let ia = value_ids(after.iter().map(|c| c.after), &mut ids);
+        let mut waiting: HashMap<(u32, bool), VecDeque<usize>> = HashMap::new();
+        for (ai, c) in after.iter().enumerate() {
+            if !c.is_unknown() {
+                waiting
+                    .entry((ia[ai], c.is_after_sensitive()))
+                    .or_default()
+                    .push_back(ai);
+            }
+        }
+        let mut found_before = vec![None; nb];
+        let mut found_after = vec![None; na];
+        for (bi, c) in before.iter().enumerate() {
+            if let Some(ai) = waiting
+                .get_mut(&(ib[bi], c.is_before_sensitive()))
+                .and_then(|q| q.pop_front())
+            {
+                found_before[bi] = Some(ai);
+                found_after[ai] = Some(bi);
+            }
+        }
+        (found_before, found_after)
     }
 
     /// The keys of the before and after objects, deduplicated and sorted.
@@ -359,6 +495,66 @@ pub(super) fn deep_eq(a: V<'_>, b: V<'_>) -> bool {
     }
 }
 
+/// Appends to `out` a text that is the same for two values exactly when [`deep_eq`] holds
+/// (objects with their members sorted by key, the last of a repeated key kept; numbers by
+/// their text), so that the elements of a list or a set can be compared through a hash
+/// map, in O(size), rather than pair by pair.
+pub(super) fn canonical(v: V<'_>, out: &mut String) {
+    let Some(n) = v else {
+        out.push('n');
+        return;
+    };
+    match n.kind() {
+        JsonKind::Null => out.push('n'),
+        JsonKind::Bool => out.push(if n.as_bool() == Some(true) { 't' } else { 'f' }),
+        JsonKind::Number => {
+            let _ = write!(out, "#{};", n);
+        }
+        JsonKind::String => {
+            let text = n.as_str().unwrap_or_default();
+            let _ = write!(out, "s{}:{text}", text.len());
+        }
+        JsonKind::Array => {
+            out.push('[');
+            for e in n.as_array().into_iter().flat_map(|a| a.iter()) {
+                canonical(Some(e), out);
+            }
+            out.push(']');
+        }
+        JsonKind::Object => {
+            let Some(o) = n.as_object() else { return };
+            let mut members: Vec<(usize, &str, Node<'_>)> =
+                o.iter().enumerate().map(|(i, (k, v))| (i, k, v)).collect();
+            // By key, the last occurrence first, so that dedup keeps it.
+            members.sort_by(|x, y| x.1.cmp(y.1).then(y.0.cmp(&x.0)));
+            members.dedup_by(|later, kept| later.1 == kept.1);
+            let _ = write!(out, "{{{}", o.len());
+            for (_, k, v) in members {
+                let _ = write!(out, "|{}:{k}", k.len());
+                canonical(Some(v), out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Small integer ids of `values`' canonical texts ([`canonical`]), numbered from 0 in
+/// `ids`' order of first appearance; equal ids exactly for deep-equal values.
+pub(super) fn value_ids<'a>(
+    values: impl Iterator<Item = V<'a>>,
+    ids: &mut HashMap<String, u32>,
+) -> Vec<u32> {
+    let mut text = String::new();
+    values
+        .map(|v| {
+            text.clear();
+            canonical(v, &mut text);
+            let next = ids.len() as u32;
+            *ids.entry(text.clone()).or_insert(next)
+        })
+        .collect()
+}
+
 pub(super) fn json_eq(a: Node<'_>, b: Node<'_>) -> bool {
     if a.kind() != b.kind() {
         return false;
@@ -378,9 +574,19 @@ pub(super) fn json_eq(a: Node<'_>, b: Node<'_>) -> bool {
             let (Some(x), Some(y)) = (a.as_object(), b.as_object()) else {
                 return false;
             };
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+            if x.len() != y.len() {
+                return false;
+            }
+            // A few members are looked up by scanning; more through a map, so that
+            // comparing wide objects stays linear.
+            if x.len() <= 8 {
+                return x
+                    .iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)));
+            }
+            let ys: HashMap<&str, Node<'_>> = y.iter().collect();
+            x.iter()
+                .all(|(k, v)| ys.get(k).is_some_and(|w| json_eq(v, *w)))
         }
     }
 }
@@ -424,35 +630,76 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    fn child(&self, step_matches: impl Fn(Json<'a>) -> bool) -> Matcher<'a> {
+    /// The matcher one step down, `steps` being this matcher's paths grouped by their next
+    /// step ([`MatcherSteps::of`]): O(paths through the child), not O(all paths).
+    fn child_at(&self, steps: &MatcherSteps<'a>, step: Step<'_>) -> Matcher<'a> {
         match self {
             Matcher::Always => Matcher::Always,
-            Matcher::Paths { paths, propagate } => Matcher::Paths {
-                paths: paths
-                    .iter()
-                    .filter_map(|&(p, used)| match p.and_then(|a| a.get(used)) {
-                        None if *propagate => Some((p, used)),
-                        None => None,
-                        Some(step) if step_matches(step) => Some((p, used + 1)),
-                        Some(_) => None,
-                    })
-                    .collect(),
-                propagate: *propagate,
-            },
+            // A path that ends here matches every descendant.
+            Matcher::Paths {
+                propagate: true, ..
+            } if steps.ended => Matcher::Always,
+            Matcher::Paths { paths, propagate } => {
+                let through = match step {
+                    Step::Key(k) => steps.by_key.get(k),
+                    Step::Index(i) => steps.by_index.get(&(i as u64)),
+                };
+                Matcher::Paths {
+                    paths: through
+                        .into_iter()
+                        .flatten()
+                        .map(|&n| (paths[n].0, paths[n].1 + 1))
+                        .collect(),
+                    propagate: *propagate,
+                }
+            }
         }
     }
+}
 
-    pub(super) fn key(&self, key: &str) -> Matcher<'a> {
-        self.child(|step| step.as_str() == Some(key))
-    }
+/// One step down a value: an object's member or a list's element.
+#[derive(Clone, Copy)]
+enum Step<'k> {
+    Key(&'k str),
+    Index(usize),
+}
 
-    pub(super) fn index(&self, index: usize) -> Matcher<'a> {
-        self.child(|step| {
+/// The paths of a [`Matcher`] grouped by their next step: a key step (a string) under
+/// its text, an index step (a number, or a string that parses as one) under the index it
+/// selects (its integer part: `1.5` selects 1).
+#[derive(Default)]
+struct MatcherSteps<'a> {
+    by_key: HashMap<&'a str, Vec<usize>>,
+    by_index: HashMap<u64, Vec<usize>>,
+    /// Some path has no next step.
+    ended: bool,
+}
+
+impl<'a> MatcherSteps<'a> {
+    fn of(m: &Matcher<'a>) -> MatcherSteps<'a> {
+        let mut out = MatcherSteps::default();
+        let Matcher::Paths { paths, .. } = m else {
+            return out;
+        };
+        for (n, &(p, used)) in paths.iter().enumerate() {
+            let Some(step) = p.and_then(|a| a.get(used)) else {
+                out.ended = true;
+                continue;
+            };
+            if let Some(k) = step.as_str() {
+                out.by_key.entry(k).or_default().push(n);
+            }
             let f = match step.as_str() {
                 Some(s) => s.parse::<f64>().ok(),
                 None => step.as_f64(),
             };
-            f.is_some_and(|f| f.is_finite() && f.trunc() == index as f64)
-        })
+            if let Some(f) = f.filter(|f| f.is_finite())
+                && f.trunc() >= 0.0
+                && f.trunc() < u64::MAX as f64
+            {
+                out.by_index.entry(f.trunc() as u64).or_default().push(n);
+            }
+        }
+        out
     }
 }

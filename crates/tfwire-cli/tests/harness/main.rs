@@ -11,6 +11,7 @@ mod modules;
 mod outputs;
 mod planfile;
 mod readme;
+mod rendering;
 mod schema;
 mod show;
 mod summaries;
