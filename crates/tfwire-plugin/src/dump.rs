@@ -14,13 +14,19 @@
 //! use tfwire_plugin::{Programs, Schemas};
 //! let programs = Programs::new(Schemas::default());
 //! let mut dump = Dump::new(&programs, None, DumpConfig::default());
-//! // A provider configuration: `{}` in MessagePack.
+//! // A provider configuration (`{}` in MessagePack), with no provider schema given.
 //! let line = dump
 //!     .entry("1_ConfigureProvider_Request_Config.msgpack", Ok(&[0x80]))
 //!     .unwrap();
-//! assert!(line.contains(r#""value":{}"#), "{line}");
+//! assert!(line.ends_with(r#""bytes":1,"error":"invalid schema: no schema for the provider"}"#));
+//! // A file the caller would not read (a FIFO) is an error line too.
+//! let line = dump
+//!     .entry("2_ConfigureProvider_Request_Config.msgpack", Err("a FIFO"))
+//!     .unwrap();
+//! assert!(line.ends_with(r#""bytes":0,"error":"a FIFO"}"#));
+//! // Other files are not values.
 //! assert_eq!(dump.entry("notes.txt", Ok(b"x")), None);
-//! assert_eq!((dump.values(), dump.errors()), (1, 0));
+//! assert_eq!((dump.values(), dump.errors()), (2, 2));
 //! ```
 //!
 //! # What protects the caller
