@@ -27,6 +27,23 @@ pub(crate) fn max_input_bytes() -> usize {
     MAX_INPUT_BYTES.load(Ordering::Relaxed)
 }
 
+/// The most nodes a document may hold: one per 8 bytes of [`max_input_bytes`]. The one rule
+/// for every reader that counts elements before it allocates them: the JSON plan and state
+/// reader (nodes of JSON) and the binary plan reader (nodes of 8 bytes of decoded
+/// protobuf messages).
+pub(crate) fn max_nodes() -> usize {
+    max_input_bytes() / 8
+}
+
+/// The binary plan file reader's limits: members inflate to at most [`max_input_bytes`]
+/// together, the `tfplan` message decodes to at most [`max_nodes`] nodes, and the JSON
+/// document written for the plan holds at most [`max_input_bytes`].
+pub(crate) fn planfile_config() -> tfwire_planfile::Config {
+    tfwire_planfile::Config::default()
+        .max_inflated_bytes(max_input_bytes() as u64)
+        .max_nodes(max_nodes())
+}
+
 /// The decoder configuration every command uses: the input limit applied.
 pub(crate) fn decoder_config() -> tfwire::Config {
     tfwire::Config::default().max_input_bytes(max_input_bytes())
@@ -505,7 +522,7 @@ fn with_parsed<R>(
     if from_planfile {
         (bytes, recorded) = planfile(path, &bytes, want)?;
     }
-    let config = tfwire_plan::ParserConfig::default().max_nodes(max_input_bytes() / 8);
+    let config = tfwire_plan::ParserConfig::default().max_nodes(max_nodes());
     let mut parser = Parser::with_config(config);
     let parsed = match only {
         Only::All => parser.parse(&mut bytes),
@@ -557,9 +574,19 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
     let name = display_name(path);
     // One line, whatever member names or addresses the file holds.
     let fail = |e: tfwire_planfile::Error| {
-        Failure::Input(format!("{name}: {}", crate::escape::Inline(&e.to_string())))
+        use tfwire_planfile::ErrorKind::{DocumentTooLarge, TooLarge, TooManyNodes};
+        let raise = match e.kind() {
+            TooLarge { .. } | TooManyNodes { .. } | DocumentTooLarge { .. } => {
+                "; raise it with --max-input-bytes"
+            }
+            _ => "",
+        };
+        Failure::Input(format!(
+            "{name}: {}{raise}",
+            crate::escape::Inline(&e.to_string())
+        ))
     };
-    let pf = Planfile::read(bytes).map_err(fail)?;
+    let mut pf = Planfile::read_with(bytes, &planfile_config()).map_err(fail)?;
     let recorded = Recorded {
         mode: tfwire_planfile::proto::Mode::try_from(pf.plan.ui_mode).ok(),
     };
@@ -574,8 +601,8 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
                  (`tofu providers schema -json` in the plan's working directory)"
             )));
         }
-        Want::State => match pf.state() {
-            Some(s) => s.to_vec(),
+        Want::State => match pf.take_state() {
+            Some(s) => s,
             None => {
                 return Err(Failure::Input(format!(
                     "{name}: this plan file holds no prior state (no `tfstate` member)"
@@ -583,7 +610,9 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
             }
         },
     };
-    out.reserve(tfwire_plan::INPUT_PADDING);
+    // Exact: a state taken from the archive has the room already, and a document is not
+    // worth twice its size.
+    out.reserve_exact(tfwire_plan::INPUT_PADDING);
     Ok((out, recorded))
 }
 

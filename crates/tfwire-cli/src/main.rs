@@ -43,7 +43,11 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// The most bytes an input may hold, after gzip inflation (every command; the
-    /// default is 256 MiB). Raise it for larger plans or states.
+    /// default is 256 MiB). Raise it for larger plans or states. It also bounds the
+    /// members of a binary plan file (together, after inflation), the JSON nodes of a
+    /// document (one per 8 bytes of it), the decoded `tfplan` of a plan file (with the
+    /// member: 8 bytes a node), each file and index of `dump`, and the bytes `dump`
+    /// decodes to infer one value's type.
     #[arg(long, global = true, value_name = "BYTES", default_value_t = input::DEFAULT_MAX_INPUT_BYTES)]
     max_input_bytes: usize,
 }

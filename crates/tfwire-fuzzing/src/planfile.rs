@@ -51,8 +51,11 @@ pub fn planfile(data: &[u8]) {
     } else {
         rest
     };
-    let mut config = Config::default();
-    config.max_inflated_bytes = 1 << 20;
+    // The CLI's rule at a 1 MiB input limit: members inflate to 1 MiB, the `tfplan` member
+    // and its decoded messages take one node of 8 bytes per 8 bytes of it.
+    let config = Config::default()
+        .max_inflated_bytes(1 << 20)
+        .max_nodes((1 << 20) / 8);
     let pf = match Planfile::read_with(file, &config) {
         Ok(pf) => pf,
         Err(e) => {

@@ -23,7 +23,7 @@ pub struct Seed {
 /// The longest input given to a target (libFuzzer's `-max_len`): seeds longer than this are
 /// left out.
 pub fn max_len(target: &str) -> usize {
-    if target == "plan" || target == "planfile" {
+    if target == "plan" || target == "planfile" || target == "dump" {
         32 * 1024
     } else {
         4096
@@ -136,6 +136,48 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
             whole.extend_from_slice(&data);
             push("planfile", name, whole);
         }
+    }
+    // Captured folders for `dump`: the whole folder with an index naming every file's type,
+    // without one (the types inferred), and each value alone.
+    let folder = corpus.join("proto-data/sensitive/proto");
+    let mut files = Vec::new();
+    walk(&folder, &mut files)?;
+    files.sort();
+    let mut entries = Vec::new();
+    for path in &files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        entries.push((name.unwrap_or_default(), fs::read(path)?));
+    }
+    let borrowed: Vec<(&str, &[u8])> = entries.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+    push(
+        "dump",
+        "sensitive-no-index".into(),
+        crate::dump_input(&borrowed),
+    );
+    let index: Vec<String> = entries
+        .iter()
+        .map(|(n, _)| format!(r#"{{"file":"{n}","type_name":"tfwire_shapes"}}"#))
+        .collect();
+    let index = index.join("\n");
+    let mut with_index = borrowed.clone();
+    with_index.push(("index.jsonl", index.as_bytes()));
+    push(
+        "dump",
+        "sensitive-index-jsonl".into(),
+        crate::dump_input(&with_index),
+    );
+    for (name, bytes) in &borrowed {
+        push(
+            "dump",
+            format!("value-{name}"),
+            crate::dump_input(&[(name, bytes)]),
+        );
+        let index = format!(r#"{{"files":[{{"file":"{name}","type_name":"tfwire_shapes"}}]}}"#);
+        push(
+            "dump",
+            format!("indexed-{name}"),
+            crate::dump_input(&[(name, bytes), ("index.json", index.as_bytes())]),
+        );
     }
     Ok(seeds)
 }

@@ -95,7 +95,8 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
         if file.size() > budget {
             return Err(too_large());
         }
-        let mut out = Vec::with_capacity(file.size() as usize);
+        // Room for the padding the JSON parser adds to a state, so it is never copied to grow.
+        let mut out = Vec::with_capacity(file.size() as usize + tfwire_plan::INPUT_PADDING);
         let read = (&mut file)
             .take(budget + 1)
             .read_to_end(&mut out)

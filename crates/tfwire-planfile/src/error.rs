@@ -40,6 +40,18 @@ pub enum ErrorKind {
         /// The limit, in bytes ([`crate::Config::max_inflated_bytes`]).
         limit: u64,
     },
+    /// The `tfplan` member would decode to more nodes than [`crate::Config::max_nodes`]
+    /// allows (checked before it is decoded: a node is 8 bytes of decoded messages).
+    TooManyNodes {
+        /// The limit.
+        max: u64,
+    },
+    /// The JSON document [`crate::Planfile::to_json`] writes would hold more than
+    /// [`crate::Config::max_inflated_bytes`].
+    DocumentTooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// The `tfplan` member's format `version` is not the one this crate reads.
     UnsupportedVersion(u64),
     /// The `tfplan` member is not a valid protobuf `Plan` message.
@@ -130,6 +142,17 @@ impl fmt::Display for Error {
                 f,
                 "the member `{member}` holds more than {limit} bytes, the limit \
                  (`Config::max_inflated_bytes`; a plan this large is more likely a ZIP bomb)"
+            ),
+            ErrorKind::TooManyNodes { max } => write!(
+                f,
+                "the `tfplan` member would decode to more than {max} nodes of 8 bytes \
+                 (messages and their entries), the limit (`Config::max_nodes`; millions of \
+                 entries in a few kilobytes are more likely a bomb)"
+            ),
+            ErrorKind::DocumentTooLarge { limit } => write!(
+                f,
+                "the plan's JSON document would hold more than {limit} bytes, the limit \
+                 (`Config::max_inflated_bytes`)"
             ),
             ErrorKind::UnsupportedVersion(v) => write!(
                 f,

@@ -68,17 +68,26 @@
 //! # What protects the caller
 //!
 //! Members are inflated with a limit ([`Config::max_inflated_bytes`], 512 MiB in total by
-//! default): a declared size above it is refused before anything is reserved, and the
+//! default; the CLI sets it to its `--max-input-bytes`, 256 MiB by default): a declared size above it is refused before anything is reserved, and the
 //! inflated bytes are counted too (a hostile archive may declare less than it holds), so
 //! memory stays within the limit plus the file whatever the archive claims. Only stored and
 //! deflate members are read. Values are decoded by tfwire with its default limits. Every
 //! failure is an [`Error`] whose one-line message says what the file is and what to do:
 //! an OpenTofu encrypted plan, a pre-0.12 plan, a ZIP that is not a plan, another format
 //! version, a damaged archive. No `unsafe` code.
+//!
+//! The `tfplan` member is then charged against [`Config::max_nodes`] (2^26 nodes of 8 bytes
+//! by default, 512 MiB) in one pass over its protobuf wire format before prost decodes it:
+//! its own bytes, and the memory every message, repeated entry, map entry and string it
+//! holds will take once decoded; a few kilobytes of deflated protobuf holding millions of
+//! empty entries are refused ([`ErrorKind::TooManyNodes`]) before anything is allocated
+//! for them. [`Planfile::to_json`] writes at most [`Config::max_inflated_bytes`] of JSON
+//! ([`ErrorKind::DocumentTooLarge`]), and decodes one change's values at a time.
 
 #![forbid(unsafe_code)]
 
 mod address;
+mod budget;
 mod container;
 mod error;
 mod show;
@@ -109,12 +118,35 @@ pub struct Config {
     /// `.terraform.lock.hcl`) may inflate to, together. Default 512 MiB: the largest real
     /// plans are tens of megabytes.
     pub max_inflated_bytes: u64,
+    /// The most nodes of 8 bytes the `tfplan` member and the message it decodes to may take
+    /// together (the member's bytes; the decoded messages, the entries of their repeated
+    /// fields and maps, their strings), counted in one pass over the protobuf wire format
+    /// before anything is decoded. Default 2^26, one node per 8 bytes of the default
+    /// `max_inflated_bytes`, the rule of the JSON plan reader's `max_nodes` (the CLI sets
+    /// both to its `--max-input-bytes` / 8): the member and the decoded plan take at most
+    /// `8 × max_nodes` bytes (512 MiB by default).
+    pub max_nodes: usize,
+}
+
+impl Config {
+    /// With `max_inflated_bytes`.
+    pub fn max_inflated_bytes(mut self, n: u64) -> Config {
+        self.max_inflated_bytes = n;
+        self
+    }
+
+    /// With `max_nodes`.
+    pub fn max_nodes(mut self, n: usize) -> Config {
+        self.max_nodes = n;
+        self
+    }
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             max_inflated_bytes: 512 << 20,
+            max_nodes: 1 << 26,
         }
     }
 }
@@ -138,6 +170,7 @@ pub struct Planfile {
     lock_file: Option<Vec<u8>>,
     config_files: Vec<String>,
     tfplan_len: usize,
+    max_document_bytes: u64,
 }
 
 /// Whether `bytes` is a ZIP archive (a plan file, or another archive): what readers of
@@ -170,6 +203,7 @@ impl Planfile {
             return Err(container::not_a_zip(bytes));
         }
         let members = container::read(bytes, config)?;
+        budget::check(&members.tfplan, config.max_nodes)?;
         let plan = <proto::Plan as prost::Message>::decode(&members.tfplan[..])
             .map_err(|e| Error::new(ErrorKind::Protobuf(e.to_string())))?;
         if plan.version != FORMAT_VERSION {
@@ -182,6 +216,7 @@ impl Planfile {
             lock_file: members.lock_file,
             config_files: members.config_files,
             tfplan_len: members.tfplan.len(),
+            max_document_bytes: config.max_inflated_bytes,
         })
     }
 
@@ -202,6 +237,13 @@ impl Planfile {
     /// with [`tfwire_plan::Parser`]); `None` if the archive has none.
     pub fn state(&self) -> Option<&[u8]> {
         self.state.as_deref()
+    }
+
+    /// The `tfstate` member, taken out of the plan file (no copy: a state of hundreds of
+    /// megabytes is not held twice). Its capacity leaves [`tfwire_plan::INPUT_PADDING`]
+    /// bytes spare, so that [`tfwire_plan::Parser`] pads it in place.
+    pub fn take_state(&mut self) -> Option<Vec<u8>> {
+        self.state.take()
     }
 
     /// The `tfstate-prev` member: the state before refresh.

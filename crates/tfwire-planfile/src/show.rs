@@ -161,8 +161,11 @@ fn write_path(out: &mut String, steps: &[Step<'_>]) -> Result<(), Error> {
 /// Builds the document.
 pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<String, Error> {
     let p = &pf.plan;
-    let arena = Bump::new();
-    let mut out = String::with_capacity(256 + pf.tfplan_len * 3);
+    let mut arena = Bump::new();
+    let limit = pf.max_document_bytes;
+    // About three bytes of JSON a byte of `tfplan`, never more than the document may hold.
+    let guess = (pf.tfplan_len as u64).saturating_mul(3).min(limit);
+    let mut out = String::with_capacity(256 + usize::try_from(guess).unwrap_or(0));
     out.push('{');
     let mut first = true;
     key(&mut out, &mut first, "format_version");
@@ -200,13 +203,15 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         .collect();
     if !drift.is_empty() {
         key(&mut out, &mut first, "resource_drift");
-        resource_changes(&mut out, &drift, schemas, &arena).map_err(|e| e.at("resource_drift"))?;
+        resource_changes(&mut out, &drift, schemas, &mut arena, limit)
+            .map_err(|e| e.at("resource_drift"))?;
     }
     // Written even when empty (OpenTofu leaves it out then), so that the document is
     // recognisable as a plan whatever else it lacks.
     let all: Vec<&proto::ResourceInstanceChange> = p.resource_changes.iter().collect();
     key(&mut out, &mut first, "resource_changes");
-    resource_changes(&mut out, &all, schemas, &arena).map_err(|e| e.at("resource_changes"))?;
+    resource_changes(&mut out, &all, schemas, &mut arena, limit)
+        .map_err(|e| e.at("resource_changes"))?;
     if !p.output_changes.is_empty() {
         key(&mut out, &mut first, "output_changes");
         let mut outputs: Vec<&proto::OutputChange> = p.output_changes.iter().collect();
@@ -217,6 +222,8 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
             key(&mut out, &mut f, &oc.name);
             output_change(&mut out, oc, &arena)
                 .map_err(|e| e.at(format_args!("output_changes[{:?}]", oc.name)))?;
+            arena.reset();
+            within(&out, limit)?;
         }
         out.push('}');
     }
@@ -254,7 +261,17 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
     key(&mut out, &mut first, "errored");
     out.push_str(if p.errored { "true" } else { "false" });
     out.push('}');
+    within(&out, limit)?;
     Ok(out)
+}
+
+/// Refuses a document that has grown past `limit` bytes (checked after each change, so it
+/// exceeds the limit by one change's text at most).
+fn within(out: &str, limit: u64) -> Result<(), Error> {
+    if out.len() as u64 > limit {
+        return Err(Error::new(crate::ErrorKind::DocumentTooLarge { limit }));
+    }
+    Ok(())
 }
 
 fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Result<(), Error> {
@@ -307,7 +324,8 @@ fn resource_changes(
     out: &mut String,
     changes: &[&proto::ResourceInstanceChange],
     schemas: Option<&ProgramCache>,
-    arena: &Bump,
+    arena: &mut Bump,
+    limit: u64,
 ) -> Result<(), Error> {
     let mut sorted: Vec<(Address<'_>, &proto::ResourceInstanceChange)> = changes
         .iter()
@@ -330,6 +348,9 @@ fn resource_changes(
         }
         first = false;
         resource_change(out, addr, rc, c, schemas, arena).map_err(|e| e.at(&rc.addr))?;
+        // The change's values are written: their memory serves the next one.
+        arena.reset();
+        within(out, limit)?;
     }
     out.push(']');
     Ok(())

@@ -455,3 +455,126 @@ fn gzip_files_whatever_their_trailer_says() {
         "{err}"
     );
 }
+
+/// A ZIP archive of deflated members, written by hand (the harness has no ZIP writer).
+fn zip(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, body) in members {
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        enc.write_all(body).unwrap();
+        let packed = enc.finish().unwrap();
+        let mut crc = flate2::Crc::new();
+        crc.update(body);
+        let offset = out.len() as u32;
+        let fixed = |sig: &[u8], extra: &[u8]| {
+            let mut h = sig.to_vec();
+            h.extend(extra);
+            h.extend(20u16.to_le_bytes()); // version needed
+            h.extend(0u16.to_le_bytes()); // flags
+            h.extend(8u16.to_le_bytes()); // deflate
+            h.extend([0, 0, 0x21, 0]); // time, date
+            h.extend(crc.sum().to_le_bytes());
+            h.extend((packed.len() as u32).to_le_bytes());
+            h.extend((body.len() as u32).to_le_bytes());
+            h.extend((name.len() as u16).to_le_bytes());
+            h.extend(0u16.to_le_bytes()); // extra length
+            h
+        };
+        out.extend(fixed(b"PK\x03\x04", &[]));
+        out.extend(name.as_bytes());
+        out.extend(&packed);
+        central.extend(fixed(b"PK\x01\x02", &20u16.to_le_bytes()));
+        central.extend([0; 8]); // comment length, disk, internal and external attributes
+        central.extend([0; 2]);
+        central.extend(offset.to_le_bytes());
+        central.extend(name.as_bytes());
+    }
+    let at = out.len() as u32;
+    out.extend(&central);
+    out.extend(b"PK\x05\x06\0\0\0\0");
+    let n = (members.len() as u16).to_le_bytes();
+    out.extend(n);
+    out.extend(n);
+    out.extend((central.len() as u32).to_le_bytes());
+    out.extend(at.to_le_bytes());
+    out.extend([0, 0]);
+    out
+}
+
+/// `version: 3`, the start of every `tfplan` member here.
+const VERSION_3: &[u8] = &[0x08, 3];
+
+/// 4 Mi empty entries of `resource_changes`, `resource_drift` or `output_changes` (8 MiB of
+/// protobuf, about 10 KiB deflated) would decode to a gigabyte of messages: the element
+/// budget (one node of 8 bytes per 8 bytes of the input limit) refuses them before prost
+/// decodes anything.
+#[test]
+fn millions_of_empty_plan_entries_are_refused_before_they_are_decoded() {
+    for entry in [&[0x1a, 0][..], &[0x92, 0x01, 0], &[0x22, 0]] {
+        let mut tfplan = VERSION_3.to_vec();
+        tfplan.extend(entry.repeat(4 << 20));
+        let file = zip(&[("tfplan", &tfplan)]);
+        assert!(file.len() < 64 << 10, "{}", file.len());
+        let (code, out, err) = run(&["plan", "summary", "-"], &file);
+        assert_eq!(code, 1, "{err}");
+        assert!(out.is_empty());
+        assert_eq!(
+            err,
+            "error: <stdin>: the `tfplan` member would decode to more than 33554432 nodes of 8 \
+             bytes (messages and their entries), the limit (`Config::max_nodes`; millions of \
+             entries in a few kilobytes are more likely a bomb); raise it with \
+             --max-input-bytes\n"
+        );
+    }
+}
+
+/// A member inflating past the input limit is refused as it is inflated (the plan file's
+/// limit is `--max-input-bytes`), whatever member it is.
+#[test]
+fn plan_file_members_past_the_input_limit_are_refused() {
+    let big = vec![b' '; 2 << 20];
+    let mut field = VERSION_3.to_vec();
+    field.extend([0x2a, 0x80, 0x80, 0x80, 0x01]); // target_addrs: 2 MiB
+    field.extend(&big);
+    for (file, member) in [
+        (zip(&[("tfplan", &field)]), "tfplan"),
+        (zip(&[("tfplan", VERSION_3), ("tfstate", &big)]), "tfstate"),
+    ] {
+        let (code, _, err) = run(
+            &["--max-input-bytes", "1048576", "state", "list", "-"],
+            &file,
+        );
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(
+            err,
+            format!(
+                "error: <stdin>: the member `{member}` holds more than 1048576 bytes, the limit \
+                 (`Config::max_inflated_bytes`; a plan this large is more likely a ZIP bomb); \
+                 raise it with --max-input-bytes\n"
+            )
+        );
+    }
+    // Within the limit, a member that decodes to more than the budget (the member and its
+    // decoded copy) is refused before it is decoded.
+    let (code, _, err) = run(
+        &["--max-input-bytes", "3145728", "plan", "summary", "-"],
+        &zip(&[("tfplan", &field)]),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("would decode to more than 393216 nodes of 8 bytes"),
+        "{err}"
+    );
+}
+
+/// A state padded with whitespace within the limit is read from the archive without a
+/// copy, and parsed.
+#[test]
+fn a_padded_state_in_a_plan_file_is_read() {
+    let mut state = vec![b' '; 1 << 20];
+    state.extend(br#"{"version":4,"terraform_version":"1.9.0","serial":1,"lineage":"x","outputs":{},"resources":[]}"#);
+    let file = zip(&[("tfplan", VERSION_3), ("tfstate", &state)]);
+    let (code, out, err) = run(&["state", "list", "-"], &file);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+}

@@ -189,10 +189,21 @@ fn invalid_planfiles_are_rejected() {
         {
             continue;
         }
-        // The library's message with the default limits (the corpus lists the messages at a
-        // 1 MiB limit, under which the small bombs fall).
-        let message = match tfwire_planfile::Planfile::read(&bytes) {
-            Err(e) => e.to_string(),
+        // The library's message with the CLI's default limits (`--max-input-bytes`, 256 MiB,
+        // and one node per 8 of its bytes; the corpus lists the messages at a 1 MiB limit,
+        // under which the small bombs fall), and the way to raise a limit.
+        let config = tfwire_planfile::Config::default()
+            .max_inflated_bytes(256 << 20)
+            .max_nodes(32 << 20);
+        let message = match tfwire_planfile::Planfile::read_with(&bytes, &config) {
+            Err(e) => match e.kind() {
+                tfwire_planfile::ErrorKind::TooLarge { .. }
+                | tfwire_planfile::ErrorKind::TooManyNodes { .. }
+                | tfwire_planfile::ErrorKind::DocumentTooLarge { .. } => {
+                    format!("{e}; raise it with --max-input-bytes")
+                }
+                _ => e.to_string(),
+            },
             Ok(_) => panic!("{file}: accepted"),
         };
         let p = path.to_string_lossy();
