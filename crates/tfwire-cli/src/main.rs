@@ -15,6 +15,7 @@ mod humanplan;
 mod input;
 mod listing;
 mod markdown;
+mod mask;
 mod output;
 mod plan;
 mod render;
