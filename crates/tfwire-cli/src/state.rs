@@ -3,10 +3,12 @@
 use crate::escape::{Inline, quote};
 use crate::failure::Failure;
 use crate::humanplan::Node;
+use crate::mask::{MaskArgs, flat_masked};
 use crate::render::{self, Layout};
 use crate::{input, output, suggest};
 use clap::Subcommand;
 use std::fmt::Write as _;
+use tfwire::mask::Masks;
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
 
@@ -38,6 +40,10 @@ enum StateCommand {
     tfwire state list plan.tfplan\n\n\
     Exit codes: 0 success, 1 input rejected, 2 usage error.")]
 struct ListArgs {
+    /// Accepted as every command takes them, and checked; `state list` prints addresses only
+    /// (instance keys are addresses, not attribute values), so no mask changes its output.
+    #[command(flatten)]
+    masks: MaskArgs,
     /// The state file: `show -json` output, a raw .tfstate, or a binary plan file (its
     /// prior state) (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
@@ -77,6 +83,9 @@ fn selected(filter: &str, address: &str) -> bool {
 /// own markers say (they may leave one out: tfwire fails closed). A resource whose type
 /// the schemas lack is an error: without its schema tfwire cannot know what is sensitive.
 /// A version 3 state (flat attributes) is printed as without --schemas.
+///
+/// Values the masks match (see the Masks options) are printed as `(sensitive value)` too,
+/// flat attributes included.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire state show terraform.tfstate aws_instance.web\n  \
@@ -86,6 +95,8 @@ fn selected(filter: &str, address: &str) -> bool {
     Exit codes: 0 success, 1 input rejected or no such address (near matches are\n\
     suggested), 2 usage error.")]
 struct ShowArgs {
+    #[command(flatten)]
+    masks: MaskArgs,
     /// The state file: `show -json` output, a raw .tfstate, or a binary plan file (its
     /// prior state) (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
@@ -115,6 +126,7 @@ fn not_a_state(name: &str) -> Failure {
 }
 
 fn list(args: ListArgs) -> Result<(), Failure> {
+    args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
     input::with_document(&args.file, input::Want::State, |doc| {
         let mut addresses = addresses(&doc).ok_or_else(|| not_a_state(&name))?;
@@ -147,6 +159,7 @@ const LAYOUT: Layout = Layout {
 };
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
+    let masks = args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
     let cache = crate::schema::cache(args.schemas.as_deref())?;
     let schemas = cache
@@ -177,6 +190,20 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             header =
                                 format!("# {}: (deposed object {})", Inline(r.address), Inline(d));
                         }
+                        let mut united = tfwire_plan::masked_marks(
+                            &masks,
+                            &masks.start(r.type_name),
+                            r.values,
+                            r.sensitive_values,
+                        )
+                        .map(String::into_bytes);
+                        let tape = match united.as_mut() {
+                            Some(t) => Some(Parser::new().parse(t).map_err(|e| {
+                                Failure::Input(format!("{}: masks: {e}", Inline(r.address)))
+                            })?),
+                            None => None,
+                        };
+                        let marks = tape.as_ref().map(|t| t.root()).or(r.sensitive_values);
                         match &schemas {
                             Some(s) => {
                                 let schema =
@@ -191,12 +218,14 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                                     r.type_name,
                                     r.name,
                                     values,
-                                    r.sensitive_values,
+                                    marks,
                                     schema.block,
                                 );
                             }
                             None => {
-                                block(&mut text, &header, keyword, r.type_name, r.name, r.view())
+                                let view =
+                                    Merged::new(r.values, Mark::All(false), Mark::from_json(marks));
+                                block(&mut text, &header, keyword, r.type_name, r.name, view)
                             }
                         }
                     }
@@ -206,7 +235,14 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 for r in s.resources {
                     for inst in r.instances {
                         if r.address(inst.index_key).to_string() == args.address {
-                            raw_instance(&mut text, r, inst, &args.address, schemas.as_ref())?;
+                            raw_instance(
+                                &mut text,
+                                r,
+                                inst,
+                                &args.address,
+                                schemas.as_ref(),
+                                &masks,
+                            )?;
                         }
                     }
                 }
@@ -215,7 +251,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 for m in s.modules {
                     for r in m.resources {
                         if r.address(m.path) == args.address {
-                            legacy(&mut text, &args.address, r);
+                            legacy(&mut text, &args.address, r, &masks);
                         }
                     }
                 }
@@ -258,16 +294,34 @@ fn raw_instance(
     inst: &RawInstance<'_>,
     address: &str,
     schemas: Option<&Schemas<'_>>,
+    masks: &Masks,
 ) -> Result<(), Failure> {
-    // The sensitive paths become a marker tree like `sensitive_values`, parsed on its own.
+    // The sensitive paths become a marker tree like `sensitive_values`, parsed on its own,
+    // then united with the masks over the attributes.
     let mut marks = inst.sensitive_marker_json().into_bytes();
     let tape = Parser::new()
         .parse(&mut marks)
         .map_err(|e| Failure::Input(format!("{}: sensitive_attributes: {e}", Inline(address))))?;
+    let mut united = tfwire_plan::masked_marks(
+        masks,
+        &masks.start(r.type_name),
+        inst.attributes,
+        Some(tape.root()),
+    )
+    .map(String::into_bytes);
+    let masked = match united.as_mut() {
+        Some(t) => Some(
+            Parser::new()
+                .parse(t)
+                .map_err(|e| Failure::Input(format!("{}: masks: {e}", Inline(address))))?,
+        ),
+        None => None,
+    };
+    let root = masked.as_ref().map_or(tape.root(), |t| t.root());
     let view = Merged::new(
         inst.attributes,
         Mark::All(false),
-        Mark::from_json(Some(tape.root())),
+        Mark::from_json(Some(root)),
     );
     let mut header = format!("# {}:", Inline(address));
     if let Some(d) = inst.deposed {
@@ -292,7 +346,7 @@ fn raw_instance(
             quote(r.type_name),
             quote(r.name)
         );
-        flat(out, inst.attributes_flat);
+        flat(out, inst.attributes_flat, masks, r.type_name);
         out.push_str("}\n");
         return Ok(());
     }
@@ -322,7 +376,7 @@ fn raw_instance(
                 r.type_name,
                 r.name,
                 value.map(Node::Typed),
-                Some(tape.root()),
+                Some(root),
                 schema.block,
             );
             Ok(())
@@ -443,12 +497,20 @@ fn typed(
 }
 
 /// Flatmap attributes (`"tags.%" = "1"`), sorted, values as written.
-fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>) {
+/// Values the masks match are printed as `(sensitive value)` (see [`flat_masked`]).
+fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>, masks: &Masks, type_name: &str) {
     let mut pairs: Vec<(String, String)> = attrs
         .and_then(|a| a.as_object())
         .into_iter()
         .flatten()
-        .map(|(k, v)| (Inline(k).to_string(), v.to_string()))
+        .map(|(k, v)| {
+            let v = if flat_masked(masks, type_name, k) {
+                render::SENSITIVE.to_string()
+            } else {
+                v.to_string()
+            };
+            (Inline(k).to_string(), v)
+        })
         .collect();
     pairs.sort();
     let width = pairs
@@ -461,7 +523,7 @@ fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>) {
     }
 }
 
-fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>) {
+fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>, masks: &Masks) {
     if !out.is_empty() {
         out.push('\n');
     }
@@ -484,6 +546,6 @@ fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>) 
         "resource"
     };
     let _ = writeln!(out, "{keyword} {} {} {{", quote(ty), quote(name));
-    flat(out, r.primary.and_then(|p| p.get("attributes")));
+    flat(out, r.primary.and_then(|p| p.get("attributes")), masks, ty);
     out.push_str("}\n");
 }
