@@ -218,8 +218,9 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                                     r.type_name,
                                     r.name,
                                     values,
-                                    marks,
+                                    r.sensitive_values,
                                     schema.block,
+                                    &masks,
                                 );
                             }
                             None => {
@@ -376,8 +377,9 @@ fn raw_instance(
                 r.type_name,
                 r.name,
                 value.map(Node::Typed),
-                Some(root),
+                Some(tape.root()),
                 schema.block,
+                masks,
             );
             Ok(())
         }
@@ -483,9 +485,10 @@ fn typed(
     values: Option<Node<'_>>,
     marks: Option<tfwire_plan::Json<'_>>,
     schema: &tfwire::schema::Block,
+    masks: &Masks,
 ) {
     let arena = bumpalo::Bump::new();
-    let merged = crate::humanplan::sensitive_marks(values, marks, schema, &arena);
+    let merged = crate::humanplan::sensitive_marks(values, marks, schema, masks, type_name, &arena);
     if !out.is_empty() {
         out.push('\n');
     }

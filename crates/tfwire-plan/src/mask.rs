@@ -20,7 +20,8 @@ use tfwire::mask::{Cursor, Masks};
 ///
 /// The document's markers are kept: a marker that already hides a node, or that does not fit
 /// the value's shape (which hides it, see [`crate::Mark::from_json`]), stays; members the
-/// markers name but the value lacks are copied.
+/// markers name but the value lacks are copied. Members with neither a marker nor a mask
+/// are left out, and a subtree with neither is `false`.
 ///
 /// ```
 /// use tfwire::mask::Masks;
@@ -28,7 +29,7 @@ use tfwire::mask::{Cursor, Masks};
 /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
 /// let masks = Masks::defaults();
 /// let marks = tfwire_plan::masked_marks(&masks, &masks.start("aws_instance"), Some(tape.root()), None);
-/// assert_eq!(marks.as_deref(), Some(r#"{"password":true,"tags":{"env":false},"env":[{"name":false,"value":true}]}"#));
+/// assert_eq!(marks.as_deref(), Some(r#"{"password":true,"env":[{"value":true}]}"#));
 /// let none = Masks::new();
 /// assert_eq!(tfwire_plan::masked_marks(&none, &none.start("aws_instance"), Some(tape.root()), None), None);
 /// # Ok::<(), tfwire_plan::Error>(())
@@ -92,24 +93,27 @@ fn walk(
         return false;
     }
     let mut any = false;
+    let start = out.len();
     if let Some(obj) = v.as_object() {
         out.push('{');
         let mut first = true;
         for (k, child) in obj.iter() {
+            let member = out.len();
             if !first {
                 out.push(',');
             }
-            first = false;
             let _ = tfwire::json::write_safe_str(&mut *out, k);
             out.push(':');
             let next = masks.step(at, k);
-            any |= walk(
-                masks,
-                &next,
-                Some(child),
-                mark_obj.and_then(|m| m.get(k)),
-                out,
-            );
+            let child_mark = mark_obj.and_then(|m| m.get(k));
+            if walk(masks, &next, Some(child), child_mark, out) {
+                any = true;
+            } else if child_mark.is_none() {
+                // Nothing to say of this member: the tree leaves it out.
+                out.truncate(member);
+                continue;
+            }
+            first = false;
         }
         if let Some(m) = mark_obj {
             for (k, child) in m.iter() {
@@ -144,6 +148,11 @@ fn walk(
         out.push(']');
     } else {
         copy(out);
+    }
+    if !any && mark.is_none() {
+        // No mask below and no marker: the node stays unmarked, whatever its shape.
+        out.truncate(start);
+        out.push_str("false");
     }
     any
 }
