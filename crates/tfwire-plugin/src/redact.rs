@@ -274,6 +274,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn masks_without_a_schema() {
+        let ty = tfwire::Type::from_json(
+            r#"["object",{"name":"string","db_password":["list","string"],
+              "env":["list",["object",{"name":"string","value":"string"}]],
+              "tags":["map","string"],"extra":"dynamic"}]"#,
+        )
+        .unwrap();
+        let program = tfwire::Program::compile(&ty);
+        let arena = bumpalo::Bump::new();
+        let json = br#"{"name":"a","db_password":["p1","p2"],
+          "env":[{"name":"N","value":"v1"}],"tags":{"API_TOKEN":"t","env":"prod"},
+          "extra":{"value":{"secret":"s","k":1},"type":["object",{"secret":"string","k":"number"}]}}"#;
+        let v = tfwire::decode_json(&program, json, &arena).unwrap();
+        let masks = Masks::defaults();
+        let mut out = String::new();
+        write_plain_masked(&mut out, &v, &masks, &masks.start("t"));
+        assert_eq!(
+            out,
+            r#"{"db_password":"(sensitive)","env":[{"name":"N","value":"(sensitive)"}],"extra":{"k":1,"secret":"(sensitive)"},"name":"a","tags":{"API_TOKEN":"(sensitive)","env":"prod"}}"#
+        );
+        let none = Masks::new();
+        let mut plain = String::new();
+        write_plain_masked(&mut plain, &v, &none, &none.start("t"));
+        let mut want = String::new();
+        write_plain(&mut want, &v);
+        assert_eq!(plain, want);
+    }
+
+    #[test]
     fn strings_escaped() {
         let mut s = String::new();
         write_string(&mut s, "a\"b\\c\nd\u{1}e\u{2028}é");

@@ -52,10 +52,7 @@ fn default_masks_hide_unmarked_secrets_in_every_human_format() {
         &["plan", "show", &hostile("unmarked-secrets-plan.json")],
         b"",
     );
-    assert!(
-        out.contains("~ db_password = (sensitive value)"),
-        "{out}"
-    );
+    assert!(out.contains("~ db_password = (sensitive value)"), "{out}");
     assert!(out.contains("+ db_password = (sensitive value)"), "{out}");
     let (_, json, _) = run(
         &[
@@ -129,10 +126,7 @@ fn masks_from_flags_files_and_the_environment() {
         b"",
     );
     assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("~ name        = (sensitive value)"),
-        "{out}"
-    );
+    assert!(out.contains("~ name        = (sensitive value)"), "{out}");
     assert!(out.contains("SECRET_U1"), "{out}");
     let (_, out, _) = run(
         &[
@@ -174,20 +168,14 @@ fn masks_from_flags_files_and_the_environment() {
     // TFWIRE_MASK_FILE applies ...
     let (code, out, err) = show(Some(&env_file), &[]);
     assert_eq!(code, Some(0), "{err}");
-    assert!(
-        out.contains("env           = (sensitive value)"),
-        "{out}"
-    );
+    assert!(out.contains("env           = (sensitive value)"), "{out}");
     assert!(!out.contains("\"prod\""), "{out}");
     // ... unless --mask-file names another file.
     let flag = flag_file.to_string_lossy().into_owned();
     let (code, out, err) = show(Some(&env_file), &["--mask-file", &flag]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("\"prod\""), "{out}");
-    assert!(
-        out.contains("~ name        = (sensitive value)"),
-        "{out}"
-    );
+    assert!(out.contains("~ name        = (sensitive value)"), "{out}");
     // A bad pattern is a usage error naming the file and the line.
     std::fs::write(&flag_file, "ok\n\nx..y\n").unwrap();
     let (code, _, err) = show(None, &["--mask-file", &flag]);
@@ -275,7 +263,10 @@ fn real_client_sensitive_scenario() {
             ],
             b"",
         );
-        assert!(out.contains("    name              = \"sensitive\""), "{out}");
+        assert!(
+            out.contains("    name              = \"sensitive\""),
+            "{out}"
+        );
         assert!(
             masked.contains("    name              = (sensitive value)"),
             "{masked}"
