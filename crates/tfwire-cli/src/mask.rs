@@ -28,21 +28,27 @@ pub(crate) const MAX_MASK_FILE_BYTES: u64 = 1 << 20;
 /// **.env.value (name/value environment entries), **.environment.variables (environment
 /// variable maps).
 #[derive(clap::Args, Clone, Debug, Default)]
-#[command(next_help_heading = "Masks")]
 pub(crate) struct MaskArgs {
-    /// Also hide values whose attribute path matches PATTERN, as sensitive values are
-    /// hidden (repeatable). `*password*` anywhere, `.a.b` from the root, `**.env.value`,
-    /// `aws_db_instance.password` for one type; `*` within a step, `**` across steps, case
-    /// ignored, list indices skipped.
+    /// Also hide values whose attribute path matches PATTERN, exactly as sensitive values
+    /// are hidden ("(sensitive value)"; an object or list whole), in every human output,
+    /// summary, `dump` line and tap log (repeatable). Steps are separated by `.`: `NAME`
+    /// matches at any depth (`*password*`), `.a.b` from a resource's root, `**.env.value`
+    /// from anywhere, `TYPE.PATH` for one resource type (`aws_db_instance.password`;
+    /// outputs are of type `output`). `*` and `?` within a step, `**` for any steps, case
+    /// ignored, list indices skipped, no brackets, at most 63 steps. Masks add to the
+    /// default list, the mask file and the document's own markers; nothing unmasks.
     #[arg(long = "mask", value_name = "PATTERN")]
     mask: Vec<String>,
-    /// A file of mask patterns (one a line, `#` comments, at most 1 MiB), added to the
-    /// others; overrides TFWIRE_MASK_FILE.
+    /// A file of mask patterns, one a line (blank lines and lines starting with `#`
+    /// skipped, at most 1 MiB), added to the defaults and --mask. When absent, the file
+    /// that TFWIRE_MASK_FILE names is read (so a CI job sets its masks once); --mask-file
+    /// takes its place.
     #[arg(long, value_name = "FILE")]
     mask_file: Option<String>,
-    /// Do not apply the default masks (*password*, *passwd*, *secret*, *token*,
-    /// *private_key*, *api_key*, **.env.value, **.environment.variables); --mask and the mask
-    /// file still apply.
+    /// Do not apply the default masks: *password*, *passwd*, *secret*, *token*,
+    /// *private_key*, *api_key*, **.env.value, **.environment.variables (--mask and the
+    /// mask file still apply). With it and no other mask, `plan show` draws the plan
+    /// exactly as `tofu show` does.
     #[arg(long)]
     no_default_masks: bool,
 }

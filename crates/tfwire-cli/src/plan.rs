@@ -60,6 +60,9 @@ enum PlanCommand {
 /// given several times (or with comma-separated values) matches any of its values.
 /// Patterns (--type, --address, --module) are globs: `*` any text, `?` one character,
 /// `\` quotes the next one; brackets are literal (`aws_instance.web[*]`).
+///
+/// The Markdown format names the attributes that change, never their values; a value the
+/// masks (--mask, the mask file, the default list) match is treated as a sensitive one.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire plan summary plan.json\n  \
@@ -290,7 +293,11 @@ enum Format {
 /// Show the plan as `tofu show -no-color PLANFILE` prints it, or one change of it.
 ///
 /// With the provider schemas (--schemas, or those a redacted plan carries) the text is
-/// OpenTofu's byte for byte. Without them, what the JSON alone tells is still exact
+/// OpenTofu's byte for byte where no mask applies. The masks (--mask, the mask file and the
+/// default list) hide values as sensitive ones are hidden, in the text and the JSON format
+/// (tfwire's own view, masked too); the default list also hides values OpenTofu shows
+/// (`password_wo_version`, an output named `not_secret`): with --no-default-masks and no
+/// other mask the text is OpenTofu's. Without the schemas, what the JSON alone tells is still exact
 /// (headers, reasons, moves, imports, ordering, the `Plan:` line, outputs); the values
 /// are drawn from the JSON: nested blocks look like attributes holding lists or objects
 /// (`block = [ { ... }, ]`, empty ones `= []`, sorted among the attributes and counted
