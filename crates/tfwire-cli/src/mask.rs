@@ -124,6 +124,14 @@ pub(crate) fn flat_masked(masks: &Masks, type_name: &str, key: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn ok(r: Result<Masks, Failure>) -> Masks {
+        match r {
+            Ok(m) => m,
+            Err(Failure::Usage(m) | Failure::Input(m)) => panic!("{m}"),
+            Err(Failure::Exit(..)) => panic!("an exit"),
+        }
+    }
+
     fn failure(r: Result<Masks, Failure>) -> String {
         match r {
             Err(Failure::Usage(m)) => m,
@@ -144,7 +152,7 @@ mod tests {
             mask_file: None,
             no_default_masks: true,
         };
-        let m = args.masks_with(Some(a.clone().into_os_string())).unwrap();
+        let m = ok(args.masks_with(Some(a.clone().into_os_string())));
         assert_eq!(m.patterns(), ["pin_code", "extra"]);
         // --mask-file wins over the environment.
         let args = MaskArgs {
@@ -157,7 +165,7 @@ mod tests {
             e.contains(":2: mask pattern \"x[0]\": brackets are not allowed"),
             "{e}"
         );
-        let defaults = MaskArgs::default().masks_with(None).unwrap();
+        let defaults = ok(MaskArgs::default().masks_with(None));
         assert_eq!(defaults.patterns().len(), tfwire::mask::DEFAULT_MASKS.len());
         let missing = dir.join("missing");
         let e = failure(MaskArgs::default().masks_with(Some(missing.into_os_string())));
