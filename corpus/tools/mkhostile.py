@@ -275,6 +275,86 @@ def terminal_raw_state():
     return {"version": 4, "terraform_version": "1.9" + OSC_TITLE, "serial": 1, "lineage": "l" + BIDI, "outputs": {}, "resources": resources}
 
 
+def unmarked_plan():
+    # Values no marker covers but the default masks do: a password, a token, a private key,
+    # an environment entry's value, a Lambda-style variables map, a map key named like a
+    # secret, an output named like one; each changes, so every format lists it.
+    before = {
+        "db_password": "SECRET_U1",
+        "api_token": "SECRET_U2",
+        "tls": {"private_key_pem": "SECRET_U3"},
+        "container": [{"env": [{"name": "PLAIN", "value": "SECRET_U4"}]}],
+        "environment": [{"variables": {"DSN": "SECRET_U5"}}],
+        "tags": {"Client_Secret": "SECRET_U6", "env": "prod"},
+        "name": "a",
+    }
+    after = json.loads(json.dumps(before).replace("SECRET_U", "SECRET_V"))
+    after["name"] = "b"
+    return {
+        "format_version": "1.2",
+        "terraform_version": "1.9.0",
+        "resource_changes": [
+            rc("t.unmarked", ["update"], before, after,
+               change={"after_unknown": {}, "before_sensitive": {}, "after_sensitive": {}}),
+            rc("t.created", ["create"], None, {"password": "SECRET_U7"},
+               change={"after_unknown": {}, "after_sensitive": False}),
+        ],
+        "output_changes": {
+            "db_password": {"actions": ["create"], "before": None, "after": "SECRET_U8",
+                            "after_unknown": False, "before_sensitive": False, "after_sensitive": False},
+        },
+    }
+
+
+def unmarked_state():
+    return {
+        "format_version": "1.0",
+        "terraform_version": "1.9.0",
+        "values": {
+            "root_module": {
+                "resources": [
+                    {
+                        "address": "t.unmarked",
+                        "mode": "managed",
+                        "type": "t",
+                        "name": "unmarked",
+                        "provider_name": "registry.terraform.io/hashicorp/t",
+                        "schema_version": 0,
+                        "values": {"id": "x", "master_password": "SECRET_W1",
+                                   "env": [{"name": "N", "value": "SECRET_W2"}]},
+                        "sensitive_values": {},
+                    }
+                ]
+            }
+        },
+    }
+
+
+def unmarked_raw_state():
+    return {
+        "version": 4,
+        "terraform_version": "1.9.0",
+        "serial": 1,
+        "lineage": "x",
+        "outputs": {},
+        "resources": [
+            {"mode": "managed", "type": "t", "name": "unmarked",
+             "provider": 'provider["registry.terraform.io/hashicorp/t"]',
+             "instances": [
+                 {"schema_version": 0, "sensitive_attributes": [],
+                  "attributes": {"id": "x", "secret_string": "SECRET_X1",
+                                 "env": [{"name": "N", "value": "SECRET_X2"}]},
+                  "attributes_flat": None}]},
+            {"mode": "managed", "type": "t", "name": "flat",
+             "provider": 'provider["registry.terraform.io/hashicorp/t"]',
+             "instances": [
+                 {"schema_version": 0,
+                  "attributes_flat": {"id": "x", "password": "SECRET_X3", "env.0.value": "SECRET_X4",
+                                      "env.#": "1", "env.0.name": "N"}}]},
+        ],
+    }
+
+
 def legacy_state():
     return {
         "version": 3,
@@ -317,6 +397,9 @@ def main():
     write("sensitive-masks-plan.json", sensitive_plan())
     write("sensitive-values-state.json", sensitive_state())
     write("sensitive-attributes-rawstate.json", sensitive_raw_state())
+    write("unmarked-secrets-plan.json", unmarked_plan())
+    write("unmarked-secrets-state.json", unmarked_state())
+    write("unmarked-secrets-rawstate.json", unmarked_raw_state())
     write("terminal-state.json", terminal_state())
     write("terminal-rawstate.json", terminal_raw_state())
     write("terminal-legacy-state.json", legacy_state())

@@ -17,7 +17,8 @@ use tfwire_plugin::{Programs, Schemas};
 /// file name order: `time`, `rpc`, `direction`, `type_name` (when known), `field`, `file`,
 /// `bytes`, and `value` (plain JSON; every attribute the schema marks sensitive or write-only
 /// is "(sensitive)", unknown values are "(known after apply)") or `error` (the path inside
-/// the value, the message and the byte offset).
+/// the value, the message and the byte offset). Values the masks match (see the Masks
+/// options) are "(sensitive)" too.
 ///
 /// The files do not name the resource type. It is read from an index beside them when there
 /// is one (`index.json` of the project's real-client corpus, or the `index.jsonl` its test
@@ -44,6 +45,8 @@ use tfwire_plugin::{Programs, Schemas};
                   printed first) or the input was rejected, 2 usage error."
 )]
 pub(crate) struct Args {
+    #[command(flatten)]
+    masks: crate::mask::MaskArgs,
     /// The directory of captured values.
     dir: String,
     /// The provider's schemas: a `providers schema -json` document.
@@ -160,7 +163,8 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let programs = Programs::new(Schemas {
         provider: schema.clone(),
         ..Schemas::default()
-    });
+    })
+    .with_masks(args.masks.masks()?);
     let config = DumpConfig::default()
         .decoder(input::decoder_config())
         .max_nodes(input::max_nodes())

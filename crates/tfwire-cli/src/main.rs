@@ -26,6 +26,7 @@ mod humanplan;
 mod input;
 mod listing;
 mod markdown;
+mod mask;
 mod output;
 mod plan;
 mod render;

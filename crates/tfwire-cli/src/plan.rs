@@ -4,6 +4,7 @@ use crate::escape::{DEPTH_MAX, Inline, Padded, column_width, inline, quote};
 use crate::failure::Failure;
 use crate::input::Want;
 use crate::listing::{counts_line, listed, notes, output_counts_line};
+use crate::mask::MaskArgs;
 use crate::render;
 use crate::{humanplan, input, markdown, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
@@ -60,6 +61,9 @@ enum PlanCommand {
 /// given several times (or with comma-separated values) matches any of its values.
 /// Patterns (--type, --address, --module) are globs: `*` any text, `?` one character,
 /// `\` quotes the next one; brackets are literal (`aws_instance.web[*]`).
+///
+/// The Markdown format names the attributes that change, never their values; a value the
+/// masks (--mask, the mask file, the default list) match is treated as a sensitive one.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire plan summary plan.json\n  \
@@ -72,6 +76,8 @@ enum PlanCommand {
     (including a --max-bytes budget too small for even the totals) or, with\n\
     --detailed-exitcode, a plan with changes.")]
 struct SummaryArgs {
+    #[command(flatten)]
+    masks: MaskArgs,
     /// The output format [default: table; markdown with --max-bytes].
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -290,7 +296,11 @@ enum Format {
 /// Show the plan as `tofu show -no-color PLANFILE` prints it, or one change of it.
 ///
 /// With the provider schemas (--schemas, or those a redacted plan carries) the text is
-/// OpenTofu's byte for byte. Without them, what the JSON alone tells is still exact
+/// OpenTofu's byte for byte where no mask applies. The masks (--mask, the mask file and the
+/// default list) hide values as sensitive ones are hidden, in the text and the JSON format
+/// (tfwire's own view, masked too); the default list also hides values OpenTofu shows
+/// (`password_wo_version`, an output named `not_secret`): with --no-default-masks and no
+/// other mask the text is OpenTofu's. Without the schemas, what the JSON alone tells is still exact
 /// (headers, reasons, moves, imports, ordering, the `Plan:` line, outputs); the values
 /// are drawn from the JSON: nested blocks look like attributes holding lists or objects
 /// (`block = [ { ... }, ]`, empty ones `= []`, sorted among the attributes and counted
@@ -329,6 +339,8 @@ enum Format {
 struct ShowArgs {
     #[command(flatten)]
     color: ColorArgs,
+    #[command(flatten)]
+    masks: MaskArgs,
     /// The output format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
     format: ShowFormat,
@@ -445,6 +457,7 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Usage(format!("--fail-on: {e}")))?;
     }
     let name = input::display_name(&args.file).to_string();
+    let masks = args.masks.masks()?;
     let schemas = schema::cache(args.schemas.as_deref())?;
     // Markdown shows which attributes change (a diff of the values), and `--schemas` checks
     // every value; otherwise a summary prints addresses and actions only, and reads the plan
@@ -459,62 +472,64 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
                 check_values(&doc, cache, &name, input::display_name(file))?;
             }
             let plan = expect_plan(&name, doc)?;
-            let mut summary = Summary::of(plan);
-            let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
-            if args.filters.any() {
-                summary = summary.filtered(&filter);
-                rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
-                let f = &args.filters;
-                rcs.retain(|rc| !f.excluded(&ChangeSummary::of(rc)));
-                summary.changes.retain(|c| !f.excluded(c));
-                summary.drift_changes.retain(|c| !f.excluded(c));
-                summary.counts = tfwire_plan::Counts::default();
-                for c in &summary.changes {
-                    summary.counts.add(c.kind);
+            masked(plan, &masks, &name, |plan| {
+                let mut summary = Summary::of(plan);
+                let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
+                if args.filters.any() {
+                    summary = summary.filtered(&filter);
+                    rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
+                    let f = &args.filters;
+                    rcs.retain(|rc| !f.excluded(&ChangeSummary::of(rc)));
+                    summary.changes.retain(|c| !f.excluded(c));
+                    summary.drift_changes.retain(|c| !f.excluded(c));
+                    summary.counts = tfwire_plan::Counts::default();
+                    for c in &summary.changes {
+                        summary.counts.add(c.kind);
+                    }
+                    summary.drift = tfwire_plan::Counts::default();
+                    for c in &summary.drift_changes {
+                        summary.drift.add(c.kind);
+                    }
+                    if summary.changes.is_empty() && summary.drift_changes.is_empty() {
+                        eprintln!("{}", args.filters.nothing_matches());
+                    }
                 }
-                summary.drift = tfwire_plan::Counts::default();
-                for c in &summary.drift_changes {
-                    summary.drift.add(c.kind);
-                }
-                if summary.changes.is_empty() && summary.drift_changes.is_empty() {
-                    eprintln!("{}", args.filters.nothing_matches());
-                }
-            }
-            match format {
-                Format::Json => output::text(&summary.to_json()),
-                Format::Table => {
-                    let color = args.color.enabled();
-                    output::human_with(color, |out| write_table(out, &summary, color))
-                }
-                Format::Tree => {
-                    let color = args.color.enabled();
-                    output::human_with(color, |out| write_tree(out, &summary, color))
-                }
-                Format::Markdown => {
-                    let md = markdown::Summary {
-                        summary: &summary,
-                        changes: &rcs,
-                        filters: args.filters.describe(),
-                    };
-                    let text = match args.max_bytes {
-                        None => md.render(markdown::Level::Full),
-                        Some(max) => md.fit(max).map_err(|need| {
-                            Failure::Usage(format!(
-                                "--max-bytes {max} is too small: even the totals of this plan \
+                match format {
+                    Format::Json => output::text(&summary.to_json()),
+                    Format::Table => {
+                        let color = args.color.enabled();
+                        output::human_with(color, |out| write_table(out, &summary, color))
+                    }
+                    Format::Tree => {
+                        let color = args.color.enabled();
+                        output::human_with(color, |out| write_tree(out, &summary, color))
+                    }
+                    Format::Markdown => {
+                        let md = markdown::Summary {
+                            summary: &summary,
+                            changes: &rcs,
+                            filters: args.filters.describe(),
+                        };
+                        let text = match args.max_bytes {
+                            None => md.render(markdown::Level::Full),
+                            Some(max) => md.fit(max).map_err(|need| {
+                                Failure::Usage(format!(
+                                    "--max-bytes {max} is too small: even the totals of this plan \
                              take {need} bytes"
-                            ))
-                        })?,
-                    };
-                    output::human(&text, false)
-                }
-            }?;
-            gates(
-                plan,
-                &rcs,
-                &fail_on,
-                args.detailed_exitcode,
-                !args.filters.any(),
-            )
+                                ))
+                            })?,
+                        };
+                        output::human(&text, false)
+                    }
+                }?;
+                gates(
+                    plan,
+                    &rcs,
+                    &fail_on,
+                    args.detailed_exitcode,
+                    !args.filters.any(),
+                )
+            })
         },
     )
 }
@@ -870,6 +885,7 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
+    let masks = args.masks.masks()?;
     let cache = schema::cache(args.schemas.as_deref())?;
     let mut human = humanplan::Options {
         color: args.color.enabled(),
@@ -890,92 +906,106 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 Mode::RefreshOnly => humanplan::PlanMode::RefreshOnly,
             });
             let plan = expect_plan(&name, doc)?;
-            // A Terraform Cloud redacted plan carries its provider schemas.
-            let embedded = match (&cache, plan.provider_schemas) {
-                (None, Some(ps)) => embedded_schemas(&name, ps),
-                _ => None,
-            };
-            let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
-            let Some(address) = args.address.as_deref() else {
-                if args.format == ShowFormat::Json {
-                    return Err(Failure::Usage(
-                        "--format json shows one change: give its ADDRESS".into(),
-                    ));
-                }
-                let text = humanplan::render_plan(plan, schemas, human)
-                    .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
-                return output::human(&text, human.color);
-            };
-            if let Some(oc) = address
-                .strip_prefix("output.")
-                .and_then(|n| plan.output_changes.iter().find(|o| o.name == n))
-            {
-                let text = match args.format {
-                    ShowFormat::Json => {
-                        let mut s = String::from("{\"output\":");
-                        json_str(&mut s, oc.name);
-                        s.push_str(",\"action\":");
-                        json_str(&mut s, &oc.change.kind().key());
-                        s.push_str(",\"diff\":");
-                        s.push_str(&Diff::of(&oc.change).to_json());
-                        s.push_str("}\n");
-                        s
-                    }
-                    ShowFormat::Text => humanplan::render_output(oc, human)
-                        .map(|l| l + "\n")
-                        .unwrap_or_default(),
+            masked(plan, &masks, &name, |plan| {
+                // A Terraform Cloud redacted plan carries its provider schemas.
+                let embedded = match (&cache, plan.provider_schemas) {
+                    (None, Some(ps)) => embedded_schemas(&name, ps),
+                    _ => None,
                 };
-                return output::human(&text, human.color);
-            }
-            let mut found: Vec<&ResourceChange<'_>> = plan
-                .resource_changes
-                .iter()
-                .filter(|rc| rc.address == address)
-                .collect();
-            if found.is_empty() {
-                found = plan
-                    .resource_changes
-                    .iter()
-                    .filter(|rc| rc.previous_address == Some(address))
-                    .collect();
-            }
-            if found.is_empty() {
-                let all: Vec<String> = plan
-                    .resource_changes
-                    .iter()
-                    .map(|rc| rc.address.to_owned())
-                    .collect();
-                return Err(Failure::Input(format!(
-                    "{}: no resource change has the address {}{}",
-                    Inline(&name),
-                    quote(address),
-                    suggest::near(address, &all, "tfwire plan summary", &args.file)
-                )));
-            }
-            let mut text = String::new();
-            for (i, rc) in found.iter().enumerate() {
-                let diff = Diff::of(&rc.change);
-                match args.format {
-                    ShowFormat::Json => {
-                        text.push_str(&change_json(rc, &diff));
-                        text.push('\n');
+                let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
+                let Some(address) = args.address.as_deref() else {
+                    if args.format == ShowFormat::Json {
+                        return Err(Failure::Usage(
+                            "--format json shows one change: give its ADDRESS".into(),
+                        ));
                     }
-                    ShowFormat::Text => {
-                        let section = humanplan::render_change(plan, rc, schemas, human)
-                            .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
-                        if let Some(section) = section {
-                            if i > 0 {
+                    let text = humanplan::render_plan(plan, schemas, human)
+                        .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                    return output::human(&text, human.color);
+                };
+                if let Some(oc) = address
+                    .strip_prefix("output.")
+                    .and_then(|n| plan.output_changes.iter().find(|o| o.name == n))
+                {
+                    let text = match args.format {
+                        ShowFormat::Json => {
+                            let mut s = String::from("{\"output\":");
+                            json_str(&mut s, oc.name);
+                            s.push_str(",\"action\":");
+                            json_str(&mut s, &oc.change.kind().key());
+                            s.push_str(",\"diff\":");
+                            s.push_str(&Diff::of(&oc.change).to_json());
+                            s.push_str("}\n");
+                            s
+                        }
+                        ShowFormat::Text => humanplan::render_output(oc, human)
+                            .map(|l| l + "\n")
+                            .unwrap_or_default(),
+                    };
+                    return output::human(&text, human.color);
+                }
+                let mut found: Vec<&ResourceChange<'_>> = plan
+                    .resource_changes
+                    .iter()
+                    .filter(|rc| rc.address == address)
+                    .collect();
+                if found.is_empty() {
+                    found = plan
+                        .resource_changes
+                        .iter()
+                        .filter(|rc| rc.previous_address == Some(address))
+                        .collect();
+                }
+                if found.is_empty() {
+                    let all: Vec<String> = plan
+                        .resource_changes
+                        .iter()
+                        .map(|rc| rc.address.to_owned())
+                        .collect();
+                    return Err(Failure::Input(format!(
+                        "{}: no resource change has the address {}{}",
+                        Inline(&name),
+                        quote(address),
+                        suggest::near(address, &all, "tfwire plan summary", &args.file)
+                    )));
+                }
+                let mut text = String::new();
+                for (i, rc) in found.iter().enumerate() {
+                    let diff = Diff::of(&rc.change);
+                    match args.format {
+                        ShowFormat::Json => {
+                            text.push_str(&change_json(rc, &diff));
+                            text.push('\n');
+                        }
+                        ShowFormat::Text => {
+                            let section = humanplan::render_change(plan, rc, schemas, human)
+                                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                            if let Some(section) = section {
+                                if i > 0 {
+                                    text.push('\n');
+                                }
+                                text.push_str(&section);
                                 text.push('\n');
                             }
-                            text.push_str(&section);
-                            text.push('\n');
                         }
                     }
                 }
-            }
-            output::human(&text, human.color)
+                output::human(&text, human.color)
+            })
         },
     )
+}
+
+/// Runs `f` on `plan` as the masks see it ([`tfwire_plan::with_masked_plan`]: the one place
+/// a plan's readers learn what the masks hide).
+fn masked<R>(
+    plan: &tfwire_plan::Plan<'_>,
+    masks: &tfwire::mask::Masks,
+    name: &str,
+    f: impl FnOnce(&tfwire_plan::Plan<'_>) -> Result<R, Failure>,
+) -> Result<R, Failure> {
+    tfwire_plan::with_masked_plan(plan, masks, f)
+        .map_err(|e| Failure::Input(format!("{}: masks: {e}", Inline(name))))?
 }
 
 fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {

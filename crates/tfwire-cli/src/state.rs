@@ -3,10 +3,12 @@
 use crate::escape::{Inline, Padded, column_width, quote};
 use crate::failure::Failure;
 use crate::humanplan::Node;
+use crate::mask::{MaskArgs, flat_masked};
 use crate::render::{self, Layout};
 use crate::{input, output, suggest};
 use clap::Subcommand;
 use std::fmt::Write as _;
+use tfwire::mask::Masks;
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
 
@@ -38,6 +40,10 @@ enum StateCommand {
     tfwire state list plan.tfplan\n\n\
     Exit codes: 0 success, 1 input rejected, 2 usage error.")]
 struct ListArgs {
+    /// Accepted as every command takes them, and checked; `state list` prints addresses only
+    /// (instance keys are addresses, not attribute values), so no mask changes its output.
+    #[command(flatten)]
+    masks: MaskArgs,
     /// The state file: `show -json` output, a raw .tfstate, or a binary plan file (its
     /// prior state) (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
@@ -81,6 +87,8 @@ fn selected(filter: &str, address: &str) -> bool {
 /// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name is
 /// written unpadded); values nest at most 32 levels deep, deeper ones are drawn `# (nested
 /// deeper than 32 levels, not shown)`.
+/// Values the masks match (see the Masks options) are printed as `(sensitive value)` too,
+/// flat attributes included.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire state show terraform.tfstate aws_instance.web\n  \
@@ -90,6 +98,8 @@ fn selected(filter: &str, address: &str) -> bool {
     Exit codes: 0 success, 1 input rejected or no such address (near matches are\n\
     suggested), 2 usage error.")]
 struct ShowArgs {
+    #[command(flatten)]
+    masks: MaskArgs,
     /// The state file: `show -json` output, a raw .tfstate, or a binary plan file (its
     /// prior state) (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "STATE")]
@@ -119,6 +129,7 @@ fn not_a_state(name: &str) -> Failure {
 }
 
 fn list(args: ListArgs) -> Result<(), Failure> {
+    args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
     input::with_document(&args.file, input::Want::State, |doc| {
         let mut addresses = addresses(&doc).ok_or_else(|| not_a_state(&name))?;
@@ -151,6 +162,7 @@ const LAYOUT: Layout = Layout {
 };
 
 fn show(args: ShowArgs) -> Result<(), Failure> {
+    let masks = args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
     let cache = crate::schema::cache(args.schemas.as_deref())?;
     let schemas = cache
@@ -181,6 +193,20 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             header =
                                 format!("# {}: (deposed object {})", Inline(r.address), Inline(d));
                         }
+                        let mut united = tfwire_plan::masked_marks(
+                            &masks,
+                            &masks.start(r.type_name),
+                            r.values,
+                            r.sensitive_values,
+                        )
+                        .map(String::into_bytes);
+                        let tape = match united.as_mut() {
+                            Some(t) => Some(Parser::new().parse(t).map_err(|e| {
+                                Failure::Input(format!("{}: masks: {e}", Inline(r.address)))
+                            })?),
+                            None => None,
+                        };
+                        let marks = tape.as_ref().map(|t| t.root()).or(r.sensitive_values);
                         match &schemas {
                             Some(s) => {
                                 let schema =
@@ -197,10 +223,13 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                                     values,
                                     r.sensitive_values,
                                     schema.block,
+                                    &masks,
                                 );
                             }
                             None => {
-                                block(&mut text, &header, keyword, r.type_name, r.name, r.view())
+                                let view =
+                                    Merged::new(r.values, Mark::All(false), Mark::from_json(marks));
+                                block(&mut text, &header, keyword, r.type_name, r.name, view)
                             }
                         }
                     }
@@ -210,7 +239,14 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 for r in s.resources {
                     for inst in r.instances {
                         if r.address(inst.index_key).to_string() == args.address {
-                            raw_instance(&mut text, r, inst, &args.address, schemas.as_ref())?;
+                            raw_instance(
+                                &mut text,
+                                r,
+                                inst,
+                                &args.address,
+                                schemas.as_ref(),
+                                &masks,
+                            )?;
                         }
                     }
                 }
@@ -219,7 +255,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 for m in s.modules {
                     for r in m.resources {
                         if r.address(m.path) == args.address {
-                            legacy(&mut text, &args.address, r);
+                            legacy(&mut text, &args.address, r, &masks);
                         }
                     }
                 }
@@ -262,16 +298,34 @@ fn raw_instance(
     inst: &RawInstance<'_>,
     address: &str,
     schemas: Option<&Schemas<'_>>,
+    masks: &Masks,
 ) -> Result<(), Failure> {
-    // The sensitive paths become a marker tree like `sensitive_values`, parsed on its own.
+    // The sensitive paths become a marker tree like `sensitive_values`, parsed on its own,
+    // then united with the masks over the attributes.
     let mut marks = inst.sensitive_marker_json().into_bytes();
     let tape = Parser::new()
         .parse(&mut marks)
         .map_err(|e| Failure::Input(format!("{}: sensitive_attributes: {e}", Inline(address))))?;
+    let mut united = tfwire_plan::masked_marks(
+        masks,
+        &masks.start(r.type_name),
+        inst.attributes,
+        Some(tape.root()),
+    )
+    .map(String::into_bytes);
+    let masked = match united.as_mut() {
+        Some(t) => Some(
+            Parser::new()
+                .parse(t)
+                .map_err(|e| Failure::Input(format!("{}: masks: {e}", Inline(address))))?,
+        ),
+        None => None,
+    };
+    let root = masked.as_ref().map_or(tape.root(), |t| t.root());
     let view = Merged::new(
         inst.attributes,
         Mark::All(false),
-        Mark::from_json(Some(tape.root())),
+        Mark::from_json(Some(root)),
     );
     let mut header = format!("# {}:", Inline(address));
     if let Some(d) = inst.deposed {
@@ -296,7 +350,7 @@ fn raw_instance(
             quote(r.type_name),
             quote(r.name)
         );
-        flat(out, inst.attributes_flat);
+        flat(out, inst.attributes_flat, masks, r.type_name);
         out.push_str("}\n");
         return Ok(());
     }
@@ -328,6 +382,7 @@ fn raw_instance(
                 value.map(Node::Typed),
                 Some(tape.root()),
                 schema.block,
+                masks,
             );
             Ok(())
         }
@@ -433,9 +488,10 @@ fn typed(
     values: Option<Node<'_>>,
     marks: Option<tfwire_plan::Json<'_>>,
     schema: &tfwire::schema::Block,
+    masks: &Masks,
 ) {
     let arena = bumpalo::Bump::new();
-    let merged = crate::humanplan::sensitive_marks(values, marks, schema, &arena);
+    let merged = crate::humanplan::sensitive_marks(values, marks, schema, masks, type_name, &arena);
     if !out.is_empty() {
         out.push('\n');
     }
@@ -447,12 +503,20 @@ fn typed(
 }
 
 /// Flatmap attributes (`"tags.%" = "1"`), sorted, values as written.
-fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>) {
+/// Values the masks match are printed as `(sensitive value)` (see [`flat_masked`]).
+fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>, masks: &Masks, type_name: &str) {
     let mut pairs: Vec<(String, String)> = attrs
         .and_then(|a| a.as_object())
         .into_iter()
         .flatten()
-        .map(|(k, v)| (Inline(k).to_string(), v.to_string()))
+        .map(|(k, v)| {
+            let v = if flat_masked(masks, type_name, k) {
+                render::SENSITIVE.to_string()
+            } else {
+                v.to_string()
+            };
+            (Inline(k).to_string(), v)
+        })
         .collect();
     pairs.sort();
     let width = column_width(pairs.iter().map(|(k, _)| k.chars().count()));
@@ -461,7 +525,7 @@ fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>) {
     }
 }
 
-fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>) {
+fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>, masks: &Masks) {
     if !out.is_empty() {
         out.push('\n');
     }
@@ -484,6 +548,6 @@ fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>) 
         "resource"
     };
     let _ = writeln!(out, "{keyword} {} {} {{", quote(ty), quote(name));
-    flat(out, r.primary.and_then(|p| p.get("attributes")));
+    flat(out, r.primary.and_then(|p| p.get("attributes")), masks, ty);
     out.push_str("}\n");
 }

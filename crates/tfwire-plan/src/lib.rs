@@ -90,6 +90,7 @@ mod document;
 mod error;
 mod filter;
 mod json;
+mod mask;
 mod merged;
 mod plan;
 mod rawstate;
@@ -112,6 +113,7 @@ pub use json::{
     Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, is_unsafe_char,
     write_json_str,
 };
+pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};
 pub use plan::{Plan, RelevantAttribute, Variable};
 pub use rawstate::{

@@ -188,7 +188,7 @@ impl Programs {
     /// As [`redacted_json`](Self::redacted_json), appending the JSON to `out`; the error (a
     /// missing schema, or the decode error with its path and offset) as text. Allocates
     /// nothing when the program is compiled, the decoder and the arena are warm and `out` has
-    /// room.
+    /// room, and no masks are set (a mask's walk allocates its state at each step).
     pub fn write_redacted(
         &self,
         decoder: &mut Decoder,
@@ -201,9 +201,10 @@ impl Programs {
         let v = decoder
             .decode_dynamic_value(&program, value, arena)
             .map_err(|e| e.to_string())?;
+        let at = self.masks().start(schema.type_name());
         match self.block(schema) {
-            Some(b) => redact::write_block(out, &v, b),
-            None => redact::write_plain(out, &v),
+            Some(b) => redact::write_block_masked(out, &v, b, self.masks(), &at),
+            None => redact::write_plain_masked(out, &v, self.masks(), &at),
         }
         Ok(())
     }

@@ -31,6 +31,7 @@ type Key = (u8, usize);
 pub struct Programs {
     schemas: Schemas,
     programs: RwLock<HashMap<Key, HashMap<String, Arc<Program>>>>,
+    masks: tfwire::mask::Masks,
 }
 
 fn key(r: SchemaRef<'_>) -> Key {
@@ -91,7 +92,22 @@ impl Programs {
         Programs {
             schemas,
             programs: RwLock::default(),
+            masks: tfwire::mask::Masks::new(),
         }
+    }
+
+    /// These programs with masks: [`Programs::redacted_json`] and
+    /// [`Programs::write_redacted`] (the tap's log, `tfwire dump`) hide every value they
+    /// match as they hide a sensitive attribute (see [`crate::redact`]). The resource type
+    /// scoping a pattern is the type the value belongs to ([`SchemaRef::type_name`]).
+    pub fn with_masks(mut self, masks: tfwire::mask::Masks) -> Programs {
+        self.masks = masks;
+        self
+    }
+
+    /// The masks (none unless set with [`Programs::with_masks`]).
+    pub fn masks(&self) -> &tfwire::mask::Masks {
+        &self.masks
     }
 
     /// The schemas.

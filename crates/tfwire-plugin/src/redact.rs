@@ -6,9 +6,16 @@
 //! written as `"(known after apply)"`, and infinite numbers as `"+Inf"`/`"-Inf"` (JSON has no
 //! such numbers). These markers follow Terraform's own plan rendering; a reader tells them
 //! from real strings by the schema.
+//!
+//! Masks ([`tfwire::mask`], set on [`crate::Programs::with_masks`]) are applied here too, in
+//! the same walk: a value whose path a mask matches is written as `"(sensitive)"` exactly
+//! like a sensitive attribute, object, list, null or unknown alike, whether the schema
+//! describes it or not (a value without a schema is walked by its own attribute and key
+//! names).
 
 use core::fmt::Write as _;
 use tfwire::Value;
+use tfwire::mask::{Cursor, Masks};
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting};
 
 /// The text written instead of a sensitive value.
@@ -32,13 +39,49 @@ pub fn to_json_plain(value: &Value<'_>) -> String {
 
 /// Appends `value`, decoded with `block`'s program, as JSON with sensitive attributes masked.
 pub fn write_block(out: &mut String, value: &Value<'_>, block: &Block) {
-    write_object(out, value, &block.attributes, &block.block_types);
+    let none = Masks::new();
+    write_block_masked(out, value, block, &none, &none.start(""));
 }
 
-fn write_object(out: &mut String, value: &Value<'_>, attrs: &[Attribute], blocks: &[NestedBlock]) {
+/// As [`write_block`], also writing `"(sensitive)"` for every value the masks match from
+/// `at` (the cursor at the value's root: [`Masks::start`] with the resource type).
+pub fn write_block_masked(
+    out: &mut String,
+    value: &Value<'_>,
+    block: &Block,
+    masks: &Masks,
+    at: &Cursor,
+) {
+    let m = M { masks, at };
+    write_object(out, value, &block.attributes, &block.block_types, m);
+}
+
+/// As [`write_plain`], also writing `"(sensitive)"` for every value the masks match from
+/// `at`.
+pub fn write_plain_masked(out: &mut String, value: &Value<'_>, masks: &Masks, at: &Cursor) {
+    write_value(out, value, M { masks, at });
+}
+
+/// The masks and where the walk is.
+#[derive(Clone, Copy)]
+struct M<'m> {
+    masks: &'m Masks,
+    at: &'m Cursor,
+}
+
+fn write_object(
+    out: &mut String,
+    value: &Value<'_>,
+    attrs: &[Attribute],
+    blocks: &[NestedBlock],
+    m: M<'_>,
+) {
+    if m.at.is_masked() {
+        return write_string(out, SENSITIVE);
+    }
     let entries = match value.unwrap_dynamic() {
         Value::Object(e) | Value::Map(e) => e,
-        other => return write_plain(out, &other),
+        other => return write_value(out, &other, m),
     };
     out.push('{');
     for (i, (name, v)) in entries.iter().enumerate() {
@@ -47,8 +90,15 @@ fn write_object(out: &mut String, value: &Value<'_>, attrs: &[Attribute], blocks
         }
         write_string(out, name);
         out.push(':');
-        if let Ok(a) = attrs.binary_search_by(|a| a.name.as_str().cmp(name)) {
-            write_attribute(out, v, &attrs[a]);
+        let at = m.masks.step(m.at, name);
+        let m = M {
+            masks: m.masks,
+            at: &at,
+        };
+        if m.at.is_masked() {
+            write_string(out, SENSITIVE);
+        } else if let Ok(a) = attrs.binary_search_by(|a| a.name.as_str().cmp(name)) {
+            write_attribute(out, v, &attrs[a], m);
         } else if let Ok(b) = blocks.binary_search_by(|b| b.type_name.as_str().cmp(name)) {
             let nb = &blocks[b];
             write_collection(
@@ -57,26 +107,27 @@ fn write_object(out: &mut String, value: &Value<'_>, attrs: &[Attribute], blocks
                 nb.nesting,
                 &nb.block.attributes,
                 &nb.block.block_types,
+                m,
             );
         } else {
-            write_plain(out, v);
+            write_value(out, v, m);
         }
     }
     out.push('}');
 }
 
-fn write_attribute(out: &mut String, v: &Value<'_>, a: &Attribute) {
+fn write_attribute(out: &mut String, v: &Value<'_>, a: &Attribute, m: M<'_>) {
     if a.sensitive || a.write_only {
         return write_string(out, SENSITIVE);
     }
     match &a.ty {
-        AttributeType::Type(_) => write_plain(out, v),
-        AttributeType::Nested(n) => write_nested_attributes(out, v, n),
+        AttributeType::Type(_) => write_value(out, v, m),
+        AttributeType::Nested(n) => write_nested_attributes(out, v, n, m),
     }
 }
 
-fn write_nested_attributes(out: &mut String, v: &Value<'_>, n: &NestedType) {
-    write_collection(out, v, n.nesting, &n.attributes, &[]);
+fn write_nested_attributes(out: &mut String, v: &Value<'_>, n: &NestedType, m: M<'_>) {
+    write_collection(out, v, n.nesting, &n.attributes, &[], m);
 }
 
 /// A block (or nested attribute object) nested as one object, a list, a set or a map.
@@ -86,17 +137,18 @@ fn write_collection(
     nesting: Nesting,
     attrs: &[Attribute],
     blocks: &[NestedBlock],
+    m: M<'_>,
 ) {
     let v = v.unwrap_dynamic();
     match (nesting, v) {
-        (Nesting::Single | Nesting::Group, _) => write_object(out, &v, attrs, blocks),
+        (Nesting::Single | Nesting::Group, _) => write_object(out, &v, attrs, blocks, m),
         (_, Value::List(e) | Value::Set(e) | Value::Tuple(e)) => {
             out.push('[');
             for (i, x) in e.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write_object(out, x, attrs, blocks);
+                write_object(out, x, attrs, blocks, m);
             }
             out.push(']');
         }
@@ -108,11 +160,65 @@ fn write_collection(
                 }
                 write_string(out, k);
                 out.push(':');
-                write_object(out, x, attrs, blocks);
+                let at = m.masks.step(m.at, k);
+                write_object(
+                    out,
+                    x,
+                    attrs,
+                    blocks,
+                    M {
+                        masks: m.masks,
+                        at: &at,
+                    },
+                );
             }
             out.push('}');
         }
-        _ => write_plain(out, &v),
+        _ => write_value(out, &v, m),
+    }
+}
+
+/// A value without a schema below it, masked by its attribute and key names.
+fn write_value(out: &mut String, value: &Value<'_>, m: M<'_>) {
+    if m.at.is_masked() {
+        return write_string(out, SENSITIVE);
+    }
+    if m.at.is_dead() {
+        return write_plain(out, value);
+    }
+    match *value {
+        Value::List(e) | Value::Set(e) | Value::Tuple(e) => {
+            out.push('[');
+            for (i, x) in e.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, x, m);
+            }
+            out.push(']');
+        }
+        Value::Map(e) | Value::Object(e) => {
+            out.push('{');
+            for (i, (k, x)) in e.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, k);
+                out.push(':');
+                let at = m.masks.step(m.at, k);
+                write_value(
+                    out,
+                    x,
+                    M {
+                        masks: m.masks,
+                        at: &at,
+                    },
+                );
+            }
+            out.push('}');
+        }
+        Value::Dynamic(d) => write_value(out, &d.value, m),
+        _ => write_plain(out, value),
     }
 }
 
@@ -166,6 +272,35 @@ pub fn write_string(out: &mut String, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn masks_without_a_schema() {
+        let ty = tfwire::Type::from_json(
+            r#"["object",{"name":"string","db_password":["list","string"],
+              "env":["list",["object",{"name":"string","value":"string"}]],
+              "tags":["map","string"],"extra":"dynamic"}]"#,
+        )
+        .unwrap();
+        let program = tfwire::Program::compile(&ty);
+        let arena = bumpalo::Bump::new();
+        let json = br#"{"name":"a","db_password":["p1","p2"],
+          "env":[{"name":"N","value":"v1"}],"tags":{"API_TOKEN":"t","env":"prod"},
+          "extra":{"value":{"secret":"s","k":1},"type":["object",{"secret":"string","k":"number"}]}}"#;
+        let v = tfwire::decode_json(&program, json, &arena).unwrap();
+        let masks = Masks::defaults();
+        let mut out = String::new();
+        write_plain_masked(&mut out, &v, &masks, &masks.start("t"));
+        assert_eq!(
+            out,
+            r#"{"db_password":"(sensitive)","env":[{"name":"N","value":"(sensitive)"}],"extra":{"k":1,"secret":"(sensitive)"},"name":"a","tags":{"API_TOKEN":"(sensitive)","env":"prod"}}"#
+        );
+        let none = Masks::new();
+        let mut plain = String::new();
+        write_plain_masked(&mut plain, &v, &none, &none.start("t"));
+        let mut want = String::new();
+        write_plain(&mut want, &v);
+        assert_eq!(plain, want);
+    }
 
     #[test]
     fn strings_escaped() {

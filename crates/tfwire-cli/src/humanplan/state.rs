@@ -15,6 +15,7 @@ use super::value::{Matcher, Unknown, Val, non_null};
 use crate::escape::inline;
 use bumpalo::Bump;
 use tfwire::Value;
+use tfwire::mask::{Cursor, Masks};
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, Nesting};
 use tfwire_plan::Json;
 
@@ -63,19 +64,24 @@ pub(crate) fn render_resource(
 /// attributes, for every element). A mark that does not fit its value (not `true`/`false`,
 /// an object of marks on a value that is not an object, a list of marks on one that is not
 /// a list) becomes `true`: it hides the whole value. Members whose mark is `false` are left
-/// out; the document's marks are kept as they are where the tree needs no change.
+/// out; the document's marks are kept as they are where the tree needs no change. Every node
+/// the masks match (from the root of a resource of type `type_name`) is marked `true`: the
+/// one place where the schema-drawn state learns what the masks hide.
 pub(crate) fn sensitive_marks<'a>(
     values: Option<Node<'a>>,
     marks: Option<Json<'a>>,
     schema: &Block,
+    masks: &Masks,
+    type_name: &str,
     arena: &'a Bump,
 ) -> Node<'a> {
-    let b = Builder { arena };
+    let b = Builder { arena, masks };
     b.block(
         non_null(values),
         marks.filter(|m| !m.is_null()),
         &schema.attributes,
         &schema.block_types,
+        &masks.start(type_name),
     )
 }
 
@@ -105,14 +111,55 @@ fn flag<'a>(b: bool) -> Node<'a> {
 }
 
 /// Builds the marks of [`sensitive_marks`] in its arena.
-struct Builder<'a> {
+struct Builder<'a, 'm> {
     arena: &'a Bump,
+    masks: &'m Masks,
 }
 
 /// Builds the marks of one object from its value and the document's marks.
-type Marks<'f, 'a> = dyn Fn(&Builder<'a>, Option<Node<'a>>, Option<Json<'a>>) -> Node<'a> + 'f;
+type Marks<'f, 'a, 'm> =
+    dyn Fn(&Builder<'a, 'm>, Option<Node<'a>>, Option<Json<'a>>, &Cursor) -> Node<'a> + 'f;
 
-impl<'a> Builder<'a> {
+impl<'a, 'm> Builder<'a, 'm> {
+    /// The document's mark, with every node below that the masks match (from `at`) marked.
+    fn copy_masked(
+        &self,
+        value: Option<Node<'a>>,
+        mark: Option<Json<'a>>,
+        at: &Cursor,
+    ) -> Node<'a> {
+        if at.is_masked() {
+            return flag(true);
+        }
+        let Some(v) = value.filter(|v| !at.is_dead() && !hides(mark, *v)) else {
+            return self.copy(value, mark);
+        };
+        if let Some(obj) = v.as_object() {
+            let mut members = Vec::new();
+            for (key, child) in obj.iter() {
+                let child_mark = mark.and_then(|m| m.get(key)).filter(|m| !m.is_null());
+                let m =
+                    self.copy_masked(non_null(Some(child)), child_mark, &self.masks.step(at, key));
+                if !is_false(m) {
+                    members.push((key, m));
+                }
+            }
+            return Node::Object(self.arena.alloc_slice_copy(&members));
+        }
+        if let Some(arr) = v.as_array() {
+            let elements: Vec<Node<'a>> = arr
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let m = mark.and_then(|m| m.index(i)).filter(|m| !m.is_null());
+                    self.copy_masked(non_null(Some(e)), m, at)
+                })
+                .collect();
+            return Node::Array(self.arena.alloc_slice_copy(&elements));
+        }
+        self.copy(value, mark)
+    }
+
     /// The document's mark as it is (`false` when there is none).
     fn copy(&self, value: Option<Node<'a>>, mark: Option<Json<'a>>) -> Node<'a> {
         match (value, mark) {
@@ -129,7 +176,11 @@ impl<'a> Builder<'a> {
         mark: Option<Json<'a>>,
         attrs: &[Attribute],
         blocks: &[NestedBlock],
+        at: &Cursor,
     ) -> Node<'a> {
+        if at.is_masked() {
+            return flag(true);
+        }
         let Some(v) = value.filter(|v| !hides(mark, *v)) else {
             return self.copy(value, mark);
         };
@@ -140,15 +191,18 @@ impl<'a> Builder<'a> {
         for (key, child) in obj.iter() {
             let child_mark = mark.and_then(|m| m.get(key)).filter(|m| !m.is_null());
             let child = non_null(Some(child));
-            let m = if let Some(a) = attrs.iter().find(|a| a.name == key) {
-                self.attribute(child, child_mark, a)
+            let at = self.masks.step(at, key);
+            let m = if at.is_masked() {
+                flag(true)
+            } else if let Some(a) = attrs.iter().find(|a| a.name == key) {
+                self.attribute(child, child_mark, a, &at)
             } else if let Some(nb) = blocks.iter().find(|b| b.type_name == key) {
                 let inner = &nb.block;
-                self.collection(child, child_mark, nb.nesting, &|b, v, m| {
-                    b.block(v, m, &inner.attributes, &inner.block_types)
+                self.collection(child, child_mark, nb.nesting, &at, &|b, v, m, at| {
+                    b.block(v, m, &inner.attributes, &inner.block_types, at)
                 })
             } else {
-                self.copy(child, child_mark)
+                self.copy_masked(child, child_mark, &at)
             };
             if !is_false(m) {
                 members.push((key, m));
@@ -162,15 +216,18 @@ impl<'a> Builder<'a> {
         value: Option<Node<'a>>,
         mark: Option<Json<'a>>,
         a: &Attribute,
+        at: &Cursor,
     ) -> Node<'a> {
         if a.sensitive {
             return flag(true);
         }
         match &a.ty {
-            AttributeType::Type(_) => self.copy(value, mark),
-            AttributeType::Nested(n) => self.collection(value, mark, n.nesting, &|b, v, m| {
-                b.block(v, m, &n.attributes, &[])
-            }),
+            AttributeType::Type(_) => self.copy_masked(value, mark, at),
+            AttributeType::Nested(n) => {
+                self.collection(value, mark, n.nesting, at, &|b, v, m, at| {
+                    b.block(v, m, &n.attributes, &[], at)
+                })
+            }
         }
     }
 
@@ -181,13 +238,14 @@ impl<'a> Builder<'a> {
         value: Option<Node<'a>>,
         mark: Option<Json<'a>>,
         nesting: Nesting,
-        each: &Marks<'_, 'a>,
+        at: &Cursor,
+        each: &Marks<'_, 'a, 'm>,
     ) -> Node<'a> {
         let Some(v) = value.filter(|v| !hides(mark, *v)) else {
             return self.copy(value, mark);
         };
         match nesting {
-            Nesting::Single | Nesting::Group => each(self, Some(v), mark),
+            Nesting::Single | Nesting::Group => each(self, Some(v), mark, at),
             Nesting::List | Nesting::Set => {
                 let Some(arr) = v.as_array() else {
                     return self.copy(value, mark);
@@ -197,7 +255,7 @@ impl<'a> Builder<'a> {
                     .enumerate()
                     .map(|(i, e)| {
                         let m = mark.and_then(|m| m.index(i)).filter(|m| !m.is_null());
-                        each(self, non_null(Some(e)), m)
+                        each(self, non_null(Some(e)), m, at)
                     })
                     .collect();
                 Node::Array(self.arena.alloc_slice_copy(&elements))
@@ -211,7 +269,7 @@ impl<'a> Builder<'a> {
                     .iter()
                     .map(|(k, e)| {
                         let m = mark.and_then(|m| m.get(k)).filter(|m| !m.is_null());
-                        (k, each(self, non_null(Some(e)), m))
+                        (k, each(self, non_null(Some(e)), m, &self.masks.step(at, k)))
                     })
                     .collect();
                 Node::Object(self.arena.alloc_slice_copy(&members))
@@ -232,7 +290,14 @@ mod tests {
     /// before they were built as a tree).
     fn marks_text(values: Option<Node<'_>>, marks: Option<Json<'_>>, schema: &Block) -> String {
         let arena = Bump::new();
-        let tree = sensitive_marks(values, marks, schema, &arena);
+        let tree = sensitive_marks(
+            values,
+            marks,
+            schema,
+            &tfwire::mask::Masks::new(),
+            "t",
+            &arena,
+        );
         let text = tree.to_string();
         let mut buf = text.clone().into_bytes();
         let parsed = tfwire_plan::Parser::new().parse(&mut buf).unwrap();

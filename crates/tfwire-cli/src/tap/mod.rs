@@ -32,7 +32,8 @@ use tokio::net::UnixListener;
 /// `{"time":…,"summary":{…}}`: calls, frames and bytes per RPC, values, decode errors, and the
 /// p50/p99 of decode time and of the time the tap held a frame. The summary also goes to
 /// standard error at exit. Values are decoded on a thread of their own, never on the
-/// forwarding path, and a value that does not decode never stops the call.
+/// forwarding path, and a value that does not decode never stops the call. Values the masks
+/// match (see the Masks options) are "(sensitive)" in the log too.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire tap --log /tmp/tap.jsonl -- /opt/providers/terraform-provider-aws_v6.0.0\n  \
@@ -41,6 +42,8 @@ use tokio::net::UnixListener;
     not be started or reached, a value did not decode or (--validate) did not conform, \
     2 usage error.")]
 pub(crate) struct Args {
+    #[command(flatten)]
+    masks: crate::mask::MaskArgs,
     /// Write every value as a JSON line to FILE (created or truncated).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -57,7 +60,17 @@ pub(crate) struct Args {
     provider: Vec<String>,
 }
 
+/// The masks of this run, set once by [`run`] before any provider's programs are built
+/// (see [`masks`]).
+static MASKS: std::sync::OnceLock<tfwire::mask::Masks> = std::sync::OnceLock::new();
+
+/// The masks the log applies: this run's, or the defaults when [`run`] has not set them.
+pub(crate) fn masks() -> tfwire::mask::Masks {
+    MASKS.get_or_init(tfwire::mask::Masks::defaults).clone()
+}
+
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    let _ = MASKS.set(args.masks.masks()?);
     if args.reattach.is_none() && args.provider.is_empty() {
         return Err(Failure::Usage(
             "tfwire tap needs a provider to start (`-- /path/to/provider`) or --reattach JSON"

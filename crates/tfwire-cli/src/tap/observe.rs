@@ -528,7 +528,7 @@ fn end_line(out: &mut String, problems: &[String], label: Option<&str>) {
 
 impl Provider {
     fn set_schemas(&mut self, s: Schemas) {
-        self.programs = Some(Programs::new(s.clone()));
+        self.programs = Some(Programs::new(s.clone()).with_masks(super::masks()));
         self.schemas = Some(s);
     }
 

@@ -7,6 +7,7 @@ mod dump;
 mod hostile;
 mod inputs;
 mod limits;
+mod masks;
 mod modules;
 mod outputs;
 mod planfile;

@@ -63,7 +63,14 @@ fn planfiles_read_as_their_show_json() {
         let txt = dir.join("plan.txt");
         if txt.is_file() {
             assert_eq!(
-                ok(&["plan", "show", "--schemas", &schemas, &tfplan]),
+                ok(&[
+                    "plan",
+                    "show",
+                    "--no-default-masks",
+                    "--schemas",
+                    &schemas,
+                    &tfplan
+                ]),
                 std::fs::read_to_string(&txt).unwrap(),
                 "{tfplan}: plan show --schemas differs from tofu show"
             );

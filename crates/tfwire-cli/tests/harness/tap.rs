@@ -110,7 +110,14 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
     });
     let log = dir.path().join("tap.jsonl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
-        .args(["tap", "--log", log.to_str().unwrap(), "--reattach"])
+        .args([
+            "tap",
+            "--mask",
+            "name",
+            "--log",
+            log.to_str().unwrap(),
+            "--reattach",
+        ])
         .arg(reattach.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -185,7 +192,8 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
         "the tap's socket directory is left behind"
     );
 
-    // The log: both values of the plan call, the secret masked, the summary last.
+    // The log: both values of the plan call, the secret and the masked name hidden, the
+    // summary last.
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(!text.contains(SECRET), "{text}");
     assert!(!stderr.contains(SECRET), "{stderr}");
@@ -193,7 +201,8 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let masked = serde_json::json!({"name": "a", "password": "(sensitive)"});
+    // `password` by its schema, `name` by `--mask name`.
+    let masked = serde_json::json!({"name": "(sensitive)", "password": "(sensitive)"});
     for (direction, field) in [("request", "config"), ("response", "planned_state")] {
         let r = records
             .iter()

@@ -170,6 +170,20 @@ async fn calls_pass_through_and_every_frame_is_observed() {
             r#"{"name":"a","password":"(sensitive)"}"#.into()
         )]
     );
+    // With a mask, the attribute no schema marks is hidden the same way.
+    let mut masks = tfwire::mask::Masks::new();
+    masks.add("name").unwrap();
+    let masked = Programs::new((*schemas).clone().unwrap()).with_masks(masks);
+    let mut lines = Vec::new();
+    request.dynamic_values("", &mut |f| {
+        lines.push(masked.redacted_json(&mut decoder, &arena, f.schema, f.value));
+    });
+    assert_eq!(
+        lines,
+        [tfwire_plugin::log::Outcome::Value(
+            r#"{"name":"(sensitive)","password":"(sensitive)"}"#.into()
+        )]
+    );
     assert_eq!(
         frames[2].3, frames[3].3,
         "a response carries its request's call number"

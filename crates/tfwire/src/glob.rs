@@ -1,0 +1,123 @@
+//! [`Glob`]: the shell-style pattern the workspace matches names and addresses with
+//! (`tfwire-plan`'s filters, [`crate::mask`]'s rules).
+
+/// A shell-style pattern: `*` matches any run of characters (dots and brackets included),
+/// `?` any one character, `\` makes the next character literal; everything else matches
+/// itself.
+///
+/// Brackets are literal, unlike in a shell: resource addresses are full of them
+/// (`aws_instance.web[0]`, `module.a["x"]`), so `aws_instance.web[*]` means "every
+/// instance of `aws_instance.web`" rather than a character class.
+///
+/// ```
+/// use tfwire::glob::Glob;
+/// let g = Glob::new("module.*.aws_instance.web[*]");
+/// assert!(g.matches(r#"module.app["eu"].aws_instance.web[0]"#));
+/// assert!(!g.matches("aws_instance.web[0]"));
+/// assert!(Glob::new("aws_?3_*").matches("aws_s3_bucket"));
+/// assert!(Glob::new(r"a\*").matches("a*") && !Glob::new(r"a\*").matches("ab"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glob {
+    tokens: Vec<Token>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Token {
+    Char(char),
+    One,
+    Any,
+}
+
+impl Glob {
+    /// Compiles a pattern. Every string is a valid pattern (a trailing `\` is literal).
+    pub fn new(pattern: &str) -> Glob {
+        let mut tokens = Vec::with_capacity(pattern.len());
+        let mut chars = pattern.chars();
+        while let Some(c) = chars.next() {
+            tokens.push(match c {
+                '*' if tokens.last() == Some(&Token::Any) => continue,
+                '*' => Token::Any,
+                '?' => Token::One,
+                '\\' => Token::Char(chars.next().unwrap_or('\\')),
+                c => Token::Char(c),
+            });
+        }
+        Glob { tokens }
+    }
+
+    /// Whether the pattern has no `*` or `?`: it matches one string only.
+    pub fn is_literal(&self) -> bool {
+        self.tokens.iter().all(|t| matches!(t, Token::Char(_)))
+    }
+
+    /// Whether the whole of `text` matches.
+    pub fn matches(&self, text: &str) -> bool {
+        // The classic two-pointer match: on a mismatch, go back to the last `*` and let it
+        // take one more character. Linear in practice, O(n·m) at worst; no recursion.
+        let text: Vec<char> = text.chars().collect();
+        let (mut p, mut t) = (0, 0);
+        let mut star: Option<(usize, usize)> = None;
+        while t < text.len() {
+            match self.tokens.get(p) {
+                Some(Token::Any) => {
+                    star = Some((p, t));
+                    p += 1;
+                }
+                Some(Token::One) => {
+                    p += 1;
+                    t += 1;
+                }
+                Some(Token::Char(c)) if *c == text[t] => {
+                    p += 1;
+                    t += 1;
+                }
+                _ => match star {
+                    Some((sp, st)) => {
+                        p = sp + 1;
+                        t = st + 1;
+                        star = Some((sp, st + 1));
+                    }
+                    None => return false,
+                },
+            }
+        }
+        self.tokens[p..].iter().all(|t| *t == Token::Any)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        for (pattern, text, want) in [
+            ("*", "", true),
+            ("*", "anything.at[0]", true),
+            ("", "", true),
+            ("", "a", false),
+            ("a*b*c", "aXbYc", true),
+            ("a*b*c", "aXbY", false),
+            ("*.web", "aws_instance.web", true),
+            ("*.web", "aws_instance.web[0]", false),
+            ("aws_instance.web[?]", "aws_instance.web[0]", true),
+            ("aws_instance.web[?]", "aws_instance.web[10]", false),
+            ("aws_instance.web[*]", "aws_instance.web[10]", true),
+            (r#"*["eu"]*"#, r#"module.a["eu"].x.y"#, true),
+            ("é?", "éü", true),
+            ("**a", "ba", true),
+            (r"\?", "?", true),
+            (r"\?", "x", false),
+            ("a\\", "a\\", true),
+            ("*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false),
+        ] {
+            assert_eq!(
+                Glob::new(pattern).matches(text),
+                want,
+                "{pattern:?} {text:?}"
+            );
+        }
+        assert!(Glob::new("a.b[0]").is_literal() && !Glob::new("a*").is_literal());
+    }
+}
