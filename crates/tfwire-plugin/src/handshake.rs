@@ -90,9 +90,17 @@ impl Handshake {
         }
         let app_version = number(1, "plugin protocol version")?;
         let server_cert = match parts.get(5) {
-            Some(c) if !c.is_empty() => Some(
-                base64_decode(c).map_err(|e| err(format!("field 6 (server certificate): {e}")))?,
-            ),
+            Some(c) if !c.is_empty() => {
+                let der = base64_decode(c)
+                    .map_err(|e| err(format!("field 6 (server certificate): {e}")))?;
+                if der.is_empty() {
+                    return Err(err(format!(
+                        "field 6 (server certificate): {:?} holds no bytes",
+                        abbreviate(c)
+                    )));
+                }
+                Some(der)
+            }
             _ => None,
         };
         Ok(Handshake {
@@ -342,6 +350,10 @@ mod tests {
             (
                 "1|x|unix|/s|grpc|",
                 "field 2 of the handshake line (plugin protocol version) is not a number: \"x\"",
+            ),
+            (
+                "1|6|unix|/s|grpc|==",
+                "field 6 (server certificate): \"==\" holds no bytes",
             ),
             (
                 "1|6|unix|/s|grpc|@AAA",
