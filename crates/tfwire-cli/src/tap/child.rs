@@ -5,6 +5,7 @@
 use crate::Failure;
 use rustix::process::{Pid, Signal, kill_process_group};
 use std::ffi::OsStr;
+use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
@@ -27,6 +28,48 @@ pub(super) struct Provider {
     status: Option<ExitStatus>,
     tail: Arc<Mutex<Vec<u8>>>,
     stderr: Option<tokio::task::JoinHandle<()>>,
+    watchdog: Option<std::process::Child>,
+}
+
+/// The watchdog's work (`tfwire tap --watch-group PGID --watch-dir DIR`, started by
+/// [`Provider::spawn`] with a pipe from the tap as its standard input): once that input ends,
+/// which happens whenever the tap ends, even killed by `SIGKILL`, `SIGKILL` to the group and
+/// the tap's socket directory removed.
+pub(super) fn watchdog(group: i32, dir: &Path) {
+    use std::io::Read as _;
+    let mut stdin = std::io::stdin();
+    let mut buf = [0u8; 64];
+    while matches!(stdin.read(&mut buf), Ok(n) if n > 0) {}
+    if let Some(g) = Pid::from_raw(group) {
+        let _ = kill_process_group(g, Signal::KILL);
+    }
+    // Only a directory of the tap's own naming.
+    if dir
+        .file_name()
+        .and_then(OsStr::to_str)
+        .is_some_and(|n| n.starts_with("tfwire-tap-"))
+    {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Starts the watchdog of `group` and `dir` (see [`watchdog`]), in a process group of its
+/// own (out of the terminal's signals); `None` if it cannot be started (the tap then goes on
+/// without it).
+fn start_watchdog(group: Pid, dir: &Path) -> Option<std::process::Child> {
+    let exe = std::env::current_exe().ok()?;
+    std::process::Command::new(exe)
+        .arg("tap")
+        .arg("--watch-group")
+        .arg(group.as_raw_nonzero().to_string())
+        .arg("--watch-dir")
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .ok()
 }
 
 impl Provider {
@@ -86,12 +129,14 @@ impl Provider {
             .stdout
             .take()
             .ok_or_else(|| Failure::Input("the provider's standard output is not a pipe".into()))?;
+        let watchdog = group.and_then(|g| start_watchdog(g, socket_dir));
         let provider = Provider {
             child,
             group,
             status: None,
             tail,
             stderr,
+            watchdog,
         };
         Ok((provider, stdout))
     }
@@ -188,5 +233,10 @@ impl Drop for Provider {
     fn drop(&mut self) {
         // Whatever way the tap leaves, nothing of the provider's group stays behind.
         self.signal(Signal::KILL);
+        // The watchdog ends as its input does; waiting for it leaves no process behind.
+        if let Some(mut w) = self.watchdog.take() {
+            drop(w.stdin.take());
+            let _ = w.wait();
+        }
     }
 }

@@ -35,7 +35,8 @@ use tokio::net::UnixListener;
 /// go-plugin's client has them: the handshake line is at most 64 KiB (65,536 bytes, newline
 /// included); the provider has --start-timeout (default 60 s) to print it, answer on its
 /// socket and return its schema. A provider that ends before that fails the tap (exit 1) with
-/// its exit status and the end of its standard error (at most 2 KiB).
+/// its exit status and the end of its standard error (at most 2 KiB). A watchdog process
+/// ends the group and removes the directory even when the tap is killed by SIGKILL.
 ///
 /// Reattach mode (`--reattach JSON`): JSON is the `TF_REATTACH_PROVIDERS` value a provider in
 /// debug mode printed. The tap listens on a socket of its own for each provider, prints the
@@ -70,6 +71,13 @@ pub(crate) struct Args {
     /// (go-plugin's StartTimeout).
     #[arg(long, value_name = "SECONDS")]
     start_timeout: Option<String>,
+    /// The tap's own watchdog (started by the tap, not by hand): when its standard input ends,
+    /// which happens whenever the tap ends, SIGKILL to process group PGID.
+    #[arg(long, hide = true, value_name = "PGID", requires = "watch_dir")]
+    watch_group: Option<i32>,
+    /// The watchdog's directory to remove after that (the tap's socket directory).
+    #[arg(long, hide = true, value_name = "DIR", requires = "watch_group")]
+    watch_dir: Option<PathBuf>,
     /// Reattach mode: a TF_REATTACH_PROVIDERS value.
     #[arg(long, value_name = "JSON", conflicts_with = "provider")]
     reattach: Option<String>,
@@ -79,6 +87,10 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    if let (Some(group), Some(dir)) = (args.watch_group, &args.watch_dir) {
+        child::watchdog(group, dir);
+        return Ok(());
+    }
     if args.reattach.is_none() && args.provider.is_empty() {
         return Err(Failure::Usage(
             "tfwire tap needs a provider to start (`-- /path/to/provider`) or --reattach JSON"
