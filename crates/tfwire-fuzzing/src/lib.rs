@@ -29,6 +29,8 @@
 //! | [`plan`] | a JSON document | no panic in parsing, errors one line without terminal controls, the document model, summaries, merged views, value visits; summary JSON and compact JSON text parse back; leaf paths print and parse back; `Parser::parse_summary` gives the same summary, or the same error (message, offset, path), as `Parser::parse` (except a wrong kind of value in a top-level member it skips, such as `planned_values`) |
 //! | [`planfile`] | a flags byte and a plan file, or (bit 0, [`RAW_TFPLAN`]) a `tfplan` message the check wraps in a ZIP | no panic (1 MiB inflate limit, 2^17 nodes of 8 bytes); errors are one line without terminal controls; the `show -json` document, with and without the builtin provider's schemas, stays within 64 × the input + 64 KiB, parses, is a plan tfwire-plan models, and gives the same summary both ways |
 //! | [`dump`] | `(file name, bytes)` entries ([`dump_entries_of`]) | no panic in `tfwire_plugin::dump::dump_entries` (with the test provider of `corpus/proto-data/sensitive`, small decode, index and inference limits); an index that does not read is a one-line error; one line per non-empty value file, in order, each one JSON object without terminal controls naming its file and size; errors counted are error lines |
+//! | [`tap_handshake`] | cuts, a provider's standard output | `tfwire tap`'s handshake line reader (`LineReader`) finds the same line, or the same error, whether the output comes whole, in the pieces between the cuts or byte by byte; the line stays within 64 KiB; errors are one line without terminal controls; a parsed line prints and parses back to the same handshake |
+//! | [`tap_frames`] | a method byte, a direction byte, cuts, a gRPC body | tonic's decoder with the proxy's raw codec, fed the pieces between the cuts, gives the messages a direct reading of gRPC's framing gives, and errs exactly when the body is not clean; every message decodes (or fails) as its method's request or response without a panic, its `DynamicValue`s inside it |
 //!
 //! # Input layouts
 //!
@@ -56,6 +58,7 @@ mod input;
 mod plan;
 mod planfile;
 pub mod seeds;
+mod tap;
 mod tokenize;
 
 pub use decode::{decode_json, decode_msgpack, msgpack_vs_json, stream};
@@ -63,6 +66,7 @@ pub use dump::{dump, dump_entries_of, dump_input};
 pub use input::{flags, typed_input, with_cuts};
 pub use plan::plan;
 pub use planfile::{RAW_TFPLAN, planfile, tfplan_input, wrap_tfplan};
+pub use tap::{frames_input, grpc_body, tap_frames, tap_handshake};
 pub use tokenize::{tokenize, tokenize_chunked};
 
 /// A target's check: panics when a property fails.
@@ -80,6 +84,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("plan", plan),
     ("planfile", planfile),
     ("dump", dump),
+    ("tap_handshake", tap_handshake),
+    ("tap_frames", tap_frames),
 ];
 
 /// The check of the target called `name`.

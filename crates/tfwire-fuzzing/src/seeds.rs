@@ -25,6 +25,8 @@ pub struct Seed {
 pub fn max_len(target: &str) -> usize {
     if target == "plan" || target == "planfile" || target == "dump" {
         32 * 1024
+    } else if target == "tap_handshake" {
+        68 * 1024
     } else {
         4096
     }
@@ -179,7 +181,81 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
             crate::dump_input(&[(name, bytes), ("index.json", index.as_bytes())]),
         );
     }
+    tap_seeds(&mut push);
     Ok(seeds)
+}
+
+/// Seeds for the `tap_*` targets: handshake lines as go-plugin prints them (with and
+/// without a certificate, then later output), and one call's frames of a few methods.
+fn tap_seeds(push: &mut impl FnMut(&'static str, String, Vec<u8>)) {
+    use crate::tap::{frames_input, grpc_body};
+    let cert = tfwire_plugin::handshake::base64_encode(&(0..=255).collect::<Vec<u8>>());
+    let outputs: [(&str, Vec<u8>); 14] = [
+        (
+            "plain",
+            b"1|6|unix|/tmp/plugin123/plugin.sock|grpc|\n".to_vec(),
+        ),
+        (
+            "five-fields",
+            b"1|5|unix|/tmp/plugin1|grpc\n[INFO] started\n".to_vec(),
+        ),
+        (
+            "automtls",
+            format!("1|6|unix|/tmp/plugin9/plugin.sock|grpc|{cert}\r\n").into_bytes(),
+        ),
+        ("tcp", b"1|5|tcp|127.0.0.1:1234|grpc|\n".to_vec()),
+        (
+            "log-first",
+            b"[DEBUG] plugin starting\n1|6|unix|/s|grpc|\n".to_vec(),
+        ),
+        ("no-newline", b"1|6|unix|/s|grpc|".to_vec()),
+        ("bad-words", b"hello\n".to_vec()),
+        ("bad-core", b"2|6|unix|/s|grpc|\n".to_vec()),
+        ("bad-version", b"1|x|unix|/s|grpc|\n".to_vec()),
+        ("bad-cert", b"1|6|unix|/s|grpc|@AAA\n".to_vec()),
+        ("bad-cert-length", b"1|6|unix|/s|grpc|Z\n".to_vec()),
+        ("seven-fields", b"1|6|unix|/s|grpc|AQID|x\n".to_vec()),
+        ("not-utf8", b"1|6|unix|/\x80|grpc|\n".to_vec()),
+        ("empty", b"\n".to_vec()),
+    ];
+    for (name, output) in outputs {
+        for (i, cuts) in [&[][..], &[7, 30], &[1, 2, 3, 200]].into_iter().enumerate() {
+            push(
+                "tap_handshake",
+                format!("{name}-{i}"),
+                with_cuts(cuts, &output),
+            );
+        }
+    }
+    // Past the bound: 64 KiB and more without a newline.
+    push(
+        "tap_handshake",
+        "flood".into(),
+        with_cuts(&[4096, 65535], &vec![b'1'; 66_000]),
+    );
+    let methods: Vec<_> = tfwire_plugin::rpc::Method::all().collect();
+    // A DynamicValue message (`msgpack` = {"name": "a"}) inside a request's field 3 and 4.
+    let value: &[u8] = b"\x0a\x07\x81\xa4name\xa1a";
+    let mut nested = vec![0x1a, value.len() as u8];
+    nested.extend_from_slice(value);
+    nested.extend_from_slice(&[0x22, value.len() as u8]);
+    nested.extend_from_slice(value);
+    let mut typed = vec![0x0a, 2, b'd', b'b'];
+    typed.extend_from_slice(&nested);
+    for (i, m) in methods.iter().enumerate() {
+        for response in [false, true] {
+            let body = grpc_body(&[&typed, b"", &nested]);
+            push(
+                "tap_frames",
+                format!(
+                    "{}-{}",
+                    m.name,
+                    if response { "response" } else { "request" }
+                ),
+                frames_input(i, response, &[3, 9], &body),
+            );
+        }
+    }
 }
 
 /// What a conformance line gives: its type (compact type JSON) and inputs.

@@ -12,6 +12,11 @@
 //! empty (older plugins print five fields). A proxy reads the provider's line, and prints its
 //! own with its own address and certificate.
 //!
+//! The line is read with a bound: [`LineReader`] takes what the plugin prints, chunk by chunk,
+//! and gives up at [`MAX_LINE_BYTES`] (64 KiB) without a newline, as go-plugin's client does
+//! (its `bufio.Scanner` has the same default limit), so a plugin that prints gigabytes without
+//! a newline costs 64 KiB of memory and one error.
+//!
 //! ```
 //! use tfwire_plugin::handshake::Handshake;
 //! let line = "1|6|unix|/tmp/p/plugin.sock|grpc|AQID";
@@ -26,6 +31,11 @@ use crate::{Error, ErrorKind};
 
 /// go-plugin's core protocol version, the first field of every handshake line.
 pub const CORE_PROTOCOL_VERSION: u32 = 1;
+
+/// The longest handshake line read, newline included: 64 KiB (65,536 bytes), the default
+/// token limit of the `bufio.Scanner` with which go-plugin's client reads it. Real lines are a
+/// few hundred bytes (under 1 KiB with a certificate).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// One handshake line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,10 +60,11 @@ fn err(message: String) -> Error {
 }
 
 impl Handshake {
-    /// Parses a line (a trailing newline is allowed). Four fields are the least go-plugin
-    /// accepts (the protocol then defaults to `netrpc`).
+    /// Parses a line (surrounding white space, the newline included, is trimmed, as go-plugin
+    /// trims it). Four fields are the least go-plugin accepts (the protocol then defaults to
+    /// `netrpc`).
     pub fn parse(line: &str) -> Result<Handshake, Error> {
-        let line = line.trim_end_matches(['\n', '\r']);
+        let line = line.trim();
         let parts: Vec<&str> = line.split('|').collect();
         if !(4..=6).contains(&parts.len()) {
             return Err(err(format!(
@@ -79,9 +90,17 @@ impl Handshake {
         }
         let app_version = number(1, "plugin protocol version")?;
         let server_cert = match parts.get(5) {
-            Some(c) if !c.is_empty() => Some(
-                base64_decode(c).map_err(|e| err(format!("field 6 (server certificate): {e}")))?,
-            ),
+            Some(c) if !c.is_empty() => {
+                let der = base64_decode(c)
+                    .map_err(|e| err(format!("field 6 (server certificate): {e}")))?;
+                if der.is_empty() {
+                    return Err(err(format!(
+                        "field 6 (server certificate): {:?} holds no bytes",
+                        abbreviate(c)
+                    )));
+                }
+                Some(der)
+            }
             _ => None,
         };
         Ok(Handshake {
@@ -109,6 +128,92 @@ impl Handshake {
                 .map(base64_encode)
                 .unwrap_or_default()
         )
+    }
+}
+
+/// Collects a plugin's first line of output from what it prints, chunk by chunk, holding at
+/// most [`MAX_LINE_BYTES`].
+///
+/// ```
+/// use tfwire_plugin::handshake::LineReader;
+/// let mut reader = LineReader::new();
+/// assert_eq!(reader.feed(b"1|6|unix|/tmp/p/plugin.sock")?, None);
+/// // The line ends in this chunk: 7 of its bytes belong to it, the rest is later output.
+/// assert_eq!(reader.feed(b"|grpc|\nlog line\n")?, Some(7));
+/// assert_eq!(reader.handshake()?.address, "/tmp/p/plugin.sock");
+///
+/// let mut flood = LineReader::new();
+/// let err = flood.feed(&vec![b'a'; 70_000]).unwrap_err();
+/// assert!(err.message().starts_with("no newline in the first 65536 bytes"));
+/// # Ok::<(), tfwire_plugin::Error>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct LineReader {
+    line: Vec<u8>,
+    complete: bool,
+}
+
+impl LineReader {
+    /// A reader that has seen nothing yet.
+    pub fn new() -> LineReader {
+        LineReader::default()
+    }
+
+    /// Takes the next chunk of the plugin's output. `Ok(Some(n))` once the line is complete:
+    /// the first `n` bytes of `chunk` (through the newline) were the end of the line, the rest
+    /// is later output; `Ok(None)` while the line goes on; an error once [`MAX_LINE_BYTES`]
+    /// have come without a newline. A reader whose line is complete takes nothing more
+    /// (`Ok(Some(0))`).
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<Option<usize>, Error> {
+        if self.complete {
+            return Ok(Some(0));
+        }
+        let room = MAX_LINE_BYTES - self.line.len();
+        let window = &chunk[..chunk.len().min(room)];
+        if let Some(i) = window.iter().position(|&b| b == b'\n') {
+            self.line.extend_from_slice(&window[..i]);
+            self.complete = true;
+            return Ok(Some(i + 1));
+        }
+        self.line.extend_from_slice(window);
+        if self.line.len() == MAX_LINE_BYTES {
+            return Err(err(format!(
+                "no newline in the first {MAX_LINE_BYTES} bytes of the plugin's standard \
+                 output: that is no handshake line (it starts {:?})",
+                abbreviate(&String::from_utf8_lossy(
+                    &self.line[..self.line.len().min(320)]
+                ))
+            )));
+        }
+        Ok(None)
+    }
+
+    /// Whether the line is complete (its newline came).
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The line read so far, without its newline.
+    pub fn line(&self) -> &[u8] {
+        &self.line
+    }
+
+    /// Parses the line read: the complete line, or, when the plugin's output ended without a
+    /// newline, what came before the end (go-plugin's client reads that as a line too).
+    pub fn handshake(&self) -> Result<Handshake, Error> {
+        if self.line.is_empty() && !self.complete {
+            return Err(err(
+                "the plugin's standard output ended without a handshake line".into(),
+            ));
+        }
+        let text = core::str::from_utf8(&self.line).map_err(|e| {
+            err(format!(
+                "byte {:#04x} at offset {} of the handshake line is not UTF-8",
+                self.line[e.valid_up_to()],
+                e.valid_up_to()
+            ))
+        })?;
+        Handshake::parse(text)
     }
 }
 
@@ -247,12 +352,79 @@ mod tests {
                 "field 2 of the handshake line (plugin protocol version) is not a number: \"x\"",
             ),
             (
+                "1|6|unix|/s|grpc|==",
+                "field 6 (server certificate): \"==\" holds no bytes",
+            ),
+            (
                 "1|6|unix|/s|grpc|@AAA",
                 "field 6 (server certificate): not base64: byte 0x40 at offset 0 is not a base64 digit",
             ),
         ] {
             assert_eq!(Handshake::parse(bad).unwrap_err().message(), message);
         }
+    }
+
+    #[test]
+    fn line_reader_bound_and_chunks() {
+        // The longest line read: 65,535 bytes and the newline.
+        let mut long = vec![b'x'; MAX_LINE_BYTES - 1];
+        long.extend_from_slice(b"\nrest");
+        let mut r = LineReader::new();
+        assert_eq!(r.feed(&long).unwrap(), Some(MAX_LINE_BYTES));
+        assert_eq!(r.line().len(), MAX_LINE_BYTES - 1);
+        assert_eq!(r.feed(b"more").unwrap(), Some(0));
+        // One byte more, in chunks of any size, is an error, holding no more than the bound.
+        for chunk in [1, 7, 4096, MAX_LINE_BYTES + 1] {
+            let mut r = LineReader::new();
+            let mut err = None;
+            for piece in vec![0u8; MAX_LINE_BYTES + 1].chunks(chunk) {
+                match r.feed(piece) {
+                    Ok(None) => {}
+                    Ok(Some(n)) => panic!("a line of {n} bytes in NUL bytes"),
+                    Err(e) => {
+                        err = Some(e);
+                        break;
+                    }
+                }
+            }
+            let err = err.expect("the bound");
+            assert_eq!(r.line().len(), MAX_LINE_BYTES);
+            assert!(
+                err.message().starts_with(
+                    "no newline in the first 65536 bytes of the plugin's standard output: that \
+                     is no handshake line (it starts \"\\0\\0"
+                ),
+                "{}",
+                err.message()
+            );
+            assert!(!err.to_string().contains('\n'));
+        }
+        // A line split anywhere reads as one; CRLF and spaces are trimmed as go-plugin trims.
+        let text = b"1|6|unix|/s|grpc|AQID\r\nnext";
+        for cut in 0..text.len() {
+            let mut r = LineReader::new();
+            let first = r.feed(&text[..cut]).unwrap();
+            let n = match first {
+                Some(n) => n,
+                None => cut + r.feed(&text[cut..]).unwrap().unwrap(),
+            };
+            assert_eq!(n, text.len() - 4, "cut {cut}");
+            assert_eq!(r.handshake().unwrap().server_cert, Some(vec![1, 2, 3]));
+        }
+        // Output that ends without a newline: the bytes before the end are the line.
+        let mut r = LineReader::new();
+        assert_eq!(r.feed(b" 1|5|unix|/s|grpc| ").unwrap(), None);
+        assert_eq!(r.handshake().unwrap().app_version, 5);
+        assert_eq!(
+            LineReader::new().handshake().unwrap_err().message(),
+            "the plugin's standard output ended without a handshake line"
+        );
+        let mut r = LineReader::new();
+        r.feed(b"1|6|\xff\n").unwrap();
+        assert_eq!(
+            r.handshake().unwrap_err().message(),
+            "byte 0xff at offset 4 of the handshake line is not UTF-8"
+        );
     }
 
     #[test]

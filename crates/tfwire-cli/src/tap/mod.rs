@@ -1,16 +1,20 @@
 //! `tfwire tap`: a transparent proxy between OpenTofu (or Terraform) and a provider, logging
 //! every `DynamicValue` decoded with the provider's schema, sensitive attributes masked.
 
+mod child;
+mod clients;
 mod observe;
 
 use crate::Failure;
 use observe::{Upstream, Worker};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use tfwire_plugin::handshake::Handshake;
+use std::sync::Arc;
+use std::time::Duration;
+use tfwire_plugin::handshake::{Handshake, LineReader};
 use tfwire_plugin::proxy::Forward;
 use tfwire_plugin::tls::{self, Identity, SocketDir};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::UnixListener;
 
 /// Run between OpenTofu and a provider, logging every value that passes.
@@ -20,7 +24,19 @@ use tokio::net::UnixListener;
 /// /path/to/real-provider "$@"`. The tap starts the provider, speaks go-plugin's handshake on
 /// both sides (AutoMTLS included: a fresh certificate each way, each side trusting exactly the
 /// other's) and forwards every call unchanged, known or not, streams included. It ends when the
-/// provider does (OpenTofu stops it through go-plugin's controller) or on SIGTERM.
+/// provider does (OpenTofu stops it through go-plugin's controller), when OpenTofu's last
+/// connection closes (the provider then has 1 s to end by itself), or on SIGTERM or SIGHUP;
+/// SIGINT is passed on to the provider.
+///
+/// The provider runs in a process group of its own, and on every way out (its start failed
+/// or timed out, a signal, OpenTofu gone, the provider ended) the tap ends the whole group
+/// (SIGTERM, 1 s, SIGKILL) and removes its temporary directory, which holds its socket and
+/// the provider's (the provider's PLUGIN_UNIX_SOCKET_DIR). Limits of the start, as
+/// go-plugin's client has them: the handshake line is at most 64 KiB (65,536 bytes, newline
+/// included); the provider has --start-timeout (default 60 s) to print it, answer on its
+/// socket and return its schema. A provider that ends before that fails the tap (exit 1) with
+/// its exit status and the end of its standard error (at most 2 KiB). A watchdog process
+/// ends the group and removes the directory even when the tap is killed by SIGKILL.
 ///
 /// Reattach mode (`--reattach JSON`): JSON is the `TF_REATTACH_PROVIDERS` value a provider in
 /// debug mode printed. The tap listens on a socket of its own for each provider, prints the
@@ -52,6 +68,19 @@ pub(crate) struct Args {
     /// min_items/max_items.
     #[arg(long)]
     validate: bool,
+    /// Shim mode: how long the provider has to print its handshake line, answer on its
+    /// socket and return its schema, in seconds (fractions allowed, at most 86400); then the
+    /// tap ends the provider and exits 1. Default: TFWIRE_TAP_START_TIMEOUT, else 60
+    /// (go-plugin's StartTimeout).
+    #[arg(long, value_name = "SECONDS")]
+    start_timeout: Option<String>,
+    /// The tap's own watchdog (started by the tap, not by hand): when its standard input ends,
+    /// which happens whenever the tap ends, SIGKILL to process group PGID.
+    #[arg(long, hide = true, value_name = "PGID", requires = "watch_dir")]
+    watch_group: Option<i32>,
+    /// The watchdog's directory to remove after that (the tap's socket directory).
+    #[arg(long, hide = true, value_name = "DIR", requires = "watch_group")]
+    watch_dir: Option<PathBuf>,
     /// Reattach mode: a TF_REATTACH_PROVIDERS value.
     #[arg(long, value_name = "JSON", conflicts_with = "provider")]
     reattach: Option<String>,
@@ -70,6 +99,10 @@ pub(crate) fn masks() -> tfwire::mask::Masks {
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
+    if let (Some(group), Some(dir)) = (args.watch_group, &args.watch_dir) {
+        child::watchdog(group, dir);
+        return Ok(());
+    }
     let _ = MASKS.set(args.masks.masks()?);
     if args.reattach.is_none() && args.provider.is_empty() {
         return Err(Failure::Usage(
@@ -92,7 +125,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let handle = runtime.handle().clone();
     let (worker, ended) = match &args.reattach {
         Some(json) => runtime.block_on(reattach(json, handle, log, args.validate))?,
-        None => runtime.block_on(shim(&args.provider, handle, log, args.validate))?,
+        None => {
+            let timeout = start_timeout(args.start_timeout.as_deref())?;
+            runtime.block_on(shim(&args.provider, timeout, handle, log, args.validate))?
+        }
     };
     // The runtime's tasks (connections) hold observers: end them, then the worker drains
     // what was sent and returns the figures.
@@ -118,9 +154,99 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     ended
 }
 
-/// Shim mode; returns the worker and how the provider ended.
+/// The default of `--start-timeout`: go-plugin's `StartTimeout`.
+const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The start timeout: `--start-timeout`, else `TFWIRE_TAP_START_TIMEOUT`, else 60 s.
+fn start_timeout(flag: Option<&str>) -> Result<Duration, Failure> {
+    let (text, origin) = match (flag, std::env::var("TFWIRE_TAP_START_TIMEOUT")) {
+        (Some(t), _) => (t.to_owned(), "--start-timeout"),
+        (None, Ok(t)) => (t, "TFWIRE_TAP_START_TIMEOUT"),
+        (None, Err(_)) => return Ok(DEFAULT_START_TIMEOUT),
+    };
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0 && *s <= 86_400.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "{origin}: expected a number of seconds above 0 and at most 86400, found {text:?}"
+            ))
+        })
+}
+
+/// A duration in seconds, for messages (`60 s`, `0.5 s`).
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
+/// Why the provider's start failed.
+enum StartFailure {
+    /// What the provider printed, or how it answered, failed (the message).
+    Output(String),
+    /// The provider ended.
+    Ended(std::process::ExitStatus),
+    /// The start timed out, or a signal ended it (the message).
+    Message(String),
+}
+
+/// What the provider's start was waiting for, for the timeout's message.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Line,
+    Connect,
+    Schema,
+}
+
+/// What ends the tap from outside: `SIGTERM` and `SIGHUP` end it (and the provider's
+/// group); `SIGINT` is passed on to the provider's group (see [`Signals::next`]).
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    hup: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> Result<Signals, Failure> {
+        use tokio::signal::unix::{SignalKind, signal};
+        let handler =
+            |kind, name| signal(kind).map_err(|e| Failure::Input(format!("{name} handler: {e}")));
+        Ok(Signals {
+            term: handler(SignalKind::terminate(), "SIGTERM")?,
+            hup: handler(SignalKind::hangup(), "SIGHUP")?,
+            int: handler(SignalKind::interrupt(), "SIGINT")?,
+        })
+    }
+
+    /// The next signal that ends the tap (its name). `SIGINT` reaches the whole foreground
+    /// group when the user presses Ctrl-C; the provider, in a group of its own, gets it from
+    /// the tap instead, as it would without the tap (go-plugin's servers ignore it and let
+    /// OpenTofu stop them), and the tap goes on as long as the provider does.
+    async fn next(&mut self, provider: Option<rustix::process::Pid>) -> &'static str {
+        loop {
+            tokio::select! {
+                _ = self.term.recv() => return "SIGTERM",
+                _ = self.hup.recv() => return "SIGHUP",
+                _ = self.int.recv() => {
+                    if let Some(g) = provider {
+                        let _ = rustix::process::kill_process_group(
+                            g,
+                            rustix::process::Signal::INT,
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Shim mode; returns the worker and how the provider ended. The provider's process group is
+/// ended, and the tap's socket directory (which holds the provider's socket too) removed, on
+/// every way out of this function.
 async fn shim(
     command: &[String],
+    start_timeout: Duration,
     handle: tokio::runtime::Handle,
     log: Option<Box<dyn std::io::Write + Send>>,
     validate: bool,
@@ -152,72 +278,137 @@ async fn shim(
         }
         None => (None, None),
     };
-    let mut cmd = tokio::process::Command::new(&command[0]);
-    cmd.args(&command[1..])
-        .stdin(std::process::Stdio::inherit())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::inherit())
-        .kill_on_drop(true);
-    if let Some(id) = &upstream_id {
-        cmd.env("PLUGIN_CLIENT_CERT", id.cert_pem());
-    }
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| Failure::Input(format!("starting {}: {e}", command[0])))?;
-    let mut stdout =
-        BufReader::new(child.stdout.take().ok_or_else(|| {
-            Failure::Input("the provider's standard output is not a pipe".into())
-        })?);
-    let mut line = String::new();
-    let n = stdout
-        .read_line(&mut line)
-        .await
-        .map_err(|e| Failure::Input(format!("reading the provider's handshake: {e}")))?;
-    if n == 0 {
-        let status = child
-            .wait()
-            .await
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        return Err(Failure::Input(format!(
-            "{} ended ({status}) without printing its handshake line",
-            command[0]
-        )));
-    }
-    let up = Handshake::parse(&line).map_err(|e| Failure::Input(format!("{}: {e}", command[0])))?;
-    if up.protocol != "grpc" || up.network != "unix" {
-        return Err(Failure::Input(format!(
-            "{} serves {} over {}: the tap forwards gRPC on unix sockets only",
-            command[0], up.protocol, up.network
-        )));
-    }
-    // The rest of the provider's standard output goes on to ours, as it came.
-    tokio::spawn(async move {
-        let _ = tokio::io::copy(&mut stdout, &mut tokio::io::stdout()).await;
-    });
-    let upstream_tls = match (&up.server_cert, &upstream_id) {
-        (Some(cert), Some(id)) => {
-            Some(tls::client_config(id, cert.clone().into()).map_err(tls_err)?)
-        }
-        (Some(_), None) => {
-            return Err(Failure::Input(
-                "the provider sent a certificate though OpenTofu asked for no TLS".into(),
-            ));
-        }
-        (None, _) => None,
-    };
-    let channel = tls::connect(Path::new(&up.address), upstream_tls)
-        .await
-        .map_err(|e| Failure::Input(e.to_string()))?;
     let dir = SocketDir::new(
         std::env::var_os("PLUGIN_UNIX_SOCKET_DIR")
             .as_deref()
             .map(Path::new),
     )
     .map_err(|e| Failure::Input(format!("creating the tap's socket directory: {e}")))?;
+    let mut signals = Signals::new()?;
+    let name = std::ffi::OsString::from(&command[0]);
+    let (mut provider, mut stdout) = child::Provider::spawn(
+        command,
+        upstream_id.as_ref().map(Identity::cert_pem).as_deref(),
+        dir.path(),
+    )?;
+
+    // The start, bounded by the start timeout: the handshake line, the connection to the
+    // provider's socket, its schema.
+    let stage = std::cell::Cell::new(Stage::Line);
+    let eof = std::cell::Cell::new(false);
+    let start = async {
+        let mut reader = LineReader::new();
+        let mut buf = vec![0u8; 8192];
+        let rest = loop {
+            let n = stdout
+                .read(&mut buf)
+                .await
+                .map_err(|e| format!("reading the handshake line: {e}"))?;
+            if n == 0 {
+                eof.set(true);
+                break Vec::new();
+            }
+            if let Some(used) = reader.feed(&buf[..n]).map_err(|e| e.to_string())? {
+                break buf[used..n].to_vec();
+            }
+        };
+        if !reader.is_complete() && reader.line().is_empty() {
+            return Err(String::from(
+                "its standard output ended without a handshake line",
+            ));
+        }
+        let up = reader.handshake().map_err(|e| e.to_string())?;
+        if up.protocol != "grpc" || up.network != "unix" {
+            return Err(format!(
+                "it serves {} over {}: the tap forwards gRPC on unix sockets only",
+                up.protocol, up.network
+            ));
+        }
+        let upstream_tls = match (&up.server_cert, &upstream_id) {
+            (Some(cert), Some(id)) => {
+                Some(tls::client_config(id, cert.clone().into()).map_err(|e| format!("TLS: {e}"))?)
+            }
+            (Some(_), None) => {
+                return Err("it sent a certificate though OpenTofu asked for no TLS".into());
+            }
+            (None, _) => None,
+        };
+        stage.set(Stage::Connect);
+        let channel = tls::connect(Path::new(&up.address), upstream_tls)
+            .await
+            .map_err(|e| e.to_string())?;
+        stage.set(Stage::Schema);
+        let schemas = observe::fetch_schemas(channel.clone(), protocol(up.app_version)).await;
+        Ok::<_, String>((up, rest, channel, schemas))
+    };
+    let group = provider.group();
+    let shown = child::inline(&name.to_string_lossy());
+    let started = tokio::select! {
+        r = tokio::time::timeout(start_timeout, start) => match r {
+            Ok(Ok(s)) => Ok(s),
+            Ok(Err(e)) => Err(StartFailure::Output(e)),
+            Err(_) => Err(StartFailure::Message(format!(
+                "{shown} {} within {} (--start-timeout, TFWIRE_TAP_START_TIMEOUT)",
+                match stage.get() {
+                    Stage::Line => "printed no handshake line",
+                    Stage::Connect => "did not answer on its socket",
+                    Stage::Schema => "did not answer GetProviderSchema",
+                },
+                seconds(start_timeout),
+            ))),
+        },
+        status = provider.wait() => Err(match status {
+            Ok(s) => StartFailure::Ended(s),
+            Err(Failure::Input(e)) => StartFailure::Message(e),
+            Err(_) => StartFailure::Message("waiting for the provider".into()),
+        }),
+        signal = signals.next(group) => Err(StartFailure::Message(
+            format!("stopped by {signal} while {shown} was starting")
+        )),
+    };
+    let started = match started {
+        Ok(s) => Ok(s),
+        Err(StartFailure::Message(m)) => Err(m),
+        Err(StartFailure::Ended(s)) => Err(provider
+            .ended(&name, s, "before the tap could connect to it")
+            .await),
+        // A provider whose output ends has usually ended: its status says more.
+        Err(StartFailure::Output(e)) if !eof.get() => Err(format!("{shown}: {e}")),
+        Err(StartFailure::Output(e)) => {
+            match tokio::time::timeout(child::GRACE, provider.wait()).await {
+                Ok(Ok(s)) if stage.get() == Stage::Line => Err(provider
+                    .ended(&name, s, "before the tap could connect to it")
+                    .await),
+                _ => Err(format!("{shown}: {e}{}", provider.stderr_tail().await)),
+            }
+        }
+    };
+    let (up, rest, channel, schemas) = match started {
+        Ok(s) => s,
+        Err(e) => {
+            provider.stop().await;
+            drop(dir);
+            return Err(Failure::Input(e));
+        }
+    };
+    // The rest of the provider's standard output goes on to ours, as it came.
+    tokio::spawn(async move {
+        let mut out = tokio::io::stdout();
+        if out.write_all(&rest).await.is_ok() {
+            let _ = tokio::io::copy(&mut stdout, &mut out).await;
+        }
+    });
     let path = dir.path().join("tap.sock");
-    let listener = UnixListener::bind(&path)
-        .map_err(|e| Failure::Input(format!("listening on {}: {e}", path.display())))?;
+    let listener = match UnixListener::bind(&path) {
+        Ok(l) => l,
+        Err(e) => {
+            provider.stop().await;
+            return Err(Failure::Input(format!(
+                "listening on {}: {e}",
+                path.display()
+            )));
+        }
+    };
     let worker = Worker::start(
         vec![Upstream {
             label: None,
@@ -227,46 +418,57 @@ async fn shim(
         log,
         validate,
     );
-    let forward_channel = channel.clone();
     let forward = Forward::new(channel, worker.observer(0));
     // The schema, asked for before OpenTofu is told where to connect (see `observe::Fetch`).
-    forward
-        .observer()
-        .fetched(observe::fetch_schemas(forward_channel, protocol(up.app_version)).await);
+    forward.observer().fetched(schemas);
     let ours = Handshake {
         address: path.display().to_string(),
         server_cert: server_tls.as_ref().map(|(id, _)| id.cert().to_vec()),
         ..up
     };
     let mut out = tokio::io::stdout();
-    out.write_all(format!("{}\n", ours.to_line()).as_bytes())
+    if let Err(e) = out
+        .write_all(format!("{}\n", ours.to_line()).as_bytes())
         .await
         .and(out.flush().await)
-        .map_err(|e| Failure::Input(format!("writing the handshake line: {e}")))?;
+    {
+        provider.stop().await;
+        return Ok((
+            worker,
+            Err(Failure::Input(format!("writing the handshake line: {e}"))),
+        ));
+    }
+    let clients = Arc::new(clients::Clients::default());
     let serve = forward
         .router()
-        .serve_with_incoming(tls::incoming(listener, server_tls.map(|(_, c)| c)));
-    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .map_err(|e| Failure::Input(format!("SIGTERM handler: {e}")))?;
-    // SIGINT reaches the whole process group when the user presses Ctrl-C: like go-plugin's
-    // servers, the tap ignores it and lets OpenTofu stop the provider.
-    let _sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-        .map_err(|e| Failure::Input(format!("SIGINT handler: {e}")))?;
+        .serve_with_incoming(clients.track(tls::incoming(listener, server_tls.map(|(_, c)| c))));
     let ended = tokio::select! {
-        status = child.wait() => match status {
+        status = provider.wait() => match status {
             Ok(s) if s.success() => Ok(()),
-            Ok(s) => Err(Failure::Exit(1, Some(format!("tfwire tap: the provider ended: {s}")))),
-            Err(e) => Err(Failure::Input(format!("waiting for the provider: {e}"))),
+            Ok(s) => Err(Failure::Exit(1, Some(format!(
+                "tfwire tap: {}",
+                provider.ended(&name, s, "while the tap served it").await
+            )))),
+            Err(e) => Err(e),
         },
-        _ = sigterm.recv() => {
-            let _ = child.kill().await;
+        _ = signals.next(group) => {
+            provider.stop().await;
             Ok(())
         }
+        () = clients.gone() => match provider.reap().await {
+            Some(s) if !s.success() => Err(Failure::Exit(1, Some(format!(
+                "tfwire tap: {}",
+                provider.ended(&name, s, "after OpenTofu closed its connection").await
+            )))),
+            _ => Ok(()),
+        },
         r = serve => match r {
             Ok(()) => Ok(()),
             Err(e) => Err(Failure::Input(format!("serving: {e}"))),
         },
     };
+    // Whatever ended the tap, nothing of the provider's group stays behind.
+    provider.stop().await;
     drop(forward);
     drop(dir);
     Ok((worker, ended))

@@ -1,0 +1,242 @@
+//! The provider's process in shim mode: started in a process group of its own, its standard
+//! error passed on with its end kept for messages, and the whole group ended on every way out
+//! of the tap ([`Provider::stop`], and a `SIGKILL` to the group on drop).
+
+use crate::Failure;
+use rustix::process::{Pid, Signal, kill_process_group};
+use std::ffi::OsStr;
+use std::os::unix::process::CommandExt as _;
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::process::{Child, ChildStdout};
+
+/// How long the provider has to end after `SIGTERM` (or, when OpenTofu has gone, after its
+/// last connection closed) before its group gets `SIGKILL`: 1 s, under the 2 s go-plugin's
+/// client gives a plugin before it kills it.
+pub(super) const GRACE: Duration = Duration::from_secs(1);
+
+/// How much of the end of the provider's standard error a message quotes: 2 KiB.
+pub(super) const STDERR_TAIL_BYTES: usize = 2048;
+
+/// The provider's process and its group.
+pub(super) struct Provider {
+    child: Child,
+    group: Option<Pid>,
+    status: Option<ExitStatus>,
+    tail: Arc<Mutex<Vec<u8>>>,
+    stderr: Option<tokio::task::JoinHandle<()>>,
+    watchdog: Option<std::process::Child>,
+}
+
+/// The watchdog's work (`tfwire tap --watch-group PGID --watch-dir DIR`, started by
+/// [`Provider::spawn`] with a pipe from the tap as its standard input): once that input ends,
+/// which happens whenever the tap ends, even killed by `SIGKILL`, `SIGKILL` to the group and
+/// the tap's socket directory removed.
+pub(super) fn watchdog(group: i32, dir: &Path) {
+    use std::io::Read as _;
+    let mut stdin = std::io::stdin();
+    let mut buf = [0u8; 64];
+    while matches!(stdin.read(&mut buf), Ok(n) if n > 0) {}
+    if let Some(g) = Pid::from_raw(group) {
+        let _ = kill_process_group(g, Signal::KILL);
+    }
+    // Only a directory of the tap's own naming.
+    if dir
+        .file_name()
+        .and_then(OsStr::to_str)
+        .is_some_and(|n| n.starts_with("tfwire-tap-"))
+    {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Starts the watchdog of `group` and `dir` (see [`watchdog`]), in a process group of its
+/// own (out of the terminal's signals); `None` if it cannot be started (the tap then goes on
+/// without it).
+fn start_watchdog(group: Pid, dir: &Path) -> Option<std::process::Child> {
+    let exe = std::env::current_exe().ok()?;
+    std::process::Command::new(exe)
+        .arg("tap")
+        .arg("--watch-group")
+        .arg(group.as_raw_nonzero().to_string())
+        .arg("--watch-dir")
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .ok()
+}
+
+impl Provider {
+    /// Starts `command` in a process group of its own, with standard output piped (returned)
+    /// and standard error passed on to ours as it comes. `socket_dir` becomes the provider's
+    /// `PLUGIN_UNIX_SOCKET_DIR`, so that its socket lives (and is removed) with the tap's.
+    pub(super) fn spawn(
+        command: &[String],
+        client_cert: Option<&str>,
+        socket_dir: &Path,
+    ) -> Result<(Provider, ChildStdout), Failure> {
+        let mut cmd = tokio::process::Command::new(&command[0]);
+        cmd.args(&command[1..])
+            .stdin(Stdio::inherit())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("PLUGIN_UNIX_SOCKET_DIR", socket_dir)
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(pem) = client_cert {
+            cmd.env("PLUGIN_CLIENT_CERT", pem);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| Failure::Input(format!("starting {}: {e}", command[0])))?;
+        let group = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(Pid::from_raw);
+        let tail = Arc::new(Mutex::new(Vec::new()));
+        let stderr = child.stderr.take().map(|mut err| {
+            let tail = tail.clone();
+            tokio::spawn(async move {
+                let mut out = tokio::io::stderr();
+                let mut buf = vec![0u8; 8192];
+                let mut passing = true;
+                loop {
+                    let n = match err.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => n,
+                    };
+                    {
+                        let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
+                        t.extend_from_slice(&buf[..n]);
+                        let excess = t.len().saturating_sub(STDERR_TAIL_BYTES);
+                        t.drain(..excess);
+                    }
+                    // Once our standard error is gone, the provider's is still drained, so
+                    // that it never blocks writing.
+                    if passing {
+                        passing = out.write_all(&buf[..n]).await.is_ok();
+                    }
+                }
+            })
+        });
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| Failure::Input("the provider's standard output is not a pipe".into()))?;
+        let watchdog = group.and_then(|g| start_watchdog(g, socket_dir));
+        let provider = Provider {
+            child,
+            group,
+            status: None,
+            tail,
+            stderr,
+            watchdog,
+        };
+        Ok((provider, stdout))
+    }
+
+    /// The provider's process group.
+    pub(super) fn group(&self) -> Option<Pid> {
+        self.group
+    }
+
+    /// Waits until the provider's process ends (cancel-safe).
+    pub(super) async fn wait(&mut self) -> Result<ExitStatus, Failure> {
+        if let Some(s) = self.status {
+            return Ok(s);
+        }
+        let s = self
+            .child
+            .wait()
+            .await
+            .map_err(|e| Failure::Input(format!("waiting for the provider: {e}")))?;
+        self.status = Some(s);
+        Ok(s)
+    }
+
+    /// Sends `signal` to the provider's group (an empty group is no error).
+    pub(super) fn signal(&self, signal: Signal) {
+        if let Some(g) = self.group {
+            let _ = kill_process_group(g, signal);
+        }
+    }
+
+    /// Ends the provider's group: `SIGTERM`, [`GRACE`] for the provider to end, then `SIGKILL`
+    /// to whatever is left of the group (children it left behind included).
+    pub(super) async fn stop(&mut self) {
+        if self.status.is_none() {
+            self.signal(Signal::TERM);
+            let _ = tokio::time::timeout(GRACE, self.wait()).await;
+        }
+        self.kill().await;
+    }
+
+    /// `SIGKILL` to the group, then waits for the provider's process (a killed process ends
+    /// at once).
+    pub(super) async fn kill(&mut self) {
+        self.signal(Signal::KILL);
+        let _ = tokio::time::timeout(GRACE, self.wait()).await;
+    }
+
+    /// Waits up to [`GRACE`] for the provider to end by itself (after OpenTofu's shutdown
+    /// call), then ends its group.
+    pub(super) async fn reap(&mut self) -> Option<ExitStatus> {
+        let status = tokio::time::timeout(GRACE, self.wait()).await.ok()?.ok();
+        self.kill().await;
+        status
+    }
+
+    /// The end of what the provider wrote to its standard error (at most
+    /// [`STDERR_TAIL_BYTES`]), for a message; empty if it wrote nothing. Waits briefly for the
+    /// last of it to arrive.
+    pub(super) async fn stderr_tail(&mut self) -> String {
+        if let Some(task) = self.stderr.take() {
+            let _ = tokio::time::timeout(Duration::from_millis(500), task).await;
+        }
+        let t = self.tail.lock().unwrap_or_else(|e| e.into_inner());
+        let text = String::from_utf8_lossy(&t);
+        let text = inline(text.trim());
+        if text.is_empty() {
+            String::new()
+        } else if t.len() >= STDERR_TAIL_BYTES {
+            format!("; the end of its standard error: \"…{text}\"")
+        } else {
+            format!("; its standard error: \"{text}\"")
+        }
+    }
+
+    /// A message for a provider that ended (`status`) at the wrong time (`when`).
+    pub(super) async fn ended(&mut self, name: &OsStr, status: ExitStatus, when: &str) -> String {
+        format!(
+            "{} ended ({status}) {when}{}",
+            inline(&name.to_string_lossy()),
+            self.stderr_tail().await
+        )
+    }
+}
+
+/// `text` on one line: line feeds and other controls as JSON escapes (`\n`, `\u001b`).
+pub(super) fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    // Writing to a String cannot fail.
+    let _ = tfwire::json::write_safe_inline(&mut out, text);
+    out
+}
+
+impl Drop for Provider {
+    fn drop(&mut self) {
+        // Whatever way the tap leaves, nothing of the provider's group stays behind.
+        self.signal(Signal::KILL);
+        // The watchdog ends as its input does; waiting for it leaves no process behind.
+        if let Some(mut w) = self.watchdog.take() {
+            drop(w.stdin.take());
+            let _ = w.wait();
+        }
+    }
+}
