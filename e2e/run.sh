@@ -42,8 +42,30 @@ esac
 if [ ${#scenarios[@]} -eq 0 ]; then
   for d in "$here"/scenarios/*/; do scenarios+=("${d%/}"); done
 fi
+
+# runs_on SCENARIO_DIR CLIENT: whether the scenario runs through the client (scenario.json "clients", default
+# both); when it does not, prints the recorded reason ("clients_why") and returns 3.
+runs_on() {
+  python3 - "$1/scenario.json" "$2" <<'PY'
+import json, os, sys
+path, client = sys.argv[1], sys.argv[2]
+cfg = json.load(open(path)) if os.path.exists(path) else {}
+clients = cfg.get("clients", ["tofu", "terraform"])
+if not clients or any(c not in ("tofu", "terraform") for c in clients):
+    sys.exit(f"run.sh: {path}: \"clients\" must list tofu and/or terraform, found {clients}")
+if client not in clients:
+    why = cfg.get("clients_why")
+    if not why:
+        sys.exit(f"run.sh: {path}: \"clients\" leaves out {client} without a \"clients_why\"")
+    print(why)
+    sys.exit(3)
+PY
+}
+
 for d in "${scenarios[@]}"; do
   [ -f "$d/main.tf" ] || { echo "run.sh: $d has no main.tf" >&2; exit 2; }
+  rc=0; runs_on "$d" tofu >/dev/null || rc=$?
+  [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit 2
 done
 
 # Versions: the providers' versions are those of the modules in e2e/provider/go.mod and e2e/local/go.mod.
@@ -146,25 +168,6 @@ fail() {
   exit 1
 }
 
-# runs_on SCENARIO_DIR CLIENT: whether the scenario runs through the client (scenario.json "clients", default
-# both); when it does not, prints the recorded reason ("clients_why") and returns 3.
-runs_on() {
-  python3 - "$1/scenario.json" "$2" <<'PY'
-import json, os, sys
-path, client = sys.argv[1], sys.argv[2]
-cfg = json.load(open(path)) if os.path.exists(path) else {}
-clients = cfg.get("clients", ["tofu", "terraform"])
-if not clients or any(c not in ("tofu", "terraform") for c in clients):
-    sys.exit(f"run.sh: {path}: \"clients\" must list tofu and/or terraform, found {clients}")
-if client not in clients:
-    why = cfg.get("clients_why")
-    if not why:
-        sys.exit(f"run.sh: {path}: \"clients\" leaves out {client} without a \"clients_why\"")
-    print(why)
-    sys.exit(3)
-PY
-}
-
 # run_client CLIENT OUT: every scenario through one client, written to OUT/<scenario>/, then OUT/MANIFEST.json.
 run_client() {
   cname=$1
@@ -257,7 +260,7 @@ run_client() {
     echo "run.sh: $cname: $name done in $((SECONDS - s0)) s" >&2
   done
   python3 "$here/corpus.py" manifest "$out" "$here" "$cname" "${skipped[@]}" "${ran[@]}"
-  echo "run.sh: timing: $cname: ${#ran[@]} scenarios (${#skipped[@]} skipped) written to $out in $((SECONDS - c0)) s" >&2
+  echo "run.sh: timing: $cname: ${#ran[@]} scenarios ($((${#skipped[@]} / 2)) skipped) written to $out in $((SECONDS - c0)) s" >&2
 }
 
 for c in "${clients[@]}"; do
