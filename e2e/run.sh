@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     --out-terraform)
                 [ $# -ge 2 ] || { echo "run.sh: --out-terraform needs a directory" >&2; exit 2; }
                 mkdir -p "$2"; out_terraform=$(cd "$2" && pwd); shift 2 ;;
-    -h|--help)  sed -n 2,11p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help)  sed -n 2,10p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *)          echo "run.sh: unknown argument $1 ($usage)" >&2; exit 2 ;;
   esac
 done

@@ -37,6 +37,7 @@ if [ "$(cat "$build/.tfwire-build" 2>/dev/null)" != "$stamp" ]; then
   echo "terraform.sh: preparing $build from $moddir" >&2
   rm -rf "$build"
   mkdir -p "$(dirname "$build")"
+  trap 'rm -rf "$build.tmp.$$"' EXIT
   cp -R "$moddir" "$build.tmp.$$"
   chmod -R u+w "$build.tmp.$$"
   for b in $STANDIN_BACKENDS; do
