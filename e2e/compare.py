@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""compare.py FRESH REFERENCE: compares a fresh e2e/run.sh output with the committed corpus/real-client.
+"""compare.py FRESH REFERENCE [FRESH REFERENCE]...: compares fresh e2e/run.sh outputs with the committed ones.
+
+Each pair is one client's output directory and its committed corpus: corpus/real-client (OpenTofu),
+corpus/real-client-terraform (Terraform).
 
 Every scenario of either side must have the same files with the same contents, except the volatile fields listed
 in REFERENCE/MANIFEST.json ("volatile": file name, JSON pointer, reason; an empty pointer means the file is only
 compared by its zip member names). JSON files are compared as parsed values with the volatile pointers removed;
-every other file byte for byte. Prints each difference (at most 40) and exits 1 if there is any, else 0.
+every other file byte for byte. Prints each difference (at most 40 a pair) and exits 1 if there is any, else 0.
 """
 import fnmatch
 import json
@@ -148,11 +151,14 @@ def main(fresh, ref):
         print("DIFF", d)
     if len(diffs) > 40:
         print(f"... and {len(diffs) - 40} more")
-    print(f"compare: {compared} files in both, {len(diffs)} differences beyond the manifest's volatile fields")
+    print(f"compare: {ref}: {compared} files in both, {len(diffs)} differences beyond the manifest's volatile "
+          "fields")
     return 1 if diffs else 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    pairs = sys.argv[1:]
+    if not pairs or len(pairs) % 2:
         raise SystemExit(__doc__)
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    results = [main(pairs[i], pairs[i + 1]) for i in range(0, len(pairs), 2)]
+    sys.exit(max(results))

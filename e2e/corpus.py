@@ -2,7 +2,9 @@
 """Helpers of e2e/run.sh that are easier in Python than in shell.
 
 corpus.py proto SRC DEST PROVIDER   collect the provider's captured DynamicValues into DEST with index.json
-corpus.py manifest OUT E2E DIR...   write OUT/MANIFEST.json (entries of other scenarios already there are kept)
+corpus.py manifest OUT E2E CLIENT [--skip NAME]... DIR...
+                                    write OUT/MANIFEST.json of CLIENT (tofu or terraform) for the scenarios DIR...
+                                    (entries of other scenarios already there are kept; --skip NAME removes one)
 """
 import hashlib
 import json
@@ -194,6 +196,12 @@ FILES = {
               "schema kind and type name",
 }
 
+
+def files_of(client):
+    """FILES with the commands of the client (FILES names OpenTofu's)."""
+    return {k: v.replace("tofu ", client + " ") for k, v in FILES.items()}
+
+
 VOLATILE = [
     {"file": "plan.json", "path": "/timestamp", "why": "the time the plan was made"},
     {"file": "terraform.tfstate", "path": "/lineage", "why": "a random UUID given to each new state"},
@@ -218,48 +226,119 @@ VOLATILE = [
 ]
 
 
-def manifest(out, e2e, scenario_dirs):
+# Terraform's volatile fields: OpenTofu's (the same formats), said of Terraform.
+VOLATILE_TERRAFORM = [dict(e, why=e["why"].replace("OpenTofu", "Terraform")) for e in VOLATILE]
+
+
+def binary_deps(path):
+    """The module versions a Go binary was built with (`go version -m`): {module path: version}."""
+    text = subprocess.run(["go", "version", "-m", path], check=True, capture_output=True, text=True).stdout
+    deps = {}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0] in ("dep", "=>"):
+            deps[f[1]] = f[2]
+    return deps
+
+
+def shell_assignment(path, name):
+    """The value of a NAME=value line of a shell script."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith(name + "="):
+                return line.split("=", 1)[1].strip()
+    raise SystemExit(f"corpus.py: {path} has no {name}= line")
+
+
+def providers(e2e, host):
+    prov, local = os.path.join(e2e, "provider"), os.path.join(e2e, "local")
+    return [
+        {"address": f"{host}/tfwire/tfwire", "version": "1.0.0", "protocol": 6,
+         "source": "e2e/provider (this project)",
+         "framework": "github.com/hashicorp/terraform-plugin-framework "
+                      + go_version(prov, "github.com/hashicorp/terraform-plugin-framework"),
+         "encoder": "github.com/hashicorp/terraform-plugin-go "
+                    + go_version(prov, "github.com/hashicorp/terraform-plugin-go"),
+         "licence": "MPL-2.0 (the libraries)"},
+        {"address": f"{host}/hashicorp/time", "version": "0.14.2", "protocol": 5,
+         "source": "github.com/hashicorp/terraform-provider-time "
+                   + go_version(prov, "github.com/hashicorp/terraform-provider-time"),
+         "licence": "MPL-2.0"},
+        {"address": f"{host}/hashicorp/local", "version": "1.4.0", "protocol": 5,
+         "source": "github.com/hashicorp/terraform-provider-local "
+                   + go_version(local, "github.com/terraform-providers/terraform-provider-local")
+                   + " (module path github.com/terraform-providers/terraform-provider-local)",
+         "sdk": "github.com/hashicorp/terraform-plugin-sdk "
+                + go_version(local, "github.com/hashicorp/terraform-plugin-sdk"),
+         "licence": "MPL-2.0"},
+    ]
+
+
+def client_version(e2e, client):
+    """`CLIENT version -json` of e2e/bin/CLIENT, reading no CLI configuration (a missing one adds a warning)."""
+    env = dict(os.environ, TF_CLI_CONFIG_FILE=os.devnull, CHECKPOINT_DISABLE="1")
+    return json.loads(subprocess.run([os.path.join(e2e, "bin", client), "version", "-json"], check=True,
+                                     capture_output=True, text=True, env=env).stdout)
+
+
+def opentofu_entries(e2e):
+    tofu = client_version(e2e, "tofu")
+    return (
+        {"module": "github.com/opentofu/opentofu", "version": go_version(e2e, "github.com/opentofu/opentofu"),
+         "reports": tofu["terraform_version"], "platform": tofu["platform"], "licence": "MPL-2.0"},
+        {"module": "github.com/zclconf/go-cty", "version": go_version(e2e, "github.com/zclconf/go-cty"),
+         "note": "the version OpenTofu is built with (e2e/go.mod)"},
+    )
+
+
+def manifest(out, e2e, client, skip, scenario_dirs):
     path = os.path.join(out, "MANIFEST.json")
     old = {}
     if os.path.exists(path):
         with open(path) as f:
             old = json.load(f).get("scenarios", {})
-    tofu = json.loads(subprocess.run([os.path.join(e2e, "bin", "tofu"), "version", "-json"], check=True,
-                                     capture_output=True, text=True).stdout)
-    prov, local = os.path.join(e2e, "provider"), os.path.join(e2e, "local")
-    doc = {
-        "generator": "e2e/run.sh (see e2e/README.md); regenerate with: bash e2e/run.sh",
-        "go": subprocess.run(["go", "env", "GOVERSION"], check=True, capture_output=True, text=True).stdout.strip(),
-        "opentofu": {"module": "github.com/opentofu/opentofu",
-                     "version": go_version(e2e, "github.com/opentofu/opentofu"),
-                     "reports": tofu["terraform_version"], "platform": tofu["platform"],
-                     "licence": "MPL-2.0"},
-        "go_cty": {"module": "github.com/zclconf/go-cty", "version": go_version(e2e, "github.com/zclconf/go-cty"),
-                   "note": "the version OpenTofu is built with (e2e/go.mod)"},
-        "providers": [
-            {"address": "registry.opentofu.org/tfwire/tfwire", "version": "1.0.0", "protocol": 6,
-             "source": "e2e/provider (this project)",
-             "framework": "github.com/hashicorp/terraform-plugin-framework "
-                          + go_version(prov, "github.com/hashicorp/terraform-plugin-framework"),
-             "encoder": "github.com/hashicorp/terraform-plugin-go "
-                        + go_version(prov, "github.com/hashicorp/terraform-plugin-go"),
-             "licence": "MPL-2.0 (the libraries)"},
-            {"address": "registry.opentofu.org/hashicorp/time", "version": "0.14.2", "protocol": 5,
-             "source": "github.com/hashicorp/terraform-provider-time "
-                       + go_version(prov, "github.com/hashicorp/terraform-provider-time"),
-             "licence": "MPL-2.0"},
-            {"address": "registry.opentofu.org/hashicorp/local", "version": "1.4.0", "protocol": 5,
-             "source": "github.com/hashicorp/terraform-provider-local "
-                       + go_version(local, "github.com/terraform-providers/terraform-provider-local")
-                       + " (module path github.com/terraform-providers/terraform-provider-local)",
-             "sdk": "github.com/hashicorp/terraform-plugin-sdk "
-                    + go_version(local, "github.com/hashicorp/terraform-plugin-sdk"),
-             "licence": "MPL-2.0"},
-        ],
-        "files": FILES,
-        "volatile": VOLATILE,
-        "scenarios": old,
-    }
+    for name in skip:
+        old.pop(name, None)
+    go = subprocess.run(["go", "env", "GOVERSION"], check=True, capture_output=True, text=True).stdout.strip()
+    if client == "tofu":
+        opentofu, go_cty = opentofu_entries(e2e)
+        doc = {
+            "generator": "e2e/run.sh (see e2e/README.md); regenerate with: bash e2e/run.sh",
+            "go": go,
+            "opentofu": opentofu,
+            "go_cty": go_cty,
+            "providers": providers(e2e, "registry.opentofu.org"),
+            "files": FILES,
+            "volatile": VOLATILE,
+            "scenarios": old,
+        }
+    elif client == "terraform":
+        binary = os.path.join(e2e, "bin", "terraform")
+        tf = client_version(e2e, "terraform")
+        deps = binary_deps(binary)
+        script = os.path.join(e2e, "terraform.sh")
+        opentofu, opentofu_cty = opentofu_entries(e2e)
+        doc = {
+            "generator": "e2e/run.sh --client terraform (see e2e/README.md); regenerate with: bash e2e/run.sh",
+            "go": go,
+            "terraform": {"module": shell_assignment(script, "TERRAFORM_MODULE"),
+                          "version": shell_assignment(script, "TERRAFORM_VERSION"),
+                          "reports": tf["terraform_version"], "platform": tf["platform"],
+                          "built": "from source by e2e/terraform.sh: the module from the Go module proxy, with "
+                                   "stand-ins for the sub-modules its go.mod replaces with folders the module zip "
+                                   "lacks (nine state backends that are never used, internal/legacy)",
+                          "licence": "BUSL-1.1 (the client, run as a test oracle only; the outputs here are "
+                                     "test data)"},
+            "go_cty": {"module": "github.com/zclconf/go-cty", "version": deps["github.com/zclconf/go-cty"],
+                       "note": "the version Terraform is built with (its go.mod, read from the binary)"},
+            "other_client": {"corpus": "corpus/real-client", "opentofu": opentofu, "go_cty": opentofu_cty},
+            "providers": providers(e2e, "registry.terraform.io"),
+            "files": files_of("terraform"),
+            "volatile": VOLATILE_TERRAFORM,
+            "scenarios": old,
+        }
+    else:
+        raise SystemExit(f"corpus.py: unknown client {client} (expected tofu or terraform)")
     for src in scenario_dirs:
         name = os.path.basename(src.rstrip("/"))
         cfg = {}
@@ -302,7 +381,11 @@ def manifest(out, e2e, scenario_dirs):
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "proto":
         proto(*sys.argv[2:])
-    elif len(sys.argv) >= 4 and sys.argv[1] == "manifest":
-        manifest(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif len(sys.argv) >= 5 and sys.argv[1] == "manifest":
+        args, skipped = sys.argv[5:], []
+        while len(args) >= 2 and args[0] == "--skip":
+            skipped.append(args[1])
+            args = args[2:]
+        manifest(sys.argv[2], sys.argv[3], sys.argv[4], skipped, args)
     else:
         raise SystemExit(__doc__)

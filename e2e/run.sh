@@ -1,31 +1,71 @@
 #!/usr/bin/env bash
-# e2e/run.sh [--scenario DIR]... [--out DIR]
+# e2e/run.sh [--client tofu|terraform|both] [--scenario DIR]... [--out DIR] [--out-terraform DIR]
 #
-# Builds OpenTofu and the providers from source (Go's caches make repeated builds quick), installs the providers
-# into a local filesystem mirror, runs each scenario (default: every directory of e2e/scenarios/) and writes what
-# the real client produced to OUT/<scenario>/ (default OUT: corpus/real-client). The layout is described in
-# corpus/real-client/README.md, the scenario conventions in e2e/README.md.
+# Builds the real clients (OpenTofu, and Terraform through e2e/terraform.sh) and the providers from source (Go's
+# caches make repeated builds quick), installs the providers into a local filesystem mirror, runs each scenario
+# (default: every directory of e2e/scenarios/) through each client (default both; a scenario.json "clients" list
+# restricts a scenario) and writes what the client produced to OUT/<scenario>/: OpenTofu's to --out (default
+# corpus/real-client), Terraform's to --out-terraform (default: the --out directory's path with "-terraform"
+# appended, so corpus/real-client-terraform). Layouts: corpus/real-client/README.md and
+# corpus/real-client-terraform/README.md; scenario conventions: e2e/README.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 out=$root/corpus/real-client
+out_terraform=
+client=both
 scenarios=()
+usage="usage: run.sh [--client tofu|terraform|both] [--scenario DIR]... [--out DIR] [--out-terraform DIR]"
 while [ $# -gt 0 ]; do
   case $1 in
+    --client)   [ $# -ge 2 ] || { echo "run.sh: --client needs tofu, terraform or both" >&2; exit 2; }
+                case $2 in tofu|terraform|both) client=$2 ;;
+                  *) echo "run.sh: --client $2: expected tofu, terraform or both" >&2; exit 2 ;; esac
+                shift 2 ;;
     --scenario) [ $# -ge 2 ] || { echo "run.sh: --scenario needs a directory" >&2; exit 2; }
                 scenarios+=("$(cd "$2" && pwd)"); shift 2 ;;
     --out)      [ $# -ge 2 ] || { echo "run.sh: --out needs a directory" >&2; exit 2; }
                 mkdir -p "$2"; out=$(cd "$2" && pwd); shift 2 ;;
-    -h|--help)  sed -n 2,8p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *)          echo "run.sh: unknown argument $1 (usage: run.sh [--scenario DIR]... [--out DIR])" >&2; exit 2 ;;
+    --out-terraform)
+                [ $# -ge 2 ] || { echo "run.sh: --out-terraform needs a directory" >&2; exit 2; }
+                mkdir -p "$2"; out_terraform=$(cd "$2" && pwd); shift 2 ;;
+    -h|--help)  sed -n 2,10p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *)          echo "run.sh: unknown argument $1 ($usage)" >&2; exit 2 ;;
   esac
 done
+out_terraform=${out_terraform:-$out-terraform}
+case $client in
+  both) clients=(tofu terraform) ;;
+  *)    clients=("$client") ;;
+esac
 if [ ${#scenarios[@]} -eq 0 ]; then
   for d in "$here"/scenarios/*/; do scenarios+=("${d%/}"); done
 fi
+
+# runs_on SCENARIO_DIR CLIENT: whether the scenario runs through the client (scenario.json "clients", default
+# both); when it does not, prints the recorded reason ("clients_why") and returns 3.
+runs_on() {
+  python3 - "$1/scenario.json" "$2" <<'PY'
+import json, os, sys
+path, client = sys.argv[1], sys.argv[2]
+cfg = json.load(open(path)) if os.path.exists(path) else {}
+clients = cfg.get("clients", ["tofu", "terraform"])
+if not clients or any(c not in ("tofu", "terraform") for c in clients):
+    sys.exit(f"run.sh: {path}: \"clients\" must list tofu and/or terraform, found {clients}")
+if client not in clients:
+    why = cfg.get("clients_why")
+    if not why:
+        sys.exit(f"run.sh: {path}: \"clients\" leaves out {client} without a \"clients_why\"")
+    print(why)
+    sys.exit(3)
+PY
+}
+
 for d in "${scenarios[@]}"; do
   [ -f "$d/main.tf" ] || { echo "run.sh: $d has no main.tf" >&2; exit 2; }
+  rc=0; runs_on "$d" tofu >/dev/null || rc=$?
+  [ $rc -eq 0 ] || [ $rc -eq 3 ] || exit 2
 done
 
 # Versions: the providers' versions are those of the modules in e2e/provider/go.mod and e2e/local/go.mod.
@@ -51,30 +91,46 @@ fi
 bin=$here/bin
 mkdir -p "$bin"
 t0=$SECONDS
-echo "run.sh: building OpenTofu and the providers" >&2
-(cd "$here" && go build -ldflags "$TOFU_LDFLAGS" -o "$bin/tofu" github.com/opentofu/opentofu/cmd/tofu)
+wants() { [[ " ${clients[*]} " == *" $1 "* ]]; }
+if wants tofu; then
+  b0=$SECONDS
+  echo "run.sh: building OpenTofu" >&2
+  (cd "$here" && go build -ldflags "$TOFU_LDFLAGS" -o "$bin/tofu" github.com/opentofu/opentofu/cmd/tofu)
+  echo "run.sh: timing: OpenTofu built in $((SECONDS - b0)) s" >&2
+fi
+if wants terraform; then
+  b0=$SECONDS
+  bash "$here/terraform.sh" "$bin"
+  echo "run.sh: timing: Terraform built in $((SECONDS - b0)) s" >&2
+fi
+b0=$SECONDS
+echo "run.sh: building the providers" >&2
 (cd "$here/provider" && go build -o "$bin/terraform-provider-tfwire" . \
   && go build -o "$bin/terraform-provider-time" github.com/hashicorp/terraform-provider-time)
 (cd "$here/local" && go build -o "$bin/terraform-provider-local" github.com/terraform-providers/terraform-provider-local)
-echo "run.sh: built in $((SECONDS - t0)) s" >&2
+echo "run.sh: timing: providers built in $((SECONDS - b0)) s" >&2
 
 # Fixed directories: paths may show in outputs, so they do not depend on the checkout or a random temp name.
 work=${TFWIRE_E2E_WORK:-/tmp/tfwire-e2e}
-rm -rf "$work/mirror" "$work/scenarios" "$work/proto" "$work/tofu.rc"
+rm -rf "$work/mirror" "$work/scenarios" "$work/proto" "$work/tofu.rc" "$work/cli.rc" "$work/tofu" "$work/terraform"
 mkdir -p "$work"
 platform=$(go env GOOS)_$(go env GOARCH)
 mirror=$work/mirror
-# OpenTofu's default provider host: a source address "hashicorp/time" means <host>/hashicorp/time.
-host=registry.opentofu.org
+# Each client's default provider host: a source address "hashicorp/time" means <host>/hashicorp/time, so the
+# mirror holds the same binaries under both hosts and serves both clients.
+host_of() { case $1 in tofu) echo registry.opentofu.org ;; terraform) echo registry.terraform.io ;; esac; }
 install() { # install NAMESPACE TYPE VERSION BINARY
-  local d=$mirror/$host/$1/$2/$3/$platform
-  mkdir -p "$d"
-  cp "$bin/$4" "$d/terraform-provider-${2}_v$3"
+  local c d
+  for c in tofu terraform; do
+    d=$mirror/$(host_of $c)/$1/$2/$3/$platform
+    mkdir -p "$d"
+    cp "$bin/$4" "$d/terraform-provider-${2}_v$3"
+  done
 }
 install tfwire tfwire "$TFWIRE_VERSION" terraform-provider-tfwire
 install hashicorp time "$TIME_VERSION" terraform-provider-time
 install hashicorp local "$LOCAL_VERSION" terraform-provider-local
-cat > "$work/tofu.rc" <<RC
+cat > "$work/cli.rc" <<RC
 provider_installation {
   filesystem_mirror {
     path = "$mirror"
@@ -83,9 +139,9 @@ provider_installation {
 disable_checkpoint = true
 RC
 
-export TF_CLI_CONFIG_FILE=$work/tofu.rc CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0 TZ=UTC
+export TF_CLI_CONFIG_FILE=$work/cli.rc CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0 TZ=UTC
 unset TF_LOG TF_LOG_PATH TF_LOG_PROVIDER TF_LOG_CORE TF_LOG_SDK_PROTO_DATA_DIR TF_DATA_DIR TF_WORKSPACE
-tofu=$bin/tofu
+unset TF_CLI_ARGS TF_CLI_ARGS_init TF_CLI_ARGS_plan TF_CLI_ARGS_apply TF_CLI_ARGS_show TF_PLUGIN_CACHE_DIR
 
 # json_get FILE KEY DEFAULT: a top-level value of a small JSON file (scenario.json, step.json), as shell words.
 json_get() {
@@ -97,90 +153,120 @@ print(" ".join(shlex.quote(str(x)) for x in v) if isinstance(v, list) else str(v
 PY
 }
 
-# tf PHASE LOG ARGS...: runs tofu in the current directory with the proto phase set; output appended to LOG.
+# tf PHASE LOG ARGS...: runs the client in the current directory with the proto phase set; output appended to LOG.
 tf() {
   local phase=$1 log=$2
   shift 2
-  echo "\$ tofu $*" >>"$log"
-  TFWIRE_PROTO_PHASE=$phase "$tofu" "$@" >>"$log" 2>&1
+  echo "\$ $cname $*" >>"$log"
+  TFWIRE_PROTO_PHASE=$phase "$cbin" "$@" >>"$log" 2>&1
 }
 
-fail() { echo "run.sh: $name: $*" >&2; echo "--- last lines of $wd/run.log:" >&2; tail -30 "$wd/run.log" >&2; exit 1; }
+fail() {
+  echo "run.sh: $cname: $name: $*" >&2
+  echo "--- last lines of $wd/run.log:" >&2
+  tail -30 "$wd/run.log" >&2
+  exit 1
+}
 
-for src in "${scenarios[@]}"; do
-  name=$(basename "$src")
-  s0=$SECONDS
-  wd=$work/scenarios/$name
-  dest=$out/$name
-  mkdir -p "$wd"
-  (cd "$src" && tar --exclude=./steps --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$wd" && tar -xf -)
-  cfg=$src/scenario.json
-  capture=$(json_get "$cfg" capture_proto true)
-  export TFWIRE_PROTO_DATA_DIR=
-  if [ "$capture" = true ]; then export TFWIRE_PROTO_DATA_DIR=$work/proto/$name; fi
-  log=$wd/run.log
-  : >"$log"
-  cd "$wd"
+# run_client CLIENT OUT: every scenario through one client, written to OUT/<scenario>/, then OUT/MANIFEST.json.
+run_client() {
+  cname=$1
+  local out=$2 c0=$SECONDS host src dest cfg capture log step sname args expect rc applied f why
+  local ran=() skipped=()
+  cbin=$bin/$cname
+  host=$(host_of "$cname")
+  for src in "${scenarios[@]}"; do
+    name=$(basename "$src")
+    dest=$out/$name
+    rc=0; why=$(runs_on "$src" "$cname") || rc=$?
+    if [ $rc -eq 3 ]; then
+      echo "run.sh: $cname: $name skipped: $why" >&2
+      rm -rf "$dest"
+      skipped+=(--skip "$name")
+      continue
+    elif [ $rc -ne 0 ]; then
+      exit 2
+    fi
+    ran+=("$src")
+    s0=$SECONDS
+    wd=$work/$cname/scenarios/$name
+    mkdir -p "$wd"
+    (cd "$src" && tar --exclude=./steps --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$wd" && tar -xf -)
+    cfg=$src/scenario.json
+    capture=$(json_get "$cfg" capture_proto true)
+    export TFWIRE_PROTO_DATA_DIR=
+    if [ "$capture" = true ]; then export TFWIRE_PROTO_DATA_DIR=$work/$cname/proto/$name; fi
+    log=$wd/run.log
+    : >"$log"
+    cd "$wd"
 
-  # Earlier steps: each steps/NN/ directory, in order, replaces the top-level .tf files (when it has any), is
-  # applied, and may then run its after.sh (e.g. to change something outside OpenTofu).
-  if [ -d "$src/steps" ]; then
-    for step in "$src"/steps/*/; do
-      step=${step%/}
-      sname=step-$(basename "$step")
-      if compgen -G "$step/*.tf" >/dev/null; then
-        rm -f "$wd"/*.tf
-        cp "$step"/*.tf "$wd/"
-      fi
-      tf "$sname" "$log" init -input=false -no-color -lock=false || fail "init failed in $sname"
-      eval "args=($(json_get "$step/step.json" apply_args '[]'))"
-      expect=$(json_get "$step/step.json" expect_failure false)
-      rc=0; tf "$sname" "$log" apply -input=false -no-color -lock=false -auto-approve "${args[@]}" || rc=$?
-      if [ "$expect" = true ] && [ $rc -eq 0 ]; then fail "$sname: apply succeeded but step.json expects it to fail"; fi
-      if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "$sname: apply failed"; fi
-      if [ -f "$step/after.sh" ]; then
-        echo "\$ bash $step/after.sh" >>"$log"
-        bash "$step/after.sh" >>"$log" 2>&1 || fail "$sname: after.sh failed"
-      fi
+    # Earlier steps: each steps/NN/ directory, in order, replaces the top-level .tf files (when it has any), is
+    # applied, and may then run its after.sh (e.g. to change something outside the client).
+    if [ -d "$src/steps" ]; then
+      for step in "$src"/steps/*/; do
+        step=${step%/}
+        sname=step-$(basename "$step")
+        if compgen -G "$step/*.tf" >/dev/null; then
+          rm -f "$wd"/*.tf
+          cp "$step"/*.tf "$wd/"
+        fi
+        tf "$sname" "$log" init -input=false -no-color -lock=false || fail "init failed in $sname"
+        eval "args=($(json_get "$step/step.json" apply_args '[]'))"
+        expect=$(json_get "$step/step.json" expect_failure false)
+        rc=0; tf "$sname" "$log" apply -input=false -no-color -lock=false -auto-approve "${args[@]}" || rc=$?
+        if [ "$expect" = true ] && [ $rc -eq 0 ]; then fail "$sname: apply succeeded but step.json expects it to fail"; fi
+        if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "$sname: apply failed"; fi
+        if [ -f "$step/after.sh" ]; then
+          echo "\$ bash $step/after.sh" >>"$log"
+          bash "$step/after.sh" >>"$log" 2>&1 || fail "$sname: after.sh failed"
+        fi
+      done
+      rm -f "$wd"/*.tf
+      cp "$src"/*.tf "$wd/"
+    fi
+
+    # The captured step: plan into a planfile, show it both ways, then apply it when the scenario says so.
+    tf init "$log" init -input=false -no-color -lock=false || fail "init failed"
+    eval "args=($(json_get "$cfg" plan_args '[]'))"
+    tf plan "$log" plan -input=false -no-color -lock=false -out=plan.tfplan "${args[@]}" || fail "plan failed"
+    "$cbin" show -json plan.tfplan >plan.json 2>>"$log" || fail "show -json plan.tfplan failed"
+    "$cbin" show -no-color plan.tfplan >plan.txt 2>>"$log" || fail "show plan.tfplan failed"
+    "$cbin" providers schema -json >schemas.json 2>>"$log" || fail "providers schema failed"
+    applied=$(json_get "$cfg" apply true)
+    expect=$(json_get "$cfg" expect_apply_failure false)
+    rm -f state.json
+    if [ "$applied" = true ]; then
+      rc=0; tf apply "$log" apply -input=false -no-color -lock=false plan.tfplan || rc=$?
+      if [ "$expect" = true ] && [ $rc -eq 0 ]; then fail "apply succeeded but scenario.json expects it to fail"; fi
+      if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "apply failed"; fi
+      "$cbin" show -json >state.json 2>>"$log" || fail "show -json failed"
+    fi
+    if [ -f terraform.tfstate ]; then
+      "$cbin" state list >state-list.txt 2>>"$log" || fail "state list failed"
+    fi
+
+    # Copy out: the scenario's own files, then what the client produced.
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    (cd "$src" && tar --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$dest" && tar -xf -)
+    for f in plan.tfplan plan.json plan.txt schemas.json state.json terraform.tfstate state-list.txt; do
+      if [ -f "$f" ]; then cp "$f" "$dest/$f"; fi
     done
-    rm -f "$wd"/*.tf
-    cp "$src"/*.tf "$wd/"
-  fi
-
-  # The captured step: plan into a planfile, show it both ways, then apply it when the scenario says so.
-  tf init "$log" init -input=false -no-color -lock=false || fail "init failed"
-  eval "args=($(json_get "$cfg" plan_args '[]'))"
-  tf plan "$log" plan -input=false -no-color -lock=false -out=plan.tfplan "${args[@]}" || fail "plan failed"
-  "$tofu" show -json plan.tfplan >plan.json 2>>"$log" || fail "show -json plan.tfplan failed"
-  "$tofu" show -no-color plan.tfplan >plan.txt 2>>"$log" || fail "show plan.tfplan failed"
-  "$tofu" providers schema -json >schemas.json 2>>"$log" || fail "providers schema failed"
-  applied=$(json_get "$cfg" apply true)
-  expect=$(json_get "$cfg" expect_apply_failure false)
-  rm -f state.json
-  if [ "$applied" = true ]; then
-    rc=0; tf apply "$log" apply -input=false -no-color -lock=false plan.tfplan || rc=$?
-    if [ "$expect" = true ] && [ $rc -eq 0 ]; then fail "apply succeeded but scenario.json expects it to fail"; fi
-    if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "apply failed"; fi
-    "$tofu" show -json >state.json 2>>"$log" || fail "show -json failed"
-  fi
-  if [ -f terraform.tfstate ]; then
-    "$tofu" state list >state-list.txt 2>>"$log" || fail "state list failed"
-  fi
-
-  # Copy out: the scenario's own files, then what OpenTofu produced.
-  rm -rf "$dest"
-  mkdir -p "$dest"
-  (cd "$src" && tar --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$dest" && tar -xf -)
-  for f in plan.tfplan plan.json plan.txt schemas.json state.json terraform.tfstate state-list.txt; do
-    if [ -f "$f" ]; then cp "$f" "$dest/$f"; fi
+    if [ -n "$TFWIRE_PROTO_DATA_DIR" ] && [ -d "$TFWIRE_PROTO_DATA_DIR" ]; then
+      python3 "$here/corpus.py" proto "$TFWIRE_PROTO_DATA_DIR" "$dest/proto" "$host/tfwire/tfwire" \
+        || fail "collecting proto/ failed"
+    fi
+    cd "$root"
+    echo "run.sh: $cname: $name done in $((SECONDS - s0)) s" >&2
   done
-  if [ -n "$TFWIRE_PROTO_DATA_DIR" ] && [ -d "$TFWIRE_PROTO_DATA_DIR" ]; then
-    python3 "$here/corpus.py" proto "$TFWIRE_PROTO_DATA_DIR" "$dest/proto" "$host/tfwire/tfwire" \
-      || fail "collecting proto/ failed"
-  fi
-  cd "$root"
-  echo "run.sh: $name done in $((SECONDS - s0)) s" >&2
-done
+  python3 "$here/corpus.py" manifest "$out" "$here" "$cname" "${skipped[@]}" "${ran[@]}"
+  echo "run.sh: timing: $cname: ${#ran[@]} scenarios ($((${#skipped[@]} / 2)) skipped) written to $out in $((SECONDS - c0)) s" >&2
+}
 
-python3 "$here/corpus.py" manifest "$out" "$here" "${scenarios[@]}"
-echo "run.sh: ${#scenarios[@]} scenarios written to $out in $((SECONDS - t0)) s" >&2
+for c in "${clients[@]}"; do
+  case $c in
+    tofu)      run_client tofu "$out" ;;
+    terraform) run_client terraform "$out_terraform" ;;
+  esac
+done
+echo "run.sh: timing: everything in $((SECONDS - t0)) s" >&2

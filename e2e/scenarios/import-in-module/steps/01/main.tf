@@ -1,0 +1,5 @@
+terraform {
+  required_providers {
+    tfwire = { source = "tfwire/tfwire" }
+  }
+}
