@@ -595,7 +595,7 @@ def tap_cases(work: Path) -> list[Case]:
         "PLUGIN_MIN_PORT": "10000",
         "PLUGIN_MAX_PORT": "25000",
     }
-    timeout_env = {"TFWIRE_TAP_START_TIMEOUT": "3s", "FAKE_SOCKET_DIR": str(work)}
+    timeout_env = {"TFWIRE_TAP_START_TIMEOUT": "3", "FAKE_SOCKET_DIR": str(work)}
     out = []
     for mode in ("stall", "flood", "exit"):
         out.append(Case(f"tap: provider {mode}", "7-tap", ["tap", "--", str(fake), mode], exits=(1,), timeout=20,
