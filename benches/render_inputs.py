@@ -126,6 +126,9 @@ def cases():
         deep = {"a": deep}
     yield "deep-value.json", ["plan", "show"], plan(
         [rc("aws_s3_bucket.x", ["create"], None, {"v": deep})])
+    ident = rc("aws_s3_bucket.x", ["create"], None, {"id": "1"})
+    ident["change"]["importing"] = {"identity": deep}
+    yield "deep-identity.json", ["plan", "show"], plan([ident])
     deepl = 0
     for _ in range(1000):
         deepl = [deepl, 1]

@@ -28,7 +28,7 @@ mod state;
 mod text;
 mod value;
 
-use crate::escape::{Padded, column_width, inline};
+use crate::escape::{DEPTH_MAX, Padded, column_width, inline};
 use draw::{Opts, render, symbol_markup};
 pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
@@ -869,13 +869,14 @@ fn raw_text(v: Option<Json<'_>>) -> String {
 }
 
 /// JSON text indented as Go's `json.Indent` indents it (every line after the first starts
-/// with `prefix`, each level adds `indent`).
+/// with `prefix`, each level adds `indent`), up to [`DEPTH_MAX`] levels: deeper lines are
+/// indented as the 32nd level, so the output stays linear in the input.
 fn indent_json(v: Json<'_>, prefix: &str, indent: &str) -> String {
     fn go(v: Json<'_>, depth: usize, prefix: &str, indent: &str, out: &mut String) {
         let nl = |out: &mut String, d: usize| {
             out.push('\n');
             out.push_str(prefix);
-            out.push_str(&indent.repeat(d));
+            out.push_str(&indent.repeat(d.min(DEPTH_MAX)));
         };
         if let Some(o) = v.as_object() {
             if o.is_empty() {

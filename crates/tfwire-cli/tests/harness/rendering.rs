@@ -30,11 +30,13 @@ fn change(address: &str, actions: &[&str], before: Value, after: Value) -> Value
     c
 }
 
+/// Runs a command that must succeed, with its output within the documented multiple of
+/// the input (about 70 bytes per input byte: `DEPTH_MAX` in `src/escape.rs`).
 fn ok(args: &[&str], input: &[u8]) -> String {
     let (code, out, err) = run(args, input);
     assert_eq!(code, 0, "{args:?}: {err}");
     assert!(
-        out.len() < 4 * input.len() + 4096,
+        out.len() < 70 * input.len() + 4096,
         "{args:?}: {} bytes out of {}",
         out.len(),
         input.len()
@@ -153,6 +155,19 @@ fn deep_values_draw_a_marker() {
     assert!(out.contains("+ a = # (nested deeper than 32 levels, not shown)\n"));
     let indent = out.lines().map(|l| l.len() - l.trim_start().len()).max();
     assert!(indent.unwrap() < 4 * 40, "{indent:?}");
+
+    // An import's resource identity, written as indented JSON: indented 32 levels at most.
+    let mut identity = change(
+        "tfwire_item.x",
+        &["create"],
+        Value::Null,
+        json!({"id": "1"}),
+    );
+    identity["change"]["importing"] = json!({ "identity": deep });
+    let out = ok(&["plan", "show", "-"], &plan(vec![identity], json!({})));
+    assert!(out.contains("imported using resource identity: {\n"));
+    let widest = out.lines().map(str::len).max().unwrap();
+    assert!(widest < 4 + 2 * 40, "{widest}");
 
     let mut deep = json!(0);
     for _ in 0..1000 {
