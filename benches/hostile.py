@@ -250,6 +250,17 @@ def raw_resource(typ: str, name: str, attributes: dict, module: str | None = Non
     return r
 
 
+def show_state(values: dict) -> dict:
+    """A `show -json` state of one resource, `aws_instance.x`."""
+    return {
+        "format_version": "1.0",
+        "terraform_version": "1.12.6",
+        "values": {"root_module": {"resources": [{
+            "address": "aws_instance.x", "mode": "managed", "type": "aws_instance", "name": "x",
+            "provider_name": "registry.opentofu.org/hashicorp/aws", "schema_version": 0, "values": values}]}},
+    }
+
+
 def dump_json(path: Path, doc) -> None:
     with open(path, "w") as f:
         json.dump(doc, f, separators=(",", ":"))
@@ -332,6 +343,17 @@ def build_cases(work: Path) -> list[Case]:
         for argv in (["plan", "summary"], ["plan", "summary", "--format", "markdown"],
                      ["plan", "summary", "--format", "tree"], ["plan", "show"] + schemas_of(f)):
             cases.append(Case(f"widths: {' '.join(argv)} {f}", "1-widths", argv + [str(w(f))], inputs=[w(f)]))
+    # A long attribute name in a plan's values (create and update) and in a `show -json` state.
+    dump_json(w("long-attr-plan.json"),
+              plan_doc([change("aws_instance.x", ["create"], None, {big: "1", "b": "2"}),
+                        change("aws_instance.y", ["update"], {big: "1", "b": "2"}, {big: "2", "b": "3"})]))
+    for argv in (["plan", "show"], ["plan", "show", "--all"], ["plan", "summary", "--format", "markdown"]):
+        cases.append(Case(f"widths: {' '.join(argv)} long-attr-plan.json", "1-widths",
+                          argv + [str(w("long-attr-plan.json"))], inputs=[w("long-attr-plan.json")], exits=(0,)))
+    dump_json(w("long-attr-showstate.json"), show_state({big: "1", "b": "2"}))
+    cases.append(Case("widths: state show long-attr-showstate.json", "1-widths",
+                      ["state", "show", str(w("long-attr-showstate.json")), "aws_instance.x"],
+                      inputs=[w("long-attr-showstate.json")], exits=(0,)))
     # Variants: names just under, at and far past the format width limit (65,535).
     for n in (65_535, 262_144):
         name = "b" * n
@@ -463,6 +485,16 @@ def build_cases(work: Path) -> list[Case]:
                                 action_reason="replace_because_cannot_update",
                                 change_extra={"replace_paths": [[f"attr_{i}"] for i in range(n)]})]),
                "aws_instance.x")
+    changed = list(range(n))
+    add_render("changed-list-60k.json",
+               plan_doc([change("aws_instance.x", ["update"], {"l": changed}, {"l": [i * 2 + 1 for i in changed]})]),
+               "aws_instance.x")
+    nested_marks = [[True] for _ in range(n)]
+    add_render("sensitive-nested-60k.json",
+               plan_doc([change("aws_instance.x", ["update"], {"l": [[str(i)] for i in range(n)]},
+                                {"l": [[str(i + 1)] for i in range(n)]},
+                                before_sensitive={"l": nested_marks}, after_sensitive={"l": nested_marks})]),
+               "aws_instance.x")
     n = 60_000
     marks = [True] * n
     add_render("sensitive-60k.json",
@@ -487,10 +519,20 @@ def build_cases(work: Path) -> list[Case]:
         cases.append(Case(f"output: plan summary --format {fmt} deep-module-360k.json", "5-output",
                           ["plan", "summary", "--format", fmt, str(w("deep-module-360k.json"))],
                           inputs=[w("deep-module-360k.json")], exits=(0,)))
-    doc = json.dumps(plan_doc([change("aws_instance.x", ["create"], None, "DEEP")]), separators=(",", ":"))
-    w("deep-value.json").write_text(doc.replace('"DEEP"', '{"a":' * 2_000 + "1" + "}" * 2_000))
-    cases.append(Case("output: plan show deep-value.json", "5-output", ["plan", "show", str(w("deep-value.json"))],
-                      inputs=[w("deep-value.json")], exits=(0, 1)))
+    # Deep values: nested objects in a plan and in an import's identity, nested lists in a state.
+    deep_object = '{"a":' * 1_000 + "1" + "}" * 1_000
+    deep_list = "[" * 1_000 + "1" + ",1]" * 1_000
+    imported = change("aws_instance.x", ["create"], None, "DEEP", change_extra={"importing": {"identity": "DEEP"}})
+    for fname, doc, argv in (
+        ("deep-value.json", plan_doc([change("aws_instance.x", ["create"], None, "DEEP")]), ["plan", "show"]),
+        ("deep-identity.json", plan_doc([imported]), ["plan", "show"]),
+        ("deep-list-state.json", show_state({"v": "DEEP"}), ["state", "show"]),
+    ):
+        text = json.dumps(doc, separators=(",", ":"))
+        w(fname).write_text(text.replace('"DEEP"', deep_list if "list" in fname else deep_object))
+        extra = ["aws_instance.x"] if argv[0] == "state" else []
+        cases.append(Case(f"output: {' '.join(argv)} {fname}", "5-output", argv + [str(w(fname))] + extra,
+                          inputs=[w(fname)], exits=(0,)))
 
     # ---- 6. dump on special files --------------------------------------------------------------
     schema_file = ROOT / "corpus/real-client/create/schemas.json"
