@@ -105,7 +105,8 @@ impl http_body::Body for Chunks {
 const MAX_MESSAGE: usize = 1 << 16;
 
 /// gRPC's framing read directly: the messages before the first bad thing, and whether the
-/// body was clean (every byte in a whole, uncompressed message within the limit).
+/// body was clean (every byte in a whole, uncompressed message within the limit, or in a last
+/// header alone, which tonic takes as the end).
 fn reference_frames(mut body: &[u8]) -> (Vec<Bytes>, bool) {
     let mut out = Vec::new();
     loop {
@@ -116,7 +117,15 @@ fn reference_frames(mut body: &[u8]) -> (Vec<Bytes>, bool) {
             return (out, false);
         }
         let len = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
-        if len > MAX_MESSAGE || body.len() - 5 < len {
+        if len > MAX_MESSAGE {
+            return (out, false);
+        }
+        // tonic ends a stream cleanly on a last header whose message has not begun (it
+        // reports an EOF only when bytes are left over), dropping that message.
+        if body.len() == 5 && len > 0 {
+            return (out, true);
+        }
+        if body.len() - 5 < len {
             return (out, false);
         }
         out.push(Bytes::copy_from_slice(&body[5..5 + len]));

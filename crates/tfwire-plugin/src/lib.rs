@@ -83,7 +83,8 @@
 //! `DynamicValue`s.
 //!
 //! Between OpenTofu and a provider the proxy also speaks go-plugin's side of the connection:
-//! [`handshake`] reads and writes the line a plugin prints to say where it listens, and the
+//! [`handshake`] reads (at most [`handshake::MAX_LINE_BYTES`], 64 KiB, as go-plugin's client
+//! does) and writes the line a plugin prints to say where it listens, and the
 //! `tls` module (feature `tls`) provides AutoMTLS over unix sockets, as `tfwire tap` uses them.
 
 #[allow(missing_docs, unreachable_pub, clippy::all, rustdoc::all)]
