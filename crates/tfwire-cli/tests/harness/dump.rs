@@ -226,6 +226,7 @@ fn inference_stops_at_the_second_schema_that_accepts_a_value() {
         "{out}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&schemas).unwrap();
 }
 
 /// FIFOs, sockets and links leaving the folder are not read: an error line for a value,
