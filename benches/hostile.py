@@ -429,6 +429,12 @@ def build_cases(work: Path) -> list[Case]:
     assert st.endswith(b"}")
     m["tfstate"] = Stream(st[:-1], b" ", 400 * MIB, b"}")
     write_planfile(w("tfstate-400m-spaces.tfplan"), m)
+    # Within the default limit (256 MiB): read, and the inflated text not kept twice.
+    m["tfstate"] = Stream(st[:-1], b" ", 200 * MIB, b"}")
+    write_planfile(w("tfstate-200m-spaces.tfplan"), m)
+    cases.append(Case("amplification: state list tfstate-200m-spaces.tfplan", "3-amplification",
+                      ["state", "list", str(w("tfstate-200m-spaces.tfplan"))],
+                      inputs=[w("tfstate-200m-spaces.tfplan")], exits=(0,)))
     for argv in (["plan", "summary"], ["state", "list"], ["state", "show"]):
         extra = [addr0] if argv[1] == "show" else []
         cases.append(Case(f"amplification: {' '.join(argv)} tfstate-400m-spaces.tfplan", "3-amplification",

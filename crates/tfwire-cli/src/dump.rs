@@ -5,6 +5,7 @@ use crate::failure::Failure;
 use crate::schema::provider;
 use crate::{input, output};
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 use tfwire::schema::ProviderSchemas;
 use tfwire_plugin::dump::{Dump, DumpConfig, INDEX_NAMES, Index, is_value_file};
@@ -112,8 +113,13 @@ fn read_regular(dir: &Path, real: &Path, name: &str, limit: usize) -> Result<Vec
     if meta.len() > limit as u64 {
         return Err(too_large());
     }
-    let file = std::fs::File::open(&path).map_err(io)?;
-    // The file may have been replaced since: what was opened is checked too.
+    // Opened without blocking: were the file replaced by a FIFO since the check above, the
+    // open would otherwise wait for a writer. What was opened is checked too.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(&path)
+        .map_err(io)?;
     let opened = file.metadata().map_err(io)?;
     if !opened.is_file() {
         return Err(not_regular(opened.file_type()));
