@@ -275,13 +275,14 @@ impl Masks {
 
     /// The cursor at the root of a value of a resource (or data source) of type
     /// `type_name` (`output` for an output's value: step into its name first).
+    /// Without masks it allocates nothing.
     pub fn start(&self, type_name: &str) -> Cursor {
-        let lower = type_name.to_lowercase();
+        let mut lower: Option<String> = None;
         let states: Vec<u64> = self
             .rules
             .iter()
             .map(|r| match &r.type_glob {
-                Some(g) if !g.matches(&lower) => 0,
+                Some(g) if !g.matches(lower.get_or_insert_with(|| type_name.to_lowercase())) => 0,
                 _ => r.close(1),
             })
             .collect();
@@ -289,7 +290,9 @@ impl Masks {
     }
 
     /// The cursor one step down `at`: into an attribute, a nested block or a map key
-    /// named `name`. (List, set and tuple elements are not steps: keep the cursor.)
+    /// named `name`. (List, set and tuple elements are not steps: keep the cursor.) From a
+    /// cursor where nothing more can match ([`Cursor::is_dead`], always so without masks)
+    /// it allocates nothing.
     pub fn step(&self, at: &Cursor, name: &str) -> Cursor {
         if at.masked {
             return at.clone();
