@@ -188,7 +188,8 @@ impl Programs {
     /// As [`redacted_json`](Self::redacted_json), appending the JSON to `out`; the error (a
     /// missing schema, or the decode error with its path and offset) as text. Allocates
     /// nothing when the program is compiled, the decoder and the arena are warm and `out` has
-    /// room, and no masks are set (a mask's walk allocates its state at each step).
+    /// room, and at most 16 masks are set (the default list is 8; beyond 16 a mask's walk
+    /// allocates its state at each step).
     pub fn write_redacted(
         &self,
         decoder: &mut Decoder,

@@ -53,12 +53,25 @@ impl Glob {
 
     /// Whether the whole of `text` matches.
     pub fn matches(&self, text: &str) -> bool {
+        self.matches_with(text, |c| c)
+    }
+
+    /// Whether the whole of `text` matches with every character of `text` taken through
+    /// `fold` first (a pattern compiled from folded text then matches regardless of what
+    /// the fold removes, such as case). Allocates nothing.
+    pub(crate) fn matches_with(&self, text: &str, fold: impl Fn(char) -> char) -> bool {
         // The classic two-pointer match: on a mismatch, go back to the last `*` and let it
         // take one more character. Linear in practice, O(n·m) at worst; no recursion.
-        let text: Vec<char> = text.chars().collect();
+        // Positions in `text` are byte offsets of character starts.
+        let next = |t: usize| {
+            text[t..]
+                .chars()
+                .next()
+                .map(|c| (fold(c), t + c.len_utf8()))
+        };
         let (mut p, mut t) = (0, 0);
         let mut star: Option<(usize, usize)> = None;
-        while t < text.len() {
+        while let Some((c, after)) = next(t) {
             match self.tokens.get(p) {
                 Some(Token::Any) => {
                     star = Some((p, t));
@@ -66,17 +79,18 @@ impl Glob {
                 }
                 Some(Token::One) => {
                     p += 1;
-                    t += 1;
+                    t = after;
                 }
-                Some(Token::Char(c)) if *c == text[t] => {
+                Some(Token::Char(k)) if *k == c => {
                     p += 1;
-                    t += 1;
+                    t = after;
                 }
                 _ => match star {
                     Some((sp, st)) => {
+                        let st = next(st).map_or(text.len(), |(_, a)| a);
                         p = sp + 1;
-                        t = st + 1;
-                        star = Some((sp, st + 1));
+                        t = st;
+                        star = Some((sp, st));
                     }
                     None => return false,
                 },

@@ -14,7 +14,8 @@
 //! attribute name, nested block type or map key (`*` any run of characters, `?` one
 //! character, `\` makes the next character literal, `\.` a dot inside a step). A step that
 //! is exactly `**` matches any number of steps, none included. Matching ignores case
-//! (`*password*` matches `DB_PASSWORD`). The pattern matches a value's path as
+//! (`*password*` matches `DB_PASSWORD`; a character whose lowercase is one character is
+//! compared lowercase) and allocates nothing for up to 16 patterns. The pattern matches a value's path as
 //! [`crate::path`] prints it without its indices: `.spec[0].container[1].env[2].value`
 //! is matched as `spec.container.env.value`, and `.tags["db_password"]` as
 //! `tags.db_password`.
@@ -58,6 +59,27 @@
 
 use crate::glob::Glob;
 use core::fmt;
+use smallvec::SmallVec;
+
+/// One character as masks compare it: lowercase when its lowercase is one character.
+fn fold(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
+    let mut l = c.to_lowercase();
+    match (l.next(), l.next()) {
+        (Some(x), None) => x,
+        _ => c,
+    }
+}
+
+/// `s` with every character folded (see [`fold`]), for compiling a pattern.
+fn folded(s: &str) -> String {
+    s.chars().map(fold).collect()
+}
+
+/// The per-pattern states of a cursor: inline up to 16 patterns (no allocation).
+type States = SmallVec<[u64; 16]>;
 
 /// The default masks, each with why it is there. False positives only hide a value; false
 /// negatives leak one: the list names what is a secret by convention in every provider.
@@ -155,7 +177,7 @@ pub struct Masks {
 /// Where a walk is in a value: which steps of each pattern it has matched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cursor {
-    states: Vec<u64>,
+    states: States,
     masked: bool,
 }
 
@@ -227,7 +249,7 @@ impl Masks {
         } else if parts[0] == "**" {
             None
         } else {
-            Some(Glob::new(&parts.remove(0).to_lowercase()))
+            Some(Glob::new(&folded(&parts.remove(0))))
         };
         if parts.iter().any(|p| p.is_empty()) {
             return Err(err(
@@ -241,7 +263,7 @@ impl Masks {
             .iter()
             .map(|p| match p.as_str() {
                 "**" => Step::Any,
-                p => Step::Name(Glob::new(&p.to_lowercase())),
+                p => Step::Name(Glob::new(&folded(p))),
             })
             .collect();
         self.rules.push(Rule { type_glob, steps });
@@ -275,13 +297,13 @@ impl Masks {
 
     /// The cursor at the root of a value of a resource (or data source) of type
     /// `type_name` (`output` for an output's value: step into its name first).
+    /// It allocates nothing for up to 16 patterns.
     pub fn start(&self, type_name: &str) -> Cursor {
-        let lower = type_name.to_lowercase();
-        let states: Vec<u64> = self
+        let states: States = self
             .rules
             .iter()
             .map(|r| match &r.type_glob {
-                Some(g) if !g.matches(&lower) => 0,
+                Some(g) if !g.matches_with(type_name, fold) => 0,
                 _ => r.close(1),
             })
             .collect();
@@ -289,7 +311,8 @@ impl Masks {
     }
 
     /// The cursor one step down `at`: into an attribute, a nested block or a map key
-    /// named `name`. (List, set and tuple elements are not steps: keep the cursor.)
+    /// named `name`. (List, set and tuple elements are not steps: keep the cursor.) It
+    /// allocates nothing for up to 16 patterns.
     pub fn step(&self, at: &Cursor, name: &str) -> Cursor {
         if at.masked {
             return at.clone();
@@ -297,8 +320,7 @@ impl Masks {
         if at.is_dead() {
             return at.clone();
         }
-        let mut lower: Option<String> = None;
-        let states: Vec<u64> = self
+        let states: States = self
             .rules
             .iter()
             .zip(&at.states)
@@ -311,8 +333,7 @@ impl Masks {
                     match s {
                         Step::Any => next |= 1 << i,
                         Step::Name(g) => {
-                            let l = lower.get_or_insert_with(|| name.to_lowercase());
-                            if g.matches(l) {
+                            if g.matches_with(name, fold) {
                                 next |= 1 << (i + 1);
                             }
                         }
@@ -324,7 +345,7 @@ impl Masks {
         self.cursor(states)
     }
 
-    fn cursor(&self, states: Vec<u64>) -> Cursor {
+    fn cursor(&self, states: States) -> Cursor {
         let masked = self.rules.iter().zip(&states).any(|(r, &b)| r.done(b));
         Cursor { states, masked }
     }
