@@ -459,54 +459,70 @@ def build_cases(work: Path) -> list[Case]:
         cases.append(Case(f"render: plan show {fname} ADDRESS", "4-quadratic",
                           ["plan", "show", str(w(fname)), address], inputs=[w(fname)], exits=(0,)))
 
-    n = 60_000
-    before = {f"attr_{i}": i for i in range(n)}
-    after = {f"attr_{i}": (i + 1 if i % 7 == 0 else i) for i in range(n)}
-    add_render("wide-object.json", plan_doc([change("aws_instance.x", ["update"], before, after)]), "aws_instance.x")
-    lst = list(range(n))
-    add_render("unchanged-list.json",
-               plan_doc([change("aws_instance.x", ["update"], {"l": lst, "a": 1}, {"l": lst, "a": 2})]),
-               "aws_instance.x")
-    s_before = list(range(100_000))
-    s_after = list(range(50_000, 150_000))
-    add_render("set-100k-update.json",
-               plan_doc([change("aws_instance.x", ["update"], {"s": s_before}, {"s": s_after})]), "aws_instance.x")
-    add_render("set-100k-replace.json",
-               plan_doc([change("aws_instance.x", ["delete", "create"], {"s": s_before}, {"s": s_after[::-1]},
-                                action_reason="replace_because_cannot_update",
-                                change_extra={"replace_paths": [["s"]]})]), "aws_instance.x")
-    n = 60_000
-    add_render("map-60k.json",
-               plan_doc([change("aws_instance.x", ["update"], {"tags": {f"k{i}": str(i) for i in range(n)}},
-                                {"tags": {f"k{i}": str(i + (i % 3 == 0)) for i in range(n)}})]), "aws_instance.x")
-    objs = [{"name": f"n{i}", "port": i, "on": True} for i in range(20_000)]
-    objs2 = objs[:10_000] + [{"name": "new", "port": -1, "on": False}] + objs[10_001:]
-    add_render("object-list-20k.json",
-               plan_doc([change("aws_instance.x", ["update"], {"rules": objs}, {"rules": objs2})]), "aws_instance.x")
-    n = 20_000
-    before = {f"attr_{i}": i for i in range(n)}
-    after = {f"attr_{i}": i + 1 for i in range(n)}
-    add_render("replace-paths-20k.json",
-               plan_doc([change("aws_instance.x", ["delete", "create"], before, after,
-                                action_reason="replace_because_cannot_update",
-                                change_extra={"replace_paths": [[f"attr_{i}"] for i in range(n)]})]),
-               "aws_instance.x")
-    changed = list(range(n))
-    add_render("changed-list-60k.json",
-               plan_doc([change("aws_instance.x", ["update"], {"l": changed}, {"l": [i * 2 + 1 for i in changed]})]),
-               "aws_instance.x")
-    nested_marks = [[True] for _ in range(n)]
-    add_render("sensitive-nested-60k.json",
-               plan_doc([change("aws_instance.x", ["update"], {"l": [[str(i)] for i in range(n)]},
-                                {"l": [[str(i + 1)] for i in range(n)]},
-                                before_sensitive={"l": nested_marks}, after_sensitive={"l": nested_marks})]),
-               "aws_instance.x")
-    n = 60_000
-    marks = [True] * n
-    add_render("sensitive-60k.json",
-               plan_doc([change("aws_instance.x", ["update"], {"l": list(range(n))}, {"l": list(range(1, n + 1))},
-                                before_sensitive={"l": marks}, after_sensitive={"l": marks})]),
-               "aws_instance.x")
+    # Each shape at the size and at 4 times it: a quadratic step that the first size
+    # hides behind a few seconds takes minutes at the second, past the time bound, while the
+    # linear work takes about a second.
+    for k in (1, 4):
+        x = f"-x{k}"
+        n = 60_000 * k
+        before = {f"attr_{i}": i for i in range(n)}
+        after = {f"attr_{i}": (i + 1 if i % 7 == 0 else i) for i in range(n)}
+        add_render(f"wide-object{x}.json", plan_doc([change("aws_instance.x", ["update"], before, after)]),
+                   "aws_instance.x")
+        marks_by_name = {f"attr_{i}": i % 2 == 0 for i in range(n)}
+        add_render(f"wide-object-marks{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], before, after, before_sensitive=marks_by_name,
+                                    after_sensitive=marks_by_name)]), "aws_instance.x")
+        lst = list(range(n))
+        add_render(f"unchanged-list{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], {"l": lst, "a": 1}, {"l": lst, "a": 2})]),
+                   "aws_instance.x")
+        s_before = list(range(100_000 * k))
+        s_after = list(range(50_000 * k, 150_000 * k))
+        add_render(f"set-update{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], {"s": s_before}, {"s": s_after})]),
+                   "aws_instance.x")
+        add_render(f"set-replace{x}.json",
+                   plan_doc([change("aws_instance.x", ["delete", "create"], {"s": s_before}, {"s": s_after[::-1]},
+                                    action_reason="replace_because_cannot_update",
+                                    change_extra={"replace_paths": [["s"]]})]), "aws_instance.x")
+        add_render(f"map{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], {"tags": {f"k{i}": str(i) for i in range(n)}},
+                                    {"tags": {f"k{i}": str(i + (i % 3 == 0)) for i in range(n)}})]),
+                   "aws_instance.x")
+        m = 20_000 * k
+        objs = [{"name": f"n{i}", "port": i, "on": True} for i in range(m)]
+        objs2 = objs[: m // 2] + [{"name": "new", "port": -1, "on": False}] + objs[m // 2 + 1 :]
+        add_render(f"object-list{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], {"rules": objs}, {"rules": objs2})]),
+                   "aws_instance.x")
+        before = {f"attr_{i}": i for i in range(m)}
+        after = {f"attr_{i}": i + 1 for i in range(m)}
+        add_render(f"replace-paths{x}.json",
+                   plan_doc([change("aws_instance.x", ["delete", "create"], before, after,
+                                    action_reason="replace_because_cannot_update",
+                                    change_extra={"replace_paths": [[f"attr_{i}"] for i in range(m)]})]),
+                   "aws_instance.x")
+        add_render(f"changed-list{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], {"l": lst}, {"l": [i * 2 + 1 for i in lst]})]),
+                   "aws_instance.x")
+        nested_marks = [[True] for _ in range(n)]
+        add_render(f"sensitive-nested{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], {"l": [[str(i)] for i in range(n)]},
+                                    {"l": [[str(i + 1)] for i in range(n)]},
+                                    before_sensitive={"l": nested_marks}, after_sensitive={"l": nested_marks})]),
+                   "aws_instance.x")
+        marks = [True] * n
+        add_render(f"sensitive-list{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], {"l": lst}, {"l": [i + 1 for i in lst]},
+                                    before_sensitive={"l": marks}, after_sensitive={"l": marks})]),
+                   "aws_instance.x")
+        # Masks over wide values: a masked name in every member, and the markers beside them.
+        secrets = {f"db_password_{i}": f"s{i}" for i in range(n)}
+        add_render(f"masked-wide{x}.json",
+                   plan_doc([change("aws_instance.x", ["update"], secrets, {**secrets, "db_password_0": "t"},
+                                    before_sensitive=marks_by_name, after_sensitive=marks_by_name)]),
+                   "aws_instance.x")
 
     # ---- 5. output amplification -------------------------------------------------------------
     dump_json(

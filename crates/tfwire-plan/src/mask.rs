@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::json::Json;
 use crate::plan::Plan;
 use crate::tape::Parser;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use tfwire::mask::{Cursor, Masks};
 
@@ -97,6 +98,10 @@ fn walk(
     if let Some(obj) = v.as_object() {
         out.push('{');
         let mut first = true;
+        // The markers by name, found once (a lookup per member would be quadratic in a wide
+        // object); the last of a repeated name wins, as `Object::get` has it.
+        let marks_by_name: HashMap<&str, Json<'_>> =
+            mark_obj.map(|m| m.iter().collect()).unwrap_or_default();
         for (k, child) in obj.iter() {
             let member = out.len();
             if !first {
@@ -105,7 +110,7 @@ fn walk(
             let _ = tfwire::json::write_safe_str(&mut *out, k);
             out.push(':');
             let next = masks.step(at, k);
-            let child_mark = mark_obj.and_then(|m| m.get(k));
+            let child_mark = marks_by_name.get(k).copied();
             if walk(masks, &next, Some(child), child_mark, out) {
                 any = true;
             } else if child_mark.is_none() {
@@ -116,8 +121,9 @@ fn walk(
             first = false;
         }
         if let Some(m) = mark_obj {
+            let names: HashSet<&str> = obj.iter().map(|(k, _)| k).collect();
             for (k, child) in m.iter() {
-                if obj.get(k).is_none() {
+                if !names.contains(k) {
                     if !first {
                         out.push(',');
                     }
@@ -130,11 +136,14 @@ fn walk(
         out.push('}');
     } else if let Some(arr) = v.as_array() {
         out.push('[');
+        // The markers in step with the elements (indexing each would be quadratic).
+        let mut element_marks = mark_arr.map(|m| m.iter());
         for (i, e) in arr.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            any |= walk(masks, at, Some(e), mark.and_then(|m| m.index(i)), out);
+            let element_mark = element_marks.as_mut().and_then(Iterator::next);
+            any |= walk(masks, at, Some(e), element_mark, out);
         }
         // Markers beyond the value's elements stay as written.
         if let Some(m) = mark_arr {
