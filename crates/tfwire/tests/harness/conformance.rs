@@ -278,28 +278,27 @@ fn json_vectors_through_both_readers() {
     );
 }
 
+/// The decisions that name no vector: prefix, the rules its lines may use, where they are
+/// checked (corpus/README.md describes the rules).
+const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
+    ("plan/", &["accept"], "tfwire-plan, the CLI's harness"),
+    ("real-client/", &["normalize"], "the schema and real-client tests"),
+    ("path/", &["normalize"], "the paths test"),
+    ("mask/", &["accept", "normalize", "extend"], "tfwire::mask, the CLI's masks.rs"),
+    ("render/", &["normalize"], "the CLI's rendering.rs and differ's unit tests"),
+    ("planfile/", &["reject"], "tfwire-planfile, the CLI's limits.rs"),
+    ("dump/", &["reject"], "tfwire_plugin::dump, the CLI's dump.rs"),
+    ("tap/", &["follow", "choose"], "the CLI's tap.rs"),
+];
+
 #[test]
 fn decisions_name_real_vectors() {
     let names: std::collections::HashSet<String> = vectors().into_iter().map(|v| v.name).collect();
     for (name, d) in decisions() {
-        if name.starts_with("plan/") {
-            // About reading plan documents (tfwire-plan and the CLI, whose tests check it).
-            assert_eq!(d.rule, "accept", "{name}");
-            continue;
-        }
-        if name.starts_with("mask/") {
-            // About masks (tfwire::mask, and the CLI's harness, masks.rs, which checks them).
-            assert!(
-                matches!(d.rule.as_str(), "accept" | "normalize" | "extend"),
-                "{name}: rule {}",
-                d.rule
-            );
-            continue;
-        }
-        if name.starts_with("real-client/") || name.starts_with("path/") {
-            // About corpus/real-client (the schema test) or the spelling of paths (the
-            // paths test), not a vector.
-            assert_eq!(d.rule, "normalize", "{name}");
+        // Decisions about behaviour beyond values (reading documents, rendering, limits, the
+        // tap): each prefix, the rules it may use and the tests that check it.
+        if let Some((_, rules, _)) = NOT_VECTORS.iter().find(|(p, _, _)| name.starts_with(p)) {
+            assert!(rules.contains(&d.rule.as_str()), "{name}: rule {}", d.rule);
             continue;
         }
         assert!(
