@@ -282,12 +282,32 @@ fn json_vectors_through_both_readers() {
 /// checked (corpus/README.md describes the rules).
 const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
     ("plan/", &["accept"], "tfwire-plan, the CLI's harness"),
-    ("real-client/", &["normalize"], "the schema and real-client tests"),
+    (
+        "real-client/",
+        &["normalize"],
+        "the schema and real-client tests",
+    ),
     ("path/", &["normalize"], "the paths test"),
-    ("mask/", &["accept", "normalize", "extend"], "tfwire::mask, the CLI's masks.rs"),
-    ("render/", &["normalize"], "the CLI's rendering.rs and differ's unit tests"),
-    ("planfile/", &["reject"], "tfwire-planfile, the CLI's limits.rs"),
-    ("dump/", &["reject"], "tfwire_plugin::dump, the CLI's dump.rs"),
+    (
+        "mask/",
+        &["accept", "normalize", "extend"],
+        "tfwire::mask, the CLI's masks.rs",
+    ),
+    (
+        "render/",
+        &["normalize"],
+        "the CLI's rendering.rs and differ's unit tests",
+    ),
+    (
+        "planfile/",
+        &["reject"],
+        "tfwire-planfile, the CLI's limits.rs",
+    ),
+    (
+        "dump/",
+        &["reject"],
+        "tfwire_plugin::dump, the CLI's dump.rs",
+    ),
     ("tap/", &["follow", "choose"], "the CLI's tap.rs"),
 ];
 
