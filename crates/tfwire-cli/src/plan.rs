@@ -354,8 +354,10 @@ struct ShowArgs {
     /// them (the schemas say which attributes are sensitive).
     #[arg(long, value_name = "SCHEMAS")]
     schemas: Option<String>,
-    /// Whose words to use: OpenTofu's ("OpenTofu will perform ...") or Terraform's.
-    #[arg(long, value_enum, default_value_t = Wording::Opentofu)]
+    /// Whose words and drawing to use: the client that wrote the plan (`auto`: Terraform for
+    /// a plan with `applyable`/`complete`, which Terraform writes since 1.9, or a redacted
+    /// plan; OpenTofu otherwise), OpenTofu's ("OpenTofu will perform ...") or Terraform's.
+    #[arg(long, value_enum, default_value_t = Wording::Auto)]
     wording: Wording,
     /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
     /// by content (`-`: standard input; gzip-compressed input is read too).
@@ -370,6 +372,8 @@ struct ShowArgs {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Wording {
+    /// The client that wrote the plan, as the plan tells (`tfwire_plan::Plan::client`).
+    Auto,
     /// "OpenTofu will perform the following actions".
     Opentofu,
     /// "Terraform will perform the following actions".
@@ -889,7 +893,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
     let cache = schema::cache(args.schemas.as_deref())?;
     let mut human = humanplan::Options {
         color: args.color.enabled(),
-        terraform: args.wording == Wording::Terraform,
+        terraform: false,
         all: args.all,
         mode: None,
     };
@@ -906,6 +910,11 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 Mode::RefreshOnly => humanplan::PlanMode::RefreshOnly,
             });
             let plan = expect_plan(&name, doc)?;
+            human.terraform = match args.wording {
+                Wording::Auto => plan.client() == tfwire_plan::Client::Terraform,
+                Wording::Opentofu => false,
+                Wording::Terraform => true,
+            };
             masked(plan, &masks, &name, |plan| {
                 // A Terraform Cloud redacted plan carries its provider schemas.
                 let embedded = match (&cache, plan.provider_schemas) {

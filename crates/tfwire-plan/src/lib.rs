@@ -115,7 +115,7 @@ pub use json::{
 };
 pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};
-pub use plan::{Plan, RelevantAttribute, Variable};
+pub use plan::{Client, Plan, RelevantAttribute, Variable};
 pub use rawstate::{
     InstanceAddress, LegacyModule, LegacyResource, LegacyState, RawInstance, RawOutput,
     RawResource, RawState,

@@ -61,6 +61,16 @@ pub struct Plan<'a> {
     pub raw: Json<'a>,
 }
 
+/// The client that wrote a document ([`Plan::client`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Client {
+    /// OpenTofu.
+    OpenTofu,
+    /// Terraform.
+    Terraform,
+}
+
 /// An input variable of a plan.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
@@ -195,6 +205,35 @@ impl<'a> Plan<'a> {
         self.format_version
             .or(self.plan_format_version)
             .and_then(FormatVersion::parse)
+    }
+
+    /// The client that wrote this plan, as far as the document tells: Terraform when it has
+    /// `applyable` or `complete` (Terraform writes both since 1.9, OpenTofu neither) or is
+    /// a Terraform Cloud redacted plan, OpenTofu otherwise.
+    ///
+    /// Where the rule is wrong: a Terraform plan older than 1.9 is taken for OpenTofu's (its
+    /// JSON differs from OpenTofu's in nothing this model reads), and so would an OpenTofu
+    /// release that starts writing either member. `terraform_version` does not tell: both
+    /// clients write their own version there, and the two series overlap (1.6 to 1.12).
+    ///
+    /// ```
+    /// use tfwire_plan::{Client, Parser};
+    /// let arena = bumpalo::Bump::new();
+    /// let mut terraform =
+    ///     br#"{"format_version":"1.2","resource_changes":[],"applyable":true,"complete":true}"#.to_vec();
+    /// let tape = Parser::new().parse(&mut terraform)?;
+    /// assert_eq!(tape.plan(&arena)?.client(), Client::Terraform);
+    /// let mut opentofu = br#"{"format_version":"1.2","resource_changes":[],"errored":false}"#.to_vec();
+    /// let tape = Parser::new().parse(&mut opentofu)?;
+    /// assert_eq!(tape.plan(&arena)?.client(), Client::OpenTofu);
+    /// # Ok::<(), tfwire_plan::Error>(())
+    /// ```
+    pub fn client(&self) -> Client {
+        if self.applyable.is_some() || self.complete.is_some() || self.is_redacted() {
+            Client::Terraform
+        } else {
+            Client::OpenTofu
+        }
     }
 
     /// Whether this is a Terraform Cloud redacted plan (`plan_format_version`).

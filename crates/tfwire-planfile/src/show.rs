@@ -258,6 +258,22 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         key(&mut out, &mut first, "timestamp");
         string(&mut out, &p.timestamp);
     }
+    // Terraform writes both, always; a plan file that holds either is Terraform's, and the
+    // other was false (not written).
+    if p.applyable.is_some() || p.complete.is_some() {
+        key(&mut out, &mut first, "applyable");
+        out.push_str(if p.applyable == Some(true) {
+            "true"
+        } else {
+            "false"
+        });
+        key(&mut out, &mut first, "complete");
+        out.push_str(if p.complete == Some(true) {
+            "true"
+        } else {
+            "false"
+        });
+    }
     key(&mut out, &mut first, "errored");
     out.push_str(if p.errored { "true" } else { "false" });
     out.push('}');

@@ -478,7 +478,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 (Action::Create, "  [green]+[reset] create"),
                 (
                     Action::Update,
-                    "  [yellow]~[reset] update in-place (current -> planned)",
+                    if self.opts.terraform {
+                        "  [yellow]~[reset] update in-place"
+                    } else {
+                        "  [yellow]~[reset] update in-place (current -> planned)"
+                    },
                 ),
                 (Action::Delete, "  [red]-[reset] destroy"),
                 (
@@ -496,7 +500,10 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 ),
                 (Action::Forget, "  [red].[reset] forget"),
             ] {
-                if count(a) > 0 {
+                // Terraform's legend has no line for forgetting.
+                let terraform_lacks =
+                    self.opts.terraform && matches!(a, Action::Forget | Action::ForgetThenCreate);
+                if count(a) > 0 && !terraform_lacks {
                     out.push_str(&self.c(text));
                     out.push('\n');
                 }
@@ -523,6 +530,8 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete);
             let update = count(Action::Update);
+            // Terraform's `Plan:` line does not count what is forgotten.
+            let forgetting = if self.opts.terraform { 0 } else { forgetting };
             let line = match (importing > 0, forgetting > 0) {
                 (true, true) => format!(
                     "{importing} to import, {add} to add, {update} to change, {destroy} to destroy, {forgetting} to forget."
@@ -666,6 +675,8 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let left_over = "\n  # (left over from a partially-failed replacement of this instance)";
         let mut buf = String::new();
         let mut printed_moved = false;
+        // Terraform says "will be imported" or "(imported from ...)", not both.
+        let mut printed_imported = false;
         let replaced = |buf: &mut String| match reason {
             "replace_because_tainted" => {
                 let _ = write!(
@@ -826,6 +837,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     if rc.change.generated_config.is_some_and(|g| !g.is_empty()) {
                         buf.push_str("\n  #[reset] (config will be generated)");
                     }
+                    printed_imported = self.opts.terraform;
                 } else {
                     let _ = write!(
                         buf,
@@ -838,7 +850,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         if !previous_raw.is_empty() && previous_raw != rc.address && !printed_moved {
             let _ = writeln!(buf, "  # [reset](moved from {previous})");
         }
-        if let Some(imp) = rc.change.importing {
+        if let Some(imp) = rc.change.importing.filter(|_| !printed_imported) {
             match (imp.id.filter(|i| !i.is_empty()), imp.identity) {
                 (Some(id), _) => {
                     let _ = writeln!(buf, "  # [reset](imported from \"{}\")", inline(id));
