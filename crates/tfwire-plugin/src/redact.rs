@@ -59,7 +59,7 @@ pub fn write_block_masked(
 /// As [`write_plain`], also writing `"(sensitive)"` for every value the masks match from
 /// `at`.
 pub fn write_plain_masked(out: &mut String, value: &Value<'_>, masks: &Masks, at: &Cursor) {
-    write_value(out, value, M { masks, at });
+    write_value(out, value, Some(M { masks, at }));
 }
 
 /// The masks and where the walk is.
@@ -81,7 +81,7 @@ fn write_object(
     }
     let entries = match value.unwrap_dynamic() {
         Value::Object(e) | Value::Map(e) => e,
-        other => return write_value(out, &other, m),
+        other => return write_value(out, &other, Some(m)),
     };
     out.push('{');
     for (i, (name, v)) in entries.iter().enumerate() {
@@ -110,7 +110,7 @@ fn write_object(
                 m,
             );
         } else {
-            write_value(out, v, m);
+            write_value(out, v, Some(m));
         }
     }
     out.push('}');
@@ -121,7 +121,7 @@ fn write_attribute(out: &mut String, v: &Value<'_>, a: &Attribute, m: M<'_>) {
         return write_string(out, SENSITIVE);
     }
     match &a.ty {
-        AttributeType::Type(_) => write_value(out, v, m),
+        AttributeType::Type(_) => write_value(out, v, Some(m)),
         AttributeType::Nested(n) => write_nested_attributes(out, v, n, m),
     }
 }
@@ -174,19 +174,29 @@ fn write_collection(
             }
             out.push('}');
         }
-        _ => write_value(out, &v, m),
+        _ => write_value(out, &v, Some(m)),
     }
 }
 
-/// A value without a schema below it, masked by its attribute and key names.
-fn write_value(out: &mut String, value: &Value<'_>, m: M<'_>) {
-    if m.at.is_masked() {
-        return write_string(out, SENSITIVE);
-    }
-    if m.at.is_dead() {
-        return write_plain(out, value);
-    }
+/// A value without a schema below it, masked by its attribute and key names (`None`: no mask
+/// can match below, so no cursor is stepped).
+fn write_value(out: &mut String, value: &Value<'_>, m: Option<M<'_>>) {
+    let m = match m {
+        Some(m) if m.at.is_masked() => return write_string(out, SENSITIVE),
+        Some(m) if !m.at.is_dead() => Some(m),
+        _ => None,
+    };
     match *value {
+        Value::Null => out.push_str("null"),
+        Value::Unknown(_) => write_string(out, UNKNOWN),
+        Value::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Value::Number(n) if n.is_infinite() => {
+            write_string(out, if n.to_f64() > 0.0 { "+Inf" } else { "-Inf" })
+        }
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => write_string(out, s),
         Value::List(e) | Value::Set(e) | Value::Tuple(e) => {
             out.push('[');
             for (i, x) in e.iter().enumerate() {
@@ -205,60 +215,27 @@ fn write_value(out: &mut String, value: &Value<'_>, m: M<'_>) {
                 }
                 write_string(out, k);
                 out.push(':');
-                let at = m.masks.step(m.at, k);
-                write_value(
-                    out,
-                    x,
-                    M {
-                        masks: m.masks,
-                        at: &at,
-                    },
-                );
+                match m {
+                    Some(m) => {
+                        let at = m.masks.step(m.at, k);
+                        let m = M {
+                            masks: m.masks,
+                            at: &at,
+                        };
+                        write_value(out, x, Some(m));
+                    }
+                    None => write_value(out, x, None),
+                }
             }
             out.push('}');
         }
         Value::Dynamic(d) => write_value(out, &d.value, m),
-        _ => write_plain(out, value),
     }
 }
 
 /// Appends `value` as JSON (no schema: nothing is masked).
 pub fn write_plain(out: &mut String, value: &Value<'_>) {
-    match *value {
-        Value::Null => out.push_str("null"),
-        Value::Unknown(_) => write_string(out, UNKNOWN),
-        Value::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-        Value::Number(n) if n.is_infinite() => {
-            write_string(out, if n.to_f64() > 0.0 { "+Inf" } else { "-Inf" })
-        }
-        Value::Number(n) => {
-            let _ = write!(out, "{n}");
-        }
-        Value::String(s) => write_string(out, s),
-        Value::List(e) | Value::Set(e) | Value::Tuple(e) => {
-            out.push('[');
-            for (i, x) in e.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_plain(out, x);
-            }
-            out.push(']');
-        }
-        Value::Map(e) | Value::Object(e) => {
-            out.push('{');
-            for (i, (k, x)) in e.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, k);
-                out.push(':');
-                write_plain(out, x);
-            }
-            out.push('}');
-        }
-        Value::Dynamic(d) => write_plain(out, &d.value),
-    }
+    write_value(out, value, None);
 }
 
 /// Appends `s` as a JSON string, escaped by tfwire's human ("safe") rule
