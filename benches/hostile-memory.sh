@@ -100,7 +100,7 @@ check "1 GiB of [0,0,…] (gzip)" "--max-input-bytes" 1 decode --input json --ty
 # Raised past the input, the depth check refuses the same bomb before any tape is sized.
 check "512 MiB of [ (gzip), --max-input-bytes 1 GiB" "nested deeper" 1 --max-input-bytes 1073741824 plan summary "$tmp/brackets512.json.gz"
 check "512 MiB of [ (gzip), --max-input-bytes 1 GiB" "" 1 --max-input-bytes 1073741824 decode --input json --type '["list","number"]' "$tmp/brackets512.json.gz"
-# Known (issue 14 notes): a dense list costs the value decoder about 24 bytes an element
+# Known: a dense list costs the value decoder about 24 bytes an element
 # (element stack and arena values), 26 times this input; reported, not checked.
 INFO=1 check "64 MiB of [0,0,…] (gzip)" "" 0 decode --input json --output json --type '["list","number"]' "$tmp/dense64.json.gz"
 check "64 MiB of [0,0,…] (gzip)" "JSON nodes" 1 plan summary "$tmp/dense64.json.gz"

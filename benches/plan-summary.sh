@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `tfwire plan summary --format json` of one plan by two CLI binaries, interleaved in the
 # same run: median wall time, median user+system CPU time and peak RSS of each, and the
-# ratios new ÷ old (issue 20: the 100 MB plan's summary at ≤ 1.5× the file in peak RSS and
+# ratios new ÷ old (the target: the 100 MB plan's summary at ≤ 1.5× the file in peak RSS and
 # ≤ 0.6× the previous commit's time). Both binaries must print the same summary.
 #
 #   OLD=path/to/previous/tfwire NEW=target/release/tfwire bash benches/plan-summary.sh PLAN.json [ROUNDS]

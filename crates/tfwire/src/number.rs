@@ -109,7 +109,7 @@ impl<'a> Number<'a> {
         // `plain_decimal_check_is_exact` test checks `is_plain_decimal` and this function
         // against a byte-wise reference, with bytes 0xb0 and 0xff among its inputs at every
         // position. (`core::str::from_utf8` here cost about 110 instructions a 39-byte
-        // decimal, 8 % of the decode of `numbers-1m`: benches/README.md, round 5; the safe
+        // decimal, 8 % of the decode of `numbers-1m`: benches/README.md; the safe
         // `text::utf8`, whose ASCII test passes every time, still 11.17 M instructions a
         // decode of `numbers-1m` against 10.57 M: callgrind, `profile`, at the merge.)
         Some(Number::Decimal(unsafe {

@@ -1,4 +1,4 @@
-//! The modules of the CLI and of the library crates under it form no cycle (issue 16):
+//! The modules of the CLI and of the library crates under it form no cycle:
 //! every `crate::NAME` a module of a crate's `src/` names is an edge from that module to
 //! NAME, and the graph of the top-level modules must be acyclic, so that each module can be
 //! read knowing only the ones below it. (tfwire itself is not checked yet: its `decode`,

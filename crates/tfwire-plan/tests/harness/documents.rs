@@ -10,7 +10,7 @@ const CASES: &[(&str, &str)] = &[
     (r#"{"format_version":"1.0","configuration":{}}"#, "plan"),
     (r#"{"format_version":"1.2","resource_changes":[]}"#, "plan"),
     (r#"{"format_version":"1.99","resource_changes":[]}"#, "plan"),
-    // Exactly MAJOR.MINOR, as the format document writes versions (issue 14).
+    // Exactly MAJOR.MINOR, as the format document writes versions.
     (
         r#"{"format_version":"1.3.0","resource_changes":[]}"#,
         r#".format_version: invalid format_version "1.3.0": expected MAJOR.MINOR (two numbers without leading zeros, e.g. "1.2") (at byte 18)"#,

@@ -9,7 +9,7 @@
 //! piece with two overlapping loads of the *source* and two stores (no `memcpy` call; the
 //! output is never read back, so the overlapping stores do not stall a later load).
 //!
-//! Measured on `compare --encode` of `resource-1m` (benches/README.md, issue 20 round 4).
+//! Measured on `compare --encode` of `resource-1m` (benches/README.md).
 //! Every path here is exercised, at every length from 0 to 32 and with and without spare
 //! capacity, by the tests at the end of this file and of `msgpack.rs`
 //! (`short_strings_are_written_exactly`), and on every re-encode of the conformance corpus.

@@ -211,7 +211,7 @@ impl TapeParser {
         // code: the text must be read after parsing (numbers' texts and offsets), and the
         // safe ways are a copy of the whole document (what the typed decode does; a plan
         // reader would hold the input twice) or a pre-scan copying number texts out before
-        // parsing (what stop 23 replaced; it costs a second pass over the whole text).
+        // parsing (it costs a second pass over the whole text).
         // Exercised by the same tests as the slice above.
         let text: &'a [u8] = unsafe { core::slice::from_raw_parts(ptr.cast_const(), len) };
         Ok(Document {
@@ -410,9 +410,9 @@ impl<'d> TapeText<'d> for Subtree<'d> {
 /// the text reads every byte of it (up to 20 digits and a separator), the index step reads
 /// two `u32`s whatever the integer's length. Measured (callgrind, typed JSON decode of
 /// numbers-1m, per decode): 79.9 M instructions with the index step, 112 M when the typed
-/// decoder stepped over the text (stop 24); the text step here (a byte-class table, the
+/// decoder stepped over the text; the text step here (a byte-class table, the
 /// cursor kept at the end of the last number read, no tape scan before stepping) is
-/// measured in `benches/README.md` ("Round 5: one offset mechanism"). So the index is used
+/// measured in `benches/README.md` (the section on the one offset mechanism). So the index is used
 /// where it costs nothing to keep, and the text where keeping it would cost memory; the
 /// string rule, the cursor, the bounds and the number text are one code path.
 pub(crate) struct Locator<'a, 's> {

@@ -12,7 +12,7 @@
 //! The view is where the layer's pieces meet: the tape's nodes, their offsets, the exact
 //! number text, the string writer of its `Display`, and the typed decoder's entry over a
 //! subtree. Kept in tfwire-plan, it had to re-derive offsets and number texts (its own
-//! pre-scan and offset mechanism, issue 16); here it uses [`Document`]'s, and any reader of
+//! pre-scan and offset mechanism); here it uses [`Document`]'s, and any reader of
 //! JSON documents built on tfwire (the schema loader included) has the same view with the
 //! same messages ([`JsonKind::describe`]) without depending on the plan crate.
 //!

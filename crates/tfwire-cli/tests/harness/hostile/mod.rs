@@ -528,9 +528,10 @@ fn hostile_documents_through_every_command() {
     assert!(runs > 300, "only {runs} runs");
 }
 
-/// The repro of issue 14, as filed: the table shows the escapes, not the sequences.
+/// The escape-sequence repro as filed (`corpus/hostile/repro-issue14.json`): the table shows
+/// the escapes, not the sequences.
 #[test]
-fn issue_14_repro() {
+fn filed_escape_sequence_repro() {
     let p = repo().join("corpus/hostile/repro-issue14.json");
     let r = run(&["plan", "summary", &p.to_string_lossy()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
