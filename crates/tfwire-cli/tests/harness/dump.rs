@@ -3,19 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
-/// The capture directories: this repository's, and the real-client corpus's when present.
+/// The capture directories: this repository's, and those of both real-client corpora.
 fn captures() -> Vec<(PathBuf, PathBuf)> {
     let corpus = PathBuf::from(crate::common::corpus(""));
     let mut out = vec![(
         corpus.join("proto-data/sensitive/proto"),
         corpus.join("proto-data/sensitive/schemas.json"),
     )];
-    if let Ok(dirs) = std::fs::read_dir(corpus.join("real-client")) {
-        for d in dirs.flatten() {
-            let (proto, schemas) = (d.path().join("proto"), d.path().join("schemas.json"));
-            if proto.is_dir() && schemas.is_file() {
-                out.push((proto, schemas));
-            }
+    for d in crate::common::real_client_scenarios() {
+        let (proto, schemas) = (d.join("proto"), d.join("schemas.json"));
+        if proto.is_dir() && schemas.is_file() {
+            out.push((proto, schemas));
         }
     }
     out

@@ -2,18 +2,16 @@
 //! expectation is computed from the scenario's own `schemas.json`, `state.json`,
 //! `terraform.tfstate` and `plan.json`.
 
-use crate::common::{read_json, repo, run};
+use crate::common::{read_json, run};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
-/// The real-client scenarios with provider schemas, sorted.
+/// The real-client scenarios (both clients) with provider schemas.
 fn scenarios() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("corpus/real-client"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let dirs: Vec<PathBuf> = crate::common::real_client_scenarios()
+        .into_iter()
         .filter(|d| d.join("schemas.json").is_file())
         .collect();
-    dirs.sort();
     assert!(
         !dirs.is_empty(),
         "no real-client scenario with schemas.json"

@@ -460,22 +460,27 @@ fn the_cache_compiles_once_and_is_shared_across_threads() {
     assert!(cache.get("nope", Kind::Resource, "test_limits").is_err());
 }
 
-/// The scenario directories of `corpus/real-client/` (what OpenTofu and real providers sent,
-/// captured by `e2e/run.sh`); fails when there are none.
+/// The scenario directories of both real-client corpora, `corpus/real-client/` (OpenTofu) and
+/// `corpus/real-client-terraform/` (Terraform): what each client and real providers sent,
+/// captured by `e2e/run.sh`. Fails when either corpus has none.
 fn real_client_scenarios() -> Vec<std::path::PathBuf> {
-    let root = corpus().join("real-client");
-    let entries = std::fs::read_dir(&root).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the real-client corpus is missing)",
-            root.display()
-        )
-    });
-    let mut dirs: Vec<_> = entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    assert!(!dirs.is_empty(), "{}: no scenario", root.display());
+    let mut dirs = Vec::new();
+    for corpus_name in ["real-client", "real-client-terraform"] {
+        let root = corpus().join(corpus_name);
+        let entries = std::fs::read_dir(&root).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (the real-client corpus is missing)",
+                root.display()
+            )
+        });
+        let mut found: Vec<_> = entries
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        found.sort();
+        assert!(!found.is_empty(), "{}: no scenario", root.display());
+        dirs.extend(found);
+    }
     dirs
 }
 
@@ -556,7 +561,11 @@ fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byt
             continue;
         }
         scenarios += 1;
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let name = dir
+            .strip_prefix(corpus())
+            .unwrap_or(&dir)
+            .display()
+            .to_string();
         let schemas = ProviderSchemas::from_json(&std::fs::read(dir.join("schemas.json")).unwrap())
             .unwrap_or_else(|e| panic!("{name}/schemas.json: {e}"));
         let cache = ProgramCache::new(schemas);

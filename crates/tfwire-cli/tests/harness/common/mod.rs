@@ -68,6 +68,25 @@ pub(crate) fn plan_files() -> Vec<PathBuf> {
     out
 }
 
+/// The scenario folders of both real-client corpora, each sorted: `corpus/real-client/`
+/// (OpenTofu), then `corpus/real-client-terraform/` (Terraform). Panics when either is
+/// missing or empty, so that a harness never passes over nothing.
+pub(crate) fn real_client_scenarios() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for set in ["real-client", "real-client-terraform"] {
+        let root = repo().join("corpus").join(set);
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+            .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|d| d.is_dir())
+            .collect();
+        dirs.sort();
+        assert!(!dirs.is_empty(), "{}: no scenario", root.display());
+        out.extend(dirs);
+    }
+    out
+}
+
 /// Reads a JSON file with serde_json (not tfwire): UTF-8 with or without a byte-order
 /// mark, or UTF-16 LE with one.
 pub(crate) fn read_json(path: &Path) -> serde_json::Value {
