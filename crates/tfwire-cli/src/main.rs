@@ -12,6 +12,10 @@
 //! case); a list diff runs OpenTofu's LCS on at most 2^24 element pairs after its common
 //! prefix and suffix (`humanplan::differ::MAX_LCS_CELLS`), above which the middle is shown
 //! removed and added.
+//!
+//! No `unsafe` code: `#![forbid(unsafe_code)]`.
+
+#![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand};
 use failure::Failure;
