@@ -80,6 +80,7 @@
 
 #![forbid(unsafe_code)]
 
+mod action;
 mod build;
 mod change;
 mod checks;
@@ -101,8 +102,13 @@ mod tape;
 mod values;
 mod version;
 
+pub use action::{
+    ActionInvocation, ActionTrigger, DeferredActionInvocation, LifecycleTrigger, TriggerEvent,
+};
 pub use change::module_of;
-pub use change::{Action, AttrPath, Change, ChangeKind, Importing, OutputChange, ResourceChange};
+pub use change::{
+    Action, AttrPath, Change, ChangeKind, DeferredChange, Importing, OutputChange, ResourceChange,
+};
 pub use checks::{Check, CheckAddress, CheckInstance, CheckStatus};
 pub use config::Configuration;
 pub use diff::{Diff, DiffOp, Shape};
@@ -121,7 +127,9 @@ pub use rawstate::{
     RawResource, RawState,
 };
 pub use state::State;
-pub use summary::{COUNT_KEYS, ChangeSummary, Counts, OutputSummary, PlanLine, Summary};
+pub use summary::{
+    ActionSummary, COUNT_KEYS, ChangeSummary, Counts, OutputSummary, PlanLine, Summary,
+};
 pub use tape::{Encoding, INPUT_PADDING, Parser, ParserConfig, Tape, transcode};
 /// tfwire's one path type (its module documents the syntax and the rule for `.a.b` and
 /// `.a["b"]`), for documents' values, filters and diffs.
