@@ -591,7 +591,7 @@ impl Summary<'_, '_> {
             }
             let _ = write!(
                 out,
-                "\n<details{open}><summary><code>!</code> <strong>{}</strong> ({})</summary>\n\n",
+                "\n<details{open}><summary><code>&gt;</code> <strong>{}</strong> ({})</summary>\n\n",
                 html(title),
                 list.len()
             );

@@ -43,8 +43,10 @@ enum PlanCommand {
 /// force them), forgotten resources and deposed objects, then the resources changed
 /// outside Terraform (drift), the changes deferred to a later plan (with the reason), and
 /// the actions apply invokes (with what triggers each: a resource's lifecycle event, or
-/// `-invoke`). The table and the tree end with the `Plan:` line of the client that wrote
-/// the plan (Terraform's counts action invocations and says nothing of forgetting).
+/// `-invoke`). The table and the tree end with the counts: `Changes:`, then `Drift:`,
+/// `Outputs:`, `Deferred:` and `Actions: N to invoke` when there are any. The JSON format
+/// also gives the numbers of the `Plan:` line the client that wrote the plan prints
+/// (`plan_line`: Terraform's counts action invocations and says nothing of forgetting).
 ///
 /// The default format is `table`, whether or not standard output is a terminal: a
 /// format that changed when piped would surprise scripts and `| less`. On a terminal
@@ -652,12 +654,12 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
     let actions = action_rows(&s.action_invocations, "invoke");
     if !actions.is_empty() {
         writeln!(out, "\nActions to invoke:\n")?;
-        table(out, "ACTION", &actions, color)?;
+        table(out, "ADDRESS", &actions, color)?;
     }
     let deferred_actions = action_rows(&s.deferred_action_invocations, "defer");
     if !deferred_actions.is_empty() {
         writeln!(out, "\nActions deferred to a later plan:\n")?;
-        table(out, "ACTION", &deferred_actions, color)?;
+        table(out, "ADDRESS", &deferred_actions, color)?;
     }
     let outputs: Vec<(String, String, String)> = s
         .output_changes
@@ -687,8 +689,8 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
     footer(out, s)
 }
 
-/// The last lines of the table and the tree: the deferred changes counted, the actions,
-/// and the `Plan:` line of the client that wrote the plan, when it prints one.
+/// The last lines of the table and the tree: the deferred changes counted, and the action
+/// invocations (as Terraform's `Plan:` line counts them: every one), with the deferred ones.
 fn footer(out: &mut dyn Write, s: &Summary<'_>) -> std::io::Result<()> {
     if s.deferred.total() > 0 {
         writeln!(out, "Deferred: {}", counts_line(&s.deferred))?;
@@ -702,10 +704,6 @@ fn footer(out: &mut dyn Write, s: &Summary<'_>) -> std::io::Result<()> {
             ));
         }
         writeln!(out, "Actions: {line}")?;
-    }
-    let plan_line = s.plan_line();
-    if plan_line.is_printed() {
-        writeln!(out, "{plan_line}")?;
     }
     Ok(())
 }
