@@ -260,3 +260,26 @@ fn create_then_forget_is_one_to_add() {
     assert_eq!(code, 1);
     assert!(err.contains("terraform_data.kept (create+forget)"), "{err}");
 }
+
+/// `--schemas` checks the values of deferred changes too, naming their section.
+#[test]
+fn schemas_check_deferred_values() {
+    let dir = repo().join("crates/tfwire-plan/tests/data/terraform/deferred");
+    let schemas = dir.join("schemas.json").to_string_lossy().into_owned();
+    let plan = dir.join("plan.json").to_string_lossy().into_owned();
+    let (code, _, err) = run(&["plan", "summary", "--schemas", &schemas, &plan], b"");
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&plan).unwrap();
+    // `id` is a string attribute: an object there does not conform.
+    let bad = text.replacen(r#""input":"i""#, r#""input":"i","id":{"x":1}"#, 1);
+    assert_ne!(bad, text);
+    let (code, _, err) = run(
+        &["plan", "summary", "--schemas", &schemas, "-"],
+        bad.as_bytes(),
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("deferred_changes terraform_data.imported (change.after)"),
+        "{err}"
+    );
+}
