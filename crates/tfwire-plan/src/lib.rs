@@ -49,7 +49,10 @@
 //! - **Plans** of every `format_version` 0.x and 1.x ([`Plan`]), including documents without
 //!   a `format_version` (hand-trimmed fixtures) and Terraform Cloud redacted plans
 //!   (`plan_format_version`). Format version 2.0 and above is rejected, as the format's
-//!   documentation asks.
+//!   documentation asks. What Terraform writes beside OpenTofu is modelled too: action
+//!   invocations ([`ActionInvocation`]), deferred changes ([`DeferredChange`]), resource
+//!   identities, `["create","forget"]` ([`ChangeKind::ReplaceForget`]); [`Plan::client`] tells
+//!   the two clients' plans apart, and [`Summary::plan_line`] counts as each does.
 //! - **`show -json` states** ([`State`]) of format versions 0.x and 1.x.
 //! - **Raw state files** ([`RawState`], version 4; [`LegacyState`], version 3).
 //! - Input in UTF-8 (with or without a byte-order mark) or UTF-16 (transcoded).
