@@ -2,9 +2,10 @@
 //! listed, their notes in words, and the lines of counts.
 
 use crate::escape::Inline;
-use tfwire_plan::{ChangeKind, ChangeSummary, Counts};
+use tfwire_plan::{ActionSummary, ActionTrigger, ChangeKind, ChangeSummary, Counts};
 
-/// The notes of a change, for humans: moved, imported, reason, forced by, deposed. Each
+/// The notes of a change, for humans: moved, imported, forgotten, deferred, reason, forced
+/// by, deposed. Each
 /// string from the document goes through `doc`, the escaping of the writer's target
 /// (`escape::inline` for a terminal, `escape::md_code` for Markdown).
 pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<String> {
@@ -13,13 +14,22 @@ pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<
         notes.push(format!("moved from {}", doc(p)));
     }
     if c.importing {
-        notes.push(match c.import_id {
-            Some(id) => format!("imported (id {})", doc(id)),
-            None => "imported".to_string(),
+        notes.push(match (c.import_id, c.import_identity) {
+            (Some(id), _) => format!("imported (id {})", doc(id)),
+            // Without an ID, the identity is the object's only stable name.
+            (None, Some(identity)) => format!("imported (identity {})", doc(&identity.to_string())),
+            (None, None) if c.import_unknown => "imported (id not known yet)".to_string(),
+            (None, None) => "imported".to_string(),
         });
     }
     if matches!(c.kind, ChangeKind::Forget) {
         notes.push("forgotten: removed from state, not destroyed".into());
+    }
+    if matches!(c.kind, ChangeKind::ReplaceForget { .. }) {
+        notes.push("replaced; the old object is forgotten, not destroyed".into());
+    }
+    if let Some(r) = c.deferred_reason {
+        notes.push(format!("deferred: {}", doc(deferred_words(r))));
     }
     if let ChangeKind::Replace { create_first: true } = c.kind {
         notes.push("create before destroy".into());
@@ -64,6 +74,42 @@ fn reason_words(reason: &str) -> &str {
         }
         other => other,
     }
+}
+
+/// A deferred change's `reason` in words (as Terraform explains it; unknown reasons as
+/// written).
+fn deferred_words(reason: &str) -> &str {
+    match reason {
+        "instance_count_unknown" => "the number of instances is unknown",
+        "resource_config_unknown" => "the resource configuration is unknown",
+        "provider_config_unknown" => "the provider configuration is unknown",
+        "deferred_prereq" => "a prerequisite is deferred",
+        "absent_prereq" => "a prerequisite has not been created yet",
+        "unknown" => "for an unknown reason",
+        other => other,
+    }
+}
+
+/// What makes an action invocation run, in words: `after_create of ADDRESS` (the event as
+/// the configuration spells it), `-invoke` (with the calling resource, if any). Each string
+/// from the document goes through `doc`.
+pub(crate) fn trigger_words(a: &ActionSummary<'_>, doc: impl Fn(&str) -> String) -> String {
+    let mut words = match &a.trigger {
+        Some(ActionTrigger::Lifecycle(t)) => {
+            let event = t.event.map_or("an event", |e| e.config_name());
+            format!("{} of {}", doc(event), doc(t.triggering_resource_address))
+        }
+        Some(ActionTrigger::Invoke {
+            calling_resource_address: Some(c),
+            ..
+        }) => format!("-invoke (for {})", doc(c)),
+        Some(ActionTrigger::Invoke { .. }) => "-invoke".to_string(),
+        _ => "no trigger named".to_string(),
+    };
+    if let Some(r) = a.deferred_reason {
+        words.push_str(&format!("; deferred: {}", doc(deferred_words(r))));
+    }
+    words
 }
 
 /// Whether a change is listed: every change but plain no-ops.

@@ -8,7 +8,7 @@
 //! in GitHub-flavoured Markdown: no link, image, mention, emphasis or HTML of its own.
 
 use crate::escape::{html, html_code, md_code};
-use crate::listing::{listed, notes, output_counts_line};
+use crate::listing::{listed, notes, output_counts_line, trigger_words};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, ResourceChange};
@@ -40,14 +40,27 @@ pub(crate) struct Summary<'s, 'a> {
     pub(crate) filters: String,
 }
 
-/// A section: changes of one action (or the drift).
+/// Which list of the summary a section's items index.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum List {
+    /// `changes`.
+    Changes,
+    /// `drift_changes`.
+    Drift,
+    /// `deferred_changes`.
+    Deferred,
+}
+
+/// A section: changes of one action (or the drift, or the deferred changes).
 struct Section {
     /// The title, as HTML.
     title: String,
     marker: &'static str,
-    /// Indexes into `changes` (or `drift_changes`).
+    /// Indexes into `list`.
     items: Vec<usize>,
-    drift: bool,
+    /// Which list; the drift and the deferred changes, of several actions, get an
+    /// "Action" column.
+    list: List,
     /// Whether rows get the "changes" column (updates and replacements).
     details: bool,
     /// Whether the changes destroy or forget objects: listed by address as long as
@@ -94,7 +107,7 @@ impl Summary<'_, '_> {
                     title: html(title),
                     marker,
                     items,
-                    drift: false,
+                    list: List::Changes,
                     details: matches!(key, "replace" | "update"),
                     destructive: matches!(key, "replace" | "delete" | "forget"),
                 });
@@ -106,7 +119,7 @@ impl Summary<'_, '_> {
                 title: format!("Other: {}", html_code(&key)),
                 marker: "~",
                 items,
-                drift: false,
+                list: List::Changes,
                 details: true,
                 destructive,
             });
@@ -116,7 +129,7 @@ impl Summary<'_, '_> {
                 title: html("Moved or imported, no other change"),
                 marker: " ",
                 items: moved_only,
-                drift: false,
+                list: List::Changes,
                 details: false,
                 destructive: false,
             });
@@ -138,7 +151,17 @@ impl Summary<'_, '_> {
                 title: html("Changed outside Terraform (drift)"),
                 marker: "!",
                 items,
-                drift: true,
+                list: List::Drift,
+                details: false,
+                destructive: false,
+            });
+        }
+        if !s.deferred_changes.is_empty() {
+            out.push(Section {
+                title: html("Deferred to a later plan"),
+                marker: "…",
+                items: (0..s.deferred_changes.len()).collect(),
+                list: List::Deferred,
                 details: false,
                 destructive: false,
             });
@@ -165,6 +188,13 @@ impl Summary<'_, '_> {
         }
         for (key, n) in c.iter().skip(tfwire_plan::COUNT_KEYS.len()) {
             parts.push(format!("{n} {}", md_code(key)));
+        }
+        let actions = self.summary.action_invocations.len();
+        if actions > 0 {
+            parts.push(format!(
+                "{actions} action{} to invoke",
+                if actions == 1 { "" } else { "s" }
+            ));
         }
         format!("### Plan: {}\n", parts.join(", "))
     }
@@ -228,6 +258,17 @@ impl Summary<'_, '_> {
                 kinds.join(", ")
             );
         }
+        let deferred = s.deferred.total() + s.deferred_action_invocations.len();
+        if deferred > 0 {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            let _ = write!(
+                text,
+                "**Deferred:** {deferred} change{} left for a later plan: this plan is partial.",
+                if deferred == 1 { "" } else { "s" }
+            );
+        }
         let changed_outputs: Vec<&tfwire_plan::OutputSummary<'_>> = s
             .output_changes
             .iter()
@@ -287,10 +328,10 @@ impl Summary<'_, '_> {
     }
 
     fn change(&self, sec: &Section, i: usize) -> &ChangeSummary<'_> {
-        if sec.drift {
-            &self.summary.drift_changes[i]
-        } else {
-            &self.summary.changes[i]
+        match sec.list {
+            List::Changes => &self.summary.changes[i],
+            List::Drift => &self.summary.drift_changes[i],
+            List::Deferred => &self.summary.deferred_changes[i],
         }
     }
 
@@ -325,7 +366,7 @@ impl Summary<'_, '_> {
         let mut rows: Vec<(String, String, usize, usize, usize)> = Vec::new();
         for &i in &sec.items {
             let c = self.change(sec, i);
-            let action = if sec.drift {
+            let action = if sec.list != List::Changes {
                 c.kind.key().into_owned()
             } else {
                 String::new()
@@ -387,7 +428,7 @@ impl Summary<'_, '_> {
         let with_attrs = rows.iter().any(|r| !r.2.is_empty());
         let mut head = String::from("| Address |");
         let mut rule = String::from("|---|");
-        if sec.drift {
+        if sec.list != List::Changes {
             head.push_str(" Action |");
             rule.push_str("---|");
         }
@@ -402,7 +443,7 @@ impl Summary<'_, '_> {
         let _ = writeln!(out, "{head}\n{rule}");
         for (&i, (a, n, d)) in items.iter().zip(&rows) {
             let _ = write!(out, "| {a} |");
-            if sec.drift {
+            if sec.list != List::Changes {
                 let c = self.change(sec, i);
                 let _ = write!(out, " {} |", action(&c.kind.key()));
             }
@@ -470,7 +511,11 @@ impl Summary<'_, '_> {
             return out;
         }
         let sections = self.sections();
-        if sections.is_empty() {
+        let s = self.summary;
+        if sections.is_empty()
+            && s.action_invocations.is_empty()
+            && s.deferred_action_invocations.is_empty()
+        {
             out.push_str("\nNo changes.\n");
         }
         let mut budget = match level {
@@ -533,6 +578,26 @@ impl Summary<'_, '_> {
             }
             out.push_str("\n</details>\n");
         }
+        let open = if level == Level::Full { " open" } else { "" };
+        for (title, list) in [
+            ("Actions to invoke", &s.action_invocations),
+            (
+                "Actions deferred to a later plan",
+                &s.deferred_action_invocations,
+            ),
+        ] {
+            if list.is_empty() {
+                continue;
+            }
+            let _ = write!(
+                out,
+                "\n<details{open}><summary><code>&gt;</code> <strong>{}</strong> ({})</summary>\n\n",
+                html(title),
+                list.len()
+            );
+            actions(&mut out, list, matches!(level, Level::Truncated(_)));
+            out.push_str("\n</details>\n");
+        }
         if matches!(level, Level::Truncated(_)) && !sections.is_empty() {
             out.push_str(
                 "\n_Changes are grouped by resource type to fit the size limit; \
@@ -591,6 +656,35 @@ impl Summary<'_, '_> {
             return Ok(s);
         }
         Err(s.len())
+    }
+}
+
+/// A table of action invocations: by address with what triggers each, or (`grouped`, to fit
+/// a size limit) counted per action type.
+fn actions(out: &mut String, list: &[tfwire_plan::ActionSummary<'_>], grouped: bool) {
+    if grouped {
+        let mut types: Vec<(&str, usize)> = Vec::new();
+        for a in list {
+            match types.iter_mut().find(|(t, _)| *t == a.type_name) {
+                Some((_, n)) => *n += 1,
+                None => types.push((a.type_name, 1)),
+            }
+        }
+        types.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        out.push_str("| Action type | Invocations |\n|---|---:|\n");
+        for (t, n) in types {
+            let _ = writeln!(out, "| {} | {n} |", md_code(t));
+        }
+        return;
+    }
+    out.push_str("| Action | Triggered by |\n|---|---|\n");
+    for a in list {
+        let _ = writeln!(
+            out,
+            "| {} | {} |",
+            md_code(a.address),
+            trigger_words(a, md_code)
+        );
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::escape::{DEPTH_MAX, Inline, Padded, column_width, inline, quote};
 use crate::failure::Failure;
 use crate::input::Want;
-use crate::listing::{counts_line, listed, notes, output_counts_line};
+use crate::listing::{counts_line, listed, notes, output_counts_line, trigger_words};
 use crate::mask::MaskArgs;
 use crate::render;
 use crate::{humanplan, input, markdown, output, schema, suggest};
@@ -11,7 +11,9 @@ use clap::{Subcommand, ValueEnum};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use tfwire::schema::ProviderSchemas;
-use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
+use tfwire_plan::{
+    ActionSummary, ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary,
+};
 
 /// Read plans: binary plan files (`tofu plan -out`), `terraform show -json PLANFILE`
 /// output, Terraform Cloud redacted plans.
@@ -36,20 +38,31 @@ enum PlanCommand {
 ///
 /// Lists every changed resource (no-op changes are left out unless moved or imported; the
 /// JSON format lists them all),
-/// marking moved resources (with their previous address), imports, replacements (with
-/// the attributes that force them), forgotten resources and deposed objects, then the
-/// resources changed outside Terraform (drift).
+/// marking moved resources (with their previous address), imports (with their ID, or the
+/// resource identity when imported by identity), replacements (with the attributes that
+/// force them), forgotten resources and deposed objects, then the resources changed
+/// outside Terraform (drift), the changes deferred to a later plan (with the reason), and
+/// the actions apply invokes (with what triggers each: a resource's lifecycle event, or
+/// `-invoke`). The table and the tree end with the counts: `Changes:`, then `Drift:`,
+/// `Outputs:`, `Deferred:` and `Actions: N to invoke` when there are any. The JSON format
+/// also gives the numbers of the `Plan:` line the client that wrote the plan prints
+/// (`plan_line`: Terraform's counts action invocations and says nothing of forgetting).
 ///
 /// The default format is `table`, whether or not standard output is a terminal: a
 /// format that changed when piped would surprise scripts and `| less`. On a terminal
 /// the table is coloured unless NO_COLOR is set.
 ///
-/// The JSON format is one object: format_version, terraform_version (if present), counts
-/// and drift (create, update, delete, replace, read, no_op, forget, and joined keys such as
-/// create+forget when they occur), changes and drift_changes (address, action, and
-/// previous_address, importing, import_id, action_reason, replace_paths, deposed when
-/// they apply),
-/// and unfiltered ({"changes": n, "drift_changes": n} of the whole plan) when filtered.
+/// The JSON format is one object: format_version, terraform_version (if present), counts,
+/// drift and deferred (create, update, delete, replace, read, no_op, forget, and joined keys
+/// such as create+forget when they occur), changes, drift_changes and deferred_changes
+/// (address, action, and previous_address, importing, import_id, import_identity,
+/// import_unknown, action_reason, replace_paths, deposed, index_unknown and, for deferred
+/// ones, deferred_reason when they apply), unfiltered ({"changes": n, "drift_changes": n}
+/// of the whole plan) when filtered, outputs and output_changes, action_invocations and
+/// deferred_action_invocations (address, type, provider_name, trigger: "lifecycle" with
+/// triggered_by, event and on_failure, or "invoke" with calling_resource; deferred_reason),
+/// client ("terraform" or "opentofu"), and plan_line (import, add, change, destroy, forget,
+/// invoke, and text: the client's `Plan:` line, null when it prints none).
 /// `no_op` is the one JSON spelling of the no-op action (keys and values, an identifier:
 /// `.counts.no_op`); the table, tree and Markdown write `no-op`, as OpenTofu does;
 /// --action and --fail-on take either.
@@ -323,8 +336,10 @@ enum Format {
 /// common subsequence up to 2^24 element pairs, above which its elements are shown
 /// removed and added.
 ///
-/// The JSON format is one object per change: address, action, previous_address,
-/// action_reason, importing, replace_paths and deposed when they apply, and `diff`: the
+/// The JSON format is one object per change: address, action, and previous_address,
+/// importing, import_id, import_identity, import_unknown, action_reason, replace_paths,
+/// deposed and index_unknown when they apply (as `plan summary --format json` lists
+/// changes), and `diff`: the
 /// merged view, a tree of nodes {"op": "create|update|delete|no_op",
 /// "forces_replacement": true (if so), "attributes": {...} or "elements": [...] for
 /// containers, "before"/"after" values for leaves ("after_unknown": true for unknown
@@ -486,14 +501,17 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
                     rcs.retain(|rc| !f.excluded(&ChangeSummary::of(rc)));
                     summary.changes.retain(|c| !f.excluded(c));
                     summary.drift_changes.retain(|c| !f.excluded(c));
-                    summary.counts = tfwire_plan::Counts::default();
-                    for c in &summary.changes {
-                        summary.counts.add(c.kind);
-                    }
-                    summary.drift = tfwire_plan::Counts::default();
-                    for c in &summary.drift_changes {
-                        summary.drift.add(c.kind);
-                    }
+                    summary.deferred_changes.retain(|c| !f.excluded(c));
+                    let count = |list: &[ChangeSummary<'_>]| {
+                        let mut counts = tfwire_plan::Counts::default();
+                        for c in list {
+                            counts.add(c.kind);
+                        }
+                        counts
+                    };
+                    summary.counts = count(&summary.changes);
+                    summary.drift = count(&summary.drift_changes);
+                    summary.deferred = count(&summary.deferred_changes);
                     if summary.changes.is_empty() && summary.drift_changes.is_empty() {
                         eprintln!("{}", args.filters.nothing_matches());
                     }
@@ -579,6 +597,9 @@ fn gates(
                 .output_changes
                 .iter()
                 .any(|o| o.change.kind() != ChangeKind::NoOp);
+        // Action invocations make a plan applyable (Terraform's `-detailed-exitcode` says 2),
+        // and, like outputs, count only when nothing narrows the plan to resources.
+        let outputs = outputs || (unfiltered && !plan.action_invocations.is_empty());
         if resources || outputs {
             return Err(Failure::Exit(2, None));
         }
@@ -625,6 +646,21 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
         writeln!(out, "\nChanged outside Terraform (drift):\n")?;
         table(out, "ADDRESS", &drift, color)?;
     }
+    let deferred = rows(&s.deferred_changes, true);
+    if !deferred.is_empty() {
+        writeln!(out, "\nDeferred to a later plan:\n")?;
+        table(out, "ADDRESS", &deferred, color)?;
+    }
+    let actions = action_rows(&s.action_invocations, "invoke");
+    if !actions.is_empty() {
+        writeln!(out, "\nActions to invoke:\n")?;
+        table(out, "ADDRESS", &actions, color)?;
+    }
+    let deferred_actions = action_rows(&s.deferred_action_invocations, "defer");
+    if !deferred_actions.is_empty() {
+        writeln!(out, "\nActions deferred to a later plan:\n")?;
+        table(out, "ADDRESS", &deferred_actions, color)?;
+    }
     let outputs: Vec<(String, String, String)> = s
         .output_changes
         .iter()
@@ -650,7 +686,39 @@ fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Re
     if !outputs.is_empty() {
         writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
     }
+    footer(out, s)
+}
+
+/// The last lines of the table and the tree: the deferred changes counted, and the action
+/// invocations (as Terraform's `Plan:` line counts them: every one), with the deferred ones.
+fn footer(out: &mut dyn Write, s: &Summary<'_>) -> std::io::Result<()> {
+    if s.deferred.total() > 0 {
+        writeln!(out, "Deferred: {}", counts_line(&s.deferred))?;
+    }
+    if !s.action_invocations.is_empty() || !s.deferred_action_invocations.is_empty() {
+        let mut line = format!("{} to invoke", s.action_invocations.len());
+        if !s.deferred_action_invocations.is_empty() {
+            line.push_str(&format!(
+                ", {} deferred",
+                s.deferred_action_invocations.len()
+            ));
+        }
+        writeln!(out, "Actions: {line}")?;
+    }
     Ok(())
+}
+
+/// The rows of a list of action invocations: `marker`, the address, what triggers it.
+fn action_rows(list: &[ActionSummary<'_>], marker: &str) -> Vec<(String, String, String)> {
+    list.iter()
+        .map(|a| {
+            (
+                marker.to_string(),
+                inline(a.address).into_owned(),
+                trigger_words(a, |s| inline(s).into_owned()),
+            )
+        })
+        .collect()
 }
 
 /// An aligned table of escaped rows: ACTION, `second` (ADDRESS or OUTPUT), NOTES. A column
@@ -839,6 +907,32 @@ fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Res
         writeln!(out, "root")?;
         drift.write(out, "", color)?;
     }
+    if !s.deferred_changes.is_empty() {
+        let mut deferred = ModuleNode::default();
+        for c in &s.deferred_changes {
+            deferred.insert(&tree_steps(c.module_address), c);
+        }
+        writeln!(out, "\nDeferred to a later plan:")?;
+        writeln!(out, "root")?;
+        deferred.write(out, "", color)?;
+    }
+    for (title, list, marker) in [
+        ("Actions to invoke:", &s.action_invocations, "invoke"),
+        (
+            "Actions deferred to a later plan:",
+            &s.deferred_action_invocations,
+            "defer",
+        ),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        writeln!(out, "\n{title}")?;
+        for (i, (_, address, words)) in action_rows(list, marker).iter().enumerate() {
+            let (branch, _) = branch(i + 1 == list.len());
+            writeln!(out, "{branch}{marker:7} {address}  ({words})")?;
+        }
+    }
     writeln!(out)?;
     writeln!(out, "Changes: {}", counts_line(&s.counts))?;
     if s.drift.total() > 0 {
@@ -847,7 +941,7 @@ fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Res
     if s.outputs.total() > s.outputs.get("no_op") {
         writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
     }
-    Ok(())
+    footer(out, s)
 }
 
 /// The provider schemas a redacted plan embeds (`provider_schemas`), loaded in place from
@@ -1017,38 +1111,12 @@ fn masked<R>(
         .map_err(|e| Failure::Input(format!("{}: masks: {e}", Inline(name))))?
 }
 
+/// One change of `plan show --format json`: the change's members as `plan summary` writes
+/// them ([`ChangeSummary::write_json_members`], the one writer of that shape), then `diff`.
 fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
-    let c = ChangeSummary::of(rc);
-    let mut s = String::from("{\"address\":");
-    json_str(&mut s, c.address);
-    s.push_str(",\"action\":");
-    json_str(&mut s, &c.kind.key());
-    if let Some(p) = c.previous_address {
-        s.push_str(",\"previous_address\":");
-        json_str(&mut s, p);
-    }
-    if let Some(r) = c.action_reason {
-        s.push_str(",\"action_reason\":");
-        json_str(&mut s, r);
-    }
-    if let Some(imp) = rc.change.importing {
-        s.push_str(",\"importing\":");
-        s.push_str(&imp.raw.to_string());
-    }
-    if !c.replace_paths.is_empty() {
-        s.push_str(",\"replace_paths\":[");
-        for (i, p) in c.replace_paths.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            s.push_str(&p.raw().to_string());
-        }
-        s.push(']');
-    }
-    if let Some(d) = c.deposed {
-        s.push_str(",\"deposed\":");
-        json_str(&mut s, d);
-    }
+    let mut s = String::from("{");
+    // Writing to a String cannot fail.
+    let _ = ChangeSummary::of(rc).write_json_members(&mut s);
     s.push_str(",\"diff\":");
     s.push_str(&diff.to_json());
     s.push('}');

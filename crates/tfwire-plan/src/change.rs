@@ -78,7 +78,14 @@ pub enum ChangeKind<'a> {
     NoOp,
     /// `["forget"]`.
     Forget,
-    /// Any other list (e.g. `["create","forget"]`, or an action this crate does not know).
+    /// `["create","forget"]` (Terraform) or `["forget","create"]` (OpenTofu): the object is
+    /// replaced, and the old one is removed from the state instead of destroyed (a tainted
+    /// object under `lifecycle { destroy = false }`).
+    ReplaceForget {
+        /// Whether the new object is created first (Terraform's order).
+        create_first: bool,
+    },
+    /// Any other list (an action or a combination this crate does not know).
     Other(&'a [Action<'a>]),
 }
 
@@ -96,13 +103,18 @@ impl<'a> ChangeKind<'a> {
             [Action::Read] => ChangeKind::Read,
             [Action::NoOp] => ChangeKind::NoOp,
             [Action::Forget] => ChangeKind::Forget,
+            [Action::Create, Action::Forget] => ChangeKind::ReplaceForget { create_first: true },
+            [Action::Forget, Action::Create] => ChangeKind::ReplaceForget {
+                create_first: false,
+            },
             other => ChangeKind::Other(other),
         }
     }
 
     /// The summary key: `create`, `update`, `delete`, `replace`, `read`, `no_op`,
-    /// `forget`; another single action is its own name, and any other list its actions
-    /// joined with `+` (e.g. `create+forget`).
+    /// `forget`; a replacement that forgets the old object is its action list joined with
+    /// `+`, in the order written (`create+forget`, `forget+create`); another single action
+    /// is its own name, and any other list its actions joined with `+`.
     pub fn key(&self) -> Cow<'a, str> {
         Cow::Borrowed(match *self {
             ChangeKind::Create => "create",
@@ -112,6 +124,10 @@ impl<'a> ChangeKind<'a> {
             ChangeKind::Read => "read",
             ChangeKind::NoOp => "no_op",
             ChangeKind::Forget => "forget",
+            ChangeKind::ReplaceForget { create_first: true } => "create+forget",
+            ChangeKind::ReplaceForget {
+                create_first: false,
+            } => "forget+create",
             ChangeKind::Other([one]) => one.name(),
             ChangeKind::Other(list) => {
                 let names: Vec<&str> = list.iter().map(Action::name).collect();
@@ -182,10 +198,15 @@ impl fmt::Display for AttrPath<'_> {
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct Importing<'a> {
-    /// `id`: the import ID.
+    /// `id`: the import ID, when imported by ID.
     pub id: Option<&'a str>,
-    /// `identity`: the import identity (Terraform ≥ 1.12).
+    /// `identity`: the resource identity the object is imported by (Terraform ≥ 1.12, an
+    /// `import` block with `identity = {...}` instead of `id`); an object of the resource
+    /// type's identity attributes.
     pub identity: Option<Json<'a>>,
+    /// `unknown`: the import ID was not known when planning (Terraform writes it, with
+    /// neither `id` nor `identity`, on changes of `deferred_changes`).
+    pub unknown: bool,
     /// The whole object as written.
     pub raw: Json<'a>,
 }
@@ -212,9 +233,10 @@ pub struct Change<'a> {
     pub importing: Option<Importing<'a>>,
     /// `generated_config`: HCL generated for an imported resource.
     pub generated_config: Option<&'a str>,
-    /// `before_identity` (Terraform ≥ 1.12).
+    /// `before_identity`: the resource identity before the change (Terraform ≥ 1.12, for
+    /// resource types with an identity schema), an object of identity attributes.
     pub before_identity: Option<Json<'a>>,
-    /// `after_identity` (Terraform ≥ 1.12).
+    /// `after_identity`: the resource identity after the change.
     pub after_identity: Option<Json<'a>>,
     /// The whole object as written.
     pub raw: Json<'a>,
@@ -256,12 +278,14 @@ impl<'a> Change<'a> {
                     let mut imp = Importing {
                         id: None,
                         identity: None,
+                        unknown: false,
                         raw: item,
                     };
                     cx.members(item, |k, v| {
                         match k {
                             "id" => imp.id = v.opt_str()?,
                             "identity" => imp.identity = v.opt(),
+                            "unknown" => imp.unknown = v.opt_bool()?.unwrap_or(false),
                             _ => {}
                         }
                         Ok(())
@@ -360,6 +384,10 @@ pub struct ResourceChange<'a> {
     pub name: &'a str,
     /// `index`.
     pub index: Option<Index<'a>>,
+    /// `index_unknown`: the instance key is not known yet (Terraform writes it on changes of
+    /// `deferred_changes` to a resource whose `count` or `for_each` is unknown; the address
+    /// then ends in `[*]` and `index` is absent).
+    pub index_unknown: bool,
     /// `provider_name`.
     pub provider_name: Option<&'a str>,
     /// `deposed`: the deposed object's key, when the change is to a deposed object.
@@ -383,6 +411,7 @@ impl<'a> ResourceChange<'a> {
             type_name: "",
             name: "",
             index: None,
+            index_unknown: false,
             provider_name: None,
             deposed: None,
             change: empty_change(),
@@ -399,6 +428,7 @@ impl<'a> ResourceChange<'a> {
                 "type" => rc.type_name = item.expect_str()?,
                 "name" => rc.name = item.expect_str()?,
                 "index" => rc.index = Index::build(cx, item)?,
+                "index_unknown" => rc.index_unknown = item.opt_bool()?.unwrap_or(false),
                 "provider_name" => rc.provider_name = item.opt_str()?,
                 "deposed" => rc.deposed = item.opt_str()?,
                 "change" => {
@@ -439,8 +469,49 @@ impl<'a> ResourceChange<'a> {
         s.push_str(self.name);
         if let Some(i) = self.index {
             s.push_str(&i.to_string());
+        } else if self.index_unknown {
+            s.push_str("[*]");
         }
         s
+    }
+}
+
+/// An element of `deferred_changes` (Terraform, when deferrals are allowed): a resource change this plan leaves
+/// for a later one, because something it depends on is not known yet. Apply does not make
+/// it; Terraform's `Plan:` line does not count it.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct DeferredChange<'a> {
+    /// `reason`: `instance_count_unknown`, `resource_config_unknown`,
+    /// `provider_config_unknown`, `absent_prereq`, `deferred_prereq` or `unknown`.
+    pub reason: &'a str,
+    /// `resource_change`: what is known of the change (its address ends in `[*]` when the
+    /// instance key is unknown, see [`ResourceChange::index_unknown`]).
+    pub resource_change: ResourceChange<'a>,
+    /// The whole object as written.
+    pub raw: Json<'a>,
+}
+
+impl<'a> DeferredChange<'a> {
+    pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<DeferredChange<'a>> {
+        let mut reason = "";
+        let mut rc = None;
+        cx.members(v, |k, item| {
+            match k {
+                "reason" => reason = item.opt_str()?.unwrap_or(""),
+                "resource_change" => rc = Some(ResourceChange::build(cx, item)?),
+                _ => {}
+            }
+            Ok(())
+        })?;
+        let Some(resource_change) = rc else {
+            return Err(Error::new(ErrorKind::Missing("resource_change")).with_offset(v.offset()));
+        };
+        Ok(DeferredChange {
+            reason,
+            resource_change,
+            raw: v,
+        })
     }
 }
 

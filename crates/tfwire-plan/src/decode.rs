@@ -75,7 +75,8 @@ pub struct ValueSite<'a> {
     /// `resource_changes`.
     pub drift: bool,
     /// The member of the document the resource is under, for messages: `prior_state`,
-    /// `planned_values`, `resource_changes` or `resource_drift` in a plan, `values` in a
+    /// `planned_values`, `resource_changes`, `resource_drift` or `deferred_changes` in a
+    /// plan, `values` in a
     /// `show -json` state, `resources` in a raw state.
     pub section: &'static str,
 }
@@ -113,8 +114,9 @@ where
 }
 
 /// Calls `f` with every resource value of a document and its site, in document order:
-/// for a plan, `prior_state`, `planned_values`, then each of `resource_changes` and
-/// `resource_drift` (`before` then `after`); for states, each resource's values.
+/// for a plan, `prior_state`, `planned_values`, then each of `resource_changes`,
+/// `resource_drift` and `deferred_changes` (`before` then `after`); for states, each
+/// resource's values.
 /// Absent and `null` values are skipped.
 ///
 /// # Errors
@@ -134,8 +136,16 @@ pub fn visit_values<'a, E>(
             }
             for (drift, list) in [(false, p.resource_changes), (true, p.resource_drift)] {
                 for rc in list {
-                    visit_change(rc, drift, &mut f)?;
+                    let section = if drift {
+                        "resource_drift"
+                    } else {
+                        "resource_changes"
+                    };
+                    visit_change(rc, drift, section, &mut f)?;
                 }
+            }
+            for d in p.deferred_changes {
+                visit_change(&d.resource_change, false, "deferred_changes", &mut f)?;
             }
         }
         Document::State(s) => {
@@ -197,6 +207,7 @@ fn site_of_resource<'a>(r: &Resource<'a>, section: &'static str) -> ValueSite<'a
 fn visit_change<'a, E>(
     rc: &ResourceChange<'a>,
     drift: bool,
+    section: &'static str,
     f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut site = ValueSite {
@@ -207,11 +218,7 @@ fn visit_change<'a, E>(
         schema_version: None,
         role: ValueRole::Before,
         drift,
-        section: if drift {
-            "resource_drift"
-        } else {
-            "resource_changes"
-        },
+        section,
     };
     if let Some(v) = rc.change.before {
         f(&site, v)?;

@@ -56,6 +56,9 @@ const PLAN_KEYS: &[&str] = &[
     "proposed_unknown",
     "relevant_attributes",
     "plan_format_version",
+    "deferred_changes",
+    "action_invocations",
+    "deferred_action_invocations",
 ];
 
 impl DocumentKind {

@@ -131,8 +131,9 @@ fn module_matches(g: &Glob, module: &str) -> bool {
 }
 
 impl<'a> Summary<'a> {
-    /// The summary of the changes (and drift entries) that `filter` selects, counted
-    /// again; [`Summary::unfiltered`] keeps the whole plan's numbers.
+    /// The summary of the changes (drift entries, deferred changes) that `filter` selects,
+    /// counted again; [`Summary::unfiltered`] keeps the whole plan's numbers. Output changes
+    /// and action invocations stay as they are.
     ///
     /// ```
     /// use tfwire_plan::{Filter, Summary};
@@ -160,6 +161,7 @@ impl<'a> Summary<'a> {
         };
         let (counts, changes) = pick(&self.changes);
         let (drift, drift_changes) = pick(&self.drift_changes);
+        let (deferred, deferred_changes) = pick(&self.deferred_changes);
         Summary {
             format_version: self.format_version,
             terraform_version: self.terraform_version,
@@ -173,6 +175,11 @@ impl<'a> Summary<'a> {
             ),
             outputs: self.outputs.clone(),
             output_changes: self.output_changes.clone(),
+            deferred,
+            deferred_changes,
+            action_invocations: self.action_invocations.clone(),
+            deferred_action_invocations: self.deferred_action_invocations.clone(),
+            client: self.client,
         }
     }
 }

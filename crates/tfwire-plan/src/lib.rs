@@ -49,7 +49,10 @@
 //! - **Plans** of every `format_version` 0.x and 1.x ([`Plan`]), including documents without
 //!   a `format_version` (hand-trimmed fixtures) and Terraform Cloud redacted plans
 //!   (`plan_format_version`). Format version 2.0 and above is rejected, as the format's
-//!   documentation asks.
+//!   documentation asks. What Terraform writes beside OpenTofu is modelled too: action
+//!   invocations ([`ActionInvocation`]), deferred changes ([`DeferredChange`]), resource
+//!   identities, `["create","forget"]` ([`ChangeKind::ReplaceForget`]); [`Plan::client`] tells
+//!   the two clients' plans apart, and [`Summary::plan_line`] counts as each does.
 //! - **`show -json` states** ([`State`]) of format versions 0.x and 1.x.
 //! - **Raw state files** ([`RawState`], version 4; [`LegacyState`], version 3).
 //! - Input in UTF-8 (with or without a byte-order mark) or UTF-16 (transcoded).
@@ -80,6 +83,7 @@
 
 #![forbid(unsafe_code)]
 
+mod action;
 mod build;
 mod change;
 mod checks;
@@ -101,8 +105,13 @@ mod tape;
 mod values;
 mod version;
 
+pub use action::{
+    ActionInvocation, ActionTrigger, DeferredActionInvocation, LifecycleTrigger, TriggerEvent,
+};
 pub use change::module_of;
-pub use change::{Action, AttrPath, Change, ChangeKind, Importing, OutputChange, ResourceChange};
+pub use change::{
+    Action, AttrPath, Change, ChangeKind, DeferredChange, Importing, OutputChange, ResourceChange,
+};
 pub use checks::{Check, CheckAddress, CheckInstance, CheckStatus};
 pub use config::Configuration;
 pub use diff::{Diff, DiffOp, Shape};
@@ -121,7 +130,9 @@ pub use rawstate::{
     RawResource, RawState,
 };
 pub use state::State;
-pub use summary::{COUNT_KEYS, ChangeSummary, Counts, OutputSummary, PlanLine, Summary};
+pub use summary::{
+    ActionSummary, COUNT_KEYS, ChangeSummary, Counts, OutputSummary, PlanLine, Summary,
+};
 pub use tape::{Encoding, INPUT_PADDING, Parser, ParserConfig, Tape, transcode};
 /// tfwire's one path type (its module documents the syntax and the rule for `.a.b` and
 /// `.a["b"]`), for documents' values, filters and diffs.

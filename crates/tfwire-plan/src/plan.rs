@@ -1,8 +1,9 @@
 //! The plan representation of `terraform show -json PLANFILE` (and Terraform Cloud's
 //! redacted plans).
 
+use crate::action::{ActionInvocation, DeferredActionInvocation};
 use crate::build::{Cx, Result};
-use crate::change::{AttrPath, OutputChange, ResourceChange};
+use crate::change::{AttrPath, DeferredChange, OutputChange, ResourceChange};
 use crate::checks::Check;
 use crate::config::Configuration;
 use crate::json::Json;
@@ -46,9 +47,17 @@ pub struct Plan<'a> {
     pub output_changes: &'a [OutputChange<'a>],
     /// `checks`.
     pub checks: &'a [Check<'a>],
-    /// `applyable` (Terraform ≥ 1.9).
+    /// `deferred_changes` (Terraform, when deferrals are allowed): resource changes left for
+    /// a later plan, in document order.
+    pub deferred_changes: &'a [DeferredChange<'a>],
+    /// `action_invocations` (Terraform ≥ 1.14): the actions apply runs, in document order.
+    pub action_invocations: &'a [ActionInvocation<'a>],
+    /// `deferred_action_invocations` (Terraform): action invocations left for a later plan.
+    pub deferred_action_invocations: &'a [DeferredActionInvocation<'a>],
+    /// `applyable` (Terraform ≥ 1.9): whether applying the plan would do anything.
     pub applyable: Option<bool>,
-    /// `complete` (Terraform ≥ 1.9).
+    /// `complete` (Terraform ≥ 1.9): whether applying it converges (false when changes are
+    /// deferred to a later plan).
     pub complete: Option<bool>,
     /// `errored` (Terraform ≥ 1.7, OpenTofu).
     pub errored: Option<bool>,
@@ -56,8 +65,8 @@ pub struct Plan<'a> {
     pub timestamp: Option<&'a str>,
     /// `provider_schemas`, when embedded (redacted plans), as written.
     pub provider_schemas: Option<Json<'a>>,
-    /// The whole object as written, including properties this model does not know
-    /// (`action_invocations`, `deferred_changes`, junk keys of hand-edited fixtures, ...).
+    /// The whole object as written, including properties this model does not know (junk
+    /// keys of hand-edited fixtures, members of newer minor versions, ...).
     pub raw: Json<'a>,
 }
 
@@ -110,6 +119,9 @@ impl<'a> Plan<'a> {
             relevant_attributes: &[],
             output_changes: &[],
             checks: &[],
+            deferred_changes: &[],
+            action_invocations: &[],
+            deferred_action_invocations: &[],
             applyable: None,
             complete: None,
             errored: None,
@@ -187,6 +199,14 @@ impl<'a> Plan<'a> {
                 }
                 "output_changes" => p.output_changes = cx.named(item, OutputChange::build)?,
                 "checks" => p.checks = cx.list(item, Check::build)?,
+                "deferred_changes" => p.deferred_changes = cx.list(item, DeferredChange::build)?,
+                "action_invocations" => {
+                    p.action_invocations = cx.list(item, ActionInvocation::build)?
+                }
+                "deferred_action_invocations" => {
+                    p.deferred_action_invocations =
+                        cx.list(item, DeferredActionInvocation::build)?
+                }
                 "applyable" => p.applyable = item.opt_bool()?,
                 "complete" => p.complete = item.opt_bool()?,
                 "errored" => p.errored = item.opt_bool()?,
@@ -208,12 +228,13 @@ impl<'a> Plan<'a> {
     }
 
     /// The client that wrote this plan, as far as the document tells: Terraform when it has
-    /// `applyable` or `complete` (Terraform writes both since 1.9, OpenTofu neither) or is
-    /// a Terraform Cloud redacted plan, OpenTofu otherwise.
+    /// `applyable` or `complete` (Terraform writes both since 1.9, OpenTofu neither), action
+    /// invocations or deferred changes (which only Terraform writes), or is a Terraform Cloud
+    /// redacted plan; OpenTofu otherwise.
     ///
     /// Where the rule is wrong: a Terraform plan older than 1.9 is taken for OpenTofu's (its
     /// JSON differs from OpenTofu's in nothing this model reads), and so would an OpenTofu
-    /// release that starts writing either member. `terraform_version` does not tell: both
+    /// release that starts writing any of these members. `terraform_version` does not tell: both
     /// clients write their own version there, and the two series overlap (1.6 to 1.12).
     ///
     /// ```
@@ -229,7 +250,13 @@ impl<'a> Plan<'a> {
     /// # Ok::<(), tfwire_plan::Error>(())
     /// ```
     pub fn client(&self) -> Client {
-        if self.applyable.is_some() || self.complete.is_some() || self.is_redacted() {
+        if self.applyable.is_some()
+            || self.complete.is_some()
+            || !self.action_invocations.is_empty()
+            || !self.deferred_changes.is_empty()
+            || !self.deferred_action_invocations.is_empty()
+            || self.is_redacted()
+        {
             Client::Terraform
         } else {
             Client::OpenTofu

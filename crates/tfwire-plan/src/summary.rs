@@ -1,8 +1,9 @@
 //! [`Summary`]: what a plan does, counted per action, with the per-resource list.
 
-use crate::change::{Action, AttrPath, ChangeKind, ResourceChange, module_of};
-use crate::json::write_json_str;
-use crate::plan::Plan;
+use crate::action::{ActionInvocation, ActionTrigger};
+use crate::change::{AttrPath, ChangeKind, ResourceChange, module_of};
+use crate::json::{Json, write_json_str};
+use crate::plan::{Client, Plan};
 use crate::values::Mode;
 use core::fmt;
 
@@ -95,25 +96,69 @@ impl core::ops::Index<ChangeKind<'_>> for Counts {
     }
 }
 
-/// The numbers of OpenTofu's `Plan: …` line ([`Summary::plan_line`]). Its `Display` writes
-/// the line as OpenTofu does (without colour): `to import` only when something is imported,
-/// `to forget` only when something is forgotten.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The numbers of the `Plan: …` line that the client which wrote the plan prints
+/// ([`Summary::plan_line`]). Its `Display` writes the line as that client does (without
+/// colour): OpenTofu's says `to import` only when something is imported and `to forget` only
+/// when something is forgotten; Terraform's never counts what is forgotten, and ends with
+/// ` Actions: N to invoke.` when actions run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PlanLine {
     /// Resources imported (`importing` set), whatever else their change does.
     pub import: usize,
-    /// Objects created: creates, replacements, forget-then-create.
+    /// Objects created: creates, replacements (also those that forget the old object).
     pub add: usize,
     /// Objects updated in place.
     pub change: usize,
     /// Objects destroyed: deletes of managed resources (deposed objects included) and
-    /// replacements.
+    /// replacements that destroy the old object.
     pub destroy: usize,
-    /// Objects removed from the state without being destroyed.
+    /// Objects removed from the state without being destroyed: forgets, and replacements
+    /// that forget the old object. Terraform's line does not say it.
     pub forget: usize,
-    /// The resource changes OpenTofu renders; it prints the line only when there is one.
+    /// Action invocations (`action_invocations`, Terraform): `Actions: N to invoke.`.
+    pub invoke: usize,
+    /// The resource changes the client renders.
     pub shown: usize,
+    /// Whose line it is.
+    pub client: Client,
+}
+
+impl Default for PlanLine {
+    fn default() -> PlanLine {
+        PlanLine {
+            import: 0,
+            add: 0,
+            change: 0,
+            destroy: 0,
+            forget: 0,
+            invoke: 0,
+            shown: 0,
+            client: Client::OpenTofu,
+        }
+    }
+}
+
+impl PlanLine {
+    /// Whether the client prints the line: when it renders a resource change, or (Terraform)
+    /// an action invocation.
+    pub fn is_printed(&self) -> bool {
+        self.shown > 0 || (self.client == Client::Terraform && self.invoke > 0)
+    }
+
+    fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        write!(
+            out,
+            "{{\"import\":{},\"add\":{},\"change\":{},\"destroy\":{},\"forget\":{},\"invoke\":{},\"text\":",
+            self.import, self.add, self.change, self.destroy, self.forget, self.invoke
+        )?;
+        if self.is_printed() {
+            write_json_str(out, &self.to_string())?;
+        } else {
+            out.write_str("null")?;
+        }
+        out.write_char('}')
+    }
 }
 
 impl fmt::Display for PlanLine {
@@ -127,10 +172,21 @@ impl fmt::Display for PlanLine {
             "{} to add, {} to change, {} to destroy",
             self.add, self.change, self.destroy
         )?;
-        if self.forget > 0 {
-            write!(f, ", {} to forget", self.forget)?;
+        match self.client {
+            Client::Terraform => {
+                f.write_str(".")?;
+                if self.invoke > 0 {
+                    write!(f, " Actions: {} to invoke.", self.invoke)?;
+                }
+                Ok(())
+            }
+            _ => {
+                if self.forget > 0 {
+                    write!(f, ", {} to forget", self.forget)?;
+                }
+                f.write_str(".")
+            }
         }
-        f.write_str(".")
     }
 }
 
@@ -148,6 +204,16 @@ pub struct ChangeSummary<'a> {
     pub importing: bool,
     /// The import ID, when imported by ID.
     pub import_id: Option<&'a str>,
+    /// The resource identity the object is imported by (Terraform ≥ 1.12), when imported
+    /// by identity: then its only stable name besides the address.
+    pub import_identity: Option<Json<'a>>,
+    /// Whether the import ID is not known yet (a deferred import).
+    pub import_unknown: bool,
+    /// Whether the instance key is not known yet (a deferred change, address `...[*]`).
+    pub index_unknown: bool,
+    /// Why the change is deferred to a later plan, for an entry of
+    /// [`Summary::deferred_changes`] (`instance_count_unknown`, ...).
+    pub deferred_reason: Option<&'a str>,
     /// Why these actions (`replace_because_tainted`, ...), when Terraform says.
     pub action_reason: Option<&'a str>,
     /// The attributes that force replacement.
@@ -176,6 +242,10 @@ impl<'a> ChangeSummary<'a> {
             kind: rc.change.kind(),
             importing: rc.change.importing.is_some(),
             import_id: rc.change.importing.and_then(|i| i.id),
+            import_identity: rc.change.importing.and_then(|i| i.identity),
+            import_unknown: rc.change.importing.is_some_and(|i| i.unknown),
+            index_unknown: rc.index_unknown,
+            deferred_reason: None,
             action_reason: rc.action_reason,
             replace_paths: rc.change.replace_paths,
             deposed: rc.deposed,
@@ -191,8 +261,22 @@ impl<'a> ChangeSummary<'a> {
         self.mode == Mode::Data
     }
 
-    fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        out.write_str("{\"address\":")?;
+    /// Writes the change as one JSON object: `address` and `action`, then, when they apply,
+    /// `previous_address`, `importing` (`true`), `import_id`, `import_identity` (the
+    /// identity object as written), `import_unknown` (`true`), `action_reason`,
+    /// `replace_paths` (arrays of steps, as written), `deposed`, `index_unknown` (`true`)
+    /// and `deferred_reason`. `plan summary --format json` lists changes in this shape, and
+    /// `plan show --format json` writes it (then its `diff`) for one change.
+    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_char('{')?;
+        self.write_json_members(out)?;
+        out.write_char('}')
+    }
+
+    /// The members of [`ChangeSummary::write_json`]'s object, without the braces, for a
+    /// writer that adds members of its own.
+    pub fn write_json_members(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_str("\"address\":")?;
         write_json_str(out, self.address)?;
         out.write_str(",\"action\":")?;
         write_json_str(out, &self.kind.key())?;
@@ -206,6 +290,12 @@ impl<'a> ChangeSummary<'a> {
         if let Some(id) = self.import_id {
             out.write_str(",\"import_id\":")?;
             write_json_str(out, id)?;
+        }
+        if let Some(identity) = self.import_identity {
+            write!(out, ",\"import_identity\":{identity}")?;
+        }
+        if self.import_unknown {
+            out.write_str(",\"import_unknown\":true")?;
         }
         if let Some(r) = self.action_reason {
             out.write_str(",\"action_reason\":")?;
@@ -224,6 +314,90 @@ impl<'a> ChangeSummary<'a> {
         if let Some(d) = self.deposed {
             out.write_str(",\"deposed\":")?;
             write_json_str(out, d)?;
+        }
+        if self.index_unknown {
+            out.write_str(",\"index_unknown\":true")?;
+        }
+        if let Some(r) = self.deferred_reason {
+            out.write_str(",\"deferred_reason\":")?;
+            write_json_str(out, r)?;
+        }
+        Ok(())
+    }
+}
+
+/// One action invocation in a [`Summary`]: which action runs, and what makes it run.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ActionSummary<'a> {
+    /// The action's address, e.g. `action.local_command.hello`.
+    pub address: &'a str,
+    /// The action type.
+    pub type_name: &'a str,
+    /// `provider_name`.
+    pub provider_name: Option<&'a str>,
+    /// What makes it run: a resource's lifecycle event or the command line (`-invoke`).
+    pub trigger: Option<ActionTrigger<'a>>,
+    /// Why it is deferred to a later plan, for an entry of
+    /// [`Summary::deferred_action_invocations`].
+    pub deferred_reason: Option<&'a str>,
+}
+
+impl<'a> ActionSummary<'a> {
+    /// Summarises one action invocation.
+    pub fn of(ai: &ActionInvocation<'a>) -> ActionSummary<'a> {
+        ActionSummary {
+            address: ai.address,
+            type_name: ai.type_name,
+            provider_name: ai.provider_name,
+            trigger: ai.trigger,
+            deferred_reason: None,
+        }
+    }
+
+    /// Writes the invocation as one JSON object: `address`, `type`, `provider_name` (when
+    /// given), `trigger` (`"lifecycle"`, `"invoke"`, or `null` when the document names
+    /// none); for a lifecycle trigger `triggered_by` (the resource instance address),
+    /// `event` (as written, `"AfterCreate"`), `on_failure` (as written) when given; for
+    /// `-invoke`, `calling_resource` when there is one; `deferred_reason` for a deferred
+    /// invocation.
+    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        out.write_str("{\"address\":")?;
+        write_json_str(out, self.address)?;
+        out.write_str(",\"type\":")?;
+        write_json_str(out, self.type_name)?;
+        if let Some(p) = self.provider_name {
+            out.write_str(",\"provider_name\":")?;
+            write_json_str(out, p)?;
+        }
+        match &self.trigger {
+            Some(ActionTrigger::Lifecycle(t)) => {
+                out.write_str(",\"trigger\":\"lifecycle\",\"triggered_by\":")?;
+                write_json_str(out, t.triggering_resource_address)?;
+                if let Some(e) = t.event {
+                    out.write_str(",\"event\":")?;
+                    write_json_str(out, e.name())?;
+                }
+                if let Some(f) = t.on_failure {
+                    out.write_str(",\"on_failure\":")?;
+                    write_json_str(out, f)?;
+                }
+            }
+            Some(ActionTrigger::Invoke {
+                calling_resource_address,
+                ..
+            }) => {
+                out.write_str(",\"trigger\":\"invoke\"")?;
+                if let Some(c) = calling_resource_address {
+                    out.write_str(",\"calling_resource\":")?;
+                    write_json_str(out, c)?;
+                }
+            }
+            None => out.write_str(",\"trigger\":null")?,
+        }
+        if let Some(r) = self.deferred_reason {
+            out.write_str(",\"deferred_reason\":")?;
+            write_json_str(out, r)?;
         }
         out.write_char('}')
     }
@@ -275,7 +449,10 @@ impl OutputSummary<'_> {
 ///     r#"{"address":"a.y","action":"replace","action_reason":"replace_because_cannot_update"},"#,
 ///     r#"{"address":"a.z","action":"no_op","previous_address":"a.old"}],"drift_changes":[],"#,
 ///     r#""outputs":{"create":0,"update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0},"#,
-///     r#""output_changes":[]}"#));
+///     r#""output_changes":[],"deferred":{"create":0,"update":0,"delete":0,"replace":0,"read":0,"#,
+///     r#""no_op":0,"forget":0},"deferred_changes":[],"action_invocations":[],"#,
+///     r#""deferred_action_invocations":[],"client":"opentofu","plan_line":{"import":0,"add":2,"#,
+///     r#""change":0,"destroy":1,"forget":0,"invoke":0,"text":"Plan: 2 to add, 0 to change, 1 to destroy."}}"#));
 /// # Ok::<(), tfwire_plan::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -300,6 +477,18 @@ pub struct Summary<'a> {
     pub outputs: Counts,
     /// Every output change, sorted by name.
     pub output_changes: Vec<OutputSummary<'a>>,
+    /// `deferred_changes` counted per action.
+    pub deferred: Counts,
+    /// Every deferred change (left for a later plan, with its
+    /// [`deferred_reason`](ChangeSummary::deferred_reason)), in document order.
+    pub deferred_changes: Vec<ChangeSummary<'a>>,
+    /// Every action invocation, in document order (filters select resources: actions stay).
+    pub action_invocations: Vec<ActionSummary<'a>>,
+    /// Every deferred action invocation, in document order.
+    pub deferred_action_invocations: Vec<ActionSummary<'a>>,
+    /// The client that wrote the plan ([`Plan::client`]), whose `Plan:` line
+    /// [`Summary::plan_line`] counts.
+    pub client: Client,
 }
 
 impl<'a> Summary<'a> {
@@ -334,6 +523,23 @@ impl<'a> Summary<'a> {
         for o in &output_changes {
             outputs.add(o.kind);
         }
+        let mut deferred = Counts::default();
+        let mut deferred_changes = Vec::with_capacity(plan.deferred_changes.len());
+        for d in plan.deferred_changes {
+            deferred.add(d.resource_change.change.kind());
+            let mut c = ChangeSummary::of(&d.resource_change);
+            c.deferred_reason = Some(d.reason);
+            deferred_changes.push(c);
+        }
+        let deferred_action_invocations = plan
+            .deferred_action_invocations
+            .iter()
+            .map(|d| {
+                let mut a = ActionSummary::of(&d.action_invocation);
+                a.deferred_reason = Some(d.reason);
+                a
+            })
+            .collect();
         Summary {
             format_version: plan.format_version.or(plan.plan_format_version),
             terraform_version: plan.terraform_version,
@@ -344,14 +550,27 @@ impl<'a> Summary<'a> {
             unfiltered: None,
             outputs,
             output_changes,
+            deferred,
+            deferred_changes,
+            action_invocations: plan
+                .action_invocations
+                .iter()
+                .map(ActionSummary::of)
+                .collect(),
+            deferred_action_invocations,
+            client: plan.client(),
         }
     }
 
-    /// The changes that are forgotten: removed from state without being destroyed.
+    /// The changes that forget an object: remove it from the state without destroying it
+    /// (forgets, and replacements that forget the old object).
     pub fn forgotten(&self) -> impl Iterator<Item = &ChangeSummary<'a>> {
-        self.changes
-            .iter()
-            .filter(|c| matches!(c.kind, ChangeKind::Forget))
+        self.changes.iter().filter(|c| {
+            matches!(
+                c.kind,
+                ChangeKind::Forget | ChangeKind::ReplaceForget { .. }
+            )
+        })
     }
 
     /// The changes that are moves (a `previous_address` that differs).
@@ -364,8 +583,14 @@ impl<'a> Summary<'a> {
         self.changes.iter().filter(|c| c.importing)
     }
 
-    /// The numbers of the `Plan: …` line that `tofu plan` and `tofu show` print for this
-    /// plan, counted from the resource changes as OpenTofu (v1.12) counts them.
+    /// The numbers of the `Plan: …` line that `plan` and `show` of the client which wrote
+    /// the plan ([`Summary::client`]) print for it, counted from the resource changes as
+    /// OpenTofu (v1.12) and Terraform (v1.16) count them: both leave out no-ops that neither
+    /// move nor import, deleted data sources and ephemeral resources, and neither counts
+    /// deferred changes. A replacement counts one to add and one to destroy; one that
+    /// forgets the old object (`create+forget`, `forget+create`) one to add and one to
+    /// forget; Terraform's line says nothing of forgetting, and counts every action
+    /// invocation (`Actions: N to invoke.`).
     ///
     /// ```
     /// use tfwire_plan::Summary;
@@ -379,15 +604,25 @@ impl<'a> Summary<'a> {
     /// let line = Summary::of(tape.plan(&arena)?).plan_line();
     /// assert_eq!((line.import, line.add, line.change, line.destroy, line.forget), (1, 1, 0, 1, 1));
     /// assert_eq!(line.to_string(), "Plan: 1 to import, 1 to add, 0 to change, 1 to destroy, 1 to forget.");
+    ///
+    /// // Terraform's words: no forget, and the actions.
+    /// let mut input = br#"{"format_version":"1.2","applyable":true,"complete":true,"resource_changes":[
+    ///   {"address":"a.x","mode":"managed","type":"a","name":"x","change":{"actions":["create","forget"]}}],
+    ///   "action_invocations":[{"address":"action.t.n","type":"t","name":"n","invoke_action_trigger":{}}]}"#.to_vec();
+    /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+    /// let line = Summary::of(tape.plan(&arena)?).plan_line();
+    /// assert_eq!(line.to_string(), "Plan: 1 to add, 0 to change, 0 to destroy. Actions: 1 to invoke.");
     /// # Ok::<(), tfwire_plan::Error>(())
     /// ```
     pub fn plan_line(&self) -> PlanLine {
-        let mut line = PlanLine::default();
+        let mut line = PlanLine {
+            client: self.client,
+            invoke: self.action_invocations.len(),
+            ..PlanLine::default()
+        };
         for c in &self.changes {
-            let forget_then_create =
-                matches!(c.kind, ChangeKind::Other([Action::Forget, Action::Create]));
-            // What OpenTofu leaves out of the list of changes it renders: no-ops that neither
-            // move nor import, deleted data sources, ephemeral resources.
+            // What both clients leave out of the list of changes they render: no-ops that
+            // neither move nor import, deleted data sources, ephemeral resources.
             let moved = c.previous_address.is_some();
             if (matches!(c.kind, ChangeKind::NoOp) && !moved && !c.importing)
                 || (matches!(c.kind, ChangeKind::Delete) && c.mode != Mode::Managed)
@@ -406,7 +641,7 @@ impl<'a> Summary<'a> {
                     line.destroy += 1;
                 }
                 ChangeKind::Forget => line.forget += 1,
-                _ if forget_then_create => {
+                ChangeKind::ReplaceForget { .. } => {
                     line.add += 1;
                     line.forget += 1;
                 }
@@ -419,15 +654,40 @@ impl<'a> Summary<'a> {
     /// Writes the summary as one JSON object:
     /// `{"format_version", "terraform_version" (if known), "counts", "drift", "changes",
     /// "drift_changes", "unfiltered" (after [`Summary::filtered`]), "outputs",
-    /// "output_changes"}`. `outputs` counts the output changes per action and
-    /// `output_changes` lists them (`name`, `action`, and `sensitive: true` for sensitive
-    /// ones, whose values are never written).
-    /// Each change has `address` and `action`, and `previous_address`, `importing`,
-    /// `import_id`, `action_reason`, `replace_paths`, `deposed` when they apply. `drift_changes` lists
-    /// the `resource_drift` entries in the same shape. `unfiltered` is
-    /// `{"changes": n, "drift_changes": n}` of the whole plan. `format_version` is
-    /// `null` for documents without one.
+    /// "output_changes", "deferred", "deferred_changes", "action_invocations",
+    /// "deferred_action_invocations", "client", "plan_line"}`.
+    ///
+    /// - `counts`, `drift`, `deferred` and `outputs` count the resource changes, drift
+    ///   entries, deferred changes and output changes per action ([`Counts::write_json`]).
+    /// - `changes`, `drift_changes` and `deferred_changes` list them in the shape of
+    ///   [`ChangeSummary::write_json`] (deferred ones with their `deferred_reason`).
+    /// - `output_changes` lists `name`, `action`, and `sensitive: true` for sensitive
+    ///   ones, whose values are never written.
+    /// - `action_invocations` and `deferred_action_invocations` list the actions apply runs
+    ///   (and those deferred) in the shape of [`ActionSummary::write_json`].
+    /// - `unfiltered` is `{"changes": n, "drift_changes": n}` of the whole plan.
+    /// - `client` is `"terraform"` or `"opentofu"` ([`Plan::client`]).
+    /// - `plan_line` holds the numbers of that client's `Plan:` line
+    ///   ([`Summary::plan_line`]): `{"import", "add", "change", "destroy", "forget",
+    ///   "invoke", "text"}`, `text` being the line as the client prints it, or `null` when
+    ///   it prints none. After a filter, they count the selected changes (and every action).
+    ///
+    /// `format_version` is `null` for documents without one.
     pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        fn list<T, W: fmt::Write>(
+            out: &mut W,
+            items: &[T],
+            mut f: impl FnMut(&T, &mut W) -> fmt::Result,
+        ) -> fmt::Result {
+            out.write_char('[')?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                f(item, out)?;
+            }
+            out.write_char(']')
+        }
         out.write_str("{\"format_version\":")?;
         match self.format_version {
             Some(v) => write_json_str(out, v)?,
@@ -441,21 +701,10 @@ impl<'a> Summary<'a> {
         self.counts.write_json(out)?;
         out.write_str(",\"drift\":")?;
         self.drift.write_json(out)?;
-        out.write_str(",\"changes\":[")?;
-        for (i, c) in self.changes.iter().enumerate() {
-            if i > 0 {
-                out.write_char(',')?;
-            }
-            c.write_json(out)?;
-        }
-        out.write_str("],\"drift_changes\":[")?;
-        for (i, c) in self.drift_changes.iter().enumerate() {
-            if i > 0 {
-                out.write_char(',')?;
-            }
-            c.write_json(out)?;
-        }
-        out.write_char(']')?;
+        out.write_str(",\"changes\":")?;
+        list(out, &self.changes, |c, out| c.write_json(out))?;
+        out.write_str(",\"drift_changes\":")?;
+        list(out, &self.drift_changes, |c, out| c.write_json(out))?;
         if let Some((changes, drift)) = self.unfiltered {
             write!(
                 out,
@@ -464,14 +713,26 @@ impl<'a> Summary<'a> {
         }
         out.write_str(",\"outputs\":")?;
         self.outputs.write_json(out)?;
-        out.write_str(",\"output_changes\":[")?;
-        for (i, o) in self.output_changes.iter().enumerate() {
-            if i > 0 {
-                out.write_char(',')?;
-            }
-            o.write_json(out)?;
-        }
-        out.write_str("]}")
+        out.write_str(",\"output_changes\":")?;
+        list(out, &self.output_changes, |o, out| o.write_json(out))?;
+        out.write_str(",\"deferred\":")?;
+        self.deferred.write_json(out)?;
+        out.write_str(",\"deferred_changes\":")?;
+        list(out, &self.deferred_changes, |c, out| c.write_json(out))?;
+        out.write_str(",\"action_invocations\":")?;
+        list(out, &self.action_invocations, |a, out| a.write_json(out))?;
+        out.write_str(",\"deferred_action_invocations\":")?;
+        list(out, &self.deferred_action_invocations, |a, out| {
+            a.write_json(out)
+        })?;
+        out.write_str(",\"client\":")?;
+        out.write_str(match self.client {
+            Client::Terraform => "\"terraform\"",
+            _ => "\"opentofu\"",
+        })?;
+        out.write_str(",\"plan_line\":")?;
+        self.plan_line().write_json(out)?;
+        out.write_char('}')
     }
 
     /// [`Summary::write_json`] into a string.

@@ -17,5 +17,6 @@ mod schema;
 mod show;
 mod summaries;
 mod tap;
+mod terraform;
 mod transcode;
 mod typed;

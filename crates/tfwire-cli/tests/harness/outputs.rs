@@ -74,7 +74,11 @@ fn plan_summary_json_exact() {
             r#""tfcoremock_simple_resource.moved","action":"update","previous_address":"#,
             r#""tfcoremock_simple_resource.base"}],"drift_changes":[],"outputs":{"create":0,"#,
             r#""update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0},"#,
-            r#""output_changes":[]}"#,
+            r#""output_changes":[],"deferred":{"create":0,"update":0,"delete":0,"replace":0,"#,
+            r#""read":0,"no_op":0,"forget":0},"deferred_changes":[],"action_invocations":[],"#,
+            r#""deferred_action_invocations":[],"client":"opentofu","plan_line":{"import":0,"#,
+            r#""add":0,"change":1,"destroy":0,"forget":0,"invoke":0,"#,
+            r#""text":"Plan: 0 to add, 1 to change, 0 to destroy."}}"#,
             "\n"
         )
     );
@@ -100,7 +104,11 @@ fn plan_summary_joined_actions_get_their_own_key() {
             r#"{"address":"a.y","action":"create","previous_address":"a.old"}],"#,
             r#""drift_changes":[{"address":"a.z","action":"delete"}],"outputs":{"create":0,"#,
             r#""update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0},"#,
-            r#""output_changes":[]}"#,
+            r#""output_changes":[],"deferred":{"create":0,"update":0,"delete":0,"replace":0,"#,
+            r#""read":0,"no_op":0,"forget":0},"deferred_changes":[],"action_invocations":[],"#,
+            r#""deferred_action_invocations":[],"client":"opentofu","plan_line":{"import":0,"#,
+            r#""add":2,"change":0,"destroy":0,"forget":1,"invoke":0,"#,
+            r#""text":"Plan: 2 to add, 0 to change, 0 to destroy, 1 to forget."}}"#,
             "\n"
         )
     );
@@ -110,7 +118,7 @@ fn plan_summary_joined_actions_get_their_own_key() {
         "Plan (format 1.2)\n\
          \n\
          ACTION         ADDRESS  NOTES\n\
-         create+forget  a.x\n\
+         create+forget  a.x      replaced; the old object is forgotten, not destroyed\n\
          create         a.y      moved from a.old\n\
          \n\
          Changed outside Terraform (drift):\n\

@@ -10,3 +10,4 @@ mod numbers;
 mod rawstate;
 mod real_client;
 mod summary_stream;
+mod terraform;

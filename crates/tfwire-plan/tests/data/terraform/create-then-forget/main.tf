@@ -1,0 +1,10 @@
+resource "terraform_data" "kept" {
+  input = "v1"
+  lifecycle {
+    destroy = false
+  }
+}
+
+resource "terraform_data" "plain" {
+  input = "p"
+}
