@@ -89,19 +89,30 @@
 mod address;
 mod budget;
 mod container;
+mod dialect;
 mod error;
 mod show;
 mod values;
 
 pub use container::looks_encrypted;
+pub use dialect::{Dialect, TerraformPlan};
 pub use error::{Error, ErrorKind};
 pub use values::write_show_json;
 
-/// The generated protobuf types of the `tfplan` member (from OpenTofu v1.12.6's
-/// `planfile.proto`).
+/// The generated protobuf types of the `tfplan` member: OpenTofu's dialect (from OpenTofu
+/// v1.12.6's `planfile.proto`, with tfwire's additions: Terraform's `applyable` and
+/// `complete`, and [`Importing::unknown`](proto::Importing::unknown)), and Terraform's in
+/// [`proto::terraform`].
 #[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
 pub mod proto {
     include!(concat!(env!("OUT_DIR"), "/tfplan.rs"));
+
+    /// Terraform's dialect (`proto/terraform.proto`, tfwire's description of what
+    /// Terraform v1.16.0 writes): the messages whose wire form differs from OpenTofu's, and
+    /// those only Terraform has.
+    pub mod terraform {
+        include!(concat!(env!("OUT_DIR"), "/tfplan.terraform.rs"));
+    }
 }
 
 /// The `tfplan` format version this crate reads (OpenTofu 1.x writes 3).
@@ -163,8 +174,14 @@ pub(crate) struct Members {
 /// A plan file, read: the decoded `tfplan` message and the other members.
 #[derive(Debug)]
 pub struct Planfile {
-    /// The `tfplan` message.
+    /// The `tfplan` message, in OpenTofu's types whichever client wrote it. A Terraform
+    /// plan ([`Planfile::dialect`]) fills the fields both dialects share, keeps its own in
+    /// [`Planfile::terraform`], and keeps two things in its own terms: a change's `action`
+    /// 9 is Terraform's create-then-forget (OpenTofu's number for it is 10, as
+    /// forget-then-create), and [`proto::Importing::unknown`] is its flag.
     pub plan: proto::Plan,
+    dialect: Dialect,
+    terraform: Option<TerraformPlan>,
     state: Option<Vec<u8>>,
     prev_state: Option<Vec<u8>>,
     lock_file: Option<Vec<u8>>,
@@ -203,14 +220,35 @@ impl Planfile {
             return Err(container::not_a_zip(bytes));
         }
         let members = container::read(bytes, config)?;
-        budget::check(&members.tfplan, config.max_nodes)?;
-        let plan = <proto::Plan as prost::Message>::decode(&members.tfplan[..])
-            .map_err(|e| Error::new(ErrorKind::Protobuf(e.to_string())))?;
+        let dialect = dialect::detect(&members.tfplan, members.state.as_deref());
+        let protobuf = |e: prost::DecodeError| {
+            Error::new(ErrorKind::Protobuf(match dialect {
+                Dialect::OpenTofu => e.to_string(),
+                Dialect::Terraform => format!("{e} (read as a Terraform plan)"),
+            }))
+        };
+        let (plan, terraform) = match dialect {
+            Dialect::OpenTofu => {
+                budget::check(&members.tfplan, budget::PLAN, config.max_nodes)?;
+                let plan = <proto::Plan as prost::Message>::decode(&members.tfplan[..])
+                    .map_err(protobuf)?;
+                (plan, None)
+            }
+            Dialect::Terraform => {
+                budget::check(&members.tfplan, budget::TERRAFORM_PLAN, config.max_nodes)?;
+                let plan = <proto::terraform::Plan as prost::Message>::decode(&members.tfplan[..])
+                    .map_err(protobuf)?;
+                let (plan, extra) = dialect::split(plan);
+                (plan, Some(extra))
+            }
+        };
         if plan.version != FORMAT_VERSION {
             return Err(Error::new(ErrorKind::UnsupportedVersion(plan.version)));
         }
         Ok(Planfile {
             plan,
+            dialect,
+            terraform,
             state: members.state,
             prev_state: members.prev_state,
             lock_file: members.lock_file,
@@ -231,6 +269,18 @@ impl Planfile {
     /// whose schema is not among them ([`ErrorKind::MissingSchema`], naming the provider).
     pub fn to_json(&self, schemas: Option<&tfwire::schema::ProgramCache>) -> Result<String, Error> {
         show::document(self, schemas)
+    }
+
+    /// Which client's dialect the plan file is written in, told from the file itself (see
+    /// [`Dialect`] for the rule and where it can be wrong).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Terraform's own fields (deferred changes, action invocations, function results,
+    /// ...) of a plan in Terraform's dialect; `None` for OpenTofu's.
+    pub fn terraform(&self) -> Option<&TerraformPlan> {
+        self.terraform.as_ref()
     }
 
     /// The `tfstate` member: the prior state as a raw `.tfstate` JSON document (read it

@@ -4,8 +4,9 @@
 use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
 use crate::proto;
+use crate::proto::terraform as tf;
 use crate::values::{self, Schema, Sensitive, Step};
-use crate::{JSON_FORMAT_VERSION, Planfile};
+use crate::{Dialect, JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
 use std::sync::OnceLock;
 use tfwire::schema::{Kind, ProgramCache};
@@ -32,8 +33,17 @@ fn key(out: &mut String, first: &mut bool, name: &str) {
 }
 
 /// The action list `show -json` writes for an action.
-fn actions(action: i32) -> Result<&'static str, Error> {
+fn actions(action: i32, dialect: Dialect) -> Result<&'static str, Error> {
     use proto::Action as A;
+    if dialect == Dialect::Terraform {
+        // Terraform's numbers agree with OpenTofu's but for 9 (its create-then-forget,
+        // reserved in OpenTofu) and 10 (OpenTofu's forget-then-create, unknown to it).
+        match tf::Action::try_from(action) {
+            Ok(tf::Action::CreateThenForget) => return Ok(r#"["create","forget"]"#),
+            Err(_) => return Err(Error::invalid(format!("invalid change action {action}"))),
+            Ok(_) => {}
+        }
+    }
     Ok(match A::try_from(action) {
         Ok(A::Noop) => r#"["no-op"]"#,
         Ok(A::Create) => r#"["create"]"#,
@@ -60,8 +70,15 @@ fn value_indexes(action: i32) -> (Option<usize>, Option<usize>) {
     }
 }
 
-fn action_reason(reason: i32) -> Result<Option<&'static str>, Error> {
+fn action_reason(reason: i32, dialect: Dialect) -> Result<Option<&'static str>, Error> {
     use proto::ResourceInstanceActionReason as R;
+    // Terraform's reasons are OpenTofu's 0-13; OpenTofu's 14-16 are not Terraform's.
+    if dialect == Dialect::Terraform && tf::ResourceInstanceActionReason::try_from(reason).is_err()
+    {
+        return Err(Error::invalid(format!(
+            "unsupported action reason {reason}"
+        )));
+    }
     Ok(Some(match R::try_from(reason) {
         Ok(R::None) => return Ok(None),
         Ok(R::ReplaceBecauseTainted) => "replace_because_tainted",
@@ -161,6 +178,7 @@ fn write_path(out: &mut String, steps: &[Step<'_>]) -> Result<(), Error> {
 /// Builds the document.
 pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<String, Error> {
     let p = &pf.plan;
+    let dialect = pf.dialect;
     let mut arena = Bump::new();
     let limit = pf.max_document_bytes;
     // About three bytes of JSON a byte of `tfplan`, never more than the document may hold.
@@ -203,15 +221,62 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         .collect();
     if !drift.is_empty() {
         key(&mut out, &mut first, "resource_drift");
-        resource_changes(&mut out, &drift, schemas, &mut arena, limit)
+        let drift: Vec<Listed<'_>> = drift.into_iter().map(|rc| (rc, None)).collect();
+        resource_changes(&mut out, &drift, dialect, schemas, &mut arena, limit)
             .map_err(|e| e.at("resource_drift"))?;
     }
     // Written even when empty (OpenTofu leaves it out then), so that the document is
     // recognisable as a plan whatever else it lacks.
-    let all: Vec<&proto::ResourceInstanceChange> = p.resource_changes.iter().collect();
+    let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
     key(&mut out, &mut first, "resource_changes");
-    resource_changes(&mut out, &all, schemas, &mut arena, limit)
+    resource_changes(&mut out, &all, dialect, schemas, &mut arena, limit)
         .map_err(|e| e.at("resource_changes"))?;
+    let extra = pf.terraform.as_ref();
+    if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
+        key(&mut out, &mut first, "deferred_changes");
+        let changes = deferred
+            .iter()
+            .map(|d| {
+                let rc = d
+                    .change
+                    .clone()
+                    .ok_or_else(|| Error::invalid("the resource change is missing"))?;
+                Ok((crate::dialect::resource_change(rc), d.deferred))
+            })
+            .collect::<Result<Vec<_>, Error>>()
+            .map_err(|e| e.at("deferred_changes"))?;
+        let listed: Vec<Listed<'_>> = changes
+            .iter()
+            .map(|(rc, d)| (rc, Some(deferred_reason(*d))))
+            .collect();
+        resource_changes(&mut out, &listed, dialect, schemas, &mut arena, limit)
+            .map_err(|e| e.at("deferred_changes"))?;
+    }
+    if let Some(deferred) = extra
+        .map(|t| &t.deferred_action_invocations)
+        .filter(|d| !d.is_empty())
+    {
+        key(&mut out, &mut first, "deferred_action_invocations");
+        out.push('[');
+        // In the file's order, as Terraform writes them.
+        for (i, d) in deferred.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let ai = d.action_invocation.as_ref().ok_or_else(|| {
+                Error::invalid("the action invocation is missing").at("deferred_action_invocations")
+            })?;
+            out.push_str("{\"reason\":");
+            string(&mut out, deferred_reason(d.deferred));
+            out.push_str(",\"action_invocation\":");
+            action_invocation(&mut out, ai, &arena)
+                .map_err(|e| e.at(&ai.addr).at("deferred_action_invocations"))?;
+            out.push('}');
+            arena.reset();
+            within(&out, limit)?;
+        }
+        out.push(']');
+    }
     if !p.output_changes.is_empty() {
         key(&mut out, &mut first, "output_changes");
         let mut outputs: Vec<&proto::OutputChange> = p.output_changes.iter().collect();
@@ -220,12 +285,30 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         let mut f = true;
         for oc in outputs {
             key(&mut out, &mut f, &oc.name);
-            output_change(&mut out, oc, &arena)
+            output_change(&mut out, oc, dialect, &arena)
                 .map_err(|e| e.at(format_args!("output_changes[{:?}]", oc.name)))?;
             arena.reset();
             within(&out, limit)?;
         }
         out.push('}');
+    }
+    if let Some(actions) = extra
+        .map(|t| &t.action_invocations)
+        .filter(|a| !a.is_empty())
+    {
+        key(&mut out, &mut first, "action_invocations");
+        out.push('[');
+        // In the file's order, as Terraform writes them.
+        for (i, ai) in actions.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            action_invocation(&mut out, ai, &arena)
+                .map_err(|e| e.at(&ai.addr).at("action_invocations"))?;
+            arena.reset();
+            within(&out, limit)?;
+        }
+        out.push(']');
     }
     if !p.relevant_attributes.is_empty() {
         key(&mut out, &mut first, "relevant_attributes");
@@ -290,7 +373,12 @@ fn within(out: &str, limit: u64) -> Result<(), Error> {
     Ok(())
 }
 
-fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Result<(), Error> {
+fn output_change(
+    out: &mut String,
+    oc: &proto::OutputChange,
+    dialect: Dialect,
+    arena: &Bump,
+) -> Result<(), Error> {
     let c = oc
         .change
         .as_ref()
@@ -313,7 +401,7 @@ fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Re
     let before = value(before_i, "before")?;
     let after = value(after_i, "after")?;
     out.push_str("{\"actions\":");
-    out.push_str(actions(c.action)?);
+    out.push_str(actions(c.action, dialect)?);
     out.push_str(",\"before\":");
     values::known(out, before).map_err(Error::invalid)?;
     let after_json = values::after(after).map_err(Error::invalid)?;
@@ -336,34 +424,51 @@ fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Re
     Ok(())
 }
 
+/// A resource change to list, with why it was deferred (`None` for a planned one).
+type Listed<'a> = (&'a proto::ResourceInstanceChange, Option<&'static str>);
+
+/// `deferred_changes` entries are `{"reason": ..., "resource_change": {...}}`, in the
+/// same order; a deleted data source is listed there too.
 fn resource_changes(
     out: &mut String,
-    changes: &[&proto::ResourceInstanceChange],
+    changes: &[Listed<'_>],
+    dialect: Dialect,
     schemas: Option<&ProgramCache>,
     arena: &mut Bump,
     limit: u64,
 ) -> Result<(), Error> {
-    let mut sorted: Vec<(Address<'_>, &proto::ResourceInstanceChange)> = changes
+    let mut sorted: Vec<(Address<'_>, Listed<'_>)> = changes
         .iter()
-        .map(|rc| Ok((Address::parse(&rc.addr)?, *rc)))
+        .map(|l| Ok((Address::parse(&l.0.addr)?, *l)))
         .collect::<Result<_, Error>>()?;
-    sorted.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.deposed_key.cmp(&y.deposed_key)));
+    sorted.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.0.deposed_key.cmp(&y.0.deposed_key)));
     out.push('[');
     let mut first = true;
-    for (addr, rc) in &sorted {
+    for (addr, (rc, deferred)) in &sorted {
         let c = rc
             .change
             .as_ref()
             .ok_or_else(|| Error::invalid("the change is missing").at(&rc.addr))?;
         // Data sources are "deleted" to clean up their state entries: not shown.
-        if addr.mode == address::Mode::Data && c.action == proto::Action::Delete as i32 {
+        if deferred.is_none()
+            && addr.mode == address::Mode::Data
+            && c.action == proto::Action::Delete as i32
+        {
             continue;
         }
         if !first {
             out.push(',');
         }
         first = false;
-        resource_change(out, addr, rc, c, schemas, arena).map_err(|e| e.at(&rc.addr))?;
+        if let Some(reason) = deferred {
+            out.push_str("{\"reason\":");
+            string(out, reason);
+            out.push_str(",\"resource_change\":");
+        }
+        resource_change(out, addr, rc, c, dialect, schemas, arena).map_err(|e| e.at(&rc.addr))?;
+        if deferred.is_some() {
+            out.push('}');
+        }
         // The change's values are written: their memory serves the next one.
         arena.reset();
         within(out, limit)?;
@@ -377,6 +482,7 @@ fn resource_change(
     addr: &Address<'_>,
     rc: &proto::ResourceInstanceChange,
     c: &proto::Change,
+    dialect: Dialect,
     schemas: Option<&ProgramCache>,
     arena: &Bump,
 ) -> Result<(), Error> {
@@ -404,6 +510,7 @@ fn resource_change(
     string(out, addr.name);
     match &addr.key {
         address::Key::None => {}
+        address::Key::Unknown => out.push_str(",\"index_unknown\":true"),
         address::Key::Int(i) => out.push_str(&format!(",\"index\":{i}")),
         address::Key::Str(s) => {
             out.push_str(",\"index\":");
@@ -413,7 +520,7 @@ fn resource_change(
     out.push_str(",\"provider_name\":");
     string(out, provider);
     out.push_str(",\"change\":{\"actions\":");
-    out.push_str(actions(c.action)?);
+    out.push_str(actions(c.action, dialect)?);
     change_values(out, addr, provider, c, schemas, arena)?;
     if !rc.required_replace.is_empty() {
         let programs = key_programs(&rc.required_replace)?;
@@ -429,9 +536,17 @@ fn resource_change(
     }
     if let Some(imp) = &c.importing {
         out.push_str(",\"importing\":{");
-        if !imp.id.is_empty() {
+        if imp.unknown {
+            out.push_str("\"unknown\":true");
+        } else if !imp.id.is_empty() {
             out.push_str("\"id\":");
             string(out, &imp.id);
+        } else if dialect == Dialect::Terraform {
+            // An import by identity (Terraform's `identity` argument of `import`).
+            if let Some(identity) = &imp.identity {
+                out.push_str("\"identity\":");
+                identity_value(out, identity, arena).map_err(|e| e.at("importing.identity"))?;
+            }
         }
         out.push('}');
     }
@@ -439,12 +554,25 @@ fn resource_change(
         out.push_str(",\"generated_config\":");
         string(out, &c.generated_config);
     }
+    if dialect == Dialect::Terraform {
+        for (name, v) in [
+            ("before_identity", &c.before_identity),
+            ("after_identity", &c.after_identity),
+        ] {
+            if let Some(v) = v {
+                out.push_str(",\"");
+                out.push_str(name);
+                out.push_str("\":");
+                identity_value(out, v, arena).map_err(|e| e.at(name))?;
+            }
+        }
+    }
     out.push('}');
     if !rc.deposed_key.is_empty() {
         out.push_str(",\"deposed\":");
         string(out, &rc.deposed_key);
     }
-    if let Some(reason) = action_reason(rc.action_reason)? {
+    if let Some(reason) = action_reason(rc.action_reason, dialect)? {
         out.push_str(",\"action_reason\":");
         string(out, reason);
     }
@@ -651,6 +779,12 @@ fn checks(out: &mut String, results: &[proto::CheckResults]) -> Result<(), Error
                 if kind == "resource" {
                     match &oaddr.key {
                         address::Key::None => {}
+                        address::Key::Unknown => {
+                            return Err(Error::invalid(format!(
+                                "a check result for {:?}, whose instance key is unknown",
+                                o.object_addr
+                            )));
+                        }
                         address::Key::Int(n) => out.push_str(&format!(",\"instance_key\":{n}")),
                         address::Key::Str(k) => {
                             out.push_str(",\"instance_key\":");
@@ -697,4 +831,147 @@ fn change_value<'a>(
     };
     let value = decode(program, v, arena).map_err(|e| e.at(which))?;
     Ok((value, program.ty().to_ty(arena)))
+}
+
+/// A resource identity (before, after, or the one imported), decoded with the type its
+/// MessagePack implies (the provider's identity schema gives the same: identities hold
+/// strings, numbers and bools).
+fn identity_value(out: &mut String, v: &proto::DynamicValue, arena: &Bump) -> Result<(), Error> {
+    let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
+        .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))?;
+    let program = Program::compile(&ty);
+    let value = decode(&program, v, arena)?;
+    values::known(out, value).map_err(Error::invalid)
+}
+
+/// Terraform's name of a deferral reason (`unknown` for one it does not know).
+fn deferred_reason(d: Option<tf::Deferred>) -> &'static str {
+    use tf::DeferredReason as R;
+    match d.map(|d| R::try_from(d.reason)) {
+        Some(Ok(R::InstanceCountUnknown)) => "instance_count_unknown",
+        Some(Ok(R::ResourceConfigUnknown)) => "resource_config_unknown",
+        Some(Ok(R::ProviderConfigUnknown)) => "provider_config_unknown",
+        Some(Ok(R::AbsentPrereq)) => "absent_prereq",
+        Some(Ok(R::DeferredPrereq)) => "deferred_prereq",
+        _ => "unknown",
+    }
+}
+
+/// An action invocation as Terraform's `show -json` writes it: address, type and name,
+/// its configuration (unknown parts left out, as `after` is), which of it is unknown and
+/// which sensitive (the paths the plan records), its provider and its trigger.
+fn action_invocation(
+    out: &mut String,
+    ai: &tf::ActionInvocation,
+    arena: &Bump,
+) -> Result<(), Error> {
+    let provider = address::provider_name(&ai.provider).ok_or_else(|| {
+        Error::invalid(format!(
+            "invalid provider configuration address {:?}",
+            ai.provider
+        ))
+    })?;
+    // `[module.a.]action.TYPE.NAME[KEY]`
+    let local = match ai.addr.rfind("action.") {
+        Some(i) if i == 0 || ai.addr[..i].ends_with('.') => &ai.addr[i + "action.".len()..],
+        _ => {
+            return Err(Error::invalid(format!(
+                "invalid action address {:?}",
+                ai.addr
+            )));
+        }
+    };
+    let (type_name, rest) = local
+        .split_once('.')
+        .ok_or_else(|| Error::invalid(format!("invalid action address {:?}", ai.addr)))?;
+    let name = rest.split('[').next().unwrap_or(rest);
+    out.push_str("{\"address\":");
+    string(out, &ai.addr);
+    out.push_str(",\"type\":");
+    string(out, type_name);
+    out.push_str(",\"name\":");
+    string(out, name);
+    if let Some(v) = &ai.config_value {
+        let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
+            .map_err(|e| Error::invalid(format!("the value does not decode: {e}")).at("config"))?;
+        let program = Program::compile(&ty);
+        let value = decode(&program, v, arena).map_err(|e| e.at("config"))?;
+        let programs = key_programs(&ai.sensitive_config_paths)?;
+        let marks = marks(&ai.sensitive_config_paths, &programs, arena)?;
+        out.push_str(",\"config_values\":");
+        match values::after(value).map_err(|e| Error::invalid(e).at("config"))? {
+            Some(a) => out.push_str(&a),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"config_sensitive\":");
+        Sensitive { marks: &marks }.write(
+            out,
+            value,
+            program.ty().to_ty(arena),
+            Schema::None,
+            false,
+        );
+        out.push_str(",\"config_unknown\":");
+        values::unknown_as_bool(out, value);
+    }
+    out.push_str(",\"provider_name\":");
+    string(out, provider);
+    match &ai.trigger {
+        Some(tf::action_invocation::Trigger::LifecycleTrigger(t)) => {
+            use tf::ActionTriggerEvent as E;
+            let event = match E::try_from(t.event) {
+                Ok(E::Invalid) => "EventUnknown",
+                Ok(E::BeforeCreate) => "BeforeCreate",
+                Ok(E::AfterCreate) => "AfterCreate",
+                Ok(E::BeforeUpdate) => "BeforeUpdate",
+                Ok(E::AfterUpdate) => "AfterUpdate",
+                Ok(E::BeforeDestroy) => "BeforeDestroy",
+                Ok(E::AfterDestroy) => "AfterDestroy",
+                Ok(E::Invoke) => "Invoke",
+                Err(_) => {
+                    return Err(Error::invalid(format!(
+                        "unsupported action trigger event {}",
+                        t.event
+                    )));
+                }
+            };
+            let on_failure = match tf::ActionOnFailure::try_from(t.on_failure) {
+                Ok(tf::ActionOnFailure::Halt) => "ActionOnFailureHalt",
+                Ok(tf::ActionOnFailure::Taint) => "ActionOnFailureTaint",
+                Ok(tf::ActionOnFailure::Continue) => "ActionOnFailureContinue",
+                Err(_) => {
+                    return Err(Error::invalid(format!(
+                        "unsupported action on_failure {}",
+                        t.on_failure
+                    )));
+                }
+            };
+            out.push_str(",\"lifecycle_action_trigger\":{");
+            let mut first = true;
+            if !t.triggering_resource_addr.is_empty() {
+                key(out, &mut first, "triggering_resource_address");
+                string(out, &t.triggering_resource_addr);
+            }
+            key(out, &mut first, "action_trigger_event");
+            string(out, event);
+            key(out, &mut first, "action_trigger_block_index");
+            out.push_str(&t.action_trigger_block_index.to_string());
+            key(out, &mut first, "actions_list_index");
+            out.push_str(&t.actions_list_index.to_string());
+            key(out, &mut first, "on_failure");
+            string(out, on_failure);
+            out.push('}');
+        }
+        Some(tf::action_invocation::Trigger::InvokeTrigger(t)) => {
+            out.push_str(",\"invoke_action_trigger\":{");
+            if !t.calling_resource_addr.is_empty() {
+                out.push_str("\"calling_resource_address\":");
+                string(out, &t.calling_resource_addr);
+            }
+            out.push('}');
+        }
+        None => return Err(Error::invalid("the action invocation has no trigger")),
+    }
+    out.push('}');
+    Ok(())
 }
