@@ -11,6 +11,7 @@
 //! the rule.
 
 use crate::budget::varint;
+use crate::error::Error;
 use crate::proto;
 use crate::proto::terraform as tf;
 
@@ -194,7 +195,7 @@ pub struct TerraformPlan {
     /// result (field 22).
     pub function_results: Vec<tf::FunctionResult>,
     /// The resource instance changes left for a later plan, each with why (field 27).
-    pub deferred_changes: Vec<tf::DeferredChange>,
+    pub deferred_changes: Vec<DeferredChange>,
     /// The action invocations left for a later plan (field 31).
     pub deferred_action_invocations: Vec<tf::DeferredActionInvocation>,
     /// The action invocations the plan makes (field 30).
@@ -205,11 +206,41 @@ pub struct TerraformPlan {
     pub state_store: Option<tf::StateStore>,
 }
 
+/// A resource instance change Terraform left for a later plan.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct DeferredChange {
+    /// Why: a [`proto::terraform::DeferredReason`] number (0, invalid, when the file gives
+    /// none).
+    pub reason: i32,
+    /// The change, in the types of [`proto::Plan::resource_changes`] (read as they are).
+    /// Its address may have unknown instance keys (`aws_instance.a[*]`).
+    pub change: proto::ResourceInstanceChange,
+}
+
 /// Splits a Terraform plan into the fields both dialects share, in OpenTofu's types, and
 /// Terraform's own. Nothing is dropped: a change's action keeps its number (Terraform's
 /// 9 is create-then-forget: [`crate::Planfile::dialect`] says how to read it), and an
 /// import's `unknown` flag goes to [`proto::Importing::unknown`].
-pub(crate) fn split(p: tf::Plan) -> (proto::Plan, TerraformPlan) {
+///
+/// # Errors
+///
+/// A deferred change without its resource change (Terraform refuses it too).
+pub(crate) fn split(p: tf::Plan) -> Result<(proto::Plan, TerraformPlan), Error> {
+    let deferred_changes = p
+        .deferred_changes
+        .into_iter()
+        .map(|d| {
+            let change = d.change.ok_or_else(|| {
+                Error::invalid("a deferred change without its resource change")
+                    .at("deferred_changes")
+            })?;
+            Ok(DeferredChange {
+                reason: d.deferred.map_or(0, |d| d.reason),
+                change: resource_change(change),
+            })
+        })
+        .collect::<Result<_, Error>>()?;
     let plan = proto::Plan {
         version: p.version,
         ui_mode: p.ui_mode,
@@ -240,17 +271,17 @@ pub(crate) fn split(p: tf::Plan) -> (proto::Plan, TerraformPlan) {
         complete: p.complete,
         apply_time_variables: p.apply_time_variables,
         function_results: p.function_results,
-        deferred_changes: p.deferred_changes,
+        deferred_changes,
         deferred_action_invocations: p.deferred_action_invocations,
         action_invocations: p.action_invocations,
         action_target_addrs: p.action_target_addrs,
         state_store: p.state_store,
     };
-    (plan, extra)
+    Ok((plan, extra))
 }
 
 /// A Terraform resource instance change in OpenTofu's types (see [`split`]).
-pub(crate) fn resource_change(rc: tf::ResourceInstanceChange) -> proto::ResourceInstanceChange {
+fn resource_change(rc: tf::ResourceInstanceChange) -> proto::ResourceInstanceChange {
     proto::ResourceInstanceChange {
         addr: rc.addr,
         prev_run_addr: rc.prev_run_addr,

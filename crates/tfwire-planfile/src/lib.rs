@@ -38,9 +38,15 @@
 //! A plan file is a ZIP archive: `tfplan` (a protobuf `Plan` message, format
 //! [`FORMAT_VERSION`]), `tfstate` and `tfstate-prev` (the prior state, and the state before
 //! refresh, as raw `.tfstate` JSON: [`Planfile::state`]), `.terraform.lock.hcl` and the
-//! configuration snapshot under `tfconfig/`. The protobuf schema is OpenTofu v1.12.6's
-//! `planfile.proto` (in `proto/`, MPL-2.0), compiled at build time by protox and
-//! prost-build (pure Rust: no `protoc`).
+//! configuration snapshot under `tfconfig/`. OpenTofu and Terraform write the same members
+//! and the same format version, but two dialects of `tfplan` that give some field numbers
+//! different meanings; [`Planfile::dialect`] tells which from the file itself ([`Dialect`]
+//! has the rule and where it can be wrong). OpenTofu's is decoded with OpenTofu v1.12.6's
+//! `planfile.proto` (in `proto/`, MPL-2.0), Terraform's with tfwire's own description of
+//! it, `proto/terraform.proto`, both compiled at build time by protox and prost-build (pure
+//! Rust: no `protoc`). A Terraform plan is read into the same types ([`Planfile::plan`]),
+//! with Terraform's own fields (deferred changes, action invocations, provider-function
+//! results, apply-time variables, the state store) in [`Planfile::terraform`].
 //!
 //! Values inside are `DynamicValue` MessagePack, decoded by `tfwire`: outputs and variables
 //! as `dynamic` (always), resource values with the provider schemas when they are given.
@@ -61,9 +67,20 @@
 //! declares sensitive**: read values for display with the schemas. Everything a summary
 //! needs is exact either way.
 //!
+//! For a Terraform plan the document also has what `terraform show -json` adds:
+//! `applyable` and `complete`, `deferred_changes` (each `{"reason", "resource_change"}`,
+//! `index_unknown` for an instance key not known yet), `action_invocations` and
+//! `deferred_action_invocations`, a change's `before_identity`/`after_identity`, an
+//! import's `identity` or `unknown`, and the actions `["create","forget"]`. Identities and
+//! action configurations are decoded with the type their MessagePack implies, with or
+//! without schemas (tfwire's schemas have no identity or action schemas; identities hold
+//! strings, numbers and bools, so the JSON is the same), and an action's
+//! `config_sensitive` holds the paths the plan records.
+//!
 //! Always left out, since they need the configuration (HCL) or the state decoded with
 //! schemas: `configuration`, `planned_values`, `prior_state`, the defaults of
-//! variables the plan did not set, import identities and before/after identities.
+//! variables the plan did not set, and OpenTofu's import identities and before/after
+//! identities.
 //!
 //! # What protects the caller
 //!
@@ -79,7 +96,9 @@
 //! The `tfplan` member is then charged against [`Config::max_nodes`] (2^26 nodes of 8 bytes
 //! by default, 512 MiB) in one pass over its protobuf wire format before prost decodes it:
 //! its own bytes, and the memory every message, repeated entry, map entry and string it
-//! holds will take once decoded; a few kilobytes of deflated protobuf holding millions of
+//! holds will take once decoded (in the dialect it is written in: Terraform's deferred
+//! changes, action invocations and function results are counted as OpenTofu's lists are);
+//! a few kilobytes of deflated protobuf holding millions of
 //! empty entries are refused ([`ErrorKind::TooManyNodes`]) before anything is allocated
 //! for them. [`Planfile::to_json`] writes at most [`Config::max_inflated_bytes`] of JSON
 //! ([`ErrorKind::DocumentTooLarge`]), and decodes one change's values at a time.
@@ -95,7 +114,7 @@ mod show;
 mod values;
 
 pub use container::looks_encrypted;
-pub use dialect::{Dialect, TerraformPlan};
+pub use dialect::{DeferredChange, Dialect, TerraformPlan};
 pub use error::{Error, ErrorKind};
 pub use values::write_show_json;
 
@@ -238,7 +257,7 @@ impl Planfile {
                 budget::check(&members.tfplan, budget::TERRAFORM_PLAN, config.max_nodes)?;
                 let plan = <proto::terraform::Plan as prost::Message>::decode(&members.tfplan[..])
                     .map_err(protobuf)?;
-                let (plan, extra) = dialect::split(plan);
+                let (plan, extra) = dialect::split(plan)?;
                 (plan, Some(extra))
             }
         };

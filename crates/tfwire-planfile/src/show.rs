@@ -234,20 +234,9 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
     let extra = pf.terraform.as_ref();
     if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
         key(&mut out, &mut first, "deferred_changes");
-        let changes = deferred
+        let listed: Vec<Listed<'_>> = deferred
             .iter()
-            .map(|d| {
-                let rc = d
-                    .change
-                    .clone()
-                    .ok_or_else(|| Error::invalid("the resource change is missing"))?;
-                Ok((crate::dialect::resource_change(rc), d.deferred))
-            })
-            .collect::<Result<Vec<_>, Error>>()
-            .map_err(|e| e.at("deferred_changes"))?;
-        let listed: Vec<Listed<'_>> = changes
-            .iter()
-            .map(|(rc, d)| (rc, Some(deferred_reason(*d))))
+            .map(|d| (&d.change, Some(deferred_reason(d.reason))))
             .collect();
         resource_changes(&mut out, &listed, dialect, schemas, &mut arena, limit)
             .map_err(|e| e.at("deferred_changes"))?;
@@ -267,7 +256,10 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
                 Error::invalid("the action invocation is missing").at("deferred_action_invocations")
             })?;
             out.push_str("{\"reason\":");
-            string(&mut out, deferred_reason(d.deferred));
+            string(
+                &mut out,
+                deferred_reason(d.deferred.map_or(0, |d| d.reason)),
+            );
             out.push_str(",\"action_invocation\":");
             action_invocation(&mut out, ai, &arena)
                 .map_err(|e| e.at(&ai.addr).at("deferred_action_invocations"))?;
@@ -845,14 +837,14 @@ fn identity_value(out: &mut String, v: &proto::DynamicValue, arena: &Bump) -> Re
 }
 
 /// Terraform's name of a deferral reason (`unknown` for one it does not know).
-fn deferred_reason(d: Option<tf::Deferred>) -> &'static str {
+fn deferred_reason(reason: i32) -> &'static str {
     use tf::DeferredReason as R;
-    match d.map(|d| R::try_from(d.reason)) {
-        Some(Ok(R::InstanceCountUnknown)) => "instance_count_unknown",
-        Some(Ok(R::ResourceConfigUnknown)) => "resource_config_unknown",
-        Some(Ok(R::ProviderConfigUnknown)) => "provider_config_unknown",
-        Some(Ok(R::AbsentPrereq)) => "absent_prereq",
-        Some(Ok(R::DeferredPrereq)) => "deferred_prereq",
+    match R::try_from(reason) {
+        Ok(R::InstanceCountUnknown) => "instance_count_unknown",
+        Ok(R::ResourceConfigUnknown) => "resource_config_unknown",
+        Ok(R::ProviderConfigUnknown) => "provider_config_unknown",
+        Ok(R::AbsentPrereq) => "absent_prereq",
+        Ok(R::DeferredPrereq) => "deferred_prereq",
         _ => "unknown",
     }
 }
@@ -974,4 +966,220 @@ fn action_invocation(
     }
     out.push('}');
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect;
+    use serde_json::{Value as J, json};
+
+    const PROVIDER: &str = r#"provider["terraform.io/builtin/terraform"]"#;
+
+    fn dv(msgpack: &[u8]) -> Option<proto::DynamicValue> {
+        Some(proto::DynamicValue {
+            msgpack: msgpack.to_vec(),
+        })
+    }
+
+    /// `{"id": "abc"}`
+    const ID_ABC: &[u8] = &[0x81, 0xa2, b'i', b'd', 0xa3, b'a', b'b', b'c'];
+    /// `{"id": <unknown>}`
+    const ID_UNKNOWN: &[u8] = &[0x81, 0xa2, b'i', b'd', 0xd4, 0, 0];
+
+    fn document_of(p: tf::Plan) -> J {
+        let (plan, extra) = dialect::split(p).unwrap();
+        let pf = Planfile {
+            plan,
+            dialect: Dialect::Terraform,
+            terraform: Some(extra),
+            state: None,
+            prev_state: None,
+            lock_file: None,
+            config_files: Vec::new(),
+            tfplan_len: 0,
+            max_document_bytes: 1 << 20,
+        };
+        serde_json::from_str(&document(&pf, None).unwrap()).unwrap()
+    }
+
+    fn change(action: tf::Action, values: &[&[u8]]) -> tf::Change {
+        tf::Change {
+            action: action as i32,
+            values: values.iter().map(|v| dv(v).unwrap()).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// The members Terraform's `jsonplan` writes for a deferred change, an import by
+    /// identity or with an unknown id, and identities before and after.
+    #[test]
+    fn deferred_changes_imports_and_identities_as_terraform_writes_them() {
+        let mut deferred = change(tf::Action::Create, &[ID_UNKNOWN]);
+        deferred.importing = Some(tf::Importing {
+            unknown: true,
+            ..Default::default()
+        });
+        let mut imported = change(tf::Action::Noop, &[ID_ABC]);
+        imported.importing = Some(tf::Importing {
+            identity: dv(ID_ABC),
+            ..Default::default()
+        });
+        let mut updated = change(tf::Action::Update, &[ID_ABC, ID_ABC]);
+        updated.before_identity = dv(ID_ABC);
+        updated.after_identity = dv(ID_ABC);
+        let rc = |addr: &str, c: tf::Change| tf::ResourceInstanceChange {
+            addr: addr.into(),
+            provider: PROVIDER.into(),
+            change: Some(c),
+            ..Default::default()
+        };
+        let doc = document_of(tf::Plan {
+            version: 3,
+            complete: false,
+            resource_changes: vec![
+                rc("terraform_data.b", imported),
+                rc("terraform_data.c", updated),
+            ],
+            deferred_changes: vec![tf::DeferredChange {
+                deferred: Some(tf::Deferred {
+                    reason: tf::DeferredReason::InstanceCountUnknown as i32,
+                }),
+                change: Some(rc("terraform_data.a[*]", deferred)),
+            }],
+            ..Default::default()
+        });
+        let d = &doc["deferred_changes"][0];
+        assert_eq!(d["reason"], "instance_count_unknown");
+        let rc = &d["resource_change"];
+        assert_eq!(rc["address"], "terraform_data.a[*]");
+        assert_eq!(rc["index_unknown"], true);
+        assert!(rc.get("index").is_none());
+        assert_eq!(rc["change"]["importing"], json!({"unknown": true}));
+        assert_eq!(rc["change"]["after_unknown"], json!({"id": true}));
+        let changes = &doc["resource_changes"];
+        assert_eq!(
+            changes[0]["change"]["importing"],
+            json!({"identity": {"id": "abc"}})
+        );
+        assert!(changes[0]["change"].get("before_identity").is_none());
+        assert_eq!(
+            changes[1]["change"]["before_identity"],
+            json!({"id": "abc"})
+        );
+        assert_eq!(changes[1]["change"]["after_identity"], json!({"id": "abc"}));
+        assert_eq!(
+            (&doc["applyable"], &doc["complete"]),
+            (&json!(false), &json!(false))
+        );
+    }
+
+    /// `action_invocations` and `deferred_action_invocations`, with Terraform's names of
+    /// trigger events and failure modes (their Go `String()` forms).
+    #[test]
+    fn action_invocations_as_terraform_writes_them() {
+        let lifecycle = tf::ActionInvocation {
+            addr: "module.m.action.tfwire_notify.n[0]".into(),
+            provider: PROVIDER.into(),
+            config_value: dv(ID_UNKNOWN),
+            sensitive_config_paths: Vec::new(),
+            trigger: Some(tf::action_invocation::Trigger::LifecycleTrigger(
+                tf::LifecycleTrigger {
+                    triggering_resource_addr: "module.m.terraform_data.t".into(),
+                    event: tf::ActionTriggerEvent::AfterCreate as i32,
+                    action_trigger_block_index: 1,
+                    actions_list_index: 2,
+                    on_failure: tf::ActionOnFailure::Continue as i32,
+                },
+            )),
+        };
+        let invoked = tf::ActionInvocation {
+            addr: "action.tfwire_notify.cli".into(),
+            provider: PROVIDER.into(),
+            config_value: dv(ID_ABC),
+            sensitive_config_paths: vec![proto::Path {
+                steps: vec![proto::path::Step {
+                    selector: Some(proto::path::step::Selector::AttributeName("id".into())),
+                }],
+            }],
+            trigger: Some(tf::action_invocation::Trigger::InvokeTrigger(
+                tf::InvokeTrigger::default(),
+            )),
+        };
+        let doc = document_of(tf::Plan {
+            version: 3,
+            applyable: true,
+            complete: true,
+            action_invocations: vec![lifecycle, invoked.clone()],
+            deferred_action_invocations: vec![tf::DeferredActionInvocation {
+                deferred: Some(tf::Deferred {
+                    reason: tf::DeferredReason::DeferredPrereq as i32,
+                }),
+                action_invocation: Some(invoked),
+            }],
+            ..Default::default()
+        });
+        assert_eq!(
+            doc["action_invocations"],
+            json!([
+                {
+                    "address": "module.m.action.tfwire_notify.n[0]",
+                    "type": "tfwire_notify",
+                    "name": "n",
+                    "config_values": {},
+                    "config_sensitive": {},
+                    "config_unknown": {"id": true},
+                    "provider_name": "terraform.io/builtin/terraform",
+                    "lifecycle_action_trigger": {
+                        "triggering_resource_address": "module.m.terraform_data.t",
+                        "action_trigger_event": "AfterCreate",
+                        "action_trigger_block_index": 1,
+                        "actions_list_index": 2,
+                        "on_failure": "ActionOnFailureContinue"
+                    }
+                },
+                {
+                    "address": "action.tfwire_notify.cli",
+                    "type": "tfwire_notify",
+                    "name": "cli",
+                    "config_values": {"id": "abc"},
+                    "config_sensitive": {"id": true},
+                    "config_unknown": {},
+                    "provider_name": "terraform.io/builtin/terraform",
+                    "invoke_action_trigger": {}
+                }
+            ])
+        );
+        assert_eq!(
+            doc["deferred_action_invocations"][0]["reason"],
+            "deferred_prereq"
+        );
+        assert_eq!(
+            doc["deferred_action_invocations"][0]["action_invocation"],
+            doc["action_invocations"][1]
+        );
+    }
+
+    #[test]
+    fn each_dialect_has_its_own_action_numbers_and_reasons() {
+        assert_eq!(
+            actions(9, Dialect::Terraform).unwrap(),
+            r#"["create","forget"]"#
+        );
+        assert!(actions(9, Dialect::OpenTofu).is_err());
+        assert_eq!(
+            actions(10, Dialect::OpenTofu).unwrap(),
+            r#"["forget","create"]"#
+        );
+        assert!(actions(10, Dialect::Terraform).is_err());
+        assert!(action_reason(14, Dialect::Terraform).is_err());
+        assert_eq!(
+            action_reason(14, Dialect::OpenTofu).unwrap(),
+            Some("delete_because_enabled_false")
+        );
+        assert_eq!(
+            action_reason(13, Dialect::Terraform).unwrap(),
+            Some("read_because_check_nested")
+        );
+    }
 }
