@@ -112,10 +112,9 @@ fn nested(b: &[u8], change: u64, reason: u64, ev: &mut Evidence) {
     while let Some((number, wire, body)) = next_field(b, &mut at) {
         if number == change && wire == 2 {
             in_change(body, ev);
-        } else if reason != 0 && number == reason && wire == 0 {
-            if (14..=16).contains(&scalar(body)) {
-                ev.opentofu = true;
-            }
+        } else if reason != 0 && number == reason && wire == 0 && (14..=16).contains(&scalar(body))
+        {
+            ev.opentofu = true;
         }
     }
 }
