@@ -863,20 +863,7 @@ fn action_invocation(
             ai.provider
         ))
     })?;
-    // `[module.a.]action.TYPE.NAME[KEY]`
-    let local = match ai.addr.rfind("action.") {
-        Some(i) if i == 0 || ai.addr[..i].ends_with('.') => &ai.addr[i + "action.".len()..],
-        _ => {
-            return Err(Error::invalid(format!(
-                "invalid action address {:?}",
-                ai.addr
-            )));
-        }
-    };
-    let (type_name, rest) = local
-        .split_once('.')
-        .ok_or_else(|| Error::invalid(format!("invalid action address {:?}", ai.addr)))?;
-    let name = rest.split('[').next().unwrap_or(rest);
+    let (type_name, name) = address::action_parts(&ai.addr)?;
     out.push_str("{\"address\":");
     string(out, &ai.addr);
     out.push_str(",\"type\":");
@@ -911,16 +898,15 @@ fn action_invocation(
     match &ai.trigger {
         Some(tf::action_invocation::Trigger::LifecycleTrigger(t)) => {
             use tf::ActionTriggerEvent as E;
+            // Terraform refuses a lifecycle trigger with no event or `Invoke`.
             let event = match E::try_from(t.event) {
-                Ok(E::Invalid) => "EventUnknown",
                 Ok(E::BeforeCreate) => "BeforeCreate",
                 Ok(E::AfterCreate) => "AfterCreate",
                 Ok(E::BeforeUpdate) => "BeforeUpdate",
                 Ok(E::AfterUpdate) => "AfterUpdate",
                 Ok(E::BeforeDestroy) => "BeforeDestroy",
                 Ok(E::AfterDestroy) => "AfterDestroy",
-                Ok(E::Invoke) => "Invoke",
-                Err(_) => {
+                Ok(E::Invalid | E::Invoke) | Err(_) => {
                     return Err(Error::invalid(format!(
                         "unsupported action trigger event {}",
                         t.event
@@ -988,8 +974,12 @@ mod tests {
     const ID_UNKNOWN: &[u8] = &[0x81, 0xa2, b'i', b'd', 0xd4, 0, 0];
 
     fn document_of(p: tf::Plan) -> J {
+        serde_json::from_str(&document(&planfile_of(p), None).unwrap()).unwrap()
+    }
+
+    fn planfile_of(p: tf::Plan) -> Planfile {
         let (plan, extra) = dialect::split(p).unwrap();
-        let pf = Planfile {
+        Planfile {
             plan,
             dialect: Dialect::Terraform,
             terraform: Some(extra),
@@ -999,8 +989,7 @@ mod tests {
             config_files: Vec::new(),
             tfplan_len: 0,
             max_document_bytes: 1 << 20,
-        };
-        serde_json::from_str(&document(&pf, None).unwrap()).unwrap()
+        }
     }
 
     fn change(action: tf::Action, values: &[&[u8]]) -> tf::Change {
@@ -1153,6 +1142,24 @@ mod tests {
         assert_eq!(
             doc["deferred_action_invocations"][0]["reason"],
             "deferred_prereq"
+        );
+        // A lifecycle trigger without an event: refused, as Terraform refuses it.
+        let no_event = tf::Plan {
+            action_invocations: vec![tf::ActionInvocation {
+                addr: "action.t.n".into(),
+                provider: PROVIDER.into(),
+                trigger: Some(tf::action_invocation::Trigger::LifecycleTrigger(
+                    tf::LifecycleTrigger::default(),
+                )),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        assert_eq!(
+            document(&planfile_of(no_event), None)
+                .unwrap_err()
+                .to_string(),
+            "action_invocations: action.t.n: unsupported action trigger event 0"
         );
         assert_eq!(
             doc["deferred_action_invocations"][0]["action_invocation"],
