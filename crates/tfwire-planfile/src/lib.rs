@@ -1,5 +1,6 @@
-//! Reads OpenTofu (and Terraform) binary plan files — what `tofu plan -out=FILE` writes —
-//! without OpenTofu, a working directory or provider plugins.
+//! Reads OpenTofu and Terraform binary plan files — what `tofu plan -out=FILE` and
+//! `terraform plan -out=FILE` write, each in its own dialect of the format — without either
+//! client, a working directory or provider plugins.
 //!
 //! ```
 //! use tfwire_planfile::Planfile;
