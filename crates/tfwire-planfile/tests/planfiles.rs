@@ -261,6 +261,16 @@ fn terraform_fields_are_read() {
         assert_eq!((r.key.len(), r.result.len()), (32, 32));
     }
     assert!(functions.plan.ephemeral_variables.is_empty());
+    // Read as OpenTofu's dialect, the same member is refused: why the dialect is told first.
+    let bytes = std::fs::read(dir.join("functions/plan.tfplan")).unwrap();
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut tfplan = Vec::new();
+    std::io::Read::read_to_end(&mut zip.by_name("tfplan").unwrap(), &mut tfplan).unwrap();
+    let err = <tfwire_planfile::proto::Plan as prost::Message>::decode(&tfplan[..]).unwrap_err();
+    assert!(
+        err.to_string().contains("Plan.ephemeral_variables"),
+        "{err}"
+    );
     assert!(tf.applyable && tf.complete);
 
     // An errored plan has neither `applyable` nor `complete` (both false): Terraform's by
