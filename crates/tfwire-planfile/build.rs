@@ -1,4 +1,5 @@
-//! Generates the `tfplan` protobuf types from `proto/planfile.proto` with protox (a pure-Rust
+//! Generates the `tfplan` protobuf types from `proto/planfile.proto` (OpenTofu's dialect)
+//! and `proto/terraform.proto` (Terraform's) with protox (a pure-Rust
 //! protobuf compiler, so no `protoc` is needed) and prost-build, into `OUT_DIR`; and, from the
 //! same descriptors, the wire table the element budget walks (`wire_table.rs`: every message,
 //! its fields' numbers and kinds, and the size of its generated Rust type).
@@ -13,13 +14,19 @@ const LABEL_REPEATED: i32 = 3;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto/planfile.proto");
-    let descriptors = protox::compile(["planfile.proto"], ["proto"])?;
+    println!("cargo:rerun-if-changed=proto/terraform.proto");
+    let descriptors = protox::compile(["planfile.proto", "terraform.proto"], ["proto"])?;
 
     // Every message with its full name (`.tfplan.Plan.resource_attr`), its Rust path and
     // whether it is a map entry (which has no Rust type: its size is its fields').
     let mut messages = Vec::new();
     for file in &descriptors.file {
         let package = file.package.clone().unwrap_or_default();
+        // `tfplan` is `crate::proto`, `tfplan.terraform` is `crate::proto::terraform`.
+        let module = package
+            .split('.')
+            .skip(1)
+            .fold("crate::proto".to_string(), |m, p| format!("{m}::{p}"));
         let mut stack: Vec<(String, String, &_)> = file
             .message_type
             .iter()
@@ -27,7 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let name = m.name.clone().unwrap_or_default();
                 (
                     format!(".{package}.{name}"),
-                    format!("crate::proto::{}", camel(&name)),
+                    format!("{module}::{}", camel(&name)),
                     m,
                 )
             })
@@ -99,13 +106,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         writeln!(table, "] }}, // {i}")?;
     }
     let root = index(".tfplan.Plan").ok_or("no message tfplan.Plan")?;
+    let terraform_root =
+        index(".tfplan.terraform.Plan").ok_or("no message tfplan.terraform.Plan")?;
     let out = format!(
         "/// The size in memory of each message's decoded form, by index.\n\
          pub(crate) static MESSAGE_SIZES: [usize; {n}] = [\n{sizes}];\n\n\
          /// Every message of `planfile.proto`, by index.\n\
          pub(crate) static MESSAGES: [Message; {n}] = [\n{table}];\n\n\
-         /// The index of `tfplan.Plan`.\n\
-         pub(crate) const PLAN: usize = {root};\n",
+         /// The index of `tfplan.Plan` (OpenTofu's dialect).\n\
+         pub(crate) const PLAN: usize = {root};\n\n\
+         /// The index of `tfplan.terraform.Plan` (Terraform's dialect).\n\
+         pub(crate) const TERRAFORM_PLAN: usize = {terraform_root};\n",
         n = messages.len()
     );
     let dir = std::env::var("OUT_DIR")?;

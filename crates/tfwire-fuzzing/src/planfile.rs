@@ -68,6 +68,8 @@ pub fn planfile(data: &[u8]) {
         pf.prev_state(),
         pf.lock_file(),
         pf.config_files(),
+        pf.dialect(),
+        pf.terraform(),
     );
     let bare = pf.to_json(None);
     let typed = pf.to_json(Some(schemas()));

@@ -109,8 +109,8 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
         }
     }
     // Plan files: each whole, and its `tfplan` message alone (wrapped by the check), and
-    // the invalid and hostile files.
-    for folder in ["planfiles", "planfiles-invalid"] {
+    // the invalid and hostile files; Terraform's too (its dialect of the format).
+    for folder in ["planfiles", "planfiles-invalid", "real-client-terraform"] {
         let mut files = Vec::new();
         walk(&corpus.join(folder), &mut files)?;
         files.sort();

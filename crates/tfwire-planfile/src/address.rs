@@ -11,15 +11,19 @@ pub(crate) enum Key {
     None,
     Int(i64),
     Str(String),
+    /// `[*]`: a key not known yet (Terraform's deferred changes, `index_unknown`).
+    Unknown,
 }
 
 impl Key {
-    /// OpenTofu's order: no key, then integers (numerically), then strings (bytewise).
+    /// OpenTofu's order: no key, then integers (numerically), then strings (bytewise), then
+    /// unknown keys.
     fn cmp(&self, other: &Key) -> Ordering {
         let rank = |k: &Key| match k {
             Key::None => 0,
             Key::Int(_) => 1,
             Key::Str(_) => 2,
+            Key::Unknown => 3,
         };
         match (self, other) {
             (Key::Int(a), Key::Int(b)) => a.cmp(b),
@@ -131,6 +135,28 @@ impl<'a> Address<'a> {
     }
 }
 
+/// The type and name of an action instance address (`module.a[0].action.TYPE.NAME[KEY]`).
+pub(crate) fn action_parts(text: &str) -> Result<(&str, &str), Error> {
+    let bad = |why: &str| Error::invalid(format!("invalid action address {text:?}: {why}"));
+    let mut rest = text;
+    while let Some(after) = rest.strip_prefix("module.") {
+        let (_, r) = ident(after).ok_or_else(|| bad("a module name is expected"))?;
+        let (_, r) = key(r).map_err(&bad)?;
+        rest = r.strip_prefix('.').ok_or_else(|| bad("'.' is expected"))?;
+    }
+    let rest = rest
+        .strip_prefix("action.")
+        .ok_or_else(|| bad("`action.` is expected"))?;
+    let (type_name, r) = ident(rest).ok_or_else(|| bad("an action type is expected"))?;
+    let r = r.strip_prefix('.').ok_or_else(|| bad("'.' is expected"))?;
+    let (name, r) = ident(r).ok_or_else(|| bad("an action name is expected"))?;
+    let (_, r) = key(r).map_err(&bad)?;
+    if !r.is_empty() {
+        return Err(bad("unexpected text after the address"));
+    }
+    Ok((type_name, name))
+}
+
 /// An HCL identifier (letters, digits, `_`, `-`) at the start of `s`.
 fn ident(s: &str) -> Option<(&str, &str)> {
     let end = s
@@ -139,11 +165,14 @@ fn ident(s: &str) -> Option<(&str, &str)> {
     (end > 0).then(|| (&s[..end], &s[end..]))
 }
 
-/// An optional instance key at the start of `s`: `[0]` or `["text"]` (HCL quoting).
+/// An optional instance key at the start of `s`: `[0]`, `["text"]` (HCL quoting) or `[*]`.
 fn key(s: &str) -> Result<(Key, &str), &'static str> {
     let Some(r) = s.strip_prefix('[') else {
         return Ok((Key::None, s));
     };
+    if let Some(r) = r.strip_prefix("*]") {
+        return Ok((Key::Unknown, r));
+    }
     if let Some(q) = r.strip_prefix('"') {
         let (text, r) = unquote(q)?;
         let r = r.strip_prefix(']').ok_or("']' is expected")?;
@@ -216,6 +245,15 @@ mod tests {
         assert_eq!(a.module[1], ("b", Key::Int(2)));
         assert_eq!((a.mode, a.type_name, a.name), (Mode::Data, "t_x", "n"));
         assert_eq!(a.key, Key::Str("k ${v}".into()));
+        assert_eq!(
+            action_parts(r#"module.action["k"].action.myaction.n[0]"#).unwrap(),
+            ("myaction", "n")
+        );
+        for bad in ["action.t", "t.n", "action.t.n.x", "module.m.t.n"] {
+            assert!(action_parts(bad).is_err(), "{bad}");
+        }
+        let w = Address::parse("module.m[*].t.n[*]").unwrap();
+        assert_eq!((w.module[0].1.clone(), w.key), (Key::Unknown, Key::Unknown));
         let mut addrs = [
             "module.z.t.a",
             "t.b[\"a\"]",

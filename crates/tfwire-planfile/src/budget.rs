@@ -44,12 +44,13 @@ include!(concat!(env!("OUT_DIR"), "/wire_table.rs"));
 /// The bytes a node of the budget stands for.
 pub(crate) const NODE_BYTES: u64 = 8;
 
-/// Checks that `tfplan` decodes within `max_nodes` nodes of [`NODE_BYTES`].
-pub(crate) fn check(tfplan: &[u8], max_nodes: usize) -> Result<(), Error> {
+/// Checks that `tfplan` decodes within `max_nodes` nodes of [`NODE_BYTES`], read as the
+/// message `root` ([`PLAN`] for OpenTofu's dialect, [`TERRAFORM_PLAN`] for Terraform's).
+pub(crate) fn check(tfplan: &[u8], root: usize, max_nodes: usize) -> Result<(), Error> {
     let max = (max_nodes as u64).saturating_mul(NODE_BYTES);
     // The member itself is held while it is decoded: it counts too.
-    let mut used = tfplan.len() as u64 + MESSAGE_SIZES[PLAN] as u64;
-    walk(tfplan, PLAN, &mut used, max);
+    let mut used = tfplan.len() as u64 + MESSAGE_SIZES[root] as u64;
+    walk(tfplan, root, &mut used, max);
     if used > max {
         return Err(Error::new(ErrorKind::TooManyNodes {
             max: max_nodes as u64,
@@ -59,7 +60,7 @@ pub(crate) fn check(tfplan: &[u8], max_nodes: usize) -> Result<(), Error> {
 }
 
 /// A base-128 varint at `*at`, or `None` at the end or on a malformed one.
-fn varint(b: &[u8], at: &mut usize) -> Option<u64> {
+pub(crate) fn varint(b: &[u8], at: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let byte = *b.get(*at)?;
@@ -73,7 +74,7 @@ fn varint(b: &[u8], at: &mut usize) -> Option<u64> {
 }
 
 /// Adds up the cost of the fields of one `message` in `b` into `used`, stopping as soon as
-/// it passes `max`. The schema's messages nest at most six deep (no message contains
+/// it passes `max`. The schemas' messages nest at most seven deep (no message contains
 /// itself), so the recursion is bounded by the table, not by the input.
 fn walk(b: &[u8], message: usize, used: &mut u64, max: u64) {
     let fields = MESSAGES[message].fields;
@@ -176,8 +177,8 @@ mod tests {
         let each = core::mem::size_of::<crate::proto::ResourceInstanceChange>() as u64;
         let need = (plan.len() as u64 + MESSAGE_SIZES[PLAN] as u64 + 1000 * each)
             .div_ceil(NODE_BYTES) as usize;
-        assert!(check(&plan, need).is_ok());
-        let err = check(&plan, need - 1).unwrap_err();
+        assert!(check(&plan, PLAN, need).is_ok());
+        let err = check(&plan, PLAN, need - 1).unwrap_err();
         assert_eq!(
             err.kind(),
             &ErrorKind::TooManyNodes {
@@ -187,11 +188,42 @@ mod tests {
     }
 
     #[test]
+    fn terraforms_repeated_fields_cost_their_decoded_size() {
+        // deferred_changes (27), action_invocations (30), function_results (22).
+        for (number, name) in [
+            (27, ".tfplan.terraform.DeferredChange"),
+            (30, ".tfplan.terraform.ActionInvocation"),
+            (22, ".tfplan.terraform.FunctionResult"),
+        ] {
+            let field = MESSAGES[TERRAFORM_PLAN]
+                .fields
+                .iter()
+                .find(|f| f.number == number)
+                .unwrap();
+            let Kind::Message(m) = field.kind else {
+                panic!("{name} is not a message field")
+            };
+            assert_eq!(MESSAGES[m].name, name);
+            let plan: Vec<u8> = [key(number as u64, 2), vec![0]].concat().repeat(1000);
+            let need = (plan.len() as u64
+                + MESSAGE_SIZES[TERRAFORM_PLAN] as u64
+                + 1000 * MESSAGE_SIZES[m] as u64)
+                .div_ceil(NODE_BYTES) as usize;
+            assert!(check(&plan, TERRAFORM_PLAN, need).is_ok(), "{name}");
+            assert!(check(&plan, TERRAFORM_PLAN, need - 1).is_err(), "{name}");
+        }
+        assert_eq!(
+            MESSAGE_SIZES[TERRAFORM_PLAN],
+            core::mem::size_of::<crate::proto::terraform::Plan>()
+        );
+    }
+
+    #[test]
     fn unknown_fields_and_truncated_messages_cost_nothing_more() {
         let mut plan = [key(1000, 2), vec![3, 1, 2, 3]].concat();
         plan.extend([key(3, 2), vec![200]].concat()); // a length past the end
         let need = (plan.len() + MESSAGE_SIZES[PLAN]).div_ceil(8);
-        assert!(check(&plan, need).is_ok());
-        assert!(check(&plan, need - 1).is_err());
+        assert!(check(&plan, PLAN, need).is_ok());
+        assert!(check(&plan, PLAN, need - 1).is_err());
     }
 }

@@ -1,5 +1,6 @@
-//! Reads OpenTofu (and Terraform) binary plan files — what `tofu plan -out=FILE` writes —
-//! without OpenTofu, a working directory or provider plugins.
+//! Reads OpenTofu and Terraform binary plan files — what `tofu plan -out=FILE` and
+//! `terraform plan -out=FILE` write, each in its own dialect of the format — without either
+//! client, a working directory or provider plugins.
 //!
 //! ```
 //! use tfwire_planfile::Planfile;
@@ -38,9 +39,15 @@
 //! A plan file is a ZIP archive: `tfplan` (a protobuf `Plan` message, format
 //! [`FORMAT_VERSION`]), `tfstate` and `tfstate-prev` (the prior state, and the state before
 //! refresh, as raw `.tfstate` JSON: [`Planfile::state`]), `.terraform.lock.hcl` and the
-//! configuration snapshot under `tfconfig/`. The protobuf schema is OpenTofu v1.12.6's
-//! `planfile.proto` (in `proto/`, MPL-2.0), compiled at build time by protox and
-//! prost-build (pure Rust: no `protoc`).
+//! configuration snapshot under `tfconfig/`. OpenTofu and Terraform write the same members
+//! and the same format version, but two dialects of `tfplan` that give some field numbers
+//! different meanings; [`Planfile::dialect`] tells which from the file itself ([`Dialect`]
+//! has the rule and where it can be wrong). OpenTofu's is decoded with OpenTofu v1.12.6's
+//! `planfile.proto` (in `proto/`, MPL-2.0), Terraform's with tfwire's own description of
+//! it, `proto/terraform.proto`, both compiled at build time by protox and prost-build (pure
+//! Rust: no `protoc`). A Terraform plan is read into the same types ([`Planfile::plan`]),
+//! with Terraform's own fields (deferred changes, action invocations, provider-function
+//! results, apply-time variables, the state store) in [`Planfile::terraform`].
 //!
 //! Values inside are `DynamicValue` MessagePack, decoded by `tfwire`: outputs and variables
 //! as `dynamic` (always), resource values with the provider schemas when they are given.
@@ -61,9 +68,20 @@
 //! declares sensitive**: read values for display with the schemas. Everything a summary
 //! needs is exact either way.
 //!
+//! For a Terraform plan the document also has what `terraform show -json` adds:
+//! `applyable` and `complete`, `deferred_changes` (each `{"reason", "resource_change"}`,
+//! `index_unknown` for an instance key not known yet), `action_invocations` and
+//! `deferred_action_invocations`, a change's `before_identity`/`after_identity`, an
+//! import's `identity` or `unknown`, and the actions `["create","forget"]`. Identities and
+//! action configurations are decoded with the type their MessagePack implies, with or
+//! without schemas (tfwire's schemas have no identity or action schemas; identities hold
+//! strings, numbers and bools, so the JSON is the same), and an action's
+//! `config_sensitive` holds the paths the plan records.
+//!
 //! Always left out, since they need the configuration (HCL) or the state decoded with
 //! schemas: `configuration`, `planned_values`, `prior_state`, the defaults of
-//! variables the plan did not set, import identities and before/after identities.
+//! variables the plan did not set, and OpenTofu's import identities and before/after
+//! identities.
 //!
 //! # What protects the caller
 //!
@@ -79,7 +97,9 @@
 //! The `tfplan` member is then charged against [`Config::max_nodes`] (2^26 nodes of 8 bytes
 //! by default, 512 MiB) in one pass over its protobuf wire format before prost decodes it:
 //! its own bytes, and the memory every message, repeated entry, map entry and string it
-//! holds will take once decoded; a few kilobytes of deflated protobuf holding millions of
+//! holds will take once decoded (in the dialect it is written in: Terraform's deferred
+//! changes, action invocations and function results are counted as OpenTofu's lists are);
+//! a few kilobytes of deflated protobuf holding millions of
 //! empty entries are refused ([`ErrorKind::TooManyNodes`]) before anything is allocated
 //! for them. [`Planfile::to_json`] writes at most [`Config::max_inflated_bytes`] of JSON
 //! ([`ErrorKind::DocumentTooLarge`]), and decodes one change's values at a time.
@@ -89,19 +109,30 @@
 mod address;
 mod budget;
 mod container;
+mod dialect;
 mod error;
 mod show;
 mod values;
 
 pub use container::looks_encrypted;
+pub use dialect::{DeferredChange, Dialect, TerraformPlan};
 pub use error::{Error, ErrorKind};
 pub use values::write_show_json;
 
-/// The generated protobuf types of the `tfplan` member (from OpenTofu v1.12.6's
-/// `planfile.proto`).
+/// The generated protobuf types of the `tfplan` member: OpenTofu's dialect (from OpenTofu
+/// v1.12.6's `planfile.proto`, with tfwire's additions: Terraform's `applyable` and
+/// `complete`, and [`Importing::unknown`](proto::Importing::unknown)), and Terraform's in
+/// [`proto::terraform`].
 #[allow(missing_docs, unreachable_pub, clippy::all, clippy::pedantic)]
 pub mod proto {
     include!(concat!(env!("OUT_DIR"), "/tfplan.rs"));
+
+    /// Terraform's dialect (`proto/terraform.proto`, tfwire's description of what
+    /// Terraform v1.16.0 writes): the messages whose wire form differs from OpenTofu's, and
+    /// those only Terraform has.
+    pub mod terraform {
+        include!(concat!(env!("OUT_DIR"), "/tfplan.terraform.rs"));
+    }
 }
 
 /// The `tfplan` format version this crate reads (OpenTofu 1.x writes 3).
@@ -163,8 +194,14 @@ pub(crate) struct Members {
 /// A plan file, read: the decoded `tfplan` message and the other members.
 #[derive(Debug)]
 pub struct Planfile {
-    /// The `tfplan` message.
+    /// The `tfplan` message, in OpenTofu's types whichever client wrote it. A Terraform
+    /// plan ([`Planfile::dialect`]) fills the fields both dialects share, keeps its own in
+    /// [`Planfile::terraform`], and keeps two things in its own terms: a change's `action`
+    /// 9 is Terraform's create-then-forget (OpenTofu's number for it is 10, as
+    /// forget-then-create), and [`proto::Importing::unknown`] is its flag.
     pub plan: proto::Plan,
+    dialect: Dialect,
+    terraform: Option<TerraformPlan>,
     state: Option<Vec<u8>>,
     prev_state: Option<Vec<u8>>,
     lock_file: Option<Vec<u8>>,
@@ -203,14 +240,35 @@ impl Planfile {
             return Err(container::not_a_zip(bytes));
         }
         let members = container::read(bytes, config)?;
-        budget::check(&members.tfplan, config.max_nodes)?;
-        let plan = <proto::Plan as prost::Message>::decode(&members.tfplan[..])
-            .map_err(|e| Error::new(ErrorKind::Protobuf(e.to_string())))?;
+        let dialect = dialect::detect(&members.tfplan, members.state.as_deref());
+        let protobuf = |e: prost::DecodeError| {
+            Error::new(ErrorKind::Protobuf(match dialect {
+                Dialect::OpenTofu => e.to_string(),
+                Dialect::Terraform => format!("{e} (read as a Terraform plan)"),
+            }))
+        };
+        let (plan, terraform) = match dialect {
+            Dialect::OpenTofu => {
+                budget::check(&members.tfplan, budget::PLAN, config.max_nodes)?;
+                let plan = <proto::Plan as prost::Message>::decode(&members.tfplan[..])
+                    .map_err(protobuf)?;
+                (plan, None)
+            }
+            Dialect::Terraform => {
+                budget::check(&members.tfplan, budget::TERRAFORM_PLAN, config.max_nodes)?;
+                let plan = <proto::terraform::Plan as prost::Message>::decode(&members.tfplan[..])
+                    .map_err(protobuf)?;
+                let (plan, extra) = dialect::split(plan)?;
+                (plan, Some(extra))
+            }
+        };
         if plan.version != FORMAT_VERSION {
             return Err(Error::new(ErrorKind::UnsupportedVersion(plan.version)));
         }
         Ok(Planfile {
             plan,
+            dialect,
+            terraform,
             state: members.state,
             prev_state: members.prev_state,
             lock_file: members.lock_file,
@@ -231,6 +289,18 @@ impl Planfile {
     /// whose schema is not among them ([`ErrorKind::MissingSchema`], naming the provider).
     pub fn to_json(&self, schemas: Option<&tfwire::schema::ProgramCache>) -> Result<String, Error> {
         show::document(self, schemas)
+    }
+
+    /// Which client's dialect the plan file is written in, told from the file itself (see
+    /// [`Dialect`] for the rule and where it can be wrong).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Terraform's own fields (deferred changes, action invocations, function results,
+    /// ...) of a plan in Terraform's dialect; `None` for OpenTofu's.
+    pub fn terraform(&self) -> Option<&TerraformPlan> {
+        self.terraform.as_ref()
     }
 
     /// The `tfstate` member: the prior state as a raw `.tfstate` JSON document (read it

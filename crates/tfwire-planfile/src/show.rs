@@ -4,8 +4,9 @@
 use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
 use crate::proto;
+use crate::proto::terraform as tf;
 use crate::values::{self, Schema, Sensitive, Step};
-use crate::{JSON_FORMAT_VERSION, Planfile};
+use crate::{Dialect, JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
 use std::sync::OnceLock;
 use tfwire::schema::{Kind, ProgramCache};
@@ -32,8 +33,17 @@ fn key(out: &mut String, first: &mut bool, name: &str) {
 }
 
 /// The action list `show -json` writes for an action.
-fn actions(action: i32) -> Result<&'static str, Error> {
+fn actions(action: i32, dialect: Dialect) -> Result<&'static str, Error> {
     use proto::Action as A;
+    if dialect == Dialect::Terraform {
+        // Terraform's numbers agree with OpenTofu's but for 9 (its create-then-forget,
+        // reserved in OpenTofu) and 10 (OpenTofu's forget-then-create, unknown to it).
+        match tf::Action::try_from(action) {
+            Ok(tf::Action::CreateThenForget) => return Ok(r#"["create","forget"]"#),
+            Err(_) => return Err(Error::invalid(format!("invalid change action {action}"))),
+            Ok(_) => {}
+        }
+    }
     Ok(match A::try_from(action) {
         Ok(A::Noop) => r#"["no-op"]"#,
         Ok(A::Create) => r#"["create"]"#,
@@ -60,8 +70,15 @@ fn value_indexes(action: i32) -> (Option<usize>, Option<usize>) {
     }
 }
 
-fn action_reason(reason: i32) -> Result<Option<&'static str>, Error> {
+fn action_reason(reason: i32, dialect: Dialect) -> Result<Option<&'static str>, Error> {
     use proto::ResourceInstanceActionReason as R;
+    // Terraform's reasons are OpenTofu's 0-13; OpenTofu's 14-16 are not Terraform's.
+    if dialect == Dialect::Terraform && tf::ResourceInstanceActionReason::try_from(reason).is_err()
+    {
+        return Err(Error::invalid(format!(
+            "unsupported action reason {reason}"
+        )));
+    }
     Ok(Some(match R::try_from(reason) {
         Ok(R::None) => return Ok(None),
         Ok(R::ReplaceBecauseTainted) => "replace_because_tainted",
@@ -161,6 +178,7 @@ fn write_path(out: &mut String, steps: &[Step<'_>]) -> Result<(), Error> {
 /// Builds the document.
 pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<String, Error> {
     let p = &pf.plan;
+    let dialect = pf.dialect;
     let mut arena = Bump::new();
     let limit = pf.max_document_bytes;
     // About three bytes of JSON a byte of `tfplan`, never more than the document may hold.
@@ -203,15 +221,54 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         .collect();
     if !drift.is_empty() {
         key(&mut out, &mut first, "resource_drift");
-        resource_changes(&mut out, &drift, schemas, &mut arena, limit)
+        let drift: Vec<Listed<'_>> = drift.into_iter().map(|rc| (rc, None)).collect();
+        resource_changes(&mut out, &drift, dialect, schemas, &mut arena, limit)
             .map_err(|e| e.at("resource_drift"))?;
     }
     // Written even when empty (OpenTofu leaves it out then), so that the document is
     // recognisable as a plan whatever else it lacks.
-    let all: Vec<&proto::ResourceInstanceChange> = p.resource_changes.iter().collect();
+    let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
     key(&mut out, &mut first, "resource_changes");
-    resource_changes(&mut out, &all, schemas, &mut arena, limit)
+    resource_changes(&mut out, &all, dialect, schemas, &mut arena, limit)
         .map_err(|e| e.at("resource_changes"))?;
+    let extra = pf.terraform.as_ref();
+    if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
+        key(&mut out, &mut first, "deferred_changes");
+        let listed: Vec<Listed<'_>> = deferred
+            .iter()
+            .map(|d| (&d.change, Some(deferred_reason(d.reason))))
+            .collect();
+        resource_changes(&mut out, &listed, dialect, schemas, &mut arena, limit)
+            .map_err(|e| e.at("deferred_changes"))?;
+    }
+    if let Some(deferred) = extra
+        .map(|t| &t.deferred_action_invocations)
+        .filter(|d| !d.is_empty())
+    {
+        key(&mut out, &mut first, "deferred_action_invocations");
+        out.push('[');
+        // In the file's order, as Terraform writes them.
+        for (i, d) in deferred.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let ai = d.action_invocation.as_ref().ok_or_else(|| {
+                Error::invalid("the action invocation is missing").at("deferred_action_invocations")
+            })?;
+            out.push_str("{\"reason\":");
+            string(
+                &mut out,
+                deferred_reason(d.deferred.map_or(0, |d| d.reason)),
+            );
+            out.push_str(",\"action_invocation\":");
+            action_invocation(&mut out, ai, &arena)
+                .map_err(|e| e.at(&ai.addr).at("deferred_action_invocations"))?;
+            out.push('}');
+            arena.reset();
+            within(&out, limit)?;
+        }
+        out.push(']');
+    }
     if !p.output_changes.is_empty() {
         key(&mut out, &mut first, "output_changes");
         let mut outputs: Vec<&proto::OutputChange> = p.output_changes.iter().collect();
@@ -220,12 +277,30 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         let mut f = true;
         for oc in outputs {
             key(&mut out, &mut f, &oc.name);
-            output_change(&mut out, oc, &arena)
+            output_change(&mut out, oc, dialect, &arena)
                 .map_err(|e| e.at(format_args!("output_changes[{:?}]", oc.name)))?;
             arena.reset();
             within(&out, limit)?;
         }
         out.push('}');
+    }
+    if let Some(actions) = extra
+        .map(|t| &t.action_invocations)
+        .filter(|a| !a.is_empty())
+    {
+        key(&mut out, &mut first, "action_invocations");
+        out.push('[');
+        // In the file's order, as Terraform writes them.
+        for (i, ai) in actions.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            action_invocation(&mut out, ai, &arena)
+                .map_err(|e| e.at(&ai.addr).at("action_invocations"))?;
+            arena.reset();
+            within(&out, limit)?;
+        }
+        out.push(']');
     }
     if !p.relevant_attributes.is_empty() {
         key(&mut out, &mut first, "relevant_attributes");
@@ -290,7 +365,12 @@ fn within(out: &str, limit: u64) -> Result<(), Error> {
     Ok(())
 }
 
-fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Result<(), Error> {
+fn output_change(
+    out: &mut String,
+    oc: &proto::OutputChange,
+    dialect: Dialect,
+    arena: &Bump,
+) -> Result<(), Error> {
     let c = oc
         .change
         .as_ref()
@@ -313,7 +393,7 @@ fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Re
     let before = value(before_i, "before")?;
     let after = value(after_i, "after")?;
     out.push_str("{\"actions\":");
-    out.push_str(actions(c.action)?);
+    out.push_str(actions(c.action, dialect)?);
     out.push_str(",\"before\":");
     values::known(out, before).map_err(Error::invalid)?;
     let after_json = values::after(after).map_err(Error::invalid)?;
@@ -336,34 +416,51 @@ fn output_change(out: &mut String, oc: &proto::OutputChange, arena: &Bump) -> Re
     Ok(())
 }
 
+/// A resource change to list, with why it was deferred (`None` for a planned one).
+type Listed<'a> = (&'a proto::ResourceInstanceChange, Option<&'static str>);
+
+/// `deferred_changes` entries are `{"reason": ..., "resource_change": {...}}`, in the
+/// same order; a deleted data source is listed there too.
 fn resource_changes(
     out: &mut String,
-    changes: &[&proto::ResourceInstanceChange],
+    changes: &[Listed<'_>],
+    dialect: Dialect,
     schemas: Option<&ProgramCache>,
     arena: &mut Bump,
     limit: u64,
 ) -> Result<(), Error> {
-    let mut sorted: Vec<(Address<'_>, &proto::ResourceInstanceChange)> = changes
+    let mut sorted: Vec<(Address<'_>, Listed<'_>)> = changes
         .iter()
-        .map(|rc| Ok((Address::parse(&rc.addr)?, *rc)))
+        .map(|l| Ok((Address::parse(&l.0.addr)?, *l)))
         .collect::<Result<_, Error>>()?;
-    sorted.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.deposed_key.cmp(&y.deposed_key)));
+    sorted.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.0.deposed_key.cmp(&y.0.deposed_key)));
     out.push('[');
     let mut first = true;
-    for (addr, rc) in &sorted {
+    for (addr, (rc, deferred)) in &sorted {
         let c = rc
             .change
             .as_ref()
             .ok_or_else(|| Error::invalid("the change is missing").at(&rc.addr))?;
         // Data sources are "deleted" to clean up their state entries: not shown.
-        if addr.mode == address::Mode::Data && c.action == proto::Action::Delete as i32 {
+        if deferred.is_none()
+            && addr.mode == address::Mode::Data
+            && c.action == proto::Action::Delete as i32
+        {
             continue;
         }
         if !first {
             out.push(',');
         }
         first = false;
-        resource_change(out, addr, rc, c, schemas, arena).map_err(|e| e.at(&rc.addr))?;
+        if let Some(reason) = deferred {
+            out.push_str("{\"reason\":");
+            string(out, reason);
+            out.push_str(",\"resource_change\":");
+        }
+        resource_change(out, addr, rc, c, dialect, schemas, arena).map_err(|e| e.at(&rc.addr))?;
+        if deferred.is_some() {
+            out.push('}');
+        }
         // The change's values are written: their memory serves the next one.
         arena.reset();
         within(out, limit)?;
@@ -377,6 +474,7 @@ fn resource_change(
     addr: &Address<'_>,
     rc: &proto::ResourceInstanceChange,
     c: &proto::Change,
+    dialect: Dialect,
     schemas: Option<&ProgramCache>,
     arena: &Bump,
 ) -> Result<(), Error> {
@@ -404,6 +502,7 @@ fn resource_change(
     string(out, addr.name);
     match &addr.key {
         address::Key::None => {}
+        address::Key::Unknown => out.push_str(",\"index_unknown\":true"),
         address::Key::Int(i) => out.push_str(&format!(",\"index\":{i}")),
         address::Key::Str(s) => {
             out.push_str(",\"index\":");
@@ -413,7 +512,7 @@ fn resource_change(
     out.push_str(",\"provider_name\":");
     string(out, provider);
     out.push_str(",\"change\":{\"actions\":");
-    out.push_str(actions(c.action)?);
+    out.push_str(actions(c.action, dialect)?);
     change_values(out, addr, provider, c, schemas, arena)?;
     if !rc.required_replace.is_empty() {
         let programs = key_programs(&rc.required_replace)?;
@@ -429,9 +528,17 @@ fn resource_change(
     }
     if let Some(imp) = &c.importing {
         out.push_str(",\"importing\":{");
-        if !imp.id.is_empty() {
+        if imp.unknown {
+            out.push_str("\"unknown\":true");
+        } else if !imp.id.is_empty() {
             out.push_str("\"id\":");
             string(out, &imp.id);
+        } else if dialect == Dialect::Terraform {
+            // An import by identity (Terraform's `identity` argument of `import`).
+            if let Some(identity) = &imp.identity {
+                out.push_str("\"identity\":");
+                identity_value(out, identity, arena).map_err(|e| e.at("importing.identity"))?;
+            }
         }
         out.push('}');
     }
@@ -439,12 +546,25 @@ fn resource_change(
         out.push_str(",\"generated_config\":");
         string(out, &c.generated_config);
     }
+    if dialect == Dialect::Terraform {
+        for (name, v) in [
+            ("before_identity", &c.before_identity),
+            ("after_identity", &c.after_identity),
+        ] {
+            if let Some(v) = v {
+                out.push_str(",\"");
+                out.push_str(name);
+                out.push_str("\":");
+                identity_value(out, v, arena).map_err(|e| e.at(name))?;
+            }
+        }
+    }
     out.push('}');
     if !rc.deposed_key.is_empty() {
         out.push_str(",\"deposed\":");
         string(out, &rc.deposed_key);
     }
-    if let Some(reason) = action_reason(rc.action_reason)? {
+    if let Some(reason) = action_reason(rc.action_reason, dialect)? {
         out.push_str(",\"action_reason\":");
         string(out, reason);
     }
@@ -651,6 +771,12 @@ fn checks(out: &mut String, results: &[proto::CheckResults]) -> Result<(), Error
                 if kind == "resource" {
                     match &oaddr.key {
                         address::Key::None => {}
+                        address::Key::Unknown => {
+                            return Err(Error::invalid(format!(
+                                "a check result for {:?}, whose instance key is unknown",
+                                o.object_addr
+                            )));
+                        }
                         address::Key::Int(n) => out.push_str(&format!(",\"instance_key\":{n}")),
                         address::Key::Str(k) => {
                             out.push_str(",\"instance_key\":");
@@ -697,4 +823,370 @@ fn change_value<'a>(
     };
     let value = decode(program, v, arena).map_err(|e| e.at(which))?;
     Ok((value, program.ty().to_ty(arena)))
+}
+
+/// A resource identity (before, after, or the one imported), decoded with the type its
+/// MessagePack implies (the provider's identity schema gives the same: identities hold
+/// strings, numbers and bools).
+fn identity_value(out: &mut String, v: &proto::DynamicValue, arena: &Bump) -> Result<(), Error> {
+    let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
+        .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))?;
+    let program = Program::compile(&ty);
+    let value = decode(&program, v, arena)?;
+    values::known(out, value).map_err(Error::invalid)
+}
+
+/// Terraform's name of a deferral reason (`unknown` for one it does not know).
+fn deferred_reason(reason: i32) -> &'static str {
+    use tf::DeferredReason as R;
+    match R::try_from(reason) {
+        Ok(R::InstanceCountUnknown) => "instance_count_unknown",
+        Ok(R::ResourceConfigUnknown) => "resource_config_unknown",
+        Ok(R::ProviderConfigUnknown) => "provider_config_unknown",
+        Ok(R::AbsentPrereq) => "absent_prereq",
+        Ok(R::DeferredPrereq) => "deferred_prereq",
+        _ => "unknown",
+    }
+}
+
+/// An action invocation as Terraform's `show -json` writes it: address, type and name,
+/// its configuration (unknown parts left out, as `after` is), which of it is unknown and
+/// which sensitive (the paths the plan records), its provider and its trigger.
+fn action_invocation(
+    out: &mut String,
+    ai: &tf::ActionInvocation,
+    arena: &Bump,
+) -> Result<(), Error> {
+    let provider = address::provider_name(&ai.provider).ok_or_else(|| {
+        Error::invalid(format!(
+            "invalid provider configuration address {:?}",
+            ai.provider
+        ))
+    })?;
+    let (type_name, name) = address::action_parts(&ai.addr)?;
+    out.push_str("{\"address\":");
+    string(out, &ai.addr);
+    out.push_str(",\"type\":");
+    string(out, type_name);
+    out.push_str(",\"name\":");
+    string(out, name);
+    if let Some(v) = &ai.config_value {
+        let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
+            .map_err(|e| Error::invalid(format!("the value does not decode: {e}")).at("config"))?;
+        let program = Program::compile(&ty);
+        let value = decode(&program, v, arena).map_err(|e| e.at("config"))?;
+        let programs = key_programs(&ai.sensitive_config_paths)?;
+        let marks = marks(&ai.sensitive_config_paths, &programs, arena)?;
+        out.push_str(",\"config_values\":");
+        match values::after(value).map_err(|e| Error::invalid(e).at("config"))? {
+            Some(a) => out.push_str(&a),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"config_sensitive\":");
+        Sensitive { marks: &marks }.write(
+            out,
+            value,
+            program.ty().to_ty(arena),
+            Schema::None,
+            false,
+        );
+        out.push_str(",\"config_unknown\":");
+        values::unknown_as_bool(out, value);
+    }
+    out.push_str(",\"provider_name\":");
+    string(out, provider);
+    match &ai.trigger {
+        Some(tf::action_invocation::Trigger::LifecycleTrigger(t)) => {
+            use tf::ActionTriggerEvent as E;
+            // Terraform refuses a lifecycle trigger with no event or `Invoke`.
+            let event = match E::try_from(t.event) {
+                Ok(E::BeforeCreate) => "BeforeCreate",
+                Ok(E::AfterCreate) => "AfterCreate",
+                Ok(E::BeforeUpdate) => "BeforeUpdate",
+                Ok(E::AfterUpdate) => "AfterUpdate",
+                Ok(E::BeforeDestroy) => "BeforeDestroy",
+                Ok(E::AfterDestroy) => "AfterDestroy",
+                Ok(E::Invalid | E::Invoke) | Err(_) => {
+                    return Err(Error::invalid(format!(
+                        "unsupported action trigger event {}",
+                        t.event
+                    )));
+                }
+            };
+            let on_failure = match tf::ActionOnFailure::try_from(t.on_failure) {
+                Ok(tf::ActionOnFailure::Halt) => "ActionOnFailureHalt",
+                Ok(tf::ActionOnFailure::Taint) => "ActionOnFailureTaint",
+                Ok(tf::ActionOnFailure::Continue) => "ActionOnFailureContinue",
+                Err(_) => {
+                    return Err(Error::invalid(format!(
+                        "unsupported action on_failure {}",
+                        t.on_failure
+                    )));
+                }
+            };
+            out.push_str(",\"lifecycle_action_trigger\":{");
+            let mut first = true;
+            if !t.triggering_resource_addr.is_empty() {
+                key(out, &mut first, "triggering_resource_address");
+                string(out, &t.triggering_resource_addr);
+            }
+            key(out, &mut first, "action_trigger_event");
+            string(out, event);
+            key(out, &mut first, "action_trigger_block_index");
+            out.push_str(&t.action_trigger_block_index.to_string());
+            key(out, &mut first, "actions_list_index");
+            out.push_str(&t.actions_list_index.to_string());
+            key(out, &mut first, "on_failure");
+            string(out, on_failure);
+            out.push('}');
+        }
+        Some(tf::action_invocation::Trigger::InvokeTrigger(t)) => {
+            out.push_str(",\"invoke_action_trigger\":{");
+            if !t.calling_resource_addr.is_empty() {
+                out.push_str("\"calling_resource_address\":");
+                string(out, &t.calling_resource_addr);
+            }
+            out.push('}');
+        }
+        None => return Err(Error::invalid("the action invocation has no trigger")),
+    }
+    out.push('}');
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect;
+    use serde_json::{Value as J, json};
+
+    const PROVIDER: &str = r#"provider["terraform.io/builtin/terraform"]"#;
+
+    fn dv(msgpack: &[u8]) -> Option<proto::DynamicValue> {
+        Some(proto::DynamicValue {
+            msgpack: msgpack.to_vec(),
+        })
+    }
+
+    /// `{"id": "abc"}`
+    const ID_ABC: &[u8] = &[0x81, 0xa2, b'i', b'd', 0xa3, b'a', b'b', b'c'];
+    /// `{"id": <unknown>}`
+    const ID_UNKNOWN: &[u8] = &[0x81, 0xa2, b'i', b'd', 0xd4, 0, 0];
+
+    fn document_of(p: tf::Plan) -> J {
+        serde_json::from_str(&document(&planfile_of(p), None).unwrap()).unwrap()
+    }
+
+    fn planfile_of(p: tf::Plan) -> Planfile {
+        let (plan, extra) = dialect::split(p).unwrap();
+        Planfile {
+            plan,
+            dialect: Dialect::Terraform,
+            terraform: Some(extra),
+            state: None,
+            prev_state: None,
+            lock_file: None,
+            config_files: Vec::new(),
+            tfplan_len: 0,
+            max_document_bytes: 1 << 20,
+        }
+    }
+
+    fn change(action: tf::Action, values: &[&[u8]]) -> tf::Change {
+        tf::Change {
+            action: action as i32,
+            values: values.iter().map(|v| dv(v).unwrap()).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// The members Terraform's `jsonplan` writes for a deferred change, an import by
+    /// identity or with an unknown id, and identities before and after.
+    #[test]
+    fn deferred_changes_imports_and_identities_as_terraform_writes_them() {
+        let mut deferred = change(tf::Action::Create, &[ID_UNKNOWN]);
+        deferred.importing = Some(tf::Importing {
+            unknown: true,
+            ..Default::default()
+        });
+        let mut imported = change(tf::Action::Noop, &[ID_ABC]);
+        imported.importing = Some(tf::Importing {
+            identity: dv(ID_ABC),
+            ..Default::default()
+        });
+        let mut updated = change(tf::Action::Update, &[ID_ABC, ID_ABC]);
+        updated.before_identity = dv(ID_ABC);
+        updated.after_identity = dv(ID_ABC);
+        let rc = |addr: &str, c: tf::Change| tf::ResourceInstanceChange {
+            addr: addr.into(),
+            provider: PROVIDER.into(),
+            change: Some(c),
+            ..Default::default()
+        };
+        let doc = document_of(tf::Plan {
+            version: 3,
+            complete: false,
+            resource_changes: vec![
+                rc("terraform_data.b", imported),
+                rc("terraform_data.c", updated),
+            ],
+            deferred_changes: vec![tf::DeferredChange {
+                deferred: Some(tf::Deferred {
+                    reason: tf::DeferredReason::InstanceCountUnknown as i32,
+                }),
+                change: Some(rc("terraform_data.a[*]", deferred)),
+            }],
+            ..Default::default()
+        });
+        let d = &doc["deferred_changes"][0];
+        assert_eq!(d["reason"], "instance_count_unknown");
+        let rc = &d["resource_change"];
+        assert_eq!(rc["address"], "terraform_data.a[*]");
+        assert_eq!(rc["index_unknown"], true);
+        assert!(rc.get("index").is_none());
+        assert_eq!(rc["change"]["importing"], json!({"unknown": true}));
+        assert_eq!(rc["change"]["after_unknown"], json!({"id": true}));
+        let changes = &doc["resource_changes"];
+        assert_eq!(
+            changes[0]["change"]["importing"],
+            json!({"identity": {"id": "abc"}})
+        );
+        assert!(changes[0]["change"].get("before_identity").is_none());
+        assert_eq!(
+            changes[1]["change"]["before_identity"],
+            json!({"id": "abc"})
+        );
+        assert_eq!(changes[1]["change"]["after_identity"], json!({"id": "abc"}));
+        assert_eq!(
+            (&doc["applyable"], &doc["complete"]),
+            (&json!(false), &json!(false))
+        );
+    }
+
+    /// `action_invocations` and `deferred_action_invocations`, with Terraform's names of
+    /// trigger events and failure modes (their Go `String()` forms).
+    #[test]
+    fn action_invocations_as_terraform_writes_them() {
+        let lifecycle = tf::ActionInvocation {
+            addr: "module.m.action.tfwire_notify.n[0]".into(),
+            provider: PROVIDER.into(),
+            config_value: dv(ID_UNKNOWN),
+            sensitive_config_paths: Vec::new(),
+            trigger: Some(tf::action_invocation::Trigger::LifecycleTrigger(
+                tf::LifecycleTrigger {
+                    triggering_resource_addr: "module.m.terraform_data.t".into(),
+                    event: tf::ActionTriggerEvent::AfterCreate as i32,
+                    action_trigger_block_index: 1,
+                    actions_list_index: 2,
+                    on_failure: tf::ActionOnFailure::Continue as i32,
+                },
+            )),
+        };
+        let invoked = tf::ActionInvocation {
+            addr: "action.tfwire_notify.cli".into(),
+            provider: PROVIDER.into(),
+            config_value: dv(ID_ABC),
+            sensitive_config_paths: vec![proto::Path {
+                steps: vec![proto::path::Step {
+                    selector: Some(proto::path::step::Selector::AttributeName("id".into())),
+                }],
+            }],
+            trigger: Some(tf::action_invocation::Trigger::InvokeTrigger(
+                tf::InvokeTrigger::default(),
+            )),
+        };
+        let doc = document_of(tf::Plan {
+            version: 3,
+            applyable: true,
+            complete: true,
+            action_invocations: vec![lifecycle, invoked.clone()],
+            deferred_action_invocations: vec![tf::DeferredActionInvocation {
+                deferred: Some(tf::Deferred {
+                    reason: tf::DeferredReason::DeferredPrereq as i32,
+                }),
+                action_invocation: Some(invoked),
+            }],
+            ..Default::default()
+        });
+        assert_eq!(
+            doc["action_invocations"],
+            json!([
+                {
+                    "address": "module.m.action.tfwire_notify.n[0]",
+                    "type": "tfwire_notify",
+                    "name": "n",
+                    "config_values": {},
+                    "config_sensitive": {},
+                    "config_unknown": {"id": true},
+                    "provider_name": "terraform.io/builtin/terraform",
+                    "lifecycle_action_trigger": {
+                        "triggering_resource_address": "module.m.terraform_data.t",
+                        "action_trigger_event": "AfterCreate",
+                        "action_trigger_block_index": 1,
+                        "actions_list_index": 2,
+                        "on_failure": "ActionOnFailureContinue"
+                    }
+                },
+                {
+                    "address": "action.tfwire_notify.cli",
+                    "type": "tfwire_notify",
+                    "name": "cli",
+                    "config_values": {"id": "abc"},
+                    "config_sensitive": {"id": true},
+                    "config_unknown": {},
+                    "provider_name": "terraform.io/builtin/terraform",
+                    "invoke_action_trigger": {}
+                }
+            ])
+        );
+        assert_eq!(
+            doc["deferred_action_invocations"][0]["reason"],
+            "deferred_prereq"
+        );
+        // A lifecycle trigger without an event: refused, as Terraform refuses it.
+        let no_event = tf::Plan {
+            action_invocations: vec![tf::ActionInvocation {
+                addr: "action.t.n".into(),
+                provider: PROVIDER.into(),
+                trigger: Some(tf::action_invocation::Trigger::LifecycleTrigger(
+                    tf::LifecycleTrigger::default(),
+                )),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        assert_eq!(
+            document(&planfile_of(no_event), None)
+                .unwrap_err()
+                .to_string(),
+            "action_invocations: action.t.n: unsupported action trigger event 0"
+        );
+        assert_eq!(
+            doc["deferred_action_invocations"][0]["action_invocation"],
+            doc["action_invocations"][1]
+        );
+    }
+
+    #[test]
+    fn each_dialect_has_its_own_action_numbers_and_reasons() {
+        assert_eq!(
+            actions(9, Dialect::Terraform).unwrap(),
+            r#"["create","forget"]"#
+        );
+        assert!(actions(9, Dialect::OpenTofu).is_err());
+        assert_eq!(
+            actions(10, Dialect::OpenTofu).unwrap(),
+            r#"["forget","create"]"#
+        );
+        assert!(actions(10, Dialect::Terraform).is_err());
+        assert!(action_reason(14, Dialect::Terraform).is_err());
+        assert_eq!(
+            action_reason(14, Dialect::OpenTofu).unwrap(),
+            Some("delete_because_enabled_false")
+        );
+        assert_eq!(
+            action_reason(13, Dialect::Terraform).unwrap(),
+            Some("read_because_check_nested")
+        );
+    }
 }

@@ -300,7 +300,7 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "planfile/",
-        &["reject"],
+        &["reject", "choose", "normalize"],
         "tfwire-planfile, the CLI's limits.rs",
     ),
     (

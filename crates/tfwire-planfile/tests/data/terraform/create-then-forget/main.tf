@@ -1,0 +1,7 @@
+resource "terraform_data" "kept" {
+  input = "v1"
+
+  lifecycle {
+    destroy = false
+  }
+}
