@@ -31,18 +31,33 @@ pub(super) struct Provider {
     watchdog: Option<std::process::Child>,
 }
 
-/// The watchdog's work (`tfwire tap --watch-group PGID --watch-dir DIR`, started by
-/// [`Provider::spawn`] with a pipe from the tap as its standard input): once that input ends,
-/// which happens whenever the tap ends, even killed by `SIGKILL`, `SIGKILL` to the group and
-/// the tap's socket directory removed.
-pub(super) fn watchdog(group: i32, dir: &Path) {
+/// The watchdog's work (`tfwire tap --watch-dir DIR`, started by [`Provider::spawn`] as the
+/// leader of the process group the provider then joins, with a pipe from the tap as its
+/// standard input): once that input ends, which happens whenever the tap ends, even killed by
+/// `SIGKILL`, the tap's socket directory removed and `SIGKILL` to the group, itself included.
+/// `SIGINT`, `SIGTERM` and `SIGHUP`, which the tap passes on to the provider's group, are
+/// caught and ignored, so only its input's end or `SIGKILL` ends it.
+pub(super) fn watchdog(dir: &Path) {
     use std::io::Read as _;
+    use tokio::signal::unix::{SignalKind, signal};
+    // A handler, once registered, stays for the life of the process: the signals are caught
+    // (and never read) from here on.
+    let ignored = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .inspect(|rt| {
+            let _guard = rt.enter();
+            for kind in [
+                SignalKind::interrupt(),
+                SignalKind::terminate(),
+                SignalKind::hangup(),
+            ] {
+                let _ = signal(kind);
+            }
+        });
     let mut stdin = std::io::stdin();
     let mut buf = [0u8; 64];
     while matches!(stdin.read(&mut buf), Ok(n) if n > 0) {}
-    if let Some(g) = Pid::from_raw(group) {
-        let _ = kill_process_group(g, Signal::KILL);
-    }
     // Only a directory of the tap's own naming.
     if dir
         .file_name()
@@ -51,17 +66,17 @@ pub(super) fn watchdog(group: i32, dir: &Path) {
     {
         let _ = std::fs::remove_dir_all(dir);
     }
+    let _ = rustix::process::kill_current_process_group(Signal::KILL);
+    drop(ignored);
 }
 
-/// Starts the watchdog of `group` and `dir` (see [`watchdog`]), in a process group of its
-/// own (out of the terminal's signals); `None` if it cannot be started (the tap then goes on
-/// without it).
-fn start_watchdog(group: Pid, dir: &Path) -> Option<std::process::Child> {
+/// Starts the watchdog of `dir` (see [`watchdog`]) as the leader of a new process group (out
+/// of the terminal's signals), for the provider to join; `None` if it cannot be started (the
+/// provider then leads a group of its own, and the tap goes on without a watchdog).
+fn start_watchdog(dir: &Path) -> Option<std::process::Child> {
     let exe = std::env::current_exe().ok()?;
     std::process::Command::new(exe)
         .arg("tap")
-        .arg("--watch-group")
-        .arg(group.as_raw_nonzero().to_string())
         .arg("--watch-dir")
         .arg(dir)
         .stdin(Stdio::piped())
@@ -81,24 +96,37 @@ impl Provider {
         client_cert: Option<&str>,
         socket_dir: &Path,
     ) -> Result<(Provider, ChildStdout), Failure> {
+        // The watchdog first, so that the provider is never without one: it is born into the
+        // watchdog's group.
+        let mut watchdog = start_watchdog(socket_dir);
+        let watchdog_group = watchdog.as_ref().map_or(0, |w| w.id() as i32);
         let mut cmd = tokio::process::Command::new(&command[0]);
         cmd.args(&command[1..])
             .stdin(Stdio::inherit())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .env("PLUGIN_UNIX_SOCKET_DIR", socket_dir)
-            .process_group(0)
+            .process_group(watchdog_group)
             .kill_on_drop(true);
         if let Some(pem) = client_cert {
             cmd.env("PLUGIN_CLIENT_CERT", pem);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| Failure::Input(format!("starting {}: {e}", command[0])))?;
-        let group = child
-            .id()
-            .and_then(|id| i32::try_from(id).ok())
-            .and_then(Pid::from_raw);
+        let mut child = match cmd.spawn() {
+            Ok(c) => c,
+            Err(e) => {
+                if let Some(mut w) = watchdog.take() {
+                    drop(w.stdin.take());
+                    let _ = w.wait();
+                }
+                return Err(Failure::Input(format!("starting {}: {e}", command[0])));
+            }
+        };
+        let group = Pid::from_raw(watchdog_group).or_else(|| {
+            child
+                .id()
+                .and_then(|id| i32::try_from(id).ok())
+                .and_then(Pid::from_raw)
+        });
         let tail = Arc::new(Mutex::new(Vec::new()));
         let stderr = child.stderr.take().map(|mut err| {
             let tail = tail.clone();
@@ -129,7 +157,6 @@ impl Provider {
             .stdout
             .take()
             .ok_or_else(|| Failure::Input("the provider's standard output is not a pipe".into()))?;
-        let watchdog = group.and_then(|g| start_watchdog(g, socket_dir));
         let provider = Provider {
             child,
             group,

@@ -75,11 +75,9 @@ pub(crate) struct Args {
     #[arg(long, value_name = "SECONDS")]
     start_timeout: Option<String>,
     /// The tap's own watchdog (started by the tap, not by hand): when its standard input ends,
-    /// which happens whenever the tap ends, SIGKILL to process group PGID.
-    #[arg(long, hide = true, value_name = "PGID", requires = "watch_dir")]
-    watch_group: Option<i32>,
-    /// The watchdog's directory to remove after that (the tap's socket directory).
-    #[arg(long, hide = true, value_name = "DIR", requires = "watch_group")]
+    /// which happens whenever the tap ends, removes DIR (the tap's socket directory) and
+    /// sends SIGKILL to its own process group, which the provider joined.
+    #[arg(long, hide = true, value_name = "DIR")]
     watch_dir: Option<PathBuf>,
     /// Reattach mode: a TF_REATTACH_PROVIDERS value.
     #[arg(long, value_name = "JSON", conflicts_with = "provider")]
@@ -99,8 +97,8 @@ pub(crate) fn masks() -> tfwire::mask::Masks {
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
-    if let (Some(group), Some(dir)) = (args.watch_group, &args.watch_dir) {
-        child::watchdog(group, dir);
+    if let Some(dir) = &args.watch_dir {
+        child::watchdog(dir);
         return Ok(());
     }
     let _ = MASKS.set(args.masks.masks()?);

@@ -267,7 +267,8 @@ struct Outcome {
 }
 
 /// A tap in shim mode around a fake provider: `body` is the shell script after the line that
-/// records its pid (the provider's process group, as it leads it).
+/// records its process group (the group the tap put it in, whose leader is the tap's
+/// watchdog), read from `/proc`.
 struct Shim {
     work: SocketDir,
     child: std::process::Child,
@@ -286,7 +287,10 @@ impl Shim {
         let pidfile = work.path().join("provider.pid");
         std::fs::write(
             &script,
-            format!("#!/bin/sh\necho $$ > '{}'\n{body}\n", pidfile.display()),
+            format!(
+                "#!/bin/sh\necho $(cut -d' ' -f5 /proc/$$/stat) > '{}'\n{body}\n",
+                pidfile.display()
+            ),
         )
         .unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -333,7 +337,7 @@ impl Shim {
         }));
     }
 
-    /// The provider's pid (and group), once its script has recorded it.
+    /// The provider's process group, once its script has recorded it.
     fn provider(&self) -> u32 {
         let pidfile = self.work.path().join("provider.pid");
         let deadline = Instant::now() + Duration::from_secs(30);
