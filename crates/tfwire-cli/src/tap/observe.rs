@@ -11,12 +11,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, SystemTime};
+use tfwire::schema::ProviderSchema;
 use tfwire::schema::{Block, Nesting, Protocol};
 use tfwire::{Config, Decoder, Value};
+use tfwire_plugin::Programs;
 use tfwire_plugin::log::{Outcome, Record, Recorder};
 use tfwire_plugin::proxy::{Frame, Observer};
 use tfwire_plugin::rpc::{Direction, Message, Method};
-use tfwire_plugin::{Programs, Schemas};
 use tonic::transport::Channel;
 
 /// How many events wait for the worker at most; a frame or timing that finds the queue full
@@ -57,13 +58,13 @@ pub(crate) struct Tap {
 struct Fetch {
     /// A fetch was started.
     started: AtomicBool,
-    result: Mutex<Option<Result<Schemas, String>>>,
+    result: Mutex<Option<Result<ProviderSchema, String>>>,
     done: Condvar,
 }
 
 impl Tap {
     /// The schema fetched before the tap printed its handshake line (shim mode).
-    pub(crate) fn fetched(&self, result: Result<Schemas, String>) {
+    pub(crate) fn fetched(&self, result: Result<ProviderSchema, String>) {
         self.fetch.started.store(true, Ordering::Relaxed);
         *self.fetch.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         self.fetch.done.notify_all();
@@ -194,7 +195,7 @@ impl Stats {
 /// What the worker knows of one provider.
 struct Provider {
     upstream: Upstream,
-    schemas: Option<Schemas>,
+    schemas: Option<ProviderSchema>,
     programs: Option<Programs>,
     /// The schema fetch, shared with the observer.
     fetch: Arc<Fetch>,
@@ -527,7 +528,7 @@ fn end_line(out: &mut String, problems: &[String], label: Option<&str>) {
 }
 
 impl Provider {
-    fn set_schemas(&mut self, s: Schemas) {
+    fn set_schemas(&mut self, s: ProviderSchema) {
         self.programs = Some(Programs::new(s.clone()).with_masks(super::masks()));
         self.schemas = Some(s);
     }
@@ -555,7 +556,10 @@ impl Provider {
     }
 }
 
-pub(crate) async fn fetch_schemas(channel: Channel, protocol: Protocol) -> Result<Schemas, String> {
+pub(crate) async fn fetch_schemas(
+    channel: Channel,
+    protocol: Protocol,
+) -> Result<ProviderSchema, String> {
     use prost::Message as _;
     use tfwire_plugin::{tfplugin5, tfplugin6};
     let e = |e: tonic::Status| format!("GetProviderSchema: {}", e.message());
