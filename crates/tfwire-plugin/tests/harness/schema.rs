@@ -33,14 +33,14 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Writes a schema as protobuf messages of both protocols (the generated types of each).
 macro_rules! to_proto {
     ($local:ident, $m:ident, $nested:tt) => {
-        mod $local {
+        pub(crate) mod $local {
             use super::*;
             use tfwire_plugin::$m::{
                 function, get_provider_schema, get_resource_identity_schemas, resource_identity_schema,
                 schema, ActionSchema, ResourceIdentitySchema,
             };
 
-            pub(super) fn identities(
+            pub(crate) fn identities(
                 p: &std::collections::BTreeMap<String, IdentitySchema>,
             ) -> get_resource_identity_schemas::Response {
                 get_resource_identity_schemas::Response {
@@ -96,7 +96,7 @@ macro_rules! to_proto {
                 }
             }
 
-            pub(super) fn response(p: &ProviderSchema) -> get_provider_schema::Response {
+            pub(crate) fn response(p: &ProviderSchema) -> get_provider_schema::Response {
                 let map = |m: &std::collections::BTreeMap<String, Schema>| {
                     m.iter()
                         .map(|(k, s)| (k.clone(), self::schema(s)))
