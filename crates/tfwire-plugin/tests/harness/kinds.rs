@@ -368,7 +368,6 @@ fn identities_actions_ephemeral_state_store_and_function_values_decode_with_thei
             _ => p6::validate_action_config::Request {
                 action_type: "kinds_restart".into(),
                 config: Some(dv(config())),
-                ..Default::default()
             }
             .encode_to_vec(),
         };

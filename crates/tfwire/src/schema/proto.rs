@@ -212,7 +212,7 @@ fn function(b: &[u8], base: usize) -> Result<Function, Error> {
             (3, Field::Bytes(r)) => {
                 let mut rf = Fields::new(r, fields.offset_of(r), "Function.Return");
                 let mut ty = None;
-                while let Some(x) = rf.next() {
+                for x in rf.by_ref() {
                     if let (1, Field::Bytes(t)) = x? {
                         ty = Some(t);
                     }
