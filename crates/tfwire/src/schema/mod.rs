@@ -11,6 +11,13 @@
 //! blocks, and `LIST`/`SET` block counts must lie within `min_items..=max_items` (unless a
 //! block holds an unknown value, when Terraform defers the check).
 //!
+//! Every kind a provider describes is read into [`ProviderSchema`], from `providers schema
+//! -json` and from `GetProviderSchema` alike: resources, data sources, ephemeral and list
+//! resources, actions and state stores (blocks); resource identities ([`IdentitySchema`]: an
+//! object of typed attributes, versioned apart from the resource); functions ([`Function`]:
+//! parameter and return types). A kind the reader does not know is named in
+//! [`ProviderSchema::unread`], never dropped unseen.
+//!
 //! ```
 //! use tfwire::schema::ProviderSchemas;
 //! let doc = br#"{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/null":
