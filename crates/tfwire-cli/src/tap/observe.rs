@@ -350,7 +350,14 @@ fn work(
                 end_line(&mut out, &[], p.upstream.label.as_deref());
             }
             Ok(Message::ProviderSchema(s)) => match *s {
-                Ok(s) => p.set_schemas(s),
+                Ok(mut s) => {
+                    // Identities come from their own call: a schema seen again after them
+                    // (another GetProviderSchema) keeps them.
+                    if let Some(old) = &p.schemas {
+                        s.identities.clone_from(&old.identities);
+                    }
+                    p.set_schemas(s)
+                }
                 Err(e) => {
                     stats.decode_errors += 1;
                     let outcome = Outcome::Error(format!("provider schema: {e}"));
@@ -893,6 +900,138 @@ mod tests {
             lines[2].contains(&format!("\"summary\":{}", stats.summary_json())),
             "{}",
             lines[2]
+        );
+    }
+
+    /// Identities from GetResourceIdentitySchemas decode the identity fields of later calls,
+    /// also after a second GetProviderSchema response (which names no identities).
+    #[test]
+    fn identities_survive_a_later_provider_schema() {
+        use prost::Message as _;
+        use tfwire_plugin::tfplugin6::{
+            DynamicValue, ResourceIdentityData, ResourceIdentitySchema, Schema,
+            get_provider_schema, get_resource_identity_schemas, read_resource,
+            resource_identity_schema, schema,
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let channel = {
+            let _guard = runtime.enter();
+            tonic::transport::Endpoint::from_static("http://127.0.0.1:9").connect_lazy()
+        };
+        let log = Shared::default();
+        let worker = Worker::start(
+            vec![Upstream {
+                label: None,
+                channel,
+                handle: runtime.handle().clone(),
+            }],
+            Some(Box::new(log.clone())),
+            false,
+        );
+        let tap = worker.observer(0);
+        let mut schemas = get_provider_schema::Response::default();
+        schemas.resource_schemas.insert(
+            "db".into(),
+            Schema {
+                version: 0,
+                block: Some(schema::Block {
+                    attributes: vec![schema::Attribute {
+                        name: "name".into(),
+                        r#type: Bytes::from_static(b"\"string\""),
+                        optional: true,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }),
+            },
+        );
+        let mut ids = get_resource_identity_schemas::Response::default();
+        ids.identity_schemas.insert(
+            "db".into(),
+            ResourceIdentitySchema {
+                version: 0,
+                identity_attributes: vec![resource_identity_schema::IdentityAttribute {
+                    name: "id".into(),
+                    r#type: Bytes::from_static(b"\"number\""),
+                    required_for_import: true,
+                    ..Default::default()
+                }],
+            },
+        );
+        let identity = |b: &'static [u8]| {
+            Some(ResourceIdentityData {
+                identity_data: Some(DynamicValue {
+                    msgpack: Bytes::from_static(b),
+                    json: Bytes::new(),
+                }),
+            })
+        };
+        let request = read_resource::Request {
+            type_name: "db".into(),
+            current_identity: identity(b"\x81\xa2id\x07"),
+            ..Default::default()
+        };
+        let response = read_resource::Response {
+            new_identity: identity(b"\x81\xa2id\x08"),
+            ..Default::default()
+        };
+        let frames: [(&str, Direction, Vec<u8>, u64); 5] = [
+            (
+                "/tfplugin6.Provider/GetProviderSchema",
+                Direction::Response,
+                schemas.encode_to_vec(),
+                0,
+            ),
+            (
+                "/tfplugin6.Provider/GetResourceIdentitySchemas",
+                Direction::Response,
+                ids.encode_to_vec(),
+                1,
+            ),
+            (
+                "/tfplugin6.Provider/GetProviderSchema",
+                Direction::Response,
+                schemas.encode_to_vec(),
+                2,
+            ),
+            (
+                "/tfplugin6.Provider/ReadResource",
+                Direction::Request,
+                request.encode_to_vec(),
+                3,
+            ),
+            (
+                "/tfplugin6.Provider/ReadResource",
+                Direction::Response,
+                response.encode_to_vec(),
+                3,
+            ),
+        ];
+        for (method, direction, message, call) in frames {
+            tap.frame(Frame {
+                method,
+                direction,
+                message: &Bytes::from(message),
+                call,
+            });
+        }
+        drop(tap);
+        let stats = worker.finish();
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!((stats.values, stats.decode_errors), (2, 0), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].contains(r#""field":"current_identity","bytes":5,"#)
+                && lines[0].ends_with(r#""value":{"id":7}}"#),
+            "{text}"
+        );
+        assert!(
+            lines[1].contains(r#""field":"new_identity","bytes":5,"#)
+                && lines[1].ends_with(r#""value":{"id":8}}"#),
+            "{text}"
         );
     }
 
