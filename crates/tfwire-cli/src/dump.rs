@@ -8,8 +8,8 @@ use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 use tfwire::schema::ProviderSchemas;
+use tfwire_plugin::Programs;
 use tfwire_plugin::dump::{Dump, DumpConfig, INDEX_NAMES, Index, is_value_file};
-use tfwire_plugin::{Programs, Schemas};
 
 /// Decode a directory of raw plugin protocol values (`TF_LOG_SDK_PROTO_DATA_DIR`).
 ///
@@ -166,11 +166,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         .clone()
         .or_else(|| index.as_ref().and_then(|i| i.provider.clone()));
     let (_, schema) = provider(&doc, wanted.as_deref())?;
-    let programs = Programs::new(Schemas {
-        provider: schema.clone(),
-        ..Schemas::default()
-    })
-    .with_masks(args.masks.masks()?);
+    let programs = Programs::new(schema.clone()).with_masks(args.masks.masks()?);
     let config = DumpConfig::default()
         .decoder(input::decoder_config())
         .max_nodes(input::max_nodes())

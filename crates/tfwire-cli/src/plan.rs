@@ -113,9 +113,12 @@ struct SummaryArgs {
     filters: FilterArgs,
     /// Provider schemas (`tofu providers schema -json`): check the plan against them
     /// before summarising it. Every resource value (`before` and `after` of each change and
-    /// drift, `prior_state`, `planned_values`) is decoded with its resource type's schema;
-    /// a value that does not conform (with its path and byte), or a resource type the
-    /// schemas lack, rejects the plan (exit 1) and nothing is summarised. A binary plan
+    /// drift, `prior_state`, `planned_values`) is decoded with its resource type's schema,
+    /// every identity (`before_identity`, `after_identity`, `importing.identity`, a
+    /// resource's `identity` and its `identity_schema_version`) with the type's identity
+    /// schema, every action's `config_values` with its action type's schema; a value that
+    /// does not conform (with its path and byte), or a type the schemas lack, rejects the
+    /// plan (exit 1) and nothing is summarised. A binary plan
     /// file's values are decoded with them in the first place.
     #[arg(long, value_name = "FILE")]
     schemas: Option<String>,
@@ -126,8 +129,9 @@ struct SummaryArgs {
 }
 
 /// With `--schemas`: every resource value of `doc` decodes with its resource type's
-/// schema, in place on the document's tape (`show -json` writes values at `dynamic`
-/// positions as plain JSON).
+/// schema, every identity value with its identity schema (whose version must be the one the
+/// document names), and every action configuration with its action type's schema, in place
+/// on the document's tape (`show -json` writes values at `dynamic` positions as plain JSON).
 fn check_values(
     doc: &Document<'_>,
     cache: &tfwire::schema::ProgramCache,
@@ -136,16 +140,20 @@ fn check_values(
 ) -> Result<(), Failure> {
     use tfwire::schema::Kind;
     use tfwire_plan::Mode;
-    use tfwire_plan::decode::{ValueRole, visit_values};
+    use tfwire_plan::decode::{visit_action_configs, visit_identities, visit_values};
     let mut decoder = tfwire::Decoder::new(tfwire::Config::default().plain_dynamic(true));
     let mut arena = bumpalo::Bump::new();
+    let schema_error =
+        |e: tfwire::Error| format!("{} ({})", Inline(&e.to_string()), Inline(schemas_name));
+    let conform_error = |e: tfwire::Error| {
+        format!(
+            "does not conform to the schema in {}: {}",
+            Inline(schemas_name),
+            Inline(&e.to_string())
+        )
+    };
     visit_values(doc, |site, json| {
-        let which = match site.role {
-            ValueRole::Before => "change.before",
-            ValueRole::After => "change.after",
-            ValueRole::Values => "values",
-            ValueRole::Attributes => "attributes",
-        };
+        let which = site.role.member();
         let fail = |what: String| {
             Failure::Input(format!(
                 "{}: {} {} ({which}): {what}",
@@ -161,21 +169,71 @@ fn check_values(
         };
         let program = cache
             .get(site.provider_name.unwrap_or_default(), kind, site.type_name)
-            .map_err(|e| {
-                fail(format!(
-                    "{} ({})",
-                    Inline(&e.to_string()),
-                    Inline(schemas_name)
-                ))
-            })?;
+            .map_err(|e| fail(schema_error(e)))?;
         arena.reset();
         match json.decode_typed(&program, &mut decoder, &arena) {
             Ok(_) => Ok(()),
-            Err(e) => Err(fail(format!(
-                "does not conform to the schema in {}: {}",
+            Err(e) => Err(fail(conform_error(e))),
+        }
+    })?;
+    visit_identities(doc, |site, json| {
+        let fail = |what: String| {
+            Failure::Input(format!(
+                "{}: {} {} ({}): {what}",
+                Inline(name),
+                site.section,
+                Inline(&site.address),
+                site.role.member()
+            ))
+        };
+        let provider = site.provider_name.unwrap_or_default();
+        let schema = cache
+            .identity(provider, site.type_name)
+            .map_err(|e| fail(schema_error(e)))?;
+        if let Some(v) = site.schema_version
+            && i64::try_from(v).ok() != Some(schema.version)
+        {
+            // Terraform's `show -json` refuses such a state too: the value is of another
+            // version of the identity schema (the provider upgrades it before use).
+            return Err(fail(format!(
+                "identity_schema_version is {v}, the identity schema in {} is version {}",
                 Inline(schemas_name),
-                Inline(&e.to_string())
-            ))),
+                schema.version
+            )));
+        }
+        let program = cache
+            .get(provider, Kind::Identity, site.type_name)
+            .map_err(|e| fail(schema_error(e)))?;
+        arena.reset();
+        match json.decode_typed(&program, &mut decoder, &arena) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(fail(conform_error(e))),
+        }
+    })?;
+    let Document::Plan(plan) = doc else {
+        return Ok(());
+    };
+    visit_action_configs(plan, |site, json| {
+        let fail = |what: String| {
+            Failure::Input(format!(
+                "{}: {}[{}] {} (config_values): {what}",
+                Inline(name),
+                site.section,
+                site.index,
+                Inline(site.address)
+            ))
+        };
+        let program = cache
+            .get(
+                site.provider_name.unwrap_or_default(),
+                Kind::Action,
+                site.type_name,
+            )
+            .map_err(|e| fail(schema_error(e)))?;
+        arena.reset();
+        match json.decode_typed(&program, &mut decoder, &arena) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(fail(conform_error(e))),
         }
     })
 }

@@ -214,15 +214,26 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             continue;
         }
         let _ = writeln!(out, "{}", Inline(addr));
-        for (label, map) in [
-            ("resource", &p.resources),
-            ("data source", &p.data_sources),
-            ("ephemeral resource", &p.ephemeral_resources),
-            ("list resource", &p.list_resources),
+        let names = |m: &std::collections::BTreeMap<String, tfwire::schema::Schema>| {
+            m.keys().cloned().collect::<Vec<_>>()
+        };
+        for (label, list) in [
+            ("resource", names(&p.resources)),
+            ("identity", p.identities.keys().cloned().collect()),
+            ("data source", names(&p.data_sources)),
+            ("ephemeral resource", names(&p.ephemeral_resources)),
+            ("list resource", names(&p.list_resources)),
+            ("action", names(&p.actions)),
+            ("function", p.functions.keys().cloned().collect()),
+            ("state store", names(&p.state_stores)),
         ] {
-            for name in map.keys() {
-                let _ = writeln!(out, "  {label:<18} {}", Inline(name));
+            for name in list {
+                let _ = writeln!(out, "  {label:<18} {}", Inline(&name));
             }
+        }
+        // Kinds newer than this reader: named, so that nothing is left out unseen.
+        for key in &p.unread {
+            let _ = writeln!(out, "  {:<18} {}", "(not read)", Inline(key));
         }
     }
     output::human(&out, false)

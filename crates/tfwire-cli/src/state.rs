@@ -108,7 +108,8 @@ struct ShowArgs {
     #[arg(value_name = "ADDRESS")]
     address: String,
     /// Provider schemas (`tofu providers schema -json`): draw the resource with its
-    /// schema, as `tofu state show` does (see above).
+    /// schema, as `tofu state show` does (see above). The instance's `identity` is checked
+    /// against the type's identity schema too (of the `identity_schema_version` it names).
     #[arg(long, value_name = "FILE")]
     schemas: Option<String>,
 }
@@ -211,6 +212,14 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             Some(s) => {
                                 let schema =
                                     s.block(r.provider_name, r.mode, r.type_name, r.address)?;
+                                s.check_identity(
+                                    r.provider_name,
+                                    r.type_name,
+                                    r.identity,
+                                    r.identity_schema_version,
+                                    r.address,
+                                    true,
+                                )?;
                                 let arena = bumpalo::Bump::new();
                                 let values =
                                     s.decode(&schema.program, r.values, &arena, r.address)?;
@@ -362,6 +371,14 @@ fn raw_instance(
                 .and_then(|p| p.split_once("provider[\"")?.1.split_once("\"]"))
                 .map(|(source, _)| source);
             let schema = s.block(provider, r.mode, r.type_name, address)?;
+            s.check_identity(
+                provider,
+                r.type_name,
+                inst.identity,
+                inst.identity_schema_version,
+                address,
+                false,
+            )?;
             // A raw state writes values at `dynamic` positions as go-cty does, wrapped in
             // {"value","type"}; `tofu state show` (like `show -json`) shows the value itself,
             // and the sensitive paths point into it: the decoded value is drawn unwrapped.
@@ -464,6 +481,59 @@ impl<'s> Schemas<'s> {
             .typed(program, arena)
             .map_err(|e| self.nonconforming(address, &e))?;
         Ok(typed.map(Node::Typed))
+    }
+
+    /// Checks a resource's `identity` (when present and not null) against the type's identity
+    /// schema: the schema must exist, be of the version the document names
+    /// (`identity_schema_version`), and the value decode with it. `plain_dynamic`: the value
+    /// is from a `show -json` state, which writes values at `dynamic` positions as plain JSON.
+    fn check_identity(
+        &self,
+        provider: Option<&str>,
+        type_name: &str,
+        identity: Option<tfwire_plan::Json<'_>>,
+        version: Option<u64>,
+        address: &str,
+        plain_dynamic: bool,
+    ) -> Result<(), Failure> {
+        let Some(identity) = identity.filter(|v| !v.is_null()) else {
+            return Ok(());
+        };
+        let fail = |what: String| {
+            Failure::Input(format!(
+                "{}: {}: identity: {what}",
+                Inline(self.name),
+                Inline(address)
+            ))
+        };
+        let provider = provider.unwrap_or_default();
+        let schema = self
+            .cache
+            .identity(provider, type_name)
+            .map_err(|e| fail(Inline(&e.to_string()).to_string()))?;
+        if let Some(v) = version
+            && i64::try_from(v).ok() != Some(schema.version)
+        {
+            return Err(fail(format!(
+                "identity_schema_version is {v}, the identity schema is version {}",
+                schema.version
+            )));
+        }
+        let program = self
+            .cache
+            .get(provider, Kind::Identity, type_name)
+            .map_err(|e| fail(Inline(&e.to_string()).to_string()))?;
+        let arena = bumpalo::Bump::new();
+        let config = tfwire::Config::default().plain_dynamic(plain_dynamic);
+        identity
+            .decode_typed(&program, &mut tfwire::Decoder::new(config), &arena)
+            .map_err(|e| {
+                fail(format!(
+                    "does not conform to the identity schema: {}",
+                    Inline(&e.to_string())
+                ))
+            })?;
+        Ok(())
     }
 
     #[cold]

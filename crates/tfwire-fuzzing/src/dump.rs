@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 use tfwire::schema::ProviderSchemas;
+use tfwire_plugin::Programs;
 use tfwire_plugin::dump::{DumpConfig, dump_entries, is_value_file};
-use tfwire_plugin::{Programs, Schemas};
 
 /// The programs of the provider the check decodes with: the test provider of
 /// `corpus/proto-data/sensitive` (sensitive and write-only attributes, nested blocks).
@@ -14,10 +14,7 @@ fn programs() -> &'static Programs {
         let text = include_bytes!("../../../corpus/proto-data/sensitive/schemas.json");
         let doc = ProviderSchemas::from_json(text).expect("the test provider's schemas");
         let (_, schema) = doc.providers.iter().next().expect("one provider");
-        Programs::new(Schemas {
-            provider: schema.clone(),
-            ..Schemas::default()
-        })
+        Programs::new(schema.clone())
     })
 }
 

@@ -51,6 +51,34 @@ pub enum ValueRole {
     After,
     /// `attributes` of a raw state instance.
     Attributes,
+    /// `identity` of a resource in a values representation or of a raw state instance
+    /// (only [`visit_identities`] yields it; the site's `schema_version` is the
+    /// `identity_schema_version`).
+    Identity,
+    /// `change.before_identity` of a resource change ([`visit_identities`]).
+    BeforeIdentity,
+    /// `change.after_identity` of a resource change ([`visit_identities`]).
+    AfterIdentity,
+    /// `change.importing.identity`: the identity an `import` block gave
+    /// ([`visit_identities`]).
+    ImportingIdentity,
+}
+
+impl ValueRole {
+    /// The member the value is, as written in the document (`change.before`, `identity`,
+    /// `change.importing.identity`, ...).
+    pub fn member(self) -> &'static str {
+        match self {
+            ValueRole::Before => "change.before",
+            ValueRole::After => "change.after",
+            ValueRole::Values => "values",
+            ValueRole::Attributes => "attributes",
+            ValueRole::Identity => "identity",
+            ValueRole::BeforeIdentity => "change.before_identity",
+            ValueRole::AfterIdentity => "change.after_identity",
+            ValueRole::ImportingIdentity => "change.importing.identity",
+        }
+    }
 }
 
 /// Where a resource value sits: what a schema-driven decoder needs to choose the schema.
@@ -226,6 +254,187 @@ fn visit_change<'a, E>(
     if let Some(v) = rc.change.after {
         site.role = ValueRole::After;
         f(&site, v)?;
+    }
+    Ok(())
+}
+
+/// Calls `f` with every resource identity value of a document (typed by the resource type's
+/// identity schema, not its schema) and its site, in document order: for a plan, the
+/// `identity` of each resource of `prior_state` and `planned_values`, then each change of
+/// `resource_changes` and `resource_drift` (`importing.identity`, `before_identity`,
+/// `after_identity`); for states, each resource's or instance's `identity`. The site's
+/// `schema_version` is the document's `identity_schema_version` (changes have none). Absent
+/// and `null` identities are skipped.
+///
+/// ```
+/// use tfwire_plan::decode::{ValueRole, visit_identities};
+/// let mut input = br#"{"format_version":"1.2","resource_changes":[{"address":"x.a","mode":"managed",
+///   "type":"x","name":"a","provider_name":"registry.terraform.io/h/x","change":{"actions":["update"],
+///   "before":{},"after":{},"before_identity":{"id":"1"},"after_identity":{"id":"2"}}}]}"#.to_vec();
+/// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+/// let arena = bumpalo::Bump::new();
+/// let doc = tape.document(&arena)?;
+/// let mut seen = Vec::new();
+/// visit_identities(&doc, |site, v| {
+///     seen.push((site.role.member(), v.get("id").and_then(|id| id.as_str())));
+///     Ok::<_, ()>(())
+/// }).unwrap();
+/// assert_eq!(seen, [("change.before_identity", Some("1")), ("change.after_identity", Some("2"))]);
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// The first error `f` returns.
+pub fn visit_identities<'a, E>(
+    doc: &Document<'a>,
+    mut f: impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    let values =
+        |v: &Values<'a>, section, f: &mut dyn FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>| {
+            for r in v.resources() {
+                if let Some(id) = r.identity.filter(|j| !j.is_null()) {
+                    let mut site = site_of_resource(r, section);
+                    site.role = ValueRole::Identity;
+                    site.schema_version = r.identity_schema_version;
+                    f(&site, id)?;
+                }
+            }
+            Ok(())
+        };
+    match doc {
+        Document::Plan(p) => {
+            if let Some(v) = p.prior_state.and_then(|s| s.values) {
+                values(&v, "prior_state", &mut f)?;
+            }
+            if let Some(v) = p.planned_values {
+                values(&v, "planned_values", &mut f)?;
+            }
+            for (drift, list) in [(false, p.resource_changes), (true, p.resource_drift)] {
+                for rc in list {
+                    let mut site = ValueSite {
+                        address: Cow::Borrowed(rc.address),
+                        provider_name: rc.provider_name,
+                        mode: rc.mode,
+                        type_name: rc.type_name,
+                        schema_version: None,
+                        role: ValueRole::ImportingIdentity,
+                        drift,
+                        section: if drift {
+                            "resource_drift"
+                        } else {
+                            "resource_changes"
+                        },
+                    };
+                    let c = &rc.change;
+                    for (role, v) in [
+                        (
+                            ValueRole::ImportingIdentity,
+                            c.importing.and_then(|i| i.identity),
+                        ),
+                        (ValueRole::BeforeIdentity, c.before_identity),
+                        (ValueRole::AfterIdentity, c.after_identity),
+                    ] {
+                        if let Some(v) = v.filter(|j| !j.is_null()) {
+                            site.role = role;
+                            f(&site, v)?;
+                        }
+                    }
+                }
+            }
+        }
+        Document::State(s) => {
+            if let Some(v) = s.values {
+                values(&v, "values", &mut f)?;
+            }
+        }
+        Document::RawState(s) => {
+            for r in s.resources {
+                for inst in r.instances {
+                    if let Some(id) = inst.identity.filter(|j| !j.is_null()) {
+                        let site = ValueSite {
+                            address: Cow::Owned(r.address(inst.index_key).to_string()),
+                            provider_name: r.provider,
+                            mode: r.mode,
+                            type_name: r.type_name,
+                            schema_version: inst.identity_schema_version,
+                            role: ValueRole::Identity,
+                            drift: false,
+                            section: "resources",
+                        };
+                        f(&site, id)?;
+                    }
+                }
+            }
+        }
+        Document::LegacyState(_) => {}
+    }
+    Ok(())
+}
+
+/// Where an action's configuration sits in a plan: what a schema-driven decoder needs to
+/// choose the action type's schema.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ActionSite<'a> {
+    /// `address`: the action instance address (`action.bufo_print.success`).
+    pub address: &'a str,
+    /// `provider_name`.
+    pub provider_name: Option<&'a str>,
+    /// `type`: the action type.
+    pub type_name: &'a str,
+    /// The member of the plan the invocation is under: `action_invocations`, or
+    /// `deferred_action_invocations` (whose elements hold it as `action_invocation`).
+    pub section: &'static str,
+    /// The invocation's index in that list.
+    pub index: usize,
+}
+
+/// Calls `f` with the `config_values` of every action invocation of a plan (Terraform ≥
+/// 1.14: `action_invocations`, and `deferred_action_invocations[].action_invocation`), in
+/// document order, read from the plan as written ([`crate::Plan::raw`]). Unknown values are
+/// absent from `config_values` (as from a change's `after`). Invocations without a
+/// `config_values` object, or without a `type`, are skipped.
+///
+/// # Errors
+///
+/// The first error `f` returns.
+pub fn visit_action_configs<'a, E>(
+    plan: &crate::Plan<'a>,
+    mut f: impl FnMut(&ActionSite<'a>, Json<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    for (section, inner) in [
+        ("action_invocations", None),
+        ("deferred_action_invocations", Some("action_invocation")),
+    ] {
+        let Some(list) = plan.raw.get(section).and_then(|l| l.as_array()) else {
+            continue;
+        };
+        for (index, item) in list.iter().enumerate() {
+            let Some(ai) = (match inner {
+                Some(k) => item.get(k),
+                None => Some(item),
+            }) else {
+                continue;
+            };
+            let (Some(type_name), Some(config)) = (
+                ai.get("type").and_then(|t| t.as_str()),
+                ai.get("config_values").filter(|c| !c.is_null()),
+            ) else {
+                continue;
+            };
+            let site = ActionSite {
+                address: ai
+                    .get("address")
+                    .and_then(|a| a.as_str())
+                    .unwrap_or(type_name),
+                provider_name: ai.get("provider_name").and_then(|p| p.as_str()),
+                type_name,
+                section,
+                index,
+            };
+            f(&site, config)?;
+        }
     }
     Ok(())
 }

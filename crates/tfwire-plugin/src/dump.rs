@@ -11,8 +11,8 @@
 //!
 //! ```
 //! use tfwire_plugin::dump::{Dump, DumpConfig};
-//! use tfwire_plugin::{Programs, Schemas};
-//! let programs = Programs::new(Schemas::default());
+//! use tfwire_plugin::Programs;
+//! let programs = Programs::new(tfwire::schema::ProviderSchema::default());
 //! let mut dump = Dump::new(&programs, None, DumpConfig::default());
 //! // A provider configuration (`{}` in MessagePack), with no provider schema given.
 //! let line = dump
@@ -278,6 +278,9 @@ fn kind_named(kind: &str) -> Option<fn(&str) -> SchemaRef<'_>> {
         "data_source" => |t| SchemaRef::DataSource(t),
         "ephemeral_resource" => |t| SchemaRef::EphemeralResource(t),
         "list_resource" => |t| SchemaRef::ListResource(t),
+        "identity" => |t| SchemaRef::Identity(t),
+        "action" => |t| SchemaRef::Action(t),
+        "state_store" => |t| SchemaRef::StateStore(t),
         "provider" => |_| SchemaRef::Provider,
         "provider_meta" => |_| SchemaRef::ProviderMeta,
         _ => return None,
@@ -286,12 +289,15 @@ fn kind_named(kind: &str) -> Option<fn(&str) -> SchemaRef<'_>> {
 
 /// The type names of the schemas of `kind` (for inferring a file's type).
 fn candidates<'p>(programs: &'p Programs, sample: SchemaRef<'_>) -> Vec<&'p str> {
-    let p = &programs.schemas().provider;
+    let p = programs.schemas();
     let keys = match sample {
         SchemaRef::Resource(_) => p.resources.keys(),
         SchemaRef::DataSource(_) => p.data_sources.keys(),
         SchemaRef::EphemeralResource(_) => p.ephemeral_resources.keys(),
         SchemaRef::ListResource(_) => p.list_resources.keys(),
+        SchemaRef::Action(_) => p.actions.keys(),
+        SchemaRef::StateStore(_) => p.state_stores.keys(),
+        SchemaRef::Identity(_) => return p.identities.keys().map(String::as_str).collect(),
         _ => return Vec::new(),
     };
     keys.map(String::as_str).collect()

@@ -10,7 +10,8 @@
 //!
 //! ```
 //! use tfwire_plugin::tfplugin6::{get_provider_schema, schema, Schema};
-//! use tfwire_plugin::{Programs, SchemaRef, Schemas, DynamicValues};
+//! use tfwire::schema::ProviderSchema;
+//! use tfwire_plugin::{Programs, SchemaRef, DynamicValues};
 //!
 //! // A GetProviderSchema response, as a provider sends it ...
 //! let attr = |name: &str, ty: &str, sensitive| schema::Attribute {
@@ -26,7 +27,7 @@
 //!     }),
 //! });
 //! // ... becomes tfwire schemas, compiled on demand ...
-//! let programs = Programs::new(Schemas::try_from(&response)?);
+//! let programs = Programs::new(ProviderSchema::try_from(&response)?);
 //! let program = programs.get(SchemaRef::Resource("db"))?;
 //!
 //! // ... which decode the values of any message that refers to them.
@@ -119,5 +120,5 @@ mod values;
 
 pub use error::{Error, ErrorKind};
 pub use programs::Programs;
-pub use schema::{Function, Schemas};
+pub use schema::{identities_v5, identities_v6};
 pub use values::{DynamicValues, Field, SchemaRef};

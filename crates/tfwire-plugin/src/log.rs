@@ -109,8 +109,8 @@ impl Record<'_> {
 ///
 /// ```
 /// use tfwire_plugin::log::{Outcome, Recorder};
-/// use tfwire_plugin::{Programs, SchemaRef, Schemas};
-/// let programs = Programs::new(Schemas::default());
+/// use tfwire_plugin::{Programs, SchemaRef};
+/// let programs = Programs::new(tfwire::schema::ProviderSchema::default());
 /// let mut recorder = Recorder::new(tfwire::Config::default());
 /// let value = tfwire::DynamicValue { msgpack: b"\xc3", json: b"" };
 /// let (outcome, _took) = recorder.decode(&programs, SchemaRef::Bool, value);

@@ -1,23 +1,27 @@
 //! Compiled programs for every [`SchemaRef`] of a provider, compiled on first use.
 
-use crate::schema::Schemas;
 use crate::values::SchemaRef;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
-use tfwire::schema::{Block, Schema};
+use tfwire::schema::{Block, ProviderSchema, Schema};
 use tfwire::{Error, ErrorKind, Path, Program, Type};
 
 /// The key of a compiled program: the kind of [`SchemaRef`] and its index, then (in the inner
 /// map, looked up by `&str` so that finding a compiled program allocates nothing) its name.
 type Key = (u8, usize);
 
-/// A provider's [`Schemas`] and the programs compiled from them, shared by every thread of a
+/// A provider's schemas ([`ProviderSchema`]) and the programs compiled from them, shared by every thread of a
 /// proxy (`Sync`). A program is compiled the first time a value needs it.
 ///
 /// ```
-/// use tfwire_plugin::{Programs, SchemaRef, Schemas};
-/// let mut schemas = Schemas::default();
-/// schemas.identities.insert("x".into(), tfwire::Type::from_json(r#"["object",{"id":"string"}]"#)?);
+/// use tfwire::schema::{IdentityAttribute, IdentitySchema, ProviderSchema};
+/// use tfwire_plugin::{Programs, SchemaRef};
+/// let mut schemas = ProviderSchema::default();
+/// let id = IdentityAttribute {
+///     name: "id".into(), ty: tfwire::Type::String, required_for_import: true,
+///     optional_for_import: false, description: String::new(),
+/// };
+/// schemas.identities.insert("x".into(), IdentitySchema { version: 0, attributes: vec![id] });
 /// let programs = Programs::new(schemas);
 /// let p = programs.get(SchemaRef::Identity("x"))?;
 /// assert!(std::sync::Arc::ptr_eq(&p, &programs.get(SchemaRef::Identity("x"))?));
@@ -29,7 +33,7 @@ type Key = (u8, usize);
 /// ```
 #[derive(Debug, Default)]
 pub struct Programs {
-    schemas: Schemas,
+    schemas: ProviderSchema,
     programs: RwLock<HashMap<Key, HashMap<String, Arc<Program>>>>,
     masks: tfwire::mask::Masks,
 }
@@ -83,12 +87,12 @@ fn missing(r: SchemaRef<'_>) -> Error {
 enum Source<'s> {
     Block(&'s Block),
     Type(&'s Type),
-    Fixed(Type),
+    Owned(Type),
 }
 
 impl Programs {
     /// Programs for these schemas.
-    pub fn new(schemas: Schemas) -> Programs {
+    pub fn new(schemas: ProviderSchema) -> Programs {
         Programs {
             schemas,
             programs: RwLock::default(),
@@ -111,7 +115,7 @@ impl Programs {
     }
 
     /// The schemas.
-    pub fn schemas(&self) -> &Schemas {
+    pub fn schemas(&self) -> &ProviderSchema {
         &self.schemas
     }
 
@@ -122,7 +126,7 @@ impl Programs {
     }
 
     fn schema(&self, r: SchemaRef<'_>) -> Option<&Schema> {
-        let p = &self.schemas.provider;
+        let p = &self.schemas;
         match r {
             SchemaRef::Provider => p.provider.as_ref(),
             SchemaRef::ProviderMeta => p.provider_meta.as_ref(),
@@ -130,8 +134,8 @@ impl Programs {
             SchemaRef::DataSource(n) => p.data_sources.get(n),
             SchemaRef::EphemeralResource(n) => p.ephemeral_resources.get(n),
             SchemaRef::ListResource(n) => p.list_resources.get(n),
-            SchemaRef::Action(n) => self.schemas.actions.get(n),
-            SchemaRef::StateStore(n) => self.schemas.state_stores.get(n),
+            SchemaRef::Action(n) => p.actions.get(n),
+            SchemaRef::StateStore(n) => p.state_stores.get(n),
             _ => None,
         }
     }
@@ -141,15 +145,15 @@ impl Programs {
             return Some(Source::Block(&s.block));
         }
         Some(match r {
-            SchemaRef::Identity(n) => Source::Type(self.schemas.identities.get(n)?),
+            SchemaRef::Identity(n) => Source::Owned(self.schemas.identities.get(n)?.implied_type()),
             SchemaRef::FunctionArgument(n, i) => {
                 Source::Type(self.schemas.functions.get(n)?.argument(i)?)
             }
             SchemaRef::FunctionResult(n) => {
-                Source::Type(self.schemas.functions.get(n)?.result.as_ref()?)
+                Source::Type(&self.schemas.functions.get(n)?.return_type)
             }
-            SchemaRef::Bool => Source::Fixed(Type::Bool),
-            SchemaRef::Number => Source::Fixed(Type::Number),
+            SchemaRef::Bool => Source::Owned(Type::Bool),
+            SchemaRef::Number => Source::Owned(Type::Number),
             _ => return None,
         })
     }
@@ -170,7 +174,7 @@ impl Programs {
         let program = Arc::new(match self.source(r).ok_or_else(|| missing(r))? {
             Source::Block(b) => Program::from_block(b),
             Source::Type(t) => Program::compile(t),
-            Source::Fixed(t) => Program::compile(&t),
+            Source::Owned(t) => Program::compile(&t),
         });
         let mut map = self.programs.write().unwrap_or_else(|e| e.into_inner());
         Ok(map

@@ -4,13 +4,12 @@
 //! ([`Method::from_path`]) and decodes a frame only when it wants its values
 //! ([`decode`]); an unknown method is simply not decoded.
 
-use crate::schema::Schemas;
 use crate::values::DynamicValues;
 use bytes::Bytes;
 use prost::Message as _;
 use std::collections::BTreeMap;
-use tfwire::Type;
 use tfwire::schema::Protocol;
+use tfwire::schema::{IdentitySchema, ProviderSchema};
 
 /// Which way a frame travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,9 +47,9 @@ pub enum Message {
     /// A message that may carry `DynamicValue`s.
     Values(Box<dyn DynamicValues + Send + Sync>),
     /// A `GetProviderSchema` (protocol 5: `GetSchema`) response, converted.
-    ProviderSchema(Box<Result<Schemas, tfwire::Error>>),
-    /// A `GetResourceIdentitySchemas` response: the identity types by resource type.
-    IdentitySchemas(Result<BTreeMap<String, Type>, tfwire::Error>),
+    ProviderSchema(Box<Result<ProviderSchema, tfwire::Error>>),
+    /// A `GetResourceIdentitySchemas` response: the identity schemas by resource type.
+    IdentitySchemas(Result<BTreeMap<String, IdentitySchema>, tfwire::Error>),
     /// A message of a known method that carries no `DynamicValue`.
     Other,
 }
@@ -95,18 +94,17 @@ macro_rules! methods {
     (@d o $pkg:ident $($m:ident)::+) => { other::<crate::$pkg::$($m)::+> };
     (@d schema $pkg:ident $($m:ident)::+) => {
         |b| Ok(Message::ProviderSchema(Box::new(
-            Schemas::try_from(&crate::$pkg::$($m)::+::decode(b)?)),
+            ProviderSchema::try_from(&crate::$pkg::$($m)::+::decode(b)?)),
         ))
     };
     (@d ids $pkg:ident $($m:ident)::+) => {
         |b| {
             let r = crate::$pkg::$($m)::+::decode(b)?;
-            let mut s = Schemas::default();
-            Ok(Message::IdentitySchemas(methods!(@ids $pkg s r).map(|()| s.identities)))
+            Ok(Message::IdentitySchemas(methods!(@ids $pkg r)))
         }
     };
-    (@ids tfplugin5 $s:ident $r:ident) => { $s.add_identities_v5(&$r) };
-    (@ids tfplugin6 $s:ident $r:ident) => { $s.add_identities_v6(&$r) };
+    (@ids tfplugin5 $r:ident) => { crate::schema::identities_v5(&$r) };
+    (@ids tfplugin6 $r:ident) => { crate::schema::identities_v6(&$r) };
 }
 
 methods! {

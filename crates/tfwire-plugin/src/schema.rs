@@ -1,53 +1,20 @@
-//! `GetProviderSchema` (and `GetResourceIdentitySchemas`) responses as tfwire schemas.
+//! `GetProviderSchema` (and `GetResourceIdentitySchemas`) responses as tfwire schemas
+//! ([`ProviderSchema`], the model `providers schema -json` documents load into too).
 //!
 //! tfwire's core crate keeps its own small protobuf reader
 //! ([`tfwire::schema::ProviderSchema::from_protobuf`]): it has no gRPC dependency and reads a
 //! response straight from the bytes of a frame. This crate converts the generated prost types
 //! instead: once a proxy has decoded a message with prost (as tonic services do), walking the
-//! typed message is simpler than encoding it again, and it also covers what the core reader
-//! skips (functions, actions, state stores, resource identities). The two readings are checked
-//! to agree on every corpus schema (`tests/harness/schema.rs`).
+//! typed message is simpler than encoding it again. Both read every kind (resources, data
+//! sources, ephemeral and list resources, actions, state stores, functions, identities); the
+//! two readings are checked to agree on every corpus schema (`tests/harness/schema.rs`).
 
 use std::collections::BTreeMap;
 use tfwire::schema::{
-    Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting, ProviderSchema, Schema,
+    Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NestedBlock,
+    NestedType, Nesting, Parameter, ProviderSchema, Schema,
 };
 use tfwire::{Error, ErrorKind, Path, Type};
-
-/// Everything a provider's values are decoded with: its schemas (as tfwire reads them) plus
-/// what only the plugin protocol describes: resource identities, functions, actions and state
-/// stores.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Schemas {
-    /// The provider, resource, data source, ephemeral and list resource schemas.
-    pub provider: ProviderSchema,
-    /// Resource type → the type of its identity (an object of the identity attributes).
-    pub identities: BTreeMap<String, Type>,
-    /// Function name → its signature.
-    pub functions: BTreeMap<String, Function>,
-    /// Action type → its schema.
-    pub actions: BTreeMap<String, Schema>,
-    /// State store type → its schema (protocol 6).
-    pub state_stores: BTreeMap<String, Schema>,
-}
-
-/// A provider function's signature.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Function {
-    /// The parameters' types, in order.
-    pub parameters: Vec<Type>,
-    /// The variadic parameter's type, if any.
-    pub variadic: Option<Type>,
-    /// The return type.
-    pub result: Option<Type>,
-}
-
-impl Function {
-    /// The type of argument `index` of a call (the variadic type past the fixed parameters).
-    pub fn argument(&self, index: usize) -> Option<&Type> {
-        self.parameters.get(index).or(self.variadic.as_ref())
-    }
-}
 
 fn invalid(m: String) -> Error {
     Error::new(ErrorKind::InvalidSchema(m), 0, Path::root())
@@ -111,12 +78,12 @@ macro_rules! convert {
             }
         }
 
-        impl TryFrom<&crate::$m::$response::Response> for Schemas {
+        impl TryFrom<&crate::$m::$response::Response> for ProviderSchema {
             type Error = Error;
 
             /// Converts a `GetProviderSchema` response (identities come from
-            /// `GetResourceIdentitySchemas`: see [`Schemas::add_identities_v6`]).
-            fn try_from(r: &crate::$m::$response::Response) -> Result<Schemas, Error> {
+            /// `GetResourceIdentitySchemas`: see [`identities_v6`]).
+            fn try_from(r: &crate::$m::$response::Response) -> Result<ProviderSchema, Error> {
                 let map = |m: &std::collections::HashMap<String, crate::$m::Schema>| {
                     m.iter()
                         .map(|(k, v)| {
@@ -127,18 +94,23 @@ macro_rules! convert {
                         .collect::<Result<BTreeMap<_, _>, Error>>()
                 };
                 let optional = |s: &Option<crate::$m::Schema>| s.as_ref().map(Schema::try_from).transpose();
-                let provider = ProviderSchema {
-                    provider: optional(&r.provider)?,
-                    provider_meta: optional(&r.provider_meta)?,
-                    resources: map(&r.resource_schemas)?,
-                    data_sources: map(&r.data_source_schemas)?,
-                    ephemeral_resources: map(&r.ephemeral_resource_schemas)?,
-                    list_resources: map(&r.list_resource_schemas)?,
-                };
                 let mut functions = BTreeMap::new();
                 for (name, f) in &r.functions {
                     let what = |i: &str| format!("function {name:?} {i}");
-                    let ty = |t: &[u8], i: &str| type_json(t, &|| what(i));
+                    let parameter = |p: &crate::$m::function::Parameter, i: &str| {
+                        Ok::<_, Error>(Parameter {
+                            name: p.name.clone(),
+                            ty: type_json(&p.r#type, &|| what(i))?,
+                            allow_null: p.allow_null_value,
+                            allow_unknown: p.allow_unknown_values,
+                            description: p.description.clone(),
+                        })
+                    };
+                    let return_type = match &f.r#return {
+                        Some(p) => type_json(&p.r#type, &|| what("return"))?,
+                        // Terraform cannot read a function without one either.
+                        None => return Err(invalid(what("has no return type"))),
+                    };
                     functions.insert(
                         name.clone(),
                         Function {
@@ -146,38 +118,46 @@ macro_rules! convert {
                                 .parameters
                                 .iter()
                                 .enumerate()
-                                .map(|(i, p)| ty(&p.r#type, &format!("parameter {i}")))
+                                .map(|(i, p)| parameter(p, &format!("parameter {i}")))
                                 .collect::<Result<_, _>>()?,
                             variadic: f
                                 .variadic_parameter
                                 .as_ref()
-                                .map(|p| ty(&p.r#type, "variadic parameter"))
+                                .map(|p| parameter(p, "variadic parameter"))
                                 .transpose()?,
-                            result: f
-                                .r#return
-                                .as_ref()
-                                .map(|p| ty(&p.r#type, "return"))
-                                .transpose()?,
+                            return_type,
+                            summary: f.summary.clone(),
+                            description: f.description.clone(),
+                            deprecation_message: f.deprecation_message.clone(),
                         },
                     );
                 }
+                // An action without a schema message has the default (empty) one, as a map
+                // entry without a value has in the core reader.
                 let actions = r
                     .action_schemas
                     .iter()
-                    .filter_map(|(k, a)| {
-                        a.schema.as_ref().map(|s| {
-                            Schema::try_from(s)
-                                .map(|s| (k.clone(), s))
-                                .map_err(|e| context(e, k))
-                        })
+                    .map(|(k, a)| {
+                        let s = match &a.schema {
+                            Some(s) => Schema::try_from(s).map_err(|e| context(e, k))?,
+                            None => Schema::default(),
+                        };
+                        Ok((k.clone(), s))
                     })
                     .collect::<Result<_, Error>>()?;
-                Ok(Schemas {
-                    provider,
+                Ok(ProviderSchema {
+                    provider: optional(&r.provider)?,
+                    provider_meta: optional(&r.provider_meta)?,
+                    resources: map(&r.resource_schemas)?,
+                    data_sources: map(&r.data_source_schemas)?,
+                    ephemeral_resources: map(&r.ephemeral_resource_schemas)?,
+                    list_resources: map(&r.list_resource_schemas)?,
                     identities: BTreeMap::new(),
-                    functions,
                     actions,
+                    functions,
                     state_stores: convert!(@state_stores $m, r, map),
+                    // prost keeps no unknown fields.
+                    unread: Vec::new(),
                 })
             }
         }
@@ -188,18 +168,40 @@ macro_rules! convert {
 
             pub(crate) fn identities(
                 r: &get_resource_identity_schemas::Response,
-            ) -> Result<BTreeMap<String, Type>, Error> {
+            ) -> Result<BTreeMap<String, IdentitySchema>, Error> {
                 let mut out = BTreeMap::new();
                 for (name, s) in &r.identity_schemas {
-                    let attrs = s
+                    let attributes = s
                         .identity_attributes
                         .iter()
                         .map(|a| {
-                            type_json(&a.r#type, &|| format!("identity of {name:?}: {:?}", a.name))
-                                .map(|t| (a.name.clone(), t, false))
+                            let ty = type_json(&a.r#type, &|| {
+                                format!("identity of {name:?}: attribute {:?}", a.name)
+                            })?;
+                            Ok(IdentityAttribute {
+                                name: a.name.clone(),
+                                ty,
+                                required_for_import: a.required_for_import,
+                                optional_for_import: a.optional_for_import,
+                                description: a.description.clone(),
+                            })
                         })
                         .collect::<Result<Vec<_>, Error>>()?;
-                    out.insert(name.clone(), Type::object(attrs));
+                    let mut attributes: Vec<IdentityAttribute> = attributes;
+                    attributes.sort_by(|a, b| a.name.cmp(&b.name));
+                    if let Some(w) = attributes.windows(2).find(|w| w[0].name == w[1].name) {
+                        return Err(invalid(format!(
+                            "identity of {name:?}: {:?} is declared twice",
+                            w[1].name
+                        )));
+                    }
+                    out.insert(
+                        name.clone(),
+                        IdentitySchema {
+                            version: s.version,
+                            attributes,
+                        },
+                    );
                 }
                 Ok(out)
             }
@@ -320,22 +322,18 @@ fn context(e: Error, name: &str) -> Error {
 convert!(tfplugin5, get_provider_schema, nested: false);
 convert!(tfplugin6, get_provider_schema, nested: true);
 
-impl Schemas {
-    /// Adds the identity types of a protocol 5 `GetResourceIdentitySchemas` response.
-    pub fn add_identities_v5(
-        &mut self,
-        r: &crate::tfplugin5::get_resource_identity_schemas::Response,
-    ) -> Result<(), Error> {
-        self.identities.extend(tfplugin5::identities(r)?);
-        Ok(())
-    }
+/// The identity schemas of a protocol 5 `GetResourceIdentitySchemas` response, by resource
+/// type (for [`ProviderSchema::identities`]).
+pub fn identities_v5(
+    r: &crate::tfplugin5::get_resource_identity_schemas::Response,
+) -> Result<BTreeMap<String, IdentitySchema>, Error> {
+    tfplugin5::identities(r)
+}
 
-    /// Adds the identity types of a protocol 6 `GetResourceIdentitySchemas` response.
-    pub fn add_identities_v6(
-        &mut self,
-        r: &crate::tfplugin6::get_resource_identity_schemas::Response,
-    ) -> Result<(), Error> {
-        self.identities.extend(tfplugin6::identities(r)?);
-        Ok(())
-    }
+/// The identity schemas of a protocol 6 `GetResourceIdentitySchemas` response, by resource
+/// type (for [`ProviderSchema::identities`]).
+pub fn identities_v6(
+    r: &crate::tfplugin6::get_resource_identity_schemas::Response,
+) -> Result<BTreeMap<String, IdentitySchema>, Error> {
+    tfplugin6::identities(r)
 }

@@ -11,12 +11,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, SystemTime};
+use tfwire::schema::ProviderSchema;
 use tfwire::schema::{Block, Nesting, Protocol};
 use tfwire::{Config, Decoder, Value};
+use tfwire_plugin::Programs;
 use tfwire_plugin::log::{Outcome, Record, Recorder};
 use tfwire_plugin::proxy::{Frame, Observer};
 use tfwire_plugin::rpc::{Direction, Message, Method};
-use tfwire_plugin::{Programs, Schemas};
 use tonic::transport::Channel;
 
 /// How many events wait for the worker at most; a frame or timing that finds the queue full
@@ -57,13 +58,13 @@ pub(crate) struct Tap {
 struct Fetch {
     /// A fetch was started.
     started: AtomicBool,
-    result: Mutex<Option<Result<Schemas, String>>>,
+    result: Mutex<Option<Result<ProviderSchema, String>>>,
     done: Condvar,
 }
 
 impl Tap {
     /// The schema fetched before the tap printed its handshake line (shim mode).
-    pub(crate) fn fetched(&self, result: Result<Schemas, String>) {
+    pub(crate) fn fetched(&self, result: Result<ProviderSchema, String>) {
         self.fetch.started.store(true, Ordering::Relaxed);
         *self.fetch.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         self.fetch.done.notify_all();
@@ -194,7 +195,7 @@ impl Stats {
 /// What the worker knows of one provider.
 struct Provider {
     upstream: Upstream,
-    schemas: Option<Schemas>,
+    schemas: Option<ProviderSchema>,
     programs: Option<Programs>,
     /// The schema fetch, shared with the observer.
     fetch: Arc<Fetch>,
@@ -349,7 +350,14 @@ fn work(
                 end_line(&mut out, &[], p.upstream.label.as_deref());
             }
             Ok(Message::ProviderSchema(s)) => match *s {
-                Ok(s) => p.set_schemas(s),
+                Ok(mut s) => {
+                    // Identities come from their own call: a schema seen again after them
+                    // (another GetProviderSchema) keeps them.
+                    if let Some(old) = &p.schemas {
+                        s.identities.clone_from(&old.identities);
+                    }
+                    p.set_schemas(s)
+                }
                 Err(e) => {
                     stats.decode_errors += 1;
                     let outcome = Outcome::Error(format!("provider schema: {e}"));
@@ -527,7 +535,7 @@ fn end_line(out: &mut String, problems: &[String], label: Option<&str>) {
 }
 
 impl Provider {
-    fn set_schemas(&mut self, s: Schemas) {
+    fn set_schemas(&mut self, s: ProviderSchema) {
         self.programs = Some(Programs::new(s.clone()).with_masks(super::masks()));
         self.schemas = Some(s);
     }
@@ -555,7 +563,10 @@ impl Provider {
     }
 }
 
-pub(crate) async fn fetch_schemas(channel: Channel, protocol: Protocol) -> Result<Schemas, String> {
+pub(crate) async fn fetch_schemas(
+    channel: Channel,
+    protocol: Protocol,
+) -> Result<ProviderSchema, String> {
     use prost::Message as _;
     use tfwire_plugin::{tfplugin5, tfplugin6};
     let e = |e: tonic::Status| format!("GetProviderSchema: {}", e.message());
@@ -889,6 +900,138 @@ mod tests {
             lines[2].contains(&format!("\"summary\":{}", stats.summary_json())),
             "{}",
             lines[2]
+        );
+    }
+
+    /// Identities from GetResourceIdentitySchemas decode the identity fields of later calls,
+    /// also after a second GetProviderSchema response (which names no identities).
+    #[test]
+    fn identities_survive_a_later_provider_schema() {
+        use prost::Message as _;
+        use tfwire_plugin::tfplugin6::{
+            DynamicValue, ResourceIdentityData, ResourceIdentitySchema, Schema,
+            get_provider_schema, get_resource_identity_schemas, read_resource,
+            resource_identity_schema, schema,
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let channel = {
+            let _guard = runtime.enter();
+            tonic::transport::Endpoint::from_static("http://127.0.0.1:9").connect_lazy()
+        };
+        let log = Shared::default();
+        let worker = Worker::start(
+            vec![Upstream {
+                label: None,
+                channel,
+                handle: runtime.handle().clone(),
+            }],
+            Some(Box::new(log.clone())),
+            false,
+        );
+        let tap = worker.observer(0);
+        let mut schemas = get_provider_schema::Response::default();
+        schemas.resource_schemas.insert(
+            "db".into(),
+            Schema {
+                version: 0,
+                block: Some(schema::Block {
+                    attributes: vec![schema::Attribute {
+                        name: "name".into(),
+                        r#type: Bytes::from_static(b"\"string\""),
+                        optional: true,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }),
+            },
+        );
+        let mut ids = get_resource_identity_schemas::Response::default();
+        ids.identity_schemas.insert(
+            "db".into(),
+            ResourceIdentitySchema {
+                version: 0,
+                identity_attributes: vec![resource_identity_schema::IdentityAttribute {
+                    name: "id".into(),
+                    r#type: Bytes::from_static(b"\"number\""),
+                    required_for_import: true,
+                    ..Default::default()
+                }],
+            },
+        );
+        let identity = |b: &'static [u8]| {
+            Some(ResourceIdentityData {
+                identity_data: Some(DynamicValue {
+                    msgpack: Bytes::from_static(b),
+                    json: Bytes::new(),
+                }),
+            })
+        };
+        let request = read_resource::Request {
+            type_name: "db".into(),
+            current_identity: identity(b"\x81\xa2id\x07"),
+            ..Default::default()
+        };
+        let response = read_resource::Response {
+            new_identity: identity(b"\x81\xa2id\x08"),
+            ..Default::default()
+        };
+        let frames: [(&str, Direction, Vec<u8>, u64); 5] = [
+            (
+                "/tfplugin6.Provider/GetProviderSchema",
+                Direction::Response,
+                schemas.encode_to_vec(),
+                0,
+            ),
+            (
+                "/tfplugin6.Provider/GetResourceIdentitySchemas",
+                Direction::Response,
+                ids.encode_to_vec(),
+                1,
+            ),
+            (
+                "/tfplugin6.Provider/GetProviderSchema",
+                Direction::Response,
+                schemas.encode_to_vec(),
+                2,
+            ),
+            (
+                "/tfplugin6.Provider/ReadResource",
+                Direction::Request,
+                request.encode_to_vec(),
+                3,
+            ),
+            (
+                "/tfplugin6.Provider/ReadResource",
+                Direction::Response,
+                response.encode_to_vec(),
+                3,
+            ),
+        ];
+        for (method, direction, message, call) in frames {
+            tap.frame(Frame {
+                method,
+                direction,
+                message: &Bytes::from(message),
+                call,
+            });
+        }
+        drop(tap);
+        let stats = worker.finish();
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!((stats.values, stats.decode_errors), (2, 0), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].contains(r#""field":"current_identity","bytes":5,"#)
+                && lines[0].ends_with(r#""value":{"id":7}}"#),
+            "{text}"
+        );
+        assert!(
+            lines[1].contains(r#""field":"new_identity","bytes":5,"#)
+                && lines[1].ends_with(r#""value":{"id":8}}"#),
+            "{text}"
         );
     }
 

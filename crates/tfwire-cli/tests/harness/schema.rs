@@ -16,6 +16,53 @@ fn lists_providers_and_types() {
     );
 }
 
+/// Every kind a provider has is listed, each name under its kind, computed from the
+/// document; a member of a provider the reader does not know is listed as not read.
+#[test]
+fn lists_every_kind() {
+    let path = corpus("schemas-synthetic/kinds.json");
+    let (rc, out, _) = tfwire(&["schema", &path], b"");
+    assert_eq!(rc, 0);
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let p = &doc["provider_schemas"]["registry.terraform.io/example/kinds"];
+    let mut want = String::from("registry.terraform.io/example/kinds\n");
+    for (label, key) in [
+        ("resource", "resource_schemas"),
+        ("identity", "resource_identity_schemas"),
+        ("data source", "data_source_schemas"),
+        ("ephemeral resource", "ephemeral_resource_schemas"),
+        ("list resource", "list_resource_schemas"),
+        ("action", "action_schemas"),
+        ("function", "functions"),
+        ("state store", "state_store_schemas"),
+    ] {
+        let mut names: Vec<&String> = p[key]
+            .as_object()
+            .map(|o| o.keys().collect())
+            .unwrap_or_default();
+        names.sort();
+        for n in names {
+            want.push_str(&format!("  {label:<18} {n}\n"));
+        }
+    }
+    assert!(out.contains(&want), "{out}\nwanted:\n{want}");
+    assert!(want.matches('\n').count() > 8, "{want}");
+
+    let newer = std::env::temp_dir().join(format!("tfwire-kinds-{}.json", std::process::id()));
+    std::fs::write(
+        &newer,
+        r#"{"format_version":"1.0","provider_schemas":{"p":{"gadget_schemas":{"g":{}}}}}"#,
+    )
+    .unwrap();
+    let (rc, out, _) = tfwire(&["schema", &newer.to_string_lossy()], b"");
+    std::fs::remove_file(&newer).unwrap();
+    assert_eq!(
+        (rc, out.as_str()),
+        (0, "p\n  (not read)         gadget_schemas\n")
+    );
+}
+
 #[test]
 fn prints_implied_types() {
     let schemas = corpus("schemas-synthetic/nesting.json");

@@ -538,3 +538,232 @@ fn state_show_with_schemas_draws_raw_and_show_json_states_alike() {
     }
     assert!(compared > 30, "{compared} resources compared");
 }
+
+/// `plan summary --schemas` checks identity values (`identity` of `prior_state` and
+/// `planned_values` resources with their `identity_schema_version`, `change.before_identity`,
+/// `after_identity`, `importing.identity`) with the resource type's identity schema, and
+/// action configurations (`action_invocations[].config_values`) with the action type's
+/// schema. The plans are real (terraform-json's and OpenTofu's test data, written by
+/// Terraform and OpenTofu); their schemas are the synthetic `kinds.json`, written to the
+/// shapes those clients print. Each mutation is rejected naming the value, the path and the
+/// byte of the offending value.
+#[test]
+fn plan_summary_with_schemas_checks_identities_and_action_configurations() {
+    let sc = repo()
+        .join("corpus/schemas-synthetic/kinds.json")
+        .to_string_lossy()
+        .into_owned();
+    let identity =
+        repo().join("corpus/plans/hashicorp__terraform-json/testdata/identity/plan.json");
+    let actions = repo().join("corpus/plans/hashicorp__terraform-json/testdata/actions/plan.json");
+    let tofu =
+        repo().join("corpus/plans/opentofu__opentofu/internal/command/testdata/show-json-identity");
+    let mut plans = vec![identity.clone(), actions.clone()];
+    for case in ["create", "update", "destroy"] {
+        plans.push(tofu.join(case).join("output.json"));
+    }
+    for p in &plans {
+        let pp = p.to_string_lossy();
+        let plain = run(&["plan", "summary", &pp], b"");
+        let typed = run(&["plan", "summary", "--schemas", &sc, &pp], b"");
+        assert_eq!(typed.0, 0, "{pp}: {}", typed.2);
+        assert_eq!(plain, typed, "{pp}");
+    }
+
+    // (mutation, the offending value's JSON text, where it is, what is said about it)
+    type Mutation = fn(&mut Value);
+    let cases: [(&Path, &str, Mutation, Option<&str>, &str); 6] = [
+        (
+            &identity,
+            "after",
+            |p| {
+                p["resource_changes"][0]["change"]["after_identity"] = json!({"email": "a", "x": 1})
+            },
+            Some(r#""x":1"#),
+            "resource_changes corner_user_identity.user (change.after_identity): does not conform to the schema in SC: .x: unsupported attribute \"x\"",
+        ),
+        (
+            &identity,
+            "before",
+            |p| p["resource_changes"][0]["change"]["before_identity"] = json!({"email": {"at": 1}}),
+            Some(r#"{"at":1}"#),
+            "resource_changes corner_user_identity.user (change.before_identity): does not conform to the schema in SC: .email: a string is required, found object",
+        ),
+        (
+            &identity,
+            "importing",
+            |p| {
+                p["resource_changes"][0]["change"]["importing"]["identity"] =
+                    json!({"email": ["a"]})
+            },
+            Some(r#"["a"]"#),
+            "resource_changes corner_user_identity.user (change.importing.identity): does not conform to the schema in SC: .email: a string is required, found array",
+        ),
+        (
+            &identity,
+            "version",
+            |p| {
+                p["prior_state"]["values"]["root_module"]["resources"][0]["identity_schema_version"] =
+                    json!(0)
+            },
+            None,
+            "prior_state corner_user_identity.user (identity): identity_schema_version is 0, the identity schema in SC is version 1",
+        ),
+        (
+            &actions,
+            "config",
+            |p| p["action_invocations"][0]["config_values"]["ratio"] = json!("half"),
+            Some(r#""half""#),
+            "action_invocations[0] action.bufo_print.success (config_values): does not conform to the schema in SC: .ratio: a number is required, found \"half\"",
+        ),
+        (
+            &actions,
+            "type",
+            |p| p["action_invocations"][0]["type"] = json!("bufo_say"),
+            None,
+            "action_invocations[0] action.bufo_print.success (config_values): (root): invalid schema: \"registry.terraform.io/austinvalle/bufo\" has no action type \"bufo_say\" (at byte 0) (SC)",
+        ),
+    ];
+    for (source, name, mutate, at, want) in cases {
+        let mut doc = read_json(source);
+        mutate(&mut doc);
+        let path = temp(&format!("kinds-{name}.json"), &doc);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (code, out, err) = run(&["plan", "summary", "--schemas", &sc, &path], b"");
+        assert_eq!(code, 1, "{name}: {out}");
+        assert!(out.is_empty(), "{name}: nothing is summarised: {out}");
+        let mut want = format!("error: {path}: {}", want.replace("SC", &sc));
+        if let Some(value) = at {
+            assert_eq!(
+                text.matches(value).count(),
+                1,
+                "{name}: {value} once in {text}"
+            );
+            want.push_str(&format!(" (at byte {})", text.find(value).unwrap()));
+        }
+        assert_eq!(err.trim_end(), want, "{name}");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+/// `state show --schemas` checks the instance's identity against the type's identity schema,
+/// in a `show -json` state (terraform-json's, written by Terraform) and in a raw state built
+/// from it: conforming identities draw the resource; a wrong value, another
+/// `identity_schema_version`, or a type without an identity schema is an error.
+#[test]
+fn state_show_with_schemas_checks_the_identity() {
+    let sc = repo()
+        .join("corpus/schemas-synthetic/kinds.json")
+        .to_string_lossy()
+        .into_owned();
+    let source =
+        repo().join("corpus/states/hashicorp__terraform-json/testdata/identity/state.json");
+    let doc = read_json(&source);
+    let user = doc["values"]["root_module"]["resources"][1].clone();
+    assert_eq!(user["address"], "corner_user.user");
+    // The same instance in a raw state (version 4).
+    let raw = |identity: &Value, version: u64| {
+        json!({"version": 4, "terraform_version": "1.12.0", "serial": 1, "lineage": "l",
+            "outputs": {}, "resources": [{"mode": "managed", "type": "corner_user", "name": "user",
+            "provider": "provider[\"registry.terraform.io/hashicorp/corner\"]",
+            "instances": [{"schema_version": 0, "attributes": user["values"],
+                "sensitive_attributes": [], "identity_schema_version": version,
+                "identity": identity}]}]})
+    };
+    let show = |doc: &Value, name: &str| {
+        let path = temp(name, doc);
+        let got = run(
+            &["state", "show", "--schemas", &sc, &path, "corner_user.user"],
+            b"",
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        (got, path, text)
+    };
+    let ((code, shown, err), ..) = show(&doc, "identity-state.json");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        shown.starts_with("# corner_user.user:\nresource \"corner_user\" \"user\" {"),
+        "{shown}"
+    );
+    let ((code, raw_shown, err), ..) = show(&raw(&user["identity"], 0), "identity-raw.json");
+    assert_eq!((code, &raw_shown), (0, &shown), "{err}");
+
+    let bad_identity = json!({"age": 999, "email": "a@example.com", "nickname": "t"});
+    let mut bad = doc.clone();
+    bad["values"]["root_module"]["resources"][1]["identity"] = bad_identity.clone();
+    let mut newer = doc.clone();
+    newer["values"]["root_module"]["resources"][1]["identity_schema_version"] = json!(2);
+    let cases = [
+        (
+            bad,
+            Some(r#""nickname":"t""#),
+            "identity: does not conform to the identity schema: .nickname: unsupported attribute \"nickname\"",
+        ),
+        (
+            raw(&bad_identity, 0),
+            Some(r#""nickname":"t""#),
+            "identity: does not conform to the identity schema: .nickname: unsupported attribute \"nickname\"",
+        ),
+        (
+            newer,
+            None,
+            "identity: identity_schema_version is 2, the identity schema is version 0",
+        ),
+        (
+            raw(&user["identity"], 1),
+            None,
+            "identity: identity_schema_version is 1, the identity schema is version 0",
+        ),
+    ];
+    for (i, (doc, at, want)) in cases.into_iter().enumerate() {
+        let ((code, out, err), path, text) = show(&doc, &format!("identity-{i}.json"));
+        assert_eq!(code, 1, "{i}: {out}");
+        let mut want = format!("error: {sc}: corner_user.user: {want}");
+        if let Some(value) = at {
+            assert_eq!(text.matches(value).count(), 1, "{i}");
+            // The offset of the attribute's name, where the unsupported attribute starts.
+            want.push_str(&format!(" (at byte {})", text.find(value).unwrap()));
+        }
+        assert_eq!(err.trim_end(), want, "{i} ({path})");
+    }
+    // Another type with an identity schema (of version 1) is checked against its own.
+    let mut other = doc.clone();
+    let r = &mut other["values"]["root_module"]["resources"][1];
+    r["type"] = json!("corner_user_identity");
+    r["values"] = json!({"age": 1, "email": "e", "id": "e", "name": "n"});
+    r["identity"] = json!({"email": "e"});
+    r["identity_schema_version"] = json!(1);
+    let ((code, _, err), ..) = show(&other, "identity-other.json");
+    assert_eq!(code, 0, "{err}");
+    // A type whose identity schema the schemas lack: an identity for it is not described by
+    // them (the same instance without an identity is drawn).
+    let bigint = |doc: &Value| {
+        let path = temp("identity-bigint.json", doc);
+        let got = run(
+            &[
+                "state",
+                "show",
+                "--schemas",
+                &sc,
+                &path,
+                "corner_bigint.number",
+            ],
+            b"",
+        );
+        std::fs::remove_file(&path).unwrap();
+        got
+    };
+    let (code, _, err) = bigint(&doc);
+    assert_eq!(code, 0, "{err}");
+    let mut number = doc.clone();
+    number["values"]["root_module"]["resources"][0]["identity"] = json!({"id": "5"});
+    let (code, _, err) = bigint(&number);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "error: {sc}: corner_bigint.number: identity: (root): invalid schema: \"registry.terraform.io/hashicorp/corner\" has no identity schema for resource type \"corner_bigint\" (at byte 0)"
+        )
+    );
+}

@@ -197,3 +197,136 @@ fn nesting_depth_is_limited() {
         });
     assert_eq!(leaves, 1);
 }
+
+/// `visit_identities` and `visit_action_configs` on plans real clients wrote
+/// (terraform-json's and OpenTofu's test data): every identity value with its role, section
+/// and `identity_schema_version`, every action configuration with its type and provider, as
+/// the documents hold them (read by walking the untyped JSON, not the model).
+#[test]
+fn identities_and_action_configurations_are_visited() {
+    use tfwire_plan::Json;
+    fn path_of<'a>(root: Json<'a>, keys: &[&str]) -> Option<Json<'a>> {
+        keys.iter()
+            .try_fold(root, |v, k| v.get(k))
+            .filter(|v| !v.is_null())
+    }
+    use tfwire_plan::decode::{ValueRole, visit_action_configs, visit_identities};
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/plans");
+    let plans = [
+        "hashicorp__terraform-json/testdata/identity/plan.json",
+        "hashicorp__terraform-json/testdata/actions/plan.json",
+        "opentofu__opentofu/internal/command/testdata/show-json-identity/update/output.json",
+        "opentofu__opentofu/internal/command/testdata/show-json-identity/destroy/output.json",
+    ];
+    let (mut identities, mut actions) = (0, 0);
+    for rel in plans {
+        let mut input = std::fs::read(corpus.join(rel)).unwrap();
+        let tape = tfwire_plan::Parser::new().parse(&mut input).unwrap();
+        let root = tape.root();
+        // What the document holds, by walking it.
+        let mut want = Vec::new();
+        for (section, keys) in [
+            (
+                "prior_state",
+                &["prior_state", "values", "root_module", "resources"][..],
+            ),
+            (
+                "planned_values",
+                &["planned_values", "root_module", "resources"][..],
+            ),
+        ] {
+            let Some(list) = path_of(root, keys).and_then(|l| l.as_array()) else {
+                continue;
+            };
+            for r in list.iter() {
+                if let Some(id) = path_of(r, &["identity"]) {
+                    let version = r.get("identity_schema_version").and_then(|v| v.as_u64());
+                    let address = r.get("address").and_then(|a| a.as_str()).unwrap();
+                    want.push((
+                        section,
+                        "identity",
+                        address.to_owned(),
+                        id.to_string(),
+                        version,
+                    ));
+                }
+            }
+        }
+        for rc in path_of(root, &["resource_changes"])
+            .and_then(|l| l.as_array())
+            .iter()
+            .flat_map(|a| a.iter())
+        {
+            let address = rc.get("address").and_then(|a| a.as_str()).unwrap();
+            for (member, keys) in [
+                (
+                    "change.importing.identity",
+                    &["change", "importing", "identity"][..],
+                ),
+                ("change.before_identity", &["change", "before_identity"][..]),
+                ("change.after_identity", &["change", "after_identity"][..]),
+            ] {
+                if let Some(v) = path_of(rc, keys) {
+                    want.push((
+                        "resource_changes",
+                        member,
+                        address.to_owned(),
+                        v.to_string(),
+                        None,
+                    ));
+                }
+            }
+        }
+        let arena = bumpalo::Bump::new();
+        let doc = tape.document(&arena).unwrap();
+        let mut got = Vec::new();
+        visit_identities(&doc, |site, v| {
+            assert_ne!(site.role, ValueRole::Values);
+            got.push((
+                site.section,
+                site.role.member(),
+                site.address.to_string(),
+                v.to_string(),
+                site.schema_version,
+            ));
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        assert_eq!(got, want, "{rel}");
+        identities += got.len();
+
+        let mut want = Vec::new();
+        for ai in path_of(root, &["action_invocations"])
+            .and_then(|l| l.as_array())
+            .iter()
+            .flat_map(|a| a.iter())
+        {
+            let text = |k: &str| ai.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+            want.push((
+                text("address").unwrap(),
+                text("type").unwrap(),
+                text("provider_name"),
+                ai.get("config_values").unwrap().to_string(),
+            ));
+        }
+        let tfwire_plan::Document::Plan(plan) = doc else {
+            panic!("{rel}: a plan")
+        };
+        let mut got = Vec::new();
+        visit_action_configs(plan, |site, v| {
+            assert_eq!(site.section, "action_invocations");
+            got.push((
+                site.address.to_owned(),
+                site.type_name.to_owned(),
+                site.provider_name.map(str::to_owned),
+                v.to_string(),
+            ));
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        assert_eq!(got, want, "{rel}");
+        actions += got.len();
+    }
+    assert!(identities > 6, "{identities} identities");
+    assert_eq!(actions, 1);
+}

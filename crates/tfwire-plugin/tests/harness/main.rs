@@ -2,6 +2,7 @@
 //! message and (with the `tls` feature) the tap's AutoMTLS transport, one module each
 //! (`cargo test -p tfwire-plugin --test harness proxy::`).
 
+mod kinds;
 mod proxy;
 mod schema;
 mod tap;

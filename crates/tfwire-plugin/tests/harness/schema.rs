@@ -1,15 +1,19 @@
-//! Every corpus provider schema, sent as a `GetProviderSchema` response of protocol 5 and of
-//! protocol 6, reads back the same through the prost conversion (`Schemas::try_from`) and
-//! through tfwire's own protobuf reader (`ProviderSchema::from_protobuf`), and equal to the
-//! schema it was made from.
+//! Every corpus provider schema, sent as a `GetProviderSchema` response (and its identities as
+//! a `GetResourceIdentitySchemas` response) of protocol 5 and of protocol 6, reads back the
+//! same through the prost conversion (`ProviderSchema::try_from`, `identities_v5`/`_v6`) and
+//! through tfwire's own protobuf reader (`ProviderSchema::from_protobuf`,
+//! `add_identities_from_protobuf`), and equal to the schema it was made from: every kind
+//! (resources, data sources, ephemeral and list resources, actions, state stores, functions,
+//! identities).
 
 use prost::Message;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use tfwire::schema::{
-    Attribute, AttributeType, Block, NestedType, Protocol, ProviderSchema, ProviderSchemas, Schema,
+    Attribute, AttributeType, Block, Function, IdentitySchema, NestedType, Parameter, Protocol,
+    ProviderSchema, ProviderSchemas, Schema,
 };
-use tfwire_plugin::{Schemas, tfplugin5, tfplugin6};
+use tfwire_plugin::{identities_v5, identities_v6, tfplugin5, tfplugin6};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
@@ -29,11 +33,70 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Writes a schema as protobuf messages of both protocols (the generated types of each).
 macro_rules! to_proto {
     ($local:ident, $m:ident, $nested:tt) => {
-        mod $local {
+        pub(crate) mod $local {
             use super::*;
-            use tfwire_plugin::$m::{get_provider_schema, schema};
+            use tfwire_plugin::$m::{
+                function, get_provider_schema, get_resource_identity_schemas, resource_identity_schema,
+                schema, ActionSchema, ResourceIdentitySchema,
+            };
 
-            pub(super) fn response(p: &ProviderSchema) -> get_provider_schema::Response {
+            pub(crate) fn identities(
+                p: &std::collections::BTreeMap<String, IdentitySchema>,
+            ) -> get_resource_identity_schemas::Response {
+                get_resource_identity_schemas::Response {
+                    identity_schemas: p
+                        .iter()
+                        .map(|(k, s)| {
+                            let attrs = s
+                                .attributes
+                                .iter()
+                                .map(|a| resource_identity_schema::IdentityAttribute {
+                                    name: a.name.clone(),
+                                    r#type: a.ty.to_string().into_bytes().into(),
+                                    required_for_import: a.required_for_import,
+                                    optional_for_import: a.optional_for_import,
+                                    description: a.description.clone(),
+                                })
+                                .collect();
+                            (
+                                k.clone(),
+                                ResourceIdentitySchema {
+                                    version: s.version,
+                                    identity_attributes: attrs,
+                                },
+                            )
+                        })
+                        .collect(),
+                    ..Default::default()
+                }
+            }
+
+            fn parameter(p: &Parameter) -> function::Parameter {
+                function::Parameter {
+                    name: p.name.clone(),
+                    r#type: p.ty.to_string().into_bytes().into(),
+                    allow_null_value: p.allow_null,
+                    allow_unknown_values: p.allow_unknown,
+                    description: p.description.clone(),
+                    ..Default::default()
+                }
+            }
+
+            fn function(f: &Function) -> tfwire_plugin::$m::Function {
+                tfwire_plugin::$m::Function {
+                    parameters: f.parameters.iter().map(parameter).collect(),
+                    variadic_parameter: f.variadic.as_ref().map(parameter),
+                    r#return: Some(function::Return {
+                        r#type: f.return_type.to_string().into_bytes().into(),
+                    }),
+                    summary: f.summary.clone(),
+                    description: f.description.clone(),
+                    deprecation_message: f.deprecation_message.clone(),
+                    ..Default::default()
+                }
+            }
+
+            pub(crate) fn response(p: &ProviderSchema) -> get_provider_schema::Response {
                 let map = |m: &std::collections::BTreeMap<String, Schema>| {
                     m.iter()
                         .map(|(k, s)| (k.clone(), self::schema(s)))
@@ -48,6 +111,13 @@ macro_rules! to_proto {
                 };
                 r.ephemeral_resource_schemas = map(&p.ephemeral_resources);
                 r.list_resource_schemas = map(&p.list_resources);
+                r.functions = p.functions.iter().map(|(k, f)| (k.clone(), function(f))).collect();
+                r.action_schemas = p
+                    .actions
+                    .iter()
+                    .map(|(k, s)| (k.clone(), ActionSchema { schema: Some(self::schema(s)) }))
+                    .collect();
+                to_proto!(@state_stores $nested, r, p, map);
                 r
             }
 
@@ -117,6 +187,11 @@ macro_rules! to_proto {
         }
     };
     (@nested false, $a:ident, $out:ident) => {};
+    (@state_stores true, $r:ident, $p:ident, $map:ident) => {
+        $r.state_store_schemas = $map(&$p.state_stores);
+    };
+    // Protocol 5 has no state stores (field 10 is reserved).
+    (@state_stores false, $r:ident, $p:ident, $map:ident) => {};
     (@object_fn true) => {
         fn object(n: &NestedType) -> schema::Object {
             schema::Object {
@@ -132,7 +207,8 @@ macro_rules! to_proto {
 to_proto!(v5, tfplugin5, false);
 to_proto!(v6, tfplugin6, true);
 
-/// What protocol 5 can say of a schema: nested attributes become their implied type.
+/// What protocol 5 can say of a schema: nested attributes become their implied type; no
+/// state stores.
 fn flatten(p: &ProviderSchema) -> ProviderSchema {
     fn block(b: &Block) -> Block {
         let mut b = b.clone();
@@ -155,19 +231,37 @@ fn flatten(p: &ProviderSchema) -> ProviderSchema {
         .chain(p.data_sources.values_mut())
         .chain(p.ephemeral_resources.values_mut())
         .chain(p.list_resources.values_mut())
+        .chain(p.actions.values_mut())
     {
         s.block = block(&s.block);
     }
+    p.state_stores.clear();
     p
+}
+
+/// Every `schemas.json` of the corpus (the real clients' scenarios, planfiles, render
+/// cases, ...) and every document of `schemas/` and `schemas-synthetic/`.
+fn corpus_documents() -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    files(&corpus(), &mut all);
+    let mut paths: Vec<PathBuf> = all
+        .into_iter()
+        .filter(|p| {
+            p.starts_with(corpus().join("schemas"))
+                || p.starts_with(corpus().join("schemas-synthetic"))
+                || p.file_name().is_some_and(|n| n == "schemas.json")
+        })
+        .collect();
+    paths.sort();
+    paths
 }
 
 #[test]
 fn corpus_schemas_read_the_same_both_ways() {
-    let mut paths = Vec::new();
-    files(&corpus().join("schemas"), &mut paths);
-    files(&corpus().join("schemas-synthetic"), &mut paths);
-    paths.sort();
+    let paths = corpus_documents();
     let (mut providers, mut bytes_total) = (0, 0);
+    // How many of each kind were compared, so that a kind no document has is seen.
+    let mut kinds = [0usize; 6];
     for path in &paths {
         let Ok(doc) = ProviderSchemas::from_json(&std::fs::read(path).unwrap()) else {
             // schemas-synthetic holds invalid documents too; tfwire's own tests cover them.
@@ -180,27 +274,62 @@ fn corpus_schemas_read_the_same_both_ways() {
         };
         for (addr, p) in &doc.providers {
             let what = format!("{} {addr}", path.display());
+            // Every member of every corpus provider is a kind the loader reads.
+            assert_eq!(p.unread, Vec::<String>::new(), "{what}");
             providers += 1;
+            for (i, n) in [
+                p.ephemeral_resources.len(),
+                p.list_resources.len(),
+                p.identities.len(),
+                p.actions.len(),
+                p.functions.len(),
+                p.state_stores.len(),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                kinds[i] += n;
+            }
             // Protocol 6: nested attributes as they are.
             let bytes = v6::response(p).encode_to_vec();
-            bytes_total += bytes.len();
+            let ids = v6::identities(&p.identities).encode_to_vec();
+            bytes_total += bytes.len() + ids.len();
             let decoded =
                 tfplugin6::get_provider_schema::Response::decode(bytes.as_slice()).unwrap();
-            let converted = Schemas::try_from(&decoded).unwrap_or_else(|e| panic!("{what}: {e}"));
-            assert_eq!(&converted.provider, p, "{what}: v6 prost conversion");
-            let raw = ProviderSchema::from_protobuf(&bytes, Protocol::V6).unwrap();
+            let mut converted =
+                ProviderSchema::try_from(&decoded).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let decoded_ids =
+                tfplugin6::get_resource_identity_schemas::Response::decode(ids.as_slice()).unwrap();
+            converted.identities = identities_v6(&decoded_ids).unwrap();
+            assert_eq!(&converted, p, "{what}: v6 prost conversion");
+            let mut raw = ProviderSchema::from_protobuf(&bytes, Protocol::V6).unwrap();
+            raw.add_identities_from_protobuf(&ids).unwrap();
             assert_eq!(&raw, p, "{what}: v6 tfwire reader");
             // Protocol 5: nested attributes flattened to their types.
             let flat = flatten(p);
             let bytes = v5::response(p).encode_to_vec();
+            let ids = v5::identities(&p.identities).encode_to_vec();
             let decoded =
                 tfplugin5::get_provider_schema::Response::decode(bytes.as_slice()).unwrap();
-            let converted = Schemas::try_from(&decoded).unwrap_or_else(|e| panic!("{what}: {e}"));
-            assert_eq!(converted.provider, flat, "{what}: v5 prost conversion");
-            let raw = ProviderSchema::from_protobuf(&bytes, Protocol::V5).unwrap();
+            let mut converted =
+                ProviderSchema::try_from(&decoded).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let decoded_ids =
+                tfplugin5::get_resource_identity_schemas::Response::decode(ids.as_slice()).unwrap();
+            converted.identities = identities_v5(&decoded_ids).unwrap();
+            assert_eq!(converted, flat, "{what}: v5 prost conversion");
+            let mut raw = ProviderSchema::from_protobuf(&bytes, Protocol::V5).unwrap();
+            raw.add_identities_from_protobuf(&ids).unwrap();
             assert_eq!(raw, flat, "{what}: v5 tfwire reader");
         }
     }
-    eprintln!("{providers} providers, {bytes_total} bytes of protocol 6 responses");
+    eprintln!(
+        "{} documents, {providers} providers, {bytes_total} bytes of protocol 6 responses; \
+         ephemeral, list, identity, action, function, state store schemas: {kinds:?}",
+        paths.len()
+    );
     assert!(providers > 70, "{providers} providers");
+    // The corpus has real documents with each of these kinds (terraform-json's testdata,
+    // the built-in provider's functions and identity in the Terraform scenarios); state
+    // stores only in the synthetic document.
+    assert!(kinds.iter().all(|&n| n > 0), "{kinds:?}");
 }

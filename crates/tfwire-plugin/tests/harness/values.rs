@@ -4,7 +4,9 @@
 //! files at build time): for each method and direction, a frame is built with every
 //! `DynamicValue` field set (and every `ResourceIdentityData`, repeated fields twice, nested
 //! messages that hold values filled the same way), decoded with [`Method::decode`], and the
-//! fields [`DynamicValues::dynamic_values`] yields must be exactly those set.
+//! fields [`DynamicValues::dynamic_values`] yields must be exactly those set, each with the
+//! kind of schema its method and field name say (identities with the identity schema, action
+//! configurations with the action's, ...).
 
 use bytes::Bytes;
 use prost::Message as _;
@@ -116,6 +118,47 @@ fn message_types() -> BTreeMap<String, (String, String)> {
     out
 }
 
+/// The kind of schema a value is decoded with, from the names alone (the protocol's own
+/// naming, independent of the table in `values.rs`): identities by the field's name; a list
+/// call's resource object by the resource type; otherwise by what the method is about.
+fn expected_kind(method: &str, field: &str) -> &'static str {
+    if field.ends_with("identity") {
+        return "Identity";
+    }
+    if field == "provider_meta" {
+        return "ProviderMeta";
+    }
+    match (method, field) {
+        ("ValidateListResourceConfig", "include_resource_object") => return "Bool",
+        ("ValidateListResourceConfig", "limit") => return "Number",
+        ("ListResource", "resource_object") => return "Resource",
+        ("CallFunction", "arguments") => return "FunctionArgument",
+        ("CallFunction", "result") => return "FunctionResult",
+        ("ProvisionResource", "connection") => return "ProvisionerConnection",
+        _ => {}
+    }
+    if method.contains("ListResource") {
+        "ListResource"
+    } else if method.contains("Action") {
+        "Action"
+    } else if method.contains("EphemeralResource") {
+        "EphemeralResource"
+    } else if method.contains("StateStore") {
+        "StateStore"
+    } else if method.contains("Provisioner") || method == "ProvisionResource" {
+        "Provisioner"
+    } else if method.contains("DataSource") || method == "ValidateDataResourceConfig" {
+        "DataSource"
+    } else if matches!(
+        method,
+        "ValidateProviderConfig" | "PrepareProviderConfig" | "Configure" | "ConfigureProvider"
+    ) {
+        "Provider"
+    } else {
+        "Resource"
+    }
+}
+
 #[test]
 fn every_dynamic_value_of_every_message_is_found() {
     let d = Descriptors::load();
@@ -157,6 +200,9 @@ fn every_dynamic_value_of_every_message_is_found() {
                             },
                             "{what} {name}"
                         );
+                        let kind = format!("{:?}", f.schema);
+                        let kind = kind.split('(').next().unwrap_or_default();
+                        assert_eq!(kind, expected_kind(method.name, &name), "{what} {name}");
                         found.push(name);
                     });
                 }

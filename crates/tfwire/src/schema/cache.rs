@@ -1,6 +1,6 @@
 //! Compiled programs for every type of a provider, compiled once and shared.
 
-use super::{ProviderSchema, ProviderSchemas, Schema};
+use super::{IdentitySchema, ProviderSchema, ProviderSchemas, Schema};
 use crate::error::{Error, ErrorKind, Path};
 use crate::json::Safe;
 use crate::program::Program;
@@ -22,6 +22,30 @@ pub enum Kind {
     Provider,
     /// The provider's `provider_meta` block (the type name is ignored).
     ProviderMeta,
+    /// A managed resource type's identity: the program decodes an identity value (an object
+    /// of the identity attributes, [`super::IdentitySchema::implied_type`]).
+    Identity,
+    /// An action type: the program decodes an action's configuration.
+    Action,
+    /// A state store type (plugin protocol 6).
+    StateStore,
+}
+
+impl Kind {
+    /// The words for a schema of this kind in messages (`resource type`, `identity of`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Resource => "resource type",
+            Kind::DataSource => "data source",
+            Kind::EphemeralResource => "ephemeral resource type",
+            Kind::ListResource => "list resource type",
+            Kind::Provider => "provider schema",
+            Kind::ProviderMeta => "provider_meta schema",
+            Kind::Identity => "identity schema for resource type",
+            Kind::Action => "action type",
+            Kind::StateStore => "state store type",
+        }
+    }
 }
 
 /// Programs compiled from provider schemas on first use and shared afterwards, keyed by
@@ -81,19 +105,40 @@ impl ProgramCache {
         &self.schemas
     }
 
-    /// The schema of `type_name` of `kind` in the provider at `provider` (resolved as
-    /// [`ProviderSchemas::provider`] does).
-    pub fn schema(&self, provider: &str, kind: Kind, type_name: &str) -> Result<&Schema, Error> {
-        let not_found = |what: String| Error::new(ErrorKind::InvalidSchema(what), 0, Path::root());
-        let p = self
-            .schemas
+    fn provider(&self, provider: &str) -> Result<&ProviderSchema, Error> {
+        self.schemas
             .provider(provider)
-            .ok_or_else(|| not_found(format!("no provider {}", Safe(provider))))?;
+            .ok_or_else(|| not_found(format!("no provider {}", Safe(provider))))
+    }
+
+    /// The identity schema of the managed resource type `type_name` in the provider at
+    /// `provider` (resolved as [`ProviderSchemas::provider`] does).
+    pub fn identity(&self, provider: &str, type_name: &str) -> Result<&IdentitySchema, Error> {
+        self.provider(provider)?
+            .identities
+            .get(type_name)
+            .ok_or_else(|| missing(provider, Kind::Identity, type_name))
+    }
+
+    /// The schema of `type_name` of `kind` in the provider at `provider` (resolved as
+    /// [`ProviderSchemas::provider`] does). An identity schema is no [`Schema`] (it has no
+    /// block): [`ProgramCache::identity`] finds it.
+    pub fn schema(&self, provider: &str, kind: Kind, type_name: &str) -> Result<&Schema, Error> {
+        let p = self.provider(provider)?;
         let map = match kind {
             Kind::Resource => &p.resources,
             Kind::DataSource => &p.data_sources,
             Kind::EphemeralResource => &p.ephemeral_resources,
             Kind::ListResource => &p.list_resources,
+            Kind::Action => &p.actions,
+            Kind::StateStore => &p.state_stores,
+            Kind::Identity => {
+                return Err(not_found(format!(
+                    "an identity schema has no block (the {} of {})",
+                    kind.name(),
+                    Safe(type_name)
+                )));
+            }
             Kind::Provider => {
                 return p
                     .provider
@@ -107,13 +152,8 @@ impl ProgramCache {
                     .ok_or_else(|| not_found("no provider_meta schema".into()));
             }
         };
-        map.get(type_name).ok_or_else(|| {
-            not_found(format!(
-                "{} has no {kind:?} {}",
-                Safe(provider),
-                Safe(type_name)
-            ))
-        })
+        map.get(type_name)
+            .ok_or_else(|| missing(provider, kind, type_name))
     }
 
     /// The program for `type_name`, compiled on first use.
@@ -133,10 +173,25 @@ impl ProgramCache {
         {
             return Ok(p.clone());
         }
-        let program = Arc::new(Program::from_block(
-            &self.schema(provider, kind, type_name)?.block,
-        ));
+        let program = Arc::new(match kind {
+            Kind::Identity => Program::compile(&self.identity(provider, type_name)?.implied_type()),
+            _ => Program::from_block(&self.schema(provider, kind, type_name)?.block),
+        });
         let mut map = self.programs.write().unwrap_or_else(|e| e.into_inner());
         Ok(map.entry(key).or_insert(program).clone())
     }
+}
+
+fn not_found(what: String) -> Error {
+    Error::new(ErrorKind::InvalidSchema(what), 0, Path::root())
+}
+
+/// `PROVIDER has no KIND TYPE`.
+fn missing(provider: &str, kind: Kind, type_name: &str) -> Error {
+    not_found(format!(
+        "{} has no {} {}",
+        Safe(provider),
+        kind.name(),
+        Safe(type_name)
+    ))
 }

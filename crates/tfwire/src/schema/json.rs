@@ -1,8 +1,8 @@
 //! Loading `terraform providers schema -json` / `tofu providers schema -json` documents.
 
 use super::{
-    Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting, ProviderSchema,
-    ProviderSchemas, Schema,
+    Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NestedBlock,
+    NestedType, Nesting, Parameter, ProviderSchema, ProviderSchemas, Schema,
 };
 use crate::decode::json_tape::{DocText, TapeSource};
 use crate::error::{Error, ErrorKind, Path, PathStep};
@@ -19,9 +19,11 @@ impl ProviderSchemas {
     /// Loads a `terraform providers schema -json` (or `tofu providers schema -json`)
     /// document: format versions 0.x and 1.x (a document without `format_version`, as test
     /// fixtures are, is accepted), short (`aws`) or full (`registry.terraform.io/hashicorp/aws`)
-    /// provider keys; resource, data source, ephemeral and list resource, provider and
-    /// `provider_meta` schemas. Functions, identities, actions and state stores are skipped,
-    /// as is every key this loader does not know.
+    /// provider keys; resource, data source, ephemeral and list resource, provider,
+    /// `provider_meta`, resource identity, action and state store schemas, and function
+    /// signatures. A member of a provider this loader does not know (a kind newer than it)
+    /// is named in [`ProviderSchema::unread`]; other unknown keys (`description_kind`, ...)
+    /// are skipped.
     ///
     /// Errors name the JSON path and the byte offset of the offending value.
     pub fn from_json(input: &[u8]) -> Result<ProviderSchemas, Error> {
@@ -303,9 +305,11 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                 "data_source_schemas" => p.data_sources = self.schemas(v, path)?,
                 "ephemeral_resource_schemas" => p.ephemeral_resources = self.schemas(v, path)?,
                 "list_resource_schemas" => p.list_resources = self.schemas(v, path)?,
-                // functions, resource_identity_schemas, action_schemas, state_store_schemas,
-                // and whatever comes next: not needed to decode values.
-                _ => {}
+                "resource_identity_schemas" => p.identities = self.identities(v, path)?,
+                "action_schemas" => p.actions = self.actions(v, path)?,
+                "functions" => p.functions = self.functions(v, path)?,
+                "state_store_schemas" => p.state_stores = self.schemas(v, path)?,
+                _ => p.unread.push(key.to_owned()),
             }
             path.pop();
         }
@@ -313,18 +317,204 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
     }
 
     fn schemas(&self, at: usize, path: &mut Steps<'t>) -> Result<BTreeMap<String, Schema>, Error> {
-        let mut out = BTreeMap::new();
         // null, and the empty array some hand-trimmed fixtures have, mean no schemas.
+        self.map(at, path, |doc, at, path| doc.schema(at, path))
+    }
+
+    /// The members of a map of schemas (`null` and `[]` are empty), each read by `f`.
+    fn map<T>(
+        &self,
+        at: usize,
+        path: &mut Steps<'t>,
+        f: impl Fn(&Self, usize, &mut Steps<'t>) -> Result<T, Error>,
+    ) -> Result<BTreeMap<String, T>, Error> {
+        let mut out = BTreeMap::new();
         let v = self.value(at);
         if v.is_null() || v.as_array().is_some_and(|a| a.is_empty()) {
             return Ok(out);
         }
         for (name, v) in self.object(at, path)? {
             path.push(PathStep::key(name));
-            out.insert(name.to_owned(), self.schema(v, path)?);
+            out.insert(name.to_owned(), f(self, v, path)?);
             path.pop();
         }
         Ok(out)
+    }
+
+    /// `resource_identity_schemas`: `{"version": N, "attributes": {NAME: {"type": T,
+    /// "required_for_import": B, "optional_for_import": B, "description": S}}}` each.
+    fn identities(
+        &self,
+        at: usize,
+        path: &mut Steps<'t>,
+    ) -> Result<BTreeMap<String, IdentitySchema>, Error> {
+        self.map(at, path, |doc, at, path| {
+            let mut s = IdentitySchema::default();
+            for (key, v) in doc.object(at, path)? {
+                path.push(PathStep::attr(key));
+                match key {
+                    "version" => s.version = doc.integer(v, path)?,
+                    "attributes" if !doc.value(v).is_null() => {
+                        let members = doc.object(v, path)?;
+                        doc.unique(&members, &[], path)?;
+                        for (name, av) in members {
+                            path.push(PathStep::key(name));
+                            s.attributes.push(doc.identity_attribute(name, av, path)?);
+                            path.pop();
+                        }
+                    }
+                    _ => {}
+                }
+                path.pop();
+            }
+            s.sort();
+            Ok(s)
+        })
+    }
+
+    fn identity_attribute(
+        &self,
+        name: &str,
+        at: usize,
+        path: &mut Steps<'t>,
+    ) -> Result<IdentityAttribute, Error> {
+        let mut a = IdentityAttribute {
+            name: name.to_owned(),
+            ty: crate::Type::Dynamic,
+            required_for_import: false,
+            optional_for_import: false,
+            description: String::new(),
+        };
+        let mut typed = false;
+        for (key, v) in self.object(at, path)? {
+            path.push(PathStep::attr(key));
+            match key {
+                "type" => {
+                    a.ty = self.ty(v, path)?;
+                    typed = true;
+                }
+                "required_for_import" => a.required_for_import = self.boolean(v, path)?,
+                "optional_for_import" => a.optional_for_import = self.boolean(v, path)?,
+                "description" => a.description = self.string(v, path)?.to_owned(),
+                _ => {}
+            }
+            path.pop();
+        }
+        if !typed {
+            return self.fail(at, path, "an identity attribute needs a \"type\"");
+        }
+        Ok(a)
+    }
+
+    /// `action_schemas`: `{"block": BLOCK}` each (no version: actions have none in
+    /// `providers schema -json`; the protocol's is read as 0 there too).
+    fn actions(&self, at: usize, path: &mut Steps<'t>) -> Result<BTreeMap<String, Schema>, Error> {
+        self.map(at, path, |doc, at, path| doc.schema(at, path))
+    }
+
+    /// `functions`: `{"return_type": T, "parameters": [P], "variadic_parameter": P,
+    /// "summary": S, "description": S, "deprecation_message": S}` each, a parameter being
+    /// `{"name": S, "type": T, "is_nullable": B, "description": S}`.
+    fn functions(
+        &self,
+        at: usize,
+        path: &mut Steps<'t>,
+    ) -> Result<BTreeMap<String, Function>, Error> {
+        self.map(at, path, |doc, at, path| {
+            let mut f = Function {
+                parameters: Vec::new(),
+                variadic: None,
+                return_type: crate::Type::Dynamic,
+                summary: String::new(),
+                description: String::new(),
+                deprecation_message: String::new(),
+            };
+            let mut returns = false;
+            for (key, v) in doc.object(at, path)? {
+                path.push(PathStep::attr(key));
+                match key {
+                    "return_type" => {
+                        f.return_type = doc.ty(v, path)?;
+                        returns = true;
+                    }
+                    "parameters" if !doc.value(v).is_null() => {
+                        let list = doc
+                            .value(v)
+                            .expect_array()
+                            .map_err(|u| doc.unexpected(v, path, u))?;
+                        for (i, p) in list.iter().enumerate() {
+                            path.push(PathStep::Index(i as u64));
+                            f.parameters
+                                .push(doc.parameter(p.node_index().unwrap_or(v), path)?);
+                            path.pop();
+                        }
+                    }
+                    "variadic_parameter" if !doc.value(v).is_null() => {
+                        f.variadic = Some(doc.parameter(v, path)?)
+                    }
+                    "summary" => f.summary = doc.string(v, path)?.to_owned(),
+                    "description" => f.description = doc.string(v, path)?.to_owned(),
+                    "deprecation_message" => {
+                        f.deprecation_message = doc.string(v, path)?.to_owned()
+                    }
+                    _ => {}
+                }
+                path.pop();
+            }
+            if !returns {
+                return doc.fail(at, path, "a function needs a \"return_type\"");
+            }
+            Ok(f)
+        })
+    }
+
+    fn parameter(&self, at: usize, path: &mut Steps<'t>) -> Result<Parameter, Error> {
+        let mut p = Parameter {
+            name: String::new(),
+            ty: crate::Type::Dynamic,
+            allow_null: false,
+            allow_unknown: false,
+            description: String::new(),
+        };
+        let mut typed = false;
+        for (key, v) in self.object(at, path)? {
+            path.push(PathStep::attr(key));
+            match key {
+                "name" => p.name = self.string(v, path)?.to_owned(),
+                "type" => {
+                    p.ty = self.ty(v, path)?;
+                    typed = true;
+                }
+                "is_nullable" => p.allow_null = self.boolean(v, path)?,
+                "description" => p.description = self.string(v, path)?.to_owned(),
+                _ => {}
+            }
+            path.pop();
+        }
+        if !typed {
+            return self.fail(at, path, "a function parameter needs a \"type\"");
+        }
+        Ok(p)
+    }
+
+    /// A type in its JSON form, at `at`.
+    fn ty(&self, at: usize, path: &Steps<'t>) -> Result<crate::Type, Error> {
+        let ty = self
+            .src
+            .parse_type_at(at, self.bump, crate::Config::MAX_DEPTH)
+            .map_err(|e| {
+                if e.is_arena() {
+                    Error::new(
+                        ErrorKind::InvalidSchema("out of memory".into()),
+                        0,
+                        owned(path),
+                    )
+                } else {
+                    let (kind, at) = e.into_parts();
+                    Error::new(kind, at, owned(path))
+                }
+            })?;
+        Ok(ty.to_type())
     }
 
     fn schema(&self, at: usize, path: &mut Steps<'t>) -> Result<Schema, Error> {
@@ -430,22 +620,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
             path.push(PathStep::attr(key));
             match key {
                 "type" => {
-                    let ty = self
-                        .src
-                        .parse_type_at(v, self.bump, crate::Config::MAX_DEPTH)
-                        .map_err(|e| {
-                            if e.is_arena() {
-                                Error::new(
-                                    ErrorKind::InvalidSchema("out of memory".into()),
-                                    0,
-                                    owned(path),
-                                )
-                            } else {
-                                let (kind, at) = e.into_parts();
-                                Error::new(kind, at, owned(path))
-                            }
-                        })?;
-                    a.ty = AttributeType::Type(ty.to_type());
+                    a.ty = AttributeType::Type(self.ty(v, path)?);
                     typed = true;
                 }
                 "nested_type" => {

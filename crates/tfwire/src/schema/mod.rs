@@ -11,6 +11,13 @@
 //! blocks, and `LIST`/`SET` block counts must lie within `min_items..=max_items` (unless a
 //! block holds an unknown value, when Terraform defers the check).
 //!
+//! Every kind a provider describes is read into [`ProviderSchema`], from `providers schema
+//! -json` and from `GetProviderSchema` alike: resources, data sources, ephemeral and list
+//! resources, actions and state stores (blocks); resource identities ([`IdentitySchema`]: an
+//! object of typed attributes, versioned apart from the resource); functions ([`Function`]:
+//! parameter and return types). A kind the reader does not know is named in
+//! [`ProviderSchema::unread`], never dropped unseen.
+//!
 //! ```
 //! use tfwire::schema::ProviderSchemas;
 //! let doc = br#"{"format_version":"1.0","provider_schemas":{"registry.terraform.io/hashicorp/null":
@@ -85,8 +92,123 @@ pub struct ProviderSchema {
     pub data_sources: BTreeMap<String, Schema>,
     /// Ephemeral resource types.
     pub ephemeral_resources: BTreeMap<String, Schema>,
-    /// List resource types.
+    /// List resource types: the schema of a `list` block's `config` (`providers schema
+    /// -json` prints it so too; the values a list call returns are typed by the managed
+    /// resource type of the same name and its identity).
     pub list_resources: BTreeMap<String, Schema>,
+    /// Managed resource type → its identity schema (`resource_identity_schemas`, or the
+    /// `GetResourceIdentitySchemas` response).
+    pub identities: BTreeMap<String, IdentitySchema>,
+    /// Action types (`action_schemas`; the protocol's `ActionSchema.schema`).
+    pub actions: BTreeMap<String, Schema>,
+    /// Provider functions by name (`functions`).
+    pub functions: BTreeMap<String, Function>,
+    /// State store types (`state_store_schemas`; plugin protocol 6 only).
+    pub state_stores: BTreeMap<String, Schema>,
+    /// What the reader met and does not know, so that it can be reported rather than lost
+    /// unseen: members of the provider's object in `providers schema -json` (a kind newer
+    /// than this reader), or field numbers of a `GetProviderSchema` response (`"field 12"`);
+    /// in the order met.
+    pub unread: Vec<String>,
+}
+
+/// A managed resource type's identity schema: the attributes that identify an object of the
+/// type (its implied type is an object of them; Terraform's `configschema.Object` with
+/// `NestingSingle`, whose attributes are never optional in the type).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IdentitySchema {
+    /// The identity schema version (a change triggers `UpgradeResourceIdentity`).
+    pub version: i64,
+    /// The attributes, sorted by name.
+    pub attributes: Vec<IdentityAttribute>,
+}
+
+impl IdentitySchema {
+    /// The type of an identity value: an object with one attribute per identity attribute.
+    pub fn implied_type(&self) -> Type {
+        Type::object(
+            self.attributes
+                .iter()
+                .map(|a| (a.name.clone(), a.ty.clone(), false)),
+        )
+    }
+
+    /// The attribute called `name`.
+    pub fn attribute(&self, name: &str) -> Option<&IdentityAttribute> {
+        self.attributes
+            .binary_search_by(|a| a.name.as_str().cmp(name))
+            .ok()
+            .map(|i| &self.attributes[i])
+    }
+
+    /// Sorts the attributes; the name declared twice, as the message for it.
+    pub(crate) fn sort(&mut self) -> Option<String> {
+        self.attributes.sort_by(|a, b| a.name.cmp(&b.name));
+        self.attributes
+            .windows(2)
+            .find(|w| w[0].name == w[1].name)
+            .map(|w| format!("{} is declared twice", Safe(&w[1].name)))
+    }
+}
+
+/// An attribute of an identity schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdentityAttribute {
+    /// The name.
+    pub name: String,
+    /// The value's type.
+    pub ty: Type,
+    /// An `import` block's `identity` must set it.
+    pub required_for_import: bool,
+    /// An `import` block's `identity` may set it.
+    pub optional_for_import: bool,
+    /// Documentation.
+    pub description: String,
+}
+
+/// A provider function's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// The fixed positional parameters, in order.
+    pub parameters: Vec<Parameter>,
+    /// The variadic parameter, if the function takes any number of further arguments.
+    pub variadic: Option<Parameter>,
+    /// The return type (`dynamic` when it depends on the arguments).
+    pub return_type: Type,
+    /// A one-line summary.
+    pub summary: String,
+    /// Documentation.
+    pub description: String,
+    /// Why the function is deprecated, when it is ("" otherwise).
+    pub deprecation_message: String,
+}
+
+impl Function {
+    /// The type of argument `index` of a call: a fixed parameter's, past them the variadic
+    /// parameter's (`None` when the call has too many arguments).
+    pub fn argument(&self, index: usize) -> Option<&Type> {
+        match self.parameters.get(index) {
+            Some(p) => Some(&p.ty),
+            None => self.variadic.as_ref().map(|p| &p.ty),
+        }
+    }
+}
+
+/// A parameter of a provider function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parameter {
+    /// The name (documentation only: arguments are positional).
+    pub name: String,
+    /// The type an argument must conform to.
+    pub ty: Type,
+    /// A null argument is passed to the function (`is_nullable` in `providers schema
+    /// -json`, `allow_null_value` in the protocol).
+    pub allow_null: bool,
+    /// An unknown argument is passed to the function rather than making the result unknown
+    /// (protocol only: `providers schema -json` does not print it).
+    pub allow_unknown: bool,
+    /// Documentation.
+    pub description: String,
 }
 
 /// A versioned schema: the top-level block of a resource, data source or provider.

@@ -309,6 +309,11 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
         "tfwire_plugin::dump, the CLI's dump.rs",
     ),
     ("tap/", &["follow", "choose"], "the CLI's tap.rs"),
+    (
+        "schema/",
+        &["follow", "choose", "reject"],
+        "the schema tests, the CLI's typed.rs and schema.rs",
+    ),
 ];
 
 #[test]

@@ -891,3 +891,306 @@ fn schema_errors_in_place_name_the_same_path_and_offset() {
         ".provider_schemas: invalid schema: expected an object, found null (at byte 0)"
     );
 }
+
+/// Every kind of `providers schema -json` a Terraform 1.16 document has, read from the
+/// synthetic `kinds.json` (written to the shapes of Terraform's `jsonprovider` and
+/// `jsonfunction`): identity schemas with their version and import flags, actions, state
+/// stores, ephemeral and list resources, function signatures; and each compiles.
+#[test]
+fn every_kind_of_a_provider_loads() {
+    let doc = ProviderSchemas::from_json(&synthetic("kinds.json")).unwrap();
+    let p = doc.provider("registry.terraform.io/example/kinds").unwrap();
+    assert!(p.unread.is_empty(), "{:?}", p.unread);
+    let id = &p.identities["kinds_thing"];
+    assert_eq!(id.version, 3);
+    let names: Vec<_> = id.attributes.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["id", "region", "tags"]);
+    let a = id.attribute("id").unwrap();
+    assert!(a.required_for_import && !a.optional_for_import);
+    assert_eq!(a.description, "The thing's ID.");
+    assert!(id.attribute("tags").unwrap().optional_for_import);
+    assert_eq!(
+        id.implied_type().to_string(),
+        r#"["object",{"id":"string","region":"string","tags":["list","string"]}]"#
+    );
+    let f = &p.functions["join_path"];
+    assert_eq!(f.return_type, Type::String);
+    assert_eq!(f.summary, "Joins path segments");
+    assert_eq!(f.parameters.len(), 2);
+    assert!(!f.parameters[0].allow_null && f.parameters[1].allow_null);
+    assert_eq!(f.parameters[1].description, "The first segment.");
+    assert_eq!(f.argument(1).unwrap().to_string(), r#"["list","string"]"#);
+    assert_eq!(f.argument(7), Some(&Type::String)); // the variadic parameter
+    assert_eq!(f.variadic.as_ref().unwrap().name, "segments");
+    let parse = &p.functions["parse"];
+    assert_eq!(parse.return_type, Type::Dynamic);
+    assert_eq!(parse.deprecation_message, "Use parse2.");
+    assert_eq!(parse.argument(1), None); // no variadic parameter
+    assert!(p.functions["now"].parameters.is_empty());
+    assert_eq!(p.state_stores["kinds_store"].version, 1);
+    let cache = ProgramCache::new(doc.clone());
+    let k = "registry.terraform.io/example/kinds";
+    for (kind, name, ty) in [
+        (
+            Kind::Identity,
+            "kinds_thing",
+            r#"["object",{"id":"string","region":"string","tags":["list","string"]}]"#,
+        ),
+        (
+            Kind::Action,
+            "kinds_restart",
+            r#"["object",{"force":"bool","target":["set",["object",{"id":"string"}]]}]"#,
+        ),
+        (
+            Kind::StateStore,
+            "kinds_store",
+            r#"["object",{"bucket":"string","lock":"bool"}]"#,
+        ),
+        (
+            Kind::EphemeralResource,
+            "kinds_token",
+            r#"["object",{"scope":"string","value":"string"}]"#,
+        ),
+        (
+            Kind::ListResource,
+            "kinds_thing",
+            r#"["object",{"filter":["list",["object",{"name":"string"}]],"region":"string"}]"#,
+        ),
+    ] {
+        let program = cache.get(k, kind, name).unwrap();
+        assert_eq!(program.ty().to_string(), ty, "{kind:?} {name}");
+    }
+    // An action's block is a compiled block: its set of `target` blocks must not be empty.
+    let program = cache.get(k, Kind::Action, "kinds_restart").unwrap();
+    let arena = bumpalo::Bump::new();
+    let e = tfwire::decode_json(&program, br#"{"force":true,"target":[]}"#, &arena).unwrap_err();
+    assert!(e.to_string().contains("target"), "{e}");
+    assert_eq!(
+        cache
+            .get(k, Kind::Identity, "kinds_token")
+            .unwrap_err()
+            .to_string(),
+        r#"(root): invalid schema: "registry.terraform.io/example/kinds" has no identity schema for resource type "kinds_token" (at byte 0)"#
+    );
+}
+
+/// Every `schemas.json` of the corpus and every document of `schemas/` loads, and every
+/// schema of every kind compiles to a program of its implied type (identities to their
+/// object type; function parameter and return types are types already).
+#[test]
+fn every_kind_of_every_corpus_document_compiles() {
+    let mut all = Vec::new();
+    files(&corpus(), &mut all);
+    let mut paths: Vec<_> = all
+        .into_iter()
+        .filter(|p| {
+            p.starts_with(corpus().join("schemas"))
+                || p.file_name().is_some_and(|n| n == "schemas.json")
+        })
+        .collect();
+    paths.sort();
+    let mut counts = [0usize; 5];
+    for path in &paths {
+        let bytes = std::fs::read(path).unwrap();
+        let doc = ProviderSchemas::from_json(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for (addr, p) in &doc.providers {
+            let what = format!("{} {addr}", path.display());
+            assert!(p.unread.is_empty(), "{what}: {:?}", p.unread);
+            for (i, map) in [
+                &p.ephemeral_resources,
+                &p.list_resources,
+                &p.actions,
+                &p.state_stores,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                for (name, s) in map {
+                    let program = Program::from_block(&s.block);
+                    assert_eq!(program.ty(), s.block.implied_type(), "{what} {name}");
+                    counts[i] += 1;
+                }
+            }
+            for (name, id) in &p.identities {
+                let ty = id.implied_type();
+                assert_eq!(Program::compile(&ty).ty(), ty, "{what} identity {name}");
+                assert!(!id.attributes.is_empty(), "{what} identity {name}");
+                counts[4] += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{} documents: {counts:?} ephemeral, list, action, state store, identity schemas compiled",
+        paths.len()
+    );
+    assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+}
+
+/// Bad identity schemas and function signatures are errors naming the path and the byte of
+/// the offending value.
+#[test]
+fn bad_identities_and_functions_are_clear_errors() {
+    for (doc, path, at, want) in [
+        (
+            r#"{"provider_schemas":{"p":{"resource_identity_schemas":{"r":{"version":1,"attributes":{"id":{"required_for_import":true}}}}}}}"#,
+            r#".provider_schemas["p"].resource_identity_schemas["r"].attributes["id"]"#,
+            r#"{"required_for_import"#,
+            "invalid schema: an identity attribute needs a \"type\"",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"resource_identity_schemas":{"r":{"attributes":{"id":{"type":"strin"}}}}}}}"#,
+            r#".provider_schemas["p"].resource_identity_schemas["r"].attributes["id"].type"#,
+            r#""strin""#,
+            "invalid type: invalid primitive type name \"strin\"",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"resource_identity_schemas":{"r":{"version":"1"}}}}}"#,
+            r#".provider_schemas["p"].resource_identity_schemas["r"].version"#,
+            r#""1""#,
+            "invalid schema: expected an integer, found a string",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"functions":{"f":{"parameters":[{"name":"a","type":"string"}]}}}}}"#,
+            r#".provider_schemas["p"].functions["f"]"#,
+            r#"{"parameters"#,
+            "invalid schema: a function needs a \"return_type\"",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"functions":{"f":{"return_type":"string","parameters":[{"name":"a","type":"string"},{"name":"b"}]}}}}}"#,
+            r#".provider_schemas["p"].functions["f"].parameters[1]"#,
+            r#"{"name":"b"}"#,
+            "invalid schema: a function parameter needs a \"type\"",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"functions":{"f":{"return_type":"string","parameters":{"a":1}}}}}}"#,
+            r#".provider_schemas["p"].functions["f"].parameters"#,
+            r#"{"a":1}"#,
+            "invalid schema: expected an array, found an object",
+        ),
+        (
+            r#"{"provider_schemas":{"p":{"action_schemas":{"a":{"block":{"attributes":{"x":{}}}}}}}}"#,
+            r#".provider_schemas["p"].action_schemas["a"].block.attributes["x"]"#,
+            "{}",
+            "invalid schema: an attribute needs a \"type\" or a \"nested_type\"",
+        ),
+    ] {
+        let e = ProviderSchemas::from_json(doc.as_bytes()).unwrap_err();
+        assert_eq!(e.path().to_string(), path, "{doc}: {e}");
+        assert_eq!(e.offset(), doc.find(at).unwrap(), "{doc}: {e}");
+        assert!(e.kind().to_string().starts_with(want), "{doc}: {e}");
+    }
+    // A kind newer than the reader is named, not lost unseen.
+    let doc = ProviderSchemas::from_json(
+        br#"{"provider_schemas":{"p":{"widget_schemas":{},"resource_schemas":{}}}}"#,
+    )
+    .unwrap();
+    assert_eq!(doc.providers["p"].unread, ["widget_schemas"]);
+}
+
+/// The protobuf reader's functions, actions, state stores and identity schemas: read, and
+/// bad ones rejected naming the entry and the offset of the offending message.
+#[test]
+fn protobuf_functions_actions_state_stores_and_identities() {
+    fn field(n: u8, bytes: &[u8]) -> Vec<u8> {
+        [&[n << 3 | 2, bytes.len() as u8][..], bytes].concat()
+    }
+    let entry = |n: u8, key: &str, value: &[u8]| {
+        field(n, &[field(1, key.as_bytes()), field(2, value)].concat())
+    };
+    let string = field(1, b"\"string\"");
+    // functions = {"f": {parameters: [{name: "a", type: "string", allow_unknown_values: true}],
+    //   return: {type: "string"}, summary: "s"}}
+    let param = [field(1, b"a"), field(2, b"\"string\""), vec![0x20, 1]].concat();
+    let function = [field(1, &param), field(3, &string), field(4, b"s")].concat();
+    let block = field(2, &[field(1, b"id"), field(2, b"\"string\"")].concat());
+    let schema = field(2, &block);
+    let response = [
+        entry(7, "f", &function),
+        entry(11, "act", &field(1, &schema)),
+        entry(10, "store", &schema),
+        field(12, b"future"),
+    ]
+    .concat();
+    let v6 = ProviderSchema::from_protobuf(&response, Protocol::V6).unwrap();
+    let f = &v6.functions["f"];
+    assert_eq!(
+        (f.return_type.clone(), f.summary.as_str()),
+        (Type::String, "s")
+    );
+    assert!(f.parameters[0].allow_unknown && !f.parameters[0].allow_null);
+    assert_eq!(v6.actions["act"].block.attribute("id").unwrap().name, "id");
+    assert!(v6.state_stores.contains_key("store"));
+    assert_eq!(v6.unread, ["field 12"]);
+    // Protocol 5 reserves field 10: not a state store there.
+    let v5 = ProviderSchema::from_protobuf(&response, Protocol::V5).unwrap();
+    assert!(v5.state_stores.is_empty());
+    assert_eq!(v5.unread, ["field 10", "field 12"]);
+
+    for (response, want) in [
+        (
+            entry(7, "f", &field(1, &param)),
+            r#"["f"]: invalid schema: a function without a return type"#,
+        ),
+        (
+            entry(
+                7,
+                "f",
+                &[field(1, &field(1, b"a")), field(3, &string)].concat(),
+            ),
+            r#"["f"]: invalid schema: parameter "a" has no type"#,
+        ),
+    ] {
+        let e = ProviderSchema::from_protobuf(&response, Protocol::V6).unwrap_err();
+        assert!(e.to_string().starts_with(want), "{e}");
+    }
+    // GetResourceIdentitySchemas: {identity_schemas: {"r": {version: 2, identity_attributes: [...]}}}
+    let attr = |name: &str, ty: &[u8]| {
+        field(
+            2,
+            &[field(1, name.as_bytes()), field(2, ty), vec![0x20, 1]].concat(),
+        )
+    };
+    let ids = entry(
+        1,
+        "r",
+        &[
+            vec![0x08, 2],
+            attr("z", b"\"number\""),
+            attr("a", b"\"string\""),
+        ]
+        .concat(),
+    );
+    let mut p = ProviderSchema::default();
+    p.add_identities_from_protobuf(&ids).unwrap();
+    let id = &p.identities["r"];
+    assert_eq!(id.version, 2);
+    assert_eq!(
+        id.implied_type().to_string(),
+        r#"["object",{"a":"string","z":"number"}]"#
+    );
+    assert!(id.attribute("z").unwrap().optional_for_import);
+    for (ids, want) in [
+        (
+            entry(1, "r", &attr("a", b"")),
+            r#"["r"]: invalid schema: identity attribute "a" has no type"#,
+        ),
+        (
+            entry(
+                1,
+                "r",
+                &[attr("a", b"\"string\""), attr("a", b"\"number\"")].concat(),
+            ),
+            r#"["r"]: invalid schema: "a" is declared twice"#,
+        ),
+        (
+            entry(1, "r", &attr("a", b"\"strin\"")),
+            r#"["r"]: invalid type: invalid primitive type name "strin""#,
+        ),
+    ] {
+        let e = ProviderSchema::default()
+            .add_identities_from_protobuf(&ids)
+            .unwrap_err();
+        assert!(e.to_string().starts_with(want), "{e}");
+    }
+}
