@@ -2,7 +2,7 @@
 //! expectation is computed from the scenario's own `schemas.json`, `state.json`,
 //! `terraform.tfstate` and `plan.json`.
 
-use crate::common::{read_json, run};
+use crate::common::{read_json, repo, run};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
