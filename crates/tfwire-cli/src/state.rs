@@ -497,7 +497,13 @@ fn typed(
     }
     let _ = writeln!(out, "{header}");
     out.push_str(&crate::humanplan::render_state_resource(
-        keyword, type_name, name, values, merged, schema,
+        keyword,
+        type_name,
+        name,
+        values,
+        merged,
+        schema,
+        crate::humanplan::Dialect::OpenTofu,
     ));
     out.push('\n');
 }

@@ -34,6 +34,7 @@ pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
 use text::{attribute_name, color, word_wrap};
 pub(crate) use value::Action;
+pub(crate) use value::Dialect;
 use value::{Matcher, Val};
 
 use std::borrow::Cow;
@@ -52,7 +53,8 @@ const COLUMNS: usize = 78;
 pub(crate) struct Options {
     /// ANSI colours, as OpenTofu colours.
     pub(crate) color: bool,
-    /// Terraform's words ("Terraform will perform ...") instead of OpenTofu's.
+    /// Terraform's words ("Terraform will perform ...") and rendering rules instead of
+    /// OpenTofu's.
     pub(crate) terraform: bool,
     /// Show unchanged attributes, blocks and elements too (`tofu show` shows them only
     /// for imports).
@@ -60,6 +62,25 @@ pub(crate) struct Options {
     /// The planning mode, when the input records it (a binary plan file); otherwise it
     /// is inferred from the plan ([`PlanMode::of`]).
     pub(crate) mode: Option<PlanMode>,
+}
+
+impl Options {
+    fn dialect(&self) -> Dialect {
+        if self.terraform {
+            Dialect::Terraform
+        } else {
+            Dialect::OpenTofu
+        }
+    }
+
+    /// The drawing options of a whole change or output.
+    fn draw(&self) -> Opts {
+        Opts {
+            color: self.color,
+            dialect: self.dialect(),
+            ..Opts::default()
+        }
+    }
 }
 
 /// What went wrong drawing a plan.
@@ -131,7 +152,10 @@ pub(crate) fn render_change(
     let d = Drawn {
         rc,
         action,
-        diff: differ::block(&Val::of_change(&rc.change, Matcher::Always), schema),
+        diff: differ::block(
+            &Val::of_change(&rc.change, Matcher::Always, opts.dialect()),
+            schema,
+        ),
     };
     if action == Action::Delete && rc.mode != Mode::Managed {
         return Ok(None);
@@ -142,17 +166,14 @@ pub(crate) fn render_change(
 /// The line (or lines) `tofu show` prints for the output `name` under "Changes to
 /// Outputs" (its name not aligned with others), or `None` when unchanged.
 pub(crate) fn render_output(oc: &tfwire_plan::OutputChange<'_>, opts: Options) -> Option<String> {
-    let d = differ::output(&Val::of_change(&oc.change, Matcher::Always));
+    let d = differ::output(&Val::of_change(&oc.change, Matcher::Always, opts.dialect()));
     if d.action == Action::NoOp {
         return None;
     }
-    let o = Opts {
-        color: opts.color,
-        ..Opts::default()
-    };
+    let o = opts.draw();
     Some(format!(
         "{} {} = {}",
-        color(symbol_markup(d.action), opts.color),
+        color(symbol_markup(d.action, opts.dialect()), opts.color),
         attribute_name(oc.name),
         render(&d, 0, o)
     ))
@@ -345,7 +366,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             } else {
                 Matcher::paths(paths, true)
             };
-            let v = Val::of_change(&rc.change, matcher);
+            let v = Val::of_change(&rc.change, matcher, self.opts.dialect());
             drift.push(Drawn {
                 rc,
                 action: action_of(rc)?,
@@ -354,7 +375,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         }
         let mut changes = Vec::new();
         for (rc, schema) in plan.resource_changes.iter().zip(&change_blocks) {
-            let v = Val::of_change(&rc.change, Matcher::Always);
+            let v = Val::of_change(&rc.change, Matcher::Always, self.opts.dialect());
             changes.push(Drawn {
                 rc,
                 action: action_of(rc)?,
@@ -367,7 +388,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
             .map(|oc| {
                 (
                     oc.name,
-                    differ::output(&Val::of_change(&oc.change, Matcher::Always)),
+                    differ::output(&Val::of_change(
+                        &oc.change,
+                        Matcher::Always,
+                        self.opts.dialect(),
+                    )),
                 )
             })
             .collect();
@@ -525,7 +550,8 @@ impl<'p, 'a> Renderer<'p, 'a> {
             let add = count(Action::Create)
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete)
-                + count(Action::ForgetThenCreate);
+                + count(Action::ForgetThenCreate)
+                + count(Action::CreateThenForget);
             let destroy = count(Action::Delete)
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete);
@@ -605,10 +631,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
 
     fn outputs(&self, outputs: &[(&str, differ::Diff<'_>)]) -> String {
         let width = column_width(outputs.iter().map(|(k, _)| attribute_name(k).len()));
-        let o = Opts {
-            color: self.opts.color,
-            ..Opts::default()
-        };
+        let o = self.opts.draw();
         let lines: Vec<String> = outputs
             .iter()
             .filter(|(_, d)| d.action != Action::NoOp)
@@ -616,7 +639,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 let name = attribute_name(k);
                 format!(
                     "{} {} = {}",
-                    self.c(symbol_markup(d.action)),
+                    self.c(symbol_markup(d.action, self.opts.dialect())),
                     Padded::chars(&name, width),
                     render(d, 0, o)
                 )
@@ -634,11 +657,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
             return None;
         }
         let mut buf = self.c(&self.comment(d.rc, d.action, cause));
-        let mut o = Opts {
-            color: self.opts.color,
-            ..Opts::default()
-        };
-        if d.action == Action::Forget {
+        let mut o = self.opts.draw();
+        // Terraform draws a forgotten object as unchanged.
+        if d.action == Action::Forget && !self.opts.terraform {
             o.hide_symbols = true;
             o.no_null_suffix = true;
         }
@@ -651,7 +672,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let _ = write!(
             buf,
             "{} {keyword} \"{}\" \"{}\" {}",
-            self.c(symbol_markup(d.action)),
+            self.c(symbol_markup(d.action, self.opts.dialect())),
             inline(d.rc.type_name),
             inline(d.rc.name),
             render(&d.diff, 0, o)
@@ -677,11 +698,13 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let mut printed_moved = false;
         // Terraform says "will be imported" or "(imported from ...)", not both.
         let mut printed_imported = false;
+        let terraform = self.opts.terraform;
         let replaced = |buf: &mut String| match reason {
             "replace_because_tainted" => {
                 let _ = write!(
                     buf,
-                    "[bold]  # {disp}[reset] is tainted, so it must be [bold][red]replaced[reset]"
+                    "[bold]  # {disp}[reset] is tainted, so {}must be [bold][red]replaced[reset]",
+                    if terraform { "" } else { "it " }
                 );
             }
             "replace_by_request" => {
@@ -783,7 +806,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                             raw_text(index)
                         );
                     }
-                    "delete_because_enabled_false" => {
+                    "delete_because_enabled_false" if !terraform => {
                         buf.push_str("\n  # (because enabled is false)");
                     }
                     "delete_because_each_key" => {
@@ -798,6 +821,26 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 if deposed {
                     buf.push_str(left_over);
                 }
+            }
+            Action::Forget if terraform => {
+                if deposed {
+                    let _ = write!(
+                        buf,
+                        "[bold] # {disp}[reset] will be removed from Terraform state, but [bold][red]will not be destroyed[reset]\n[bold] # (left over from a partially-failed replacement of this instance)"
+                    );
+                } else {
+                    let _ = write!(
+                        buf,
+                        "[bold] # {disp}[reset] will no longer be managed by Terraform, but [bold][red]will not be destroyed[reset]"
+                    );
+                }
+                buf.push_str("\n # (destroy = false is set in the configuration)");
+            }
+            Action::CreateThenForget => {
+                let _ = write!(
+                    buf,
+                    "[bold] # {disp}[reset] must be replaced, but the existing object will not be destroyed\n # (destroy = false is set in the configuration)"
+                );
             }
             Action::Forget => {
                 let _ = write!(
@@ -851,7 +894,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
             let _ = writeln!(buf, "  # [reset](moved from {previous})");
         }
         if let Some(imp) = rc.change.importing.filter(|_| !printed_imported) {
-            match (imp.id.filter(|i| !i.is_empty()), imp.identity) {
+            // Terraform does not show an identity.
+            let identity = imp.identity.filter(|_| !terraform);
+            match (imp.id.filter(|i| !i.is_empty()), identity) {
                 (Some(id), _) => {
                     let _ = writeln!(buf, "  # [reset](imported from \"{}\")", inline(id));
                 }
