@@ -572,7 +572,14 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     format!("{add} to add, {update} to change, {destroy} to destroy.")
                 }
             };
-            out.push_str(&self.c(&format!("\n[bold]Plan:[reset] {line}\n")));
+            if self.opts.terraform {
+                // Terraform colours the label alone.
+                out.push_str(&self.c("\n[bold]Plan:[reset] "));
+                out.push_str(&line);
+                out.push('\n');
+            } else {
+                out.push_str(&self.c(&format!("\n[bold]Plan:[reset] {line}\n")));
+            }
         }
         if !outputs_text.is_empty() {
             out.push_str("\nChanges to Outputs:\n");

@@ -489,20 +489,25 @@ fn plan_show_matches_tofu_show() {
     );
 }
 
-/// `plan show` of every Terraform scenario, from its JSON and from its plan file, with no
-/// wording flag (the plan says which client wrote it), against `terraform show -no-color`;
-/// and each change on its own against its section.
+/// `plan show` of every Terraform scenario (`corpus/real-client-terraform/` and
+/// `corpus/render-terraform/`), from its JSON and from its plan file where there is one,
+/// with no wording flag (the plan says which client wrote it), against `terraform show
+/// -no-color` (and `terraform show` with colours where the scenario has them); and each
+/// change on its own against its section.
 #[test]
 fn plan_show_matches_terraform_show() {
-    let root = repo().join("corpus/real-client-terraform");
-    let mut scenarios: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|d| d.join("plan.txt").is_file())
-        .collect();
-    scenarios.sort();
+    let mut scenarios = Vec::new();
+    for root in ["corpus/real-client-terraform", "corpus/render-terraform"] {
+        let mut found: Vec<_> = std::fs::read_dir(repo().join(root))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|d| d.join("plan.txt").is_file())
+            .collect();
+        found.sort();
+        scenarios.extend(found);
+    }
     assert!(
-        scenarios.len() >= 20,
+        scenarios.len() >= 25,
         "{} Terraform scenarios",
         scenarios.len()
     );
@@ -523,12 +528,26 @@ fn plan_show_matches_terraform_show() {
             ]
         };
         for input in ["plan.json", "plan.tfplan"] {
+            if !dir.join(input).is_file() {
+                continue;
+            }
             let argv = args(input);
             let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
             let (code, got, err) = run(&argv, b"");
             if code != 0 || got != want {
                 failures.push(format!(
                     "{name} {input}: exit {code}, stderr {err:?}\n--- want\n{want}\n--- got\n{got}"
+                ));
+            }
+        }
+        if let Ok(want) = std::fs::read_to_string(dir.join("plan.color.txt")) {
+            let mut argv = args("plan.json");
+            argv.insert(2, "--color=always".into());
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            let (code, got, err) = run(&argv, b"");
+            if code != 0 || got != want {
+                failures.push(format!(
+                    "{name} (colour): exit {code}, stderr {err:?}\n--- want\n{want:?}\n--- got\n{got:?}"
                 ));
             }
         }

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Regenerates the oracle files of every scenario here (or of the scenarios named as
+# arguments) with Terraform: plan.json, plan.txt, plan.color.txt and schemas.json.
+#
+#   TERRAFORM=/path/to/terraform ./regenerate.sh [SCENARIO...]
+#
+# A scenario directory holds main.tf (the configuration that is planned) and optionally:
+#   before.tf   applied first, so that main.tf's plan has prior state;
+#   taint       an address to `terraform taint` after that apply;
+#   plan-args   extra `terraform plan` arguments (e.g. -destroy, -refresh-only, -replace=ADDR).
+# Nothing but the builtin provider is used, so no plugins are downloaded.
+set -eu
+TERRAFORM=${TERRAFORM:-terraform}
+here=$(cd "$(dirname "$0")" && pwd)
+cfg=$(mktemp)
+export TF_CLI_CONFIG_FILE="$cfg" CHECKPOINT_DISABLE=1
+[ $# -gt 0 ] || set -- $(cd "$here" && for d in */; do [ -f "$d/main.tf" ] && echo "${d%/}"; done)
+for s in "$@"; do
+    src="$here/$s"
+    work=$(mktemp -d)
+    cd "$work"
+    if [ -f "$src/before.tf" ]; then
+        cp "$src/before.tf" main.tf
+        "$TERRAFORM" init -no-color -input=false >/dev/null
+        "$TERRAFORM" apply -no-color -input=false -auto-approve -lock=false >/dev/null
+        if [ -f "$src/taint" ]; then "$TERRAFORM" taint -no-color -lock=false "$(cat "$src/taint")" >/dev/null; fi
+    fi
+    cp "$src/main.tf" main.tf
+    "$TERRAFORM" init -no-color -input=false >/dev/null
+    # shellcheck disable=SC2046
+    "$TERRAFORM" plan -no-color -input=false -lock=false -out p.tfplan $( [ -f "$src/plan-args" ] && cat "$src/plan-args" ) >/dev/null
+    "$TERRAFORM" show -no-color p.tfplan > "$src/plan.txt"
+    "$TERRAFORM" show p.tfplan > "$src/plan.color.txt"
+    "$TERRAFORM" show -json p.tfplan > "$src/plan.json"
+    "$TERRAFORM" providers schema -json > "$src/schemas.json"
+    cd "$here"
+    rm -rf "$work"
+    echo "$s"
+done
+rm -f "$cfg"
