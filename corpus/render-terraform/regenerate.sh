@@ -1,6 +1,9 @@
 #!/bin/sh
 # Regenerates the oracle files of every scenario here (or of the scenarios named as
-# arguments) with Terraform: plan.json, plan.txt, plan.color.txt and schemas.json.
+# arguments) with Terraform: plan.json, plan.txt, plan.color.txt and schemas.json; and, where
+# before.tf is applied first, the state it leaves (terraform.tfstate) and `terraform state
+# show` of each of its addresses (state-show.txt, in `terraform state list` order, a blank
+# line between two).
 #
 #   TERRAFORM=/path/to/terraform ./regenerate.sh [SCENARIO...]
 #
@@ -24,6 +27,14 @@ for s in "$@"; do
         "$TERRAFORM" init -no-color -input=false >/dev/null
         "$TERRAFORM" apply -no-color -input=false -auto-approve -lock=false >/dev/null
         if [ -f "$src/taint" ]; then "$TERRAFORM" taint -no-color -lock=false "$(cat "$src/taint")" >/dev/null; fi
+        cp terraform.tfstate "$src/terraform.tfstate"
+        first=1
+        : > "$src/state-show.txt"
+        for a in $("$TERRAFORM" state list -no-color); do
+            [ $first = 1 ] || echo >> "$src/state-show.txt"
+            first=0
+            "$TERRAFORM" state show -no-color "$a" >> "$src/state-show.txt"
+        done
     fi
     cp "$src/main.tf" main.tf
     "$TERRAFORM" init -no-color -input=false >/dev/null

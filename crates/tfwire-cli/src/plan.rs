@@ -370,13 +370,15 @@ struct ShowArgs {
     address: Option<String>,
 }
 
+/// Whose words and drawing rules `plan show` and `state show` follow.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Wording {
-    /// The client that wrote the plan, as the plan tells (`tfwire_plan::Plan::client`).
+pub(crate) enum Wording {
+    /// The client that wrote the document, as the document tells (a plan:
+    /// `tfwire_plan::Plan::client`; a state: see `state show --help`).
     Auto,
-    /// "OpenTofu will perform the following actions".
+    /// OpenTofu's: "OpenTofu will perform the following actions".
     Opentofu,
-    /// "Terraform will perform the following actions".
+    /// Terraform's: "Terraform will perform the following actions".
     Terraform,
 }
 

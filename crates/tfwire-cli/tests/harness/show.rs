@@ -827,3 +827,51 @@ fn plan_show_without_schemas_keeps_what_the_json_tells() {
         "{scenarios} scenarios, {forces} forced"
     );
 }
+
+/// `state show` of every address of each `corpus/render-terraform/` state, with its schema
+/// and no wording flag (the raw state says Terraform wrote it), against `terraform state
+/// show -no-color` (`state-show.txt`: every address in `state list` order).
+#[test]
+fn state_show_matches_terraform_state_show() {
+    let root = repo().join("corpus/render-terraform");
+    let mut scenarios: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|d| d.join("state-show.txt").is_file())
+        .collect();
+    scenarios.sort();
+    assert!(scenarios.len() >= 4, "{} scenarios", scenarios.len());
+    let mut failures = Vec::new();
+    for dir in &scenarios {
+        let file = |n: &str| dir.join(n).to_string_lossy().into_owned();
+        let (state, schemas) = (file("terraform.tfstate"), file("schemas.json"));
+        let (code, list, err) = run(&["state", "list", &state], b"");
+        assert_eq!(code, 0, "{err}");
+        let mut shown = Vec::new();
+        for address in list.lines() {
+            let (code, out, err) = run(
+                &[
+                    "state",
+                    "show",
+                    "--no-default-masks",
+                    "--schemas",
+                    &schemas,
+                    &state,
+                    address,
+                ],
+                b"",
+            );
+            assert_eq!(code, 0, "{} {address}: {err}", dir.display());
+            shown.push(out);
+        }
+        let got = shown.join("\n");
+        let want = std::fs::read_to_string(dir.join("state-show.txt")).unwrap();
+        if got != want {
+            failures.push(format!(
+                "{}\n--- want\n{want}\n--- got\n{got}",
+                dir.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
