@@ -293,10 +293,14 @@ enum Format {
     Tree,
 }
 
-/// Show the plan as `tofu show -no-color PLANFILE` prints it, or one change of it.
+/// Show the plan as `tofu show -no-color PLANFILE` prints it (or `terraform show`, for a
+/// plan Terraform wrote: see --wording), or one change of it.
 ///
 /// With the provider schemas (--schemas, or those a redacted plan carries) the text is
-/// OpenTofu's byte for byte where no mask applies. The masks (--mask, the mask file and the
+/// OpenTofu's byte for byte where no mask applies (Terraform's, for a plan drawn with
+/// Terraform's rules: its words, legend and headers, and where its renderer differs,
+/// how lists are aligned, which empty strings count as null, write-only attributes,
+/// forgotten objects, wholly unknown groups of blocks and strings holding JSON). The masks (--mask, the mask file and the
 /// default list) hide values as sensitive ones are hidden, in the text and the JSON format
 /// (tfwire's own view, masked too); the default list also hides values OpenTofu shows
 /// (`password_wo_version`, an output named `not_secret`): with --no-default-masks and no
@@ -319,7 +323,7 @@ enum Format {
 /// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name
 /// is written unpadded, the others align without it); values nest at most 32 levels deep,
 /// deeper ones are drawn `# (nested deeper than 32 levels, not shown)`; a list's changed
-/// middle (after its common first and last elements) is matched by OpenTofu's longest
+/// middle (after its common first and last elements) is matched by the clients' longest
 /// common subsequence up to 2^24 element pairs, above which its elements are shown
 /// removed and added.
 ///
@@ -354,9 +358,10 @@ struct ShowArgs {
     /// them (the schemas say which attributes are sensitive).
     #[arg(long, value_name = "SCHEMAS")]
     schemas: Option<String>,
-    /// Whose words and drawing to use: the client that wrote the plan (`auto`: Terraform for
-    /// a plan with `applyable`/`complete`, which Terraform writes since 1.9, or a redacted
-    /// plan; OpenTofu otherwise), OpenTofu's ("OpenTofu will perform ...") or Terraform's.
+    /// Whose words and drawing rules to use: the client that wrote the plan (`auto`:
+    /// Terraform for a plan with `applyable`/`complete`, which Terraform writes since 1.9,
+    /// or a redacted plan; OpenTofu otherwise), OpenTofu's ("OpenTofu will perform ...")
+    /// or Terraform's.
     #[arg(long, value_enum, default_value_t = Wording::Auto)]
     wording: Wording,
     /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart

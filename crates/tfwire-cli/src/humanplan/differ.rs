@@ -5,7 +5,9 @@
 //! look accidental, since the output must match byte for byte: values of `dynamic`
 //! attributes and outputs are diffed as plain JSON, whose diffs never say "forces
 //! replacement"; empty strings in attributes count as null; a nested block that is wholly
-//! unknown is diffed against its parent's schema.
+//! unknown is diffed against its parent's schema. A value whose [`Dialect`] is Terraform's
+//! follows Terraform's differ where it is not OpenTofu's (see [`terraform_block`], [`align`],
+//! [`of_type`]).
 
 use super::node::Node;
 use super::value::{

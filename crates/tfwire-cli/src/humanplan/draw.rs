@@ -1,5 +1,7 @@
 //! Drawing a [`Diff`] tree as text, the way OpenTofu's `show` draws it
-//! (`internal/command/jsonformat/computed/renderers`).
+//! (`internal/command/jsonformat/computed/renderers`), or Terraform's where [`Opts::dialect`]
+//! says so (write-only attributes, multi-line strings, strings holding JSON, unknown groups
+//! of blocks, the forget symbol).
 
 use super::differ::{self, Blocks, Diff, Prim, R};
 use super::text::{attribute_name, color, json_prefix, quote};

@@ -1,6 +1,7 @@
 //! The human view of a plan, byte for byte as `tofu show PLANFILE` draws it (OpenTofu
-//! v1.12's `internal/command/jsonformat`), from the `show -json` document and the provider
-//! schemas (`providers schema -json`).
+//! v1.12's `internal/command/jsonformat`), or as `terraform show PLANFILE` draws it
+//! (Terraform v1.16's, [`Options::terraform`]), from the `show -json` document and the
+//! provider schemas (`providers schema -json`).
 //!
 //! This lives in the CLI, not in `tfwire-plan`: it is presentation (one tool's text
 //! format, its colours and wording), and it needs both the plan model (`tfwire-plan`) and
