@@ -11,11 +11,16 @@
 #   before.tf   applied first, so that main.tf's plan has prior state;
 #   taint       an address to `terraform taint` after that apply;
 #   plan-args   extra `terraform plan` arguments (e.g. -destroy, -refresh-only, -replace=ADDR).
-# Nothing but the builtin provider is used, so no plugins are downloaded.
+# Nothing is downloaded: most scenarios use only the builtin provider; those whose main.tf
+# requires tfwire/tfwire (the actions ones) need PROVIDER_MIRROR, a filesystem mirror holding
+# this project's test provider (e2e/provider) under registry.terraform.io/tfwire/tfwire/1.0.0.
 set -eu
 TERRAFORM=${TERRAFORM:-terraform}
 here=$(cd "$(dirname "$0")" && pwd)
 cfg=$(mktemp)
+if [ -n "${PROVIDER_MIRROR:-}" ]; then
+    printf 'provider_installation {\n  filesystem_mirror {\n    path = "%s"\n  }\n}\n' "$PROVIDER_MIRROR" > "$cfg"
+fi
 export TF_CLI_CONFIG_FILE="$cfg" CHECKPOINT_DISABLE=1
 [ $# -gt 0 ] || set -- $(cd "$here" && for d in */; do [ -f "$d/main.tf" ] && echo "${d%/}"; done)
 for s in "$@"; do

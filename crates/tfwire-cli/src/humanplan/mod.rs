@@ -22,6 +22,7 @@
 //! and the planning mode (`-destroy`, `-refresh-only`: a binary plan file records it; a
 //! JSON plan does not, and it is read from what the plan holds, see [`PlanMode::of`]).
 
+mod actions;
 mod differ;
 mod draw;
 mod node;
@@ -30,6 +31,7 @@ mod text;
 mod value;
 
 use crate::escape::{DEPTH_MAX, Padded, column_width, inline};
+pub(crate) use actions::ActionSchemas;
 use draw::{Opts, render, symbol_markup};
 pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
@@ -90,6 +92,9 @@ pub(crate) type Error = String;
 struct Renderer<'p, 'a> {
     plan: &'p Plan<'a>,
     schemas: Option<&'p ProviderSchemas>,
+    actions: Option<&'p ActionSchemas>,
+    /// The plan's `action_invocations`.
+    invocations: Vec<actions::Invocation<'a>>,
     opts: Options,
 }
 
@@ -114,14 +119,19 @@ impl Drawn<'_, '_> {
 
 /// The whole plan as `tofu show -no-color PLANFILE` prints it (with colour markup expanded
 /// when `opts.color`).
+/// `actions`: the configuration blocks of the plan's action types (without them, an
+/// action's configuration is drawn from its values).
 pub(crate) fn render_plan(
     plan: &Plan<'_>,
     schemas: Option<&ProviderSchemas>,
+    actions: Option<&ActionSchemas>,
     opts: Options,
 ) -> Result<String, Error> {
     Renderer {
         plan,
         schemas,
+        actions,
+        invocations: actions::invocations(plan.raw)?,
         opts,
     }
     .plan()
@@ -129,16 +139,20 @@ pub(crate) fn render_plan(
 
 /// The section of one resource change (the lines `tofu show` prints for it, without the
 /// blank line before), or `None` when `tofu show` would print nothing for it (a plain
-/// no-op, a deleted data source).
+/// no-op, a deleted data source); with the actions it triggers, as Terraform draws them
+/// under it.
 pub(crate) fn render_change(
     plan: &Plan<'_>,
     rc: &ResourceChange<'_>,
     schemas: Option<&ProviderSchemas>,
+    actions: Option<&ActionSchemas>,
     opts: Options,
 ) -> Result<Option<String>, Error> {
     let r = Renderer {
         plan,
         schemas,
+        actions,
+        invocations: actions::invocations(plan.raw)?,
         opts,
     };
     let owned_schema;
@@ -161,7 +175,14 @@ pub(crate) fn render_change(
     if action == Action::Delete && rc.mode != Mode::Managed {
         return Ok(None);
     }
-    Ok(r.change(&d, Cause::Change))
+    // The actions a change triggers end in a newline of their own (the whole plan leaves
+    // a blank line after them); the section does not.
+    Ok(r.change(&d, Cause::Change).map(|mut text| {
+        if text.ends_with('\n') {
+            text.pop();
+        }
+        text
+    }))
 }
 
 /// The line (or lines) `tofu show` prints for the output `name` under "Changes to
@@ -438,7 +459,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let count = |a: Action| counts.iter().find(|(x, _)| *x == a).map_or(0, |(_, n)| *n);
         let outputs_text = self.outputs(&outputs);
 
-        if shown.is_empty() && outputs_text.is_empty() {
+        // Every invocation counts, those a lifecycle triggers too.
+        let invoking = self.invocations.len();
+        if shown.is_empty() && outputs_text.is_empty() && invoking == 0 {
             if errored {
                 if have_drift {
                     out.push_str(&self.rule());
@@ -535,7 +558,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 }
             }
         }
-        if !shown.is_empty() {
+        if !shown.is_empty() || invoking > 0 {
             out.push_str(&self.words(if errored {
                 "\nOpenTofu planned the following actions, but then encountered a problem:\n"
             } else {
@@ -577,10 +600,22 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 // Terraform colours the label alone.
                 out.push_str(&self.c("\n[bold]Plan:[reset] "));
                 out.push_str(&line);
+                if invoking > 0 {
+                    let _ = write!(out, " Actions: {invoking} to invoke.");
+                }
                 out.push('\n');
             } else {
                 out.push_str(&self.c(&format!("\n[bold]Plan:[reset] {line}\n")));
             }
+        }
+        if let Some(text) =
+            actions::render_invoked(&self.invocations, self.actions, self.opts.color, |s| {
+                self.c(s)
+            })
+        {
+            out.push_str(&self.c("\nTerraform will invoke the following action(s):\n\n"));
+            out.push_str(&text);
+            out.push('\n');
         }
         if !outputs_text.is_empty() {
             out.push_str("\nChanges to Outputs:\n");
@@ -685,6 +720,28 @@ impl<'p, 'a> Renderer<'p, 'a> {
             inline(d.rc.name),
             render(&d.diff, 0, o)
         );
+        // Terraform: the actions the change triggers, in the order they run.
+        if cause == Cause::Change {
+            for (when, title) in [
+                (actions::When::Before, "before"),
+                (actions::When::After, "after"),
+            ] {
+                let list = actions::triggered(&self.invocations, d.rc.address, when);
+                if list.is_empty() {
+                    continue;
+                }
+                buf.push_str(&self.c(&format!(
+                    "\n\n    [bold]# Actions to be invoked {title} this change in order:[reset]\n"
+                )));
+                for ai in list {
+                    buf.push_str(&actions::render_invocation(
+                        ai,
+                        self.actions,
+                        self.opts.color,
+                    ));
+                }
+            }
+        }
         Some(buf)
     }
 
@@ -997,19 +1054,19 @@ mod tests {
         let tape = tfwire_plan::Parser::new().parse(&mut json).unwrap();
         let arena = bumpalo::Bump::new();
         let plan = tape.plan(&arena).unwrap();
-        let inferred = render_plan(plan, None, Options::default()).unwrap();
+        let inferred = render_plan(plan, None, None, Options::default()).unwrap();
         let oracle = std::fs::read_to_string(dir.join("no-changes/plan.txt")).unwrap();
         assert_eq!(inferred, oracle);
         let normal = Options {
             mode: Some(PlanMode::Normal),
             ..Options::default()
         };
-        assert_eq!(render_plan(plan, None, normal).unwrap(), oracle);
+        assert_eq!(render_plan(plan, None, None, normal).unwrap(), oracle);
         let destroy = Options {
             mode: Some(PlanMode::Destroy),
             ..Options::default()
         };
-        let text = render_plan(plan, None, destroy).unwrap();
+        let text = render_plan(plan, None, None, destroy).unwrap();
         assert!(
             text.contains("No changes. No objects need to be destroyed."),
             "{text}"

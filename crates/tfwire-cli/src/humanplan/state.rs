@@ -11,7 +11,7 @@
 use super::differ;
 use super::draw::{Opts, render};
 use super::node::Node;
-use super::value::{Dialect, Unknown, Val, non_null};
+use super::value::{Dialect, Val, non_null};
 use crate::escape::inline;
 use bumpalo::Bump;
 use tfwire::Value;
@@ -33,7 +33,7 @@ pub(crate) fn render_resource(
 ) -> String {
     let values = non_null(values);
     let sensitive = non_null(Some(sensitive));
-    let v = Val::unchanged(values, sensitive, Unknown::None, dialect);
+    let v = Val::unchanged(values, sensitive, None, dialect);
     let diff = differ::block(&v, schema);
     let o = Opts {
         show_unchanged: true,

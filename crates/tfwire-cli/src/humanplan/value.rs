@@ -277,11 +277,12 @@ impl<'a> Val<'a> {
         v
     }
 
-    /// A value that does not change (a state's values, an action's configuration).
+    /// A value that does not change (a state's values, an action's configuration), with
+    /// its sensitivity marks and the tree of its unknown parts.
     pub(super) fn unchanged(
         values: V<'a>,
         sensitive: V<'a>,
-        unknown: Unknown<'a>,
+        unknown: Option<Json<'a>>,
         dialect: Dialect,
     ) -> Val<'a> {
         Val {
@@ -289,7 +290,7 @@ impl<'a> Val<'a> {
             after: values,
             before_explicit: false,
             after_explicit: false,
-            unknown,
+            unknown: Unknown::of(unknown.filter(|j| !j.is_null())),
             before_sensitive: sensitive,
             after_sensitive: sensitive,
             replace: Matcher::paths(Vec::new(), false),
