@@ -319,10 +319,27 @@ impl PlanMode {
     }
 }
 
+/// Why a change is drawn.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cause {
+    /// Found by refreshing.
     Drift,
+    /// Planned.
     Change,
+    /// Terraform: planned for a later plan, for this reason (the words after `(`).
+    Deferred(&'static str),
+}
+
+/// Terraform's words for the `reason` of a deferred change.
+fn deferred_reason(reason: &str) -> &'static str {
+    match reason {
+        "instance_count_unknown" => "because the number of resource instances is unknown",
+        "resource_config_unknown" => "because the resource configuration is unknown",
+        "provider_config_unknown" => "because the provider configuration is unknown",
+        "deferred_prereq" => "because a prerequisite for this resource is deferred",
+        "absent_prereq" => "because a prerequisite for this resource has not yet been created",
+        _ => "for an unknown reason",
+    }
 }
 
 impl<'p, 'a> Renderer<'p, 'a> {
@@ -461,6 +478,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
 
         // Every invocation counts, those a lifecycle triggers too.
         let invoking = self.invocations.len();
+        let deferred = self.deferred()?;
         if shown.is_empty() && outputs_text.is_empty() && invoking == 0 {
             if errored {
                 if have_drift {
@@ -470,6 +488,14 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 out.push_str(&self.c(&self.words(
                     "\n[reset][bold][red]Planning failed.[reset][bold] OpenTofu encountered an error while generating this plan.[reset]\n\n",
                 )));
+            } else if deferred.is_some() {
+                if have_drift {
+                    out.push_str(&self.rule());
+                    out.push('\n');
+                }
+                out.push_str(&self.c(
+                    "\n[reset][bold][green]No current changes.[reset][bold] This plan requires another plan to be applied first.[reset]\n\n",
+                ));
             } else if mode == PlanMode::RefreshOnly {
                 if have_drift {
                     return Ok(out);
@@ -515,6 +541,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
             }
         }
         if have_drift {
+            out.push_str(&self.rule());
+            out.push('\n');
+        }
+        if let Some(text) = &deferred {
+            out.push_str(text);
             out.push_str(&self.rule());
             out.push('\n');
         }
@@ -672,6 +703,82 @@ impl<'p, 'a> Renderer<'p, 'a> {
         true
     }
 
+    /// Terraform's deferred changes (`deferred_changes`: a reason and a resource change
+    /// each): the `Note:` section drawing them, or `None` when the plan has none. Their
+    /// resource changes are read as a plan of their own.
+    fn deferred(&self) -> Result<Option<String>, Error> {
+        let Some(list) = self
+            .plan
+            .raw
+            .get("deferred_changes")
+            .filter(|l| !l.is_null())
+        else {
+            return Ok(None);
+        };
+        let Some(list) = list.as_array() else {
+            return Err(format!(
+                ".deferred_changes: expected an array, found {}",
+                list.kind()
+            ));
+        };
+        if list.is_empty() {
+            return Ok(None);
+        }
+        let mut reasons = Vec::new();
+        let mut doc = String::from("{\"format_version\":\"1.2\",\"resource_changes\":[");
+        for (i, d) in list.iter().enumerate() {
+            let Some(rc) = d.get("resource_change").filter(|rc| !rc.is_null()) else {
+                return Err(format!(
+                    ".deferred_changes[{i}]: expected a resource_change, found none"
+                ));
+            };
+            reasons.push(deferred_reason(
+                d.get("reason").and_then(|r| r.as_str()).unwrap_or(""),
+            ));
+            if i > 0 {
+                doc.push(',');
+            }
+            let _ = write!(doc, "{rc}");
+        }
+        doc.push_str("]}");
+        let fail = |e: tfwire_plan::Error| {
+            format!(".deferred_changes (their resource changes read as a plan): {e}")
+        };
+        let mut bytes = doc.into_bytes();
+        bytes.reserve(tfwire_plan::INPUT_PADDING);
+        let tape = tfwire_plan::Parser::new().parse(&mut bytes).map_err(fail)?;
+        let arena = bumpalo::Bump::new();
+        let deferred = tape.plan(&arena).map_err(fail)?;
+        let mut out = self.c(
+            "\n[bold][cyan]Note:[reset][bold] This is a partial plan, parts can only be known in the next plan / apply cycle.\n",
+        );
+        out.push('\n');
+        for (rc, why) in deferred.resource_changes.iter().zip(reasons) {
+            let owned;
+            let schema = match self.schema(rc) {
+                Some(b) => b,
+                None => {
+                    owned = schema_from_values(rc);
+                    &owned
+                }
+            };
+            let d = Drawn {
+                rc,
+                action: action_of(rc)?,
+                diff: differ::block(
+                    &Val::of_change(&rc.change, Matcher::Always, self.opts.dialect()),
+                    schema,
+                ),
+            };
+            if let Some(text) = self.change(&d, Cause::Deferred(why)) {
+                out.push('\n');
+                out.push_str(&text);
+                out.push('\n');
+            }
+        }
+        Ok(Some(out))
+    }
+
     fn outputs(&self, outputs: &[(&str, differ::Diff<'_>)]) -> String {
         let width = column_width(outputs.iter().map(|(k, _)| attribute_name(k).len()));
         let o = self.opts.draw();
@@ -759,6 +866,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let previous = inline(previous_raw);
         let deposed = rc.deposed.is_some_and(|k| !k.is_empty());
         let left_over = "\n  # (left over from a partially-failed replacement of this instance)";
+        if let Cause::Deferred(why) = cause {
+            return format!("[bold]  # {address}[reset] was deferred\n  #[reset] ({why})\n");
+        }
         let mut buf = String::new();
         let mut printed_moved = false;
         // Terraform says "will be imported" or "(imported from ...)", not both.
@@ -812,7 +922,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             }
             Action::Update => {
                 let _ = match cause {
-                    Cause::Change => {
+                    Cause::Change | Cause::Deferred(_) => {
                         write!(buf, "[bold]  # {disp}[reset] will be updated in-place")
                     }
                     Cause::Drift => write!(buf, "[bold]  # {disp}[reset] has changed"),
@@ -821,7 +931,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             Action::CreateThenDelete | Action::DeleteThenCreate => replaced(&mut buf),
             Action::Delete => {
                 let _ = match cause {
-                    Cause::Change => {
+                    Cause::Change | Cause::Deferred(_) => {
                         write!(
                             buf,
                             "[bold]  # {disp}[reset] will be [bold][red]destroyed[reset]"

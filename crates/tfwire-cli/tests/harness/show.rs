@@ -936,3 +936,34 @@ fn plan_show_rejects_bad_action_invocations() {
         assert_eq!((code, out.as_str(), err.as_str()), (1, "", want));
     }
 }
+
+/// Terraform's deferred changes: a plan whose only change is deferred says so and draws the
+/// change under `Note: This is a partial plan`, with the body `terraform show` draws for it
+/// when planned (taken from the `tainted` oracle) under the deferred header.
+#[test]
+fn plan_show_draws_terraform_deferred_changes() {
+    let dir = repo().join("corpus/render-terraform/tainted");
+    let schemas = dir.join("schemas.json").to_string_lossy().into_owned();
+    let oracle = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
+    let mut plan = read_json(&dir.join("plan.json"));
+    let rc = plan["resource_changes"][0].clone();
+    plan["resource_changes"] = serde_json::json!([]);
+    plan["deferred_changes"] =
+        serde_json::json!([{"reason": "resource_config_unknown", "resource_change": rc}]);
+    // The planned section without its header line (it ends in a newline).
+    let section = expected_sections(&oracle, "terraform_data.t", None);
+    let body = section.split_once('\n').unwrap().1;
+    let rule = "─".repeat(77);
+    let want = format!(
+        "\nNo current changes. This plan requires another plan to be applied first.\n\n\
+         \nNote: This is a partial plan, parts can only be known in the next plan / apply cycle.\n\n\
+         \n  # terraform_data.t was deferred\n  # (because the resource configuration is unknown)\n\
+         {body}\n{rule}\n"
+    );
+    let (code, out, err) = run(
+        &["plan", "show", "--schemas", &schemas, "-"],
+        plan.to_string().as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, want);
+}
