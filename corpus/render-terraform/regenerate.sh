@@ -10,7 +10,8 @@
 # A scenario directory holds main.tf (the configuration that is planned) and optionally:
 #   before.tf   applied first, so that main.tf's plan has prior state;
 #   taint       an address to `terraform taint` after that apply;
-#   plan-args   extra `terraform plan` arguments (e.g. -destroy, -refresh-only, -replace=ADDR).
+#   plan-args   extra `terraform plan` arguments (e.g. -destroy, -refresh-only, -replace=ADDR);
+#   files/      copied into the working directory first (objects a provider imports).
 # Nothing is downloaded: most scenarios use only the builtin provider; those whose main.tf
 # requires tfwire/tfwire (the actions ones) need PROVIDER_MIRROR, a filesystem mirror holding
 # this project's test provider (e2e/provider) under registry.terraform.io/tfwire/tfwire/1.0.0.
@@ -27,6 +28,7 @@ for s in "$@"; do
     src="$here/$s"
     work=$(mktemp -d)
     cd "$work"
+    if [ -d "$src/files" ]; then cp -R "$src/files/." .; fi
     if [ -f "$src/before.tf" ]; then
         cp "$src/before.tf" main.tf
         "$TERRAFORM" init -no-color -input=false >/dev/null
