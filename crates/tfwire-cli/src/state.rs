@@ -89,7 +89,7 @@ fn selected(filter: &str, address: &str) -> bool {
 /// schema of the legacy plugin SDK holds an empty string inside a collection (Terraform
 /// shows it as `null`) and for a string that starts with JSON and goes on (OpenTofu draws
 /// the JSON alone). `auto` takes a raw state whose instances record
-/// `identity_schema_version` (Terraform writes it since v1.12, OpenTofu does not) as
+/// `identity_schema_version` (Terraform writes it since v1.12, OpenTofu v1.12 does not) as
 /// Terraform's, and any other as OpenTofu's (a `show -json` state does not tell).
 ///
 /// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name is
