@@ -364,10 +364,14 @@ enum Format {
     Tree,
 }
 
-/// Show the plan as `tofu show -no-color PLANFILE` prints it, or one change of it.
+/// Show the plan as `tofu show -no-color PLANFILE` prints it (or `terraform show`, for a
+/// plan Terraform wrote: see --wording), or one change of it.
 ///
 /// With the provider schemas (--schemas, or those a redacted plan carries) the text is
-/// OpenTofu's byte for byte where no mask applies. The masks (--mask, the mask file and the
+/// OpenTofu's byte for byte where no mask applies (Terraform's, for a plan drawn with
+/// Terraform's rules: its words, legend and headers, and where its renderer differs,
+/// how lists are aligned, which empty strings count as null, write-only attributes,
+/// forgotten objects, wholly unknown groups of blocks and strings holding JSON). The masks (--mask, the mask file and the
 /// default list) hide values as sensitive ones are hidden, in the text and the JSON format
 /// (tfwire's own view, masked too); the default list also hides values OpenTofu shows
 /// (`password_wo_version`, an output named `not_secret`): with --no-default-masks and no
@@ -390,7 +394,7 @@ enum Format {
 /// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name
 /// is written unpadded, the others align without it); values nest at most 32 levels deep,
 /// deeper ones are drawn `# (nested deeper than 32 levels, not shown)`; a list's changed
-/// middle (after its common first and last elements) is matched by OpenTofu's longest
+/// middle (after its common first and last elements) is matched by the clients' longest
 /// common subsequence up to 2^24 element pairs, above which its elements are shown
 /// removed and added.
 ///
@@ -427,9 +431,10 @@ struct ShowArgs {
     /// them (the schemas say which attributes are sensitive).
     #[arg(long, value_name = "SCHEMAS")]
     schemas: Option<String>,
-    /// Whose words and drawing to use: the client that wrote the plan (`auto`: Terraform for
-    /// a plan with `applyable`/`complete`, which Terraform writes since 1.9, or a redacted
-    /// plan; OpenTofu otherwise), OpenTofu's ("OpenTofu will perform ...") or Terraform's.
+    /// Whose words and drawing rules to use: the client that wrote the plan (`auto`:
+    /// Terraform for a plan with `applyable`/`complete`, which Terraform writes since 1.9,
+    /// or a redacted plan; OpenTofu otherwise), OpenTofu's ("OpenTofu will perform ...")
+    /// or Terraform's.
     #[arg(long, value_enum, default_value_t = Wording::Auto)]
     wording: Wording,
     /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
@@ -443,13 +448,15 @@ struct ShowArgs {
     address: Option<String>,
 }
 
+/// Whose words and drawing rules `plan show` and `state show` follow.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Wording {
-    /// The client that wrote the plan, as the plan tells (`tfwire_plan::Plan::client`).
+pub(crate) enum Wording {
+    /// The client that wrote the document, as the document tells (a plan:
+    /// `tfwire_plan::Plan::client`; a state: see `state show --help`).
     Auto,
-    /// "OpenTofu will perform the following actions".
+    /// OpenTofu's: "OpenTofu will perform the following actions".
     Opentofu,
-    /// "Terraform will perform the following actions".
+    /// Terraform's: "Terraform will perform the following actions".
     Terraform,
 }
 
@@ -1027,6 +1034,41 @@ fn embedded_schemas(name: &str, ps: tfwire_plan::Json<'_>) -> Option<ProviderSch
     }
 }
 
+/// The action schemas for a plan that invokes actions (Terraform's `action_invocations`):
+/// the `action_schemas` of the --schemas file, else of the schemas a redacted plan
+/// carries. `None` for a plan without invocations, or without schemas (the configurations
+/// are then drawn from their values).
+fn action_schemas(
+    plan: &tfwire_plan::Plan<'_>,
+    schemas_file: Option<&str>,
+) -> Result<Option<humanplan::ActionSchemas>, Failure> {
+    let invokes = plan
+        .raw
+        .get("action_invocations")
+        .and_then(|a| a.as_array())
+        .is_some_and(|a| !a.is_empty());
+    if !invokes {
+        return Ok(None);
+    }
+    let from = |name: &str, doc: tfwire_plan::Json<'_>| {
+        humanplan::ActionSchemas::from_document(doc)
+            .map(Some)
+            .map_err(|e| Failure::Input(format!("{}: {e}", Inline(name))))
+    };
+    match (schemas_file, plan.provider_schemas) {
+        (Some(path), _) => {
+            let name = input::display_name(path);
+            let mut bytes = input::read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
+            let tape = tfwire_plan::Parser::new()
+                .parse(&mut bytes)
+                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(name))))?;
+            from(name, tape.root())
+        }
+        (None, Some(embedded)) => from("provider_schemas", embedded),
+        (None, None) => Ok(None),
+    }
+}
+
 /// The plan in `doc`, or the error for a document of another kind.
 fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Plan<'a>, Failure> {
     match doc {
@@ -1074,13 +1116,14 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                     _ => None,
                 };
                 let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
+                let actions = action_schemas(plan, args.schemas.as_deref())?;
                 let Some(address) = args.address.as_deref() else {
                     if args.format == ShowFormat::Json {
                         return Err(Failure::Usage(
                             "--format json shows one change: give its ADDRESS".into(),
                         ));
                     }
-                    let text = humanplan::render_plan(plan, schemas, human)
+                    let text = humanplan::render_plan(plan, schemas, actions.as_ref(), human)
                         .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
                     return output::human(&text, human.color);
                 };
@@ -1139,8 +1182,14 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             text.push('\n');
                         }
                         ShowFormat::Text => {
-                            let section = humanplan::render_change(plan, rc, schemas, human)
-                                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                            let section = humanplan::render_change(
+                                plan,
+                                rc,
+                                schemas,
+                                actions.as_ref(),
+                                human,
+                            )
+                            .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
                             if let Some(section) = section {
                                 if i > 0 {
                                     text.push('\n');

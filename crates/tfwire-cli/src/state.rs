@@ -2,8 +2,9 @@
 
 use crate::escape::{Inline, Padded, column_width, quote};
 use crate::failure::Failure;
-use crate::humanplan::Node;
+use crate::humanplan::{Dialect, Node};
 use crate::mask::{MaskArgs, flat_masked};
+use crate::plan::Wording;
 use crate::render::{self, Layout};
 use crate::{input, output, suggest};
 use clap::Subcommand;
@@ -84,6 +85,13 @@ fn selected(filter: &str, address: &str) -> bool {
 /// the schemas lack is an error: without its schema tfwire cannot know what is sensitive.
 /// A version 3 state (flat attributes) is printed as without --schemas.
 ///
+/// The drawing follows OpenTofu's rules or Terraform's (`--wording`): they differ where a
+/// schema of the legacy plugin SDK holds an empty string inside a collection (Terraform
+/// shows it as `null`) and for a string that starts with JSON and goes on (OpenTofu draws
+/// the JSON alone). `auto` takes a raw state whose instances record
+/// `identity_schema_version` (Terraform writes it since v1.12, OpenTofu v1.12 does not) as
+/// Terraform's, and any other as OpenTofu's (a `show -json` state does not tell).
+///
 /// Limits of the drawing: `=` signs align on names up to 128 characters (a longer name is
 /// written unpadded); values nest at most 32 levels deep, deeper ones are drawn `# (nested
 /// deeper than 32 levels, not shown)`.
@@ -112,6 +120,9 @@ struct ShowArgs {
     /// against the type's identity schema too (of the `identity_schema_version` it names).
     #[arg(long, value_name = "FILE")]
     schemas: Option<String>,
+    /// Whose drawing rules to follow with --schemas (see above).
+    #[arg(long, value_enum, default_value_t = Wording::Auto)]
+    wording: Wording,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -174,6 +185,19 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
             cache,
         });
     input::with_document(&args.file, input::Want::State, |doc| {
+        let terraform_wrote = match doc {
+            Document::RawState(s) => s
+                .resources
+                .iter()
+                .flat_map(|r| r.instances)
+                .any(|i| i.identity_schema_version.is_some()),
+            _ => false,
+        };
+        let dialect = match args.wording {
+            Wording::Terraform => Dialect::Terraform,
+            Wording::Auto if terraform_wrote => Dialect::Terraform,
+            _ => Dialect::OpenTofu,
+        };
         let mut text = String::new();
         match doc {
             Document::Plan(_) => return Err(not_a_state(&name)),
@@ -233,6 +257,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                                     r.sensitive_values,
                                     schema.block,
                                     &masks,
+                                    dialect,
                                 );
                             }
                             None => {
@@ -255,6 +280,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                                 &args.address,
                                 schemas.as_ref(),
                                 &masks,
+                                dialect,
                             )?;
                         }
                     }
@@ -308,6 +334,7 @@ fn raw_instance(
     address: &str,
     schemas: Option<&Schemas<'_>>,
     masks: &Masks,
+    dialect: Dialect,
 ) -> Result<(), Failure> {
     // The sensitive paths become a marker tree like `sensitive_values`, parsed on its own,
     // then united with the masks over the attributes.
@@ -400,6 +427,7 @@ fn raw_instance(
                 Some(tape.root()),
                 schema.block,
                 masks,
+                dialect,
             );
             Ok(())
         }
@@ -559,6 +587,7 @@ fn typed(
     marks: Option<tfwire_plan::Json<'_>>,
     schema: &tfwire::schema::Block,
     masks: &Masks,
+    dialect: Dialect,
 ) {
     let arena = bumpalo::Bump::new();
     let merged = crate::humanplan::sensitive_marks(values, marks, schema, masks, type_name, &arena);
@@ -567,7 +596,7 @@ fn typed(
     }
     let _ = writeln!(out, "{header}");
     out.push_str(&crate::humanplan::render_state_resource(
-        keyword, type_name, name, values, merged, schema,
+        keyword, type_name, name, values, merged, schema, dialect,
     ));
     out.push('\n');
 }

@@ -5,15 +5,19 @@
 //! look accidental, since the output must match byte for byte: values of `dynamic`
 //! attributes and outputs are diffed as plain JSON, whose diffs never say "forces
 //! replacement"; empty strings in attributes count as null; a nested block that is wholly
-//! unknown is diffed against its parent's schema.
+//! unknown is diffed against its parent's schema. A value whose [`Dialect`] is Terraform's
+//! follows Terraform's differ where it is not OpenTofu's (see [`terraform_block`], [`align`],
+//! [`of_type`]).
 
 use super::node::Node;
 use super::value::{
-    Action, Matcher, Unknown, V, Val, combine, deep_eq, is_array, is_object, len, value_ids,
+    Action, Dialect, Matcher, Unknown, V, Val, combine, deep_eq, is_array, is_object, len,
+    value_ids,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use tfwire::Type;
-use tfwire::schema::{Attribute, AttributeType, Block, Nesting};
+use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, Nesting};
 use tfwire_plan::JsonKind;
 
 /// A change to one value, ready to draw.
@@ -77,8 +81,8 @@ pub(super) enum R<'a> {
     },
     /// A value whose JSON type changes.
     TypeChange(Box<Diff<'a>>, Box<Diff<'a>>),
-    /// A write-only attribute.
-    WriteOnly,
+    /// A write-only attribute; `sensitive`: Terraform says so.
+    WriteOnly { sensitive: bool },
 }
 
 /// The blocks of one nested block type.
@@ -88,6 +92,9 @@ pub(super) struct Group<'a> {
     pub(super) replace: bool,
     pub(super) before_sensitive: bool,
     pub(super) after_sensitive: bool,
+    /// Terraform: the whole group is unknown (drawn as a `(known after apply)` line before
+    /// its blocks).
+    pub(super) unknown: bool,
 }
 
 /// The blocks of a group, by nesting mode.
@@ -106,6 +113,12 @@ fn diff<'a>(r: R<'a>, action: Action, replace: bool) -> Diff<'a> {
 pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
     if let Some(d) = sensitive(v, true, |x| block(x, b)) {
         return d;
+    }
+    if v.dialect == Dialect::Terraform {
+        if let Some(d) = unknown(v, Unknown::Members, |x| block(x, b)) {
+            return d;
+        }
+        return terraform_block(v, b);
     }
     if let Some(d) = unknown(v, Unknown::Members, |x| block(x, b)) {
         return d;
@@ -132,46 +145,19 @@ pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
         if !c.relevant.matches_partial() {
             c = c.as_noop();
         }
-        let (bs, as_) = (c.is_before_sensitive(), c.is_after_sensitive());
-        let forces = c.replace.matches();
         let both_null = c.before.is_none() && c.after.is_none();
-        let group = |blocks| Group {
-            name: nb.type_name.as_str(),
-            blocks,
-            replace: forces,
-            before_sensitive: bs,
-            after_sensitive: as_,
-        };
         // OpenTofu diffs a wholly unknown nested block against the parent's schema.
         if let Some(d) = unknown(&c, Unknown::Members, |x| block(x, b)) {
             if !(d.action == Action::NoOp && both_null) {
-                groups.push(group(Blocks::Single(d)));
+                groups.push(Group::of(nb, &c, Blocks::Single(d), false));
             }
             continue;
         }
-        let (blocks, action) = match nb.nesting {
-            Nesting::Set => {
-                let (ds, a) = set(&c, |x| block(x, &nb.block));
-                (Blocks::Set(ds), a)
-            }
-            Nesting::List => {
-                let (ds, a) = nested_list(&c, |x| block(x, &nb.block));
-                (Blocks::List(ds), a)
-            }
-            Nesting::Map => {
-                let (ds, a) = map(&c, c.explicit_keys(), |x| block(x, &nb.block));
-                (Blocks::Map(ds), a)
-            }
-            Nesting::Single | Nesting::Group => {
-                let d = block(&c, &nb.block);
-                let a = d.action;
-                (Blocks::Single(d), a)
-            }
-        };
+        let (blocks, action) = nested_blocks(&c, nb);
         if action == Action::NoOp && both_null {
             continue;
         }
-        groups.push(group(blocks));
+        groups.push(Group::of(nb, &c, blocks, false));
         current = combine(current, action);
     }
     diff(
@@ -180,6 +166,148 @@ pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
             blocks: groups,
         },
         current,
+        v.replace.matches(),
+    )
+}
+
+/// A block under Terraform's rules: an empty string is null unless the schema is beyond
+/// the legacy SDK ([`non_legacy`]), a wholly unknown nested block is drawn as one `(known
+/// after apply)` line before its prior blocks, and write-only attributes come last, with
+/// the action of the whole block (unchanged when that is an update), always listed.
+fn terraform_block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
+    let non_legacy = v.non_legacy || non_legacy(b);
+    let mut current = v.default_iteration_action();
+    let mut attrs = Vec::new();
+    for a in b.attributes.iter().filter(|a| !a.write_only) {
+        let mut c = v.member(&a.name);
+        c.non_legacy = non_legacy;
+        if !c.relevant.matches_partial() {
+            c = c.as_noop();
+        }
+        c.before_explicit = false;
+        c.after_explicit = false;
+        let d = attribute(&c, a, current);
+        if d.action == Action::NoOp && c.before.is_none() && c.after.is_none() {
+            continue;
+        }
+        current = combine(current, d.action);
+        attrs.push((a.name.as_str(), d));
+    }
+    let mut groups = Vec::new();
+    for nb in &b.block_types {
+        let mut c = v.member(&nb.type_name);
+        c.non_legacy = non_legacy;
+        if !c.relevant.matches_partial() {
+            c = c.as_noop();
+        }
+        let unknown = c.is_unknown();
+        let (blocks, action) = nested_blocks(&c, nb);
+        if action == Action::NoOp && c.before.is_none() && c.after.is_none() && !unknown {
+            continue;
+        }
+        groups.push(Group::of(nb, &c, blocks, unknown));
+        current = combine(current, action);
+    }
+    for a in b.attributes.iter().filter(|a| a.write_only) {
+        attrs.push((a.name.as_str(), terraform_write_only(v, current)));
+    }
+    attrs.sort_by(|x, y| x.0.cmp(y.0));
+    diff(
+        R::Block {
+            attrs,
+            blocks: groups,
+        },
+        current,
+        v.replace.matches(),
+    )
+}
+
+/// The blocks of one nested block type and their action.
+fn nested_blocks<'a>(c: &Val<'a>, nb: &'a NestedBlock) -> (Blocks<'a>, Action) {
+    match nb.nesting {
+        Nesting::Set => {
+            let (ds, a) = set(c, |x| block(x, &nb.block));
+            (Blocks::Set(ds), a)
+        }
+        Nesting::List => {
+            let (ds, a) = nested_list(c, |x| block(x, &nb.block));
+            (Blocks::List(ds), a)
+        }
+        Nesting::Map => {
+            let (ds, a) = map(c, c.explicit_keys(), |x| block(x, &nb.block));
+            (Blocks::Map(ds), a)
+        }
+        Nesting::Single | Nesting::Group => {
+            let d = block(c, &nb.block);
+            let a = d.action;
+            (Blocks::Single(d), a)
+        }
+    }
+}
+
+impl<'a> Group<'a> {
+    fn of(nb: &'a NestedBlock, c: &Val<'_>, blocks: Blocks<'a>, unknown: bool) -> Group<'a> {
+        Group {
+            name: nb.type_name.as_str(),
+            blocks,
+            replace: c.replace.matches(),
+            before_sensitive: c.is_before_sensitive(),
+            after_sensitive: c.is_after_sensitive(),
+            unknown,
+        }
+    }
+}
+
+/// Whether a block uses something the legacy plugin SDK cannot express (map or group
+/// nested blocks, nested attributes, dynamic, object or tuple types, collections of
+/// collections of non-primitives): Terraform then stops taking its empty strings for null.
+fn non_legacy(b: &Block) -> bool {
+    if b.block_types
+        .iter()
+        .any(|nb| matches!(nb.nesting, Nesting::Map | Nesting::Group))
+    {
+        return true;
+    }
+    b.attributes.iter().any(|a| match &a.ty {
+        AttributeType::Nested(_) => true,
+        AttributeType::Type(t) => {
+            has_dynamic(t)
+                || matches!(t, Type::Object(_) | Type::Tuple(_))
+                || matches!(t, Type::List(e) | Type::Set(e) | Type::Map(e)
+                    if matches!(&**e, Type::List(x) | Type::Set(x) | Type::Map(x) if !is_primitive(x)))
+        }
+    })
+}
+
+fn is_primitive(t: &Type) -> bool {
+    matches!(t, Type::Bool | Type::Number | Type::String)
+}
+
+/// Whether `dynamic` appears anywhere in a type.
+fn has_dynamic(t: &Type) -> bool {
+    match t {
+        Type::Dynamic => true,
+        Type::Bool | Type::Number | Type::String => false,
+        Type::List(e) | Type::Set(e) | Type::Map(e) => has_dynamic(e),
+        Type::Object(o) => o.attributes().iter().any(|a| has_dynamic(&a.ty)),
+        Type::Tuple(ts) => ts.iter().any(has_dynamic),
+    }
+}
+
+/// A write-only attribute under Terraform's rules: the action of the object it is in
+/// (`parent`), except that an update leaves it unchanged; sensitive and forcing
+/// replacement as `v` is.
+fn terraform_write_only<'a>(v: &Val<'a>, parent: Action) -> Diff<'a> {
+    let action = if parent == Action::Update {
+        Action::NoOp
+    } else {
+        parent
+    };
+    diff(
+        R::WriteOnly {
+            sensitive: v.is_before_sensitive() || v.is_after_sensitive(),
+        },
+        action,
         v.replace.matches(),
     )
 }
@@ -213,7 +341,11 @@ fn attribute<'a>(v: &Val<'a>, a: &'a Attribute, parent: Action) -> Diff<'a> {
         } else {
             parent
         };
-        return diff(R::WriteOnly, action, v.replace.matches());
+        return diff(
+            R::WriteOnly { sensitive: false },
+            action,
+            v.replace.matches(),
+        );
     }
     match &a.ty {
         AttributeType::Nested(n) => nested(v, &n.attributes, n.nesting),
@@ -230,6 +362,33 @@ fn nested<'a>(v: &Val<'a>, attrs: &'a [Attribute], nesting: Nesting) -> Diff<'a>
     }
     let single = |x: &Val<'a>| nested(x, attrs, Nesting::Single);
     match nesting {
+        Nesting::Single | Nesting::Group if v.dialect == Dialect::Terraform => {
+            // Write-only attributes after the others, with their action, always listed.
+            let (mut members, action) = object(
+                v,
+                attrs
+                    .iter()
+                    .filter(|a| !a.write_only)
+                    .map(|a| (a.name.as_str(), a)),
+                |x, a, p| attribute(x, a, p),
+            );
+            for a in attrs.iter().filter(|a| a.write_only) {
+                let mut c = v.member(&a.name);
+                if !c.relevant.matches_partial() {
+                    c = c.as_noop();
+                }
+                members.push((a.name.as_str(), terraform_write_only(&c, action)));
+            }
+            members.sort_by(|x, y| x.0.cmp(y.0));
+            diff(
+                R::Object {
+                    attrs: members,
+                    nested: true,
+                },
+                action,
+                v.replace.matches(),
+            )
+        }
         Nesting::Single | Nesting::Group => {
             let (attrs, action) =
                 object(v, attrs.iter().map(|a| (a.name.as_str(), a)), |x, a, p| {
@@ -282,6 +441,19 @@ fn nested<'a>(v: &Val<'a>, attrs: &'a [Attribute], nesting: Nesting) -> Diff<'a>
 
 /// The diff of a value of a known type.
 pub(super) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
+    // Terraform takes an empty string for null wherever a value of a legacy schema is
+    // diffed by its type, at any depth.
+    let empty = |x: V<'_>| x.and_then(|j| j.as_str()) == Some("");
+    if v.dialect == Dialect::Terraform && !v.non_legacy && (empty(v.before) || empty(v.after)) {
+        let mut fixed = v.clone();
+        if empty(fixed.before) {
+            fixed.before = None;
+        }
+        if empty(fixed.after) {
+            fixed.after = None;
+        }
+        return of_type(&fixed, ty);
+    }
     if let Some(d) = sensitive(v, false, |x| of_type(x, ty)) {
         return d;
     }
@@ -329,7 +501,7 @@ pub(super) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
                     x.relevant = Matcher::Always;
                     of_type(&x, et)
                 },
-                |a, b| object_elements || multiline_related(a, b),
+                |a, b| object_elements || v.dialect == Dialect::OpenTofu && multiline_related(a, b),
             );
             diff(
                 R::List {
@@ -549,8 +721,9 @@ fn slice<'a>(
     align(
         &before,
         &after,
-        |a, b| a.0 == b.0,
+        |a| a.0,
         |a, b| related(a.1, b.1),
+        v.dialect,
         |bi, ai| {
             let d = f(v.element(bi, ai));
             current = combine(current, d.action);
@@ -560,17 +733,35 @@ fn slice<'a>(
     (out, current)
 }
 
-/// Walks two sequences in OpenTofu's diff order: `visit(b, a)` for each pair, where an
-/// index past the end of its side means "absent" (a removal or an addition).
-pub(super) fn align<T>(
+/// Walks two sequences in the client's diff order: `visit(b, a)` for each pair, where an
+/// index past the end of its side means "absent" (a removal or an addition). Elements
+/// are equal when their `key`s are.
+///
+/// Both clients match the longest common subsequence, and diff a removed element against
+/// the added one in its place when `related` says they belong together (OpenTofu also
+/// checks that while walking the additions). Terraform first pairs two sequences of the
+/// same length position by position, unless every element of `before` is somewhere in
+/// `after` (a reordering).
+pub(super) fn align<T, K: Eq + Hash>(
     before: &[T],
     after: &[T],
-    eq: impl Fn(&T, &T) -> bool,
+    key: impl Fn(&T) -> K,
     related: impl Fn(&T, &T) -> bool,
+    dialect: Dialect,
     mut visit: impl FnMut(usize, usize),
 ) {
-    let lcs = lcs(before, after, &eq);
+    let eq = |a: &T, b: &T| key(a) == key(b);
     let (nb, na) = (before.len(), after.len());
+    if dialect == Dialect::Terraform && nb == na {
+        let present: HashSet<K> = after.iter().map(&key).collect();
+        if !before.iter().all(|b| present.contains(&key(b))) {
+            for i in 0..nb {
+                visit(i, i);
+            }
+            return;
+        }
+    }
+    let lcs = lcs(before, after, eq);
     let (mut bi, mut ai, mut li) = (0, 0, 0);
     while bi < nb || ai < na || li < lcs.len() {
         while bi < nb && (li >= lcs.len() || !eq(&before[bi], &before[lcs[li]])) {
@@ -586,7 +777,7 @@ pub(super) fn align<T>(
             bi += 1;
         }
         while ai < na && (li >= lcs.len() || !eq(&after[ai], &before[lcs[li]])) {
-            if bi < nb && related(&before[bi], &after[ai]) {
+            if dialect == Dialect::OpenTofu && bi < nb && related(&before[bi], &after[ai]) {
                 visit(bi, ai);
                 bi += 1;
                 ai += 1;
@@ -781,7 +972,7 @@ fn json_update<'a>(v: &Val<'a>, t: JsonKind) -> Diff<'a> {
                 |x| json(&x),
                 |a, b| {
                     a.kind() == JsonKind::Object && b.kind() == JsonKind::Object
-                        || multiline_related(a, b)
+                        || v.dialect == Dialect::OpenTofu && multiline_related(a, b)
                 },
             );
             diff(
@@ -886,8 +1077,9 @@ mod tests {
         align(
             &xs,
             &ys,
-            |a, b| a == b,
+            |a| *a,
             |_, _| false,
+            Dialect::OpenTofu,
             |b, a| pairs.push((b, a)),
         );
         let (nb, na) = (xs.len(), ys.len());

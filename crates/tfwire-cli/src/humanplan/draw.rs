@@ -1,9 +1,11 @@
 //! Drawing a [`Diff`] tree as text, the way OpenTofu's `show` draws it
-//! (`internal/command/jsonformat/computed/renderers`).
+//! (`internal/command/jsonformat/computed/renderers`), or Terraform's where [`Opts::dialect`]
+//! says so (write-only attributes, multi-line strings, strings holding JSON, unknown groups
+//! of blocks, the forget symbol).
 
 use super::differ::{self, Blocks, Diff, Prim, R};
 use super::text::{attribute_name, color, json_prefix, quote};
-use super::value::{Action, Matcher, Unknown, V, Val, json};
+use super::value::{Action, Dialect, Matcher, Unknown, V, Val, json};
 use crate::escape::{DEPTH_MAX, Padded, column_width};
 use std::fmt::Write as _;
 use tfwire_plan::Json;
@@ -20,13 +22,20 @@ pub(super) struct Opts {
     pub(super) show_unchanged: bool,
     /// Leave out the `+`/`-`/`~` column.
     pub(super) hide_symbols: bool,
+    /// Never write `# forces replacement` on this value (Terraform, on the prior value of
+    /// one that becomes unknown and says it itself).
+    pub(super) forbid_replacement: bool,
+    /// Whose rules to draw by.
+    pub(super) dialect: Dialect,
 }
 
 impl Opts {
-    /// The options for a child: everything but the forced `# forces replacement`.
+    /// The options for a child: everything but the forced or forbidden `# forces
+    /// replacement`.
     fn child(self) -> Opts {
         Opts {
             force_replacement: false,
+            forbid_replacement: false,
             ..self
         }
     }
@@ -37,8 +46,9 @@ impl Opts {
 }
 
 /// The marker of an action, as colour markup.
-pub(super) fn symbol_markup(a: Action) -> &'static str {
+pub(super) fn symbol_markup(a: Action, dialect: Dialect) -> &'static str {
     match a {
+        Action::Forget if dialect == Dialect::Terraform => " [red].[reset]",
         Action::DeleteThenCreate => "[red]-[reset]/[green]+[reset]",
         Action::CreateThenDelete => "[green]+[reset]/[red]-[reset]",
         Action::ForgetThenCreate => "  [red].[reset]/[green]+[reset]",
@@ -48,6 +58,7 @@ pub(super) fn symbol_markup(a: Action) -> &'static str {
         Action::Update => "  [yellow]~[reset]",
         Action::NoOp => "   ",
         Action::Forget => "  [red].[reset]",
+        Action::CreateThenForget => " [green]+[reset]/[red].[reset]",
     }
 }
 
@@ -55,7 +66,7 @@ fn symbol(a: Action, o: Opts) -> String {
     if o.hide_symbols {
         String::new()
     } else {
-        format!("{} ", o.c(symbol_markup(a)))
+        format!("{} ", o.c(symbol_markup(a, o.dialect)))
     }
 }
 
@@ -68,7 +79,7 @@ fn null_suffix(a: Action, o: Opts) -> String {
 }
 
 fn forces(replace: bool, o: Opts) -> String {
-    if replace || o.force_replacement {
+    if (replace || o.force_replacement) && !o.forbid_replacement {
         o.c(" [red]# forces replacement[reset]")
     } else {
         String::new()
@@ -123,6 +134,7 @@ pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
                     indent,
                     Opts {
                         no_null_suffix: true,
+                        forbid_replacement: o.dialect == Dialect::Terraform && d.replace,
                         ..o
                     }
                 ),
@@ -148,11 +160,19 @@ pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
                 render(a, indent, o)
             )
         }
-        R::WriteOnly => format!(
-            "(write-only attribute){}{}",
-            forces(d.replace, o),
-            null_suffix(d.action, o)
-        ),
+        R::WriteOnly { sensitive } => match o.dialect {
+            Dialect::OpenTofu => format!(
+                "(write-only attribute){}{}",
+                forces(d.replace, o),
+                null_suffix(d.action, o)
+            ),
+            Dialect::Terraform => format!(
+                "({}write-only attribute){}{}",
+                if *sensitive { "sensitive, " } else { "" },
+                null_suffix(d.action, o),
+                forces(d.replace, o)
+            ),
+        },
     }
 }
 
@@ -286,7 +306,12 @@ fn evaluate(v: V<'_>, o: Opts) -> Evaluated {
         e.raw = true;
         return e;
     };
-    if let Some(n) = json_prefix(s) {
+    // OpenTofu reads the JSON value at the start of the string; Terraform only a string
+    // that is one JSON value (and white space).
+    let is_ws = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    if let Some(n) = json_prefix(s)
+        .filter(|&n| o.dialect == Dialect::OpenTofu || s.as_bytes()[n..].iter().all(|&c| is_ws(c)))
+    {
         e.text = s.to_string();
         e.json = Some(s.as_bytes()[..n].to_vec());
         return e;
@@ -394,20 +419,27 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
             let bl: Vec<&str> = b.text.split('\n').collect();
             let al: Vec<&str> = a.text.split('\n').collect();
             let mut out = Vec::new();
+            let mut line = |action: Action, text: &str| {
+                out.push(format!("{}{}{text}", pad(indent + 1), symbol(action, o)));
+            };
             differ::align(
                 &bl,
                 &al,
-                |x, y| x == y,
+                |x| *x,
                 |_, _| false,
+                o.dialect,
                 |bi, ai| {
-                    let (action, line) = if bi >= bl.len() {
-                        (Action::Create, al[ai])
+                    if bi >= bl.len() {
+                        line(Action::Create, al[ai]);
                     } else if ai >= al.len() {
-                        (Action::Delete, bl[bi])
+                        line(Action::Delete, bl[bi]);
+                    } else if bl[bi] != al[ai] {
+                        // Terraform's lines paired by position.
+                        line(Action::Delete, bl[bi]);
+                        line(Action::Create, al[ai]);
                     } else {
-                        (Action::NoOp, bl[bi])
-                    };
-                    out.push(format!("{}{}{line}", pad(indent + 1), symbol(action, o)));
+                        line(Action::NoOp, bl[bi]);
+                    }
                 },
             );
             out
@@ -471,6 +503,8 @@ fn as_json(
         after_sensitive: None,
         replace: Matcher::paths(Vec::new(), false),
         relevant: Matcher::Always,
+        dialect: o.dialect,
+        non_legacy: false,
         children: Default::default(),
     };
     let jd = differ::json(&v);
@@ -861,6 +895,16 @@ fn block(
                 attribute_name(g.name)
             );
         };
+        // Terraform: a wholly unknown group of blocks is one line first, with the
+        // action of the block it is in.
+        if g.unknown && !matches!(g.blocks, Blocks::Single(_)) {
+            let u = Diff {
+                r: R::Unknown(None),
+                action: d.action,
+                replace: false,
+            };
+            one(&u, "", o, &mut buf);
+        }
         match &g.blocks {
             Blocks::Single(b) => one(b, "", o, &mut buf),
             Blocks::Map(m) => {

@@ -1,6 +1,7 @@
 //! The human view of a plan, byte for byte as `tofu show PLANFILE` draws it (OpenTofu
-//! v1.12's `internal/command/jsonformat`), from the `show -json` document and the provider
-//! schemas (`providers schema -json`).
+//! v1.12's `internal/command/jsonformat`), or as `terraform show PLANFILE` draws it
+//! (Terraform v1.16's, [`Options::terraform`]), from the `show -json` document and the
+//! provider schemas (`providers schema -json`).
 //!
 //! This lives in the CLI, not in `tfwire-plan`: it is presentation (one tool's text
 //! format, its colours and wording), and it needs both the plan model (`tfwire-plan`) and
@@ -21,6 +22,7 @@
 //! and the planning mode (`-destroy`, `-refresh-only`: a binary plan file records it; a
 //! JSON plan does not, and it is read from what the plan holds, see [`PlanMode::of`]).
 
+mod actions;
 mod differ;
 mod draw;
 mod node;
@@ -29,11 +31,13 @@ mod text;
 mod value;
 
 use crate::escape::{DEPTH_MAX, Padded, column_width, inline};
+pub(crate) use actions::ActionSchemas;
 use draw::{Opts, render, symbol_markup};
 pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
 use text::{attribute_name, color, word_wrap};
 pub(crate) use value::Action;
+pub(crate) use value::Dialect;
 use value::{Matcher, Val};
 
 use std::borrow::Cow;
@@ -52,7 +56,8 @@ const COLUMNS: usize = 78;
 pub(crate) struct Options {
     /// ANSI colours, as OpenTofu colours.
     pub(crate) color: bool,
-    /// Terraform's words ("Terraform will perform ...") instead of OpenTofu's.
+    /// Terraform's words ("Terraform will perform ...") and rendering rules instead of
+    /// OpenTofu's.
     pub(crate) terraform: bool,
     /// Show unchanged attributes, blocks and elements too (`tofu show` shows them only
     /// for imports).
@@ -62,12 +67,34 @@ pub(crate) struct Options {
     pub(crate) mode: Option<PlanMode>,
 }
 
+impl Options {
+    fn dialect(&self) -> Dialect {
+        if self.terraform {
+            Dialect::Terraform
+        } else {
+            Dialect::OpenTofu
+        }
+    }
+
+    /// The drawing options of a whole change or output.
+    fn draw(&self) -> Opts {
+        Opts {
+            color: self.color,
+            dialect: self.dialect(),
+            ..Opts::default()
+        }
+    }
+}
+
 /// What went wrong drawing a plan.
 pub(crate) type Error = String;
 
 struct Renderer<'p, 'a> {
     plan: &'p Plan<'a>,
     schemas: Option<&'p ProviderSchemas>,
+    actions: Option<&'p ActionSchemas>,
+    /// The plan's `action_invocations`.
+    invocations: Vec<actions::Invocation<'a>>,
     opts: Options,
 }
 
@@ -92,14 +119,19 @@ impl Drawn<'_, '_> {
 
 /// The whole plan as `tofu show -no-color PLANFILE` prints it (with colour markup expanded
 /// when `opts.color`).
+/// `actions`: the configuration blocks of the plan's action types (without them, an
+/// action's configuration is drawn from its values).
 pub(crate) fn render_plan(
     plan: &Plan<'_>,
     schemas: Option<&ProviderSchemas>,
+    actions: Option<&ActionSchemas>,
     opts: Options,
 ) -> Result<String, Error> {
     Renderer {
         plan,
         schemas,
+        actions,
+        invocations: actions::invocations(plan.raw)?,
         opts,
     }
     .plan()
@@ -107,16 +139,20 @@ pub(crate) fn render_plan(
 
 /// The section of one resource change (the lines `tofu show` prints for it, without the
 /// blank line before), or `None` when `tofu show` would print nothing for it (a plain
-/// no-op, a deleted data source).
+/// no-op, a deleted data source); with the actions it triggers, as Terraform draws them
+/// under it.
 pub(crate) fn render_change(
     plan: &Plan<'_>,
     rc: &ResourceChange<'_>,
     schemas: Option<&ProviderSchemas>,
+    actions: Option<&ActionSchemas>,
     opts: Options,
 ) -> Result<Option<String>, Error> {
     let r = Renderer {
         plan,
         schemas,
+        actions,
+        invocations: actions::invocations(plan.raw)?,
         opts,
     };
     let owned_schema;
@@ -131,28 +167,35 @@ pub(crate) fn render_change(
     let d = Drawn {
         rc,
         action,
-        diff: differ::block(&Val::of_change(&rc.change, Matcher::Always), schema),
+        diff: differ::block(
+            &Val::of_change(&rc.change, Matcher::Always, opts.dialect()),
+            schema,
+        ),
     };
     if action == Action::Delete && rc.mode != Mode::Managed {
         return Ok(None);
     }
-    Ok(r.change(&d, Cause::Change))
+    // The actions a change triggers end in a newline of their own (the whole plan leaves
+    // a blank line after them); the section does not.
+    Ok(r.change(&d, Cause::Change).map(|mut text| {
+        if text.ends_with('\n') {
+            text.pop();
+        }
+        text
+    }))
 }
 
 /// The line (or lines) `tofu show` prints for the output `name` under "Changes to
 /// Outputs" (its name not aligned with others), or `None` when unchanged.
 pub(crate) fn render_output(oc: &tfwire_plan::OutputChange<'_>, opts: Options) -> Option<String> {
-    let d = differ::output(&Val::of_change(&oc.change, Matcher::Always));
+    let d = differ::output(&Val::of_change(&oc.change, Matcher::Always, opts.dialect()));
     if d.action == Action::NoOp {
         return None;
     }
-    let o = Opts {
-        color: opts.color,
-        ..Opts::default()
-    };
+    let o = opts.draw();
     Some(format!(
         "{} {} = {}",
-        color(symbol_markup(d.action), opts.color),
+        color(symbol_markup(d.action, opts.dialect()), opts.color),
         attribute_name(oc.name),
         render(&d, 0, o)
     ))
@@ -276,10 +319,27 @@ impl PlanMode {
     }
 }
 
+/// Why a change is drawn.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Cause {
+    /// Found by refreshing.
     Drift,
+    /// Planned.
     Change,
+    /// Terraform: planned for a later plan, for this reason (the words after `(`).
+    Deferred(&'static str),
+}
+
+/// Terraform's words for the `reason` of a deferred change.
+fn deferred_reason(reason: &str) -> &'static str {
+    match reason {
+        "instance_count_unknown" => "because the number of resource instances is unknown",
+        "resource_config_unknown" => "because the resource configuration is unknown",
+        "provider_config_unknown" => "because the provider configuration is unknown",
+        "deferred_prereq" => "because a prerequisite for this resource is deferred",
+        "absent_prereq" => "because a prerequisite for this resource has not yet been created",
+        _ => "for an unknown reason",
+    }
 }
 
 impl<'p, 'a> Renderer<'p, 'a> {
@@ -345,7 +405,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             } else {
                 Matcher::paths(paths, true)
             };
-            let v = Val::of_change(&rc.change, matcher);
+            let v = Val::of_change(&rc.change, matcher, self.opts.dialect());
             drift.push(Drawn {
                 rc,
                 action: action_of(rc)?,
@@ -354,7 +414,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         }
         let mut changes = Vec::new();
         for (rc, schema) in plan.resource_changes.iter().zip(&change_blocks) {
-            let v = Val::of_change(&rc.change, Matcher::Always);
+            let v = Val::of_change(&rc.change, Matcher::Always, self.opts.dialect());
             changes.push(Drawn {
                 rc,
                 action: action_of(rc)?,
@@ -367,7 +427,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
             .map(|oc| {
                 (
                     oc.name,
-                    differ::output(&Val::of_change(&oc.change, Matcher::Always)),
+                    differ::output(&Val::of_change(
+                        &oc.change,
+                        Matcher::Always,
+                        self.opts.dialect(),
+                    )),
                 )
             })
             .collect();
@@ -412,7 +476,10 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let count = |a: Action| counts.iter().find(|(x, _)| *x == a).map_or(0, |(_, n)| *n);
         let outputs_text = self.outputs(&outputs);
 
-        if shown.is_empty() && outputs_text.is_empty() {
+        // Every invocation counts, those a lifecycle triggers too.
+        let invoking = self.invocations.len();
+        let deferred = self.deferred()?;
+        if shown.is_empty() && outputs_text.is_empty() && invoking == 0 {
             if errored {
                 if have_drift {
                     out.push_str(&self.rule());
@@ -421,6 +488,14 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 out.push_str(&self.c(&self.words(
                     "\n[reset][bold][red]Planning failed.[reset][bold] OpenTofu encountered an error while generating this plan.[reset]\n\n",
                 )));
+            } else if deferred.is_some() {
+                if have_drift {
+                    out.push_str(&self.rule());
+                    out.push('\n');
+                }
+                out.push_str(&self.c(
+                    "\n[reset][bold][green]No current changes.[reset][bold] This plan requires another plan to be applied first.[reset]\n\n",
+                ));
             } else if mode == PlanMode::RefreshOnly {
                 if have_drift {
                     return Ok(out);
@@ -469,6 +544,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
             out.push_str(&self.rule());
             out.push('\n');
         }
+        if let Some(text) = &deferred {
+            out.push_str(text);
+            out.push_str(&self.rule());
+            out.push('\n');
+        }
         if any_action {
             out.push_str(&self.wrap(
                 "\nOpenTofu used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:",
@@ -509,7 +589,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 }
             }
         }
-        if !shown.is_empty() {
+        if !shown.is_empty() || invoking > 0 {
             out.push_str(&self.words(if errored {
                 "\nOpenTofu planned the following actions, but then encountered a problem:\n"
             } else {
@@ -525,7 +605,8 @@ impl<'p, 'a> Renderer<'p, 'a> {
             let add = count(Action::Create)
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete)
-                + count(Action::ForgetThenCreate);
+                + count(Action::ForgetThenCreate)
+                + count(Action::CreateThenForget);
             let destroy = count(Action::Delete)
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete);
@@ -546,7 +627,26 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     format!("{add} to add, {update} to change, {destroy} to destroy.")
                 }
             };
-            out.push_str(&self.c(&format!("\n[bold]Plan:[reset] {line}\n")));
+            if self.opts.terraform {
+                // Terraform colours the label alone.
+                out.push_str(&self.c("\n[bold]Plan:[reset] "));
+                out.push_str(&line);
+                if invoking > 0 {
+                    let _ = write!(out, " Actions: {invoking} to invoke.");
+                }
+                out.push('\n');
+            } else {
+                out.push_str(&self.c(&format!("\n[bold]Plan:[reset] {line}\n")));
+            }
+        }
+        if let Some(text) =
+            actions::render_invoked(&self.invocations, self.actions, self.opts.color, |s| {
+                self.c(s)
+            })
+        {
+            out.push_str(&self.c("\nTerraform will invoke the following action(s):\n\n"));
+            out.push_str(&text);
+            out.push('\n');
         }
         if !outputs_text.is_empty() {
             out.push_str("\nChanges to Outputs:\n");
@@ -603,12 +703,85 @@ impl<'p, 'a> Renderer<'p, 'a> {
         true
     }
 
+    /// Terraform's deferred changes (`deferred_changes`: a reason and a resource change
+    /// each): the `Note:` section drawing them, or `None` when the plan has none. Their
+    /// resource changes are read as a plan of their own.
+    fn deferred(&self) -> Result<Option<String>, Error> {
+        let Some(list) = self
+            .plan
+            .raw
+            .get("deferred_changes")
+            .filter(|l| !l.is_null())
+        else {
+            return Ok(None);
+        };
+        let Some(list) = list.as_array() else {
+            return Err(format!(
+                ".deferred_changes: expected an array, found {}",
+                list.kind()
+            ));
+        };
+        if list.is_empty() {
+            return Ok(None);
+        }
+        let mut reasons = Vec::new();
+        let mut doc = String::from("{\"format_version\":\"1.2\",\"resource_changes\":[");
+        for (i, d) in list.iter().enumerate() {
+            let Some(rc) = d.get("resource_change").filter(|rc| !rc.is_null()) else {
+                return Err(format!(
+                    ".deferred_changes[{i}]: expected a resource_change, found none"
+                ));
+            };
+            reasons.push(deferred_reason(
+                d.get("reason").and_then(|r| r.as_str()).unwrap_or(""),
+            ));
+            if i > 0 {
+                doc.push(',');
+            }
+            let _ = write!(doc, "{rc}");
+        }
+        doc.push_str("]}");
+        let fail = |e: tfwire_plan::Error| {
+            format!(".deferred_changes (their resource changes read as a plan): {e}")
+        };
+        let mut bytes = doc.into_bytes();
+        bytes.reserve(tfwire_plan::INPUT_PADDING);
+        let tape = tfwire_plan::Parser::new().parse(&mut bytes).map_err(fail)?;
+        let arena = bumpalo::Bump::new();
+        let deferred = tape.plan(&arena).map_err(fail)?;
+        let mut out = self.c(
+            "\n[bold][cyan]Note:[reset][bold] This is a partial plan, parts can only be known in the next plan / apply cycle.\n",
+        );
+        out.push('\n');
+        for (rc, why) in deferred.resource_changes.iter().zip(reasons) {
+            let owned;
+            let schema = match self.schema(rc) {
+                Some(b) => b,
+                None => {
+                    owned = schema_from_values(rc);
+                    &owned
+                }
+            };
+            let d = Drawn {
+                rc,
+                action: action_of(rc)?,
+                diff: differ::block(
+                    &Val::of_change(&rc.change, Matcher::Always, self.opts.dialect()),
+                    schema,
+                ),
+            };
+            if let Some(text) = self.change(&d, Cause::Deferred(why)) {
+                out.push('\n');
+                out.push_str(&text);
+                out.push('\n');
+            }
+        }
+        Ok(Some(out))
+    }
+
     fn outputs(&self, outputs: &[(&str, differ::Diff<'_>)]) -> String {
         let width = column_width(outputs.iter().map(|(k, _)| attribute_name(k).len()));
-        let o = Opts {
-            color: self.opts.color,
-            ..Opts::default()
-        };
+        let o = self.opts.draw();
         let lines: Vec<String> = outputs
             .iter()
             .filter(|(_, d)| d.action != Action::NoOp)
@@ -616,7 +789,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 let name = attribute_name(k);
                 format!(
                     "{} {} = {}",
-                    self.c(symbol_markup(d.action)),
+                    self.c(symbol_markup(d.action, self.opts.dialect())),
                     Padded::chars(&name, width),
                     render(d, 0, o)
                 )
@@ -634,11 +807,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
             return None;
         }
         let mut buf = self.c(&self.comment(d.rc, d.action, cause));
-        let mut o = Opts {
-            color: self.opts.color,
-            ..Opts::default()
-        };
-        if d.action == Action::Forget {
+        let mut o = self.opts.draw();
+        // Terraform draws a forgotten object as unchanged.
+        if d.action == Action::Forget && !self.opts.terraform {
             o.hide_symbols = true;
             o.no_null_suffix = true;
         }
@@ -651,11 +822,33 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let _ = write!(
             buf,
             "{} {keyword} \"{}\" \"{}\" {}",
-            self.c(symbol_markup(d.action)),
+            self.c(symbol_markup(d.action, self.opts.dialect())),
             inline(d.rc.type_name),
             inline(d.rc.name),
             render(&d.diff, 0, o)
         );
+        // Terraform: the actions the change triggers, in the order they run.
+        if cause == Cause::Change {
+            for (when, title) in [
+                (actions::When::Before, "before"),
+                (actions::When::After, "after"),
+            ] {
+                let list = actions::triggered(&self.invocations, d.rc.address, when);
+                if list.is_empty() {
+                    continue;
+                }
+                buf.push_str(&self.c(&format!(
+                    "\n\n    [bold]# Actions to be invoked {title} this change in order:[reset]\n"
+                )));
+                for ai in list {
+                    buf.push_str(&actions::render_invocation(
+                        ai,
+                        self.actions,
+                        self.opts.color,
+                    ));
+                }
+            }
+        }
         Some(buf)
     }
 
@@ -673,15 +866,20 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let previous = inline(previous_raw);
         let deposed = rc.deposed.is_some_and(|k| !k.is_empty());
         let left_over = "\n  # (left over from a partially-failed replacement of this instance)";
+        if let Cause::Deferred(why) = cause {
+            return format!("[bold]  # {address}[reset] was deferred\n  #[reset] ({why})\n");
+        }
         let mut buf = String::new();
         let mut printed_moved = false;
         // Terraform says "will be imported" or "(imported from ...)", not both.
         let mut printed_imported = false;
+        let terraform = self.opts.terraform;
         let replaced = |buf: &mut String| match reason {
             "replace_because_tainted" => {
                 let _ = write!(
                     buf,
-                    "[bold]  # {disp}[reset] is tainted, so it must be [bold][red]replaced[reset]"
+                    "[bold]  # {disp}[reset] is tainted, so {}must be [bold][red]replaced[reset]",
+                    if terraform { "" } else { "it " }
                 );
             }
             "replace_by_request" => {
@@ -724,7 +922,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             }
             Action::Update => {
                 let _ = match cause {
-                    Cause::Change => {
+                    Cause::Change | Cause::Deferred(_) => {
                         write!(buf, "[bold]  # {disp}[reset] will be updated in-place")
                     }
                     Cause::Drift => write!(buf, "[bold]  # {disp}[reset] has changed"),
@@ -733,7 +931,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             Action::CreateThenDelete | Action::DeleteThenCreate => replaced(&mut buf),
             Action::Delete => {
                 let _ = match cause {
-                    Cause::Change => {
+                    Cause::Change | Cause::Deferred(_) => {
                         write!(
                             buf,
                             "[bold]  # {disp}[reset] will be [bold][red]destroyed[reset]"
@@ -783,7 +981,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                             raw_text(index)
                         );
                     }
-                    "delete_because_enabled_false" => {
+                    "delete_because_enabled_false" if !terraform => {
                         buf.push_str("\n  # (because enabled is false)");
                     }
                     "delete_because_each_key" => {
@@ -798,6 +996,26 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 if deposed {
                     buf.push_str(left_over);
                 }
+            }
+            Action::Forget if terraform => {
+                if deposed {
+                    let _ = write!(
+                        buf,
+                        "[bold] # {disp}[reset] will be removed from Terraform state, but [bold][red]will not be destroyed[reset]\n[bold] # (left over from a partially-failed replacement of this instance)"
+                    );
+                } else {
+                    let _ = write!(
+                        buf,
+                        "[bold] # {disp}[reset] will no longer be managed by Terraform, but [bold][red]will not be destroyed[reset]"
+                    );
+                }
+                buf.push_str("\n # (destroy = false is set in the configuration)");
+            }
+            Action::CreateThenForget => {
+                let _ = write!(
+                    buf,
+                    "[bold] # {disp}[reset] must be replaced, but the existing object will not be destroyed\n # (destroy = false is set in the configuration)"
+                );
             }
             Action::Forget => {
                 let _ = write!(
@@ -851,7 +1069,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
             let _ = writeln!(buf, "  # [reset](moved from {previous})");
         }
         if let Some(imp) = rc.change.importing.filter(|_| !printed_imported) {
-            match (imp.id.filter(|i| !i.is_empty()), imp.identity) {
+            // Terraform does not show an identity.
+            let identity = imp.identity.filter(|_| !terraform);
+            match (imp.id.filter(|i| !i.is_empty()), identity) {
                 (Some(id), _) => {
                     let _ = writeln!(buf, "  # [reset](imported from \"{}\")", inline(id));
                 }
@@ -944,19 +1164,19 @@ mod tests {
         let tape = tfwire_plan::Parser::new().parse(&mut json).unwrap();
         let arena = bumpalo::Bump::new();
         let plan = tape.plan(&arena).unwrap();
-        let inferred = render_plan(plan, None, Options::default()).unwrap();
+        let inferred = render_plan(plan, None, None, Options::default()).unwrap();
         let oracle = std::fs::read_to_string(dir.join("no-changes/plan.txt")).unwrap();
         assert_eq!(inferred, oracle);
         let normal = Options {
             mode: Some(PlanMode::Normal),
             ..Options::default()
         };
-        assert_eq!(render_plan(plan, None, normal).unwrap(), oracle);
+        assert_eq!(render_plan(plan, None, None, normal).unwrap(), oracle);
         let destroy = Options {
             mode: Some(PlanMode::Destroy),
             ..Options::default()
         };
-        let text = render_plan(plan, None, destroy).unwrap();
+        let text = render_plan(plan, None, None, destroy).unwrap();
         assert!(
             text.contains("No changes. No objects need to be destroyed."),
             "{text}"

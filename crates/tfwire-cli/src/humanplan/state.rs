@@ -11,7 +11,7 @@
 use super::differ;
 use super::draw::{Opts, render};
 use super::node::Node;
-use super::value::{Matcher, Unknown, Val, non_null};
+use super::value::{Dialect, Val, non_null};
 use crate::escape::inline;
 use bumpalo::Bump;
 use tfwire::Value;
@@ -29,25 +29,16 @@ pub(crate) fn render_resource(
     values: Option<Node<'_>>,
     sensitive: Node<'_>,
     schema: &Block,
+    dialect: Dialect,
 ) -> String {
     let values = non_null(values);
     let sensitive = non_null(Some(sensitive));
-    let v = Val {
-        before: values,
-        after: values,
-        before_explicit: false,
-        after_explicit: false,
-        unknown: Unknown::None,
-        before_sensitive: sensitive,
-        after_sensitive: sensitive,
-        replace: Matcher::paths(Vec::new(), false),
-        relevant: Matcher::Always,
-        children: Default::default(),
-    };
+    let v = Val::unchanged(values, sensitive, None, dialect);
     let diff = differ::block(&v, schema);
     let o = Opts {
         show_unchanged: true,
         hide_symbols: true,
+        dialect,
         ..Opts::default()
     };
     format!(
@@ -280,7 +271,7 @@ impl<'a, 'm> Builder<'a, 'm> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Node, render_resource, sensitive_marks};
+    use super::{Dialect, Node, render_resource, sensitive_marks};
     use bumpalo::Bump;
     use tfwire::schema::{Block, Kind, ProgramCache, ProviderSchemas};
     use tfwire_plan::Json;
@@ -301,7 +292,15 @@ mod tests {
         let text = tree.to_string();
         let mut buf = text.clone().into_bytes();
         let parsed = tfwire_plan::Parser::new().parse(&mut buf).unwrap();
-        let built = render_resource("resource", "t", "n", values, tree, schema);
+        let built = render_resource(
+            "resource",
+            "t",
+            "n",
+            values,
+            tree,
+            schema,
+            Dialect::OpenTofu,
+        );
         let reparsed = render_resource(
             "resource",
             "t",
@@ -309,6 +308,7 @@ mod tests {
             values,
             Node::Json(parsed.root()),
             schema,
+            Dialect::OpenTofu,
         );
         assert_eq!(built, reparsed, "{text}");
         text

@@ -20,6 +20,18 @@ pub(super) fn json(v: Option<Json<'_>>) -> V<'_> {
     non_null(v.map(Node::Json))
 }
 
+/// Whose `show` a plan is drawn like: OpenTofu's and Terraform's renderers share their
+/// layout but differ in a few rules (how lists are aligned, which empty strings count as
+/// null, write-only attributes, wholly unknown blocks, forgotten resources).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// OpenTofu v1.12's `tofu show`.
+    #[default]
+    OpenTofu,
+    /// Terraform v1.16's `terraform show`.
+    Terraform,
+}
+
 /// The change to one value.
 pub(super) struct Val<'a> {
     pub(super) before: V<'a>,
@@ -33,6 +45,13 @@ pub(super) struct Val<'a> {
     pub(super) after_sensitive: V<'a>,
     pub(super) replace: Matcher<'a>,
     pub(super) relevant: Matcher<'a>,
+    /// Whose rules the differ follows for this value.
+    pub(super) dialect: Dialect,
+    /// Terraform: the resource's schema uses something the legacy SDK cannot express, so
+    /// an empty string is not taken for null. Inherited by the members of an object or
+    /// map, not by the elements of a list or set, nor by the derived values
+    /// ([`Val::as_noop`] and the like), as Terraform's renderer carries it.
+    pub(super) non_legacy: bool,
     /// The lookups of [`Val::member`] and [`Val::element`], built on their first call so
     /// that a container's children are found in O(1) each, not by scanning (which made
     /// drawing a value quadratic in its width). Not carried over by `Clone`, since the
@@ -52,6 +71,8 @@ impl Clone for Val<'_> {
             after_sensitive: self.after_sensitive,
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
+            dialect: self.dialect,
+            non_legacy: self.non_legacy,
             children: Children::default(),
         }
     }
@@ -118,17 +139,21 @@ pub(crate) enum Action {
     DeleteThenCreate,
     CreateThenDelete,
     Forget,
+    /// OpenTofu's replacement of an object that is not destroyed (`["forget", "create"]`).
     ForgetThenCreate,
+    /// Terraform's replacement of an object that is not destroyed (`["create", "forget"]`).
+    CreateThenForget,
 }
 
 impl Action {
-    /// The action of a plan's action list; `None` for a list OpenTofu does not know.
+    /// The action of a plan's action list; `None` for a list neither client draws.
     pub(crate) fn of(actions: &[tfwire_plan::Action<'_>]) -> Option<Action> {
         use tfwire_plan::Action as A;
         Some(match actions {
             [A::Create, A::Delete] => Action::CreateThenDelete,
             [A::Delete, A::Create] => Action::DeleteThenCreate,
             [A::Forget, A::Create] => Action::ForgetThenCreate,
+            [A::Create, A::Forget] => Action::CreateThenForget,
             [A::Create] => Action::Create,
             [A::Delete] => Action::Delete,
             [A::Update] => Action::Update,
@@ -222,8 +247,14 @@ fn hides(mark: V<'_>, value: V<'_>) -> bool {
 
 impl<'a> Val<'a> {
     /// A whole change (`before`, `after`, `after_unknown`, `*_sensitive`).
-    pub(super) fn of_change(c: &tfwire_plan::Change<'a>, relevant: Matcher<'a>) -> Val<'a> {
-        Val {
+    ///
+    /// Terraform draws a change that only forgets its object (`["forget"]`) as unchanged.
+    pub(super) fn of_change(
+        c: &tfwire_plan::Change<'a>,
+        relevant: Matcher<'a>,
+        dialect: Dialect,
+    ) -> Val<'a> {
+        let v = Val {
             before: json(c.before),
             after: json(c.after),
             before_explicit: false,
@@ -236,6 +267,36 @@ impl<'a> Val<'a> {
                 false,
             ),
             relevant,
+            dialect,
+            non_legacy: false,
+            children: Children::default(),
+        };
+        if dialect == Dialect::Terraform && matches!(c.actions, [tfwire_plan::Action::Forget]) {
+            return v.as_noop();
+        }
+        v
+    }
+
+    /// A value that does not change (a state's values, an action's configuration), with
+    /// its sensitivity marks and the tree of its unknown parts.
+    pub(super) fn unchanged(
+        values: V<'a>,
+        sensitive: V<'a>,
+        unknown: Option<Json<'a>>,
+        dialect: Dialect,
+    ) -> Val<'a> {
+        Val {
+            before: values,
+            after: values,
+            before_explicit: false,
+            after_explicit: false,
+            unknown: Unknown::of(unknown.filter(|j| !j.is_null())),
+            before_sensitive: sensitive,
+            after_sensitive: sensitive,
+            replace: Matcher::paths(Vec::new(), false),
+            relevant: Matcher::Always,
+            dialect,
+            non_legacy: false,
             children: Children::default(),
         }
     }
@@ -296,6 +357,8 @@ impl<'a> Val<'a> {
             after_sensitive: self.before_sensitive,
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
+            dialect: self.dialect,
+            non_legacy: false,
             children: Children::default(),
         }
     }
@@ -311,6 +374,8 @@ impl<'a> Val<'a> {
             after_sensitive: None,
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
+            dialect: self.dialect,
+            non_legacy: false,
             children: Children::default(),
         }
     }
@@ -326,6 +391,8 @@ impl<'a> Val<'a> {
             after_sensitive: self.after_sensitive,
             replace: self.replace.clone(),
             relevant: self.relevant.clone(),
+            dialect: self.dialect,
+            non_legacy: false,
             children: Children::default(),
         }
     }
@@ -335,6 +402,7 @@ impl<'a> Val<'a> {
         let mut v = self.clone();
         v.before_sensitive = None;
         v.after_sensitive = None;
+        v.non_legacy = false;
         v
     }
 
@@ -374,6 +442,8 @@ impl<'a> Val<'a> {
             after_sensitive: get(&l.after_sensitive).0,
             replace: self.replace.child_at(&l.replace, Step::Key(key)),
             relevant: self.relevant.child_at(&l.relevant, Step::Key(key)),
+            dialect: self.dialect,
+            non_legacy: self.non_legacy,
             children: Children::default(),
         }
     }
@@ -403,6 +473,8 @@ impl<'a> Val<'a> {
             relevant: self
                 .relevant
                 .child_at(&l.relevant, Step::Index(relevant_ix)),
+            dialect: self.dialect,
+            non_legacy: false,
             children: Children::default(),
         }
     }

@@ -371,8 +371,8 @@ fn oracle_scenarios() -> Vec<std::path::PathBuf> {
     out
 }
 
-/// The section `tofu show` printed for the change at `address` (previously `previous`):
-/// from its `  # ADDRESS ...` (or `  # PREVIOUS has moved to ADDRESS`) line to the
+/// The section `tofu show` (or `terraform show`) printed for the change at `address`
+/// (previously `previous`): from its `  # ADDRESS ...` (or `  # PREVIOUS has moved to ADDRESS`) line to the
 /// resource's closing brace, looked for after the "following actions" line (drift comes
 /// before it). Several sections (a deposed object and the current one) are joined by a
 /// blank line, as `plan show ADDRESS` joins them.
@@ -382,15 +382,33 @@ fn expected_sections(txt: &str, address: &str, previous: Option<&str>) -> String
     };
     let lines: Vec<&str> = txt[start..].lines().collect();
     let moved = previous.map(|p| format!("  # {p} has moved to {address}"));
-    let head = format!("  # {address} ");
+    // Terraform's forget headers have one space before the `#`, the others two.
+    let heads = [format!("  # {address} "), format!(" # {address} ")];
     let mut sections = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let l = lines[i];
-        if l.starts_with(&head) || moved.as_deref() == Some(l) {
+        if heads.iter().any(|h| l.starts_with(h.as_str())) || moved.as_deref() == Some(l) {
             let mut j = i;
             while j < lines.len() && lines[j] != "    }" && lines[j] != "}" {
                 j += 1;
+            }
+            // Terraform draws the actions a change triggers after it, each group after a
+            // blank line (two after a group before it): the number of lines up to the
+            // group's title, if one follows line `k`.
+            let actions = |k: usize| {
+                (2..=3).find(|&n| {
+                    (1..n).all(|b| lines.get(k + b) == Some(&""))
+                        && lines
+                            .get(k + n)
+                            .is_some_and(|l| l.starts_with("    # Actions to be invoked"))
+                })
+            };
+            while let Some(n) = actions(j) {
+                j += n;
+                while j + 1 < lines.len() && !lines[j + 1].is_empty() {
+                    j += 1;
+                }
             }
             sections.push(lines[i..=j.min(lines.len() - 1)].join("\n") + "\n");
             i = j;
@@ -488,100 +506,108 @@ fn plan_show_matches_tofu_show() {
     );
 }
 
-/// The Terraform scenarios whose `terraform show` tfwire does not draw yet, each with what
-/// differs. The test fails when one of them starts to match (take it off) as much as when
-/// another differs.
-const TERRAFORM_SHOW_DIFFERS: &[(&str, &str)] = &[
-    (
-        "cbd-deposed",
-        "a changed list element: Terraform `~ a -> b`, tfwire `- a` and `+ b`",
-    ),
-    (
-        "replace",
-        "a changed list element: Terraform `~ a -> b`, tfwire `- a` and `+ b`",
-    ),
-    (
-        "create",
-        "an empty string in a list of a schema without nested attributes: Terraform `null`",
-    ),
-    (
-        "removed",
-        "forget: Terraform's header, reason line, indentation and symbol",
-    ),
-    (
-        "update",
-        "a write-only attribute in an update: Terraform counts it unchanged",
-    ),
-];
-
-/// `plan show` of every Terraform scenario, from its JSON and from its plan file, with no
-/// wording flag (the plan says which client wrote it), against `terraform show -no-color`.
+/// `plan show` of every Terraform scenario (`corpus/real-client-terraform/` and
+/// `corpus/render-terraform/`), from its JSON and from its plan file where there is one,
+/// with no wording flag (the plan says which client wrote it), against `terraform show
+/// -no-color` (and `terraform show` with colours where the scenario has them); and each
+/// change on its own against its section.
 #[test]
 fn plan_show_matches_terraform_show() {
-    let root = repo().join("corpus/real-client-terraform");
-    let mut scenarios: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|d| d.join("plan.txt").is_file())
-        .collect();
-    scenarios.sort();
+    let mut scenarios = Vec::new();
+    for root in ["corpus/real-client-terraform", "corpus/render-terraform"] {
+        let mut found: Vec<_> = std::fs::read_dir(repo().join(root))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|d| d.join("plan.txt").is_file())
+            .collect();
+        found.sort();
+        scenarios.extend(found);
+    }
     assert!(
-        scenarios.len() >= 20,
+        scenarios.len() >= 25,
         "{} Terraform scenarios",
         scenarios.len()
     );
-    let mut unexpected = Vec::new();
-    let mut differing = Vec::new();
+    let mut failures = Vec::new();
     for dir in &scenarios {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let file = |n: &str| dir.join(n).to_string_lossy().into_owned();
         let want = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
-        let mut same = true;
+        let schemas = file("schemas.json");
+        let args = |input: &str| {
+            vec![
+                "plan".to_string(),
+                "show".to_string(),
+                "--no-default-masks".to_string(),
+                "--schemas".to_string(),
+                schemas.clone(),
+                file(input),
+            ]
+        };
         for input in ["plan.json", "plan.tfplan"] {
-            let (code, got, err) = run(
-                &[
-                    "plan",
-                    "show",
-                    "--no-default-masks",
-                    "--schemas",
-                    &file("schemas.json"),
-                    &file(input),
-                ],
-                b"",
-            );
-            assert_eq!(code, 0, "{name} {input}: {err}");
-            if got != want {
-                same = false;
-                if !TERRAFORM_SHOW_DIFFERS.iter().any(|(n, _)| *n == name) {
-                    unexpected.push(format!("{name} {input}\n--- want\n{want}\n--- got\n{got}"));
-                }
+            if !dir.join(input).is_file() {
+                continue;
+            }
+            let argv = args(input);
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            let (code, got, err) = run(&argv, b"");
+            if code != 0 || got != want {
+                failures.push(format!(
+                    "{name} {input}: exit {code}, stderr {err:?}\n--- want\n{want}\n--- got\n{got}"
+                ));
             }
         }
-        if !same {
-            differing.push(name);
+        if let Ok(want) = std::fs::read_to_string(dir.join("plan.color.txt")) {
+            let mut argv = args("plan.json");
+            argv.insert(2, "--color=always".into());
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            let (code, got, err) = run(&argv, b"");
+            if code != 0 || got != want {
+                failures.push(format!(
+                    "{name} (colour): exit {code}, stderr {err:?}\n--- want\n{want:?}\n--- got\n{got:?}"
+                ));
+            }
+        }
+        let plan = read_json(&dir.join("plan.json"));
+        let mut addresses: Vec<(&str, Option<&str>)> = Vec::new();
+        for rc in plan["resource_changes"].as_array().into_iter().flatten() {
+            let address = rc["address"].as_str().unwrap();
+            if !addresses.iter().any(|(a, _)| *a == address) {
+                addresses.push((address, rc["previous_address"].as_str()));
+            }
+        }
+        for (address, previous) in addresses {
+            let expected = expected_sections(&want, address, previous);
+            let mut argv = args("plan.json");
+            argv.push(address.to_string());
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            let (code, got, err) = run(&argv, b"");
+            if code != 0 || got != expected {
+                failures.push(format!(
+                    "{name} {address}: exit {code}, stderr {err:?}\n--- want\n{expected}\n--- got\n{got}"
+                ));
+            }
         }
     }
     assert!(
-        unexpected.is_empty(),
-        "differ from terraform show:\n{}",
-        unexpected.join("\n")
+        failures.is_empty(),
+        "{} differ from terraform show:\n{}",
+        failures.len(),
+        failures.join("\n")
     );
-    for (name, what) in TERRAFORM_SHOW_DIFFERS {
-        assert!(
-            differing.iter().any(|d| d == name),
-            "{name} now matches terraform show ({what}): take it off TERRAFORM_SHOW_DIFFERS"
-        );
-    }
 }
 
+/// An OpenTofu plan drawn as Terraform draws it: with Terraform's words and legend. (The
+/// plan changes nothing that the two clients draw differently otherwise.)
 #[test]
 fn plan_show_in_terraform_words() {
-    let dir = repo().join("corpus/render/update-values");
+    let dir = repo().join("corpus/render/sensitive");
     let f = |n: &str| dir.join(n).to_string_lossy().into_owned();
     let (code, got, err) = run(
         &[
             "plan",
             "show",
+            "--no-default-masks",
             "--wording",
             "terraform",
             "--schemas",
@@ -817,4 +843,127 @@ fn plan_show_without_schemas_keeps_what_the_json_tells() {
         scenarios > 0 && forces > 0,
         "{scenarios} scenarios, {forces} forced"
     );
+}
+
+/// `state show` of every address of each `corpus/render-terraform/` state, with its schema
+/// and no wording flag (the raw state says Terraform wrote it), against `terraform state
+/// show -no-color` (`state-show.txt`: every address in `state list` order).
+#[test]
+fn state_show_matches_terraform_state_show() {
+    let root = repo().join("corpus/render-terraform");
+    let mut scenarios: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|d| d.join("state-show.txt").is_file())
+        .collect();
+    scenarios.sort();
+    assert!(scenarios.len() >= 4, "{} scenarios", scenarios.len());
+    let mut failures = Vec::new();
+    for dir in &scenarios {
+        let file = |n: &str| dir.join(n).to_string_lossy().into_owned();
+        let (state, schemas) = (file("terraform.tfstate"), file("schemas.json"));
+        let (code, list, err) = run(&["state", "list", &state], b"");
+        assert_eq!(code, 0, "{err}");
+        let mut shown = Vec::new();
+        for address in list.lines() {
+            let (code, out, err) = run(
+                &[
+                    "state",
+                    "show",
+                    "--no-default-masks",
+                    "--schemas",
+                    &schemas,
+                    &state,
+                    address,
+                ],
+                b"",
+            );
+            assert_eq!(code, 0, "{} {address}: {err}", dir.display());
+            shown.push(out);
+        }
+        let got = shown.join("\n");
+        let want = std::fs::read_to_string(dir.join("state-show.txt")).unwrap();
+        if got != want {
+            failures.push(format!(
+                "{}\n--- want\n{want}\n--- got\n{got}",
+                dir.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Action invocations tfwire cannot draw are errors naming their path: an unknown trigger
+/// event, an invocation with no trigger, a list that is not one.
+#[test]
+fn plan_show_rejects_bad_action_invocations() {
+    let dir = repo().join("corpus/render-terraform/actions");
+    let schemas = dir.join("schemas.json").to_string_lossy().into_owned();
+    let plan = read_json(&dir.join("plan.json"));
+    type Edit = dyn Fn(&mut serde_json::Value);
+    let cases: [(&Edit, &str); 3] = [
+        (
+            &|p| {
+                p["action_invocations"][0]["lifecycle_action_trigger"]["action_trigger_event"] =
+                    "Sideways".into()
+            },
+            "error: <stdin>: .action_invocations[0].lifecycle_action_trigger.action_trigger_event: \
+             expected one of BeforeCreate, BeforeUpdate, BeforeDestroy, AfterCreate, AfterUpdate, \
+             AfterDestroy, found \"Sideways\"\n",
+        ),
+        (
+            &|p| {
+                p["action_invocations"][1]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("lifecycle_action_trigger");
+            },
+            "error: <stdin>: .action_invocations[1]: expected a lifecycle_action_trigger or an \
+             invoke_action_trigger, found neither\n",
+        ),
+        (
+            &|p| p["action_invocations"] = 7.into(),
+            "error: <stdin>: .action_invocations: expected an array, found a number\n",
+        ),
+    ];
+    for (edit, want) in cases {
+        let mut p = plan.clone();
+        edit(&mut p);
+        let (code, out, err) = run(
+            &["plan", "show", "--schemas", &schemas, "-"],
+            p.to_string().as_bytes(),
+        );
+        assert_eq!((code, out.as_str(), err.as_str()), (1, "", want));
+    }
+}
+
+/// Terraform's deferred changes: a plan whose only change is deferred says so and draws the
+/// change under `Note: This is a partial plan`, with the body `terraform show` draws for it
+/// when planned (taken from the `tainted` oracle) under the deferred header.
+#[test]
+fn plan_show_draws_terraform_deferred_changes() {
+    let dir = repo().join("corpus/render-terraform/tainted");
+    let schemas = dir.join("schemas.json").to_string_lossy().into_owned();
+    let oracle = std::fs::read_to_string(dir.join("plan.txt")).unwrap();
+    let mut plan = read_json(&dir.join("plan.json"));
+    let rc = plan["resource_changes"][0].clone();
+    plan["resource_changes"] = serde_json::json!([]);
+    plan["deferred_changes"] =
+        serde_json::json!([{"reason": "resource_config_unknown", "resource_change": rc}]);
+    // The planned section without its header line (it ends in a newline).
+    let section = expected_sections(&oracle, "terraform_data.t", None);
+    let body = section.split_once('\n').unwrap().1;
+    let rule = "─".repeat(77);
+    let want = format!(
+        "\nNo current changes. This plan requires another plan to be applied first.\n\n\
+         \nNote: This is a partial plan, parts can only be known in the next plan / apply cycle.\n\n\
+         \n  # terraform_data.t was deferred\n  # (because the resource configuration is unknown)\n\
+         {body}\n{rule}\n"
+    );
+    let (code, out, err) = run(
+        &["plan", "show", "--schemas", &schemas, "-"],
+        plan.to_string().as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, want);
 }

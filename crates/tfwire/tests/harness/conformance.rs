@@ -295,8 +295,8 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "render/",
-        &["normalize"],
-        "the CLI's rendering.rs and differ's unit tests",
+        &["normalize", "follow"],
+        "the CLI's rendering.rs, show.rs and differ's unit tests",
     ),
     (
         "planfile/",

@@ -1,0 +1,4 @@
+# A tainted object whose resource says `destroy = false`: replaced, the old object forgotten.
+resource "terraform_data" "kept" {
+  input = "x"
+}

@@ -1,0 +1,4 @@
+# A tainted object, replaced.
+resource "terraform_data" "t" {
+  input = "x"
+}
