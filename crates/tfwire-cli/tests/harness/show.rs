@@ -923,7 +923,7 @@ fn plan_show_rejects_bad_action_invocations() {
         ),
         (
             &|p| p["action_invocations"] = 7.into(),
-            "error: <stdin>: .action_invocations: expected an array, found a number\n",
+            "error: <stdin>: .action_invocations: expected an array, found the number 7 (at byte ",
         ),
     ];
     for (edit, want) in cases {
@@ -933,7 +933,8 @@ fn plan_show_rejects_bad_action_invocations() {
             &["plan", "show", "--schemas", &schemas, "-"],
             p.to_string().as_bytes(),
         );
-        assert_eq!((code, out.as_str(), err.as_str()), (1, "", want));
+        assert_eq!((code, out.as_str()), (1, ""), "{err}");
+        assert!(err.starts_with(want), "{err}");
     }
 }
 
