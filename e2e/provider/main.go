@@ -44,7 +44,7 @@ func main() {
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			opts = append(opts, grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20))
 			if capture != nil {
-				opts = append(opts, grpc.UnaryInterceptor(capture.intercept))
+				opts = append(opts, grpc.UnaryInterceptor(capture.intercept), grpc.StreamInterceptor(capture.interceptStream))
 			}
 			return grpc.NewServer(opts...)
 		},
