@@ -7,7 +7,8 @@ corpus/real-client-terraform (Terraform).
 Every scenario of either side must have the same files with the same contents, except the volatile fields listed
 in REFERENCE/MANIFEST.json ("volatile": file name, JSON pointer, reason; an empty pointer means the file is only
 compared by its zip member names). JSON files are compared as parsed values with the volatile pointers removed;
-every other file byte for byte. Prints each difference (at most 40 a pair) and exits 1 if there is any, else 0.
+JSON-lines files ("jsonl": true) line by line, in any order with "unordered_lines"; text files with
+"unordered_blocks" as their blank-line-separated blocks in any order; every other file byte for byte. Prints each difference (at most 40 a pair) and exits 1 if there is any, else 0.
 """
 import fnmatch
 import json
@@ -84,6 +85,73 @@ def files_under(d):
     return {os.path.relpath(os.path.join(dp, f), d) for dp, _, fs in os.walk(d) for f in fs}
 
 
+def file_difference(p, a_path, b_path, entries):
+    """The difference between two versions of the corpus file p beyond the volatile entries, or None."""
+    base = os.path.basename(p)
+    if any(e.get("path") == "" for e in entries):
+        if zipfile.is_zipfile(a_path) and zipfile.is_zipfile(b_path):
+            na = sorted(zipfile.ZipFile(a_path).namelist())
+            nb = sorted(zipfile.ZipFile(b_path).namelist())
+            if na != nb:
+                return f"{p}: zip members {na} vs {nb}"
+        return None
+    with open(a_path, "rb") as f:
+        a = f.read()
+    with open(b_path, "rb") as f:
+        b = f.read()
+    if a == b:
+        return None
+    if any(e.get("encoding") == "map entry order" for e in entries):
+        try:
+            if msgpack_canonical(a) == msgpack_canonical(b):
+                return None
+        except MsgpackError as e:
+            return f"{p}: not MessagePack ({e})"
+        return f"{p}: a different value"
+    patterns = [e["pattern"] for e in entries if "pattern" in e]
+    if patterns:
+        ta, tb = a.decode("utf-8", "replace"), b.decode("utf-8", "replace")
+        for pat in patterns:
+            ta, tb = re.sub(pat, "<volatile>", ta), re.sub(pat, "<volatile>", tb)
+        if ta == tb:
+            return None
+        a, b = ta.encode(), tb.encode()
+    if any(e.get("unordered_blocks") for e in entries):
+        # Text whose blank-line-separated blocks come in no fixed order: compared as sorted blocks.
+        ta, tb = (sorted(x.decode("utf-8", "replace").split("\n\n")) for x in (a, b))
+        if ta != tb:
+            return f"{p}: its blocks differ (compared in any order)"
+        return None
+    if any(e.get("jsonl") for e in entries):
+        # A stream of JSON documents, one a line: each normalised, in any order when a line entry says so.
+        json_entries = [e for e in entries if e.get("jsonl") and "path" in e]
+        docs = []
+        for x in (a, b):
+            try:
+                lines = [json.loads(l) for l in x.decode().splitlines() if l.strip()]
+            except ValueError as e:
+                return f"{p}: not JSON lines ({e})"
+            for doc in lines:
+                normalise(doc, json_entries)
+            if any(e.get("unordered_lines") for e in entries):
+                lines.sort(key=lambda v: json.dumps(v, sort_keys=True))
+            docs.append(lines)
+        d = first_difference(docs[0], docs[1])
+        return f"{p}: fresh run differs at line {d}" if d else None
+    if p.endswith(".json") or base == "terraform.tfstate":
+        try:
+            ja, jb = json.loads(a), json.loads(b)
+        except ValueError as e:
+            return f"{p}: not JSON ({e})"
+        json_entries = [e for e in entries if "path" in e]
+        normalise(ja, json_entries)
+        normalise(jb, json_entries)
+        d = first_difference(ja, jb)
+        return f"{p}: fresh run differs at {d}" if d else None
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"{p}: bytes differ from offset {at} (sizes {len(a)} and {len(b)})"
+
+
 def main(fresh, ref):
     with open(os.path.join(ref, "MANIFEST.json")) as f:
         manifest = json.load(f)
@@ -98,55 +166,12 @@ def main(fresh, ref):
     compared = 0
     for p in sorted(left & right):
         a_path, b_path = os.path.join(fresh, p), os.path.join(ref, p)
-        base = os.path.basename(p)
         rel = p.split(os.sep, 1)[1] if os.sep in p else p  # the path inside the scenario
         entries = [e for e in volatile if fnmatch.fnmatch(rel, e["file"])]
         compared += 1
-        if any(e.get("path") == "" for e in entries):
-            if zipfile.is_zipfile(a_path) and zipfile.is_zipfile(b_path):
-                na = sorted(zipfile.ZipFile(a_path).namelist())
-                nb = sorted(zipfile.ZipFile(b_path).namelist())
-                if na != nb:
-                    diffs.append(f"{p}: zip members {na} vs {nb}")
-            continue
-        with open(a_path, "rb") as f:
-            a = f.read()
-        with open(b_path, "rb") as f:
-            b = f.read()
-        if a == b:
-            continue
-        if any(e.get("encoding") == "map entry order" for e in entries):
-            try:
-                if msgpack_canonical(a) == msgpack_canonical(b):
-                    continue
-            except MsgpackError as e:
-                diffs.append(f"{p}: not MessagePack ({e})")
-                continue
-            diffs.append(f"{p}: a different value")
-            continue
-        patterns = [e["pattern"] for e in entries if "pattern" in e]
-        if patterns:
-            ta, tb = a.decode("utf-8", "replace"), b.decode("utf-8", "replace")
-            for pat in patterns:
-                ta, tb = re.sub(pat, "<volatile>", ta), re.sub(pat, "<volatile>", tb)
-            if ta == tb:
-                continue
-            a, b = ta.encode(), tb.encode()
-        if p.endswith(".json") or base == "terraform.tfstate":
-            try:
-                ja, jb = json.loads(a), json.loads(b)
-            except ValueError as e:
-                diffs.append(f"{p}: not JSON ({e})")
-                continue
-            json_entries = [e for e in entries if "path" in e]
-            normalise(ja, json_entries)
-            normalise(jb, json_entries)
-            d = first_difference(ja, jb)
-            if d:
-                diffs.append(f"{p}: fresh run differs at {d}")
-            continue
-        at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        diffs.append(f"{p}: bytes differ from offset {at} (sizes {len(a)} and {len(b)})")
+        d = file_difference(p, a_path, b_path, entries)
+        if d:
+            diffs.append(d)
     for d in diffs[:40]:
         print("DIFF", d)
     if len(diffs) > 40:

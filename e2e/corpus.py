@@ -20,6 +20,11 @@ DATA_RPCS = {"ValidateDataResourceConfig", "ReadDataSource"}
 PROVIDER_RPCS = {"ValidateProviderConfig", "ConfigureProvider"}
 EPHEMERAL_RPCS = {"ValidateEphemeralResourceConfig", "OpenEphemeralResource", "RenewEphemeralResource",
                   "CloseEphemeralResource"}
+LIST_RPCS = {"ValidateListResourceConfig", "ListResource"}
+ACTION_RPCS = {"ValidateActionConfig", "PlanAction", "InvokeAction"}
+# A captured file is {millisecond}_{RPC}_{MESSAGE}_{FIELD}.{ext}; MESSAGE is one of these (the longest that
+# matches), FIELD the rest (which may hold "_": CallFunction's Arguments_0).
+MESSAGES = ("Response_ImportedResource", "Request", "Response", "Event")
 
 
 class MsgpackError(ValueError):
@@ -106,6 +111,14 @@ def schema_kind(rpc, message, field):
         return "provider_meta"
     if "Identity" in field or "Identity" in message:
         return "resource_identity"
+    if rpc == "CallFunction":
+        return "function"  # type_name: the function; field: Arguments_N (parameter N) or Result
+    if rpc == "ListResource" and message == "Event" and field == "ResourceObject":
+        return "resource"
+    if rpc in LIST_RPCS:
+        return "list_resource"
+    if rpc in ACTION_RPCS:
+        return "action"
     if rpc in RESOURCE_RPCS:
         return "resource"
     if rpc in DATA_RPCS:
@@ -138,7 +151,10 @@ def proto(src, dest, provider):
         rpc = l["rpc"]
         if not rest.startswith(rpc + "_"):
             raise SystemExit(f"corpus.py: {name} was written during {rpc}")
-        message, _, field = rest[len(rpc) + 1:].rpartition("_")
+        message = next((m for m in MESSAGES if rest[len(rpc) + 1:].startswith(m + "_")), None)
+        if message is None:
+            raise SystemExit(f"corpus.py: {name}: no message of {MESSAGES} after the RPC")
+        field = rest[len(rpc) + 1 + len(message) + 1:]
         kind = schema_kind(rpc, message, field)
         type_name = "" if kind in ("provider", "provider_meta") else l.get("type_name", "")
         with open(os.path.join(src, name), "rb") as f:
@@ -191,6 +207,11 @@ FILES = {
     "state.json": "tofu show -json, after tofu apply plan.tfplan (only when scenario.json has apply true, the default)",
     "terraform.tfstate": "the local backend's state file after the last command",
     "state-list.txt": "tofu state list, after the last command",
+    "query.txt": "tofu query -no-color, after the apply (only when scenario.json has query_args)",
+    "query.json": "tofu query -no-color -json [scenario.json query_args], after query.txt (only when scenario.json "
+                  "has query_args)",
+    "files/": "what scenario.json \"collect\" names (files the provider's resources or actions wrote in the working "
+              "directory), after the last command",
     "proto/": "every DynamicValue the tfwire provider received or sent (TF_LOG_SDK_PROTO_DATA_DIR of "
               "terraform-plugin-go), deduplicated, named by content; proto/index.json maps each to its RPC, "
               "schema kind and type name",
@@ -217,6 +238,14 @@ VOLATILE = [
      "why": "OpenTofu lists relevant attributes in no fixed order"},
     {"file": "plan.json", "path": "/checks", "unordered": True, "why": "no fixed order"},
     {"file": "state.json", "path": "/checks", "unordered": True, "why": "no fixed order"},
+    {"file": "query.json", "path": "/@timestamp", "jsonl": True, "why": "the time of each message"},
+    {"file": "query.json", "jsonl": True, "unordered_lines": True,
+     "why": "the list blocks are queried concurrently: their messages interleave in no fixed order"},
+    {"file": "query.txt", "unordered_blocks": True,
+     "why": "each list block's results are printed as the block completes, in no fixed order"},
+    {"file": "files/generated.tf", "unordered_blocks": True,
+     "why": "query -generate-config-out writes each list block's resources and import blocks as the block "
+            "completes, in no fixed order"},
     {"file": "proto/*.msgpack", "encoding": "map entry order",
      "why": "values the provider sends are encoded by terraform-plugin-go, which writes map entries in Go's random "
             "map order: compared as decoded values; file names hash the value with map entries sorted"},

@@ -218,7 +218,8 @@ run_client() {
         if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "$sname: apply failed"; fi
         if [ -f "$step/after.sh" ]; then
           echo "\$ bash $step/after.sh" >>"$log"
-          bash "$step/after.sh" >>"$log" 2>&1 || fail "$sname: after.sh failed"
+          TFWIRE_CLIENT=$cbin TFWIRE_CLIENT_NAME=$cname TFWIRE_PROTO_PHASE=$sname bash "$step/after.sh" >>"$log" 2>&1 \
+            || fail "$sname: after.sh failed"
         fi
       done
       rm -f "$wd"/*.tf
@@ -241,6 +242,18 @@ run_client() {
       if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "apply failed"; fi
       "$cbin" show -json >state.json 2>>"$log" || fail "show -json failed"
     fi
+    # A query (scenario.json "query_args", a list: its presence runs it): the client's list blocks of the
+    # *.tfquery.hcl files, as text (query.txt), then as a JSON stream with the arguments (query.json; last, as
+    # -generate-config-out writes a configuration file).
+    rm -f query.json query.txt
+    if [ "$(json_get "$cfg" query_args null)" != None ]; then
+      eval "args=($(json_get "$cfg" query_args '[]'))"
+      echo "\$ $cname query -no-color" >>"$log"
+      TFWIRE_PROTO_PHASE=query "$cbin" query -no-color >query.txt 2>>"$log" || fail "query failed"
+      echo "\$ $cname query -no-color -json ${args[*]}" >>"$log"
+      TFWIRE_PROTO_PHASE=query "$cbin" query -no-color -json "${args[@]}" >query.json 2>>"$log" \
+        || fail "query -json failed"
+    fi
     if [ -f terraform.tfstate ]; then
       "$cbin" state list >state-list.txt 2>>"$log" || fail "state list failed"
     fi
@@ -249,8 +262,17 @@ run_client() {
     rm -rf "$dest"
     mkdir -p "$dest"
     (cd "$src" && tar --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$dest" && tar -xf -)
-    for f in plan.tfplan plan.json plan.txt schemas.json state.json terraform.tfstate state-list.txt; do
+    for f in plan.tfplan plan.json plan.txt schemas.json state.json terraform.tfstate state-list.txt query.json \
+      query.txt; do
       if [ -f "$f" ]; then cp "$f" "$dest/$f"; fi
+    done
+    # Files the scenario's resources or actions wrote in the working directory (scenario.json "collect": paths
+    # relative to it, files or directories) go to files/.
+    eval "args=($(json_get "$cfg" collect '[]'))"
+    for f in "${args[@]}"; do
+      [ -e "$f" ] || fail "collect: $f was not written"
+      mkdir -p "$dest/files/$(dirname "$f")"
+      cp -r "$f" "$dest/files/$f"
     done
     if [ -n "$TFWIRE_PROTO_DATA_DIR" ] && [ -d "$TFWIRE_PROTO_DATA_DIR" ]; then
       python3 "$here/corpus.py" proto "$TFWIRE_PROTO_DATA_DIR" "$dest/proto" "$host/tfwire/tfwire" \

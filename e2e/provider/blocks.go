@@ -83,6 +83,34 @@ func (s *server) MoveResourceState(ctx context.Context, req *tfprotov6.MoveResou
 	return s.ProviderServer.MoveResourceState(ctx, req)
 }
 
+// The list resource and action RPCs are not part of tfprotov6.ProviderServer (terraform-plugin-go finds them by
+// type assertion), so the embedding does not promote them: they are forwarded here.
+
+func (s *server) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
+	return s.ProviderServer.(tfprotov6.ProviderServerWithListResource).ValidateListResourceConfig(ctx, req)
+}
+
+func (s *server) ListResource(ctx context.Context, req *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
+	return s.ProviderServer.(tfprotov6.ProviderServerWithListResource).ListResource(ctx, req)
+}
+
+func (s *server) ValidateActionConfig(ctx context.Context, req *tfprotov6.ValidateActionConfigRequest) (*tfprotov6.ValidateActionConfigResponse, error) {
+	return s.ProviderServer.(tfprotov6.ProviderServerWithActions).ValidateActionConfig(ctx, req)
+}
+
+func (s *server) PlanAction(ctx context.Context, req *tfprotov6.PlanActionRequest) (*tfprotov6.PlanActionResponse, error) {
+	return s.ProviderServer.(tfprotov6.ProviderServerWithActions).PlanAction(ctx, req)
+}
+
+func (s *server) InvokeAction(ctx context.Context, req *tfprotov6.InvokeActionRequest) (*tfprotov6.InvokeActionServerStream, error) {
+	return s.ProviderServer.(tfprotov6.ProviderServerWithActions).InvokeAction(ctx, req)
+}
+
+var (
+	_ tfprotov6.ProviderServerWithListResource = &server{}
+	_ tfprotov6.ProviderServerWithActions      = &server{}
+)
+
 func errorDiag(summary string) []*tfprotov6.Diagnostic {
 	return []*tfprotov6.Diagnostic{{Severity: tfprotov6.DiagnosticSeverityError, Summary: summary}}
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // capture serialises the provider's RPCs and records which files terraform-plugin-go wrote for each.
@@ -56,6 +60,12 @@ func (c *capture) names() (map[string]bool, error) {
 }
 
 func typeNameOf(req any) string {
+	if r, ok := req.(interface{ GetActionType() string }); ok {
+		return r.GetActionType()
+	}
+	if r, ok := req.(interface{ GetName() string }); ok {
+		return r.GetName()
+	}
 	if r, ok := req.(interface{ GetTargetTypeName() string }); ok {
 		return r.GetTargetTypeName()
 	}
@@ -66,26 +76,93 @@ func typeNameOf(req any) string {
 }
 
 func (c *capture) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-	if !strings.HasPrefix(info.FullMethod, "/tfplugin6.Provider/") {
+	rpc, ok := rpcOf(info.FullMethod)
+	if !ok {
 		return handler(ctx, req)
 	}
-	rpc := info.FullMethod[strings.LastIndexByte(info.FullMethod, '/')+1:]
+	var resp any
+	err := c.serialised(rpc, func() string { return typeNameOf(req) }, func() error {
+		if err := c.writeExtra(rpc, "Request", req, false); err != nil {
+			return err
+		}
+		var herr error
+		resp, herr = handler(ctx, req)
+		if err := c.writeExtra(rpc, "Response", resp, false); err != nil {
+			return err
+		}
+		return herr
+	})
+	return resp, err
+}
+
+// interceptStream captures a streaming RPC (ListResource, InvokeAction): terraform-plugin-go writes only the
+// request's Config, so every DynamicValue and resource identity of each event sent is written here, in the same
+// naming scheme ({millisecond}_{RPC}_Event_{Field}.{ext}).
+func (c *capture) interceptStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	rpc, ok := rpcOf(info.FullMethod)
+	if !ok {
+		return handler(srv, ss)
+	}
+	s := &capturedStream{ServerStream: ss, c: c, rpc: rpc}
+	return c.serialised(rpc, func() string { return s.typeName }, func() error {
+		herr := handler(srv, s)
+		if s.err != nil {
+			return s.err
+		}
+		return herr
+	})
+}
+
+// capturedStream is a server stream that remembers its request's type name and captures the events it sends.
+type capturedStream struct {
+	grpc.ServerStream
+	c        *capture
+	rpc      string
+	typeName string
+	err      error
+}
+
+func (s *capturedStream) RecvMsg(m any) error {
+	err := s.ServerStream.RecvMsg(m)
+	if err == nil && s.typeName == "" {
+		s.typeName = typeNameOf(m)
+	}
+	return err
+}
+
+func (s *capturedStream) SendMsg(m any) error {
+	if err := s.c.writeExtra(s.rpc, "Event", m, true); err != nil && s.err == nil {
+		s.err = err
+	}
+	return s.ServerStream.SendMsg(m)
+}
+
+func rpcOf(fullMethod string) (string, bool) {
+	if !strings.HasPrefix(fullMethod, "/tfplugin6.Provider/") {
+		return "", false
+	}
+	return fullMethod[strings.LastIndexByte(fullMethod, '/')+1:], true
+}
+
+// serialised runs one RPC alone (across provider processes too, by flock), then waits for the next millisecond and
+// appends the files written meanwhile to index.jsonl with the RPC, its type name and the phase.
+func (c *capture) serialised(rpc string, typeName func() string, call func() error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	lock, err := os.OpenFile(filepath.Join(c.dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer lock.Close()
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return nil, err
+		return err
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 	before, err := c.names()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	resp, herr := handler(ctx, req)
+	herr := call()
 	// File names carry the millisecond: the next RPC (in any process) must start in a later one.
 	end := time.Now().UnixMilli()
 	for time.Now().UnixMilli() <= end {
@@ -93,28 +170,112 @@ func (c *capture) intercept(ctx context.Context, req any, info *grpc.UnaryServer
 	}
 	after, err := c.names()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var lines []byte
 	for name := range after {
 		if before[name] || strings.HasPrefix(name, ".") || name == "index.jsonl" {
 			continue
 		}
-		b, _ := json.Marshal(indexLine{File: name, RPC: rpc, TypeName: typeNameOf(req), Phase: c.phase})
+		b, _ := json.Marshal(indexLine{File: name, RPC: rpc, TypeName: typeName(), Phase: c.phase})
 		lines = append(append(lines, b...), '\n')
 	}
 	if len(lines) > 0 {
 		f, err := os.OpenFile(filepath.Join(c.dir, "index.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		_, werr := f.Write(lines)
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
 		if werr != nil {
-			return nil, werr
+			return werr
 		}
 	}
-	return resp, herr
+	return herr
+}
+
+// writeExtra writes the values of msg that terraform-plugin-go's data dir leaves out: every resource identity
+// (ResourceIdentityData, also inside repeated messages such as ImportResourceState's imported resources, named
+// message_ElementType like terraform-plugin-go does) and, when dynamic is set (stream events), every DynamicValue.
+// UpgradeResourceIdentity's response identity is written by terraform-plugin-go already.
+func (c *capture) writeExtra(rpc, message string, msg any, dynamic bool) error {
+	m, ok := msg.(proto.Message)
+	if !ok || m == nil || rpc == "UpgradeResourceIdentity" {
+		return nil
+	}
+	r := m.ProtoReflect()
+	if !r.IsValid() {
+		return nil
+	}
+	var err error
+	r.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Kind() != protoreflect.MessageKind {
+			return true
+		}
+		if fd.IsList() {
+			l := v.List()
+			for i := 0; i < l.Len() && err == nil; i++ {
+				el := l.Get(i).Message()
+				err = c.writeExtra(rpc, message+"_"+string(el.Descriptor().Name()), el.Interface(), dynamic)
+			}
+			return err == nil
+		}
+		if fd.IsMap() {
+			return true
+		}
+		field := camel(string(fd.Name()))
+		switch v.Message().Descriptor().Name() {
+		case "ResourceIdentityData":
+			id := v.Message()
+			if dfd := id.Descriptor().Fields().ByName("identity_data"); dfd != nil && id.Has(dfd) {
+				err = c.writeDynamic(rpc, message, field, id.Get(dfd).Message())
+			}
+		case "DynamicValue":
+			if dynamic {
+				err = c.writeDynamic(rpc, message, field, v.Message())
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+// writeDynamic writes one DynamicValue as terraform-plugin-go would: JSON when it has JSON, else MessagePack, else
+// an empty file named .empty; a name already taken moves to the next free millisecond stamp.
+func (c *capture) writeDynamic(rpc, message, field string, dv protoreflect.Message) error {
+	ext, data := "empty", []byte(nil)
+	fields := dv.Descriptor().Fields()
+	if j := dv.Get(fields.ByName("json")).Bytes(); len(j) > 0 {
+		ext, data = "json", j
+	} else if mp := dv.Get(fields.ByName("msgpack")).Bytes(); len(mp) > 0 {
+		ext, data = "msgpack", mp
+	}
+	for stamp := time.Now().UnixMilli(); ; stamp++ {
+		name := fmt.Sprintf("%d_%s_%s_%s.%s", stamp, rpc, message, field, ext)
+		f, err := os.OpenFile(filepath.Join(c.dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_, werr := f.Write(data)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		return werr
+	}
+}
+
+// camel turns a protobuf field name (new_identity) into terraform-plugin-go's file name form (NewIdentity).
+func camel(s string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(s, "_") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
 }

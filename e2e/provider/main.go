@@ -1,12 +1,14 @@
 // Command terraform-provider-tfwire is tfwire's end-to-end test provider: resources and data sources on
 // terraform-plugin-framework (plus one resource written directly on terraform-plugin-go, for block nestings the
-// framework cannot declare) that together use every schema shape a DynamicValue can carry.
+// framework cannot declare) that together use every schema shape a DynamicValue can carry, and one of each newer
+// kind: a resource with an identity, a list resource, an action, an ephemeral resource and provider functions.
 //
 // It serves plugin protocol 6 like any framework provider, with one addition for the harness: when
 // TFWIRE_PROTO_DATA_DIR is set, it becomes terraform-plugin-go's TF_LOG_SDK_PROTO_DATA_DIR (so only this provider
 // writes there), every RPC is serialised (across processes too) and spaced by a millisecond so that no two captured
 // files share terraform-plugin-go's millisecond-stamped name, and each written file is recorded with its RPC, type
-// name and harness phase in index.jsonl beside the files.
+// name and harness phase in index.jsonl beside the files. The values terraform-plugin-go does not write (resource
+// identities, the events of streaming RPCs) are written by the capture itself in the same naming scheme.
 package main
 
 import (
@@ -44,7 +46,7 @@ func main() {
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			opts = append(opts, grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20))
 			if capture != nil {
-				opts = append(opts, grpc.UnaryInterceptor(capture.intercept))
+				opts = append(opts, grpc.UnaryInterceptor(capture.intercept), grpc.StreamInterceptor(capture.interceptStream))
 			}
 			return grpc.NewServer(opts...)
 		},

@@ -6,7 +6,11 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -16,6 +20,13 @@ import (
 // tfwireProvider is the framework half of the test provider. Its configuration is used only to exercise the
 // provider schema's DynamicValues (ValidateProviderConfig, ConfigureProvider).
 type tfwireProvider struct{}
+
+var (
+	_ provider.ProviderWithFunctions          = tfwireProvider{}
+	_ provider.ProviderWithEphemeralResources = tfwireProvider{}
+	_ provider.ProviderWithListResources      = tfwireProvider{}
+	_ provider.ProviderWithActions            = tfwireProvider{}
+)
 
 func newProvider() provider.Provider { return tfwireProvider{} }
 
@@ -52,6 +63,26 @@ func (tfwireProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &shapesResource{} },
 		func() resource.Resource { return &recordResource{} },
 		func() resource.Resource { return &itemResource{} },
+		func() resource.Resource { return &thingResource{} },
+	}
+}
+
+func (tfwireProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{func() list.ListResource { return &thingList{} }}
+}
+
+func (tfwireProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{func() action.Action { return &writeAction{} }}
+}
+
+func (tfwireProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{func() ephemeral.EphemeralResource { return &tokenEphemeral{} }}
+}
+
+func (tfwireProvider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{
+		func() function.Function { return &digestFunction{} },
+		func() function.Function { return &summarizeFunction{} },
 	}
 }
 
