@@ -73,7 +73,9 @@ fn selected(filter: &str, address: &str) -> bool {
 /// whole value they cover. Attributes that are null (or, at the top level, the empty
 /// string) and null members of nested objects are left out, as `tofu state show` leaves
 /// them out (without a schema a map looks like an object: its null entries are left out
-/// too). Deposed objects of the instance in a raw state are printed after the current one.
+/// too). Only the instance's current object is printed, as `tofu state show` and
+/// `terraform state show` print it; --deposed prints its deposed objects after it too (an
+/// instance with no current object is an error without it, as in both clients).
 ///
 /// With --schemas, the resource is drawn as `tofu state show` draws it with the provider
 /// schema: nested blocks as blocks (`block {`), maps as maps (keys quoted), lists and sets
@@ -123,6 +125,10 @@ struct ShowArgs {
     /// Whose drawing rules to follow with --schemas (see above).
     #[arg(long, value_enum, default_value_t = Wording::Auto)]
     wording: Wording,
+    /// Print the instance's deposed objects (create-before-destroy replacements not yet
+    /// destroyed) after its current object; neither client prints them.
+    #[arg(long)]
+    deposed: bool,
 }
 
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
@@ -199,12 +205,18 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
             _ => Dialect::OpenTofu,
         };
         let mut text = String::new();
+        // Deposed objects at the address, not printed (without --deposed).
+        let mut deposed_left = 0;
         match doc {
             Document::Plan(_) => return Err(not_a_state(&name)),
             Document::State(s) => {
                 let values = s.values;
                 for r in values.iter().flat_map(|v| v.resources()) {
                     if r.address == args.address {
+                        if r.deposed_key.is_some() && !args.deposed {
+                            deposed_left += 1;
+                            continue;
+                        }
                         let keyword = if r.mode == tfwire_plan::Mode::Data {
                             "data"
                         } else {
@@ -273,6 +285,10 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 for r in s.resources {
                     for inst in r.instances {
                         if r.address(inst.index_key).to_string() == args.address {
+                            if inst.deposed.is_some() && !args.deposed {
+                                deposed_left += 1;
+                                continue;
+                            }
                             raw_instance(
                                 &mut text,
                                 r,
@@ -295,6 +311,13 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                     }
                 }
             }
+        }
+        if text.is_empty() && deposed_left > 0 {
+            return Err(Failure::Input(format!(
+                "{}: {} has no current object, only {deposed_left} deposed (--deposed shows them)",
+                Inline(&name),
+                quote(&args.address),
+            )));
         }
         if text.is_empty() {
             let all = addresses(&doc).unwrap_or_default();

@@ -288,26 +288,52 @@ fn state_list_and_show_both_kinds() {
     }
 }
 
+/// The current object only, as both clients print it; with --deposed, the deposed objects
+/// after it.
 #[test]
 fn state_show_raw_fixture_with_deposed_and_tainted_objects() {
+    let current = "# aws_instance.web[1]: (tainted)\n\
+         resource \"aws_instance\" \"web\" {\n    id   = \"i-1\"\n    ami  = \"ami-123\"\n    tags = {}\n}\n";
+    let deposed = "# aws_instance.web[1]: (deposed object 00000001)\n\
+         resource \"aws_instance\" \"web\" {\n    id   = \"i-old\"\n    ami  = \"ami-000\"\n    tags = {}\n}\n";
+    let show = |extra: &[&str]| {
+        let mut args = vec!["state", "show"];
+        args.extend_from_slice(extra);
+        let raw = fixture("raw-v4.tfstate");
+        args.extend_from_slice(&[&raw, "aws_instance.web[1]"]);
+        run(&args, b"")
+    };
+    let (code, out, err) = show(&[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, current);
+    let (code, out, err) = show(&["--deposed"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("{current}\n{deposed}"));
+    // Only a deposed object left: an error (the clients' "No instance found"), unless asked.
+    let mut doc = read_json(std::path::Path::new(&fixture("raw-v4.tfstate")));
+    for r in doc["resources"].as_array_mut().unwrap() {
+        r["instances"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|i| i["index_key"] != 1 || i.get("deposed").is_some());
+    }
+    let only_deposed = doc.to_string();
     let (code, out, err) = run(
-        &[
-            "state",
-            "show",
-            &fixture("raw-v4.tfstate"),
-            "aws_instance.web[1]",
-        ],
-        b"",
+        &["state", "show", "-", "aws_instance.web[1]"],
+        only_deposed.as_bytes(),
+    );
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "error: <stdin>: \"aws_instance.web[1]\" has no current object, only 1 deposed \
+         (--deposed shows them)\n"
+    );
+    let (code, out, err) = run(
+        &["state", "show", "--deposed", "-", "aws_instance.web[1]"],
+        only_deposed.as_bytes(),
     );
     assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        out,
-        "# aws_instance.web[1]: (tainted)\n\
-         resource \"aws_instance\" \"web\" {\n    id   = \"i-1\"\n    ami  = \"ami-123\"\n    tags = {}\n}\n\
-         \n\
-         # aws_instance.web[1]: (deposed object 00000001)\n\
-         resource \"aws_instance\" \"web\" {\n    id   = \"i-old\"\n    ami  = \"ami-000\"\n    tags = {}\n}\n"
-    );
+    assert_eq!(out, deposed);
     // A version 3 state: flat attributes.
     let (code, list, err) = run(&["state", "list", &fixture("raw-v3.tfstate")], b"");
     assert_eq!(code, 0, "{err}");
