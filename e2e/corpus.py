@@ -207,6 +207,8 @@ FILES = {
     "state.json": "tofu show -json, after tofu apply plan.tfplan (only when scenario.json has apply true, the default)",
     "terraform.tfstate": "the local backend's state file after the last command",
     "state-list.txt": "tofu state list, after the last command",
+    "state-show.txt": "tofu state show -no-color ADDRESS of every address of state-list.txt, each followed by a "
+                      "blank line",
     "query.txt": "tofu query -no-color, after the apply (only when scenario.json has query_args)",
     "query.json": "tofu query -no-color -json [scenario.json query_args], after query.txt (only when scenario.json "
                   "has query_args)",

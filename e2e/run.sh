@@ -254,16 +254,23 @@ run_client() {
       TFWIRE_PROTO_PHASE=query "$cbin" query -no-color -json "${args[@]}" >query.json 2>>"$log" \
         || fail "query -json failed"
     fi
+    rm -f state-list.txt state-show.txt
     if [ -f terraform.tfstate ]; then
       "$cbin" state list >state-list.txt 2>>"$log" || fail "state list failed"
+      # Every listed instance as the client's `state show` draws it, each followed by a blank line.
+      : >state-show.txt
+      while IFS= read -r addr; do
+        "$cbin" state show -no-color "$addr" >>state-show.txt 2>>"$log" || fail "state show $addr failed"
+        echo >>state-show.txt
+      done <state-list.txt
     fi
 
     # Copy out: the scenario's own files, then what the client produced.
     rm -rf "$dest"
     mkdir -p "$dest"
     (cd "$src" && tar --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$dest" && tar -xf -)
-    for f in plan.tfplan plan.json plan.txt schemas.json state.json terraform.tfstate state-list.txt query.json \
-      query.txt; do
+    for f in plan.tfplan plan.json plan.txt schemas.json state.json terraform.tfstate state-list.txt state-show.txt \
+      query.json query.txt; do
       if [ -f "$f" ]; then cp "$f" "$dest/$f"; fi
     done
     # Files the scenario's resources or actions wrote in the working directory (scenario.json "collect": paths

@@ -81,7 +81,7 @@ func (c *capture) intercept(ctx context.Context, req any, info *grpc.UnaryServer
 		return handler(ctx, req)
 	}
 	var resp any
-	err := c.serialised(rpc, func() string { return typeNameOf(req) }, func() error {
+	err := c.serialised(rpc, func() string { return typeNameOf(req) }, func(func() error) error {
 		if err := c.writeExtra(rpc, "Request", req, false); err != nil {
 			return err
 		}
@@ -104,7 +104,8 @@ func (c *capture) interceptStream(srv any, ss grpc.ServerStream, info *grpc.Stre
 		return handler(srv, ss)
 	}
 	s := &capturedStream{ServerStream: ss, c: c, rpc: rpc}
-	return c.serialised(rpc, func() string { return s.typeName }, func() error {
+	return c.serialised(rpc, func() string { return s.typeName }, func(claim func() error) error {
+		s.claim = claim
 		herr := handler(srv, s)
 		if s.err != nil {
 			return s.err
@@ -120,6 +121,9 @@ type capturedStream struct {
 	rpc      string
 	typeName string
 	err      error
+	// claim indexes the files written so far: before each event is sent, since the client may stop reading
+	// (a query's limit) and end the provider before the stream ends.
+	claim func() error
 }
 
 func (s *capturedStream) RecvMsg(m any) error {
@@ -134,6 +138,9 @@ func (s *capturedStream) SendMsg(m any) error {
 	if err := s.c.writeExtra(s.rpc, "Event", m, true); err != nil && s.err == nil {
 		s.err = err
 	}
+	if err := s.claim(); err != nil && s.err == nil {
+		s.err = err
+	}
 	return s.ServerStream.SendMsg(m)
 }
 
@@ -145,8 +152,9 @@ func rpcOf(fullMethod string) (string, bool) {
 }
 
 // serialised runs one RPC alone (across provider processes too, by flock), then waits for the next millisecond and
-// appends the files written meanwhile to index.jsonl with the RPC, its type name and the phase.
-func (c *capture) serialised(rpc string, typeName func() string, call func() error) error {
+// appends the files written meanwhile to index.jsonl with the RPC, its type name and the phase. call gets the
+// claim function that appends the files written so far (a stream calls it before each event it sends).
+func (c *capture) serialised(rpc string, typeName func() string, call func(claim func() error) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	lock, err := os.OpenFile(filepath.Join(c.dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
@@ -158,29 +166,27 @@ func (c *capture) serialised(rpc string, typeName func() string, call func() err
 		return err
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	before, err := c.names()
+	seen, err := c.names()
 	if err != nil {
 		return err
 	}
-	herr := call()
-	// File names carry the millisecond: the next RPC (in any process) must start in a later one.
-	end := time.Now().UnixMilli()
-	for time.Now().UnixMilli() <= end {
-		time.Sleep(200 * time.Microsecond)
-	}
-	after, err := c.names()
-	if err != nil {
-		return err
-	}
-	var lines []byte
-	for name := range after {
-		if before[name] || strings.HasPrefix(name, ".") || name == "index.jsonl" {
-			continue
+	claim := func() error {
+		after, err := c.names()
+		if err != nil {
+			return err
 		}
-		b, _ := json.Marshal(indexLine{File: name, RPC: rpc, TypeName: typeName(), Phase: c.phase})
-		lines = append(append(lines, b...), '\n')
-	}
-	if len(lines) > 0 {
+		var lines []byte
+		for name := range after {
+			if seen[name] || strings.HasPrefix(name, ".") || name == "index.jsonl" {
+				continue
+			}
+			seen[name] = true
+			b, _ := json.Marshal(indexLine{File: name, RPC: rpc, TypeName: typeName(), Phase: c.phase})
+			lines = append(append(lines, b...), '\n')
+		}
+		if len(lines) == 0 {
+			return nil
+		}
 		f, err := os.OpenFile(filepath.Join(c.dir, "index.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 		if err != nil {
 			return err
@@ -189,9 +195,16 @@ func (c *capture) serialised(rpc string, typeName func() string, call func() err
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
-		if werr != nil {
-			return werr
-		}
+		return werr
+	}
+	herr := call(claim)
+	// File names carry the millisecond: the next RPC (in any process) must start in a later one.
+	end := time.Now().UnixMilli()
+	for time.Now().UnixMilli() <= end {
+		time.Sleep(200 * time.Microsecond)
+	}
+	if err := claim(); err != nil {
+		return err
 	}
 	return herr
 }

@@ -788,3 +788,68 @@ fn state_show_with_schemas_checks_the_identity() {
         )
     );
 }
+
+/// `state show --schemas` of a raw state is the client's own `state show`, byte for byte: for
+/// every scenario of both real-client corpora, every address of `state-list.txt` drawn from
+/// `terraform.tfstate` with the scenario's schemas, each followed by a blank line, is
+/// `state-show.txt` (what `tofu state show` / `terraform state show` printed for those
+/// addresses), the client's rules told from the state itself (`--wording auto`). The default
+/// masks are off: they hide values the client prints (decision `mask/defaults`).
+#[test]
+fn state_show_matches_the_clients_state_show() {
+    let (mut compared, mut addresses) = (0, 0);
+    let mut failures = Vec::new();
+    for dir in scenarios() {
+        let oracle = dir.join("state-show.txt");
+        if !oracle.is_file() {
+            assert!(
+                !dir.join("state-list.txt").is_file(),
+                "{}: state-list.txt without state-show.txt",
+                dir.display()
+            );
+            continue;
+        }
+        compared += 1;
+        let want = std::fs::read_to_string(&oracle).unwrap();
+        let list = std::fs::read_to_string(dir.join("state-list.txt")).unwrap();
+        let (sc, raw) = (dir.join("schemas.json"), dir.join("terraform.tfstate"));
+        let mut got = String::new();
+        for address in list.lines() {
+            let (code, out, err) = run(
+                &[
+                    "state",
+                    "show",
+                    "--no-default-masks",
+                    "--schemas",
+                    &sc.to_string_lossy(),
+                    &raw.to_string_lossy(),
+                    address,
+                ],
+                b"",
+            );
+            assert_eq!(code, 0, "{} {address}: {err}", dir.display());
+            got.push_str(&out);
+            got.push('\n');
+            addresses += 1;
+        }
+        if got != want {
+            let line = got
+                .lines()
+                .zip(want.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(got.lines().count().min(want.lines().count()));
+            failures.push(format!(
+                "{}: first difference at line {}: tfwire {:?}, the client {:?}",
+                dir.display(),
+                line + 1,
+                got.lines().nth(line),
+                want.lines().nth(line)
+            ));
+        }
+    }
+    assert!(
+        compared >= 40 && addresses > 100,
+        "{compared} scenarios, {addresses} addresses"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
