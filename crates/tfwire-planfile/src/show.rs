@@ -874,6 +874,7 @@ fn identity_type(
     }
 }
 
+/// The error for an import by identity of a type the schemas have no identity schema for.
 fn missing_identity(addr: &Address<'_>, provider: &str, dialect: Dialect) -> Error {
     Error::new(ErrorKind::MissingSchema(format!(
         "no identity schema for resource type {:?} of provider {provider} in the given schemas \
