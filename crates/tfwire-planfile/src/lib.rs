@@ -68,20 +68,31 @@
 //! declares sensitive**: read values for display with the schemas. Everything a summary
 //! needs is exact either way.
 //!
+//! Both clients write a change's `before_identity`/`after_identity` and an import's
+//! `identity`, each by its own rule: with the schemas they are decoded with the resource
+//! type's identity schema ([`tfwire::schema::ProgramCache::identity`]); a type without one
+//! gets `"importing": {}` and identities of their implied type from OpenTofu, no
+//! identities and an error for an import by identity from Terraform. OpenTofu leaves a
+//! null identity out.
+//!
 //! For a Terraform plan the document also has what `terraform show -json` adds:
 //! `applyable` and `complete`, `deferred_changes` (each `{"reason", "resource_change"}`,
 //! `index_unknown` for an instance key not known yet), `action_invocations` and
-//! `deferred_action_invocations`, a change's `before_identity`/`after_identity`, an
-//! import's `identity` or `unknown`, and the actions `["create","forget"]`. Identities and
-//! action configurations are decoded with the type their MessagePack implies, with or
-//! without schemas (tfwire's schemas have no identity or action schemas; identities hold
-//! strings, numbers and bools, so the JSON is the same), and an action's
-//! `config_sensitive` holds the paths the plan records.
+//! `deferred_action_invocations`, an import's `unknown`, and the actions
+//! `["create","forget"]`. With the schemas an action's configuration is decoded with the
+//! action type's schema, and `config_sensitive` adds the attributes it declares sensitive
+//! to the paths the plan records; an action type missing from them is an error, as in
+//! Terraform.
+//!
+//! Without schemas, identities and action configurations are decoded, like resource
+//! values, with the type their MessagePack implies: a number go-cty sent as a string (a
+//! `ratio = 0.001`, which no binary64 holds exactly) reads as that string, and an action's
+//! `config_sensitive` holds only the paths the plan records. `terraform show -json` always
+//! has the schemas: compare with it, or render for display, with them.
 //!
 //! Always left out, since they need the configuration (HCL) or the state decoded with
-//! schemas: `configuration`, `planned_values`, `prior_state`, the defaults of
-//! variables the plan did not set, and OpenTofu's import identities and before/after
-//! identities.
+//! schemas: `configuration`, `planned_values`, `prior_state` and the defaults of
+//! variables the plan did not set.
 //!
 //! # What protects the caller
 //!

@@ -261,7 +261,7 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
                 deferred_reason(d.deferred.map_or(0, |d| d.reason)),
             );
             out.push_str(",\"action_invocation\":");
-            action_invocation(&mut out, ai, &arena)
+            action_invocation(&mut out, ai, schemas, &arena)
                 .map_err(|e| e.at(&ai.addr).at("deferred_action_invocations"))?;
             out.push('}');
             arena.reset();
@@ -295,7 +295,7 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
             if i > 0 {
                 out.push(',');
             }
-            action_invocation(&mut out, ai, &arena)
+            action_invocation(&mut out, ai, schemas, &arena)
                 .map_err(|e| e.at(&ai.addr).at("action_invocations"))?;
             arena.reset();
             within(&out, limit)?;
@@ -526,6 +526,7 @@ fn resource_change(
         }
         out.push(']');
     }
+    let identity = identity_type(addr, provider, schemas);
     if let Some(imp) = &c.importing {
         out.push_str(",\"importing\":{");
         if imp.unknown {
@@ -533,11 +534,23 @@ fn resource_change(
         } else if !imp.id.is_empty() {
             out.push_str("\"id\":");
             string(out, &imp.id);
-        } else if dialect == Dialect::Terraform {
-            // An import by identity (Terraform's `identity` argument of `import`).
-            if let Some(identity) = &imp.identity {
+        } else if let Some(v) = &imp.identity {
+            // An import by identity (the `identity` argument of `import`). Without an
+            // identity schema OpenTofu writes `"importing": {}`, and Terraform decodes it
+            // with an empty object type, which fails.
+            let program = match (&identity, dialect) {
+                (IdentityType::Schema(p), _) => Some(Some(&**p)),
+                (IdentityType::Implied, _) => Some(None),
+                (IdentityType::Missing, Dialect::OpenTofu) => None,
+                (IdentityType::Missing, Dialect::Terraform) => {
+                    return Err(missing_identity(addr, provider, dialect).at("importing.identity"));
+                }
+            };
+            if let Some(program) = program {
+                let (json, _) =
+                    identity_json(v, program, arena).map_err(|e| e.at("importing.identity"))?;
                 out.push_str("\"identity\":");
-                identity_value(out, identity, arena).map_err(|e| e.at("importing.identity"))?;
+                out.push_str(&json);
             }
         }
         out.push('}');
@@ -546,18 +559,26 @@ fn resource_change(
         out.push_str(",\"generated_config\":");
         string(out, &c.generated_config);
     }
-    if dialect == Dialect::Terraform {
-        for (name, v) in [
-            ("before_identity", &c.before_identity),
-            ("after_identity", &c.after_identity),
-        ] {
-            if let Some(v) = v {
-                out.push_str(",\"");
-                out.push_str(name);
-                out.push_str("\":");
-                identity_value(out, v, arena).map_err(|e| e.at(name))?;
-            }
+    for (name, v) in [
+        ("before_identity", &c.before_identity),
+        ("after_identity", &c.after_identity),
+    ] {
+        let Some(v) = v else { continue };
+        let program = match (&identity, dialect) {
+            (IdentityType::Schema(p), _) => Some(&**p),
+            (IdentityType::Implied, _) | (IdentityType::Missing, Dialect::OpenTofu) => None,
+            // Terraform writes identities only for a type with an identity schema.
+            (IdentityType::Missing, Dialect::Terraform) => continue,
+        };
+        let (json, null) = identity_json(v, program, arena).map_err(|e| e.at(name))?;
+        // OpenTofu leaves a null identity out; Terraform writes what it holds.
+        if null && dialect == Dialect::OpenTofu {
+            continue;
         }
+        out.push_str(",\"");
+        out.push_str(name);
+        out.push_str("\":");
+        out.push_str(&json);
     }
     out.push('}');
     if !rc.deposed_key.is_empty() {
@@ -825,15 +846,75 @@ fn change_value<'a>(
     Ok((value, program.ty().to_ty(arena)))
 }
 
-/// A resource identity (before, after, or the one imported), decoded with the type its
-/// MessagePack implies (the provider's identity schema gives the same: identities hold
-/// strings, numbers and bools).
-fn identity_value(out: &mut String, v: &proto::DynamicValue, arena: &Bump) -> Result<(), Error> {
-    let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
-        .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))?;
-    let program = Program::compile(&ty);
-    let value = decode(&program, v, arena)?;
-    values::known(out, value).map_err(Error::invalid)
+/// How a change's identities (before, after, the one imported) are decoded.
+enum IdentityType {
+    /// With the resource type's identity schema (schemas given, and it has one).
+    Schema(std::sync::Arc<Program>),
+    /// With the type each value's MessagePack implies (no schemas given).
+    Implied,
+    /// Schemas given, but none for the type's identity (each client has its rule).
+    Missing,
+}
+
+/// The identity type of the resource at `addr`: only managed resources have identities.
+fn identity_type(
+    addr: &Address<'_>,
+    provider: &str,
+    schemas: Option<&ProgramCache>,
+) -> IdentityType {
+    let Some(schemas) = schemas else {
+        return IdentityType::Implied;
+    };
+    if addr.mode != address::Mode::Managed {
+        return IdentityType::Missing;
+    }
+    match schemas.get(provider, Kind::Identity, addr.type_name) {
+        Ok(p) => IdentityType::Schema(p),
+        Err(_) => IdentityType::Missing,
+    }
+}
+
+/// The error for an import by identity of a type the schemas have no identity schema for.
+fn missing_identity(addr: &Address<'_>, provider: &str, dialect: Dialect) -> Error {
+    Error::new(ErrorKind::MissingSchema(format!(
+        "no identity schema for resource type {:?} of provider {provider} in the given schemas \
+         (`{} providers schema -json` in the plan's working directory has it)",
+        addr.type_name,
+        client(dialect)
+    )))
+}
+
+/// The command of the client that writes `dialect`.
+fn client(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::OpenTofu => "tofu",
+        Dialect::Terraform => "terraform",
+    }
+}
+
+/// A resource identity (before, after, or the one imported) as JSON, and whether it is
+/// null: decoded with the identity schema's `program`, or without one with the type its
+/// MessagePack implies. The two differ for a number go-cty sent as a string (one no 64-bit
+/// integer or binary64 holds): the implied type reads it as that string.
+fn identity_json(
+    v: &proto::DynamicValue,
+    program: Option<&Program>,
+    arena: &Bump,
+) -> Result<(String, bool), Error> {
+    let implied;
+    let program = match program {
+        Some(p) => p,
+        None => {
+            let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
+                .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))?;
+            implied = Program::compile(&ty);
+            &implied
+        }
+    };
+    let value = decode(program, v, arena)?;
+    let mut out = String::new();
+    values::known(&mut out, value).map_err(Error::invalid)?;
+    Ok((out, value.is_null()))
 }
 
 /// Terraform's name of a deferral reason (`unknown` for one it does not know).
@@ -851,10 +932,15 @@ fn deferred_reason(reason: i32) -> &'static str {
 
 /// An action invocation as Terraform's `show -json` writes it: address, type and name,
 /// its configuration (unknown parts left out, as `after` is), which of it is unknown and
-/// which sensitive (the paths the plan records), its provider and its trigger.
+/// which sensitive, its provider and its trigger. With `schemas` the configuration is
+/// decoded with the action type's schema, and the attributes it declares sensitive are
+/// marked too; without, with the type its MessagePack implies (a number go-cty sent as a
+/// string, one no 64-bit integer or binary64 holds, then reads as that string), and only
+/// the paths the plan records are marked.
 fn action_invocation(
     out: &mut String,
     ai: &tf::ActionInvocation,
+    schemas: Option<&ProgramCache>,
     arena: &Bump,
 ) -> Result<(), Error> {
     let provider = address::provider_name(&ai.provider).ok_or_else(|| {
@@ -870,11 +956,40 @@ fn action_invocation(
     string(out, type_name);
     out.push_str(",\"name\":");
     string(out, name);
+    // With the schemas, the action type's schema decodes the configuration and adds the
+    // attributes it declares sensitive; Terraform refuses an action without one.
+    let typed = match schemas {
+        Some(schemas) => {
+            let missing = || {
+                Error::new(ErrorKind::MissingSchema(format!(
+                    "no schema for action type {type_name:?} of provider {provider} in the \
+                     given schemas (`terraform providers schema -json` in the plan's working \
+                     directory has it)"
+                )))
+            };
+            let schema = schemas
+                .schema(provider, Kind::Action, type_name)
+                .map_err(|_| missing())?;
+            let program = schemas
+                .get(provider, Kind::Action, type_name)
+                .map_err(|_| missing())?;
+            Some((schema, program))
+        }
+        None => None,
+    };
     if let Some(v) = &ai.config_value {
-        let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
-            .map_err(|e| Error::invalid(format!("the value does not decode: {e}")).at("config"))?;
-        let program = Program::compile(&ty);
-        let value = decode(&program, v, arena).map_err(|e| e.at("config"))?;
+        let implied;
+        let program = match &typed {
+            Some((_, p)) => &**p,
+            None => {
+                let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack).map_err(|e| {
+                    Error::invalid(format!("the value does not decode: {e}")).at("config")
+                })?;
+                implied = Program::compile(&ty);
+                &implied
+            }
+        };
+        let value = decode(program, v, arena).map_err(|e| e.at("config"))?;
         let programs = key_programs(&ai.sensitive_config_paths)?;
         let marks = marks(&ai.sensitive_config_paths, &programs, arena)?;
         out.push_str(",\"config_values\":");
@@ -883,13 +998,10 @@ fn action_invocation(
             None => out.push_str("null"),
         }
         out.push_str(",\"config_sensitive\":");
-        Sensitive { marks: &marks }.write(
-            out,
-            value,
-            program.ty().to_ty(arena),
-            Schema::None,
-            false,
-        );
+        let block = typed
+            .as_ref()
+            .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
+        Sensitive { marks: &marks }.write(out, value, program.ty().to_ty(arena), block, false);
         out.push_str(",\"config_unknown\":");
         values::unknown_as_bool(out, value);
     }
@@ -1164,6 +1276,155 @@ mod tests {
         assert_eq!(
             doc["deferred_action_invocations"][0]["action_invocation"],
             doc["action_invocations"][1]
+        );
+    }
+
+    /// `{"n": "0.001"}`: go-cty writes a number no binary64 holds exactly as a string.
+    const N_STRING: &[u8] = &[0x81, 0xa1, b'n', 0xa5, b'0', b'.', b'0', b'0', b'1'];
+
+    /// A provider with the resource type `t` (identity `{n: number}`) and the action type
+    /// `a` (`ratio`, and `token`, which is sensitive).
+    fn cache() -> ProgramCache {
+        let doc = br#"{"provider_schemas":{"terraform.io/builtin/terraform":{
+            "resource_schemas":{"t":{"version":0,"block":{"attributes":{
+                "id":{"type":"string","computed":true}}}}},
+            "resource_identity_schemas":{"t":{"version":0,"attributes":{
+                "n":{"type":"number","required_for_import":true}}}},
+            "action_schemas":{"a":{"block":{"attributes":{
+                "ratio":{"type":"number","optional":true},
+                "token":{"type":"string","optional":true,"sensitive":true}}}}}}}}"#;
+        ProgramCache::new(tfwire::schema::ProviderSchemas::from_json(doc).unwrap())
+    }
+
+    fn opentofu_planfile(changes: Vec<proto::ResourceInstanceChange>) -> Planfile {
+        Planfile {
+            plan: proto::Plan {
+                version: 3,
+                resource_changes: changes,
+                ..Default::default()
+            },
+            dialect: Dialect::OpenTofu,
+            terraform: None,
+            state: None,
+            prev_state: None,
+            lock_file: None,
+            config_files: Vec::new(),
+            tfplan_len: 0,
+            max_document_bytes: 1 << 20,
+        }
+    }
+
+    fn json_of(pf: &Planfile, schemas: Option<&ProgramCache>) -> J {
+        serde_json::from_str(&document(pf, schemas).unwrap()).unwrap()
+    }
+
+    /// OpenTofu's plans carry identities too, at the same field numbers but for the
+    /// import's (2, not 3): its `show -json` writes them, leaving a null one out, and
+    /// decodes them with the identity schema (the implied type reads a number sent as a
+    /// string as that string).
+    #[test]
+    fn identities_are_decoded_with_the_identity_schema_in_both_dialects() {
+        let change = proto::Change {
+            action: proto::Action::Update as i32,
+            values: vec![dv(ID_ABC).unwrap(), dv(ID_ABC).unwrap()],
+            importing: Some(proto::Importing {
+                identity: dv(N_STRING),
+                ..Default::default()
+            }),
+            before_identity: dv(&[0xc0]),
+            after_identity: dv(N_STRING),
+            ..Default::default()
+        };
+        let rc = proto::ResourceInstanceChange {
+            addr: "t.x".into(),
+            provider: PROVIDER.into(),
+            change: Some(change),
+            ..Default::default()
+        };
+        let pf = opentofu_planfile(vec![rc.clone()]);
+        let cache = cache();
+        let typed = &json_of(&pf, Some(&cache))["resource_changes"][0]["change"];
+        assert_eq!(typed["importing"], json!({"identity": {"n": 0.001}}));
+        assert_eq!(typed["after_identity"], json!({"n": 0.001}));
+        assert!(typed.get("before_identity").is_none());
+        let bare = &json_of(&pf, None)["resource_changes"][0]["change"];
+        assert_eq!(bare["importing"], json!({"identity": {"n": "0.001"}}));
+        assert_eq!(bare["after_identity"], json!({"n": "0.001"}));
+
+        // A type without an identity schema: OpenTofu writes `"importing": {}` and the
+        // identities with their implied type; Terraform leaves the identities out, and
+        // fails on the import.
+        let other = proto::ResourceInstanceChange {
+            addr: "u.x".into(),
+            ..rc
+        };
+        let doc = br#"{"provider_schemas":{"terraform.io/builtin/terraform":{
+            "resource_schemas":{"u":{"version":0,"block":{"attributes":{
+                "id":{"type":"string","computed":true}}}}}}}}"#;
+        let cache = ProgramCache::new(tfwire::schema::ProviderSchemas::from_json(doc).unwrap());
+        let pf = opentofu_planfile(vec![other.clone()]);
+        let c = &json_of(&pf, Some(&cache))["resource_changes"][0]["change"];
+        assert_eq!(c["importing"], json!({}));
+        assert_eq!(c["after_identity"], json!({"n": "0.001"}));
+        let mut pf = opentofu_planfile(vec![other]);
+        pf.dialect = Dialect::Terraform;
+        assert_eq!(
+            document(&pf, Some(&cache)).unwrap_err().to_string(),
+            "resource_changes: u.x: importing.identity: no identity schema for resource type \
+             \"u\" of provider terraform.io/builtin/terraform in the given schemas (`terraform \
+             providers schema -json` in the plan's working directory has it)"
+        );
+        pf.plan.resource_changes[0]
+            .change
+            .as_mut()
+            .unwrap()
+            .importing = None;
+        let c = &json_of(&pf, Some(&cache))["resource_changes"][0]["change"];
+        assert!(c.get("before_identity").is_none() && c.get("after_identity").is_none());
+    }
+
+    /// With the schemas an action's configuration is decoded with the action type's schema
+    /// (a number sent as a string is a number) and its sensitive attributes are marked;
+    /// an action type the schemas lack is an error, as in Terraform.
+    #[test]
+    fn action_configurations_are_decoded_with_the_action_schema() {
+        // {"ratio": "0.001", "token": "s"}
+        let config: &[u8] = &[
+            0x82, 0xa5, b'r', b'a', b't', b'i', b'o', 0xa5, b'0', b'.', b'0', b'0', b'1', 0xa5,
+            b't', b'o', b'k', b'e', b'n', 0xa1, b's',
+        ];
+        let invocation = |addr: &str| tf::ActionInvocation {
+            addr: addr.into(),
+            provider: PROVIDER.into(),
+            config_value: dv(config),
+            trigger: Some(tf::action_invocation::Trigger::InvokeTrigger(
+                tf::InvokeTrigger::default(),
+            )),
+            ..Default::default()
+        };
+        let plan = |addr: &str| tf::Plan {
+            version: 3,
+            applyable: true,
+            complete: true,
+            action_invocations: vec![invocation(addr)],
+            ..Default::default()
+        };
+        let cache = cache();
+        let typed = json_of(&planfile_of(plan("action.a.x")), Some(&cache));
+        let ai = &typed["action_invocations"][0];
+        assert_eq!(ai["config_values"], json!({"ratio": 0.001, "token": "s"}));
+        assert_eq!(ai["config_sensitive"], json!({"token": true}));
+        let bare = document_of(plan("action.a.x"));
+        let ai = &bare["action_invocations"][0];
+        assert_eq!(ai["config_values"], json!({"ratio": "0.001", "token": "s"}));
+        assert_eq!(ai["config_sensitive"], json!({}));
+        assert_eq!(
+            document(&planfile_of(plan("action.b.x")), Some(&cache))
+                .unwrap_err()
+                .to_string(),
+            "action_invocations: action.b.x: no schema for action type \"b\" of provider \
+             terraform.io/builtin/terraform in the given schemas (`terraform providers schema \
+             -json` in the plan's working directory has it)"
         );
     }
 
