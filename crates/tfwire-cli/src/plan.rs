@@ -1042,12 +1042,7 @@ fn action_schemas(
     plan: &tfwire_plan::Plan<'_>,
     schemas_file: Option<&str>,
 ) -> Result<Option<humanplan::ActionSchemas>, Failure> {
-    let invokes = plan
-        .raw
-        .get("action_invocations")
-        .and_then(|a| a.as_array())
-        .is_some_and(|a| !a.is_empty());
-    if !invokes {
+    if plan.action_invocations.is_empty() {
         return Ok(None);
     }
     let from = |name: &str, doc: tfwire_plan::Json<'_>| {
