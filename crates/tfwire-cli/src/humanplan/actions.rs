@@ -11,55 +11,8 @@ use super::{Error, type_from_values};
 use crate::escape::inline;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use tfwire::schema::{Attribute, AttributeType, Block};
+use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
 use tfwire_plan::{ActionInvocation, ActionTiming, ActionTrigger, Json};
-
-/// The configuration block of every action type of a set of provider schemas (their
-/// `action_schemas`, which the value decoders do not need), by provider address and type.
-#[derive(Default)]
-pub(crate) struct ActionSchemas {
-    blocks: HashMap<(String, String), Block>,
-}
-
-impl ActionSchemas {
-    /// From a `providers schema -json` document, or the `provider_schemas` object of a
-    /// redacted plan (an object whose members are the providers).
-    pub(crate) fn from_document(doc: Json<'_>) -> Result<ActionSchemas, Error> {
-        let providers = doc.get("provider_schemas").unwrap_or(doc);
-        let mut out = ActionSchemas::default();
-        for (provider, p) in providers.as_object().into_iter().flatten() {
-            let Some(actions) = p.get("action_schemas").filter(|a| !a.is_null()) else {
-                continue;
-            };
-            let Some(actions) = actions.as_object() else {
-                return Err(format!(
-                    ".provider_schemas[{}].action_schemas: expected an object, found {}",
-                    inline(provider),
-                    actions.kind()
-                ));
-            };
-            for (ty, a) in actions.iter() {
-                let Some(block) = a.get("block").filter(|b| !b.is_null()) else {
-                    continue;
-                };
-                let block = Block::from_json(block.to_string().as_bytes()).map_err(|e| {
-                    format!(
-                        ".provider_schemas[{}].action_schemas[{}].block: {e}",
-                        inline(provider),
-                        inline(ty)
-                    )
-                })?;
-                out.blocks
-                    .insert((provider.to_string(), ty.to_string()), block);
-            }
-        }
-        Ok(out)
-    }
-
-    fn get(&self, provider: &str, ty: &str) -> Option<&Block> {
-        self.blocks.get(&(provider.to_string(), ty.to_string()))
-    }
-}
 
 /// Checks that every invocation says what runs it, and that a lifecycle trigger's event
 /// says whether it runs before or after its resource's change: what Terraform needs to
@@ -125,7 +78,7 @@ pub(super) fn triggered<'p, 'a>(
 /// newline: the configuration drawn whole, without action symbols, eight columns in.
 pub(super) fn render_invocation(
     ai: &ActionInvocation<'_>,
-    schemas: Option<&ActionSchemas>,
+    schemas: Option<&ProviderSchemas>,
     color: bool,
 ) -> String {
     let mut out = format!(
@@ -136,8 +89,11 @@ pub(super) fn render_invocation(
     );
     if ai.config_values.is_some() {
         let owned;
-        let provider = ai.provider_name.unwrap_or("");
-        let block = match schemas.and_then(|s| s.get(provider, ai.type_name)) {
+        let schema = schemas
+            .zip(ai.provider_name)
+            .and_then(|(s, p)| s.provider(p))
+            .and_then(|p| p.actions.get(ai.type_name));
+        let block = match schema.map(|s| &s.block) {
             Some(b) => b,
             None => {
                 owned = block_from_values(ai.config_values);
@@ -176,7 +132,7 @@ pub(super) fn render_invocation(
 /// `None` when there are none.
 pub(super) fn render_invoked(
     all: &[ActionInvocation<'_>],
-    schemas: Option<&ActionSchemas>,
+    schemas: Option<&ProviderSchemas>,
     color: bool,
     c: impl Fn(&str) -> String,
 ) -> Option<String> {

@@ -31,7 +31,6 @@ mod text;
 mod value;
 
 use crate::escape::{DEPTH_MAX, Padded, column_width, inline};
-pub(crate) use actions::ActionSchemas;
 use draw::{Opts, render, symbol_markup};
 pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
@@ -92,7 +91,6 @@ pub(crate) type Error = String;
 struct Renderer<'p, 'a> {
     plan: &'p Plan<'a>,
     schemas: Option<&'p ProviderSchemas>,
-    actions: Option<&'p ActionSchemas>,
     opts: Options,
 }
 
@@ -117,19 +115,17 @@ impl Drawn<'_, '_> {
 
 /// The whole plan as `tofu show -no-color PLANFILE` prints it (with colour markup expanded
 /// when `opts.color`).
-/// `actions`: the configuration blocks of the plan's action types (without them, an
-/// action's configuration is drawn from its values).
+/// An action's configuration is drawn with its type's schema from `schemas` (their
+/// `action_schemas`), or from its values when the schemas lack it.
 pub(crate) fn render_plan(
     plan: &Plan<'_>,
     schemas: Option<&ProviderSchemas>,
-    actions: Option<&ActionSchemas>,
     opts: Options,
 ) -> Result<String, Error> {
     actions::check(plan.action_invocations)?;
     Renderer {
         plan,
         schemas,
-        actions,
         opts,
     }
     .plan()
@@ -143,14 +139,12 @@ pub(crate) fn render_change(
     plan: &Plan<'_>,
     rc: &ResourceChange<'_>,
     schemas: Option<&ProviderSchemas>,
-    actions: Option<&ActionSchemas>,
     opts: Options,
 ) -> Result<Option<String>, Error> {
     actions::check(plan.action_invocations)?;
     let r = Renderer {
         plan,
         schemas,
-        actions,
         opts,
     };
     let owned_schema;
@@ -639,7 +633,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         }
         if let Some(text) = actions::render_invoked(
             self.plan.action_invocations,
-            self.actions,
+            self.schemas,
             self.opts.color,
             |s| self.c(s),
         ) {
@@ -803,7 +797,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 for ai in list {
                     buf.push_str(&actions::render_invocation(
                         ai,
-                        self.actions,
+                        self.schemas,
                         self.opts.color,
                     ));
                 }
@@ -1124,19 +1118,19 @@ mod tests {
         let tape = tfwire_plan::Parser::new().parse(&mut json).unwrap();
         let arena = bumpalo::Bump::new();
         let plan = tape.plan(&arena).unwrap();
-        let inferred = render_plan(plan, None, None, Options::default()).unwrap();
+        let inferred = render_plan(plan, None, Options::default()).unwrap();
         let oracle = std::fs::read_to_string(dir.join("no-changes/plan.txt")).unwrap();
         assert_eq!(inferred, oracle);
         let normal = Options {
             mode: Some(PlanMode::Normal),
             ..Options::default()
         };
-        assert_eq!(render_plan(plan, None, None, normal).unwrap(), oracle);
+        assert_eq!(render_plan(plan, None, normal).unwrap(), oracle);
         let destroy = Options {
             mode: Some(PlanMode::Destroy),
             ..Options::default()
         };
-        let text = render_plan(plan, None, None, destroy).unwrap();
+        let text = render_plan(plan, None, destroy).unwrap();
         assert!(
             text.contains("No changes. No objects need to be destroyed."),
             "{text}"
