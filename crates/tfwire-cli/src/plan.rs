@@ -1034,41 +1034,6 @@ fn embedded_schemas(name: &str, ps: tfwire_plan::Json<'_>) -> Option<ProviderSch
     }
 }
 
-/// The action schemas for a plan that invokes actions (Terraform's `action_invocations`):
-/// the `action_schemas` of the --schemas file, else of the schemas a redacted plan
-/// carries. `None` for a plan without invocations, or without schemas (the configurations
-/// are then drawn from their values).
-fn action_schemas(
-    plan: &tfwire_plan::Plan<'_>,
-    schemas_file: Option<&str>,
-) -> Result<Option<humanplan::ActionSchemas>, Failure> {
-    let invokes = plan
-        .raw
-        .get("action_invocations")
-        .and_then(|a| a.as_array())
-        .is_some_and(|a| !a.is_empty());
-    if !invokes {
-        return Ok(None);
-    }
-    let from = |name: &str, doc: tfwire_plan::Json<'_>| {
-        humanplan::ActionSchemas::from_document(doc)
-            .map(Some)
-            .map_err(|e| Failure::Input(format!("{}: {e}", Inline(name))))
-    };
-    match (schemas_file, plan.provider_schemas) {
-        (Some(path), _) => {
-            let name = input::display_name(path);
-            let mut bytes = input::read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
-            let tape = tfwire_plan::Parser::new()
-                .parse(&mut bytes)
-                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(name))))?;
-            from(name, tape.root())
-        }
-        (None, Some(embedded)) => from("provider_schemas", embedded),
-        (None, None) => Ok(None),
-    }
-}
-
 /// The plan in `doc`, or the error for a document of another kind.
 fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Plan<'a>, Failure> {
     match doc {
@@ -1116,14 +1081,13 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                     _ => None,
                 };
                 let schemas = cache.as_ref().map(|c| c.schemas()).or(embedded.as_ref());
-                let actions = action_schemas(plan, args.schemas.as_deref())?;
                 let Some(address) = args.address.as_deref() else {
                     if args.format == ShowFormat::Json {
                         return Err(Failure::Usage(
                             "--format json shows one change: give its ADDRESS".into(),
                         ));
                     }
-                    let text = humanplan::render_plan(plan, schemas, actions.as_ref(), human)
+                    let text = humanplan::render_plan(plan, schemas, human)
                         .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
                     return output::human(&text, human.color);
                 };
@@ -1182,14 +1146,8 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             text.push('\n');
                         }
                         ShowFormat::Text => {
-                            let section = humanplan::render_change(
-                                plan,
-                                rc,
-                                schemas,
-                                actions.as_ref(),
-                                human,
-                            )
-                            .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
+                            let section = humanplan::render_change(plan, rc, schemas, human)
+                                .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
                             if let Some(section) = section {
                                 if i > 0 {
                                     text.push('\n');

@@ -56,6 +56,20 @@ impl<'a> TriggerEvent<'a> {
         }
     }
 
+    /// Whether the action runs before or after the resource's change; `None` for an event
+    /// Terraform does not write ([`TriggerEvent::Other`]).
+    pub fn timing(&self) -> Option<ActionTiming> {
+        match self {
+            TriggerEvent::BeforeCreate
+            | TriggerEvent::BeforeUpdate
+            | TriggerEvent::BeforeDestroy => Some(ActionTiming::Before),
+            TriggerEvent::AfterCreate | TriggerEvent::AfterUpdate | TriggerEvent::AfterDestroy => {
+                Some(ActionTiming::After)
+            }
+            TriggerEvent::Other(_) => None,
+        }
+    }
+
     /// The event as the configuration spells it (`after_create`, the word an
     /// `action_trigger`'s `events` list takes); an unknown event as written.
     pub fn config_name(&self) -> &'a str {
@@ -69,6 +83,16 @@ impl<'a> TriggerEvent<'a> {
             TriggerEvent::Other(s) => s,
         }
     }
+}
+
+/// When an action a resource's lifecycle event triggers runs, relative to that resource's
+/// change (Terraform draws the two groups under the change, before-actions first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ActionTiming {
+    /// Before the change (`BeforeCreate`, `BeforeUpdate`, `BeforeDestroy`).
+    Before,
+    /// After the change (`AfterCreate`, `AfterUpdate`, `AfterDestroy`).
+    After,
 }
 
 /// `lifecycle_action_trigger`: the action runs because a resource's `action_trigger` block

@@ -391,8 +391,8 @@ pub struct ActionSite<'a> {
 }
 
 /// Calls `f` with the `config_values` of every action invocation of a plan (Terraform ≥
-/// 1.14: `action_invocations`, and `deferred_action_invocations[].action_invocation`), in
-/// document order, read from the plan as written ([`crate::Plan::raw`]). Unknown values are
+/// 1.14: [`crate::Plan::action_invocations`], then the `action_invocation` of each of
+/// [`crate::Plan::deferred_action_invocations`]), in document order. Unknown values are
 /// absent from `config_values` (as from a change's `after`). Invocations without a
 /// `config_values` object, or without a `type`, are skipped.
 ///
@@ -403,38 +403,28 @@ pub fn visit_action_configs<'a, E>(
     plan: &crate::Plan<'a>,
     mut f: impl FnMut(&ActionSite<'a>, Json<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
-    for (section, inner) in [
-        ("action_invocations", None),
-        ("deferred_action_invocations", Some("action_invocation")),
-    ] {
-        let Some(list) = plan.raw.get(section).and_then(|l| l.as_array()) else {
+    let invoked = plan
+        .action_invocations
+        .iter()
+        .enumerate()
+        .map(|(index, ai)| ("action_invocations", index, ai));
+    let deferred = plan
+        .deferred_action_invocations
+        .iter()
+        .enumerate()
+        .map(|(index, d)| ("deferred_action_invocations", index, &d.action_invocation));
+    for (section, index, ai) in invoked.chain(deferred) {
+        let Some(config) = ai.config_values.filter(|_| !ai.type_name.is_empty()) else {
             continue;
         };
-        for (index, item) in list.iter().enumerate() {
-            let Some(ai) = (match inner {
-                Some(k) => item.get(k),
-                None => Some(item),
-            }) else {
-                continue;
-            };
-            let (Some(type_name), Some(config)) = (
-                ai.get("type").and_then(|t| t.as_str()),
-                ai.get("config_values").filter(|c| !c.is_null()),
-            ) else {
-                continue;
-            };
-            let site = ActionSite {
-                address: ai
-                    .get("address")
-                    .and_then(|a| a.as_str())
-                    .unwrap_or(type_name),
-                provider_name: ai.get("provider_name").and_then(|p| p.as_str()),
-                type_name,
-                section,
-                index,
-            };
-            f(&site, config)?;
-        }
+        let site = ActionSite {
+            address: ai.address,
+            provider_name: ai.provider_name,
+            type_name: ai.type_name,
+            section,
+            index,
+        };
+        f(&site, config)?;
     }
     Ok(())
 }

@@ -106,7 +106,8 @@ mod values;
 mod version;
 
 pub use action::{
-    ActionInvocation, ActionTrigger, DeferredActionInvocation, LifecycleTrigger, TriggerEvent,
+    ActionInvocation, ActionTiming, ActionTrigger, DeferredActionInvocation, LifecycleTrigger,
+    TriggerEvent,
 };
 pub use change::module_of;
 pub use change::{

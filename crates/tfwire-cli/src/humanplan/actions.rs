@@ -11,182 +11,63 @@ use super::{Error, type_from_values};
 use crate::escape::inline;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use tfwire::schema::{Attribute, AttributeType, Block};
-use tfwire_plan::Json;
+use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
+use tfwire_plan::{ActionInvocation, ActionTiming, ActionTrigger, Json};
 
-/// The configuration block of every action type of a set of provider schemas (their
-/// `action_schemas`, which the value decoders do not need), by provider address and type.
-#[derive(Default)]
-pub(crate) struct ActionSchemas {
-    blocks: HashMap<(String, String), Block>,
-}
-
-impl ActionSchemas {
-    /// From a `providers schema -json` document, or the `provider_schemas` object of a
-    /// redacted plan (an object whose members are the providers).
-    pub(crate) fn from_document(doc: Json<'_>) -> Result<ActionSchemas, Error> {
-        let providers = doc.get("provider_schemas").unwrap_or(doc);
-        let mut out = ActionSchemas::default();
-        for (provider, p) in providers.as_object().into_iter().flatten() {
-            let Some(actions) = p.get("action_schemas").filter(|a| !a.is_null()) else {
-                continue;
-            };
-            let Some(actions) = actions.as_object() else {
-                return Err(format!(
-                    ".provider_schemas[{}].action_schemas: expected an object, found {}",
-                    inline(provider),
-                    actions.kind()
-                ));
-            };
-            for (ty, a) in actions.iter() {
-                let Some(block) = a.get("block").filter(|b| !b.is_null()) else {
-                    continue;
-                };
-                let block = Block::from_json(block.to_string().as_bytes()).map_err(|e| {
-                    format!(
-                        ".provider_schemas[{}].action_schemas[{}].block: {e}",
-                        inline(provider),
-                        inline(ty)
-                    )
-                })?;
-                out.blocks
-                    .insert((provider.to_string(), ty.to_string()), block);
-            }
-        }
-        Ok(out)
-    }
-
-    fn get(&self, provider: &str, ty: &str) -> Option<&Block> {
-        self.blocks.get(&(provider.to_string(), ty.to_string()))
-    }
-}
-
-/// When a lifecycle-triggered invocation runs, relative to its resource's change.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum When {
-    Before,
-    After,
-}
-
-/// What invokes an action.
-pub(super) enum Trigger<'a> {
-    /// A resource's lifecycle: the resource's address, before or after its change, and
-    /// the `action_trigger` block's and the `actions` list's indexes (the order they run in).
-    Lifecycle {
-        resource: &'a str,
-        when: When,
-        block: u64,
-        position: u64,
-    },
-    /// The command line, for the resource at this address (`calling_resource_address`),
-    /// if any.
-    Invoke(Option<&'a str>),
-}
-
-/// One element of `action_invocations`.
-pub(super) struct Invocation<'a> {
-    address: &'a str,
-    type_name: &'a str,
-    name: &'a str,
-    provider: &'a str,
-    values: Option<Json<'a>>,
-    sensitive: Option<Json<'a>>,
-    unknown: Option<Json<'a>>,
-    pub(super) trigger: Trigger<'a>,
-}
-
-/// The plan's `action_invocations`, in their order (none when it has none).
-pub(super) fn invocations<'a>(raw: Json<'a>) -> Result<Vec<Invocation<'a>>, Error> {
-    let Some(list) = raw.get("action_invocations").filter(|l| !l.is_null()) else {
-        return Ok(Vec::new());
-    };
-    let Some(list) = list.as_array() else {
-        return Err(format!(
-            ".action_invocations: expected an array, found {}",
-            list.kind()
-        ));
-    };
-    let mut out = Vec::new();
-    for (i, ai) in list.iter().enumerate() {
-        let at = |key: &str| format!(".action_invocations[{i}].{key}");
-        let text = |key: &str| -> Result<&'a str, Error> {
-            match ai.get(key) {
-                None => Ok(""),
-                Some(v) => v
-                    .as_str()
-                    .ok_or_else(|| format!("{}: expected a string, found {}", at(key), v.kind())),
-            }
-        };
-        let trigger = if let Some(l) = ai.get("lifecycle_action_trigger").filter(|l| !l.is_null()) {
-            let event = l.get("action_trigger_event").and_then(|e| e.as_str());
-            let when = match event {
-                Some("BeforeCreate" | "BeforeUpdate" | "BeforeDestroy") => When::Before,
-                Some("AfterCreate" | "AfterUpdate" | "AfterDestroy") => When::After,
-                _ => {
+/// Checks that every invocation says what runs it, and that a lifecycle trigger's event
+/// says whether it runs before or after its resource's change: what Terraform needs to
+/// draw it.
+pub(super) fn check(all: &[ActionInvocation<'_>]) -> Result<(), Error> {
+    for (i, ai) in all.iter().enumerate() {
+        match &ai.trigger {
+            Some(ActionTrigger::Lifecycle(t)) => {
+                if t.event.and_then(|e| e.timing()).is_none() {
+                    let at = t.raw.get("action_trigger_event");
                     return Err(format!(
-                        "{}.action_trigger_event: expected one of BeforeCreate, BeforeUpdate, \
-                         BeforeDestroy, AfterCreate, AfterUpdate, AfterDestroy, found {}",
-                        at("lifecycle_action_trigger"),
-                        event.map_or_else(
+                        ".action_invocations[{i}].lifecycle_action_trigger.action_trigger_event: \
+                         expected one of BeforeCreate, BeforeUpdate, BeforeDestroy, AfterCreate, \
+                         AfterUpdate, AfterDestroy, found {}{}",
+                        t.event.map_or_else(
                             || "nothing".to_string(),
-                            |e| format!("\"{}\"", inline(e))
-                        )
+                            |e| format!("\"{}\"", inline(e.name()))
+                        ),
+                        at_byte(at.unwrap_or(t.raw))
                     ));
                 }
-            };
-            let index = |key: &str| l.get(key).and_then(|n| n.as_u64()).unwrap_or(0);
-            Trigger::Lifecycle {
-                resource: l
-                    .get("triggering_resource_address")
-                    .and_then(|a| a.as_str())
-                    .unwrap_or(""),
-                when,
-                block: index("action_trigger_block_index"),
-                position: index("actions_list_index"),
             }
-        } else if let Some(t) = ai.get("invoke_action_trigger").filter(|t| !t.is_null()) {
-            Trigger::Invoke(
-                t.get("calling_resource_address")
-                    .and_then(|a| a.as_str())
-                    .filter(|a| !a.is_empty()),
-            )
-        } else {
-            return Err(format!(
-                ".action_invocations[{i}]: expected a lifecycle_action_trigger or an \
-                 invoke_action_trigger, found neither"
-            ));
-        };
-        out.push(Invocation {
-            address: text("address")?,
-            type_name: text("type")?,
-            name: text("name")?,
-            provider: text("provider_name")?,
-            values: ai.get("config_values"),
-            sensitive: ai.get("config_sensitive"),
-            unknown: ai.get("config_unknown"),
-            trigger,
-        });
+            Some(ActionTrigger::Invoke { .. }) => {}
+            _ => {
+                return Err(format!(
+                    ".action_invocations[{i}]: expected a lifecycle_action_trigger or an \
+                     invoke_action_trigger, found neither{}",
+                    at_byte(ai.raw)
+                ));
+            }
+        }
     }
-    Ok(out)
+    Ok(())
 }
 
-/// The invocations a resource's lifecycle triggers `when` its change at `address` runs, in
-/// the order they run.
+/// ` (at byte N)`: where a value starts in the document, as the plan model's errors say it.
+fn at_byte(v: Json<'_>) -> String {
+    v.offset()
+        .map_or_else(String::new, |n| format!(" (at byte {n})"))
+}
+
+/// The invocations a resource's lifecycle triggers `timing` its change at `address`, in
+/// the order they run (by `action_trigger` block, then by position in its `actions` list).
 pub(super) fn triggered<'p, 'a>(
-    all: &'p [Invocation<'a>],
+    all: &'p [ActionInvocation<'a>],
     address: &str,
-    when: When,
-) -> Vec<&'p Invocation<'a>> {
-    let mut out: Vec<(u64, u64, &Invocation<'a>)> = all
+    timing: ActionTiming,
+) -> Vec<&'p ActionInvocation<'a>> {
+    let mut out: Vec<(u64, u64, &ActionInvocation<'a>)> = all
         .iter()
-        .filter_map(|ai| match ai.trigger {
-            Trigger::Lifecycle {
-                resource,
-                when: w,
-                block,
-                position,
-            } if resource == address && w == when => Some((block, position, ai)),
-            _ => None,
+        .filter_map(|ai| {
+            let t = ai.lifecycle()?;
+            (t.triggering_resource_address == address
+                && t.event.and_then(|e| e.timing()) == Some(timing))
+            .then(|| (t.block_index.unwrap_or(0), t.list_index.unwrap_or(0), ai))
         })
         .collect();
     out.sort_by_key(|&(block, position, _)| (block, position));
@@ -196,8 +77,8 @@ pub(super) fn triggered<'p, 'a>(
 /// `    # ADDRESS` and `    action "TYPE" "NAME" {` ... `    }`, each line ending in a
 /// newline: the configuration drawn whole, without action symbols, eight columns in.
 pub(super) fn render_invocation(
-    ai: &Invocation<'_>,
-    schemas: Option<&ActionSchemas>,
+    ai: &ActionInvocation<'_>,
+    schemas: Option<&ProviderSchemas>,
     color: bool,
 ) -> String {
     let mut out = format!(
@@ -206,19 +87,23 @@ pub(super) fn render_invocation(
         inline(ai.type_name),
         inline(ai.name)
     );
-    if ai.values.is_some() {
+    if ai.config_values.is_some() {
         let owned;
-        let block = match schemas.and_then(|s| s.get(ai.provider, ai.type_name)) {
+        let schema = schemas
+            .zip(ai.provider_name)
+            .and_then(|(s, p)| s.provider(p))
+            .and_then(|p| p.actions.get(ai.type_name));
+        let block = match schema.map(|s| &s.block) {
             Some(b) => b,
             None => {
-                owned = block_from_values(ai.values);
+                owned = block_from_values(ai.config_values);
                 &owned
             }
         };
         let v = Val::unchanged(
-            json(ai.values),
-            json(ai.sensitive),
-            ai.unknown,
+            json(ai.config_values),
+            json(ai.config_sensitive),
+            ai.config_unknown,
             Dialect::Terraform,
         );
         let d = differ::block(&v, block);
@@ -246,27 +131,30 @@ pub(super) fn render_invocation(
 /// The lines `terraform show` prints for the invocations the command line asked for, or
 /// `None` when there are none.
 pub(super) fn render_invoked(
-    all: &[Invocation<'_>],
-    schemas: Option<&ActionSchemas>,
+    all: &[ActionInvocation<'_>],
+    schemas: Option<&ProviderSchemas>,
     color: bool,
     c: impl Fn(&str) -> String,
 ) -> Option<String> {
     let sections: Vec<String> = all
         .iter()
         .filter_map(|ai| match ai.trigger {
-            Trigger::Invoke(calling) => {
+            Some(ActionTrigger::Invoke {
+                calling_resource_address,
+                ..
+            }) => {
                 // The address goes in after the colours, as Terraform formats it.
                 let mut head = c("  [bold]# \u{1}[reset] will be invoked").replacen(
                     '\u{1}',
                     inline(ai.address).as_ref(),
                     1,
                 );
-                if let Some(r) = calling {
+                if let Some(r) = calling_resource_address.filter(|r| !r.is_empty()) {
                     let _ = write!(head, " (called from {})", inline(r));
                 }
                 Some(format!("{head}\n{}", render_invocation(ai, schemas, color)))
             }
-            Trigger::Lifecycle { .. } => None,
+            _ => None,
         })
         .collect();
     (!sections.is_empty()).then(|| sections.join("\n"))

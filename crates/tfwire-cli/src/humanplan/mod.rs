@@ -31,7 +31,6 @@ mod text;
 mod value;
 
 use crate::escape::{DEPTH_MAX, Padded, column_width, inline};
-pub(crate) use actions::ActionSchemas;
 use draw::{Opts, render, symbol_markup};
 pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
@@ -44,7 +43,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
-use tfwire_plan::{Json, JsonKind, Mode, Plan, ResourceChange};
+use tfwire_plan::{ActionTiming, Json, JsonKind, Mode, Plan, ResourceChange};
 
 /// The width OpenTofu wraps to when its output is not a terminal (on a terminal it takes
 /// the terminal's width; tfwire always uses this one). It sets where the fixed sentences
@@ -92,9 +91,6 @@ pub(crate) type Error = String;
 struct Renderer<'p, 'a> {
     plan: &'p Plan<'a>,
     schemas: Option<&'p ProviderSchemas>,
-    actions: Option<&'p ActionSchemas>,
-    /// The plan's `action_invocations`.
-    invocations: Vec<actions::Invocation<'a>>,
     opts: Options,
 }
 
@@ -119,19 +115,17 @@ impl Drawn<'_, '_> {
 
 /// The whole plan as `tofu show -no-color PLANFILE` prints it (with colour markup expanded
 /// when `opts.color`).
-/// `actions`: the configuration blocks of the plan's action types (without them, an
-/// action's configuration is drawn from its values).
+/// An action's configuration is drawn with its type's schema from `schemas` (their
+/// `action_schemas`), or from its values when the schemas lack it.
 pub(crate) fn render_plan(
     plan: &Plan<'_>,
     schemas: Option<&ProviderSchemas>,
-    actions: Option<&ActionSchemas>,
     opts: Options,
 ) -> Result<String, Error> {
+    actions::check(plan.action_invocations)?;
     Renderer {
         plan,
         schemas,
-        actions,
-        invocations: actions::invocations(plan.raw)?,
         opts,
     }
     .plan()
@@ -145,14 +139,12 @@ pub(crate) fn render_change(
     plan: &Plan<'_>,
     rc: &ResourceChange<'_>,
     schemas: Option<&ProviderSchemas>,
-    actions: Option<&ActionSchemas>,
     opts: Options,
 ) -> Result<Option<String>, Error> {
+    actions::check(plan.action_invocations)?;
     let r = Renderer {
         plan,
         schemas,
-        actions,
-        invocations: actions::invocations(plan.raw)?,
         opts,
     };
     let owned_schema;
@@ -477,7 +469,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let outputs_text = self.outputs(&outputs);
 
         // Every invocation counts, those a lifecycle triggers too.
-        let invoking = self.invocations.len();
+        let invoking = self.plan.action_invocations.len();
         let deferred = self.deferred()?;
         if shown.is_empty() && outputs_text.is_empty() && invoking == 0 {
             if errored {
@@ -639,11 +631,12 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 out.push_str(&self.c(&format!("\n[bold]Plan:[reset] {line}\n")));
             }
         }
-        if let Some(text) =
-            actions::render_invoked(&self.invocations, self.actions, self.opts.color, |s| {
-                self.c(s)
-            })
-        {
+        if let Some(text) = actions::render_invoked(
+            self.plan.action_invocations,
+            self.schemas,
+            self.opts.color,
+            |s| self.c(s),
+        ) {
             out.push_str(&self.c("\nTerraform will invoke the following action(s):\n\n"));
             out.push_str(&text);
             out.push('\n');
@@ -704,56 +697,17 @@ impl<'p, 'a> Renderer<'p, 'a> {
     }
 
     /// Terraform's deferred changes (`deferred_changes`: a reason and a resource change
-    /// each): the `Note:` section drawing them, or `None` when the plan has none. Their
-    /// resource changes are read as a plan of their own.
+    /// each): the `Note:` section drawing them, or `None` when the plan has none.
     fn deferred(&self) -> Result<Option<String>, Error> {
-        let Some(list) = self
-            .plan
-            .raw
-            .get("deferred_changes")
-            .filter(|l| !l.is_null())
-        else {
-            return Ok(None);
-        };
-        let Some(list) = list.as_array() else {
-            return Err(format!(
-                ".deferred_changes: expected an array, found {}",
-                list.kind()
-            ));
-        };
-        if list.is_empty() {
+        if self.plan.deferred_changes.is_empty() {
             return Ok(None);
         }
-        let mut reasons = Vec::new();
-        let mut doc = String::from("{\"format_version\":\"1.2\",\"resource_changes\":[");
-        for (i, d) in list.iter().enumerate() {
-            let Some(rc) = d.get("resource_change").filter(|rc| !rc.is_null()) else {
-                return Err(format!(
-                    ".deferred_changes[{i}]: expected a resource_change, found none"
-                ));
-            };
-            reasons.push(deferred_reason(
-                d.get("reason").and_then(|r| r.as_str()).unwrap_or(""),
-            ));
-            if i > 0 {
-                doc.push(',');
-            }
-            let _ = write!(doc, "{rc}");
-        }
-        doc.push_str("]}");
-        let fail = |e: tfwire_plan::Error| {
-            format!(".deferred_changes (their resource changes read as a plan): {e}")
-        };
-        let mut bytes = doc.into_bytes();
-        bytes.reserve(tfwire_plan::INPUT_PADDING);
-        let tape = tfwire_plan::Parser::new().parse(&mut bytes).map_err(fail)?;
-        let arena = bumpalo::Bump::new();
-        let deferred = tape.plan(&arena).map_err(fail)?;
         let mut out = self.c(
             "\n[bold][cyan]Note:[reset][bold] This is a partial plan, parts can only be known in the next plan / apply cycle.\n",
         );
         out.push('\n');
-        for (rc, why) in deferred.resource_changes.iter().zip(reasons) {
+        for dc in self.plan.deferred_changes {
+            let rc = &dc.resource_change;
             let owned;
             let schema = match self.schema(rc) {
                 Some(b) => b,
@@ -770,7 +724,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     schema,
                 ),
             };
-            if let Some(text) = self.change(&d, Cause::Deferred(why)) {
+            if let Some(text) = self.change(&d, Cause::Deferred(deferred_reason(dc.reason))) {
                 out.push('\n');
                 out.push_str(&text);
                 out.push('\n');
@@ -830,10 +784,10 @@ impl<'p, 'a> Renderer<'p, 'a> {
         // Terraform: the actions the change triggers, in the order they run.
         if cause == Cause::Change {
             for (when, title) in [
-                (actions::When::Before, "before"),
-                (actions::When::After, "after"),
+                (ActionTiming::Before, "before"),
+                (ActionTiming::After, "after"),
             ] {
-                let list = actions::triggered(&self.invocations, d.rc.address, when);
+                let list = actions::triggered(self.plan.action_invocations, d.rc.address, when);
                 if list.is_empty() {
                     continue;
                 }
@@ -843,7 +797,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 for ai in list {
                     buf.push_str(&actions::render_invocation(
                         ai,
-                        self.actions,
+                        self.schemas,
                         self.opts.color,
                     ));
                 }
@@ -1164,19 +1118,19 @@ mod tests {
         let tape = tfwire_plan::Parser::new().parse(&mut json).unwrap();
         let arena = bumpalo::Bump::new();
         let plan = tape.plan(&arena).unwrap();
-        let inferred = render_plan(plan, None, None, Options::default()).unwrap();
+        let inferred = render_plan(plan, None, Options::default()).unwrap();
         let oracle = std::fs::read_to_string(dir.join("no-changes/plan.txt")).unwrap();
         assert_eq!(inferred, oracle);
         let normal = Options {
             mode: Some(PlanMode::Normal),
             ..Options::default()
         };
-        assert_eq!(render_plan(plan, None, None, normal).unwrap(), oracle);
+        assert_eq!(render_plan(plan, None, normal).unwrap(), oracle);
         let destroy = Options {
             mode: Some(PlanMode::Destroy),
             ..Options::default()
         };
-        let text = render_plan(plan, None, None, destroy).unwrap();
+        let text = render_plan(plan, None, destroy).unwrap();
         assert!(
             text.contains("No changes. No objects need to be destroyed."),
             "{text}"

@@ -927,15 +927,24 @@ fn plan_show_rejects_bad_action_invocations() {
     let schemas = dir.join("schemas.json").to_string_lossy().into_owned();
     let plan = read_json(&dir.join("plan.json"));
     type Edit = dyn Fn(&mut serde_json::Value);
-    let cases: [(&Edit, &str); 3] = [
+    type Want = dyn Fn(&str) -> String;
+    // Each error ends in the byte offset of the offending value: of the event for a bad
+    // event (computed from the edited text), of the invocation for a missing trigger.
+    let cases: [(&Edit, &Want); 3] = [
         (
             &|p| {
                 p["action_invocations"][0]["lifecycle_action_trigger"]["action_trigger_event"] =
                     "Sideways".into()
             },
-            "error: <stdin>: .action_invocations[0].lifecycle_action_trigger.action_trigger_event: \
-             expected one of BeforeCreate, BeforeUpdate, BeforeDestroy, AfterCreate, AfterUpdate, \
-             AfterDestroy, found \"Sideways\"\n",
+            &|text| {
+                format!(
+                    "error: <stdin>: .action_invocations[0].lifecycle_action_trigger.\
+                     action_trigger_event: expected one of BeforeCreate, BeforeUpdate, \
+                     BeforeDestroy, AfterCreate, AfterUpdate, AfterDestroy, found \"Sideways\" \
+                     (at byte {})\n",
+                    text.find("\"Sideways\"").unwrap()
+                )
+            },
         ),
         (
             &|p| {
@@ -944,23 +953,27 @@ fn plan_show_rejects_bad_action_invocations() {
                     .unwrap()
                     .remove("lifecycle_action_trigger");
             },
-            "error: <stdin>: .action_invocations[1]: expected a lifecycle_action_trigger or an \
-             invoke_action_trigger, found neither\n",
+            &|_| {
+                "error: <stdin>: .action_invocations[1]: expected a lifecycle_action_trigger or an \
+                 invoke_action_trigger, found neither (at byte "
+                    .to_string()
+            },
         ),
-        (
-            &|p| p["action_invocations"] = 7.into(),
-            "error: <stdin>: .action_invocations: expected an array, found the number 7 (at byte ",
-        ),
+        (&|p| p["action_invocations"] = 7.into(), &|_| {
+            "error: <stdin>: .action_invocations: expected an array, found the number 7 (at byte "
+                .to_string()
+        }),
     ];
     for (edit, want) in cases {
         let mut p = plan.clone();
         edit(&mut p);
+        let text = p.to_string();
         let (code, out, err) = run(
             &["plan", "show", "--schemas", &schemas, "-"],
-            p.to_string().as_bytes(),
+            text.as_bytes(),
         );
         assert_eq!((code, out.as_str()), (1, ""), "{err}");
-        assert!(err.starts_with(want), "{err}");
+        assert!(err.starts_with(&want(&text)), "{err}");
     }
 }
 

@@ -322,6 +322,26 @@ fn shape_deferred_action_invocations_and_calling_resources() {
             (t.event, t.block_index, t.list_index),
             (Some(TriggerEvent::AfterUpdate), Some(1), Some(2))
         );
+        assert_eq!(
+            t.event.and_then(|e| e.timing()),
+            Some(tfwire_plan::ActionTiming::After)
+        );
+        // The configurations, of the deferred invocation too (the invoked one has none).
+        let mut sites = Vec::new();
+        tfwire_plan::decode::visit_action_configs(plan, |site, v| {
+            sites.push(format!(
+                "{}[{}] {} {} {v}",
+                site.section, site.index, site.address, site.type_name
+            ));
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        assert_eq!(
+            sites,
+            [
+                r#"deferred_action_invocations[0] action.tfwire_write.later tfwire_write {"path":"p"}"#
+            ]
+        );
         let text = d
             .action_invocation
             .config_view()
@@ -367,6 +387,11 @@ fn shape_unknown_events_spelled_addresses_and_no_trigger() {
         assert_eq!(
             a.lifecycle().unwrap().event,
             Some(TriggerEvent::Other("AfterRefresh"))
+        );
+        assert_eq!(TriggerEvent::Other("AfterRefresh").timing(), None);
+        assert_eq!(
+            TriggerEvent::BeforeDestroy.timing(),
+            Some(tfwire_plan::ActionTiming::Before)
         );
         // Unknown members stay reachable.
         assert_eq!(a.raw.get("unknown_member").unwrap().to_string(), "[1,2]");
