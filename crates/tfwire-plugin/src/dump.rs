@@ -42,10 +42,11 @@
 //! and becomes an error line.
 
 use crate::log::{Outcome, Record};
-use crate::rpc::Direction;
+use crate::rpc::{Direction, Method};
 use crate::{Programs, SchemaRef};
 use std::collections::HashMap;
 use tfwire::json::tape::{INPUT_PADDING, TapeParser};
+use tfwire::schema::Protocol;
 use tfwire::{Config, Decoder, DynamicValue};
 
 /// The names of the index files, in the order they are looked for.
@@ -178,44 +179,6 @@ impl Index {
     }
 }
 
-/// What types the values of an RPC: the schema kind of its fields.
-fn kind_of(rpc: &str, field: &str) -> Option<fn(&str) -> SchemaRef<'_>> {
-    if field.contains("identity") {
-        return Some(|t| SchemaRef::Identity(t));
-    }
-    if field == "provider_meta" {
-        return Some(|_| SchemaRef::ProviderMeta);
-    }
-    Some(match rpc {
-        "ValidateResourceConfig"
-        | "ValidateResourceTypeConfig"
-        | "UpgradeResourceState"
-        | "ReadResource"
-        | "PlanResourceChange"
-        | "ApplyResourceChange"
-        | "ImportResourceState"
-        | "MoveResourceState"
-        | "GenerateResourceConfig" => |t| SchemaRef::Resource(t),
-        "ValidateDataResourceConfig" | "ValidateDataSourceConfig" | "ReadDataSource" => {
-            |t| SchemaRef::DataSource(t)
-        }
-        "ValidateProviderConfig" | "PrepareProviderConfig" | "ConfigureProvider" | "Configure" => {
-            |_| SchemaRef::Provider
-        }
-        "ValidateEphemeralResourceConfig" | "OpenEphemeralResource" => {
-            |t| SchemaRef::EphemeralResource(t)
-        }
-        "ListResource" if field == "resource_object" => |t| SchemaRef::Resource(t),
-        "ListResource" => |t| SchemaRef::ListResource(t),
-        "ValidateListResourceConfig" if field == "include_resource_object" => |_| SchemaRef::Bool,
-        "ValidateListResourceConfig" if field == "limit" => |_| SchemaRef::Number,
-        "ValidateListResourceConfig" => |t| SchemaRef::ListResource(t),
-        "ValidateActionConfig" | "PlanAction" | "InvokeAction" => |t| SchemaRef::Action(t),
-        "ValidateStateStoreConfig" | "ConfigureStateStore" => |t| SchemaRef::StateStore(t),
-        _ => return None,
-    })
-}
-
 /// `PriorState` → `prior_state`.
 fn snake(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 4);
@@ -237,9 +200,27 @@ struct Name<'a> {
     time: &'a str,
     rpc: &'a str,
     direction: Direction,
+    /// The field as the tap names it ([`crate::Field::name`]): `config`,
+    /// `imported_resources.identity`, `arguments`.
     field: String,
+    /// The element of a repeated field the name gives (`Arguments_2`).
+    index: Option<usize>,
     json: bool,
 }
+
+/// The messages a file name may give, the way their values travel, and the prefix of their
+/// fields' names in [`crate::Field::name`]. `Response_ImportedResource` holds one of
+/// `ImportResourceState`'s imported resources; `Event` is a streamed response.
+const MESSAGES: [(&str, Direction, &str); 4] = [
+    ("Request_", Direction::Request, ""),
+    (
+        "Response_ImportedResource_",
+        Direction::Response,
+        "imported_resources.",
+    ),
+    ("Response_", Direction::Response, ""),
+    ("Event_", Direction::Response, ""),
+];
 
 fn parse_name(name: &str) -> Option<Name<'_>> {
     let (stem, ext) = name.rsplit_once('.')?;
@@ -248,46 +229,98 @@ fn parse_name(name: &str) -> Option<Name<'_>> {
         "json" => true,
         _ => return None,
     };
-    let mut parts = stem.splitn(4, '_');
-    let (time, rpc, message, field) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-    let direction = match message {
-        "Request" => Direction::Request,
-        "Response" => Direction::Response,
-        _ => return None,
+    let (time, rest) = stem.split_once('_')?;
+    let (rpc, rest) = rest.split_once('_')?;
+    let (direction, nested, field) = MESSAGES
+        .iter()
+        .find_map(|(m, d, nested)| Some((*d, *nested, rest.strip_prefix(m)?)))?;
+    if field.is_empty() {
+        return None;
+    }
+    // `Arguments_2`: element 2 of the repeated field `arguments`.
+    let (field, index) = match field.rsplit_once('_') {
+        Some((f, i)) if !f.is_empty() && i.bytes().all(|b| b.is_ascii_digit()) => match i.parse() {
+            Ok(i) => (f, Some(i)),
+            Err(_) => (field, None),
+        },
+        _ => (field, None),
     };
     Some(Name {
         time,
         rpc,
         direction,
-        field: snake(field),
+        field: format!("{nested}{}", snake(field)),
+        index,
         json,
     })
 }
 
 /// Whether `name` is the name of a value file (`{TIME}_{RPC}_{MESSAGE}_{FIELD}.msgpack` or
-/// `.json`, not private state): the files [`Dump::entry`] makes a line of. A caller reads
-/// only those.
+/// `.json`, `MESSAGE` one of `Request`, `Response`, `Response_ImportedResource` and `Event`;
+/// not private state): the files [`Dump::entry`] makes a line of. A caller reads only those.
 pub fn is_value_file(name: &str) -> bool {
     parse_name(name).is_some_and(|n| !n.field.ends_with("private"))
 }
 
-/// The schema kind an `index.json` entry names.
-fn kind_named(kind: &str) -> Option<fn(&str) -> SchemaRef<'_>> {
-    Some(match kind {
-        "resource" => |t| SchemaRef::Resource(t),
-        "data_source" => |t| SchemaRef::DataSource(t),
-        "ephemeral_resource" => |t| SchemaRef::EphemeralResource(t),
-        "list_resource" => |t| SchemaRef::ListResource(t),
-        "identity" => |t| SchemaRef::Identity(t),
-        "action" => |t| SchemaRef::Action(t),
-        "state_store" => |t| SchemaRef::StateStore(t),
-        "provider" => |_| SchemaRef::Provider,
-        "provider_meta" => |_| SchemaRef::ProviderMeta,
-        _ => return None,
-    })
+/// Where a file's value sits: a field of a method's request or response, which the tap's
+/// table ([`Method::field_schema`]) types.
+#[derive(Clone, Copy)]
+struct Slot<'n> {
+    method: Method,
+    direction: Direction,
+    field: &'n str,
+    index: Option<usize>,
 }
 
-/// The type names of the schemas of `kind` (for inferring a file's type).
+impl Slot<'_> {
+    /// The slot of a file, when its RPC is one of the plugin protocol's (protocol 6 first:
+    /// the methods both protocols share type their fields alike).
+    fn of<'n>(n: &'n Name<'_>) -> Option<Slot<'n>> {
+        let method = Method::from_name(Protocol::V6, n.rpc)
+            .or_else(|| Method::from_name(Protocol::V5, n.rpc))?;
+        let slot = Slot {
+            method,
+            direction: n.direction,
+            field: &n.field,
+            index: n.index,
+        };
+        slot.schema("").is_some().then_some(slot)
+    }
+
+    /// What the value is decoded with in a call of `call`.
+    fn schema<'c>(&self, call: &'c str) -> Option<SchemaRef<'c>> {
+        self.method
+            .field_schema(self.direction, self.field, self.index, call)
+    }
+
+    /// Whether the schema depends on a type name (a resource type, a function, ...).
+    fn named(&self) -> bool {
+        self.schema("x").is_some_and(|r| !r.type_name().is_empty())
+    }
+}
+
+/// The name an `index.json` entry gives the kind of schema `r` (its `schema`; see the
+/// real-client corpus's README).
+fn index_kind(r: SchemaRef<'_>) -> &'static str {
+    match r {
+        SchemaRef::Provider => "provider",
+        SchemaRef::ProviderMeta => "provider_meta",
+        SchemaRef::Resource(_) => "resource",
+        SchemaRef::DataSource(_) => "data_source",
+        SchemaRef::EphemeralResource(_) => "ephemeral_resource",
+        SchemaRef::ListResource(_) => "list_resource",
+        SchemaRef::Identity(_) => "resource_identity",
+        SchemaRef::Action(_) => "action",
+        SchemaRef::StateStore(_) => "state_store",
+        SchemaRef::FunctionArgument(..) | SchemaRef::FunctionResult(_) => "function",
+        SchemaRef::Bool => "bool",
+        SchemaRef::Number => "number",
+        SchemaRef::Provisioner => "provisioner",
+        SchemaRef::ProvisionerConnection => "provisioner_connection",
+    }
+}
+
+/// The type names of the schemas of `sample`'s kind (for inferring a file's type).
 fn candidates<'p>(programs: &'p Programs, sample: SchemaRef<'_>) -> Vec<&'p str> {
     let p = programs.schemas();
     let keys = match sample {
@@ -298,6 +331,9 @@ fn candidates<'p>(programs: &'p Programs, sample: SchemaRef<'_>) -> Vec<&'p str>
         SchemaRef::Action(_) => p.actions.keys(),
         SchemaRef::StateStore(_) => p.state_stores.keys(),
         SchemaRef::Identity(_) => return p.identities.keys().map(String::as_str).collect(),
+        SchemaRef::FunctionArgument(..) | SchemaRef::FunctionResult(_) => {
+            return p.functions.keys().map(String::as_str).collect();
+        }
         _ => return Vec::new(),
     };
     keys.map(String::as_str).collect()
@@ -364,7 +400,7 @@ impl<'p> Dump<'p> {
             direction: n.direction,
             type_name: type_name.as_deref(),
             field: &n.field,
-            index: None,
+            index: n.index,
             file: Some(name),
             bytes: bytes.len(),
             decode_us: None,
@@ -396,32 +432,47 @@ impl<'p> Dump<'p> {
         };
         let listed = self.index.as_ref().and_then(|i| i.files.get(name));
         let type_name = listed.and_then(|(t, _)| t.clone());
-        let kind = match listed.and_then(|(_, k)| k.as_deref()) {
-            Some(k) => kind_named(k),
-            None => kind_of(n.rpc, &n.field),
+        let no_schema = |t| {
+            let what = format!(
+                "no schema types the field {}{} of {} {}",
+                n.field,
+                n.index.map(|i| format!("[{i}]")).unwrap_or_default(),
+                n.rpc,
+                n.direction.name()
+            );
+            (t, Outcome::Error(what), false)
         };
-        let programs = self.programs;
-        match (kind, type_name) {
-            (None, t) => (
-                t,
-                Outcome::Error(format!(
-                    "no schema types the field {} of {} {}",
-                    n.field,
-                    n.rpc,
-                    n.direction.name()
-                )),
-                false,
-            ),
-            (Some(k), Some(t)) => {
-                let o = programs.redacted_json(&mut self.decoder, &self.arena, k(&t), value);
-                (Some(t), o, false)
+        let Some(slot) = Slot::of(n) else {
+            return no_schema(type_name);
+        };
+        // An index that names the kind of schema must name the field's.
+        if let Some(said) = listed.and_then(|(_, k)| k.as_deref()) {
+            let kind = slot.schema("").map_or("", index_kind);
+            if said != kind {
+                return (
+                    type_name,
+                    Outcome::Error(format!(
+                        "the index types this value with a {said} schema, but the field {} of \
+                         {} {} holds a {kind} value",
+                        n.field,
+                        n.rpc,
+                        n.direction.name()
+                    )),
+                    false,
+                );
             }
-            (Some(k), None) if k("").type_name().is_empty() && k("x").type_name().is_empty() => (
-                None,
-                programs.redacted_json(&mut self.decoder, &self.arena, k(""), value),
-                false,
-            ),
-            (Some(k), None) => self.infer(k, value),
+        }
+        let programs = self.programs;
+        let named = type_name.as_deref().or((!slot.named()).then_some(""));
+        let Some(call) = named else {
+            return self.infer(slot, value);
+        };
+        match slot.schema(call) {
+            Some(r) => {
+                let o = programs.redacted_json(&mut self.decoder, &self.arena, r, value);
+                (type_name, o, false)
+            }
+            None => no_schema(type_name),
         }
     }
 
@@ -429,10 +480,13 @@ impl<'p> Dump<'p> {
     /// that does, and when the bytes decoded would pass the inference limit.
     fn infer(
         &mut self,
-        k: fn(&str) -> SchemaRef<'_>,
+        slot: Slot<'_>,
         value: DynamicValue<'_>,
     ) -> (Option<String>, Outcome, bool) {
-        let all = candidates(self.programs, k(""));
+        let all = slot
+            .schema("")
+            .map(|r| candidates(self.programs, r))
+            .unwrap_or_default();
         let size = (value.msgpack.len() + value.json.len()).max(1) as u64;
         let mut found: Option<(&str, Outcome)> = None;
         let mut spent = 0u64;
@@ -452,9 +506,10 @@ impl<'p> Dump<'p> {
                     false,
                 );
             }
+            let Some(r) = slot.schema(t) else { continue };
             let o = self
                 .programs
-                .redacted_json(&mut self.decoder, &self.arena, k(t), value);
+                .redacted_json(&mut self.decoder, &self.arena, r, value);
             self.arena.reset();
             if matches!(o, Outcome::Value(_)) {
                 if found.is_some() {
