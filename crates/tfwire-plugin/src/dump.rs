@@ -4,10 +4,16 @@
 //!
 //! terraform-plugin-go writes each `DynamicValue` it receives or sends to a file named
 //! `{TIME}_{RPC}_{MESSAGE}_{FIELD}.{msgpack|json}`; [`Dump::entry`] turns one such file into
-//! one JSON line ([`Record`]). The files do not name the resource type: it is read from an
-//! index ([`Index`]: `index.json` of the project's real-client corpus, or the `index.jsonl`
-//! its test provider writes) or inferred by decoding the value with every schema of its
-//! kind.
+//! one JSON line ([`Record`]). The RPC, message and field say what kind of schema types the
+//! value, from the table the tap decodes messages with ([`Method::field_schema`]): a
+//! resource's state, an identity, a list resource's or action's configuration, a function's
+//! argument N (`Arguments_N`, the line's `index`) or result. The line names the field as the
+//! tap's log does (`planned_state`, `imported_resources.identity` for a file of the message
+//! `Response_ImportedResource`; a streamed `Event` is a response). The files do not name the
+//! resource type or function: it is read from an index ([`Index`]: `index.json` of the
+//! project's real-client corpus, or the `index.jsonl` its test provider writes) or inferred
+//! by decoding the value with every schema of its kind. An index entry that names a schema
+//! kind (`resource_identity`, `function`, ...) other than the field's makes an error line.
 //!
 //! ```
 //! use tfwire_plugin::dump::{Dump, DumpConfig};
@@ -567,4 +573,200 @@ pub fn dump_entries(
         .filter_map(|(name, bytes)| dump.entry(name, Ok(bytes)))
         .collect();
     Ok((lines, dump.errors()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The synthetic schemas of every kind (functions, identities, list resources, actions).
+    fn programs() -> Programs {
+        let doc = tfwire::schema::ProviderSchemas::from_json(include_bytes!(
+            "../../../corpus/schemas-synthetic/kinds.json"
+        ))
+        .unwrap();
+        Programs::new(doc.providers["registry.terraform.io/example/kinds"].clone())
+    }
+
+    fn s(v: &str) -> Vec<u8> {
+        [&[0xa0 | v.len() as u8][..], v.as_bytes()].concat()
+    }
+
+    /// The `value` or `error` of each line, by file.
+    fn dump(files: &[(&str, Vec<u8>)]) -> Vec<(String, String)> {
+        let programs = programs();
+        let entries: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, &b[..])).collect();
+        let (lines, _) = dump_entries(&programs, &entries, DumpConfig::default()).unwrap();
+        lines
+            .iter()
+            .map(|l| {
+                let file = l
+                    .split("\"file\":\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                let at = l
+                    .find(",\"value\":")
+                    .or_else(|| l.find(",\"error\":"))
+                    .unwrap();
+                (file.to_owned(), l[at + 1..l.len() - 1].to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn file_names_give_the_tap_s_field_names() {
+        let n = parse_name("1_CallFunction_Request_Arguments_12.msgpack").unwrap();
+        assert_eq!(
+            (n.rpc, n.field.as_str(), n.index),
+            ("CallFunction", "arguments", Some(12))
+        );
+        let n =
+            parse_name("1_ImportResourceState_Response_ImportedResource_Identity.json").unwrap();
+        assert_eq!(
+            (n.direction, n.field.as_str(), n.json),
+            (Direction::Response, "imported_resources.identity", true)
+        );
+        let n = parse_name("1_ListResource_Event_ResourceObject.msgpack").unwrap();
+        assert_eq!(
+            (n.direction, n.field.as_str()),
+            (Direction::Response, "resource_object")
+        );
+        assert!(parse_name("1_ListResource_Reply_ResourceObject.msgpack").is_none());
+        assert!(parse_name("1_ListResource_Event_.msgpack").is_none());
+        assert!(!is_value_file(
+            "1_PlanResourceChange_Response_PlannedPrivate.msgpack"
+        ));
+        // Digits past usize are part of the name, which no table knows.
+        let n = parse_name("1_CallFunction_Request_Arguments_99999999999999999999999.msgpack");
+        assert_eq!(n.unwrap().index, None);
+    }
+
+    #[test]
+    fn every_kind_decodes_with_its_schema() {
+        let index = br#"{"provider":"p","files":[
+            {"file":"1_CallFunction_Request_Arguments_0.msgpack","type_name":"join_path","schema":"function"},
+            {"file":"1_CallFunction_Request_Arguments_3.msgpack","type_name":"join_path","schema":"function"},
+            {"file":"1_CallFunction_Response_Result.msgpack","type_name":"join_path","schema":"function"},
+            {"file":"2_ListResource_Request_Config.msgpack","type_name":"kinds_thing","schema":"list_resource"},
+            {"file":"2_ListResource_Event_Identity.msgpack","type_name":"kinds_thing","schema":"resource_identity"},
+            {"file":"3_ImportResourceState_Response_ImportedResource_Identity.msgpack","type_name":"kinds_thing"},
+            {"file":"4_InvokeAction_Request_Config.msgpack","type_name":"kinds_restart","schema":"action"},
+            {"file":"5_ReadResource_Response_NewIdentity.msgpack","type_name":"kinds_thing","schema":"resource"}
+        ]}"#;
+        let identity = [
+            &[0x83][..],
+            &s("id"),
+            &s("i-1"),
+            &s("region"),
+            &[0xc0],
+            &s("tags"),
+            &[0xc0],
+        ]
+        .concat();
+        let lines = dump(&[
+            ("index.json", index.to_vec()),
+            ("1_CallFunction_Request_Arguments_0.msgpack", s("/")),
+            // Past the two fixed parameters: the variadic one.
+            ("1_CallFunction_Request_Arguments_3.msgpack", s("c")),
+            ("1_CallFunction_Response_Result.msgpack", s("a/c")),
+            (
+                "2_ListResource_Request_Config.msgpack",
+                [&[0x82][..], &s("filter"), &[0x90], &s("region"), &s("r")].concat(),
+            ),
+            ("2_ListResource_Event_Identity.msgpack", identity.clone()),
+            (
+                "3_ImportResourceState_Response_ImportedResource_Identity.msgpack",
+                identity.clone(),
+            ),
+            (
+                "4_InvokeAction_Request_Config.msgpack",
+                [
+                    &[0x82][..],
+                    &s("force"),
+                    &[0xc3],
+                    &s("target"),
+                    &[0x91, 0x81],
+                    &s("id"),
+                    &s("x"),
+                ]
+                .concat(),
+            ),
+            // The index's kind must be the field's.
+            (
+                "5_ReadResource_Response_NewIdentity.msgpack",
+                identity.clone(),
+            ),
+            // A fixed type, whatever the type name.
+            (
+                "6_ValidateListResourceConfig_Request_Limit.msgpack",
+                vec![0x05],
+            ),
+            ("7_GetFunctions_Response_Functions.msgpack", vec![0x80]),
+        ]);
+        let id = r#""value":{"id":"i-1","region":null,"tags":null}"#;
+        let want = [
+            (
+                "1_CallFunction_Request_Arguments_0.msgpack",
+                r#""value":"/""#,
+            ),
+            (
+                "1_CallFunction_Request_Arguments_3.msgpack",
+                r#""value":"c""#,
+            ),
+            ("1_CallFunction_Response_Result.msgpack", r#""value":"a/c""#),
+            (
+                "2_ListResource_Request_Config.msgpack",
+                r#""value":{"filter":[],"region":"r"}"#,
+            ),
+            ("2_ListResource_Event_Identity.msgpack", id),
+            (
+                "3_ImportResourceState_Response_ImportedResource_Identity.msgpack",
+                id,
+            ),
+            (
+                "4_InvokeAction_Request_Config.msgpack",
+                r#""value":{"force":true,"target":[{"id":"x"}]}"#,
+            ),
+            (
+                "5_ReadResource_Response_NewIdentity.msgpack",
+                r#""error":"the index types this value with a resource schema, but the field new_identity of ReadResource response holds a resource_identity value""#,
+            ),
+            (
+                "6_ValidateListResourceConfig_Request_Limit.msgpack",
+                r#""value":5"#,
+            ),
+            (
+                "7_GetFunctions_Response_Functions.msgpack",
+                r#""error":"no schema types the field functions of GetFunctions response""#,
+            ),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(f, v)| (f.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(lines, want);
+    }
+
+    /// Without an index a function's values are typed by the one function whose type
+    /// accepts them.
+    #[test]
+    fn a_function_is_inferred_like_a_resource_type() {
+        let lines = dump(&[
+            // `parse` takes a string too: two functions accept it.
+            ("1_CallFunction_Request_Arguments_0.msgpack", s("/")),
+            // Only `join_path` takes a list second.
+            (
+                "1_CallFunction_Request_Arguments_1.msgpack",
+                vec![0x91, 0xa1, b'a'],
+            ),
+        ]);
+        assert_eq!(
+            lines[0].1,
+            r#""error":"the type is not named by an index and more than one of the 3 schemas of its kind decode it""#
+        );
+        assert_eq!(lines[1].1, r#""value":["a"],"type_inferred":true"#);
+    }
 }
