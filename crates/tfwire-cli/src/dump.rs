@@ -15,13 +15,18 @@ use tfwire_plugin::dump::{Dump, DumpConfig, INDEX_NAMES, Index, is_value_file};
 ///
 /// terraform-plugin-go writes each `DynamicValue` it receives or sends to a file named
 /// `{TIME}_{RPC}_{MESSAGE}_{FIELD}.{msgpack|json}`. `dump` prints one JSON line per file, in
-/// file name order: `time`, `rpc`, `direction`, `type_name` (when known), `field`, `file`,
-/// `bytes`, and `value` (plain JSON; every attribute the schema marks sensitive or write-only
+/// file name order: `time`, `rpc`, `direction` (a streamed `Event` is a response),
+/// `type_name` (when known: the resource, list resource or action type, or the function),
+/// `field` (the protocol's name: `planned_state`, `imported_resources.identity`; a
+/// function's argument N is `arguments` with `index` N), `file`, `bytes`, and `value` (plain JSON; every attribute the schema marks sensitive or write-only
 /// is "(sensitive)", unknown values are "(known after apply)") or `error` (the path inside
 /// the value, the message and the byte offset). Values the masks match (see the Masks
 /// options) are "(sensitive)" too.
 ///
-/// The files do not name the resource type. It is read from an index beside them when there
+/// Each value is decoded with the schema its field holds: a resource's, data source's,
+/// ephemeral or list resource's, action's or the provider's block, the resource type's
+/// identity schema, a function parameter's type (the variadic one past the last) or its
+/// return type. The files do not name the type. It is read from an index beside them when there
 /// is one (`index.json` of the project's real-client corpus, or the `index.jsonl` its test
 /// provider writes); otherwise the value is decoded with every schema of its kind, and the
 /// type is the one schema that accepts it (`"type_inferred":true`), or an error line says how

@@ -4,10 +4,16 @@
 //!
 //! terraform-plugin-go writes each `DynamicValue` it receives or sends to a file named
 //! `{TIME}_{RPC}_{MESSAGE}_{FIELD}.{msgpack|json}`; [`Dump::entry`] turns one such file into
-//! one JSON line ([`Record`]). The files do not name the resource type: it is read from an
-//! index ([`Index`]: `index.json` of the project's real-client corpus, or the `index.jsonl`
-//! its test provider writes) or inferred by decoding the value with every schema of its
-//! kind.
+//! one JSON line ([`Record`]). The RPC, message and field say what kind of schema types the
+//! value, from the table the tap decodes messages with ([`Method::field_schema`]): a
+//! resource's state, an identity, a list resource's or action's configuration, a function's
+//! argument N (`Arguments_N`, the line's `index`) or result. The line names the field as the
+//! tap's log does (`planned_state`, `imported_resources.identity` for a file of the message
+//! `Response_ImportedResource`; a streamed `Event` is a response). The files do not name the
+//! resource type or function: it is read from an index ([`Index`]: `index.json` of the
+//! project's real-client corpus, or the `index.jsonl` its test provider writes) or inferred
+//! by decoding the value with every schema of its kind. An index entry that names a schema
+//! kind (`resource_identity`, `function`, ...) other than the field's makes an error line.
 //!
 //! ```
 //! use tfwire_plugin::dump::{Dump, DumpConfig};
@@ -42,10 +48,11 @@
 //! and becomes an error line.
 
 use crate::log::{Outcome, Record};
-use crate::rpc::Direction;
+use crate::rpc::{Direction, Method};
 use crate::{Programs, SchemaRef};
 use std::collections::HashMap;
 use tfwire::json::tape::{INPUT_PADDING, TapeParser};
+use tfwire::schema::Protocol;
 use tfwire::{Config, Decoder, DynamicValue};
 
 /// The names of the index files, in the order they are looked for.
@@ -178,44 +185,6 @@ impl Index {
     }
 }
 
-/// What types the values of an RPC: the schema kind of its fields.
-fn kind_of(rpc: &str, field: &str) -> Option<fn(&str) -> SchemaRef<'_>> {
-    if field.contains("identity") {
-        return Some(|t| SchemaRef::Identity(t));
-    }
-    if field == "provider_meta" {
-        return Some(|_| SchemaRef::ProviderMeta);
-    }
-    Some(match rpc {
-        "ValidateResourceConfig"
-        | "ValidateResourceTypeConfig"
-        | "UpgradeResourceState"
-        | "ReadResource"
-        | "PlanResourceChange"
-        | "ApplyResourceChange"
-        | "ImportResourceState"
-        | "MoveResourceState"
-        | "GenerateResourceConfig" => |t| SchemaRef::Resource(t),
-        "ValidateDataResourceConfig" | "ValidateDataSourceConfig" | "ReadDataSource" => {
-            |t| SchemaRef::DataSource(t)
-        }
-        "ValidateProviderConfig" | "PrepareProviderConfig" | "ConfigureProvider" | "Configure" => {
-            |_| SchemaRef::Provider
-        }
-        "ValidateEphemeralResourceConfig" | "OpenEphemeralResource" => {
-            |t| SchemaRef::EphemeralResource(t)
-        }
-        "ListResource" if field == "resource_object" => |t| SchemaRef::Resource(t),
-        "ListResource" => |t| SchemaRef::ListResource(t),
-        "ValidateListResourceConfig" if field == "include_resource_object" => |_| SchemaRef::Bool,
-        "ValidateListResourceConfig" if field == "limit" => |_| SchemaRef::Number,
-        "ValidateListResourceConfig" => |t| SchemaRef::ListResource(t),
-        "ValidateActionConfig" | "PlanAction" | "InvokeAction" => |t| SchemaRef::Action(t),
-        "ValidateStateStoreConfig" | "ConfigureStateStore" => |t| SchemaRef::StateStore(t),
-        _ => return None,
-    })
-}
-
 /// `PriorState` → `prior_state`.
 fn snake(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 4);
@@ -237,9 +206,27 @@ struct Name<'a> {
     time: &'a str,
     rpc: &'a str,
     direction: Direction,
+    /// The field as the tap names it ([`crate::Field::name`]): `config`,
+    /// `imported_resources.identity`, `arguments`.
     field: String,
+    /// The element of a repeated field the name gives (`Arguments_2`).
+    index: Option<usize>,
     json: bool,
 }
+
+/// The messages a file name may give, the way their values travel, and the prefix of their
+/// fields' names in [`crate::Field::name`]. `Response_ImportedResource` holds one of
+/// `ImportResourceState`'s imported resources; `Event` is a streamed response.
+const MESSAGES: [(&str, Direction, &str); 4] = [
+    ("Request_", Direction::Request, ""),
+    (
+        "Response_ImportedResource_",
+        Direction::Response,
+        "imported_resources.",
+    ),
+    ("Response_", Direction::Response, ""),
+    ("Event_", Direction::Response, ""),
+];
 
 fn parse_name(name: &str) -> Option<Name<'_>> {
     let (stem, ext) = name.rsplit_once('.')?;
@@ -248,46 +235,98 @@ fn parse_name(name: &str) -> Option<Name<'_>> {
         "json" => true,
         _ => return None,
     };
-    let mut parts = stem.splitn(4, '_');
-    let (time, rpc, message, field) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
-    let direction = match message {
-        "Request" => Direction::Request,
-        "Response" => Direction::Response,
-        _ => return None,
+    let (time, rest) = stem.split_once('_')?;
+    let (rpc, rest) = rest.split_once('_')?;
+    let (direction, nested, field) = MESSAGES
+        .iter()
+        .find_map(|(m, d, nested)| Some((*d, *nested, rest.strip_prefix(m)?)))?;
+    if field.is_empty() {
+        return None;
+    }
+    // `Arguments_2`: element 2 of the repeated field `arguments`.
+    let (field, index) = match field.rsplit_once('_') {
+        Some((f, i)) if !f.is_empty() && i.bytes().all(|b| b.is_ascii_digit()) => match i.parse() {
+            Ok(i) => (f, Some(i)),
+            Err(_) => (field, None),
+        },
+        _ => (field, None),
     };
     Some(Name {
         time,
         rpc,
         direction,
-        field: snake(field),
+        field: format!("{nested}{}", snake(field)),
+        index,
         json,
     })
 }
 
 /// Whether `name` is the name of a value file (`{TIME}_{RPC}_{MESSAGE}_{FIELD}.msgpack` or
-/// `.json`, not private state): the files [`Dump::entry`] makes a line of. A caller reads
-/// only those.
+/// `.json`, `MESSAGE` one of `Request`, `Response`, `Response_ImportedResource` and `Event`;
+/// not private state): the files [`Dump::entry`] makes a line of. A caller reads only those.
 pub fn is_value_file(name: &str) -> bool {
     parse_name(name).is_some_and(|n| !n.field.ends_with("private"))
 }
 
-/// The schema kind an `index.json` entry names.
-fn kind_named(kind: &str) -> Option<fn(&str) -> SchemaRef<'_>> {
-    Some(match kind {
-        "resource" => |t| SchemaRef::Resource(t),
-        "data_source" => |t| SchemaRef::DataSource(t),
-        "ephemeral_resource" => |t| SchemaRef::EphemeralResource(t),
-        "list_resource" => |t| SchemaRef::ListResource(t),
-        "identity" => |t| SchemaRef::Identity(t),
-        "action" => |t| SchemaRef::Action(t),
-        "state_store" => |t| SchemaRef::StateStore(t),
-        "provider" => |_| SchemaRef::Provider,
-        "provider_meta" => |_| SchemaRef::ProviderMeta,
-        _ => return None,
-    })
+/// Where a file's value sits: a field of a method's request or response, which the tap's
+/// table ([`Method::field_schema`]) types.
+#[derive(Clone, Copy)]
+struct Slot<'n> {
+    method: Method,
+    direction: Direction,
+    field: &'n str,
+    index: Option<usize>,
 }
 
-/// The type names of the schemas of `kind` (for inferring a file's type).
+impl Slot<'_> {
+    /// The slot of a file, when its RPC is one of the plugin protocol's (protocol 6 first:
+    /// the methods both protocols share type their fields alike).
+    fn of<'n>(n: &'n Name<'_>) -> Option<Slot<'n>> {
+        let method = Method::from_name(Protocol::V6, n.rpc)
+            .or_else(|| Method::from_name(Protocol::V5, n.rpc))?;
+        let slot = Slot {
+            method,
+            direction: n.direction,
+            field: &n.field,
+            index: n.index,
+        };
+        slot.schema("").is_some().then_some(slot)
+    }
+
+    /// What the value is decoded with in a call of `call`.
+    fn schema<'c>(&self, call: &'c str) -> Option<SchemaRef<'c>> {
+        self.method
+            .field_schema(self.direction, self.field, self.index, call)
+    }
+
+    /// Whether the schema depends on a type name (a resource type, a function, ...).
+    fn named(&self) -> bool {
+        self.schema("x").is_some_and(|r| !r.type_name().is_empty())
+    }
+}
+
+/// The name an `index.json` entry gives the kind of schema `r` (its `schema`; see the
+/// real-client corpus's README).
+fn index_kind(r: SchemaRef<'_>) -> &'static str {
+    match r {
+        SchemaRef::Provider => "provider",
+        SchemaRef::ProviderMeta => "provider_meta",
+        SchemaRef::Resource(_) => "resource",
+        SchemaRef::DataSource(_) => "data_source",
+        SchemaRef::EphemeralResource(_) => "ephemeral_resource",
+        SchemaRef::ListResource(_) => "list_resource",
+        SchemaRef::Identity(_) => "resource_identity",
+        SchemaRef::Action(_) => "action",
+        SchemaRef::StateStore(_) => "state_store",
+        SchemaRef::FunctionArgument(..) | SchemaRef::FunctionResult(_) => "function",
+        SchemaRef::Bool => "bool",
+        SchemaRef::Number => "number",
+        SchemaRef::Provisioner => "provisioner",
+        SchemaRef::ProvisionerConnection => "provisioner_connection",
+    }
+}
+
+/// The type names of the schemas of `sample`'s kind (for inferring a file's type).
 fn candidates<'p>(programs: &'p Programs, sample: SchemaRef<'_>) -> Vec<&'p str> {
     let p = programs.schemas();
     let keys = match sample {
@@ -298,6 +337,9 @@ fn candidates<'p>(programs: &'p Programs, sample: SchemaRef<'_>) -> Vec<&'p str>
         SchemaRef::Action(_) => p.actions.keys(),
         SchemaRef::StateStore(_) => p.state_stores.keys(),
         SchemaRef::Identity(_) => return p.identities.keys().map(String::as_str).collect(),
+        SchemaRef::FunctionArgument(..) | SchemaRef::FunctionResult(_) => {
+            return p.functions.keys().map(String::as_str).collect();
+        }
         _ => return Vec::new(),
     };
     keys.map(String::as_str).collect()
@@ -364,7 +406,7 @@ impl<'p> Dump<'p> {
             direction: n.direction,
             type_name: type_name.as_deref(),
             field: &n.field,
-            index: None,
+            index: n.index,
             file: Some(name),
             bytes: bytes.len(),
             decode_us: None,
@@ -396,32 +438,47 @@ impl<'p> Dump<'p> {
         };
         let listed = self.index.as_ref().and_then(|i| i.files.get(name));
         let type_name = listed.and_then(|(t, _)| t.clone());
-        let kind = match listed.and_then(|(_, k)| k.as_deref()) {
-            Some(k) => kind_named(k),
-            None => kind_of(n.rpc, &n.field),
+        let no_schema = |t| {
+            let what = format!(
+                "no schema types the field {}{} of {} {}",
+                n.field,
+                n.index.map(|i| format!("[{i}]")).unwrap_or_default(),
+                n.rpc,
+                n.direction.name()
+            );
+            (t, Outcome::Error(what), false)
         };
-        let programs = self.programs;
-        match (kind, type_name) {
-            (None, t) => (
-                t,
-                Outcome::Error(format!(
-                    "no schema types the field {} of {} {}",
-                    n.field,
-                    n.rpc,
-                    n.direction.name()
-                )),
-                false,
-            ),
-            (Some(k), Some(t)) => {
-                let o = programs.redacted_json(&mut self.decoder, &self.arena, k(&t), value);
-                (Some(t), o, false)
+        let Some(slot) = Slot::of(n) else {
+            return no_schema(type_name);
+        };
+        // An index that names the kind of schema must name the field's.
+        if let Some(said) = listed.and_then(|(_, k)| k.as_deref()) {
+            let kind = slot.schema("").map_or("", index_kind);
+            if said != kind {
+                return (
+                    type_name,
+                    Outcome::Error(format!(
+                        "the index types this value with a {said} schema, but the field {} of \
+                         {} {} holds a {kind} value",
+                        n.field,
+                        n.rpc,
+                        n.direction.name()
+                    )),
+                    false,
+                );
             }
-            (Some(k), None) if k("").type_name().is_empty() && k("x").type_name().is_empty() => (
-                None,
-                programs.redacted_json(&mut self.decoder, &self.arena, k(""), value),
-                false,
-            ),
-            (Some(k), None) => self.infer(k, value),
+        }
+        let programs = self.programs;
+        let named = type_name.as_deref().or((!slot.named()).then_some(""));
+        let Some(call) = named else {
+            return self.infer(slot, value);
+        };
+        match slot.schema(call) {
+            Some(r) => {
+                let o = programs.redacted_json(&mut self.decoder, &self.arena, r, value);
+                (type_name, o, false)
+            }
+            None => no_schema(type_name),
         }
     }
 
@@ -429,10 +486,13 @@ impl<'p> Dump<'p> {
     /// that does, and when the bytes decoded would pass the inference limit.
     fn infer(
         &mut self,
-        k: fn(&str) -> SchemaRef<'_>,
+        slot: Slot<'_>,
         value: DynamicValue<'_>,
     ) -> (Option<String>, Outcome, bool) {
-        let all = candidates(self.programs, k(""));
+        let all = slot
+            .schema("")
+            .map(|r| candidates(self.programs, r))
+            .unwrap_or_default();
         let size = (value.msgpack.len() + value.json.len()).max(1) as u64;
         let mut found: Option<(&str, Outcome)> = None;
         let mut spent = 0u64;
@@ -452,9 +512,10 @@ impl<'p> Dump<'p> {
                     false,
                 );
             }
+            let Some(r) = slot.schema(t) else { continue };
             let o = self
                 .programs
-                .redacted_json(&mut self.decoder, &self.arena, k(t), value);
+                .redacted_json(&mut self.decoder, &self.arena, r, value);
             self.arena.reset();
             if matches!(o, Outcome::Value(_)) {
                 if found.is_some() {
@@ -512,4 +573,200 @@ pub fn dump_entries(
         .filter_map(|(name, bytes)| dump.entry(name, Ok(bytes)))
         .collect();
     Ok((lines, dump.errors()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The synthetic schemas of every kind (functions, identities, list resources, actions).
+    fn programs() -> Programs {
+        let doc = tfwire::schema::ProviderSchemas::from_json(include_bytes!(
+            "../../../corpus/schemas-synthetic/kinds.json"
+        ))
+        .unwrap();
+        Programs::new(doc.providers["registry.terraform.io/example/kinds"].clone())
+    }
+
+    fn s(v: &str) -> Vec<u8> {
+        [&[0xa0 | v.len() as u8][..], v.as_bytes()].concat()
+    }
+
+    /// The `value` or `error` of each line, by file.
+    fn dump(files: &[(&str, Vec<u8>)]) -> Vec<(String, String)> {
+        let programs = programs();
+        let entries: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, &b[..])).collect();
+        let (lines, _) = dump_entries(&programs, &entries, DumpConfig::default()).unwrap();
+        lines
+            .iter()
+            .map(|l| {
+                let file = l
+                    .split("\"file\":\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                let at = l
+                    .find(",\"value\":")
+                    .or_else(|| l.find(",\"error\":"))
+                    .unwrap();
+                (file.to_owned(), l[at + 1..l.len() - 1].to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn file_names_give_the_tap_s_field_names() {
+        let n = parse_name("1_CallFunction_Request_Arguments_12.msgpack").unwrap();
+        assert_eq!(
+            (n.rpc, n.field.as_str(), n.index),
+            ("CallFunction", "arguments", Some(12))
+        );
+        let n =
+            parse_name("1_ImportResourceState_Response_ImportedResource_Identity.json").unwrap();
+        assert_eq!(
+            (n.direction, n.field.as_str(), n.json),
+            (Direction::Response, "imported_resources.identity", true)
+        );
+        let n = parse_name("1_ListResource_Event_ResourceObject.msgpack").unwrap();
+        assert_eq!(
+            (n.direction, n.field.as_str()),
+            (Direction::Response, "resource_object")
+        );
+        assert!(parse_name("1_ListResource_Reply_ResourceObject.msgpack").is_none());
+        assert!(parse_name("1_ListResource_Event_.msgpack").is_none());
+        assert!(!is_value_file(
+            "1_PlanResourceChange_Response_PlannedPrivate.msgpack"
+        ));
+        // Digits past usize are part of the name, which no table knows.
+        let n = parse_name("1_CallFunction_Request_Arguments_99999999999999999999999.msgpack");
+        assert_eq!(n.unwrap().index, None);
+    }
+
+    #[test]
+    fn every_kind_decodes_with_its_schema() {
+        let index = br#"{"provider":"p","files":[
+            {"file":"1_CallFunction_Request_Arguments_0.msgpack","type_name":"join_path","schema":"function"},
+            {"file":"1_CallFunction_Request_Arguments_3.msgpack","type_name":"join_path","schema":"function"},
+            {"file":"1_CallFunction_Response_Result.msgpack","type_name":"join_path","schema":"function"},
+            {"file":"2_ListResource_Request_Config.msgpack","type_name":"kinds_thing","schema":"list_resource"},
+            {"file":"2_ListResource_Event_Identity.msgpack","type_name":"kinds_thing","schema":"resource_identity"},
+            {"file":"3_ImportResourceState_Response_ImportedResource_Identity.msgpack","type_name":"kinds_thing"},
+            {"file":"4_InvokeAction_Request_Config.msgpack","type_name":"kinds_restart","schema":"action"},
+            {"file":"5_ReadResource_Response_NewIdentity.msgpack","type_name":"kinds_thing","schema":"resource"}
+        ]}"#;
+        let identity = [
+            &[0x83][..],
+            &s("id"),
+            &s("i-1"),
+            &s("region"),
+            &[0xc0],
+            &s("tags"),
+            &[0xc0],
+        ]
+        .concat();
+        let lines = dump(&[
+            ("index.json", index.to_vec()),
+            ("1_CallFunction_Request_Arguments_0.msgpack", s("/")),
+            // Past the two fixed parameters: the variadic one.
+            ("1_CallFunction_Request_Arguments_3.msgpack", s("c")),
+            ("1_CallFunction_Response_Result.msgpack", s("a/c")),
+            (
+                "2_ListResource_Request_Config.msgpack",
+                [&[0x82][..], &s("filter"), &[0x90], &s("region"), &s("r")].concat(),
+            ),
+            ("2_ListResource_Event_Identity.msgpack", identity.clone()),
+            (
+                "3_ImportResourceState_Response_ImportedResource_Identity.msgpack",
+                identity.clone(),
+            ),
+            (
+                "4_InvokeAction_Request_Config.msgpack",
+                [
+                    &[0x82][..],
+                    &s("force"),
+                    &[0xc3],
+                    &s("target"),
+                    &[0x91, 0x81],
+                    &s("id"),
+                    &s("x"),
+                ]
+                .concat(),
+            ),
+            // The index's kind must be the field's.
+            (
+                "5_ReadResource_Response_NewIdentity.msgpack",
+                identity.clone(),
+            ),
+            // A fixed type, whatever the type name.
+            (
+                "6_ValidateListResourceConfig_Request_Limit.msgpack",
+                vec![0x05],
+            ),
+            ("7_GetFunctions_Response_Functions.msgpack", vec![0x80]),
+        ]);
+        let id = r#""value":{"id":"i-1","region":null,"tags":null}"#;
+        let want = [
+            (
+                "1_CallFunction_Request_Arguments_0.msgpack",
+                r#""value":"/""#,
+            ),
+            (
+                "1_CallFunction_Request_Arguments_3.msgpack",
+                r#""value":"c""#,
+            ),
+            ("1_CallFunction_Response_Result.msgpack", r#""value":"a/c""#),
+            (
+                "2_ListResource_Request_Config.msgpack",
+                r#""value":{"filter":[],"region":"r"}"#,
+            ),
+            ("2_ListResource_Event_Identity.msgpack", id),
+            (
+                "3_ImportResourceState_Response_ImportedResource_Identity.msgpack",
+                id,
+            ),
+            (
+                "4_InvokeAction_Request_Config.msgpack",
+                r#""value":{"force":true,"target":[{"id":"x"}]}"#,
+            ),
+            (
+                "5_ReadResource_Response_NewIdentity.msgpack",
+                r#""error":"the index types this value with a resource schema, but the field new_identity of ReadResource response holds a resource_identity value""#,
+            ),
+            (
+                "6_ValidateListResourceConfig_Request_Limit.msgpack",
+                r#""value":5"#,
+            ),
+            (
+                "7_GetFunctions_Response_Functions.msgpack",
+                r#""error":"no schema types the field functions of GetFunctions response""#,
+            ),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(f, v)| (f.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(lines, want);
+    }
+
+    /// Without an index a function's values are typed by the one function whose type
+    /// accepts them.
+    #[test]
+    fn a_function_is_inferred_like_a_resource_type() {
+        let lines = dump(&[
+            // `parse` takes a string too: two functions accept it.
+            ("1_CallFunction_Request_Arguments_0.msgpack", s("/")),
+            // Only `join_path` takes a list second.
+            (
+                "1_CallFunction_Request_Arguments_1.msgpack",
+                vec![0x91, 0xa1, b'a'],
+            ),
+        ]);
+        assert_eq!(
+            lines[0].1,
+            r#""error":"the type is not named by an index and more than one of the 3 schemas of its kind decode it""#
+        );
+        assert_eq!(lines[1].1, r#""value":["a"],"type_inferred":true"#);
+    }
 }

@@ -4,7 +4,7 @@
 //! ([`Method::from_path`]) and decodes a frame only when it wants its values
 //! ([`decode`]); an unknown method is simply not decoded.
 
-use crate::values::DynamicValues;
+use crate::values::{DynamicValues, SchemaRef};
 use bytes::Bytes;
 use prost::Message as _;
 use std::collections::BTreeMap;
@@ -77,19 +77,32 @@ fn other<M: prost::Message + Default>(b: Bytes) -> Result<Message, prost::Decode
 
 type Decode = fn(Bytes) -> Result<Message, prost::DecodeError>;
 
+/// [`DynamicValues::schema_of`] of a message.
+type SchemaOf = for<'c> fn(&str, Option<usize>, &'c str) -> Option<SchemaRef<'c>>;
+
+/// [`SchemaOf`] of a message that carries no `DynamicValue`.
+fn no_values<'c>(_: &str, _: Option<usize>, _: &'c str) -> Option<SchemaRef<'c>> {
+    None
+}
+
 macro_rules! methods {
     ($($proto:ident $service:literal $pkg:ident $name:ident ($req:tt $($rq:ident)::+) ($resp:tt $($rs:ident)::+);)*) => {
-        /// Every method: (protocol, service, name, decode request, decode response).
-        const METHODS: &[(Protocol, &str, &str, Decode, Decode)] = &[
+        /// Every method: (protocol, service, name, decode request, decode response, the
+        /// request's field schemas, the response's).
+        const METHODS: &[(Protocol, &str, &str, Decode, Decode, SchemaOf, SchemaOf)] = &[
             $((
                 Protocol::$proto,
                 concat!("/", stringify!($pkg), ".", $service, "/", stringify!($name)),
                 stringify!($name),
                 methods!(@d $req $pkg $($rq)::+),
                 methods!(@d $resp $pkg $($rs)::+),
+                methods!(@s $req $pkg $($rq)::+),
+                methods!(@s $resp $pkg $($rs)::+),
             ),)*
         ];
     };
+    (@s v $pkg:ident $($m:ident)::+) => { <crate::$pkg::$($m)::+ as DynamicValues>::schema_of };
+    (@s $other:ident $pkg:ident $($m:ident)::+) => { no_values };
     (@d v $pkg:ident $($m:ident)::+) => { values::<crate::$pkg::$($m)::+> };
     (@d o $pkg:ident $($m:ident)::+) => { other::<crate::$pkg::$($m)::+> };
     (@d schema $pkg:ident $($m:ident)::+) => {
@@ -206,6 +219,36 @@ impl Method {
             path: m.1,
             name: m.2,
             index: u8::try_from(i).expect("fewer than 256 methods"),
+        }
+    }
+
+    /// What the `DynamicValue` field `name` (`index`: its element in a repeated field) of
+    /// this method's `direction` message is decoded with, in a call of `call` (the request's
+    /// type name, [`DynamicValues::type_name`]); `None` when that message has no such field.
+    /// The field names are [`crate::Field::name`]'s (streamed events are responses).
+    ///
+    /// ```
+    /// use tfwire::schema::Protocol;
+    /// use tfwire_plugin::SchemaRef;
+    /// use tfwire_plugin::rpc::{Direction, Method};
+    /// let list = Method::from_name(Protocol::V6, "ListResource").unwrap();
+    /// assert_eq!(
+    ///     list.field_schema(Direction::Response, "identity", None, "x_thing"),
+    ///     Some(SchemaRef::Identity("x_thing")),
+    /// );
+    /// assert_eq!(list.field_schema(Direction::Request, "identity", None, "x_thing"), None);
+    /// ```
+    pub fn field_schema<'c>(
+        &self,
+        direction: Direction,
+        name: &str,
+        index: Option<usize>,
+        call: &'c str,
+    ) -> Option<SchemaRef<'c>> {
+        let m = &METHODS[usize::from(self.index)];
+        match direction {
+            Direction::Request => (m.5)(name, index, call),
+            Direction::Response => (m.6)(name, index, call),
         }
     }
 

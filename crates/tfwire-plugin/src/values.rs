@@ -116,6 +116,25 @@ pub trait DynamicValues {
     /// are skipped), in field order. `call` is the type name of the call's request (see
     /// [`DynamicValues::type_name`]; requests ignore it).
     fn dynamic_values<'m>(&'m self, call: &'m str, f: &mut dyn FnMut(Field<'m>));
+
+    /// What the field `name` ([`Field::name`]; `index`: [`Field::index`]) of this message
+    /// is decoded with, in a call of `call` (the request's type name); `None` when the
+    /// message has no such `DynamicValue` field. The same table [`DynamicValues::dynamic_values`]
+    /// yields, for a value seen without its message (a captured file,
+    /// [`crate::rpc::Method::field_schema`]).
+    ///
+    /// ```
+    /// use tfwire_plugin::tfplugin6::call_function;
+    /// use tfwire_plugin::{DynamicValues, SchemaRef};
+    /// assert_eq!(
+    ///     call_function::Request::schema_of("arguments", Some(2), "digest"),
+    ///     Some(SchemaRef::FunctionArgument("digest", 2)),
+    /// );
+    /// assert_eq!(call_function::Request::schema_of("result", None, "digest"), None);
+    /// ```
+    fn schema_of<'c>(name: &str, index: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>>
+    where
+        Self: Sized;
 }
 
 /// Yields `value` when present.
@@ -214,6 +233,15 @@ macro_rules! common {
                     emit(f, "imported_resources.identity", Some(i), r.identity.as_ref(), SchemaRef::Identity(t));
                 }
             }
+
+            /// `call`: the imported resource's own type name.
+            fn schema_of<'c>(name: &str, _: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
+                match name {
+                    "imported_resources.state" => Some(SchemaRef::Resource(call)),
+                    "imported_resources.identity" => Some(SchemaRef::Identity(call)),
+                    _ => None,
+                }
+            }
         }
 
         impl DynamicValues for crate::$m::call_function::Request {
@@ -226,11 +254,25 @@ macro_rules! common {
                     emit(f, "arguments", Some(i), Some(a), SchemaRef::FunctionArgument(&self.name, i));
                 }
             }
+
+            fn schema_of<'c>(name: &str, index: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
+                match (name, index) {
+                    ("arguments", Some(i)) => Some(SchemaRef::FunctionArgument(call, i)),
+                    _ => None,
+                }
+            }
         }
 
         impl DynamicValues for crate::$m::call_function::Response {
             fn dynamic_values<'m>(&'m self, call: &'m str, f: &mut dyn FnMut(Field<'m>)) {
                 emit(f, "result", None, self.result.as_ref(), SchemaRef::FunctionResult(call));
+            }
+
+            fn schema_of<'c>(name: &str, index: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
+                match (name, index) {
+                    ("result", None) => Some(SchemaRef::FunctionResult(call)),
+                    _ => None,
+                }
             }
         }
     };
@@ -253,6 +295,14 @@ macro_rules! values {
                     $(
                         emit(f, stringify!($field), None, self.$field.as_ref(), values!(@schema $schema, call));
                     )*
+                }
+
+                #[allow(unused_variables)]
+                fn schema_of<'c>(name: &str, index: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
+                    match (name, index) {
+                        $( (stringify!($field), None) => Some(values!(@schema $schema, call)), )*
+                        _ => None,
+                    }
                 }
             }
         )*

@@ -200,6 +200,13 @@ fn every_dynamic_value_of_every_message_is_found() {
                             },
                             "{what} {name}"
                         );
+                        // The table a value seen without its message is typed by
+                        // (`tfwire dump`) says the same.
+                        assert_eq!(
+                            method.field_schema(direction, &name, f.index, f.schema.type_name()),
+                            Some(f.schema),
+                            "{what} {name}"
+                        );
                         let kind = format!("{:?}", f.schema);
                         let kind = kind.split('(').next().unwrap_or_default();
                         assert_eq!(kind, expected_kind(method.name, &name), "{what} {name}");

@@ -547,14 +547,83 @@ fn go_cty_form(bytes: &[u8], nfc: &mut bool, sort: &mut bool) -> Vec<u8> {
 fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byte() {
     // Every DynamicValue the test provider received or sent (terraform-plugin-go's
     // TF_LOG_SDK_PROTO_DATA_DIR), decoded with the schema its index names, through the
-    // ProgramCache, and written again: MessagePack gives the same bytes; a value without
-    // unknowns also goes through JSON and back to the same value.
+    // ProgramCache (a function's argument with its parameter's type, its result with the
+    // return type), and written again: MessagePack gives the same bytes; a value without
+    // unknowns also goes through JSON and back to the same value. Every kind is counted.
     let (mut scenarios, mut files, mut through_json, mut exact) = (0, 0, 0, 0);
     // Re-encoded as go-cty's form: strings normalized, maps sorted, both.
     let mut normalized = [0; 3];
     let decisions = decisions();
     let decided = |name: &str| decisions.get(name).is_some_and(|d| d.rule == "normalize");
     let mut failures = Vec::new();
+    // Decodes the captured file at `path` with `program`, and writes it again.
+    let mut check = |at: &str, program: &Program, path: &Path, encoding: &str| {
+        let bytes = std::fs::read(path).unwrap();
+        let arena = bumpalo::Bump::new();
+        let json = match encoding {
+            "msgpack" => false,
+            "json" => true,
+            other => panic!("{at}: encoding {other:?}"),
+        };
+        let decoded = if json {
+            tfwire::decode_json(program, &bytes, &arena)
+        } else {
+            tfwire::decode_msgpack(program, &bytes, &arena)
+        };
+        let value = match decoded {
+            Ok(v) => v,
+            Err(e) => {
+                failures.push(format!("{at}: does not decode: {e}"));
+                return;
+            }
+        };
+        let again = if json {
+            tfwire::encode_json(program, &value).map(String::into_bytes)
+        } else {
+            tfwire::encode_msgpack(program, &value)
+        };
+        match again {
+            Ok(b) if b == bytes => exact += 1,
+            // The provider's encoder (terraform-plugin-go) writes strings as it got them
+            // and maps in Go's map order; go-cty (OpenTofu) and tfwire read strings
+            // NFC-normalized and write map entries sorted. Recorded decisions
+            // `real-client/proto/nfc` and `real-client/proto/map-order`: the bytes must
+            // then be go-cty's form of the same value.
+            Ok(b) if !json => {
+                let (mut nfc, mut sort) = (false, false);
+                let want = go_cty_form(&bytes, &mut nfc, &mut sort);
+                let decided = (!nfc || decided("real-client/proto/nfc"))
+                    && (!sort || decided("real-client/proto/map-order"));
+                if b == want && decided {
+                    normalized[usize::from(nfc) + 2 * usize::from(sort) - 1] += 1;
+                } else {
+                    failures.push(format!(
+                        "{at}: re-encodes as {:.400}\n      sent {:.400}",
+                        to_hex(&b),
+                        to_hex(&bytes)
+                    ));
+                }
+            }
+            Ok(b) => failures.push(format!(
+                "{at}: JSON re-encodes as {:.400}\n      sent {:.400}",
+                String::from_utf8_lossy(&b),
+                String::from_utf8_lossy(&bytes)
+            )),
+            Err(e) => failures.push(format!("{at}: does not re-encode: {e}")),
+        }
+        if !json && value.is_wholly_known() {
+            through_json += 1;
+            let text =
+                tfwire::encode_json(program, &value).unwrap_or_else(|e| panic!("{at}: JSON: {e}"));
+            let back = tfwire::decode_json(program, text.as_bytes(), &arena)
+                .unwrap_or_else(|e| panic!("{at}: its JSON {text:.200} does not decode: {e}"));
+            if tfwire::canonical::to_string(&back) != tfwire::canonical::to_string(&value) {
+                failures.push(format!("{at}: JSON {text:.300} decodes to another value"));
+            }
+        }
+    };
+    // The values decoded, by schema kind.
+    let mut kinds = std::collections::BTreeMap::<String, usize>::new();
     for dir in real_client_scenarios() {
         let proto = dir.join("proto");
         if !proto.exists() {
@@ -584,15 +653,45 @@ fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byt
             listed.insert(file.to_owned());
             files += 1;
             let at = format!("{name}/proto/{file}");
-            let kind = match s("schema") {
+            let type_name = f["type_name"].as_str().unwrap_or("");
+            let schema_kind = s("schema");
+            let kind = match schema_kind {
                 "resource" => Kind::Resource,
                 "data_source" => Kind::DataSource,
                 "ephemeral_resource" => Kind::EphemeralResource,
                 "provider" => Kind::Provider,
                 "provider_meta" => Kind::ProviderMeta,
+                "resource_identity" => Kind::Identity,
+                "list_resource" => Kind::ListResource,
+                "action" => Kind::Action,
+                "function" => {
+                    // The README: field `Arguments_N` is typed by parameter N (the variadic
+                    // parameter past the last), `Result` by the return type.
+                    let function = cache
+                        .schemas()
+                        .provider(provider)
+                        .and_then(|p| p.functions.get(type_name))
+                        .unwrap_or_else(|| panic!("{at}: no function {type_name:?}"));
+                    let field = s("field");
+                    let ty = match field.strip_prefix("Arguments_") {
+                        Some(n) => {
+                            let n: usize = n
+                                .parse()
+                                .unwrap_or_else(|e| panic!("{at}: argument {n:?}: {e}"));
+                            function.argument(n).unwrap_or_else(|| {
+                                panic!("{at}: {type_name} takes no argument {n}")
+                            })
+                        }
+                        None if field == "Result" => &function.return_type,
+                        None => panic!("{at}: a function has no field {field:?}"),
+                    };
+                    *kinds.entry(schema_kind.to_owned()).or_insert(0) += 1;
+                    check(&at, &Program::compile(ty), &proto.join(file), s("encoding"));
+                    continue;
+                }
                 other => panic!("{at}: schema kind {other:?}"),
             };
-            let type_name = f["type_name"].as_str().unwrap_or("");
+            *kinds.entry(schema_kind.to_owned()).or_insert(0) += 1;
             let program = match cache.get(provider, kind, type_name) {
                 Ok(p) => p,
                 // The README: no provider_meta schema means an empty object type.
@@ -601,69 +700,7 @@ fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byt
                 )),
                 Err(e) => panic!("{at}: {e}"),
             };
-            let bytes = std::fs::read(proto.join(file)).unwrap();
-            let arena = bumpalo::Bump::new();
-            let json = match s("encoding") {
-                "msgpack" => false,
-                "json" => true,
-                other => panic!("{at}: encoding {other:?}"),
-            };
-            let decoded = if json {
-                tfwire::decode_json(&program, &bytes, &arena)
-            } else {
-                tfwire::decode_msgpack(&program, &bytes, &arena)
-            };
-            let value = match decoded {
-                Ok(v) => v,
-                Err(e) => {
-                    failures.push(format!("{at}: does not decode: {e}"));
-                    continue;
-                }
-            };
-            let again = if json {
-                tfwire::encode_json(&program, &value).map(String::into_bytes)
-            } else {
-                tfwire::encode_msgpack(&program, &value)
-            };
-            match again {
-                Ok(b) if b == bytes => exact += 1,
-                // The provider's encoder (terraform-plugin-go) writes strings as it got them
-                // and maps in Go's map order; go-cty (OpenTofu) and tfwire read strings
-                // NFC-normalized and write map entries sorted. Recorded decisions
-                // `real-client/proto/nfc` and `real-client/proto/map-order`: the bytes must
-                // then be go-cty's form of the same value.
-                Ok(b) if !json => {
-                    let (mut nfc, mut sort) = (false, false);
-                    let want = go_cty_form(&bytes, &mut nfc, &mut sort);
-                    let decided = (!nfc || decided("real-client/proto/nfc"))
-                        && (!sort || decided("real-client/proto/map-order"));
-                    if b == want && decided {
-                        normalized[usize::from(nfc) + 2 * usize::from(sort) - 1] += 1;
-                    } else {
-                        failures.push(format!(
-                            "{at}: re-encodes as {:.400}\n      sent {:.400}",
-                            to_hex(&b),
-                            to_hex(&bytes)
-                        ));
-                    }
-                }
-                Ok(b) => failures.push(format!(
-                    "{at}: JSON re-encodes as {:.400}\n      sent {:.400}",
-                    String::from_utf8_lossy(&b),
-                    String::from_utf8_lossy(&bytes)
-                )),
-                Err(e) => failures.push(format!("{at}: does not re-encode: {e}")),
-            }
-            if !json && value.is_wholly_known() {
-                through_json += 1;
-                let text = tfwire::encode_json(&program, &value)
-                    .unwrap_or_else(|e| panic!("{at}: JSON: {e}"));
-                let back = tfwire::decode_json(&program, text.as_bytes(), &arena)
-                    .unwrap_or_else(|e| panic!("{at}: its JSON {text:.200} does not decode: {e}"));
-                if tfwire::canonical::to_string(&back) != tfwire::canonical::to_string(&value) {
-                    failures.push(format!("{at}: JSON {text:.300} decodes to another value"));
-                }
-            }
+            check(&at, &program, &proto.join(file), s("encoding"));
         }
         // Every captured file is indexed (else a value would go unchecked).
         for e in std::fs::read_dir(&proto).unwrap() {
@@ -677,7 +714,7 @@ fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byt
     eprintln!(
         "real-client plugin traffic: {files} values in {scenarios} scenarios: {exact} re-encoded \
          byte for byte, {} as go-cty's form of the provider's bytes (NFC {}, map order {}, both \
-         {}); {through_json} also through JSON; {} failed",
+         {}); {through_json} also through JSON; {} failed; by schema kind: {kinds:?}",
         normalized.iter().sum::<usize>(),
         normalized[0],
         normalized[1],
@@ -685,6 +722,28 @@ fn real_client_plugin_traffic_decodes_with_its_schema_and_reencodes_byte_for_byt
         failures.len()
     );
     assert!(scenarios > 0 && files > 0, "no captured plugin traffic");
+    // The test provider's captures hold a value of every kind the README names (no provider
+    // sends a provider_meta: the scenarios declare none).
+    for kind in [
+        "resource",
+        "data_source",
+        "ephemeral_resource",
+        "provider",
+        "resource_identity",
+        "list_resource",
+        "action",
+        "function",
+    ] {
+        assert!(
+            kinds.contains_key(kind),
+            "no {kind} value decoded: {kinds:?}"
+        );
+    }
+    assert_eq!(
+        kinds.values().sum::<usize>(),
+        files,
+        "every value is decoded"
+    );
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
