@@ -413,7 +413,9 @@ fn hostile_documents_through_every_command() {
                 add(&["plan", "show", "--all", &p, a], want(true));
                 add(&["plan", "show", "--format", "json", &p, a], want(true));
             } else {
-                add(&["state", "show", &p, a], want(true));
+                // With the deposed objects, so that their headers are drawn too (an instance
+                // may have nothing else).
+                add(&["state", "show", "--deposed", &p, a], want(true));
             }
         }
         let missing: Vec<String> = addrs
