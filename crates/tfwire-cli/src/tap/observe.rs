@@ -766,14 +766,8 @@ mod tests {
         }
     }
 
-    /// The log of a schema, a plan request holding a secret, and a response whose value does
-    /// not decode: the secret masked, the error with its path, the summary last.
-    #[test]
-    fn log_redacts_and_reports_decode_errors() {
-        use prost::Message as _;
-        use tfwire_plugin::tfplugin6::{
-            DynamicValue, Schema, get_provider_schema, plan_resource_change, schema,
-        };
+    /// A current-thread runtime and a channel to nowhere (connected lazily, never used).
+    fn runtime_and_channel() -> (tokio::runtime::Runtime, tonic::transport::Channel) {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -782,6 +776,13 @@ mod tests {
             let _guard = runtime.enter();
             tonic::transport::Endpoint::from_static("http://127.0.0.1:9").connect_lazy()
         };
+        (runtime, channel)
+    }
+
+    /// A worker for one provider that logs to memory (`validate`: check values as the tap's
+    /// --validate does).
+    fn logging_worker(validate: bool) -> (tokio::runtime::Runtime, Worker, Shared) {
+        let (runtime, channel) = runtime_and_channel();
         let log = Shared::default();
         let worker = Worker::start(
             vec![Upstream {
@@ -790,8 +791,20 @@ mod tests {
                 handle: runtime.handle().clone(),
             }],
             Some(Box::new(log.clone())),
-            true,
+            validate,
         );
+        (runtime, worker, log)
+    }
+
+    /// The log of a schema, a plan request holding a secret, and a response whose value does
+    /// not decode: the secret masked, the error with its path, the summary last.
+    #[test]
+    fn log_redacts_and_reports_decode_errors() {
+        use prost::Message as _;
+        use tfwire_plugin::tfplugin6::{
+            DynamicValue, Schema, get_provider_schema, plan_resource_change, schema,
+        };
+        let (_runtime, worker, log) = logging_worker(true);
         let tap = worker.observer(0);
         let attr = |name: &str, required: bool, sensitive: bool| schema::Attribute {
             name: name.into(),
@@ -913,24 +926,7 @@ mod tests {
             get_provider_schema, get_resource_identity_schemas, read_resource,
             resource_identity_schema, schema,
         };
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let channel = {
-            let _guard = runtime.enter();
-            tonic::transport::Endpoint::from_static("http://127.0.0.1:9").connect_lazy()
-        };
-        let log = Shared::default();
-        let worker = Worker::start(
-            vec![Upstream {
-                label: None,
-                channel,
-                handle: runtime.handle().clone(),
-            }],
-            Some(Box::new(log.clone())),
-            false,
-        );
+        let (_runtime, worker, log) = logging_worker(false);
         let tap = worker.observer(0);
         let mut schemas = get_provider_schema::Response::default();
         schemas.resource_schemas.insert(
@@ -1038,14 +1034,7 @@ mod tests {
     /// A full queue never makes the forwarding side wait: the event is dropped and counted.
     #[test]
     fn full_queue_drops_and_counts() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let channel = {
-            let _guard = runtime.enter();
-            tonic::transport::Endpoint::from_static("http://127.0.0.1:9").connect_lazy()
-        };
+        let (runtime, channel) = runtime_and_channel();
         let (tx, rx) = sync_channel(2);
         let tap = Tap {
             provider: 0,
