@@ -7,11 +7,10 @@
 use super::differ;
 use super::draw::{Opts, render};
 use super::value::{Dialect, Val, json};
-use super::{Error, type_from_values};
+use super::{Error, block_from_values};
 use crate::escape::inline;
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
+use tfwire::schema::ProviderSchemas;
 use tfwire_plan::{ActionInvocation, ActionTiming, ActionTrigger, Json};
 
 /// Checks that every invocation says what runs it, and that a lifecycle trigger's event
@@ -95,8 +94,10 @@ pub(super) fn render_invocation(
             .and_then(|p| p.actions.get(ai.type_name));
         let block = match schema.map(|s| &s.block) {
             Some(b) => b,
+            // What can be drawn without the provider's action schema: the configuration's
+            // top-level keys.
             None => {
-                owned = block_from_values(ai.config_values);
+                owned = block_from_values(&[ai.config_values], &[ai.config_values]);
                 &owned
             }
         };
@@ -158,33 +159,4 @@ pub(super) fn render_invoked(
         })
         .collect();
     (!sections.is_empty()).then(|| sections.join("\n"))
-}
-
-/// A block whose attributes are the top-level keys of an action's configuration: what can
-/// be drawn without the provider's action schema.
-fn block_from_values(values: Option<Json<'_>>) -> Block {
-    let members: HashMap<&str, Json<'_>> = values
-        .and_then(|v| v.as_object())
-        .map(|o| o.iter().collect())
-        .unwrap_or_default();
-    let mut names: Vec<&str> = members.keys().copied().collect();
-    names.sort_unstable();
-    let sides = [members.clone()];
-    Block {
-        attributes: names
-            .into_iter()
-            .map(|n| Attribute {
-                name: n.to_string(),
-                ty: AttributeType::Type(type_from_values(&sides, n)),
-                required: false,
-                optional: true,
-                computed: false,
-                sensitive: false,
-                deprecated: false,
-                write_only: false,
-                description: String::new(),
-            })
-            .collect(),
-        ..Block::default()
-    }
 }

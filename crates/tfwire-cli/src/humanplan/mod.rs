@@ -211,7 +211,13 @@ fn action_of(rc: &ResourceChange<'_>) -> Result<Action, Error> {
 /// keys unquoted, no `# forces replacement`).
 fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
     let c = &rc.change;
-    let mut names: Vec<&str> = [c.before, c.after, c.after_unknown]
+    block_from_values(&[c.before, c.after, c.after_unknown], &[c.before, c.after])
+}
+
+/// A block whose attributes are the top-level keys of the objects `named` (sorted), each
+/// typed from its values in the objects `typed` (see [`schema_from_values`]).
+pub(super) fn block_from_values(named: &[Option<Json<'_>>], typed: &[Option<Json<'_>>]) -> Block {
+    let mut names: Vec<&str> = named
         .iter()
         .flatten()
         .filter_map(|j| j.as_object())
@@ -220,8 +226,8 @@ fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
     names.sort_unstable();
     names.dedup();
     // Each side's members indexed once (a lookup per name would be quadratic).
-    let sides: Vec<HashMap<&str, Json<'_>>> = [c.before, c.after]
-        .into_iter()
+    let sides: Vec<HashMap<&str, Json<'_>>> = typed
+        .iter()
         .flatten()
         .map(|side| {
             side.as_object()
