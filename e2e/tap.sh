@@ -110,6 +110,21 @@ sys.exit(0 if a == b else 1)
 PY
 }
 
+# wait_for FILE MESSAGE: waits up to 30 s for FILE to be non-empty, else fails with MESSAGE.
+wait_for() {
+  local i
+  for i in $(seq 300); do
+    if [ -s "$1" ]; then return 0; fi
+    sleep 0.1
+  done
+  echo "tap.sh: $cname: $2" >&2
+  exit 1
+}
+
+# The reattach check's processes, ended whatever way the script ends.
+tpid= ppid=
+trap 'for p in $tpid $ppid; do kill -TERM "$p" 2>/dev/null || true; done' EXIT
+
 for cname in "${clients[@]}"; do
   cbin=$bin/$cname
   work=$top/$cname
@@ -150,6 +165,31 @@ for cname in "${clients[@]}"; do
     same actions-invoke out/early.txt || { echo "tap.sh: terraform: the action wrote different files" >&2; invoke=false; }
     extra=", \"query_identical\": $query, \"invoke_identical\": $invoke"
   fi
+
+  # Reattach mode: the tfwire provider in debug mode (-debug: it serves until SIGTERM and writes its
+  # TF_REATTACH_PROVIDERS value), `tfwire tap --reattach` in front of it, the client given the value the tap prints;
+  # the plan of tap/secrets (other providers from the direct mirror) must be the direct one.
+  mkdir -p "$work/reattach"
+  cp "$work/direct/cli.rc" "$work/reattach/cli.rc"
+  "$bin/terraform-provider-tfwire" -debug "$host/tfwire/tfwire" -debug-env "$work/reattach/provider.env" \
+    >"$work/reattach/provider.out" 2>&1 &
+  ppid=$!
+  wait_for "$work/reattach/provider.env" "the provider in debug mode wrote no reattach value"
+  upstream=$(sed -e "s/^TF_REATTACH_PROVIDERS='//" -e "s/'\$//" "$work/reattach/provider.env")
+  "$tfwire" tap --log "$work/logs/tfwire-reattach.jsonl" --reattach "$upstream" \
+    >"$work/reattach/tap.out" 2>"$work/reattach/tap.err" &
+  tpid=$!
+  wait_for "$work/reattach/tap.out" "the tap in reattach mode printed no reattach value"
+  TF_REATTACH_PROVIDERS=$(head -n 1 "$work/reattach/tap.out") plan reattach "$here/tap/secrets" >/dev/null
+  kill -TERM "$tpid"
+  wait "$tpid" || { echo "tap.sh: $cname: the tap in reattach mode failed: $(cat "$work/reattach/tap.err")" >&2; exit 1; }
+  kill -TERM "$ppid"
+  wait "$ppid" || true
+  tpid= ppid=
+  reattach=true
+  cmp -s "$work/direct/secrets/plan.txt" "$work/reattach/secrets/plan.txt" \
+    || { echo "tap.sh: $cname: the plan through the tap in reattach mode differs" >&2; reattach=false; }
+  extra="$extra, \"reattach_identical\": $reattach"
 
   # The timed scenario: direct and tap alternately, $runs each (the first plan of each mode, with init, untimed).
   many=$here/scenarios/many-resources

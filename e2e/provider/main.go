@@ -12,8 +12,10 @@
 package main
 
 import (
+	"flag"
 	"log"
 	"os"
+	"syscall"
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -30,9 +32,21 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	debug := flag.String("debug", "", "serve in debug mode under this source address")
+	debugEnv := flag.String("debug-env", "", "with -debug: the file to write TF_REATTACH_PROVIDERS='…' into")
+	flag.Parse()
 	framework := providerserver.NewProtocol6(newProvider())
 	factory := func() tfprotov6.ProviderServer {
 		return &server{ProviderServer: framework(), blocks: blocksResource{}}
+	}
+	if *debug != "" {
+		err := tf6server.Serve(*debug, factory, tf6server.WithManagedDebug(),
+			tf6server.WithManagedDebugStopSignals([]os.Signal{os.Interrupt, syscall.SIGTERM}),
+			tf6server.WithManagedDebugEnvFilePath(*debugEnv))
+		if err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: plugin.HandshakeConfig{
