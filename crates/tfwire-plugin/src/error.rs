@@ -12,7 +12,9 @@ pub enum ErrorKind {
     /// go-plugin's handshake line, or the base64 in it ([`crate::handshake`]).
     Handshake,
     /// A certificate that does not parse, a key that does not fit, a connection refused
-    /// ([`crate::tls`]).
+    /// (the `tls` module, with the `tls` feature).
+    #[cfg_attr(feature = "tls", doc = "")]
+    #[cfg_attr(feature = "tls", doc = "See [`crate::tls`].")]
     Tls,
 }
 
