@@ -963,23 +963,20 @@ fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Res
     }
     writeln!(out, "root")?;
     root.write(out, "", color)?;
-    if !s.drift_changes.is_empty() {
-        let mut drift = ModuleNode::default();
-        for c in &s.drift_changes {
-            drift.insert(&tree_steps(c.module_address), c);
+    for (title, changes) in [
+        ("Changed outside Terraform (drift):", &s.drift_changes),
+        ("Deferred to a later plan:", &s.deferred_changes),
+    ] {
+        if changes.is_empty() {
+            continue;
         }
-        writeln!(out, "\nChanged outside Terraform (drift):")?;
-        writeln!(out, "root")?;
-        drift.write(out, "", color)?;
-    }
-    if !s.deferred_changes.is_empty() {
-        let mut deferred = ModuleNode::default();
-        for c in &s.deferred_changes {
-            deferred.insert(&tree_steps(c.module_address), c);
+        let mut tree = ModuleNode::default();
+        for c in changes {
+            tree.insert(&tree_steps(c.module_address), c);
         }
-        writeln!(out, "\nDeferred to a later plan:")?;
+        writeln!(out, "\n{title}")?;
         writeln!(out, "root")?;
-        deferred.write(out, "", color)?;
+        tree.write(out, "", color)?;
     }
     for (title, list, marker) in [
         ("Actions to invoke:", &s.action_invocations, "invoke"),

@@ -35,6 +35,7 @@
 use crate::change::ResourceChange;
 use crate::document::Document;
 use crate::json::Json;
+use crate::rawstate::{RawInstance, RawResource};
 use crate::values::{Mode, Resource, Values};
 use std::borrow::Cow;
 
@@ -185,16 +186,8 @@ pub fn visit_values<'a, E>(
             for r in s.resources {
                 for inst in r.instances {
                     if let Some(attrs) = inst.attributes {
-                        let site = ValueSite {
-                            address: Cow::Owned(r.address(inst.index_key).to_string()),
-                            provider_name: r.provider,
-                            mode: r.mode,
-                            type_name: r.type_name,
-                            schema_version: inst.schema_version,
-                            role: ValueRole::Attributes,
-                            drift: false,
-                            section: "resources",
-                        };
+                        let site =
+                            site_of_instance(r, inst, ValueRole::Attributes, inst.schema_version);
                         f(&site, attrs)?;
                     }
                 }
@@ -232,22 +225,50 @@ fn site_of_resource<'a>(r: &Resource<'a>, section: &'static str) -> ValueSite<'a
     }
 }
 
+fn site_of_change<'a>(
+    rc: &ResourceChange<'a>,
+    role: ValueRole,
+    drift: bool,
+    section: &'static str,
+) -> ValueSite<'a> {
+    ValueSite {
+        address: Cow::Borrowed(rc.address),
+        provider_name: rc.provider_name,
+        mode: rc.mode,
+        type_name: rc.type_name,
+        schema_version: None,
+        role,
+        drift,
+        section,
+    }
+}
+
+/// The site of a raw state instance's value (its attributes, or its identity).
+fn site_of_instance<'a>(
+    r: &RawResource<'a>,
+    inst: &RawInstance<'a>,
+    role: ValueRole,
+    schema_version: Option<u64>,
+) -> ValueSite<'a> {
+    ValueSite {
+        address: Cow::Owned(r.address(inst.index_key).to_string()),
+        provider_name: r.provider,
+        mode: r.mode,
+        type_name: r.type_name,
+        schema_version,
+        role,
+        drift: false,
+        section: "resources",
+    }
+}
+
 fn visit_change<'a, E>(
     rc: &ResourceChange<'a>,
     drift: bool,
     section: &'static str,
     f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut site = ValueSite {
-        address: Cow::Borrowed(rc.address),
-        provider_name: rc.provider_name,
-        mode: rc.mode,
-        type_name: rc.type_name,
-        schema_version: None,
-        role: ValueRole::Before,
-        drift,
-        section,
-    };
+    let mut site = site_of_change(rc, ValueRole::Before, drift, section);
     if let Some(v) = rc.change.before {
         f(&site, v)?;
     }
@@ -312,20 +333,12 @@ pub fn visit_identities<'a, E>(
             }
             for (drift, list) in [(false, p.resource_changes), (true, p.resource_drift)] {
                 for rc in list {
-                    let mut site = ValueSite {
-                        address: Cow::Borrowed(rc.address),
-                        provider_name: rc.provider_name,
-                        mode: rc.mode,
-                        type_name: rc.type_name,
-                        schema_version: None,
-                        role: ValueRole::ImportingIdentity,
-                        drift,
-                        section: if drift {
-                            "resource_drift"
-                        } else {
-                            "resource_changes"
-                        },
+                    let section = if drift {
+                        "resource_drift"
+                    } else {
+                        "resource_changes"
                     };
+                    let mut site = site_of_change(rc, ValueRole::ImportingIdentity, drift, section);
                     let c = &rc.change;
                     for (role, v) in [
                         (
@@ -352,16 +365,12 @@ pub fn visit_identities<'a, E>(
             for r in s.resources {
                 for inst in r.instances {
                     if let Some(id) = inst.identity.filter(|j| !j.is_null()) {
-                        let site = ValueSite {
-                            address: Cow::Owned(r.address(inst.index_key).to_string()),
-                            provider_name: r.provider,
-                            mode: r.mode,
-                            type_name: r.type_name,
-                            schema_version: inst.identity_schema_version,
-                            role: ValueRole::Identity,
-                            drift: false,
-                            section: "resources",
-                        };
+                        let site = site_of_instance(
+                            r,
+                            inst,
+                            ValueRole::Identity,
+                            inst.identity_schema_version,
+                        );
                         f(&site, id)?;
                     }
                 }
