@@ -41,14 +41,18 @@
 //! [`write_safe_inline`] applies the safe rule to text placed in a line without quotes, and
 //! [`Safe`] is the safe writer as a `Display` value.
 //!
-//! All three write valid JSON (RFC 8259) and read back to the same string.
+//! All three write valid JSON (RFC 8259) and read back to the same string. Whole documents
+//! are written with [`JsonWriter`], which takes one of the rules ([`Escape`]) and places the
+//! separators.
 
 pub(crate) mod scan;
 pub(crate) mod shape;
 pub mod tape;
 pub mod view;
+mod write;
 
 pub use shape::{JsonShape, json_shape};
+pub use write::{Escape, JsonWriter};
 
 use core::fmt;
 
