@@ -395,7 +395,7 @@ pub(crate) fn unhex(text: &[u8]) -> Result<Vec<u8>, Failure> {
         let Some(d) = (b as char).to_digit(16) else {
             let first = text[at..].utf8_chunks().next();
             let shown = match first.and_then(|c| c.valid().chars().next()) {
-                Some(c) if !c.is_control() => crate::escape::quote(&c.to_string()),
+                Some(c) if !c.is_control() => tfwire_render::escape::quote(&c.to_string()),
                 _ => format!("byte 0x{b:02x}"),
             };
             return Err(Failure::Input(format!(
@@ -583,7 +583,7 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
         };
         Failure::Input(format!(
             "{name}: {}{raise}",
-            crate::escape::Inline(&e.to_string())
+            tfwire_render::escape::Inline(&e.to_string())
         ))
     };
     let mut pf = Planfile::read_with(bytes, &planfile_config()).map_err(fail)?;

@@ -1,8 +1,8 @@
 //! What the summary formats (table, tree, Markdown) say of a change: which changes are
 //! listed, their notes in words, and the lines of counts.
 
-use crate::escape::Inline;
 use tfwire_plan::{ActionSummary, ActionTrigger, ChangeKind, ChangeSummary, Counts};
+use tfwire_render::escape::Inline;
 
 /// The notes of a change, for humans: moved, imported, forgotten, deferred, reason, forced
 /// by, deposed. Each

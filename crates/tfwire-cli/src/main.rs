@@ -24,7 +24,6 @@ use std::process::ExitCode;
 mod decode;
 mod dump;
 mod encode;
-mod escape;
 mod failure;
 mod humanplan;
 mod input;
@@ -98,16 +97,16 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(msg)) => {
-            eprintln!("error: {}", escape::terminal(&msg, false));
+            eprintln!("error: {}", tfwire_render::escape::terminal(&msg, false));
             ExitCode::from(1)
         }
         Err(Failure::Usage(msg)) => {
-            eprintln!("error: {}", escape::terminal(&msg, false));
+            eprintln!("error: {}", tfwire_render::escape::terminal(&msg, false));
             ExitCode::from(2)
         }
         Err(Failure::Exit(code, msg)) => {
             if let Some(msg) = msg {
-                eprintln!("{}", escape::terminal(&msg, false));
+                eprintln!("{}", tfwire_render::escape::terminal(&msg, false));
             }
             ExitCode::from(code)
         }

@@ -7,11 +7,11 @@
 //! `escape::html_code` (inside the HTML of `<summary>`), so that it renders as inert text
 //! in GitHub-flavoured Markdown: no link, image, mention, emphasis or HTML of its own.
 
-use crate::escape::{html, html_code, md_code};
 use crate::listing::{listed, notes, output_counts_line, trigger_words};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, ResourceChange};
+use tfwire_render::escape::{html, html_code, md_code};
 
 /// How much of the summary to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

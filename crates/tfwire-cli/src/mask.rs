@@ -1,9 +1,9 @@
 //! The mask options every command that prints values takes (`--mask`, `--mask-file`,
 //! `--no-default-masks`, `TFWIRE_MASK_FILE`), turned into one [`Masks`].
 
-use crate::escape::Inline;
 use crate::failure::Failure;
 use tfwire::mask::Masks;
+use tfwire_render::escape::Inline;
 
 /// The environment variable naming a mask file when `--mask-file` is not given.
 pub(crate) const MASK_FILE_ENV: &str = "TFWIRE_MASK_FILE";

@@ -2,9 +2,9 @@
 //! (`| head`); text (always through [`escape::terminal`], so nothing a document holds
 //! can act on a terminal), and MessagePack as raw bytes or hex text.
 
-use crate::escape;
 use crate::failure::Failure;
 use std::io::{self, Write};
+use tfwire_render::escape;
 
 /// Runs `f` with buffered standard output; a closed pipe ends the output quietly.
 fn with_stdout(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {

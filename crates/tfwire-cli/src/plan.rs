@@ -1,6 +1,5 @@
 //! `tfwire plan`: read `terraform show -json` plans.
 
-use crate::escape::{DEPTH_MAX, Inline, Padded, column_width, inline, quote};
 use crate::failure::Failure;
 use crate::input::Want;
 use crate::listing::{counts_line, listed, notes, output_counts_line, trigger_words};
@@ -14,6 +13,7 @@ use tfwire::schema::ProviderSchemas;
 use tfwire_plan::{
     ActionSummary, ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary,
 };
+use tfwire_render::escape::{DEPTH_MAX, Inline, Padded, column_width, inline, quote};
 
 /// Read plans: binary plan files (`tofu plan -out`), `terraform show -json PLANFILE`
 /// output, Terraform Cloud redacted plans.
@@ -787,7 +787,7 @@ fn action_rows(list: &[ActionSummary<'_>], marker: &str) -> Vec<(String, String,
 }
 
 /// An aligned table of escaped rows: ACTION, `second` (ADDRESS or OUTPUT), NOTES. A column
-/// is as wide as its longest entry up to [`crate::escape::ALIGN_MAX`] characters; a longer entry is
+/// is as wide as its longest entry up to [`tfwire_render::escape::ALIGN_MAX`] characters; a longer entry is
 /// written unpadded.
 fn table(
     out: &mut dyn Write,
@@ -1025,7 +1025,7 @@ fn embedded_schemas(name: &str, ps: tfwire_plan::Json<'_>) -> Option<ProviderSch
                 "warning: {}: the embedded provider schemas are not used ({e}); rendering without them",
                 Inline(name)
             );
-            eprintln!("{}", crate::escape::terminal(&msg, false));
+            eprintln!("{}", tfwire_render::escape::terminal(&msg, false));
             None
         }
     }

@@ -4,9 +4,9 @@
 //! either is sensitive). Keys are written bare or as JSON strings and values as JSON, so
 //! the document's text reaches the tree escaped (see `escape.rs`).
 
-use crate::escape::{DEPTH_MAX, Padded, column_width};
 use std::fmt::Write as _;
 use tfwire_plan::{Diff, DiffOp, Json, Merged, PathStep, Shape};
+use tfwire_render::escape::{DEPTH_MAX, Padded, column_width};
 
 /// How a tree is drawn.
 #[derive(Clone, Copy)]
@@ -70,11 +70,11 @@ pub(crate) fn paint(text: &str, marker: &str, color: bool) -> String {
 }
 
 /// A key as it is written in a tree: bare when it is an HCL identifier
-/// ([`crate::escape::is_identifier`], as in diffs), quoted otherwise.
+/// ([`tfwire_render::escape::is_identifier`], as in diffs), quoted otherwise.
 fn key_text(step: &PathStep<'_>) -> String {
     match step {
         PathStep::Attr(k) | PathStep::Key(k) => {
-            if crate::escape::is_identifier(k) {
+            if tfwire_render::escape::is_identifier(k) {
                 k.to_string()
             } else {
                 json_string(k)

@@ -1,12 +1,12 @@
 //! `tfwire schema`: what a provider schema document holds; and the `--schema` options that
 //! let `decode` (and `encode`) use a resource's schema instead of a type.
 
-use crate::escape::{Inline, quote};
 use crate::failure::Failure;
 use crate::{input, output};
 use std::fmt::Write as _;
 use tfwire::Program;
 use tfwire::schema::{Block, ProgramCache, ProviderSchema, ProviderSchemas};
+use tfwire_render::escape::{Inline, quote};
 
 /// Choosing a block in a `providers schema -json` document.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -1,6 +1,5 @@
 //! `tfwire state`: read states (`terraform show -json`) and raw `.tfstate` files.
 
-use crate::escape::{Inline, Padded, column_width, quote};
 use crate::failure::Failure;
 use crate::humanplan::{Dialect, Node};
 use crate::mask::{MaskArgs, flat_masked};
@@ -12,6 +11,7 @@ use std::fmt::Write as _;
 use tfwire::mask::Masks;
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
+use tfwire_render::escape::{Inline, Padded, column_width, quote};
 
 /// Read states: `terraform show -json` output and raw .tfstate files (versions 3 and 4),
 /// told apart automatically, and the prior state inside a binary plan file.

@@ -1,6 +1,6 @@
 //! "Did you mean": near matches for an address that is not there.
 
-use crate::escape::{Inline, quote};
+use tfwire_render::escape::{Inline, quote};
 
 /// At most this many suggestions.
 const MAX: usize = 5;

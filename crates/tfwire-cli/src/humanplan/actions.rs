@@ -8,10 +8,10 @@ use super::differ;
 use super::draw::{Opts, render};
 use super::value::{Dialect, Val, json};
 use super::{Error, block_from_values};
-use crate::escape::inline;
 use std::fmt::Write as _;
 use tfwire::schema::ProviderSchemas;
 use tfwire_plan::{ActionInvocation, ActionTiming, ActionTrigger, Json};
+use tfwire_render::escape::inline;
 
 /// Checks that every invocation says what runs it, and that a lifecycle trigger's event
 /// says whether it runs before or after its resource's change: what Terraform needs to

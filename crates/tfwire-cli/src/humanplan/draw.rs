@@ -6,9 +6,9 @@
 use super::differ::{self, Blocks, Diff, Prim, R};
 use super::text::{attribute_name, color, json_prefix, quote};
 use super::value::{Action, Dialect, Matcher, Unknown, V, Val, json};
-use crate::escape::{DEPTH_MAX, Padded, column_width};
 use std::fmt::Write as _;
 use tfwire_plan::Json;
+use tfwire_render::escape::{DEPTH_MAX, Padded, column_width};
 
 /// How a subtree is drawn.
 #[derive(Clone, Copy, Default)]
@@ -98,7 +98,7 @@ fn unchanged(what: &str, n: usize, o: Opts) -> String {
 }
 
 /// `key` left-aligned in `width` (a width in bytes, as OpenTofu measures it, filled up by
-/// characters; at most [`crate::escape::ALIGN_MAX`], see [`column_width`]).
+/// characters; at most [`tfwire_render::escape::ALIGN_MAX`], see [`column_width`]).
 fn aligned(key: &str, width: usize) -> String {
     Padded::chars(key, width).to_string()
 }

@@ -30,11 +30,11 @@ mod state;
 mod text;
 mod value;
 
-use crate::escape::{DEPTH_MAX, Padded, column_width, inline};
 use draw::{Opts, render, symbol_markup};
 pub(crate) use node::Node;
 pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
 use text::{attribute_name, color, word_wrap};
+use tfwire_render::escape::{DEPTH_MAX, Padded, column_width, inline};
 pub(crate) use value::Action;
 pub(crate) use value::Dialect;
 use value::{Matcher, Val};

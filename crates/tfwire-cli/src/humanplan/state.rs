@@ -12,12 +12,12 @@ use super::differ;
 use super::draw::{Opts, render};
 use super::node::Node;
 use super::value::{Dialect, Val, non_null};
-use crate::escape::inline;
 use bumpalo::Bump;
 use tfwire::Value;
 use tfwire::mask::{Cursor, Masks};
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, Nesting};
 use tfwire_plan::Json;
+use tfwire_render::escape::inline;
 
 /// `resource "TYPE" "NAME" {` ... `}` (or `data ...`) for a resource's `values` under its
 /// schema block (the document's JSON, or the values decoded with the schema), with

@@ -146,7 +146,7 @@ fn printable(c: char) -> bool {
 
 /// An attribute name as written in a diff: bare when an identifier, quoted otherwise.
 pub(super) fn attribute_name(s: &str) -> std::borrow::Cow<'_, str> {
-    if crate::escape::is_identifier(s) {
+    if tfwire_render::escape::is_identifier(s) {
         std::borrow::Cow::Borrowed(s)
     } else {
         std::borrow::Cow::Owned(quote(s))

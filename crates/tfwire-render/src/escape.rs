@@ -44,7 +44,7 @@ use tfwire_plan::is_unsafe_char;
 
 /// A document's text shown inline: every unsafe character escaped (see the module
 /// documentation), line breaks included, so the text stays on its line.
-pub(crate) struct Inline<'a>(pub(crate) &'a str);
+pub struct Inline<'a>(pub &'a str);
 
 impl fmt::Display for Inline<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -59,11 +59,11 @@ impl fmt::Display for Inline<'_> {
 /// unpadded, and the column is as wide as the longest of the others (see
 /// [`column_width`]). It bounds the padding a line can carry, so output stays within a
 /// fixed multiple of the input whatever one name's length.
-pub(crate) const ALIGN_MAX: usize = 128;
+pub const ALIGN_MAX: usize = 128;
 
 /// The width of a column whose entries measure `lens`: the longest that is at most
 /// [`ALIGN_MAX`], 0 when there is none.
-pub(crate) fn column_width(lens: impl IntoIterator<Item = usize>) -> usize {
+pub fn column_width(lens: impl IntoIterator<Item = usize>) -> usize {
     lens.into_iter()
         .filter(|&n| n <= ALIGN_MAX)
         .max()
@@ -71,7 +71,7 @@ pub(crate) fn column_width(lens: impl IntoIterator<Item = usize>) -> usize {
 }
 
 /// `n` spaces, written in chunks (no format width, so any `n`).
-pub(crate) struct Spaces(pub(crate) usize);
+pub struct Spaces(pub usize);
 
 impl fmt::Display for Spaces {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -88,7 +88,7 @@ impl fmt::Display for Spaces {
 
 /// A column entry: the text, then spaces up to the column's width. The one padding
 /// helper of the CLI (format widths such as `{:width$}` panic above 65,535).
-pub(crate) struct Padded<'a> {
+pub struct Padded<'a> {
     text: &'a str,
     fill: usize,
 }
@@ -96,7 +96,7 @@ pub(crate) struct Padded<'a> {
 impl<'a> Padded<'a> {
     /// `text` padded to `width` columns, the text measuring `len` (its length in the unit
     /// the column counts: characters, or bytes as OpenTofu counts them).
-    pub(crate) fn new(text: &'a str, len: usize, width: usize) -> Self {
+    pub fn new(text: &'a str, len: usize, width: usize) -> Self {
         Padded {
             text,
             fill: width.saturating_sub(len),
@@ -104,7 +104,7 @@ impl<'a> Padded<'a> {
     }
 
     /// `text` padded to `width` characters.
-    pub(crate) fn chars(text: &'a str, width: usize) -> Self {
+    pub fn chars(text: &'a str, width: usize) -> Self {
         Padded::new(text, text.chars().count(), width)
     }
 }
@@ -124,10 +124,10 @@ impl fmt::Display for Padded<'_> {
 /// square of the nesting (a 10,000-step module path of 180 KB drew 200 MB); with it, a
 /// line is indented by at most about 140 bytes, and the output is at most about 70 bytes
 /// per input byte (one-digit list elements 32 levels deep, two input bytes each).
-pub(crate) const DEPTH_MAX: usize = 32;
+pub const DEPTH_MAX: usize = 32;
 
 /// [`Inline`] as a string; borrowed when nothing needed escaping.
-pub(crate) fn inline(s: &str) -> Cow<'_, str> {
+pub fn inline(s: &str) -> Cow<'_, str> {
     if s.chars().any(is_unsafe_char) {
         Cow::Owned(Inline(s).to_string())
     } else {
@@ -138,7 +138,7 @@ pub(crate) fn inline(s: &str) -> Cow<'_, str> {
 /// `s` in double quotes, as a JSON string literal: `"` and `\` escaped besides the unsafe
 /// characters. Used wherever the CLI prints a quoted name (`{:?}` would escape with Rust's
 /// `\u{1b}`, a second style).
-pub(crate) fn quote(s: &str) -> String {
+pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     // Writing to a String cannot fail.
     let _ = tfwire_plan::write_json_str(&mut out, s);
@@ -168,10 +168,10 @@ fn kept(c: char) -> bool {
 }
 
 /// The last pass over a text for a terminal: every unsafe character but the line feed and the tab
-/// ([`kept`]) escaped; with `color`, the CLI's own colour sequences ([`sgr_len`]) kept. The text's parts
+/// escaped; with `color`, the colour sequences (SGR, `ESC [ digits m`) kept. The text's parts
 /// that come from a document are already [`Inline`] or [`quote`]d, so this pass changes
 /// nothing in them; it catches whatever did not go through those (a library's message).
-pub(crate) fn terminal(text: &str, color: bool) -> Cow<'_, str> {
+pub fn terminal(text: &str, color: bool) -> Cow<'_, str> {
     if !text.chars().any(|c| !kept(c) && is_unsafe_char(c)) {
         return Cow::Borrowed(text);
     }
@@ -201,7 +201,7 @@ pub(crate) fn terminal(text: &str, color: bool) -> Cow<'_, str> {
 /// even inside code), a fence of one backtick more than the longest run in the text, and
 /// a space inside the fence when the text begins or ends with a backtick or a space (the
 /// one CommonMark strips).
-pub(crate) fn md_code(s: &str) -> String {
+pub fn md_code(s: &str) -> String {
     let text = inline(s).replace('|', "\\|");
     let mut longest = 0;
     let mut run = 0;
@@ -221,7 +221,7 @@ pub(crate) fn md_code(s: &str) -> String {
 /// A document's text inside the summary's raw HTML (`<summary>`): a `<code>` element (in
 /// which GitHub makes no mention or reference), the text escaped as for a terminal, then
 /// `&`, `<`, `>` and `"` as entities.
-pub(crate) fn html_code(s: &str) -> String {
+pub fn html_code(s: &str) -> String {
     format!("<code>{}</code>", html(&inline(s)))
 }
 
@@ -235,7 +235,7 @@ pub(crate) fn html_code(s: &str) -> String {
 /// added back here. The zero-width joiner and non-joiner (identifier characters only since
 /// Unicode 15.1, later than HCL's generated tables, and invisible) keep a name quoted. No
 /// unsafe character (see the module documentation) is ever part of an identifier.
-pub(crate) fn is_identifier(s: &str) -> bool {
+pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     chars.next().is_some_and(|c| c == '_' || id_start(c))
         && chars.all(|c| c == '-' || id_continue(c))
@@ -259,7 +259,7 @@ fn id_continue(c: char) -> bool {
 }
 
 /// The CLI's own text in HTML: `&`, `<`, `>` and `"` as entities.
-pub(crate) fn html(s: &str) -> String {
+pub fn html(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
