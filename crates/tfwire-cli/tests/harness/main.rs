@@ -8,7 +8,6 @@ mod hostile;
 mod inputs;
 mod limits;
 mod masks;
-mod modules;
 mod outputs;
 mod planfile;
 mod readme;

@@ -1,0 +1,2 @@
+//! Above low.
+pub use low::Thing;

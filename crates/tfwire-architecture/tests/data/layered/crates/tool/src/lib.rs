@@ -1,0 +1,2 @@
+//! A tool may depend on anything.
+pub use high::Thing;

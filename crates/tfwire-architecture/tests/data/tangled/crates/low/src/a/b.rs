@@ -1,0 +1,3 @@
+pub fn thing() -> u8 {
+    super::shared() - 1
+}

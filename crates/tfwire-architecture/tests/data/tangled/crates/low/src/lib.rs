@@ -1,0 +1,3 @@
+pub mod a;
+mod x;
+mod y;

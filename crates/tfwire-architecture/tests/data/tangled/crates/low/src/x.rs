@@ -1,0 +1,4 @@
+pub(crate) fn g() {}
+pub(crate) fn f() {
+    crate::y::h();
+}
