@@ -76,15 +76,15 @@ enum OutputFormat {
     Json,
 }
 
-pub(crate) fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
     let program = match &args.ty {
         Some(ty) => Program::compile(&Type::from_json(ty).map_err(|e| {
             Failure::Usage(format!("--type: {} (at byte {})", e.kind(), e.offset()))
         })?),
-        None => args.schema.program()?,
+        None => args.schema.program(limits)?,
     };
     let name = input::display_name(args.file.as_deref().unwrap_or("-")).to_string();
-    let raw = input::read(args.file.as_deref())?;
+    let raw = input::read(limits, args.file.as_deref())?;
     let hex_input = args.hex && matches!(args.input, InputFormat::Msgpack);
     let bytes = match args.input {
         InputFormat::Msgpack if hex_input => input::unhex(&input::text(raw, &name)?)?,
@@ -92,7 +92,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         InputFormat::Json => input::text(raw, &name)?,
     };
     let arena = bumpalo::Bump::new();
-    let mut decoder = Decoder::new(input::decoder_config().lenient(args.lenient));
+    let mut decoder = Decoder::new(limits.decoder_config().lenient(args.lenient));
     if let Some(path) = &args.path {
         if !matches!(args.input, InputFormat::Msgpack) {
             return Err(Failure::Usage(

@@ -139,7 +139,7 @@ fn read_regular(dir: &Path, real: &Path, name: &str, limit: usize) -> Result<Vec
     Ok(out)
 }
 
-pub(crate) fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
     let dir = Path::new(&args.dir);
     let fail = |e: std::io::Error| Failure::Input(format!("{}: {e}", args.dir));
     let real = std::fs::canonicalize(dir).map_err(fail)?;
@@ -149,7 +149,7 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
     names.sort();
-    let limit = input::max_input_bytes();
+    let limit = limits.max_input_bytes();
     let mut index = None;
     for name in INDEX_NAMES {
         if !names.iter().any(|n| n == name) {
@@ -159,12 +159,12 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         let bytes = read_regular(dir, &real, name, limit)
             .map_err(|e| Failure::Input(format!("{shown}: {e}")))?;
         index = Some(
-            Index::parse(name, &bytes, input::max_nodes())
+            Index::parse(name, &bytes, limits.max_nodes())
                 .map_err(|e| Failure::Input(format!("{shown}: {e}")))?,
         );
         break;
     }
-    let doc = ProviderSchemas::from_json(&input::read(Some(&args.schemas))?)
+    let doc = ProviderSchemas::from_json(&input::read(limits, Some(&args.schemas))?)
         .map_err(|e| Failure::Input(format!("{}: {e}", args.schemas)))?;
     let wanted = args
         .provider
@@ -173,8 +173,8 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     let (_, schema) = provider(&doc, wanted.as_deref())?;
     let programs = Programs::new(schema.clone()).with_masks(args.masks.masks()?);
     let config = DumpConfig::default()
-        .decoder(input::decoder_config())
-        .max_nodes(input::max_nodes())
+        .decoder(limits.decoder_config())
+        .max_nodes(limits.max_nodes())
         .max_inference_bytes(limit as u64);
     let mut dump = Dump::new(&programs, index, config);
     for name in &names {

@@ -44,16 +44,16 @@ enum InputFormat {
     Json,
 }
 
-pub(crate) fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
     let ty = Type::from_json(&args.ty)
         .map_err(|e| Failure::Usage(format!("--type: {} (at byte {})", e.kind(), e.offset())))?;
     let program = Program::compile(&ty);
     let name = input::display_name(args.file.as_deref().unwrap_or("-")).to_string();
-    let bytes = input::text(input::read(args.file.as_deref())?, &name)?;
+    let bytes = input::text(input::read(limits, args.file.as_deref())?, &name)?;
     let arena = bumpalo::Bump::new();
     let value = match args.input {
         InputFormat::Canonical => tfwire::canonical::parse(&bytes, &arena),
-        InputFormat::Json => Decoder::new(input::decoder_config().lenient(args.lenient))
+        InputFormat::Json => Decoder::new(limits.decoder_config().lenient(args.lenient))
             .decode_json(&program, &bytes, &arena),
     }
     .map_err(|e| crate::decode::json_error(&e, &bytes, &name))?;

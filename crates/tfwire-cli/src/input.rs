@@ -6,7 +6,6 @@ use crate::failure::Failure;
 use crate::report;
 use flate2::bufread::GzDecoder;
 use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use tfwire::schema::ProgramCache;
 use tfwire_plan::{Document, Parser};
 use tfwire_planfile::Planfile;
@@ -14,54 +13,59 @@ use tfwire_planfile::Planfile;
 /// The default of `--max-input-bytes`: the most an input may hold, after gzip inflation.
 pub(crate) const DEFAULT_MAX_INPUT_BYTES: usize = 256 << 20;
 
-/// The limit in force (`--max-input-bytes`), set once by `main`.
-static MAX_INPUT_BYTES: AtomicUsize = AtomicUsize::new(DEFAULT_MAX_INPUT_BYTES);
-
-/// Sets the limit for every input read from now on.
-pub(crate) fn set_max_input_bytes(n: usize) {
-    MAX_INPUT_BYTES.store(n, Ordering::Relaxed);
+/// The input limit (`--max-input-bytes`): built by `main` from the arguments and handed to
+/// every reader, with the limits derived from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Limits {
+    max_input_bytes: usize,
 }
 
-/// The most bytes an input may hold, after gzip inflation (`--max-input-bytes`).
-pub(crate) fn max_input_bytes() -> usize {
-    MAX_INPUT_BYTES.load(Ordering::Relaxed)
-}
+impl Limits {
+    /// The limits for inputs of at most `max_input_bytes` bytes.
+    pub(crate) fn new(max_input_bytes: usize) -> Limits {
+        Limits { max_input_bytes }
+    }
 
-/// The most nodes a document may hold: one per 8 bytes of [`max_input_bytes`]. The one rule
-/// for every reader that counts elements before it allocates them: the JSON plan and state
-/// reader (nodes of JSON) and the binary plan reader (nodes of 8 bytes of decoded
-/// protobuf messages).
-pub(crate) fn max_nodes() -> usize {
-    max_input_bytes() / 8
-}
+    /// The most bytes an input may hold, after gzip inflation (`--max-input-bytes`).
+    pub(crate) fn max_input_bytes(self) -> usize {
+        self.max_input_bytes
+    }
 
-/// The binary plan file reader's limits: members inflate to at most [`max_input_bytes`]
-/// together, the `tfplan` message decodes to at most [`max_nodes`] nodes, and the JSON
-/// document written for the plan holds at most [`max_input_bytes`].
-pub(crate) fn planfile_config() -> tfwire_planfile::Config {
-    tfwire_planfile::Config::default()
-        .max_inflated_bytes(max_input_bytes() as u64)
-        .max_nodes(max_nodes())
-}
+    /// The most nodes a document may hold: one per 8 bytes of the input limit. The one rule
+    /// for every reader that counts elements before it allocates them: the JSON plan and
+    /// state reader (nodes of JSON) and the binary plan reader (nodes of 8 bytes of decoded
+    /// protobuf messages).
+    pub(crate) fn max_nodes(self) -> usize {
+        self.max_input_bytes / 8
+    }
 
-/// The decoder configuration every command uses: the input limit applied.
-pub(crate) fn decoder_config() -> tfwire::Config {
-    tfwire::Config::default().max_input_bytes(max_input_bytes())
+    /// The binary plan file reader's limits: members inflate to at most the input limit
+    /// together, the `tfplan` message decodes to at most [`Limits::max_nodes`] nodes, and
+    /// the JSON document written for the plan holds at most the input limit.
+    pub(crate) fn planfile_config(self) -> tfwire_planfile::Config {
+        tfwire_planfile::Config::default()
+            .max_inflated_bytes(self.max_input_bytes as u64)
+            .max_nodes(self.max_nodes())
+    }
+
+    /// The decoder configuration every command uses: the input limit applied.
+    pub(crate) fn decoder_config(self) -> tfwire::Config {
+        tfwire::Config::default().max_input_bytes(self.max_input_bytes)
+    }
 }
 
 /// The message for an input beyond the limit.
 #[cold]
-fn too_large(name: &str, what: &str) -> Failure {
+fn too_large(max: usize, name: &str, what: &str) -> Failure {
     Failure::Input(format!(
-        "{name}: {what} more than {} bytes, the input limit; raise it with --max-input-bytes",
-        max_input_bytes()
+        "{name}: {what} more than {max} bytes, the input limit; raise it with --max-input-bytes"
     ))
 }
 
 /// Reads `path` (`-` or none: standard input) with `spare` bytes of capacity left over
 /// (so that a parser can pad the buffer without reallocating), inflating gzip input
 /// (recognised by its magic bytes `1f 8b`) as a stream. Neither the input nor its
-/// inflated text may exceed [`max_input_bytes`]: reading stops one byte past it.
+/// inflated text may exceed the input limit: reading stops one byte past it.
 ///
 /// Memory: a file is read into one buffer of its size (plus `spare`). Gzip input is
 /// inflated as it is read (the compressed bytes pass through a small buffer, never held
@@ -69,19 +73,23 @@ fn too_large(name: &str, what: &str) -> Failure {
 /// input is a file; a buffer whose final size is unknown (a pipe, several gzip members)
 /// grows by at most [`GROWTH_CHUNK`] at a time (a quarter of what it holds while smaller),
 /// so that it never reserves twice what it will hold.
-pub(crate) fn read_raw(path: Option<&str>, spare: usize) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read_raw(
+    limits: Limits,
+    path: Option<&str>,
+    spare: usize,
+) -> Result<Vec<u8>, Failure> {
     let name = display_name(path.unwrap_or("-"));
     let io = |e: std::io::Error| Failure::Input(format!("{name}: {e}"));
-    let max = max_input_bytes();
+    let max = limits.max_input_bytes();
     match path {
-        None | Some("-") => read_from(std::io::stdin().lock(), None, spare, name),
+        None | Some("-") => read_from(std::io::stdin().lock(), None, max, spare, name),
         Some(p) => {
             let mut file = std::fs::File::open(p).map_err(io)?;
             let meta = file.metadata().map_err(io)?;
             // A FIFO or a device (`/dev/stdin`) has no size to go by.
             let size = meta.is_file().then_some(meta.len());
             if let Some(len) = size.filter(|&len| len > max as u64) {
-                return Err(too_large(name, &format!("the file has {len} bytes,")));
+                return Err(too_large(max, name, &format!("the file has {len} bytes,")));
             }
             let hint = match size {
                 // Deflate inflates at most 1032-fold: a forged trailer reserves no more.
@@ -93,7 +101,7 @@ pub(crate) fn read_raw(path: Option<&str>, spare: usize) -> Result<Vec<u8>, Fail
                 }),
                 None => None,
             };
-            read_from(file, hint, spare, name)
+            read_from(file, hint, max, spare, name)
         }
     }
 }
@@ -135,18 +143,18 @@ fn gzip_trailer_size(file: &mut std::fs::File, len: u64) -> std::io::Result<Opti
 fn read_from(
     r: impl Read,
     hint: Option<SizeHint>,
+    max: usize,
     spare: usize,
     name: &str,
 ) -> Result<Vec<u8>, Failure> {
     let io = |e: std::io::Error| Failure::Input(format!("{name}: {e}"));
-    let max = max_input_bytes();
     let mut input = Input::new(r);
     let head = input.peek(6).map_err(io)?;
     if head.starts_with(&[0x1f, 0x8b]) {
         let capacity = hint
             .and_then(|h| h.inflated)
             .map_or(0, |n| n.min(max as u64 + 1) as usize);
-        return gunzip(&mut input, capacity, spare, name);
+        return gunzip(&mut input, capacity, max, spare, name);
     }
     if let Some(what) = compressed_other(head) {
         return Err(Failure::Input(format!(
@@ -157,7 +165,7 @@ fn read_from(
     let mut buf = Vec::with_capacity(capacity.saturating_add(spare));
     fill(&mut input, &mut buf, max + 1, spare).map_err(io)?;
     if buf.len() > max {
-        return Err(too_large(name, "the input has"));
+        return Err(too_large(max, name, "the input has"));
     }
     Ok(buf)
 }
@@ -300,11 +308,11 @@ fn compressed_other(bytes: &[u8]) -> Option<&'static str> {
 fn gunzip<R: Read>(
     input: &mut Input<R>,
     capacity: usize,
+    max: usize,
     spare: usize,
     name: &str,
 ) -> Result<Vec<u8>, Failure> {
     let io = |e: std::io::Error| Failure::Input(format!("{name}: {e}"));
-    let max = max_input_bytes();
     let mut out = Vec::with_capacity(capacity.saturating_add(spare));
     loop {
         let at = input.consumed;
@@ -314,10 +322,14 @@ fn gunzip<R: Read>(
             ))
         })?;
         if out.len() > max {
-            return Err(too_large(name, "the gzip-compressed input inflates to"));
+            return Err(too_large(
+                max,
+                name,
+                "the gzip-compressed input inflates to",
+            ));
         }
         if input.consumed > max as u64 {
-            return Err(too_large(name, "the input has"));
+            return Err(too_large(max, name, "the input has"));
         }
         if !input.peek(2).map_err(io)?.starts_with(&[0x1f, 0x8b]) {
             break;
@@ -340,7 +352,7 @@ fn gunzip<R: Read>(
         }
         input.consume(n);
         if input.consumed > max as u64 {
-            return Err(too_large(name, "the input has"));
+            return Err(too_large(max, name, "the input has"));
         }
     }
     if garbage {
@@ -369,8 +381,8 @@ fn hex_excerpt(b: &[u8]) -> String {
 }
 
 /// Reads a value input (`decode`, `encode`): raw bytes, gzip inflated.
-pub(crate) fn read(path: Option<&str>) -> Result<Vec<u8>, Failure> {
-    read_raw(path, 0)
+pub(crate) fn read(limits: Limits, path: Option<&str>) -> Result<Vec<u8>, Failure> {
+    read_raw(limits, path, 0)
 }
 
 /// Text input (JSON, hex): UTF-16 transcoded to UTF-8, a UTF-8 byte-order mark dropped.
@@ -441,11 +453,12 @@ pub(crate) enum Want<'s> {
 /// read as the JSON document `tofu show -json` prints for it, or its prior state, as `want`
 /// says.
 pub(crate) fn with_document<R>(
+    limits: Limits,
     path: &str,
     want: Want<'_>,
     f: impl FnOnce(Document<'_>) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
-    with_recorded(path, want, |doc, _| f(doc))
+    with_recorded(limits, path, want, |doc, _| f(doc))
 }
 
 /// What a binary plan file records that its JSON form (and a `show -json` document) does
@@ -460,23 +473,31 @@ pub(crate) struct Recorded {
 /// [`with_document`], also passing what a binary plan file records beyond its JSON form
 /// (nothing for a JSON document).
 pub(crate) fn with_recorded<R>(
+    limits: Limits,
     path: &str,
     want: Want<'_>,
     f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
-    with_parsed(path, want, Only::All, f)
+    with_parsed(limits, path, want, Only::All, f)
 }
 
 /// [`with_recorded`] for `plan show ADDRESS`: with an address, the document is parsed with
 /// [`Parser::parse_change`], which keeps the values of the changes at that address only
 /// (the model `f` gets has every other change's values absent).
 pub(crate) fn with_recorded_at<R>(
+    limits: Limits,
     path: &str,
     want: Want<'_>,
     address: Option<&str>,
     f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
-    with_parsed(path, want, address.map_or(Only::All, Only::Change), f)
+    with_parsed(
+        limits,
+        path,
+        want,
+        address.map_or(Only::All, Only::Change),
+        f,
+    )
 }
 
 /// What of a document is modelled.
@@ -497,6 +518,7 @@ enum Only<'x> {
 /// `planned_values`, ...). The model `f` gets has those members absent; errors are the
 /// same as [`with_document`]'s.
 pub(crate) fn with_document_for<R>(
+    limits: Limits,
     path: &str,
     want: Want<'_>,
     summary_only: bool,
@@ -507,22 +529,23 @@ pub(crate) fn with_document_for<R>(
     } else {
         Only::All
     };
-    with_parsed(path, want, only, |doc, _| f(doc))
+    with_parsed(limits, path, want, only, |doc, _| f(doc))
 }
 
 fn with_parsed<R>(
+    limits: Limits,
     path: &str,
     want: Want<'_>,
     only: Only<'_>,
     f: impl FnOnce(Document<'_>, Recorded) -> Result<R, Failure>,
 ) -> Result<R, Failure> {
-    let mut bytes = read_raw(Some(path), tfwire_plan::INPUT_PADDING)?;
+    let mut bytes = read_raw(limits, Some(path), tfwire_plan::INPUT_PADDING)?;
     let from_planfile = tfwire_planfile::is_zip(&bytes) || bytes.starts_with(b"tfplan");
     let mut recorded = Recorded::default();
     if from_planfile {
-        (bytes, recorded) = planfile(path, &bytes, want)?;
+        (bytes, recorded) = planfile(limits, path, &bytes, want)?;
     }
-    let config = tfwire_plan::ParserConfig::default().max_nodes(max_nodes());
+    let config = tfwire_plan::ParserConfig::default().max_nodes(limits.max_nodes());
     let mut parser = Parser::with_config(config);
     let parsed = match only {
         Only::All => parser.parse(&mut bytes),
@@ -563,14 +586,19 @@ fn with_parsed<R>(
             tfwire_planfile::Error::from(tfwire_planfile::ErrorKind::Encrypted)
         )));
     }
-    Err(document_error(path, &error, &bytes, parsed_at))
+    Err(document_error(limits, path, &error, &bytes, parsed_at))
 }
 
 /// The largest input read again to show the line of an error.
 const REREAD_MAX_BYTES: usize = 64 << 20;
 
 /// The JSON document of a binary plan file that `want` asks for.
-fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Recorded), Failure> {
+fn planfile(
+    limits: Limits,
+    path: &str,
+    bytes: &[u8],
+    want: Want<'_>,
+) -> Result<(Vec<u8>, Recorded), Failure> {
     let name = display_name(path);
     // One line, whatever member names or addresses the file holds.
     let fail = |e: tfwire_planfile::Error| {
@@ -586,7 +614,7 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
             tfwire_render::escape::Inline(&e.to_string())
         ))
     };
-    let mut pf = Planfile::read_with(bytes, &planfile_config()).map_err(fail)?;
+    let mut pf = Planfile::read_with(bytes, &limits.planfile_config()).map_err(fail)?;
     let recorded = Recorded {
         mode: tfwire_planfile::proto::Mode::try_from(pf.plan.ui_mode).ok(),
     };
@@ -625,6 +653,7 @@ fn planfile(path: &str, bytes: &[u8], want: Want<'_>) -> Result<(Vec<u8>, Record
 /// count the text as parsed).
 #[cold]
 pub(crate) fn document_error(
+    limits: Limits,
     path: &str,
     e: &tfwire_plan::Error,
     parsed: &[u8],
@@ -640,7 +669,7 @@ pub(crate) fn document_error(
         // Not for a large input: that would hold it twice (the parsed text differs from
         // the file only inside strings with escapes).
         let text = (path != "-" && (parsed_at.is_some() || parsed.len() <= REREAD_MAX_BYTES))
-            .then(|| read_raw(Some(path), 0).ok())
+            .then(|| read_raw(limits, Some(path), 0).ok())
             .flatten()
             .and_then(|mut t| tfwire_plan::transcode(&mut t).ok().map(|_| t));
         let (text, at) = match text.as_deref() {
@@ -715,12 +744,18 @@ mod tests {
         for step in [1, 2, 3, 7, 1 << 20] {
             let mut input = Input::new(Trickle { data: &two, step });
             assert_eq!(input.peek(6).unwrap()[..2], [0x1f, 0x8b], "step {step}");
-            let Ok(out) = gunzip(&mut input, 0, 16, "t") else {
+            let Ok(out) = gunzip(&mut input, 0, DEFAULT_MAX_INPUT_BYTES, 16, "t") else {
                 panic!("step {step}: the gzip input is rejected")
             };
             assert_eq!(out, text, "step {step}");
             assert!(out.capacity() - out.len() >= 16);
-            let Ok(plain) = read_from(Trickle { data: text, step }, None, 8, "t") else {
+            let Ok(plain) = read_from(
+                Trickle { data: text, step },
+                None,
+                DEFAULT_MAX_INPUT_BYTES,
+                8,
+                "t",
+            ) else {
                 panic!("step {step}: the plain input is rejected")
             };
             assert_eq!(plain, text, "step {step}");

@@ -84,14 +84,14 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    input::set_max_input_bytes(cli.max_input_bytes);
+    let limits = input::Limits::new(cli.max_input_bytes);
     let result = match cli.command {
-        Command::Decode(args) => decode::run(args),
-        Command::Dump(args) => dump::run(args),
-        Command::Encode(args) => encode::run(args),
-        Command::Plan(args) => plan::run(args),
-        Command::Schema(args) => schema::run(args),
-        Command::State(args) => state::run(args),
+        Command::Decode(args) => decode::run(args, limits),
+        Command::Dump(args) => dump::run(args, limits),
+        Command::Encode(args) => encode::run(args, limits),
+        Command::Plan(args) => plan::run(args, limits),
+        Command::Schema(args) => schema::run(args, limits),
+        Command::State(args) => state::run(args, limits),
         Command::Tap(args) => tap::run(args),
     };
     match result {

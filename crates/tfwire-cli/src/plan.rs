@@ -468,10 +468,10 @@ enum ShowFormat {
     Json,
 }
 
-pub(crate) fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
     match args.command {
-        PlanCommand::Summary(a) => summary(a),
-        PlanCommand::Show(a) => show(a),
+        PlanCommand::Summary(a) => summary(a, limits),
+        PlanCommand::Show(a) => show(a, limits),
     }
 }
 
@@ -517,7 +517,7 @@ fn colour(
     }
 }
 
-fn summary(args: SummaryArgs) -> Result<(), Failure> {
+fn summary(args: SummaryArgs, limits: input::Limits) -> Result<(), Failure> {
     let format = match (args.format, args.max_bytes) {
         (None, Some(_)) | (Some(Format::Markdown), _) => Format::Markdown,
         (Some(f), Some(_)) => {
@@ -542,12 +542,13 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
     }
     let name = input::display_name(&args.file).to_string();
     let masks = args.masks.masks()?;
-    let schemas = schema::cache(args.schemas.as_deref())?;
+    let schemas = schema::cache(limits, args.schemas.as_deref())?;
     // Markdown shows which attributes change (a diff of the values), and `--schemas` checks
     // every value; otherwise a summary prints addresses and actions only, and reads the plan
     // without its values.
     let summary_only = format != Format::Markdown && args.schemas.is_none();
     input::with_document_for(
+        limits,
         &args.file,
         Want::Plan(schemas.as_ref()),
         summary_only,
@@ -1043,10 +1044,10 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
     }
 }
 
-fn show(args: ShowArgs) -> Result<(), Failure> {
+fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let masks = args.masks.masks()?;
-    let cache = schema::cache(args.schemas.as_deref())?;
+    let cache = schema::cache(limits, args.schemas.as_deref())?;
     let mut human = humanplan::Options {
         color: args.color.enabled(),
         terraform: false,
@@ -1055,6 +1056,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
     };
     // With an address, only that change's values are modelled.
     input::with_recorded_at(
+        limits,
         &args.file,
         Want::PlanValues(cache.as_ref()),
         args.address.as_deref(),

@@ -28,12 +28,12 @@ pub(crate) struct Select {
 
 impl Select {
     /// The selected block.
-    pub(crate) fn block(&self) -> Result<Block, Failure> {
+    pub(crate) fn block(&self, limits: input::Limits) -> Result<Block, Failure> {
         let path = self
             .schema
             .as_deref()
             .ok_or_else(|| Failure::Usage("--schema is required".into()))?;
-        let bytes = input::read(Some(path))?;
+        let bytes = input::read(limits, Some(path))?;
         if looks_like_block(&bytes) {
             // A bare block (a schema's "block", terraform-json's SchemaBlock): no type to choose.
             return Block::from_json(&bytes).map_err(|e| Failure::Input(format!("{path}: {e}")));
@@ -64,8 +64,8 @@ impl Select {
     }
 
     /// The program for the selected block.
-    pub(crate) fn program(&self) -> Result<Program, Failure> {
-        Ok(Program::from_block(&self.block()?))
+    pub(crate) fn program(&self, limits: input::Limits) -> Result<Program, Failure> {
+        Ok(Program::from_block(&self.block(limits)?))
     }
 }
 
@@ -79,15 +79,18 @@ fn looks_like_block(bytes: &[u8]) -> bool {
 }
 
 /// Loads `--schemas FILE` (`tofu providers schema -json`) as a program cache.
-pub(crate) fn cache(path: Option<&str>) -> Result<Option<ProgramCache>, Failure> {
+pub(crate) fn cache(
+    limits: input::Limits,
+    path: Option<&str>,
+) -> Result<Option<ProgramCache>, Failure> {
     let Some(path) = path else {
         return Ok(None);
     };
-    Ok(Some(ProgramCache::new(load(path)?)))
+    Ok(Some(ProgramCache::new(load(limits, path)?)))
 }
 
-pub(crate) fn load(path: &str) -> Result<ProviderSchemas, Failure> {
-    let bytes = input::read(Some(path))?;
+pub(crate) fn load(limits: input::Limits, path: &str) -> Result<ProviderSchemas, Failure> {
+    let bytes = input::read(limits, Some(path))?;
     let name = input::display_name(path);
     ProviderSchemas::from_json(&bytes).map_err(|e| Failure::Input(format!("{name}: {e}")))
 }
@@ -193,7 +196,7 @@ pub(crate) struct Args {
     provider: Option<String>,
 }
 
-pub(crate) fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
     if args.resource.is_some() {
         let select = Select {
             schema: Some(args.file.clone()),
@@ -201,9 +204,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             data_source: args.data_source,
             provider: args.provider.clone(),
         };
-        return output::text(&select.block()?.implied_type().to_json());
+        return output::text(&select.block(limits)?.implied_type().to_json());
     }
-    let doc = load(&args.file)?;
+    let doc = load(limits, &args.file)?;
     let mut out = String::new();
     for (addr, p) in &doc.providers {
         if args

@@ -131,10 +131,10 @@ struct ShowArgs {
     deposed: bool,
 }
 
-pub(crate) fn run(args: Args) -> Result<(), Failure> {
+pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
     match args.command {
-        StateCommand::List(a) => list(a),
-        StateCommand::Show(a) => show(a),
+        StateCommand::List(a) => list(a, limits),
+        StateCommand::Show(a) => show(a, limits),
     }
 }
 
@@ -146,10 +146,10 @@ fn not_a_state(name: &str) -> Failure {
     ))
 }
 
-fn list(args: ListArgs) -> Result<(), Failure> {
+fn list(args: ListArgs, limits: input::Limits) -> Result<(), Failure> {
     args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
-    input::with_document(&args.file, input::Want::State, |doc| {
+    input::with_document(limits, &args.file, input::Want::State, |doc| {
         let mut addresses = addresses(&doc).ok_or_else(|| not_a_state(&name))?;
         if !args.addresses.is_empty() {
             addresses.retain(|a| args.addresses.iter().any(|f| selected(f, a)));
@@ -179,10 +179,10 @@ const LAYOUT: Layout = Layout {
     omit_empty_strings: true,
 };
 
-fn show(args: ShowArgs) -> Result<(), Failure> {
+fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     let masks = args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
-    let cache = crate::schema::cache(args.schemas.as_deref())?;
+    let cache = crate::schema::cache(limits, args.schemas.as_deref())?;
     let schemas = cache
         .as_ref()
         .zip(args.schemas.as_deref())
@@ -190,7 +190,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
             name: input::display_name(f),
             cache,
         });
-    input::with_document(&args.file, input::Want::State, |doc| {
+    input::with_document(limits, &args.file, input::Want::State, |doc| {
         let terraform_wrote = match doc {
             Document::RawState(s) => s
                 .resources
