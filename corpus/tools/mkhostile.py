@@ -78,7 +78,8 @@ def rc(address, actions, before, after, **extra):
 
 
 def repro():
-    # The repro of issue 14, as filed.
+    # A report of escape sequences in a plan, as it was filed: an OSC title in
+    # terraform_version, ESC[2J in an address, SGR in action_reason.
     return {
         "format_version": "1.2",
         "terraform_version": "1.9\u001b]0;PWNED\u0007",
@@ -391,7 +392,7 @@ def values():
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    write("repro-issue14.json", repro())
+    write("repro-escape-sequences.json", repro())
     write("terminal-plan.json", strings_plan(TERMINAL, OSC_LINK))
     write("markdown-plan.json", strings_plan(MARKDOWN, "</sub><h1>EVIL</h1>"))
     write("sensitive-masks-plan.json", sensitive_plan())

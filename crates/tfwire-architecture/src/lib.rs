@@ -8,6 +8,7 @@
 //! - No crate declares a dependency its code never names ([`unused_dependencies`]).
 //! - The CLI stays a thin shell ([`cli_size`]) and only `tfwire-json` parses JSON with
 //!   simd-json ([`simd_json_owner`]).
+//! - No comment tells the project's history ([`history_comments`]).
 //!
 //! The tests in `tests/` run each check on the workspace and on small trees in `tests/data/`.
 //!
@@ -20,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod checks;
+pub mod history;
 pub mod lex;
 pub mod manifest;
 pub mod modules;
@@ -29,4 +31,5 @@ pub use checks::{
     CLI_MAX_LINES, cli_size, layering, lines_outside_tests, module_cycles, simd_json_owner,
     source_size, unused_dependencies,
 };
+pub use history::history_comments;
 pub use workspace::{Layer, Workspace};

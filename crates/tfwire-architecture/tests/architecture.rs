@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 use tfwire_architecture::{
-    CLI_MAX_LINES, Workspace, cli_size, layering, lines_outside_tests, module_cycles,
-    simd_json_owner, source_size, unused_dependencies,
+    CLI_MAX_LINES, Workspace, cli_size, history_comments, layering, lines_outside_tests,
+    module_cycles, simd_json_owner, source_size, unused_dependencies,
 };
 
 /// The workspace's root directory.
@@ -68,6 +68,11 @@ fn only_tfwire_json_depends_on_simd_json() {
     let root = root();
     let ws = Workspace::read(&root).expect("the workspace");
     assert_none("simd-json", &simd_json_owner(&ws, &readme(&root)));
+}
+
+#[test]
+fn no_history_in_comments() {
+    assert_none("history in comments", &history_comments(&root()));
 }
 
 /// Asserts that `found` holds exactly one finding containing each of `expected` (in any order).
@@ -184,5 +189,29 @@ fn checker_counts_lines_outside_tests() {
     assert_eq!(
         lines_outside_tests("struct S {\n    #[cfg(test)]\n    x: u8,\n    y: u8,\n}\n"),
         3
+    );
+}
+
+#[test]
+fn checker_finds_history_in_comments() {
+    let root = data("history");
+    let found = history_comments(&root);
+    assert_found(
+        &found,
+        &[
+            "crates/a/src/lib.rs:1: the comment tells history (\"Round 5\")",
+            "crates/a/src/lib.rs:3: the comment tells history (\"issue #16\")",
+            "crates/a/src/lib.rs:6: the comment tells history (\"before this change\")",
+            "e2e/run.sh:2: the comment tells history (\"stops 3\")",
+        ],
+    );
+    use tfwire_architecture::history::tells_history;
+    assert_eq!(
+        tells_history("// session12 made it"),
+        Some("session12".into())
+    );
+    assert_eq!(
+        tells_history("// a stop sign; 3 rounds; backstop 4; issuer 7"),
+        None
     );
 }

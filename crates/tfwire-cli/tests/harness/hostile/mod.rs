@@ -530,11 +530,11 @@ fn hostile_documents_through_every_command() {
     assert!(runs > 300, "only {runs} runs");
 }
 
-/// The escape-sequence repro as filed (`corpus/hostile/repro-issue14.json`): the table shows
+/// A report of escape sequences in a plan, as filed (`corpus/hostile/repro-escape-sequences.json`): the table shows
 /// the escapes, not the sequences.
 #[test]
 fn filed_escape_sequence_repro() {
-    let p = repo().join("corpus/hostile/repro-issue14.json");
+    let p = repo().join("corpus/hostile/repro-escape-sequences.json");
     let r = run(&["plan", "summary", &p.to_string_lossy()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "session 4" # as in stops 3 and 4
