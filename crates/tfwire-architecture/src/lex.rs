@@ -138,23 +138,18 @@ pub fn lex(src: &str) -> Lexed<'_> {
                 text: &src[start..i],
                 line,
             });
-        } else if ident_start(c) {
+        } else if ident_start(c) || c.is_ascii_digit() {
             let start = i;
             while i < b.len() && ident_char(b[i]) {
                 i += 1;
             }
+            let kind = if ident_start(c) {
+                Kind::Ident
+            } else {
+                Kind::Number
+            };
             out.tokens.push(Token {
-                kind: Kind::Ident,
-                text: &src[start..i],
-                line,
-            });
-        } else if c.is_ascii_digit() {
-            let start = i;
-            while i < b.len() && ident_char(b[i]) {
-                i += 1;
-            }
-            out.tokens.push(Token {
-                kind: Kind::Number,
+                kind,
                 text: &src[start..i],
                 line,
             });

@@ -26,14 +26,21 @@ pub(crate) fn bounded_arena(arena: &Bump, input_len: usize, what: &str) {
     );
 }
 
-/// Checks MessagePack decoding of a typed input (see the crate documentation).
-pub fn decode_msgpack(data: &[u8]) {
-    let Some(input) = Typed::read(data) else {
-        return;
-    };
+/// A typed input read from fuzz data, its compiled program, the configuration its flags ask
+/// for and a decoder with it: where every decoding check starts (`None` when the data holds
+/// no type).
+fn prepare(data: &[u8]) -> Option<(Typed<'_>, Program, Config, Decoder)> {
+    let input = Typed::read(data)?;
     let program = Program::compile(&input.ty);
     let config = input.config();
-    let mut decoder = Decoder::new(config);
+    Some((input, program, config, Decoder::new(config)))
+}
+
+/// Checks MessagePack decoding of a typed input (see the crate documentation).
+pub fn decode_msgpack(data: &[u8]) {
+    let Some((input, program, config, mut decoder)) = prepare(data) else {
+        return;
+    };
     let arena = Bump::new();
     let first = decoder.decode_msgpack(&program, input.payload, &arena);
     bounded_arena(&arena, input.payload.len(), "decode_msgpack");
@@ -62,12 +69,9 @@ pub fn decode_msgpack(data: &[u8]) {
 
 /// Checks JSON decoding of a typed input: both readers, and round trips.
 pub fn decode_json(data: &[u8]) {
-    let Some(input) = Typed::read(data) else {
+    let Some((input, program, config, mut decoder)) = prepare(data) else {
         return;
     };
-    let program = Program::compile(&input.ty);
-    let config = input.config();
-    let mut decoder = Decoder::new(config);
     let arena = Bump::new();
     let simd = decoder.decode_json(&program, input.payload, &arena);
     bounded_arena(&arena, input.payload.len(), "decode_json");
@@ -107,13 +111,10 @@ pub fn decode_json(data: &[u8]) {
 
 /// Checks that MessagePack values go through JSON unchanged, when JSON can hold them.
 pub fn msgpack_vs_json(data: &[u8]) {
-    let Some(input) = Typed::read(data) else {
+    let Some((input, program, config, mut decoder)) = prepare(data) else {
         return;
     };
-    let program = Program::compile(&input.ty);
-    let config = input.config();
     let arena = Bump::new();
-    let mut decoder = Decoder::new(config);
     let value = if input.has(flags::GENERATE_VALUE) {
         let mut u = Unstructured::new(input.payload);
         let mut options = Options::json();

@@ -98,26 +98,17 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
         push("msgpack_vs_json", name, data);
     }
     for folder in ["plans", "states"] {
-        let mut files = Vec::new();
-        walk(&corpus.join(folder), &mut files)?;
-        files.sort();
-        for path in files {
+        for path in sorted_files(&corpus.join(folder))? {
             let data = fs::read(&path)?;
-            let rel = path.strip_prefix(corpus).unwrap_or(&path);
-            let name = rel.to_string_lossy().replace(['/', '\\'], "_");
-            push("plan", name, data);
+            push("plan", seed_name(corpus, &path), data);
         }
     }
     // Plan files: each whole, and its `tfplan` message alone (wrapped by the check), and
     // the invalid and hostile files; Terraform's too (its dialect of the format).
     for folder in ["planfiles", "planfiles-invalid", "real-client-terraform"] {
-        let mut files = Vec::new();
-        walk(&corpus.join(folder), &mut files)?;
-        files.sort();
-        for path in files {
+        for path in sorted_files(&corpus.join(folder))? {
             let data = fs::read(&path)?;
-            let rel = path.strip_prefix(corpus).unwrap_or(&path);
-            let name = rel.to_string_lossy().replace(['/', '\\'], "_");
+            let name = seed_name(corpus, &path);
             let is_plan = path.extension().is_some_and(|e| e == "tfplan");
             if !(is_plan || folder == "planfiles-invalid") {
                 continue;
@@ -142,9 +133,7 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
     // Captured folders for `dump`: the whole folder with an index naming every file's type,
     // without one (the types inferred), and each value alone.
     let folder = corpus.join("proto-data/sensitive/proto");
-    let mut files = Vec::new();
-    walk(&folder, &mut files)?;
-    files.sort();
+    let files = sorted_files(&folder)?;
     let mut entries = Vec::new();
     for path in &files {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -317,14 +306,27 @@ fn pseudo_random(seed: u64, n: usize) -> Vec<u8> {
     out
 }
 
-fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else {
-            out.push(path);
+/// Every file under `dir` (its subdirectories too), sorted.
+fn sorted_files(dir: &Path) -> io::Result<Vec<std::path::PathBuf>> {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> io::Result<()> {
+        for entry in fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else {
+                out.push(path);
+            }
         }
+        Ok(())
     }
-    Ok(())
+    let mut files = Vec::new();
+    walk(dir, &mut files)?;
+    files.sort();
+    Ok(files)
+}
+
+/// A seed's name for a corpus file: its path in the corpus, `/` as `_`.
+fn seed_name(corpus: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(corpus).unwrap_or(path);
+    rel.to_string_lossy().replace(['/', '\\'], "_")
 }

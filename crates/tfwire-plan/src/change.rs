@@ -245,18 +245,8 @@ pub struct Change<'a> {
 impl<'a> Change<'a> {
     pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>) -> Result<Change<'a>> {
         let mut c = Change {
-            actions: &[],
-            before: None,
-            after: None,
-            after_unknown: None,
-            before_sensitive: None,
-            after_sensitive: None,
-            replace_paths: &[],
-            importing: None,
-            generated_config: None,
-            before_identity: None,
-            after_identity: None,
             raw: v,
+            ..empty_change()
         };
         let mut has_actions = false;
         cx.members(v, |k, item| {

@@ -106,6 +106,33 @@ impl<'a> Iterator for ObjectIterOrEmpty<'a> {
     }
 }
 
+/// The accessors of the arguments and meta-arguments a module call and a resource block have
+/// alike: `expressions` (what the literal says they are), `count_expression`,
+/// `for_each_expression` and `depends_on`.
+macro_rules! arguments {
+    ($what:literal) => {
+        #[doc = concat!("`expressions`: ", $what, ".")]
+        pub fn expressions(&self) -> Option<BlockExpressions<'a>> {
+            BlockExpressions::of(self.raw.get("expressions"))
+        }
+
+        /// `count_expression`.
+        pub fn count_expression(&self) -> Option<Expression<'a>> {
+            Expression::of(self.raw.get("count_expression"))
+        }
+
+        /// `for_each_expression`.
+        pub fn for_each_expression(&self) -> Option<Expression<'a>> {
+            Expression::of(self.raw.get("for_each_expression"))
+        }
+
+        /// `depends_on`.
+        pub fn depends_on(&self) -> impl Iterator<Item = &'a str> + use<'a> {
+            elements(self.raw.get("depends_on")).filter_map(|s| s.as_str())
+        }
+    };
+}
+
 /// A `module` block.
 #[derive(Clone, Copy, Debug)]
 pub struct ModuleCall<'a> {
@@ -132,25 +159,7 @@ impl<'a> ModuleCall<'a> {
             .map(|raw| ConfigModule { raw })
     }
 
-    /// `expressions`: the module's input arguments.
-    pub fn expressions(&self) -> Option<BlockExpressions<'a>> {
-        BlockExpressions::of(self.raw.get("expressions"))
-    }
-
-    /// `count_expression`.
-    pub fn count_expression(&self) -> Option<Expression<'a>> {
-        Expression::of(self.raw.get("count_expression"))
-    }
-
-    /// `for_each_expression`.
-    pub fn for_each_expression(&self) -> Option<Expression<'a>> {
-        Expression::of(self.raw.get("for_each_expression"))
-    }
-
-    /// `depends_on`.
-    pub fn depends_on(&self) -> impl Iterator<Item = &'a str> + use<'a> {
-        elements(self.raw.get("depends_on")).filter_map(|s| s.as_str())
-    }
+    arguments!("the module's input arguments");
 }
 
 /// A `resource` or `data` block.
@@ -191,25 +200,7 @@ impl<'a> ConfigResource<'a> {
         self.raw.get("schema_version")?.as_u64()
     }
 
-    /// `expressions`: the block's arguments.
-    pub fn expressions(&self) -> Option<BlockExpressions<'a>> {
-        BlockExpressions::of(self.raw.get("expressions"))
-    }
-
-    /// `count_expression`.
-    pub fn count_expression(&self) -> Option<Expression<'a>> {
-        Expression::of(self.raw.get("count_expression"))
-    }
-
-    /// `for_each_expression`.
-    pub fn for_each_expression(&self) -> Option<Expression<'a>> {
-        Expression::of(self.raw.get("for_each_expression"))
-    }
-
-    /// `depends_on`.
-    pub fn depends_on(&self) -> impl Iterator<Item = &'a str> + use<'a> {
-        elements(self.raw.get("depends_on")).filter_map(|s| s.as_str())
-    }
+    arguments!("the block's arguments");
 }
 
 /// A provider configuration.

@@ -155,40 +155,70 @@ pub fn visit_values<'a, E>(
     doc: &Document<'a>,
     mut f: impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
+    walk(doc, Which::Values, &mut f)
+}
+
+/// What [`walk`] visits: resource values ([`visit_values`]) or identities
+/// ([`visit_identities`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Which {
+    Values,
+    Identities,
+}
+
+/// The walk of [`visit_values`] and [`visit_identities`]: the same sections of a document in
+/// the same order (changes deferred by the plan have values only).
+fn walk<'a, E>(
+    doc: &Document<'a>,
+    which: Which,
+    f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
+) -> Result<(), E> {
     match doc {
         Document::Plan(p) => {
             if let Some(v) = p.prior_state.and_then(|s| s.values) {
-                visit_resources(&v, "prior_state", &mut f)?;
+                visit_resources(&v, "prior_state", which, f)?;
             }
             if let Some(v) = p.planned_values {
-                visit_resources(&v, "planned_values", &mut f)?;
+                visit_resources(&v, "planned_values", which, f)?;
             }
-            for (drift, list) in [(false, p.resource_changes), (true, p.resource_drift)] {
+            let lists = [
+                (false, "resource_changes", p.resource_changes),
+                (true, "resource_drift", p.resource_drift),
+            ];
+            for (drift, section, list) in lists {
                 for rc in list {
-                    let section = if drift {
-                        "resource_drift"
-                    } else {
-                        "resource_changes"
-                    };
-                    visit_change(rc, drift, section, &mut f)?;
+                    match which {
+                        Which::Values => visit_change(rc, drift, section, f)?,
+                        Which::Identities => visit_change_identities(rc, drift, section, f)?,
+                    }
                 }
             }
-            for d in p.deferred_changes {
-                visit_change(&d.resource_change, false, "deferred_changes", &mut f)?;
+            if which == Which::Values {
+                for d in p.deferred_changes {
+                    visit_change(&d.resource_change, false, "deferred_changes", f)?;
+                }
             }
         }
         Document::State(s) => {
             if let Some(v) = s.values {
-                visit_resources(&v, "values", &mut f)?;
+                visit_resources(&v, "values", which, f)?;
             }
         }
         Document::RawState(s) => {
             for r in s.resources {
                 for inst in r.instances {
-                    if let Some(attrs) = inst.attributes {
-                        let site =
-                            site_of_instance(r, inst, ValueRole::Attributes, inst.schema_version);
-                        f(&site, attrs)?;
+                    let (role, value, version) = match which {
+                        Which::Values => {
+                            (ValueRole::Attributes, inst.attributes, inst.schema_version)
+                        }
+                        Which::Identities => (
+                            ValueRole::Identity,
+                            inst.identity.filter(|j| !j.is_null()),
+                            inst.identity_schema_version,
+                        ),
+                    };
+                    if let Some(v) = value {
+                        f(&site_of_instance(r, inst, role, version), v)?;
                     }
                 }
             }
@@ -202,11 +232,21 @@ pub fn visit_values<'a, E>(
 fn visit_resources<'a, E>(
     values: &Values<'a>,
     section: &'static str,
+    which: Which,
     f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
     for r in values.resources() {
-        if let Some(v) = r.values {
-            f(&site_of_resource(r, section), v)?;
+        let mut site = site_of_resource(r, section);
+        let value = match which {
+            Which::Values => r.values,
+            Which::Identities => {
+                site.role = ValueRole::Identity;
+                site.schema_version = r.identity_schema_version;
+                r.identity.filter(|j| !j.is_null())
+            }
+        };
+        if let Some(v) = value {
+            f(&site, v)?;
         }
     }
     Ok(())
@@ -311,72 +351,30 @@ pub fn visit_identities<'a, E>(
     doc: &Document<'a>,
     mut f: impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let values =
-        |v: &Values<'a>, section, f: &mut dyn FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>| {
-            for r in v.resources() {
-                if let Some(id) = r.identity.filter(|j| !j.is_null()) {
-                    let mut site = site_of_resource(r, section);
-                    site.role = ValueRole::Identity;
-                    site.schema_version = r.identity_schema_version;
-                    f(&site, id)?;
-                }
-            }
-            Ok(())
-        };
-    match doc {
-        Document::Plan(p) => {
-            if let Some(v) = p.prior_state.and_then(|s| s.values) {
-                values(&v, "prior_state", &mut f)?;
-            }
-            if let Some(v) = p.planned_values {
-                values(&v, "planned_values", &mut f)?;
-            }
-            for (drift, list) in [(false, p.resource_changes), (true, p.resource_drift)] {
-                for rc in list {
-                    let section = if drift {
-                        "resource_drift"
-                    } else {
-                        "resource_changes"
-                    };
-                    let mut site = site_of_change(rc, ValueRole::ImportingIdentity, drift, section);
-                    let c = &rc.change;
-                    for (role, v) in [
-                        (
-                            ValueRole::ImportingIdentity,
-                            c.importing.and_then(|i| i.identity),
-                        ),
-                        (ValueRole::BeforeIdentity, c.before_identity),
-                        (ValueRole::AfterIdentity, c.after_identity),
-                    ] {
-                        if let Some(v) = v.filter(|j| !j.is_null()) {
-                            site.role = role;
-                            f(&site, v)?;
-                        }
-                    }
-                }
-            }
+    walk(doc, Which::Identities, &mut f)
+}
+
+/// The identities of a change: `importing.identity`, `before_identity`, `after_identity`.
+fn visit_change_identities<'a, E>(
+    rc: &ResourceChange<'a>,
+    drift: bool,
+    section: &'static str,
+    f: &mut impl FnMut(&ValueSite<'a>, Json<'a>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut site = site_of_change(rc, ValueRole::ImportingIdentity, drift, section);
+    let c = &rc.change;
+    for (role, v) in [
+        (
+            ValueRole::ImportingIdentity,
+            c.importing.and_then(|i| i.identity),
+        ),
+        (ValueRole::BeforeIdentity, c.before_identity),
+        (ValueRole::AfterIdentity, c.after_identity),
+    ] {
+        if let Some(v) = v.filter(|j| !j.is_null()) {
+            site.role = role;
+            f(&site, v)?;
         }
-        Document::State(s) => {
-            if let Some(v) = s.values {
-                values(&v, "values", &mut f)?;
-            }
-        }
-        Document::RawState(s) => {
-            for r in s.resources {
-                for inst in r.instances {
-                    if let Some(id) = inst.identity.filter(|j| !j.is_null()) {
-                        let site = site_of_instance(
-                            r,
-                            inst,
-                            ValueRole::Identity,
-                            inst.identity_schema_version,
-                        );
-                        f(&site, id)?;
-                    }
-                }
-            }
-        }
-        Document::LegacyState(_) => {}
     }
     Ok(())
 }

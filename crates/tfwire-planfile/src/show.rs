@@ -245,29 +245,21 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         .map(|t| &t.deferred_action_invocations)
         .filter(|d| !d.is_empty())
     {
-        key(&mut out, &mut first, "deferred_action_invocations");
-        out.push('[');
-        // In the file's order, as Terraform writes them.
-        for (i, d) in deferred.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            let ai = d.action_invocation.as_ref().ok_or_else(|| {
-                Error::invalid("the action invocation is missing").at("deferred_action_invocations")
-            })?;
-            out.push_str("{\"reason\":");
-            string(
-                &mut out,
-                deferred_reason(d.deferred.map_or(0, |d| d.reason)),
-            );
-            out.push_str(",\"action_invocation\":");
-            action_invocation(&mut out, ai, schemas, &arena)
-                .map_err(|e| e.at(&ai.addr).at("deferred_action_invocations"))?;
-            out.push('}');
-            arena.reset();
-            within(&out, limit)?;
-        }
-        out.push(']');
+        let section = "deferred_action_invocations";
+        key(&mut out, &mut first, section);
+        let listed = deferred
+            .iter()
+            .map(|d| {
+                let ai = d.action_invocation.as_ref().ok_or_else(|| {
+                    Error::invalid("the action invocation is missing").at(section)
+                })?;
+                Ok((
+                    Some(deferred_reason(d.deferred.map_or(0, |d| d.reason))),
+                    ai,
+                ))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        action_invocations(&mut out, section, &listed, schemas, &mut arena, limit)?;
     }
     if !p.output_changes.is_empty() {
         key(&mut out, &mut first, "output_changes");
@@ -289,18 +281,15 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         .filter(|a| !a.is_empty())
     {
         key(&mut out, &mut first, "action_invocations");
-        out.push('[');
-        // In the file's order, as Terraform writes them.
-        for (i, ai) in actions.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            action_invocation(&mut out, ai, schemas, &arena)
-                .map_err(|e| e.at(&ai.addr).at("action_invocations"))?;
-            arena.reset();
-            within(&out, limit)?;
-        }
-        out.push(']');
+        let listed: Vec<_> = actions.iter().map(|ai| (None, ai)).collect();
+        action_invocations(
+            &mut out,
+            "action_invocations",
+            &listed,
+            schemas,
+            &mut arena,
+            limit,
+        )?;
     }
     if !p.relevant_attributes.is_empty() {
         key(&mut out, &mut first, "relevant_attributes");
@@ -452,21 +441,25 @@ fn resource_changes(
             out.push(',');
         }
         first = false;
-        if let Some(reason) = deferred {
-            out.push_str("{\"reason\":");
-            string(out, reason);
-            out.push_str(",\"resource_change\":");
-        }
-        resource_change(out, addr, rc, c, dialect, schemas, arena).map_err(|e| e.at(&rc.addr))?;
-        if deferred.is_some() {
-            out.push('}');
-        }
+        with_reason(out, *deferred, "resource_change", |out| {
+            resource_change(out, addr, rc, c, dialect, schemas, arena).map_err(|e| e.at(&rc.addr))
+        })?;
         // The change's values are written: their memory serves the next one.
         arena.reset();
         within(out, limit)?;
     }
     out.push(']');
     Ok(())
+}
+
+/// The provider's source address in a provider configuration address
+/// (`provider["registry.terraform.io/hashicorp/aws"].east`).
+fn provider_of(config_addr: &str) -> Result<&str, Error> {
+    address::provider_name(config_addr).ok_or_else(|| {
+        Error::invalid(format!(
+            "invalid provider configuration address {config_addr:?}"
+        ))
+    })
 }
 
 fn resource_change(
@@ -478,12 +471,7 @@ fn resource_change(
     schemas: Option<&ProgramCache>,
     arena: &Bump,
 ) -> Result<(), Error> {
-    let provider = address::provider_name(&rc.provider).ok_or_else(|| {
-        Error::invalid(format!(
-            "invalid provider configuration address {:?}",
-            rc.provider
-        ))
-    })?;
+    let provider = provider_of(&rc.provider)?;
     out.push_str("{\"address\":");
     string(out, &rc.addr);
     if !rc.prev_run_addr.is_empty() && rc.prev_run_addr != rc.addr {
@@ -937,18 +925,60 @@ fn deferred_reason(reason: i32) -> &'static str {
 /// marked too; without, with the type its MessagePack implies (a number go-cty sent as a
 /// string, one no 64-bit integer or binary64 holds, then reads as that string), and only
 /// the paths the plan records are marked.
+/// Writes what `write` writes, or, for a deferred element (with a `reason`), the object
+/// `{"reason":…,"MEMBER":…}` around it.
+fn with_reason(
+    out: &mut String,
+    reason: Option<&str>,
+    member: &str,
+    write: impl FnOnce(&mut String) -> Result<(), Error>,
+) -> Result<(), Error> {
+    if let Some(reason) = reason {
+        out.push_str("{\"reason\":");
+        string(out, reason);
+        out.push(',');
+        string(out, member);
+        out.push(':');
+    }
+    write(out)?;
+    if reason.is_some() {
+        out.push('}');
+    }
+    Ok(())
+}
+
+/// Writes a list of action invocations (of the plan's `section`) in the file's order, as
+/// Terraform writes them; one deferred (with a reason) as `{"reason":…,"action_invocation":…}`.
+fn action_invocations(
+    out: &mut String,
+    section: &str,
+    list: &[(Option<&str>, &tf::ActionInvocation)],
+    schemas: Option<&ProgramCache>,
+    arena: &mut Bump,
+    limit: u64,
+) -> Result<(), Error> {
+    out.push('[');
+    for (i, (reason, ai)) in list.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        with_reason(out, *reason, "action_invocation", |out| {
+            action_invocation(out, ai, schemas, arena).map_err(|e| e.at(&ai.addr).at(section))
+        })?;
+        arena.reset();
+        within(out, limit)?;
+    }
+    out.push(']');
+    Ok(())
+}
+
 fn action_invocation(
     out: &mut String,
     ai: &tf::ActionInvocation,
     schemas: Option<&ProgramCache>,
     arena: &Bump,
 ) -> Result<(), Error> {
-    let provider = address::provider_name(&ai.provider).ok_or_else(|| {
-        Error::invalid(format!(
-            "invalid provider configuration address {:?}",
-            ai.provider
-        ))
-    })?;
+    let provider = provider_of(&ai.provider)?;
     let (type_name, name) = address::action_parts(&ai.addr)?;
     out.push_str("{\"address\":");
     string(out, &ai.addr);

@@ -160,22 +160,28 @@ pub(crate) fn unknown_as_bool(out: &mut String, v: Value<'_>) {
             for (k, e) in kvs {
                 item.clear();
                 unknown_as_bool(&mut item, *e);
-                if item == "false" {
-                    continue;
-                }
-                if !first {
-                    out.push(',');
-                }
-                first = false;
-                string(out, k);
-                out.push(':');
-                out.push_str(&item);
+                member_unless_false(out, &mut first, k, &item);
             }
             out.push('}');
         }
         Value::Dynamic(d) => unknown_as_bool(out, d.value),
         Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => out.push_str("false"),
     }
+}
+
+/// Writes the member `"k":item` of an object being written (`first`: whether none is written
+/// yet) unless `item` is `false`: the members of these masks that mark nothing are left out.
+fn member_unless_false(out: &mut String, first: &mut bool, k: &str, item: &str) {
+    if item == "false" {
+        return;
+    }
+    if !*first {
+        out.push(',');
+    }
+    *first = false;
+    string(out, k);
+    out.push(':');
+    out.push_str(item);
 }
 
 /// One step of a path into a value: an attribute, or an index (a list index as a number,
@@ -375,16 +381,7 @@ fn walk(
                 };
                 item.clear();
                 walk(&mut item, *e, ety, eschema, sensitive, &next);
-                if item == "false" {
-                    continue;
-                }
-                if !first {
-                    out.push(',');
-                }
-                first = false;
-                string(out, k);
-                out.push(':');
-                out.push_str(&item);
+                member_unless_false(out, &mut first, k, &item);
             }
             out.push('}');
         }

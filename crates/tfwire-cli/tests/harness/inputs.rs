@@ -122,14 +122,9 @@ fn utf16_input_everywhere() {
         let (code, out, err) = run(&["state", "list", "-"], &utf16(&state, be, bom));
         assert_eq!(code, 0, "{be} {bom}: {err}");
         assert_eq!(out.lines().count(), 6);
+        let list = r#"["list","string"]"#;
         let (code, out, err) = run(
-            &[
-                "decode",
-                "--input",
-                "json",
-                "--type",
-                r#"["list","string"]"#,
-            ],
+            &["decode", "--input", "json", "--type", list],
             &utf16("[\"é\", null]", be, bom),
         );
         assert_eq!(
@@ -138,14 +133,7 @@ fn utf16_input_everywhere() {
             "{err}"
         );
         let (code, out, _) = run(
-            &[
-                "encode",
-                "--input",
-                "json",
-                "--hex",
-                "--type",
-                r#"["list","string"]"#,
-            ],
+            &["encode", "--input", "json", "--hex", "--type", list],
             &utf16("[\"a\"]", be, bom),
         );
         assert_eq!((code, out.as_str()), (0, "91a161\n"));

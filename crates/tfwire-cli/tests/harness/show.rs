@@ -23,11 +23,10 @@ const PLAN: &str = r#"{"format_version":"1.2","terraform_version":"1.9.8","resou
 
 #[test]
 fn plan_show_unknown_and_sensitive_nested_values() {
-    let (code, out, err) = run(
+    let out = ok(
         &["plan", "show", "-", "aws_db_instance.main"],
         PLAN.as_bytes(),
     );
-    assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
         r#"  # aws_db_instance.main must be replaced
@@ -75,7 +74,7 @@ fn plan_show_unknown_and_sensitive_nested_values() {
 
 #[test]
 fn plan_show_json() {
-    let (code, out, err) = run(
+    let out = ok(
         &[
             "plan",
             "show",
@@ -86,7 +85,6 @@ fn plan_show_json() {
         ],
         PLAN.as_bytes(),
     );
-    assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["action"], "replace");
     assert_eq!(v["replace_paths"], serde_json::json!([["tags", "env"]]));
@@ -120,11 +118,10 @@ fn plan_show_real_plans() {
     let plan = corpus(
         "plans/opentofu__opentofu/testing/equivalence-tests/outputs/nested_set_update/plan.json",
     );
-    let (code, out, err) = run(
+    let out = ok(
         &["plan", "show", &plan, "tfcoremock_nested_set.nested_set"],
         b"",
     );
-    assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
         r#"  # tfcoremock_nested_set.nested_set will be updated in-place
@@ -180,11 +177,10 @@ fn plan_show_real_plans() {
 
 #[test]
 fn plan_show_missing_address_suggests() {
-    let (code, out, err) = run(
+    let err = fails(
         &["plan", "show", "-", "aws_db_instance.replica"],
         PLAN.as_bytes(),
     );
-    assert_eq!((code, out.as_str()), (1, ""));
     assert_eq!(
         err,
         "error: <stdin>: no resource change has the address \"aws_db_instance.replica\"\n\
@@ -232,18 +228,16 @@ const RAW_STATE: &str = r#"{"version":4,"terraform_version":"1.9.8","serial":3,"
 #[test]
 fn state_list_and_show_both_kinds() {
     for (kind, state) in [("show -json", SHOW_JSON_STATE), ("tfstate", RAW_STATE)] {
-        let (code, out, err) = run(&["state", "list", "-"], state.as_bytes());
-        assert_eq!(code, 0, "{kind}: {err}");
+        let out = ok(&["state", "list", "-"], state.as_bytes());
         assert_eq!(
             out, "aws_db_instance.main\nmodule.net.data.aws_vpc.this\n",
             "{kind}"
         );
 
-        let (code, out, err) = run(
+        let out = ok(
             &["state", "show", "-", "aws_db_instance.main"],
             state.as_bytes(),
         );
-        assert_eq!(code, 0, "{kind}: {err}");
         assert_eq!(
             out,
             "# aws_db_instance.main:\n\
@@ -318,35 +312,32 @@ fn state_show_raw_fixture_with_deposed_and_tainted_objects() {
             .retain(|i| i["index_key"] != 1 || i.get("deposed").is_some());
     }
     let only_deposed = doc.to_string();
-    let (code, out, err) = run(
+    let err = fails(
         &["state", "show", "-", "aws_instance.web[1]"],
         only_deposed.as_bytes(),
     );
-    assert_eq!((code, out.as_str()), (1, ""));
     assert_eq!(
         err,
         "error: <stdin>: \"aws_instance.web[1]\" has no current object, only 1 deposed \
          (--deposed shows them)\n"
     );
-    let (code, out, err) = run(
+    let out = ok(
         &["state", "show", "--deposed", "-", "aws_instance.web[1]"],
         only_deposed.as_bytes(),
     );
-    assert_eq!(code, 0, "{err}");
     assert_eq!(out, deposed);
     // A version 3 state: flat attributes.
     let (code, list, err) = run(&["state", "list", &fixture("raw-v3.tfstate")], b"");
     assert_eq!(code, 0, "{err}");
     let first = list.lines().next().unwrap();
-    let (code, out, err) = run(&["state", "show", &fixture("raw-v3.tfstate"), first], b"");
-    assert_eq!(code, 0, "{err}");
+    let out = ok(&["state", "show", &fixture("raw-v3.tfstate"), first], b"");
     assert!(
         out.starts_with(&format!("# {first}: (version 3 state: flat attributes)\n")),
         "{out}"
     );
     // Every corpus state lists and shows its first resource.
     let mut shown = 0;
-    for e in walk(&repo().join("corpus/states")) {
+    for e in files_under(&repo().join("corpus/states")) {
         let p = e.to_string_lossy();
         let (code, list, err) = run(&["state", "list", &p], b"");
         if p.contains("/invalid/") {
@@ -362,20 +353,6 @@ fn state_show_raw_fixture_with_deposed_and_tainted_objects() {
         }
     }
     assert!(shown > 40, "{shown}");
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Every scenario with a `tofu show` oracle: `corpus/real-client/*/` and `corpus/render/*/`
@@ -658,8 +635,7 @@ fn plan_show_uses_the_schemas_of_a_redacted_plan() {
     let plan = corpus(
         "plans/opentofu__opentofu/internal/cloud/testdata/plan-json-full/plan-redacted.json",
     );
-    let (code, out, err) = run(&["plan", "show", &plan], b"");
-    assert_eq!(code, 0, "{err}");
+    let out = ok(&["plan", "show", &plan], b"");
     // Nested blocks in block syntax: the embedded schemas were used.
     assert!(
         out.contains(
@@ -679,8 +655,7 @@ fn plan_show_address_skips_members_it_does_not_read() {
          "change":{"actions":["create"],"before":null,"after":{"id":"i"},"after_unknown":{}}},
         {"address":"null_resource.b","mode":"managed","type":"null_resource","name":"b",
          "change":{"actions":["create"],"before":null,"after":7,"after_unknown":"?"}}]}"#;
-    let (code, out, err) = run(&["plan", "show", "-", "null_resource.a"], plan);
-    assert_eq!(code, 0, "{err}");
+    let out = ok(&["plan", "show", "-", "null_resource.a"], plan);
     assert!(out.contains("# null_resource.a will be created"), "{out}");
     assert!(out.contains("id = \"i\""), "{out}");
     let (code, _, err) = run(&["plan", "show", "-"], plan);
@@ -888,24 +863,10 @@ fn state_show_matches_terraform_state_show() {
     for dir in &scenarios {
         let file = |n: &str| dir.join(n).to_string_lossy().into_owned();
         let (state, schemas) = (file("terraform.tfstate"), file("schemas.json"));
-        let (code, list, err) = run(&["state", "list", &state], b"");
-        assert_eq!(code, 0, "{err}");
+        let list = ok(&["state", "list", &state], b"");
         let mut shown = Vec::new();
         for address in list.lines() {
-            let (code, out, err) = run(
-                &[
-                    "state",
-                    "show",
-                    "--no-default-masks",
-                    "--schemas",
-                    &schemas,
-                    &state,
-                    address,
-                ],
-                b"",
-            );
-            assert_eq!(code, 0, "{} {address}: {err}", dir.display());
-            shown.push(out);
+            shown.push(state_show(&schemas, &state, address));
         }
         let got = shown.join("\n");
         let want = std::fs::read_to_string(dir.join("state-show.txt")).unwrap();
@@ -1000,10 +961,9 @@ fn plan_show_draws_terraform_deferred_changes() {
          \n  # terraform_data.t was deferred\n  # (because the resource configuration is unknown)\n\
          {body}\n{rule}\n"
     );
-    let (code, out, err) = run(
+    let out = ok(
         &["plan", "show", "--schemas", &schemas, "-"],
         plan.to_string().as_bytes(),
     );
-    assert_eq!(code, 0, "{err}");
     assert_eq!(out, want);
 }

@@ -2,7 +2,7 @@
 //! expectation is computed from the scenario's own `schemas.json`, `state.json`,
 //! `terraform.tfstate` and `plan.json`.
 
-use crate::common::{read_json, repo, run};
+use crate::common::{read_json, repo, run, state_show};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -815,20 +815,11 @@ fn state_show_matches_the_clients_state_show() {
         let (sc, raw) = (dir.join("schemas.json"), dir.join("terraform.tfstate"));
         let mut got = String::new();
         for address in list.lines() {
-            let (code, out, err) = run(
-                &[
-                    "state",
-                    "show",
-                    "--no-default-masks",
-                    "--schemas",
-                    &sc.to_string_lossy(),
-                    &raw.to_string_lossy(),
-                    address,
-                ],
-                b"",
-            );
-            assert_eq!(code, 0, "{} {address}: {err}", dir.display());
-            got.push_str(&out);
+            got.push_str(&state_show(
+                &sc.to_string_lossy(),
+                &raw.to_string_lossy(),
+                address,
+            ));
             got.push('\n');
             addresses += 1;
         }

@@ -34,6 +34,37 @@ pub(crate) fn run(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     )
 }
 
+/// Runs `tfwire ARGS` with `stdin`, which must exit 0 (else panics with its standard error);
+/// returns its standard output.
+pub(crate) fn ok(args: &[&str], stdin: &[u8]) -> String {
+    let (code, out, err) = run(args, stdin);
+    assert_eq!(code, 0, "tfwire {}: {err}", args.join(" "));
+    out
+}
+
+/// Runs `tfwire ARGS` with `stdin`, which must exit 1 with nothing on standard output;
+/// returns its standard error.
+pub(crate) fn fails(args: &[&str], stdin: &[u8]) -> String {
+    let (code, out, err) = run(args, stdin);
+    assert_eq!((code, out.as_str()), (1, ""), "tfwire {}", args.join(" "));
+    err
+}
+
+/// `tfwire state show` of one address of `state` with the provider schemas `schemas` and no
+/// default masks (the form compared with the clients' own `state show`), which must exit 0.
+pub(crate) fn state_show(schemas: &str, state: &str, address: &str) -> String {
+    let args = [
+        "state",
+        "show",
+        "--no-default-masks",
+        "--schemas",
+        schemas,
+        state,
+        address,
+    ];
+    ok(&args, b"")
+}
+
 pub(crate) fn run_raw(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
         .args(args)
@@ -50,22 +81,27 @@ pub(crate) fn run_raw(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-/// Every file under corpus/plans, sorted.
-pub(crate) fn plan_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
+/// Every file under `dir` (its subdirectories too), sorted.
+pub(crate) fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();
             if p.is_dir() {
-                walk(&p, out)
+                dirs.push(p)
             } else {
                 out.push(p)
             }
         }
     }
-    let mut out = Vec::new();
-    walk(&repo().join("corpus/plans"), &mut out);
     out.sort();
     out
+}
+
+/// Every file under corpus/plans, sorted.
+pub(crate) fn plan_files() -> Vec<PathBuf> {
+    files_under(&repo().join("corpus/plans"))
 }
 
 /// The scenario folders of both real-client corpora, each sorted: `corpus/real-client/`

@@ -654,6 +654,7 @@ fn control_characters_in_names_never_reach_the_terminal() {
         files.iter().map(|(n, v)| (*n, temp_json(n, v))).collect();
     let f = |n: &str| paths[n].as_str();
     let s = f("schemas.json");
+    let decode_json = |ty, file| vec!["decode", "--input", "json", "--type", ty, f(file)];
     // (arguments, exit code, whether the escaped hostile name must be printed)
     let cases: Vec<(Vec<&str>, i32, bool)> = vec![
         (vec!["plan", "show", f("plan.json")], 0, true),
@@ -733,27 +734,9 @@ fn control_characters_in_names_never_reach_the_terminal() {
             1,
             true,
         ),
+        (decode_json(r#"["map","string"]"#, "values.json"), 1, true),
         (
-            vec![
-                "decode",
-                "--input",
-                "json",
-                "--type",
-                r#"["map","string"]"#,
-                f("values.json"),
-            ],
-            1,
-            true,
-        ),
-        (
-            vec![
-                "decode",
-                "--input",
-                "json",
-                "--type",
-                r#"["object",{"k":["list","number"]}]"#,
-                f("object.json"),
-            ],
+            decode_json(r#"["object",{"k":["list","number"]}]"#, "object.json"),
             1,
             false,
         ),
