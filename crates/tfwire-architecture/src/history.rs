@@ -13,10 +13,10 @@ pub const SEARCHED: [&str; 4] = ["crates", "benches", "fuzz", "e2e"];
 const SKIPPED: [&str; 4] = ["target", ".git", "bin", "tests/data"];
 
 /// The words followed by a number that count as history.
-const NUMBERED: [&str; 4] = ["round", "issue", "stop", "session"];
+pub const NUMBERED: [&str; 4] = ["round", "issue", "stop", "session"];
 
 /// Phrases that count as history.
-const PHRASES: [&str; 2] = ["before this change", "was fixed"];
+pub const PHRASES: [&str; 2] = ["before this change", "was fixed"];
 
 /// The part of `comment` that tells history, if any: one of [`NUMBERED`] (not preceded by a
 /// letter or digit), an optional `s`, space and `#`, then a number; or one of [`PHRASES`];
