@@ -544,26 +544,24 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
                 options.max_bytes = args.max_bytes;
                 options.filters = args.filters.describe();
                 let mut text = String::new();
-                match format {
+                let written = match format {
                     Format::Json => {
-                        render_summary::write_json(&mut text, &summary).map_err(write_failure)?
+                        render_summary::write_json(&mut text, &summary).map_err(Into::into)
                     }
                     Format::Table => render_summary::write_table(&mut text, &summary, &options)
-                        .map_err(write_failure)?,
+                        .map_err(Into::into),
                     Format::Tree => render_summary::write_tree(&mut text, &summary, &options)
-                        .map_err(write_failure)?,
+                        .map_err(Into::into),
                     Format::Markdown => {
                         render_summary::write_markdown(&mut text, plan, &summary, &options)
-                            .map_err(|e| match e {
-                                render_summary::Error::Budget { max, need } => {
-                                    Failure::Usage(format!(
-                                        "--max-bytes {max} is too small: even the totals of this \
-                                         plan take {need} bytes"
-                                    ))
-                                }
-                                e => write_failure(e),
-                            })?
                     }
+                };
+                // Writing into a String fails in no other way.
+                if let Err(render_summary::Error::Budget { max, need }) = written {
+                    return Err(Failure::Usage(format!(
+                        "--max-bytes {max} is too small: even the totals of this plan take \
+                         {need} bytes"
+                    )));
                 }
                 match format {
                     Format::Json => output::text(&text),
@@ -574,11 +572,6 @@ fn summary(args: SummaryArgs) -> Result<(), Failure> {
             })
         },
     )
-}
-
-/// The failure of writing a summary into a string (which does not happen).
-fn write_failure(e: impl std::fmt::Display) -> Failure {
-    Failure::Input(format!("writing the summary: {e}"))
 }
 
 /// The exit the CI gates ask for, after the summary is printed: 1 when a change matches

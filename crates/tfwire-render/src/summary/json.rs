@@ -35,6 +35,32 @@ use tfwire_plan::{
 ///   it prints none. After a filter, they count the selected changes (and every action).
 ///
 /// `format_version` is `null` for documents without one.
+///
+/// ```
+/// let mut input = br#"{"format_version":"1.2","resource_changes":[
+///   {"address":"a.x","mode":"managed","type":"a","name":"x","change":{"actions":["create"]}},
+///   {"address":"a.y","mode":"managed","type":"a","name":"y","change":{"actions":["delete","create"]},
+///    "action_reason":"replace_because_cannot_update"},
+///   {"address":"a.z","mode":"managed","type":"a","name":"z","previous_address":"a.old",
+///    "change":{"actions":["no-op"]}}]}"#.to_vec();
+/// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+/// let arena = bumpalo::Bump::new();
+/// let summary = tfwire_plan::Summary::of(tape.plan(&arena)?);
+/// let mut json = String::new();
+/// tfwire_render::summary::write_json(&mut json, &summary)?;
+/// assert_eq!(json, concat!(
+///     r#"{"format_version":"1.2","counts":{"create":1,"update":0,"delete":0,"replace":1,"#,
+///     r#""read":0,"no_op":1,"forget":0},"drift":{"create":0,"update":0,"delete":0,"replace":0,"#,
+///     r#""read":0,"no_op":0,"forget":0},"changes":[{"address":"a.x","action":"create"},"#,
+///     r#"{"address":"a.y","action":"replace","action_reason":"replace_because_cannot_update"},"#,
+///     r#"{"address":"a.z","action":"no_op","previous_address":"a.old"}],"drift_changes":[],"#,
+///     r#""outputs":{"create":0,"update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0},"#,
+///     r#""output_changes":[],"deferred":{"create":0,"update":0,"delete":0,"replace":0,"read":0,"#,
+///     r#""no_op":0,"forget":0},"deferred_changes":[],"action_invocations":[],"#,
+///     r#""deferred_action_invocations":[],"client":"opentofu","plan_line":{"import":0,"add":2,"#,
+///     r#""change":0,"destroy":1,"forget":0,"invoke":0,"text":"Plan: 2 to add, 0 to change, 1 to destroy."}}"#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_json(out: &mut impl fmt::Write, s: &Summary<'_>) -> fmt::Result {
     let mut w = JsonWriter::new(out as &mut dyn fmt::Write, Escape::Safe);
     summary(&mut w, s)
@@ -260,4 +286,68 @@ fn plan_line(w: &mut Writer<'_>, line: &PlanLine) -> fmt::Result {
         w.null()?;
     }
     w.end_object()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_json;
+
+    /// Every optional member of a change, of an action invocation (each trigger, deferred)
+    /// and of an output, with Terraform's `Plan:` line, in the order the format gives.
+    #[test]
+    fn every_member_in_order() {
+        let mut input = br#"{"format_version":"1.2","terraform_version":"1.14.0",
+          "applyable":true,"complete":false,
+          "resource_changes":[
+            {"address":"t.a","mode":"managed","type":"t","name":"a","previous_address":"t.old",
+             "deposed":"d1","action_reason":"replace_because_tainted",
+             "change":{"actions":["create","delete"],"replace_paths":[["x",0],["y"]],
+               "importing":{"id":"i-1"}}},
+            {"address":"t.o","mode":"managed","type":"t","name":"o",
+             "change":{"actions":["update"],"importing":{"identity":{"name":"o","zone":"z\u001b"}}}}],
+          "resource_drift":[
+            {"address":"t.d","mode":"managed","type":"t","name":"d","change":{"actions":["create","forget"]}}],
+          "output_changes":{
+            "b":{"actions":["create"],"after_sensitive":true},
+            "a":{"actions":["no-op"]}},
+          "deferred_changes":[
+            {"reason":"instance_count_unknown","resource_change":{"address":"t.f[*]","mode":"managed",
+              "type":"t","name":"f","index_unknown":true,"change":{"actions":["create"],"importing":{"unknown":true}}}}],
+          "action_invocations":[
+            {"address":"action.w.n","type":"w","name":"n","provider_name":"p",
+             "lifecycle_action_trigger":{"triggering_resource_address":"t.a",
+               "action_trigger_event":"BeforeCreate","action_trigger_block_index":0,
+               "actions_list_index":0,"on_failure":"ActionOnFailureHalt"}},
+            {"address":"action.w.i","type":"w","name":"i",
+             "invoke_action_trigger":{"calling_resource_address":"t.o"}},
+            {"address":"action.w.none","type":"w","name":"none"}],
+          "deferred_action_invocations":[
+            {"reason":"deferred_prereq","action_invocation":{"address":"action.w.l","type":"w",
+              "name":"l","invoke_action_trigger":{}}}]}"#
+            .to_vec();
+        let tape = tfwire_plan::Parser::new().parse(&mut input).unwrap();
+        let arena = bumpalo::Bump::new();
+        let summary = tfwire_plan::Summary::of(tape.plan(&arena).unwrap());
+        let json = to_json(&summary);
+        for part in [
+            r#"{"format_version":"1.2","terraform_version":"1.14.0","counts":{"create":0,"update":1,"delete":0,"replace":1,"#,
+            r#""changes":[{"address":"t.a","action":"replace","previous_address":"t.old","importing":true,"import_id":"i-1","action_reason":"replace_because_tainted","replace_paths":[["x",0],["y"]],"deposed":"d1"},"#,
+            r#"{"address":"t.o","action":"update","importing":true,"import_identity":{"name":"o","zone":"z\u001b"}}],"#,
+            r#""drift":{"create":0,"update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0,"create+forget":1},"#,
+            r#""output_changes":[{"name":"a","action":"no_op"},{"name":"b","action":"create","sensitive":true}],"#,
+            r#""deferred_changes":[{"address":"t.f[*]","action":"create","importing":true,"import_unknown":true,"index_unknown":true,"deferred_reason":"instance_count_unknown"}],"#,
+            r#""action_invocations":[{"address":"action.w.n","type":"w","provider_name":"p","trigger":"lifecycle","triggered_by":"t.a","event":"BeforeCreate","on_failure":"ActionOnFailureHalt"},"#,
+            r#"{"address":"action.w.i","type":"w","trigger":"invoke","calling_resource":"t.o"},{"address":"action.w.none","type":"w","trigger":null}],"#,
+            r#""deferred_action_invocations":[{"address":"action.w.l","type":"w","trigger":"invoke","deferred_reason":"deferred_prereq"}],"#,
+            r#""client":"terraform","plan_line":{"import":2,"add":1,"change":1,"destroy":1,"forget":0,"invoke":3,"text":"Plan: 2 to import, 1 to add, 1 to change, 1 to destroy. Actions: 3 to invoke."}}"#,
+        ] {
+            assert!(json.contains(part), "{part}\nnot in\n{json}");
+        }
+        let filtered = summary.filtered(&tfwire_plan::Filter::new().action("update").unwrap());
+        assert!(
+            to_json(&filtered).contains(r#""unfiltered":{"changes":2,"drift_changes":1}"#),
+            "{}",
+            to_json(&filtered)
+        );
+    }
 }

@@ -129,7 +129,7 @@ pub(crate) fn output_counts_line(c: &Counts) -> String {
     parts.join(", ")
 }
 
-/// `3 create, 1 update, 0 replace, 2 delete, ...`: the four main keys always, the others
+/// `3 create, 1 update, 2 delete, 0 replace, ...`: the four main keys always, the others
 /// when not zero.
 pub(crate) fn counts_line(c: &Counts) -> String {
     let parts: Vec<String> = c
