@@ -208,7 +208,7 @@ pub struct ChangeSummary<'a> {
     /// `resource_drift`, or `deferred_changes` for a deferred change), so that a reader of
     /// the summary can reach the whole [`ResourceChange`] (its values); `None` from
     /// [`ChangeSummary::of`], which sees one change alone.
-    pub index: Option<usize>,
+    pub position: Option<usize>,
 }
 
 impl<'a> ChangeSummary<'a> {
@@ -233,13 +233,13 @@ impl<'a> ChangeSummary<'a> {
             type_name: rc.type_name,
             name: rc.name,
             module_address,
-            index: None,
+            position: None,
         }
     }
 
-    fn at(self, index: usize) -> ChangeSummary<'a> {
+    fn at(self, position: usize) -> ChangeSummary<'a> {
         ChangeSummary {
-            index: Some(index),
+            position: Some(position),
             ..self
         }
     }
@@ -306,7 +306,7 @@ pub struct OutputSummary<'a> {
 /// let summary = tfwire_plan::Summary::of(tape.plan(&arena)?);
 /// assert_eq!(summary.counts.get("replace"), 1);
 /// assert_eq!(summary.changes[2].previous_address, Some("a.old"));
-/// assert_eq!(summary.changes[1].index, Some(1));
+/// assert_eq!(summary.changes[1].position, Some(1));
 /// assert_eq!(summary.plan_line().to_string(), "Plan: 2 to add, 0 to change, 1 to destroy.");
 /// # Ok::<(), tfwire_plan::Error>(())
 /// ```

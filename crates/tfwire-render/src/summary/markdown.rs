@@ -74,7 +74,7 @@ struct Summary<'s, 'a> {
     /// The summary (filtered if filters were given).
     summary: &'s tfwire_plan::Summary<'a>,
     /// The plan summarised, whose resource changes the summary's
-    /// [`index`](ChangeSummary::index) points at.
+    /// [`position`](ChangeSummary::position) points at.
     plan: &'s Plan<'a>,
     /// The filters given, in words (empty: none).
     filters: &'s str,
@@ -378,7 +378,7 @@ impl Summary<'_, '_> {
     /// The attributes that change, for the "changes" column.
     fn attrs(&self, i: usize) -> String {
         let rc = self.summary.changes[i]
-            .index
+            .position
             .and_then(|at| self.plan.resource_changes.get(at));
         let Some(rc) = rc else {
             return String::new();
