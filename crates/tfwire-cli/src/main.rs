@@ -27,8 +27,6 @@ mod encode;
 mod failure;
 mod humanplan;
 mod input;
-mod listing;
-mod markdown;
 mod mask;
 mod output;
 mod plan;

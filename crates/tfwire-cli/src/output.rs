@@ -31,17 +31,6 @@ pub(crate) fn human(text: &str, color: bool) -> Result<(), Failure> {
     with_stdout(|out| out.write_all(text.as_bytes()))
 }
 
-/// [`human`] for a writer that streams its text: `write` fills a buffer, which then goes
-/// through the same last escaping pass.
-pub(crate) fn human_with(
-    color: bool,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), Failure> {
-    let mut buf = Vec::new();
-    write(&mut buf).map_err(|e| Failure::Input(format!("writing standard output: {e}")))?;
-    human(&String::from_utf8_lossy(&buf), color)
-}
-
 /// Writes MessagePack bytes to standard output: raw, or as one line of lower-case hex.
 pub(crate) fn msgpack(bytes: &[u8], hex: bool) -> Result<(), Failure> {
     if hex {

@@ -2,18 +2,15 @@
 
 use crate::failure::Failure;
 use crate::input::Want;
-use crate::listing::{counts_line, listed, notes, output_counts_line, trigger_words};
 use crate::mask::MaskArgs;
-use crate::render;
-use crate::{humanplan, input, markdown, output, schema, suggest};
+use crate::{humanplan, input, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
-use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
+use tfwire::json::{Escape, JsonWriter};
 use tfwire::schema::ProviderSchemas;
-use tfwire_plan::{
-    ActionSummary, ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary,
-};
-use tfwire_render::escape::{DEPTH_MAX, Inline, Padded, column_width, inline, quote};
+use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
+use tfwire_render::escape::{Inline, quote};
+use tfwire_render::summary as render_summary;
 
 /// Read plans: binary plan files (`tofu plan -out`), `terraform show -json PLANFILE`
 /// output, Terraform Cloud redacted plans.
@@ -145,12 +142,17 @@ fn check_values(
     let mut arena = bumpalo::Bump::new();
     let schema_error =
         |e: tfwire::Error| format!("{} ({})", Inline(&e.to_string()), Inline(schemas_name));
-    let conform_error = |e: tfwire::Error| {
-        format!(
-            "does not conform to the schema in {}: {}",
-            Inline(schemas_name),
-            Inline(&e.to_string())
-        )
+    // Decodes one value with its program, in the arena emptied first.
+    let mut conforms = |program: &tfwire::Program, json: tfwire_plan::Json<'_>| {
+        arena.reset();
+        match json.decode_typed(program, &mut decoder, &arena) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(format!(
+                "does not conform to the schema in {}: {}",
+                Inline(schemas_name),
+                Inline(&e.to_string())
+            )),
+        }
     };
     visit_values(doc, |site, json| {
         let which = site.role.member();
@@ -170,11 +172,7 @@ fn check_values(
         let program = cache
             .get(site.provider_name.unwrap_or_default(), kind, site.type_name)
             .map_err(|e| fail(schema_error(e)))?;
-        arena.reset();
-        match json.decode_typed(&program, &mut decoder, &arena) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(fail(conform_error(e))),
-        }
+        conforms(&program, json).map_err(fail)
     })?;
     visit_identities(doc, |site, json| {
         let fail = |what: String| {
@@ -204,11 +202,7 @@ fn check_values(
         let program = cache
             .get(provider, Kind::Identity, site.type_name)
             .map_err(|e| fail(schema_error(e)))?;
-        arena.reset();
-        match json.decode_typed(&program, &mut decoder, &arena) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(fail(conform_error(e))),
-        }
+        conforms(&program, json).map_err(fail)
     })?;
     let Document::Plan(plan) = doc else {
         return Ok(());
@@ -230,11 +224,7 @@ fn check_values(
                 site.type_name,
             )
             .map_err(|e| fail(schema_error(e)))?;
-        arena.reset();
-        match json.decode_typed(&program, &mut decoder, &arena) {
-            Ok(_) => Ok(()),
-            Err(e) => Err(fail(conform_error(e))),
-        }
+        conforms(&program, json).map_err(fail)
     })
 }
 
@@ -281,6 +271,12 @@ impl FilterArgs {
         for m in &self.module {
             f = f.module(m);
         }
+        for t in &self.exclude_type {
+            f = f.exclude_type_glob(t);
+        }
+        for a in &self.exclude_address {
+            f = f.exclude_address_glob(a);
+        }
         Ok(f)
     }
 
@@ -309,27 +305,6 @@ impl FilterArgs {
             }
         }
         msg
-    }
-
-    /// Whether any filter (selecting or excluding) was given.
-    fn any(&self) -> bool {
-        !(self.action.is_empty()
-            && self.type_name.is_empty()
-            && self.address.is_empty()
-            && self.module.is_empty()
-            && self.exclude_type.is_empty()
-            && self.exclude_address.is_empty())
-    }
-
-    /// Whether a change is left out by --exclude-type or --exclude-address.
-    fn excluded(&self, c: &ChangeSummary<'_>) -> bool {
-        self.exclude_type
-            .iter()
-            .any(|g| tfwire_plan::Glob::new(g).matches(c.type_name))
-            || self.exclude_address.iter().any(|g| {
-                let g = tfwire_plan::Glob::new(g);
-                g.matches(c.address) || c.previous_address.is_some_and(|p| g.matches(p))
-            })
     }
 
     fn describe(&self) -> String {
@@ -559,64 +534,42 @@ fn summary(args: SummaryArgs, limits: input::Limits) -> Result<(), Failure> {
             let plan = expect_plan(&name, doc)?;
             masked(plan, &masks, &name, |plan| {
                 let mut summary = Summary::of(plan);
-                let mut rcs: Vec<&ResourceChange<'_>> = plan.resource_changes.iter().collect();
-                if args.filters.any() {
+                if !filter.is_empty() {
                     summary = summary.filtered(&filter);
-                    rcs.retain(|rc| filter.matches(&ChangeSummary::of(rc)));
-                    let f = &args.filters;
-                    rcs.retain(|rc| !f.excluded(&ChangeSummary::of(rc)));
-                    summary.changes.retain(|c| !f.excluded(c));
-                    summary.drift_changes.retain(|c| !f.excluded(c));
-                    summary.deferred_changes.retain(|c| !f.excluded(c));
-                    let count = |list: &[ChangeSummary<'_>]| {
-                        let mut counts = tfwire_plan::Counts::default();
-                        for c in list {
-                            counts.add(c.kind);
-                        }
-                        counts
-                    };
-                    summary.counts = count(&summary.changes);
-                    summary.drift = count(&summary.drift_changes);
-                    summary.deferred = count(&summary.deferred_changes);
                     if summary.changes.is_empty() && summary.drift_changes.is_empty() {
                         eprintln!("{}", args.filters.nothing_matches());
                     }
                 }
-                match format {
-                    Format::Json => output::text(&summary.to_json()),
-                    Format::Table => {
-                        let color = args.color.enabled();
-                        output::human_with(color, |out| write_table(out, &summary, color))
+                let mut options = render_summary::Options::default();
+                options.color = format != Format::Json && args.color.enabled();
+                options.max_bytes = args.max_bytes;
+                options.filters = args.filters.describe();
+                let mut text = String::new();
+                let written = match format {
+                    Format::Json => {
+                        render_summary::write_json(&mut text, &summary).map_err(Into::into)
                     }
-                    Format::Tree => {
-                        let color = args.color.enabled();
-                        output::human_with(color, |out| write_tree(out, &summary, color))
-                    }
+                    Format::Table => render_summary::write_table(&mut text, &summary, &options)
+                        .map_err(Into::into),
+                    Format::Tree => render_summary::write_tree(&mut text, &summary, &options)
+                        .map_err(Into::into),
                     Format::Markdown => {
-                        let md = markdown::Summary {
-                            summary: &summary,
-                            changes: &rcs,
-                            filters: args.filters.describe(),
-                        };
-                        let text = match args.max_bytes {
-                            None => md.render(markdown::Level::Full),
-                            Some(max) => md.fit(max).map_err(|need| {
-                                Failure::Usage(format!(
-                                    "--max-bytes {max} is too small: even the totals of this plan \
-                             take {need} bytes"
-                                ))
-                            })?,
-                        };
-                        output::human(&text, false)
+                        render_summary::write_markdown(&mut text, plan, &summary, &options)
                     }
+                };
+                // Writing into a String fails in no other way.
+                if let Err(render_summary::Error::Budget { max, need }) = written {
+                    return Err(Failure::Usage(format!(
+                        "--max-bytes {max} is too small: even the totals of this plan take \
+                         {need} bytes"
+                    )));
+                }
+                match format {
+                    Format::Json => output::text(&text),
+                    Format::Markdown => output::human(&text, false),
+                    Format::Table | Format::Tree => output::human(&text, options.color),
                 }?;
-                gates(
-                    plan,
-                    &rcs,
-                    &fail_on,
-                    args.detailed_exitcode,
-                    !args.filters.any(),
-                )
+                gates(&summary, &fail_on, args.detailed_exitcode)
             })
         },
     )
@@ -624,17 +577,11 @@ fn summary(args: SummaryArgs, limits: input::Limits) -> Result<(), Failure> {
 
 /// The exit the CI gates ask for, after the summary is printed: 1 when a change matches
 /// `--fail-on`, else 2 for changes (or 0 for none) under `--detailed-exitcode`.
-fn gates(
-    plan: &tfwire_plan::Plan<'_>,
-    rcs: &[&ResourceChange<'_>],
-    fail_on: &Filter,
-    detailed: bool,
-    unfiltered: bool,
-) -> Result<(), Failure> {
+fn gates(summary: &Summary<'_>, fail_on: &Filter, detailed: bool) -> Result<(), Failure> {
     if !fail_on.is_empty() {
-        let hits: Vec<String> = rcs
+        let hits: Vec<String> = summary
+            .changes
             .iter()
-            .map(|rc| ChangeSummary::of(rc))
             .filter(|c| fail_on.matches(c))
             .map(|c| {
                 format!(
@@ -656,355 +603,21 @@ fn gates(
         }
     }
     if detailed {
-        let resources = rcs.iter().any(|rc| rc.change.kind() != ChangeKind::NoOp);
-        // Output changes count only when nothing narrows the plan to resources.
+        let resources = summary.changes.iter().any(|c| c.kind != ChangeKind::NoOp);
+        // Output changes and action invocations (which make a plan applyable: Terraform's
+        // `-detailed-exitcode` says 2) count only when nothing narrows the plan to resources.
+        let unfiltered = summary.unfiltered.is_none();
         let outputs = unfiltered
-            && plan
+            && (summary
                 .output_changes
                 .iter()
-                .any(|o| o.change.kind() != ChangeKind::NoOp);
-        // Action invocations make a plan applyable (Terraform's `-detailed-exitcode` says 2),
-        // and, like outputs, count only when nothing narrows the plan to resources.
-        let outputs = outputs || (unfiltered && !plan.action_invocations.is_empty());
+                .any(|o| o.kind != ChangeKind::NoOp)
+                || !summary.action_invocations.is_empty());
         if resources || outputs {
             return Err(Failure::Exit(2, None));
         }
     }
     Ok(())
-}
-
-fn write_table(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
-    let mut title = String::from("Plan");
-    match (
-        s.format_version.map(Inline),
-        s.terraform_version.map(Inline),
-    ) {
-        (Some(f), Some(t)) => title.push_str(&format!(" (format {f}, Terraform {t})")),
-        (Some(f), None) => title.push_str(&format!(" (format {f})")),
-        (None, Some(t)) => title.push_str(&format!(" (Terraform {t})")),
-        (None, None) => {}
-    }
-    writeln!(out, "{title}")?;
-    if let Some((n, _)) = s.unfiltered {
-        writeln!(out, "Filtered: {} of {n} resource changes", s.changes.len())?;
-    }
-    let rows = |list: &[ChangeSummary<'_>], all: bool| -> Vec<(String, String, String)> {
-        list.iter()
-            .filter(|c| all || listed(c))
-            .map(|c| {
-                (
-                    inline(&c.kind.key().replace('_', "-")).into_owned(),
-                    inline(c.address).into_owned(),
-                    notes(c, |s| inline(s).into_owned()).join("; "),
-                )
-            })
-            .collect()
-    };
-    let changes = rows(&s.changes, false);
-    if changes.is_empty() {
-        writeln!(out, "\nNo changes.")?;
-    } else {
-        writeln!(out)?;
-        table(out, "ADDRESS", &changes, color)?;
-    }
-    let drift = rows(&s.drift_changes, true);
-    if !drift.is_empty() {
-        writeln!(out, "\nChanged outside Terraform (drift):\n")?;
-        table(out, "ADDRESS", &drift, color)?;
-    }
-    let deferred = rows(&s.deferred_changes, true);
-    if !deferred.is_empty() {
-        writeln!(out, "\nDeferred to a later plan:\n")?;
-        table(out, "ADDRESS", &deferred, color)?;
-    }
-    let actions = action_rows(&s.action_invocations, "invoke");
-    if !actions.is_empty() {
-        writeln!(out, "\nActions to invoke:\n")?;
-        table(out, "ADDRESS", &actions, color)?;
-    }
-    let deferred_actions = action_rows(&s.deferred_action_invocations, "defer");
-    if !deferred_actions.is_empty() {
-        writeln!(out, "\nActions deferred to a later plan:\n")?;
-        table(out, "ADDRESS", &deferred_actions, color)?;
-    }
-    let outputs: Vec<(String, String, String)> = s
-        .output_changes
-        .iter()
-        .filter(|o| o.kind != ChangeKind::NoOp)
-        .map(|o| {
-            let note = if o.sensitive { "sensitive" } else { "" };
-            (
-                o.kind.key().into_owned(),
-                inline(o.name).into_owned(),
-                note.to_string(),
-            )
-        })
-        .collect();
-    if !outputs.is_empty() {
-        writeln!(out, "\nOutput changes:\n")?;
-        table(out, "OUTPUT", &outputs, color)?;
-    }
-    writeln!(out)?;
-    writeln!(out, "Changes: {}", counts_line(&s.counts))?;
-    if s.drift.total() > 0 {
-        writeln!(out, "Drift:   {}", counts_line(&s.drift))?;
-    }
-    if !outputs.is_empty() {
-        writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
-    }
-    footer(out, s)
-}
-
-/// The last lines of the table and the tree: the deferred changes counted, and the action
-/// invocations (as Terraform's `Plan:` line counts them: every one), with the deferred ones.
-fn footer(out: &mut dyn Write, s: &Summary<'_>) -> std::io::Result<()> {
-    if s.deferred.total() > 0 {
-        writeln!(out, "Deferred: {}", counts_line(&s.deferred))?;
-    }
-    if !s.action_invocations.is_empty() || !s.deferred_action_invocations.is_empty() {
-        let mut line = format!("{} to invoke", s.action_invocations.len());
-        if !s.deferred_action_invocations.is_empty() {
-            line.push_str(&format!(
-                ", {} deferred",
-                s.deferred_action_invocations.len()
-            ));
-        }
-        writeln!(out, "Actions: {line}")?;
-    }
-    Ok(())
-}
-
-/// The rows of a list of action invocations: `marker`, the address, what triggers it.
-fn action_rows(list: &[ActionSummary<'_>], marker: &str) -> Vec<(String, String, String)> {
-    list.iter()
-        .map(|a| {
-            (
-                marker.to_string(),
-                inline(a.address).into_owned(),
-                trigger_words(a, |s| inline(s).into_owned()),
-            )
-        })
-        .collect()
-}
-
-/// An aligned table of escaped rows: ACTION, `second` (ADDRESS or OUTPUT), NOTES. A column
-/// is as wide as its longest entry up to [`tfwire_render::escape::ALIGN_MAX`] characters; a longer entry is
-/// written unpadded.
-fn table(
-    out: &mut dyn Write,
-    second: &str,
-    rows: &[(String, String, String)],
-    color: bool,
-) -> std::io::Result<()> {
-    let wa = column_width(rows.iter().map(|r| r.0.chars().count())).max(6);
-    let wb = column_width(rows.iter().map(|r| r.1.chars().count())).max(second.len());
-    writeln!(
-        out,
-        "{}",
-        format!(
-            "{}  {}  NOTES",
-            Padded::chars("ACTION", wa),
-            Padded::chars(second, wb)
-        )
-        .trim_end()
-    )?;
-    for (a, b, n) in rows {
-        let action = render::paint(&Padded::chars(a, wa).to_string(), a, color);
-        writeln!(
-            out,
-            "{}",
-            format!("{action}  {}  {n}", Padded::chars(b, wb)).trim_end()
-        )?;
-    }
-    Ok(())
-}
-
-/// The module instance steps of a module address: `module.a["x.y"].module.b` →
-/// `["module.a[\"x.y\"]", "module.b"]` (dots and brackets inside quoted keys kept).
-fn module_steps(address: &str) -> Vec<&str> {
-    let b = address.as_bytes();
-    let mut steps = Vec::new();
-    let (mut start, mut i) = (0, 0);
-    let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
-    while i < b.len() {
-        let c = b[i];
-        if quoted {
-            match c {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => quoted = false,
-                _ => {}
-            }
-        } else {
-            match c {
-                b'"' => quoted = true,
-                b'[' => depth += 1,
-                b']' => depth = depth.saturating_sub(1),
-                b'.' if depth == 0 && address[i + 1..].starts_with("module.") && i > start => {
-                    steps.push(&address[start..i]);
-                    start = i + 1;
-                }
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    if start < b.len() {
-        steps.push(&address[start..]);
-    }
-    steps
-}
-
-/// The steps of `module_address` as the tree draws them: at most [`DEPTH_MAX`] levels, the
-/// last of which holds every step from there on (with the number of steps it joins beyond
-/// the first, 0 for a single step).
-fn tree_steps(module_address: &str) -> Vec<(&str, usize)> {
-    let mut steps: Vec<(&str, usize)> = module_steps(module_address)
-        .into_iter()
-        .map(|s| (s, 0))
-        .collect();
-    if steps.len() > DEPTH_MAX {
-        let joined = steps.len() - DEPTH_MAX;
-        // Every step is a slice of `module_address`; the last level runs from the first
-        // joined step to the end.
-        let from = steps[DEPTH_MAX - 1].0.as_ptr() as usize - module_address.as_ptr() as usize;
-        steps.truncate(DEPTH_MAX - 1);
-        steps.push((&module_address[from..], joined));
-    }
-    steps
-}
-
-/// A module's changes and its child modules, for the tree view.
-#[derive(Default)]
-struct ModuleNode<'s> {
-    changes: Vec<&'s ChangeSummary<'s>>,
-    /// The child modules in order of first appearance: name, the steps the name joins
-    /// beyond its first (see [`tree_steps`]), node.
-    children: Vec<(&'s str, usize, ModuleNode<'s>)>,
-    /// Where each child's name is in `children`.
-    index: HashMap<&'s str, usize>,
-}
-
-impl<'s> ModuleNode<'s> {
-    fn insert(&mut self, steps: &[(&'s str, usize)], c: &'s ChangeSummary<'s>) {
-        let mut node = self;
-        for &(name, joined) in steps {
-            let at = match node.index.get(name) {
-                Some(&at) => at,
-                None => {
-                    node.children.push((name, joined, ModuleNode::default()));
-                    node.index.insert(name, node.children.len() - 1);
-                    node.children.len() - 1
-                }
-            };
-            node = &mut node.children[at].2;
-        }
-        node.changes.push(c);
-    }
-
-    fn write(&self, out: &mut dyn Write, prefix: &str, color: bool) -> std::io::Result<()> {
-        let n = self.changes.len() + self.children.len();
-        let mut k = 0;
-        for c in &self.changes {
-            k += 1;
-            let (branch, _) = branch(k == n);
-            let key = c.kind.key();
-            let marker = render::paint(
-                &format!("{:7}", inline(&key.replace('_', "-"))),
-                &key,
-                color,
-            );
-            let local = c
-                .address
-                .strip_prefix(c.module_address)
-                .map_or(c.address, |a| a.trim_start_matches('.'));
-            let local = Inline(local);
-            let notes = notes(c, |s| inline(s).into_owned()).join("; ");
-            let line = if notes.is_empty() {
-                format!("{prefix}{branch}{marker} {local}")
-            } else {
-                format!("{prefix}{branch}{marker} {local}  ({notes})")
-            };
-            writeln!(out, "{}", line.trim_end())?;
-        }
-        for (name, joined, child) in &self.children {
-            k += 1;
-            let (branch, indent) = branch(k == n);
-            if *joined > 0 {
-                writeln!(
-                    out,
-                    "{prefix}{branch}({joined} more levels on one line) {}",
-                    Inline(name)
-                )?;
-            } else {
-                writeln!(out, "{prefix}{branch}{}", Inline(name))?;
-            }
-            child.write(out, &format!("{prefix}{indent}"), color)?;
-        }
-        Ok(())
-    }
-}
-
-/// The branch drawn before an entry and the indent of its children.
-fn branch(last: bool) -> (&'static str, &'static str) {
-    if last {
-        ("└── ", "    ")
-    } else {
-        ("├── ", "│   ")
-    }
-}
-
-/// `--format tree`: the listed changes under their modules (root first), then the counts.
-/// Modules nest at most [`DEPTH_MAX`] levels deep: the steps of a deeper module path are
-/// joined on the last level's line after a marker, `(N more levels on one line)`.
-fn write_tree(out: &mut dyn Write, s: &Summary<'_>, color: bool) -> std::io::Result<()> {
-    let mut root = ModuleNode::default();
-    for c in s.changes.iter().filter(|c| listed(c)) {
-        root.insert(&tree_steps(c.module_address), c);
-    }
-    writeln!(out, "root")?;
-    root.write(out, "", color)?;
-    for (title, changes) in [
-        ("Changed outside Terraform (drift):", &s.drift_changes),
-        ("Deferred to a later plan:", &s.deferred_changes),
-    ] {
-        if changes.is_empty() {
-            continue;
-        }
-        let mut tree = ModuleNode::default();
-        for c in changes {
-            tree.insert(&tree_steps(c.module_address), c);
-        }
-        writeln!(out, "\n{title}")?;
-        writeln!(out, "root")?;
-        tree.write(out, "", color)?;
-    }
-    for (title, list, marker) in [
-        ("Actions to invoke:", &s.action_invocations, "invoke"),
-        (
-            "Actions deferred to a later plan:",
-            &s.deferred_action_invocations,
-            "defer",
-        ),
-    ] {
-        if list.is_empty() {
-            continue;
-        }
-        writeln!(out, "\n{title}")?;
-        for (i, (_, address, words)) in action_rows(list, marker).iter().enumerate() {
-            let (branch, _) = branch(i + 1 == list.len());
-            writeln!(out, "{branch}{marker:7} {address}  ({words})")?;
-        }
-    }
-    writeln!(out)?;
-    writeln!(out, "Changes: {}", counts_line(&s.counts))?;
-    if s.drift.total() > 0 {
-        writeln!(out, "Drift:   {}", counts_line(&s.drift))?;
-    }
-    if s.outputs.total() > s.outputs.get("no_op") {
-        writeln!(out, "Outputs: {}", output_counts_line(&s.outputs))?;
-    }
-    footer(out, s)
 }
 
 /// The provider schemas a redacted plan embeds (`provider_schemas`), loaded in place from
@@ -1096,14 +709,18 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                 {
                     let text = match args.format {
                         ShowFormat::Json => {
-                            let mut s = String::from("{\"output\":");
-                            json_str(&mut s, oc.name);
-                            s.push_str(",\"action\":");
-                            json_str(&mut s, &oc.change.kind().key());
-                            s.push_str(",\"diff\":");
-                            s.push_str(&Diff::of(&oc.change).to_json());
-                            s.push_str("}\n");
-                            s
+                            let mut s = String::new();
+                            let mut w = JsonWriter::new(&mut s, Escape::Safe);
+                            // Writing to a String cannot fail.
+                            let _ = (|| {
+                                w.begin_object()?;
+                                w.member_str("output", oc.name)?;
+                                w.member_str("action", &oc.change.kind().key())?;
+                                w.key("diff")?;
+                                w.raw(&Diff::of(&oc.change).to_json())?;
+                                w.end_object()
+                            })();
+                            s + "\n"
                         }
                         ShowFormat::Text => humanplan::render_output(oc, human)
                             .map(|l| l + "\n")
@@ -1176,20 +793,19 @@ fn masked<R>(
 }
 
 /// One change of `plan show --format json`: the change's members as `plan summary` writes
-/// them ([`ChangeSummary::write_json_members`], the one writer of that shape), then `diff`.
+/// them ([`render_summary::write_change_members`], the one writer of that shape), then `diff`.
 fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
-    let mut s = String::from("{");
+    let mut s = String::new();
+    let mut w = JsonWriter::new(&mut s, Escape::Safe);
     // Writing to a String cannot fail.
-    let _ = ChangeSummary::of(rc).write_json_members(&mut s);
-    s.push_str(",\"diff\":");
-    s.push_str(&diff.to_json());
-    s.push('}');
+    let _ = (|| {
+        w.begin_object()?;
+        render_summary::write_change_members(&mut w, &ChangeSummary::of(rc))?;
+        w.key("diff")?;
+        w.raw(&diff.to_json())?;
+        w.end_object()
+    })();
     s
-}
-
-fn json_str(s: &mut String, v: &str) {
-    // Writing to a String cannot fail.
-    let _ = tfwire_plan::write_json_str(s, v);
 }
 
 #[cfg(test)]

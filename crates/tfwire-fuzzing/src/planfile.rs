@@ -108,5 +108,5 @@ fn read_plan(json: &str) -> String {
     for rc in plan.resource_changes.iter().chain(plan.resource_drift) {
         let _ = tfwire_plan::Diff::of(&rc.change);
     }
-    tfwire_plan::Summary::of(plan).to_json()
+    tfwire_render::summary::to_json(&tfwire_plan::Summary::of(plan))
 }

@@ -9,11 +9,14 @@ use crate::summary::{COUNT_KEYS, ChangeSummary, Counts, Summary};
 pub use tfwire::glob::Glob;
 
 /// Which resource changes to keep: every condition given must hold; within one condition,
-/// any of its values may match.
+/// any of its values may match; a change an exclusion matches is left out whatever else
+/// matches.
 ///
 /// ```
 /// use tfwire_plan::Filter;
 /// let f = Filter::new().action("replace")?.action("delete")?.type_glob("aws_*");
+/// assert!(!f.is_empty());
+/// let f = f.exclude_type_glob("aws_iam_*").exclude_address_glob("*[\"prod\"]");
 /// assert!(!f.is_empty());
 /// assert!(Filter::new().action("creat").is_err());
 /// # Ok::<(), tfwire_plan::Error>(())
@@ -25,6 +28,8 @@ pub struct Filter {
     addresses: Vec<Glob>,
     /// `None`: the root module.
     modules: Vec<Option<Glob>>,
+    exclude_types: Vec<Glob>,
+    exclude_addresses: Vec<Glob>,
 }
 
 impl Filter {
@@ -77,23 +82,42 @@ impl Filter {
         self
     }
 
+    /// Leaves out changes whose resource type matches the [`Glob`], whatever else matches.
+    pub fn exclude_type_glob(mut self, pattern: &str) -> Filter {
+        self.exclude_types.push(Glob::new(pattern));
+        self
+    }
+
+    /// Leaves out changes whose address (or address before a move) matches the [`Glob`],
+    /// whatever else matches.
+    pub fn exclude_address_glob(mut self, pattern: &str) -> Filter {
+        self.exclude_addresses.push(Glob::new(pattern));
+        self
+    }
+
     /// Whether the filter keeps everything.
     pub fn is_empty(&self) -> bool {
         self.actions.is_empty()
             && self.types.is_empty()
             && self.addresses.is_empty()
             && self.modules.is_empty()
+            && self.exclude_types.is_empty()
+            && self.exclude_addresses.is_empty()
     }
 
     /// Whether `change` is kept.
     pub fn matches(&self, change: &ChangeSummary<'_>) -> bool {
-        (self.actions.is_empty() || self.actions.iter().any(|a| *a == change.kind.key()))
+        let at_address = |g: &Glob| {
+            g.matches(change.address) || change.previous_address.is_some_and(|p| g.matches(p))
+        };
+        !self
+            .exclude_types
+            .iter()
+            .any(|g| g.matches(change.type_name))
+            && !self.exclude_addresses.iter().any(at_address)
+            && (self.actions.is_empty() || self.actions.iter().any(|a| *a == change.kind.key()))
             && (self.types.is_empty() || self.types.iter().any(|g| g.matches(change.type_name)))
-            && (self.addresses.is_empty()
-                || self.addresses.iter().any(|g| {
-                    g.matches(change.address)
-                        || change.previous_address.is_some_and(|p| g.matches(p))
-                }))
+            && (self.addresses.is_empty() || self.addresses.iter().any(at_address))
             && (self.modules.is_empty()
                 || self.modules.iter().any(|g| match g {
                     None => change.module_address.is_empty(),

@@ -1,8 +1,10 @@
-//! [`Summary`]: what a plan does, counted per action, with the per-resource list.
+//! [`Summary`]: what a plan does, counted per action, with the per-resource list. The
+//! summary is a model: `tfwire-render`'s `summary` module writes it (table, tree, Markdown,
+//! JSON).
 
 use crate::action::{ActionInvocation, ActionTrigger};
 use crate::change::{AttrPath, ChangeKind, ResourceChange, module_of};
-use crate::json::{Json, write_json_str};
+use crate::json::Json;
 use crate::plan::{Client, Plan};
 use crate::values::Mode;
 use core::fmt;
@@ -60,19 +62,6 @@ impl Counts {
     /// The number of changes counted.
     pub fn total(&self) -> usize {
         self.iter().map(|(_, n)| n).sum()
-    }
-
-    /// Writes the counts as a JSON object.
-    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        out.write_char('{')?;
-        for (i, (k, n)) in self.iter().enumerate() {
-            if i > 0 {
-                out.write_char(',')?;
-            }
-            write_json_str(out, k)?;
-            write!(out, ":{n}")?;
-        }
-        out.write_char('}')
     }
 }
 
@@ -145,20 +134,6 @@ impl PlanLine {
     pub fn is_printed(&self) -> bool {
         self.shown > 0 || (self.client == Client::Terraform && self.invoke > 0)
     }
-
-    fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        write!(
-            out,
-            "{{\"import\":{},\"add\":{},\"change\":{},\"destroy\":{},\"forget\":{},\"invoke\":{},\"text\":",
-            self.import, self.add, self.change, self.destroy, self.forget, self.invoke
-        )?;
-        if self.is_printed() {
-            write_json_str(out, &self.to_string())?;
-        } else {
-            out.write_str("null")?;
-        }
-        out.write_char('}')
-    }
 }
 
 impl fmt::Display for PlanLine {
@@ -229,6 +204,11 @@ pub struct ChangeSummary<'a> {
     /// The module instance address (`module.a["x"].module.b`); empty in the root module.
     /// `module_address` when the document gives it, otherwise read from the address.
     pub module_address: &'a str,
+    /// Where the change is in the plan's list it summarises (`resource_changes`,
+    /// `resource_drift`, or `deferred_changes` for a deferred change), so that a reader of
+    /// the summary can reach the whole [`ResourceChange`] (its values); `None` from
+    /// [`ChangeSummary::of`], which sees one change alone.
+    pub position: Option<usize>,
 }
 
 impl<'a> ChangeSummary<'a> {
@@ -253,76 +233,20 @@ impl<'a> ChangeSummary<'a> {
             type_name: rc.type_name,
             name: rc.name,
             module_address,
+            position: None,
+        }
+    }
+
+    fn at(self, position: usize) -> ChangeSummary<'a> {
+        ChangeSummary {
+            position: Some(position),
+            ..self
         }
     }
 
     /// Whether the change is to a data source (`data.` addresses).
     pub fn is_data(&self) -> bool {
         self.mode == Mode::Data
-    }
-
-    /// Writes the change as one JSON object: `address` and `action`, then, when they apply,
-    /// `previous_address`, `importing` (`true`), `import_id`, `import_identity` (the
-    /// identity object as written), `import_unknown` (`true`), `action_reason`,
-    /// `replace_paths` (arrays of steps, as written), `deposed`, `index_unknown` (`true`)
-    /// and `deferred_reason`. `plan summary --format json` lists changes in this shape, and
-    /// `plan show --format json` writes it (then its `diff`) for one change.
-    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        out.write_char('{')?;
-        self.write_json_members(out)?;
-        out.write_char('}')
-    }
-
-    /// The members of [`ChangeSummary::write_json`]'s object, without the braces, for a
-    /// writer that adds members of its own.
-    pub fn write_json_members(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        out.write_str("\"address\":")?;
-        write_json_str(out, self.address)?;
-        out.write_str(",\"action\":")?;
-        write_json_str(out, &self.kind.key())?;
-        if let Some(p) = self.previous_address {
-            out.write_str(",\"previous_address\":")?;
-            write_json_str(out, p)?;
-        }
-        if self.importing {
-            out.write_str(",\"importing\":true")?;
-        }
-        if let Some(id) = self.import_id {
-            out.write_str(",\"import_id\":")?;
-            write_json_str(out, id)?;
-        }
-        if let Some(identity) = self.import_identity {
-            write!(out, ",\"import_identity\":{identity}")?;
-        }
-        if self.import_unknown {
-            out.write_str(",\"import_unknown\":true")?;
-        }
-        if let Some(r) = self.action_reason {
-            out.write_str(",\"action_reason\":")?;
-            write_json_str(out, r)?;
-        }
-        if !self.replace_paths.is_empty() {
-            out.write_str(",\"replace_paths\":[")?;
-            for (i, p) in self.replace_paths.iter().enumerate() {
-                if i > 0 {
-                    out.write_char(',')?;
-                }
-                write!(out, "{}", p.raw())?;
-            }
-            out.write_char(']')?;
-        }
-        if let Some(d) = self.deposed {
-            out.write_str(",\"deposed\":")?;
-            write_json_str(out, d)?;
-        }
-        if self.index_unknown {
-            out.write_str(",\"index_unknown\":true")?;
-        }
-        if let Some(r) = self.deferred_reason {
-            out.write_str(",\"deferred_reason\":")?;
-            write_json_str(out, r)?;
-        }
-        Ok(())
     }
 }
 
@@ -354,53 +278,6 @@ impl<'a> ActionSummary<'a> {
             deferred_reason: None,
         }
     }
-
-    /// Writes the invocation as one JSON object: `address`, `type`, `provider_name` (when
-    /// given), `trigger` (`"lifecycle"`, `"invoke"`, or `null` when the document names
-    /// none); for a lifecycle trigger `triggered_by` (the resource instance address),
-    /// `event` (as written, `"AfterCreate"`), `on_failure` (as written) when given; for
-    /// `-invoke`, `calling_resource` when there is one; `deferred_reason` for a deferred
-    /// invocation.
-    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        out.write_str("{\"address\":")?;
-        write_json_str(out, self.address)?;
-        out.write_str(",\"type\":")?;
-        write_json_str(out, self.type_name)?;
-        if let Some(p) = self.provider_name {
-            out.write_str(",\"provider_name\":")?;
-            write_json_str(out, p)?;
-        }
-        match &self.trigger {
-            Some(ActionTrigger::Lifecycle(t)) => {
-                out.write_str(",\"trigger\":\"lifecycle\",\"triggered_by\":")?;
-                write_json_str(out, t.triggering_resource_address)?;
-                if let Some(e) = t.event {
-                    out.write_str(",\"event\":")?;
-                    write_json_str(out, e.name())?;
-                }
-                if let Some(f) = t.on_failure {
-                    out.write_str(",\"on_failure\":")?;
-                    write_json_str(out, f)?;
-                }
-            }
-            Some(ActionTrigger::Invoke {
-                calling_resource_address,
-                ..
-            }) => {
-                out.write_str(",\"trigger\":\"invoke\"")?;
-                if let Some(c) = calling_resource_address {
-                    out.write_str(",\"calling_resource\":")?;
-                    write_json_str(out, c)?;
-                }
-            }
-            None => out.write_str(",\"trigger\":null")?,
-        }
-        if let Some(r) = self.deferred_reason {
-            out.write_str(",\"deferred_reason\":")?;
-            write_json_str(out, r)?;
-        }
-        out.write_char('}')
-    }
 }
 
 /// One output change in a [`Summary`].
@@ -413,19 +290,6 @@ pub struct OutputSummary<'a> {
     pub kind: ChangeKind<'a>,
     /// Whether the value is sensitive before or after the change (it is never shown).
     pub sensitive: bool,
-}
-
-impl OutputSummary<'_> {
-    fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        out.write_str("{\"name\":")?;
-        write_json_str(out, self.name)?;
-        out.write_str(",\"action\":")?;
-        write_json_str(out, &self.kind.key())?;
-        if self.sensitive {
-            out.write_str(",\"sensitive\":true")?;
-        }
-        out.write_char('}')
-    }
 }
 
 /// A plan's changes, counted per action, and the per-resource list.
@@ -442,17 +306,8 @@ impl OutputSummary<'_> {
 /// let summary = tfwire_plan::Summary::of(tape.plan(&arena)?);
 /// assert_eq!(summary.counts.get("replace"), 1);
 /// assert_eq!(summary.changes[2].previous_address, Some("a.old"));
-/// assert_eq!(summary.to_json(), concat!(
-///     r#"{"format_version":"1.2","counts":{"create":1,"update":0,"delete":0,"replace":1,"#,
-///     r#""read":0,"no_op":1,"forget":0},"drift":{"create":0,"update":0,"delete":0,"replace":0,"#,
-///     r#""read":0,"no_op":0,"forget":0},"changes":[{"address":"a.x","action":"create"},"#,
-///     r#"{"address":"a.y","action":"replace","action_reason":"replace_because_cannot_update"},"#,
-///     r#"{"address":"a.z","action":"no_op","previous_address":"a.old"}],"drift_changes":[],"#,
-///     r#""outputs":{"create":0,"update":0,"delete":0,"replace":0,"read":0,"no_op":0,"forget":0},"#,
-///     r#""output_changes":[],"deferred":{"create":0,"update":0,"delete":0,"replace":0,"read":0,"#,
-///     r#""no_op":0,"forget":0},"deferred_changes":[],"action_invocations":[],"#,
-///     r#""deferred_action_invocations":[],"client":"opentofu","plan_line":{"import":0,"add":2,"#,
-///     r#""change":0,"destroy":1,"forget":0,"invoke":0,"text":"Plan: 2 to add, 0 to change, 1 to destroy."}}"#));
+/// assert_eq!(summary.changes[1].position, Some(1));
+/// assert_eq!(summary.plan_line().to_string(), "Plan: 2 to add, 0 to change, 1 to destroy.");
 /// # Ok::<(), tfwire_plan::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -496,15 +351,15 @@ impl<'a> Summary<'a> {
     pub fn of(plan: &Plan<'a>) -> Summary<'a> {
         let mut counts = Counts::default();
         let mut changes = Vec::with_capacity(plan.resource_changes.len());
-        for rc in plan.resource_changes {
+        for (i, rc) in plan.resource_changes.iter().enumerate() {
             counts.add(rc.change.kind());
-            changes.push(ChangeSummary::of(rc));
+            changes.push(ChangeSummary::of(rc).at(i));
         }
         let mut drift = Counts::default();
         let mut drift_changes = Vec::with_capacity(plan.resource_drift.len());
-        for rc in plan.resource_drift {
+        for (i, rc) in plan.resource_drift.iter().enumerate() {
             drift.add(rc.change.kind());
-            drift_changes.push(ChangeSummary::of(rc));
+            drift_changes.push(ChangeSummary::of(rc).at(i));
         }
         let mut outputs = Counts::default();
         let mut output_changes: Vec<OutputSummary<'a>> = plan
@@ -525,9 +380,9 @@ impl<'a> Summary<'a> {
         }
         let mut deferred = Counts::default();
         let mut deferred_changes = Vec::with_capacity(plan.deferred_changes.len());
-        for d in plan.deferred_changes {
+        for (i, d) in plan.deferred_changes.iter().enumerate() {
             deferred.add(d.resource_change.change.kind());
-            let mut c = ChangeSummary::of(&d.resource_change);
+            let mut c = ChangeSummary::of(&d.resource_change).at(i);
             c.deferred_reason = Some(d.reason);
             deferred_changes.push(c);
         }
@@ -649,97 +504,5 @@ impl<'a> Summary<'a> {
             }
         }
         line
-    }
-
-    /// Writes the summary as one JSON object:
-    /// `{"format_version", "terraform_version" (if known), "counts", "drift", "changes",
-    /// "drift_changes", "unfiltered" (after [`Summary::filtered`]), "outputs",
-    /// "output_changes", "deferred", "deferred_changes", "action_invocations",
-    /// "deferred_action_invocations", "client", "plan_line"}`.
-    ///
-    /// - `counts`, `drift`, `deferred` and `outputs` count the resource changes, drift
-    ///   entries, deferred changes and output changes per action ([`Counts::write_json`]).
-    /// - `changes`, `drift_changes` and `deferred_changes` list them in the shape of
-    ///   [`ChangeSummary::write_json`] (deferred ones with their `deferred_reason`).
-    /// - `output_changes` lists `name`, `action`, and `sensitive: true` for sensitive
-    ///   ones, whose values are never written.
-    /// - `action_invocations` and `deferred_action_invocations` list the actions apply runs
-    ///   (and those deferred) in the shape of [`ActionSummary::write_json`].
-    /// - `unfiltered` is `{"changes": n, "drift_changes": n}` of the whole plan.
-    /// - `client` is `"terraform"` or `"opentofu"` ([`Plan::client`]).
-    /// - `plan_line` holds the numbers of that client's `Plan:` line
-    ///   ([`Summary::plan_line`]): `{"import", "add", "change", "destroy", "forget",
-    ///   "invoke", "text"}`, `text` being the line as the client prints it, or `null` when
-    ///   it prints none. After a filter, they count the selected changes (and every action).
-    ///
-    /// `format_version` is `null` for documents without one.
-    pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        fn list<T, W: fmt::Write>(
-            out: &mut W,
-            items: &[T],
-            mut f: impl FnMut(&T, &mut W) -> fmt::Result,
-        ) -> fmt::Result {
-            out.write_char('[')?;
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.write_char(',')?;
-                }
-                f(item, out)?;
-            }
-            out.write_char(']')
-        }
-        out.write_str("{\"format_version\":")?;
-        match self.format_version {
-            Some(v) => write_json_str(out, v)?,
-            None => out.write_str("null")?,
-        }
-        if let Some(v) = self.terraform_version {
-            out.write_str(",\"terraform_version\":")?;
-            write_json_str(out, v)?;
-        }
-        out.write_str(",\"counts\":")?;
-        self.counts.write_json(out)?;
-        out.write_str(",\"drift\":")?;
-        self.drift.write_json(out)?;
-        out.write_str(",\"changes\":")?;
-        list(out, &self.changes, |c, out| c.write_json(out))?;
-        out.write_str(",\"drift_changes\":")?;
-        list(out, &self.drift_changes, |c, out| c.write_json(out))?;
-        if let Some((changes, drift)) = self.unfiltered {
-            write!(
-                out,
-                ",\"unfiltered\":{{\"changes\":{changes},\"drift_changes\":{drift}}}"
-            )?;
-        }
-        out.write_str(",\"outputs\":")?;
-        self.outputs.write_json(out)?;
-        out.write_str(",\"output_changes\":")?;
-        list(out, &self.output_changes, |o, out| o.write_json(out))?;
-        out.write_str(",\"deferred\":")?;
-        self.deferred.write_json(out)?;
-        out.write_str(",\"deferred_changes\":")?;
-        list(out, &self.deferred_changes, |c, out| c.write_json(out))?;
-        out.write_str(",\"action_invocations\":")?;
-        list(out, &self.action_invocations, |a, out| a.write_json(out))?;
-        out.write_str(",\"deferred_action_invocations\":")?;
-        list(out, &self.deferred_action_invocations, |a, out| {
-            a.write_json(out)
-        })?;
-        out.write_str(",\"client\":")?;
-        out.write_str(match self.client {
-            Client::Terraform => "\"terraform\"",
-            _ => "\"opentofu\"",
-        })?;
-        out.write_str(",\"plan_line\":")?;
-        self.plan_line().write_json(out)?;
-        out.write_char('}')
-    }
-
-    /// [`Summary::write_json`] into a string.
-    pub fn to_json(&self) -> String {
-        let mut s = String::with_capacity(128 + 64 * self.changes.len());
-        // Writing to a String cannot fail.
-        let _ = self.write_json(&mut s);
-        s
     }
 }

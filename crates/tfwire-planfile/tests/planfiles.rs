@@ -41,12 +41,16 @@ fn scenarios() -> Vec<(PathBuf, Dialect)> {
     out
 }
 
-/// The summary JSON of a JSON plan document.
+/// The summary of a JSON plan document, as its `Debug` text (every member, values as their
+/// JSON text).
 fn summary(json: &[u8]) -> String {
     let mut buf = json.to_vec();
     let tape = tfwire_plan::Parser::new().parse(&mut buf).unwrap();
     let arena = bumpalo::Bump::new();
-    tfwire_plan::Summary::of(tape.plan(&arena).unwrap()).to_json()
+    format!(
+        "{:#?}",
+        tfwire_plan::Summary::of(tape.plan(&arena).unwrap())
+    )
 }
 
 /// Equality, except that without a schema a number go-cty sent as a MessagePack string

@@ -121,12 +121,40 @@ fn real_deferred_changes_with_unknown_keys_and_import_ids() {
             summary.plan_line().to_string(),
             "Plan: 1 to add, 0 to change, 0 to destroy."
         );
-        let json = summary.to_json();
-        assert!(
-            json.contains(
-                r#""deferred_changes":[{"address":"terraform_data.fanout[*]","action":"create","index_unknown":true,"deferred_reason":"instance_count_unknown"},{"address":"terraform_data.imported","action":"create","importing":true,"import_unknown":true,"deferred_reason":"resource_config_unknown"}"#
-            ),
-            "{json}"
+        let d: Vec<_> = summary
+            .deferred_changes
+            .iter()
+            .map(|c| {
+                (
+                    c.address,
+                    c.kind.key(),
+                    c.index_unknown,
+                    c.importing,
+                    c.import_unknown,
+                    c.deferred_reason,
+                )
+            })
+            .collect();
+        assert_eq!(
+            d[..2],
+            [
+                (
+                    "terraform_data.fanout[*]",
+                    "create".into(),
+                    true,
+                    false,
+                    false,
+                    Some("instance_count_unknown")
+                ),
+                (
+                    "terraform_data.imported",
+                    "create".into(),
+                    false,
+                    true,
+                    true,
+                    Some("resource_config_unknown")
+                )
+            ]
         );
     });
 }
@@ -204,14 +232,33 @@ fn real_lifecycle_actions_and_an_import_by_identity() {
         );
         let line = summary.plan_line();
         assert_eq!(line.invoke, 2);
-        let json = summary.to_json();
-        assert!(
-            json.contains(r#"{"address":"tfwire_thing.orphan","action":"update","importing":true,"import_identity":{"name":"orphan","zone":"z1"}}"#),
-            "{json}"
+        assert_eq!(
+            (c.kind.key(), c.importing, c.import_id),
+            ("update".into(), true, None)
         );
-        assert!(
-            json.contains(r#""action_invocations":[{"address":"action.tfwire_write.note","type":"tfwire_write","provider_name":"registry.terraform.io/tfwire/tfwire","trigger":"lifecycle","triggered_by":"tfwire_thing.fresh","event":"BeforeCreate","on_failure":"ActionOnFailureHalt"},"#),
-            "{json}"
+        let a = &summary.action_invocations[0];
+        assert_eq!(
+            (a.address, a.type_name, a.provider_name),
+            (
+                "action.tfwire_write.note",
+                "tfwire_write",
+                Some("registry.terraform.io/tfwire/tfwire")
+            )
+        );
+        let Some(ActionTrigger::Lifecycle(t)) = a.trigger else {
+            panic!("a lifecycle trigger: {a:?}")
+        };
+        assert_eq!(
+            (
+                t.triggering_resource_address,
+                t.event.map(|e| e.name()),
+                t.on_failure
+            ),
+            (
+                "tfwire_thing.fresh",
+                Some("BeforeCreate"),
+                Some("ActionOnFailureHalt")
+            )
         );
     });
 }
@@ -349,23 +396,52 @@ fn shape_deferred_action_invocations_and_calling_resources() {
             .unwrap();
         assert!(text.is_unknown());
         let summary = Summary::of(plan);
+        let [now] = &summary.action_invocations[..] else {
+            panic!("one invocation: {summary:?}")
+        };
         assert_eq!(
-            summary
-                .to_json()
-                .split(r#""action_invocations":"#)
-                .nth(1)
-                .unwrap(),
-            concat!(
-                r#"[{"address":"action.tfwire_write.now","type":"tfwire_write","trigger":"invoke","#,
-                r#""calling_resource":"tfwire_thing.y"}],"deferred_action_invocations":[{"#,
-                r#""address":"action.tfwire_write.later","type":"tfwire_write","#,
-                r#""provider_name":"registry.terraform.io/tfwire/tfwire","trigger":"lifecycle","#,
-                r#""triggered_by":"tfwire_thing.x[*]","event":"AfterUpdate","#,
-                r#""on_failure":"ActionOnFailureContinue","deferred_reason":"deferred_prereq"}],"#,
-                r#""client":"terraform","plan_line":{"import":0,"add":0,"change":0,"destroy":0,"#,
-                r#""forget":0,"invoke":1,"text":"Plan: 0 to add, 0 to change, 0 to destroy. "#,
-                r#"Actions: 1 to invoke."}}"#
+            (now.address, now.type_name, now.provider_name),
+            ("action.tfwire_write.now", "tfwire_write", None)
+        );
+        assert!(matches!(
+            now.trigger,
+            Some(ActionTrigger::Invoke {
+                calling_resource_address: Some("tfwire_thing.y"),
+                ..
+            })
+        ));
+        let [later] = &summary.deferred_action_invocations[..] else {
+            panic!("one deferred invocation: {summary:?}")
+        };
+        assert_eq!(
+            (later.address, later.provider_name, later.deferred_reason),
+            (
+                "action.tfwire_write.later",
+                Some("registry.terraform.io/tfwire/tfwire"),
+                Some("deferred_prereq")
             )
+        );
+        let Some(ActionTrigger::Lifecycle(t)) = later.trigger else {
+            panic!("a lifecycle trigger: {later:?}")
+        };
+        assert_eq!(
+            (
+                t.triggering_resource_address,
+                t.event.map(|e| e.name()),
+                t.on_failure
+            ),
+            (
+                "tfwire_thing.x[*]",
+                Some("AfterUpdate"),
+                Some("ActionOnFailureContinue")
+            )
+        );
+        assert_eq!(summary.client, Client::Terraform);
+        let line = summary.plan_line();
+        assert_eq!((line.add, line.invoke, line.is_printed()), (0, 1, true));
+        assert_eq!(
+            line.to_string(),
+            "Plan: 0 to add, 0 to change, 0 to destroy. Actions: 1 to invoke."
         );
     });
 }
@@ -396,11 +472,10 @@ fn shape_unknown_events_spelled_addresses_and_no_trigger() {
         // Unknown members stay reachable.
         assert_eq!(a.raw.get("unknown_member").unwrap().to_string(), "[1,2]");
         assert!(b.trigger.is_none() && !b.is_invoked());
-        let json = Summary::of(plan).to_json();
-        assert!(
-            json.contains(r#"{"address":"action.t.b","type":"t","trigger":null}"#),
-            "{json}"
-        );
+        let s = Summary::of(plan);
+        let b = &s.action_invocations[1];
+        assert_eq!((b.address, b.type_name), ("action.t.b", "t"));
+        assert!(b.trigger.is_none() && b.provider_name.is_none());
     });
 }
 

@@ -1,13 +1,15 @@
 //! What the summary formats (table, tree, Markdown) say of a change: which changes are
-//! listed, their notes in words, and the lines of counts.
+//! listed, their notes in words, what triggers an action, the lines of counts, and the
+//! colour of an action.
 
-use tfwire_plan::{ActionSummary, ActionTrigger, ChangeKind, ChangeSummary, Counts};
-use tfwire_render::escape::Inline;
+use crate::escape::{Inline, inline};
+use core::fmt;
+use tfwire_plan::{ActionSummary, ActionTrigger, ChangeKind, ChangeSummary, Counts, Summary};
 
 /// The notes of a change, for humans: moved, imported, forgotten, deferred, reason, forced
 /// by, deposed. Each
 /// string from the document goes through `doc`, the escaping of the writer's target
-/// (`escape::inline` for a terminal, `escape::md_code` for Markdown).
+/// ([`inline`] for a terminal, [`md_code`](crate::escape::md_code) for Markdown).
 pub(crate) fn notes(c: &ChangeSummary<'_>, doc: impl Fn(&str) -> String) -> Vec<String> {
     let mut notes = Vec::new();
     if let Some(p) = c.previous_address {
@@ -127,7 +129,7 @@ pub(crate) fn output_counts_line(c: &Counts) -> String {
     parts.join(", ")
 }
 
-/// `3 create, 1 update, 0 replace, 2 delete, ...`: the four main keys always, the others
+/// `3 create, 1 update, 2 delete, 0 replace, ...`: the four main keys always, the others
 /// when not zero.
 pub(crate) fn counts_line(c: &Counts) -> String {
     let parts: Vec<String> = c
@@ -136,4 +138,56 @@ pub(crate) fn counts_line(c: &Counts) -> String {
         .map(|(k, n)| format!("{n} {}", Inline(&k.replace('_', "-"))))
         .collect();
     parts.join(", ")
+}
+
+/// `text` in the ANSI colour of the action `key` or its diff marker (`create` green,
+/// `delete` red, `update` yellow, `replace` magenta, `read` cyan; others plain), when
+/// colouring.
+pub(crate) fn paint(text: &str, key: &str, color: bool) -> String {
+    let code = match key {
+        "+" | "create" => "32",
+        "-" | "delete" => "31",
+        "~" | "update" => "33",
+        "-/+" | "+/-" | "replace" => "35",
+        "<=" | "read" => "36",
+        _ => return text.to_string(),
+    };
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A row of the table: the action, the address (or output name), the notes; escaped.
+pub(crate) type Row = (String, String, String);
+
+/// The rows of a list of action invocations for the table and the tree: `marker`, the
+/// address, what triggers it (escaped for a terminal).
+pub(crate) fn action_rows(list: &[ActionSummary<'_>], marker: &str) -> Vec<Row> {
+    list.iter()
+        .map(|a| {
+            (
+                marker.to_string(),
+                inline(a.address).into_owned(),
+                trigger_words(a, |s| inline(s).into_owned()),
+            )
+        })
+        .collect()
+}
+
+/// The last lines of the table and the tree: the deferred changes counted, and the action
+/// invocations (as Terraform's `Plan:` line counts them: every one), with the deferred ones.
+pub(crate) fn footer(out: &mut dyn fmt::Write, s: &Summary<'_>) -> fmt::Result {
+    if s.deferred.total() > 0 {
+        writeln!(out, "Deferred: {}", counts_line(&s.deferred))?;
+    }
+    if !s.action_invocations.is_empty() || !s.deferred_action_invocations.is_empty() {
+        write!(out, "Actions: {} to invoke", s.action_invocations.len())?;
+        if !s.deferred_action_invocations.is_empty() {
+            write!(out, ", {} deferred", s.deferred_action_invocations.len())?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
 }

@@ -1,21 +1,60 @@
-//! `plan summary --format markdown`: a summary for pull request comments, and its
-//! shrinking to a byte budget (`--max-bytes`): collapse the details, then group by
-//! resource type, then leave out groups, always keeping the totals.
+//! [`write_markdown`]: a summary for pull request comments, and its shrinking to a byte
+//! budget ([`Options::max_bytes`]): collapse the details, then group by resource type, then
+//! leave out groups, always keeping the totals.
 //!
 //! Every string taken from the document (addresses, types, versions, reasons, paths,
-//! action names tfwire does not know) is written by `escape::md_code` (Markdown) or
-//! `escape::html_code` (inside the HTML of `<summary>`), so that it renders as inert text
-//! in GitHub-flavoured Markdown: no link, image, mention, emphasis or HTML of its own.
+//! action names tfwire does not know) is written by [`md_code`] (Markdown) or
+//! [`html_code`] (inside the HTML of `<summary>`), so that it renders as inert text in
+//! GitHub-flavoured Markdown: no link, image, mention, emphasis or HTML of its own.
 
-use crate::listing::{listed, notes, output_counts_line, trigger_words};
+use super::options::{Error, Options};
+use super::words::{listed, notes, output_counts_line, trigger_words};
+use crate::escape::{html, html_code, md_code};
+use core::fmt;
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use tfwire_plan::{ChangeKind, ChangeSummary, Diff, ResourceChange};
-use tfwire_render::escape::{html, html_code, md_code};
+use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Plan};
+
+/// Writes `summary` (of `plan`, filtered or not) as GitHub-flavoured Markdown, as `tfwire
+/// plan summary --format markdown` prints it: the headline (`### Plan: 1 to create, …`), a
+/// table of the counts, the moves, imports and forgotten objects counted, the filter line
+/// ([`Options::filters`]), then a collapsible section per action (replace, delete,
+/// create, update, forget, read, other actions, moves and imports), for the drift and for
+/// the deferred changes, each change by address with its notes and, for updates and
+/// replacements, the attributes that change (their names, never their values); then the
+/// action invocations, and a footer naming the plan format, the Terraform version and
+/// tfwire's.
+///
+/// With [`Options::max_bytes`], the most detailed summary that fits: every change by
+/// address; then sections collapsed; then destructive changes (replace, delete, forget) by
+/// address and as many of the others as fit (the rest counted per resource type); then
+/// changes grouped by type and as many groups as fit; the headline and the counts always.
+///
+/// # Errors
+///
+/// [`Error::Budget`] when not even the headline and the counts fit in the budget (nothing is
+/// written); [`Error::Write`] when `out` fails.
+pub fn write_markdown(
+    out: &mut impl fmt::Write,
+    plan: &Plan<'_>,
+    summary: &tfwire_plan::Summary<'_>,
+    options: &Options,
+) -> Result<(), Error> {
+    let md = Summary {
+        summary,
+        plan,
+        filters: &options.filters,
+    };
+    let text = match options.max_bytes {
+        None => md.render(Level::Full),
+        Some(max) => md.fit(max).map_err(|need| Error::Budget { max, need })?,
+    };
+    Ok(out.write_str(&text)?)
+}
 
 /// How much of the summary to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Level {
+enum Level {
     /// Every change, with notes and the attributes that change; sections open.
     Full,
     /// Every change with its notes; sections collapsed.
@@ -31,13 +70,14 @@ pub(crate) enum Level {
 }
 
 /// A plan summary to write as Markdown.
-pub(crate) struct Summary<'s, 'a> {
+struct Summary<'s, 'a> {
     /// The summary (filtered if filters were given).
-    pub(crate) summary: &'s tfwire_plan::Summary<'a>,
-    /// The resource changes of `summary.changes`, in the same order.
-    pub(crate) changes: &'s [&'s ResourceChange<'a>],
-    /// The filters given, as flags (empty: none).
-    pub(crate) filters: String,
+    summary: &'s tfwire_plan::Summary<'a>,
+    /// The plan summarised, whose resource changes the summary's
+    /// [`position`](ChangeSummary::position) points at.
+    plan: &'s Plan<'a>,
+    /// The filters given, in words (empty: none).
+    filters: &'s str,
 }
 
 /// Which list of the summary a section's items index.
@@ -304,7 +344,7 @@ impl Summary<'_, '_> {
             let _ = write!(
                 text,
                 "_Filtered with {}: {} of {n} resource changes",
-                md_code(&self.filters),
+                md_code(self.filters),
                 s.changes.len()
             );
             if d > 0 {
@@ -337,7 +377,10 @@ impl Summary<'_, '_> {
 
     /// The attributes that change, for the "changes" column.
     fn attrs(&self, i: usize) -> String {
-        let Some(rc) = self.changes.get(i) else {
+        let rc = self.summary.changes[i]
+            .position
+            .and_then(|at| self.plan.resource_changes.get(at));
+        let Some(rc) = rc else {
             return String::new();
         };
         let changed = Diff::of(&rc.change).changes();
@@ -490,7 +533,7 @@ impl Summary<'_, '_> {
     }
 
     /// Writes the summary at one level.
-    pub(crate) fn render(&self, level: Level) -> String {
+    fn render(&self, level: Level) -> String {
         self.render_with(level, &mut HashMap::new())
     }
 
@@ -614,7 +657,7 @@ impl Summary<'_, '_> {
     /// as fit (the rest counted per resource type), then changes grouped by type and as
     /// many groups as fit; the headline and the counts always. `Err(n)` when not even
     /// the headline and the counts (n bytes) fit.
-    pub(crate) fn fit(&self, max: usize) -> Result<String, usize> {
+    fn fit(&self, max: usize) -> Result<String, usize> {
         let mut attrs = HashMap::new();
         for level in [Level::Full, Level::Collapsed] {
             let s = self.render_with(level, &mut attrs);
