@@ -114,6 +114,7 @@ pub mod proxy;
 pub mod redact;
 pub mod rpc;
 mod schema;
+pub mod tap;
 #[cfg(feature = "tls")]
 pub mod tls;
 mod values;

@@ -1,28 +1,29 @@
-//! The tap's observer: every frame handed (a cheap `Bytes` clone) to one worker thread that
-//! decodes its values with the provider's schema, writes the JSONL log and keeps the
-//! statistics. Nothing here runs on the forwarding path but a channel send that never waits:
-//! the channel is bounded ([`QUEUE`] events), and when it is full (the decoder fell that far
-//! behind) the event is dropped and counted (`dropped` in the summary), the call goes on.
+//! The worker thread and the observers that feed it.
 
+use super::fetch::fetch_schemas;
+use super::stats::{Counts, Stats};
+use super::time::{rfc3339, write_rfc3339};
+use super::validate::validate_config;
+use crate::Programs;
+use crate::log::{Outcome, Record, Recorder};
+use crate::proxy::{Frame, Observer};
+use crate::rpc::{Direction, Message, Method};
 use bytes::Bytes;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, SystemTime};
-use tfwire::schema::ProviderSchema;
-use tfwire::schema::{Block, Nesting, Protocol};
-use tfwire::{Config, Decoder, Value};
-use tfwire_plugin::Programs;
-use tfwire_plugin::log::{Outcome, Record, Recorder};
-use tfwire_plugin::proxy::{Frame, Observer};
-use tfwire_plugin::rpc::{Direction, Message, Method};
+use tfwire::json::{Escape, JsonWriter};
+use tfwire::mask::Masks;
+use tfwire::schema::{Protocol, ProviderSchema};
+use tfwire::{Config, Decoder};
 use tonic::transport::Channel;
 
 /// How many events wait for the worker at most; a frame or timing that finds the queue full
 /// is dropped and counted rather than making its call wait.
-pub(crate) const QUEUE: usize = 16 * 1024;
+pub const QUEUE: usize = 16 * 1024;
 
 /// What the forwarding tasks tell the worker.
 enum Event {
@@ -37,8 +38,10 @@ enum Event {
     Held(Duration),
 }
 
-/// The observer of one provider's traffic (one per provider; all share the worker).
-pub(crate) struct Tap {
+/// The observer of one provider's traffic (one per provider; all share the worker):
+/// [`Observer::frame`] and [`Observer::forwarded`] queue the frame or the time the proxy held
+/// it for the worker, without waiting.
+pub struct Tap {
     provider: usize,
     tx: SyncSender<Event>,
     /// Events dropped because the queue was full (shared by every observer).
@@ -64,14 +67,14 @@ struct Fetch {
 
 impl Tap {
     /// The schema fetched before the tap printed its handshake line (shim mode).
-    pub(crate) fn fetched(&self, result: Result<ProviderSchema, String>) {
+    pub fn fetched(&self, result: Result<ProviderSchema, String>) {
         self.fetch.started.store(true, Ordering::Relaxed);
         *self.fetch.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         self.fetch.done.notify_all();
     }
 
     /// Starts fetching the provider's schema (once).
-    pub(crate) fn start_fetch(&self, protocol: Protocol) {
+    pub fn start_fetch(&self, protocol: Protocol) {
         if self.fetch.started.swap(true, Ordering::Relaxed) {
             return;
         }
@@ -112,83 +115,66 @@ impl Observer for Tap {
 }
 
 /// One provider, and where to fetch its schema if the tap does not see it go by.
-#[derive(Clone)]
-pub(crate) struct Upstream {
-    /// The provider's label in the log (reattach mode: its address), if any.
-    pub(crate) label: Option<String>,
-    /// The channel to the provider.
-    pub(crate) channel: Channel,
-    /// The runtime to run the fetch on.
-    pub(crate) handle: tokio::runtime::Handle,
+#[derive(Clone, Debug)]
+pub struct Upstream {
+    label: Option<String>,
+    channel: Channel,
+    handle: tokio::runtime::Handle,
 }
 
-/// Per-RPC counts.
-#[derive(Default)]
-struct Counts {
-    calls: u64,
-    frames: u64,
-    bytes: u64,
-}
-
-/// The figures written at exit.
-#[derive(Default)]
-pub(crate) struct Stats {
-    rpcs: BTreeMap<String, Counts>,
-    pub(crate) values: u64,
-    pub(crate) decode_errors: u64,
-    pub(crate) invalid: u64,
-    schema_fetches: u64,
-    /// Frames and timings dropped because the worker's queue was full.
-    pub(crate) dropped: u64,
-    decode_ns: Vec<u64>,
-    held_ns: Vec<u64>,
-}
-
-/// The `q`-quantile (0..=1) of `v` in microseconds, nearest rank; 0 when empty.
-fn quantile_us(v: &mut [u64], q: f64) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_unstable();
-    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    v[rank - 1] as f64 / 1000.0
-}
-
-impl Stats {
-    /// The summary as JSON (the `summary` member of the last log record).
-    pub(crate) fn summary_json(&mut self) -> String {
-        use core::fmt::Write as _;
-        let mut s = String::from("{\"rpcs\":{");
-        let (mut calls, mut frames, mut bytes) = (0, 0, 0);
-        for (i, (name, c)) in self.rpcs.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            tfwire_plugin::redact::write_string(&mut s, name);
-            let _ = write!(
-                s,
-                ":{{\"calls\":{},\"frames\":{},\"bytes\":{}}}",
-                c.calls, c.frames, c.bytes
-            );
-            (calls, frames, bytes) = (calls + c.calls, frames + c.frames, bytes + c.bytes);
+impl Upstream {
+    /// The provider at `channel`; its schema is fetched on the runtime of `handle`.
+    pub fn new(channel: Channel, handle: tokio::runtime::Handle) -> Upstream {
+        Upstream {
+            label: None,
+            channel,
+            handle,
         }
-        let (d50, d99) = (
-            quantile_us(&mut self.decode_ns, 0.5),
-            quantile_us(&mut self.decode_ns, 0.99),
-        );
-        let (h50, h99) = (
-            quantile_us(&mut self.held_ns, 0.5),
-            quantile_us(&mut self.held_ns, 0.99),
-        );
-        let _ = write!(
-            s,
-            "}},\"calls\":{calls},\"frames\":{frames},\"bytes\":{bytes},\"values\":{},\
-             \"decode_errors\":{},\"invalid_values\":{},\"schema_fetches\":{},\"dropped\":{},\
-             \"decode_us\":{{\"p50\":{d50:.1},\"p99\":{d99:.1}}},\
-             \"added_us\":{{\"p50\":{h50:.1},\"p99\":{h99:.1}}}}}",
-            self.values, self.decode_errors, self.invalid, self.schema_fetches, self.dropped
-        );
-        s
+    }
+
+    /// With a label: every line of the provider's values names it (`"provider"`), for a log
+    /// of several providers.
+    pub fn label(mut self, label: impl Into<String>) -> Upstream {
+        self.label = Some(label.into());
+        self
+    }
+}
+
+/// What a [`Worker`] does beyond decoding and logging.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct WorkerConfig {
+    /// Check configurations beyond their type ([`super::validate_config`]); a line with
+    /// problems has them as `"invalid"`, and [`Stats::invalid`] counts it. Default off.
+    pub validate: bool,
+    /// The masks values are logged with (on top of the schema's sensitive attributes).
+    /// Default [`Masks::defaults`].
+    pub masks: Masks,
+    /// How many events wait for the worker at most. Default [`QUEUE`].
+    pub queue: usize,
+}
+
+impl Default for WorkerConfig {
+    fn default() -> WorkerConfig {
+        WorkerConfig {
+            validate: false,
+            masks: Masks::defaults(),
+            queue: QUEUE,
+        }
+    }
+}
+
+impl WorkerConfig {
+    /// With `validate`.
+    pub fn validate(mut self, on: bool) -> WorkerConfig {
+        self.validate = on;
+        self
+    }
+
+    /// With `masks`.
+    pub fn masks(mut self, masks: Masks) -> WorkerConfig {
+        self.masks = masks;
+        self
     }
 }
 
@@ -205,8 +191,8 @@ struct Provider {
     calls: HashMap<u64, String>,
 }
 
-/// The worker: owns the log, the schemas and the statistics.
-pub(crate) struct Worker {
+/// The worker: a thread that owns the log, the schemas and the statistics.
+pub struct Worker {
     tx: Option<SyncSender<Event>>,
     dropped: Arc<AtomicU64>,
     thread: Option<std::thread::JoinHandle<Stats>>,
@@ -214,13 +200,16 @@ pub(crate) struct Worker {
 }
 
 impl Worker {
-    /// Starts the worker for these providers, writing to `log` (when given).
-    pub(crate) fn start(
+    /// Starts the worker for these providers, writing to `log` (when given) one JSON line per
+    /// value ([`Record`], with `"invalid"` and `"provider"` when they apply) and a last line
+    /// `{"time":…,"summary":…}` ([`Stats::summary_json`]). A log that fails to write is
+    /// reported on standard error once; logging stops, the worker goes on.
+    pub fn start(
         providers: Vec<Upstream>,
         log: Option<Box<dyn Write + Send>>,
-        validate: bool,
+        config: WorkerConfig,
     ) -> Worker {
-        let (tx, rx) = sync_channel(QUEUE);
+        let (tx, rx) = sync_channel(config.queue);
         let dropped = Arc::new(AtomicU64::new(0));
         let providers: Vec<(Upstream, Arc<Fetch>)> =
             providers.into_iter().map(|u| (u, Arc::default())).collect();
@@ -228,7 +217,7 @@ impl Worker {
         let counted = dropped.clone();
         let thread = std::thread::Builder::new()
             .name("tfwire-tap-decode".into())
-            .spawn(move || work(rx, shared, log, validate, counted))
+            .spawn(move || work(rx, shared, log, config, counted))
             .ok();
         Worker {
             tx: Some(tx),
@@ -238,8 +227,12 @@ impl Worker {
         }
     }
 
-    /// The observer of provider `provider` (its index in the list given to `start`).
-    pub(crate) fn observer(&self, provider: usize) -> Tap {
+    /// The observer of provider `provider` (its index in the list given to [`Worker::start`]).
+    ///
+    /// # Panics
+    ///
+    /// When there is no such provider.
+    pub fn observer(&self, provider: usize) -> Tap {
         let (upstream, fetch) = &self.providers[provider];
         Tap {
             provider,
@@ -253,7 +246,7 @@ impl Worker {
 
     /// Waits until every frame sent so far is handled (the observers must be dropped first),
     /// and returns the statistics.
-    pub(crate) fn finish(mut self) -> Stats {
+    pub fn finish(mut self) -> Stats {
         drop(self.tx.take());
         self.thread
             .take()
@@ -266,7 +259,7 @@ fn work(
     rx: Receiver<Event>,
     upstreams: Vec<(Upstream, Arc<Fetch>)>,
     mut log: Option<Box<dyn Write + Send>>,
-    validate: bool,
+    config: WorkerConfig,
     dropped: Arc<AtomicU64>,
 ) -> Stats {
     let mut providers: Vec<Provider> = upstreams
@@ -356,7 +349,7 @@ fn work(
                     if let Some(old) = &p.schemas {
                         s.identities.clone_from(&old.identities);
                     }
-                    p.set_schemas(s)
+                    p.set_schemas(s, &config.masks)
                 }
                 Err(e) => {
                     stats.decode_errors += 1;
@@ -370,7 +363,7 @@ fn work(
             Ok(Message::IdentitySchemas(Ok(ids))) => {
                 let mut s = p.schemas.clone().unwrap_or_default();
                 s.identities = ids;
-                p.set_schemas(s);
+                p.set_schemas(s, &config.masks);
             }
             Ok(Message::IdentitySchemas(Err(e))) => {
                 stats.decode_errors += 1;
@@ -406,7 +399,7 @@ fn work(
                 let mut fields = Vec::new();
                 v.dynamic_values(&type_name, &mut |f| fields.push(f));
                 if !fields.is_empty() && p.programs.is_none() {
-                    p.await_fetch(&mut stats);
+                    p.await_fetch(&mut stats, &config.masks);
                 }
                 for f in fields {
                     stats.values += 1;
@@ -426,7 +419,7 @@ fn work(
                             let ns = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
                             stats.decode_ns.push(ns);
                             let mut problems = Vec::new();
-                            if validate
+                            if config.validate
                                 && f.name == "config"
                                 && matches!(outcome, Outcome::Value(_))
                                 && let (Some(block), Ok(program)) =
@@ -436,7 +429,7 @@ fn work(
                                 if let Ok(value) =
                                     decoder.decode_dynamic_value(&program, f.value, &arena)
                                 {
-                                    check_config(&value, block, &mut String::new(), &mut problems);
+                                    problems = validate_config(&value, block);
                                 }
                             }
                             (outcome, Some(ns as f64 / 1000.0), problems)
@@ -467,11 +460,16 @@ fn work(
     // Every sender is gone: the count is final.
     stats.dropped = dropped.load(Ordering::Relaxed);
     if let (Some(w), false) = (log.as_mut(), write_failed) {
-        let line = format!(
-            "{{\"time\":\"{}\",\"summary\":{}}}\n",
-            rfc3339(SystemTime::now()),
-            stats.summary_json()
-        );
+        let mut line = String::new();
+        let mut j = JsonWriter::new(&mut line, Escape::Safe);
+        let _ = (|| {
+            j.begin_object()?;
+            j.member_str("time", &rfc3339(SystemTime::now()))?;
+            j.key("summary")?;
+            j.raw(&stats.summary_json())?;
+            j.end_object()
+        })();
+        line.push('\n');
         if let Err(e) = w.write_all(line.as_bytes()).and_then(|()| w.flush()) {
             eprintln!("tfwire tap: writing the log failed: {e}");
         }
@@ -511,37 +509,38 @@ fn record(
 /// Ends the record just appended to `out`: `--validate`'s problems, the provider's label
 /// (reattach mode), the newline.
 fn end_line(out: &mut String, problems: &[String], label: Option<&str>) {
-    if problems.is_empty() && label.is_none() {
-        out.push('\n');
-        return;
-    }
-    // The record's closing brace, put back below.
-    out.pop();
-    if !problems.is_empty() {
-        out.push_str(",\"invalid\":[");
-        for (i, problem) in problems.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
+    if !problems.is_empty() || label.is_some() {
+        // The record's closing brace, put back below.
+        out.pop();
+        out.push(',');
+        let mut w = JsonWriter::new(&mut *out, Escape::Safe);
+        let _ = (|| {
+            if !problems.is_empty() {
+                w.key("invalid")?;
+                w.begin_array()?;
+                for problem in problems {
+                    w.string(problem)?;
+                }
+                w.end_array()?;
             }
-            tfwire_plugin::redact::write_string(out, problem);
-        }
-        out.push(']');
+            if let Some(label) = label {
+                w.member_str("provider", label)?;
+            }
+            Ok::<(), core::fmt::Error>(())
+        })();
+        out.push('}');
     }
-    if let Some(label) = label {
-        out.push_str(",\"provider\":");
-        tfwire_plugin::redact::write_string(out, label);
-    }
-    out.push_str("}\n");
+    out.push('\n');
 }
 
 impl Provider {
-    fn set_schemas(&mut self, s: ProviderSchema) {
-        self.programs = Some(Programs::new(s.clone()).with_masks(super::masks()));
+    fn set_schemas(&mut self, s: ProviderSchema, masks: &Masks) {
+        self.programs = Some(Programs::new(s.clone()).with_masks(masks.clone()));
         self.schemas = Some(s);
     }
 
     /// Waits for the schema fetch the observer started (once; at most 30 s).
-    fn await_fetch(&mut self, stats: &mut Stats) {
+    fn await_fetch(&mut self, stats: &mut Stats, masks: &Masks) {
         if self.fetch_failed.is_some() || !self.fetch.started.load(Ordering::Relaxed) {
             return;
         }
@@ -555,7 +554,7 @@ impl Provider {
             Some(Ok(s)) => {
                 drop(guard);
                 stats.schema_fetches += 1;
-                self.set_schemas(s);
+                self.set_schemas(s, masks);
             }
             Some(Err(e)) => self.fetch_failed = Some(e),
             None => self.fetch_failed = Some("the fetch took more than 30 s".into()),
@@ -563,193 +562,9 @@ impl Provider {
     }
 }
 
-pub(crate) async fn fetch_schemas(
-    channel: Channel,
-    protocol: Protocol,
-) -> Result<ProviderSchema, String> {
-    use prost::Message as _;
-    use tfwire_plugin::{tfplugin5, tfplugin6};
-    let e = |e: tonic::Status| format!("GetProviderSchema: {}", e.message());
-    let (schema, ids) = match protocol {
-        Protocol::V5 => {
-            let mut c = tfplugin5::provider_client::ProviderClient::new(channel);
-            let s = c
-                .get_schema(tfplugin5::get_provider_schema::Request::default())
-                .await
-                .map_err(e)?;
-            let ids = c
-                .get_resource_identity_schemas(
-                    tfplugin5::get_resource_identity_schemas::Request::default(),
-                )
-                .await
-                .ok();
-            (
-                s.into_inner().encode_to_vec(),
-                ids.map(|r| r.into_inner().encode_to_vec()),
-            )
-        }
-        Protocol::V6 => {
-            let mut c = tfplugin6::provider_client::ProviderClient::new(channel);
-            let s = c
-                .get_provider_schema(tfplugin6::get_provider_schema::Request::default())
-                .await
-                .map_err(e)?;
-            let ids = c
-                .get_resource_identity_schemas(
-                    tfplugin6::get_resource_identity_schemas::Request::default(),
-                )
-                .await
-                .ok();
-            (
-                s.into_inner().encode_to_vec(),
-                ids.map(|r| r.into_inner().encode_to_vec()),
-            )
-        }
-    };
-    // The same conversion as for a response seen on the wire.
-    let name = |n| Method::from_name(protocol, n).ok_or_else(|| format!("no method {n}"));
-    let schema_method = name(if protocol == Protocol::V5 {
-        "GetSchema"
-    } else {
-        "GetProviderSchema"
-    })?;
-    let mut schemas = match schema_method.decode(Direction::Response, schema.into()) {
-        Ok(Message::ProviderSchema(s)) => (*s).map_err(|e| format!("provider schema: {e}"))?,
-        Ok(_) => return Err("GetProviderSchema: an unexpected message".into()),
-        Err(e) => return Err(format!("GetProviderSchema: {e}")),
-    };
-    if let Some(ids) = ids
-        && let Ok(Message::IdentitySchemas(Ok(ids))) =
-            name("GetResourceIdentitySchemas")?.decode(Direction::Response, ids.into())
-    {
-        schemas.identities = ids;
-    }
-    Ok(schemas)
-}
-
-/// What `--validate` checks of a configuration value beyond its type (which decoding checks):
-/// required attributes set, computed-only attributes not set, and the number of nested blocks
-/// within their `min_items`/`max_items`. Unknown values (not yet known when validating) pass.
-fn check_config(value: &Value<'_>, block: &Block, path: &mut String, problems: &mut Vec<String>) {
-    let Value::Object(entries) = value.unwrap_dynamic() else {
-        return;
-    };
-    let get = |name: &str| {
-        entries
-            .binary_search_by(|(k, _)| (*k).cmp(name))
-            .ok()
-            .map(|i| entries[i].1)
-    };
-    for a in &block.attributes {
-        let v = get(&a.name).unwrap_or(Value::Null);
-        if a.required && matches!(v, Value::Null) {
-            problems.push(format!("{path}.{}: required, but null", a.name));
-        }
-        if a.computed && !a.optional && !a.required && !matches!(v, Value::Null) {
-            problems.push(format!(
-                "{path}.{}: computed only, but set in configuration",
-                a.name
-            ));
-        }
-    }
-    for b in &block.block_types {
-        let v = get(&b.type_name).unwrap_or(Value::Null);
-        let items: &[Value<'_>] = match v {
-            Value::List(items) | Value::Set(items) => items,
-            Value::Unknown(_) => continue,
-            _ => &[],
-        };
-        let n = items.len() as u64;
-        if matches!(b.nesting, Nesting::List | Nesting::Set) {
-            if n < b.min_items {
-                problems.push(format!(
-                    "{path}.{}: {n} blocks, at least {} required",
-                    b.type_name, b.min_items
-                ));
-            }
-            if b.max_items > 0 && n > b.max_items {
-                problems.push(format!(
-                    "{path}.{}: {n} blocks, at most {} allowed",
-                    b.type_name, b.max_items
-                ));
-            }
-        }
-        let len = path.len();
-        match v {
-            Value::List(items) | Value::Set(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    path.push_str(&format!(".{}[{i}]", b.type_name));
-                    check_config(item, &b.block, path, problems);
-                    path.truncate(len);
-                }
-            }
-            Value::Map(entries) => {
-                for (k, item) in entries {
-                    path.push_str(&format!(".{}[{k:?}]", b.type_name));
-                    check_config(item, &b.block, path, problems);
-                    path.truncate(len);
-                }
-            }
-            Value::Object(_) => {
-                path.push('.');
-                path.push_str(&b.type_name);
-                check_config(&v, &b.block, path, problems);
-                path.truncate(len);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// A time as RFC 3339 in UTC with microseconds (`2026-11-24T06:55:00.123456Z`).
-pub(crate) fn rfc3339(t: SystemTime) -> String {
-    let mut s = String::with_capacity(27);
-    write_rfc3339(&mut s, t);
-    s
-}
-
-/// Appends `t` as [`rfc3339`] does.
-fn write_rfc3339(out: &mut String, t: SystemTime) {
-    use core::fmt::Write as _;
-    let d = t.duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
-    let secs = d.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (proleptic Gregorian; H. Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let _ = write!(
-        out,
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60,
-        d.subsec_micros()
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rfc3339_dates() {
-        let at = |s: u64, us: u32| {
-            rfc3339(
-                SystemTime::UNIX_EPOCH + Duration::from_secs(s) + Duration::from_micros(us.into()),
-            )
-        };
-        assert_eq!(at(0, 0), "1970-01-01T00:00:00.000000Z");
-        // 2000-02-29 (a leap day of a century leap year) and 2100-03-01 (2100 is not leap).
-        assert_eq!(at(951_782_400 + 3661, 7), "2000-02-29T01:01:01.000007Z");
-        assert_eq!(at(4_107_542_400, 999_999), "2100-03-01T00:00:00.999999Z");
-    }
 
     /// A log in memory.
     #[derive(Clone, Default)]
@@ -785,13 +600,9 @@ mod tests {
         let (runtime, channel) = runtime_and_channel();
         let log = Shared::default();
         let worker = Worker::start(
-            vec![Upstream {
-                label: None,
-                channel,
-                handle: runtime.handle().clone(),
-            }],
+            vec![Upstream::new(channel, runtime.handle().clone())],
             Some(Box::new(log.clone())),
-            validate,
+            WorkerConfig::default().validate(validate),
         );
         (runtime, worker, log)
     }
@@ -800,10 +611,10 @@ mod tests {
     /// not decode: the secret masked, the error with its path, the summary last.
     #[test]
     fn log_redacts_and_reports_decode_errors() {
-        use prost::Message as _;
-        use tfwire_plugin::tfplugin6::{
+        use crate::tfplugin6::{
             DynamicValue, Schema, get_provider_schema, plan_resource_change, schema,
         };
+        use prost::Message as _;
         let (_runtime, worker, log) = logging_worker(true);
         let tap = worker.observer(0);
         let attr = |name: &str, required: bool, sensitive: bool| schema::Attribute {
@@ -920,12 +731,12 @@ mod tests {
     /// also after a second GetProviderSchema response (which names no identities).
     #[test]
     fn identities_survive_a_later_provider_schema() {
-        use prost::Message as _;
-        use tfwire_plugin::tfplugin6::{
+        use crate::tfplugin6::{
             DynamicValue, ResourceIdentityData, ResourceIdentitySchema, Schema,
             get_provider_schema, get_resource_identity_schemas, read_resource,
             resource_identity_schema, schema,
         };
+        use prost::Message as _;
         let (_runtime, worker, log) = logging_worker(false);
         let tap = worker.observer(0);
         let mut schemas = get_provider_schema::Response::default();
@@ -1063,13 +874,5 @@ mod tests {
         drop(rx);
         tap.frame(frame);
         assert_eq!(tap.dropped.load(Ordering::Relaxed), 3);
-    }
-
-    #[test]
-    fn quantiles_nearest_rank() {
-        let mut v: Vec<u64> = (1..=100).map(|i| i * 1000).collect();
-        assert_eq!(quantile_us(&mut v, 0.5), 50.0);
-        assert_eq!(quantile_us(&mut v, 0.99), 99.0);
-        assert_eq!(quantile_us(&mut Vec::<u64>::new(), 0.99), 0.0);
     }
 }
