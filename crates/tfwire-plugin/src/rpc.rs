@@ -10,7 +10,6 @@
 
 use crate::values::{DynamicValues, Field, SchemaRef, emit};
 use bytes::Bytes;
-use prost::Message as _;
 use std::collections::BTreeMap;
 use tfwire::schema::Protocol;
 use tfwire::schema::{IdentitySchema, ProviderSchema};
@@ -105,8 +104,10 @@ type Row = (
 /// the RPC's name, and its request and response messages, each one of:
 ///
 /// - `(o module::Message)`: a message without `DynamicValue`s;
-/// - `(schema module::Response)`: a provider schema, converted;
-/// - `(ids module::Response)`: the identity schemas, converted;
+/// - `(schema module::Response)`: a provider schema, read from the frame by
+///   [`ProviderSchema::from_protobuf`];
+/// - `(ids module::Response)`: the identity schemas, read from the frame by
+///   [`ProviderSchema::add_identities_from_protobuf`];
 /// - `(v module::Message [type_name_field] { fields })`: a message with `DynamicValue`s; the
 ///   optional `[field]` is the string field naming the call's type (a request's; a
 ///   response's values are typed by its request's), and each field is one of
@@ -144,15 +145,14 @@ macro_rules! protocol {
     (@decode $pkg:ident (o $mo:ident::$ms:ident)) => { other::<crate::$pkg::$mo::$ms> };
     (@decode $pkg:ident (v $mo:ident::$ms:ident $($rest:tt)*)) => { values::<crate::$pkg::$mo::$ms> };
     (@decode $pkg:ident (schema $mo:ident::$ms:ident)) => {
-        |b| Ok(Message::ProviderSchema(Box::new(
-            ProviderSchema::try_from(&crate::$pkg::$mo::$ms::decode(b)?)),
-        ))
+        |b| Ok(Message::ProviderSchema(Box::new(ProviderSchema::from_protobuf(
+            &b,
+            protocol!(@protocol $pkg),
+        ))))
     };
     (@decode $pkg:ident (ids $mo:ident::$ms:ident)) => {
-        |b| Ok(Message::IdentitySchemas(protocol!(@ids $pkg crate::$pkg::$mo::$ms::decode(b)?)))
+        |b| Ok(Message::IdentitySchemas(crate::schema::identities(&b)))
     };
-    (@ids tfplugin5 $r:expr) => { crate::schema::identities_v5(&$r) };
-    (@ids tfplugin6 $r:expr) => { crate::schema::identities_v6(&$r) };
     (@schema_of $pkg:ident (v $mo:ident::$ms:ident $($rest:tt)*)) => {
         <crate::$pkg::$mo::$ms as DynamicValues>::schema_of
     };
