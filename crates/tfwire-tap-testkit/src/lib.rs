@@ -23,10 +23,11 @@ use bytes::Bytes;
 use std::sync::{Arc, Mutex};
 use tfwire_plugin::proxy::{Forward, Frame, Observer};
 use tfwire_plugin::rpc::Direction;
+use tfwire_plugin::tfplugin6::provider_client::ProviderClient;
 use tfwire_plugin::tfplugin6::provider_server::{Provider, ProviderServer};
 use tfwire_plugin::tfplugin6::{
-    Diagnostic, Schema, get_provider_schema, plan_resource_change, read_state_bytes, schema,
-    write_state_bytes,
+    Diagnostic, DynamicValue, Schema, get_provider_schema, plan_resource_change, read_state_bytes,
+    schema, write_state_bytes,
 };
 use tonic::codegen::BoxStream;
 use tonic::transport::Channel;
@@ -180,4 +181,36 @@ pub async fn through_proxy<O: Observer>(observer: O) -> (Channel, Arc<O>) {
         .await
         .expect("the proxy answers");
     (channel, shared)
+}
+
+/// What a client does first through a tap: asks `channel` for the schema (which must have
+/// [`Fake`]'s resource `db`), then plans a `db` whose `value` (MessagePack) is the
+/// configuration (`config`) or the proposed new state; returns the planned state's bytes.
+pub async fn schema_then_plan(channel: Channel, value: Bytes, config: bool) -> Option<Bytes> {
+    let mut client = ProviderClient::new(channel);
+    let schema = client
+        .get_provider_schema(get_provider_schema::Request {})
+        .await
+        .expect("the schema")
+        .into_inner();
+    assert!(schema.resource_schemas.contains_key("db"));
+    let value = Some(DynamicValue {
+        msgpack: value,
+        json: Bytes::new(),
+    });
+    let mut request = plan_resource_change::Request {
+        type_name: "db".into(),
+        ..Default::default()
+    };
+    if config {
+        request.config = value;
+    } else {
+        request.proposed_new_state = value;
+    }
+    let planned = client
+        .plan_resource_change(request)
+        .await
+        .expect("the plan")
+        .into_inner();
+    planned.planned_state.map(|v| v.msgpack)
 }

@@ -17,8 +17,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use tfwire_plugin::tfplugin6::get_provider_schema;
 use tfwire_plugin::tfplugin6::provider_client::ProviderClient;
-use tfwire_plugin::tfplugin6::{DynamicValue, get_provider_schema, plan_resource_change};
 use tfwire_plugin::tls::{self, SocketDir};
 
 const SECRET: &str = "hunter2-reattach-secret";
@@ -112,28 +112,9 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
     // Calls through the tap reach the provider and come back unchanged.
     let planned = runtime.block_on(async {
         let channel = tls::connect(Path::new(&tap_path), None).await.unwrap();
-        let mut client = ProviderClient::new(channel);
-        let schema = client
-            .get_provider_schema(get_provider_schema::Request {})
-            .await
-            .unwrap()
-            .into_inner();
-        assert!(schema.resource_schemas.contains_key("db"));
-        client
-            .plan_resource_change(plan_resource_change::Request {
-                type_name: "db".into(),
-                config: Some(DynamicValue {
-                    msgpack: config(),
-                    json: Bytes::new(),
-                }),
-                ..Default::default()
-            })
-            .await
-            .unwrap()
-            .into_inner()
-            .planned_state
+        tfwire_tap_testkit::schema_then_plan(channel, config(), true).await
     });
-    assert_eq!(planned.map(|v| v.msgpack), Some(config()));
+    assert_eq!(planned, Some(config()));
 
     // SIGTERM: a clean exit, the socket removed.
     sigterm(child.id());

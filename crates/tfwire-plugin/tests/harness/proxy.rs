@@ -8,37 +8,17 @@ use tfwire_plugin::Programs;
 use tfwire_plugin::proxy::RawCodec;
 use tfwire_plugin::rpc::{Direction, Message, Method};
 use tfwire_plugin::tfplugin6::provider_client::ProviderClient;
-use tfwire_plugin::tfplugin6::{
-    DynamicValue, get_provider_schema, plan_resource_change, read_state_bytes, write_state_bytes,
-};
-use tfwire_tap_testkit::{Record, through_proxy};
+use tfwire_plugin::tfplugin6::{read_state_bytes, write_state_bytes};
+use tfwire_tap_testkit::{Record, schema_then_plan, through_proxy};
 use tonic::Request;
 
 #[tokio::test]
 async fn calls_pass_through_and_every_frame_is_observed() {
     let (channel, record) = through_proxy(Record::default()).await;
-    let mut client = ProviderClient::new(channel.clone());
-    let schema = client
-        .get_provider_schema(get_provider_schema::Request {})
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(schema.resource_schemas.contains_key("db"));
     // {"name": "a", "password": "pw-secret"}
     let state = Bytes::from_static(b"\x82\xa4name\xa1a\xa8password\xa9pw-secret");
-    let planned = client
-        .plan_resource_change(plan_resource_change::Request {
-            type_name: "db".into(),
-            proposed_new_state: Some(DynamicValue {
-                msgpack: state.clone(),
-                json: Bytes::new(),
-            }),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(planned.planned_state.unwrap().msgpack, state);
+    let planned = schema_then_plan(channel.clone(), state.clone(), false).await;
+    assert_eq!(planned, Some(state));
 
     // A method the provider does not have: its answer comes back through the proxy.
     let mut raw = tonic::client::Grpc::new(channel);

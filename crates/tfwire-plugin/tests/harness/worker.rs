@@ -50,14 +50,34 @@ fn logging_worker(validate: bool) -> (tokio::runtime::Runtime, Worker, Shared) {
     (runtime, worker, log)
 }
 
+/// A protocol 6 `DynamicValue` of these MessagePack bytes.
+fn dv(msgpack: &'static [u8]) -> Option<tfwire_plugin::tfplugin6::DynamicValue> {
+    Some(tfwire_plugin::tfplugin6::DynamicValue {
+        msgpack: Bytes::from_static(msgpack),
+        json: Bytes::new(),
+    })
+}
+
+/// Shows `frames` (method, direction, message, call) to provider 0's observer, in order.
+fn feed<const N: usize>(worker: &Worker, frames: [(&str, Direction, Vec<u8>, u64); N]) {
+    let tap = worker.observer(0);
+    for (method, direction, message, call) in frames {
+        tap.frame(Frame {
+            method,
+            direction,
+            message: &Bytes::from(message),
+            call,
+        });
+    }
+}
+
 /// The log of a schema, a plan request holding a secret, and a response whose value does
 /// not decode: the secret masked, the error with its path, the summary last.
 #[test]
 fn log_redacts_and_reports_decode_errors() {
     use prost::Message as _;
-    use tfwire_plugin::tfplugin6::{DynamicValue, plan_resource_change, schema};
+    use tfwire_plugin::tfplugin6::{plan_resource_change, schema};
     let (_runtime, worker, log) = logging_worker(true);
-    let tap = worker.observer(0);
     // `name` is required (for --validate), `password` sensitive.
     let response = schema_of(vec![
         schema::Attribute {
@@ -67,12 +87,6 @@ fn log_redacts_and_reports_decode_errors() {
         },
         attribute("password", b"\"string\"", true),
     ]);
-    let dv = |b: &'static [u8]| {
-        Some(DynamicValue {
-            msgpack: Bytes::from_static(b),
-            json: Bytes::new(),
-        })
-    };
     let request = plan_resource_change::Request {
         type_name: "db".into(),
         // {"name": null, "password": "hunter2-secret"}: name is required (--validate).
@@ -108,15 +122,7 @@ fn log_redacts_and_reports_decode_errors() {
             1,
         ),
     ];
-    for (method, direction, message, call) in frames {
-        tap.frame(Frame {
-            method,
-            direction,
-            message: &Bytes::from(message),
-            call,
-        });
-    }
-    drop(tap);
+    feed(&worker, frames);
     let mut stats = worker.finish();
     assert_eq!(
         (stats.values, stats.decode_errors, stats.invalid),
@@ -164,11 +170,10 @@ fn log_redacts_and_reports_decode_errors() {
 fn identities_survive_a_later_provider_schema() {
     use prost::Message as _;
     use tfwire_plugin::tfplugin6::{
-        DynamicValue, ResourceIdentityData, ResourceIdentitySchema, get_resource_identity_schemas,
-        read_resource, resource_identity_schema,
+        ResourceIdentityData, ResourceIdentitySchema, get_resource_identity_schemas, read_resource,
+        resource_identity_schema,
     };
     let (_runtime, worker, log) = logging_worker(false);
-    let tap = worker.observer(0);
     let schemas = schema_of(vec![attribute("name", b"\"string\"", false)]);
     let mut ids = get_resource_identity_schemas::Response::default();
     ids.identity_schemas.insert(
@@ -185,10 +190,7 @@ fn identities_survive_a_later_provider_schema() {
     );
     let identity = |b: &'static [u8]| {
         Some(ResourceIdentityData {
-            identity_data: Some(DynamicValue {
-                msgpack: Bytes::from_static(b),
-                json: Bytes::new(),
-            }),
+            identity_data: dv(b),
         })
     };
     let request = read_resource::Request {
@@ -232,15 +234,7 @@ fn identities_survive_a_later_provider_schema() {
             3,
         ),
     ];
-    for (method, direction, message, call) in frames {
-        tap.frame(Frame {
-            method,
-            direction,
-            message: &Bytes::from(message),
-            call,
-        });
-    }
-    drop(tap);
+    feed(&worker, frames);
     let stats = worker.finish();
     let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
     assert_eq!((stats.values, stats.decode_errors), (2, 0), "{text}");
