@@ -288,9 +288,11 @@ impl Method {
             .map(Method::at)
     }
 
-    /// Every method of both protocols.
+    /// Every method of both protocols: protocol 5's, then protocol 6's, each in the order of
+    /// its `.proto` services.
     pub fn all() -> impl Iterator<Item = Method> {
-        (0..METHODS.len()).map(Method::at)
+        let of = |p: Protocol| (0..METHODS.len()).filter(move |&i| METHODS[i].0 == p);
+        of(Protocol::V5).chain(of(Protocol::V6)).map(Method::at)
     }
 
     fn at(i: usize) -> Method {

@@ -244,3 +244,27 @@ fn every_dynamic_value_of_every_message_is_found() {
         36
     );
 }
+
+/// `Method::all` lists the methods in the order of the `.proto` files (protocol 5, then 6),
+/// their services and RPCs: a method's index in it (the fuzz targets' inputs name methods by
+/// it) stays as the protocol orders them.
+#[test]
+fn methods_are_listed_in_the_protocol_s_order() {
+    let fds =
+        FileDescriptorSet::decode(&include_bytes!(concat!(env!("OUT_DIR"), "/plugin.fds"))[..])
+            .unwrap();
+    let mut files: Vec<_> = fds.file.iter().collect();
+    files.sort_by_key(|f| f.package().to_owned());
+    let declared: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            f.service.iter().flat_map(move |s| {
+                s.method
+                    .iter()
+                    .map(move |m| format!("/{}.{}/{}", f.package(), s.name(), m.name()))
+            })
+        })
+        .collect();
+    let listed: Vec<&str> = Method::all().map(|m| m.path).collect();
+    assert_eq!(listed, declared);
+}
