@@ -66,14 +66,18 @@ struct Fetch {
 }
 
 impl Tap {
-    /// The schema fetched before the tap printed its handshake line (shim mode).
+    /// A schema the caller fetched itself ([`fetch_schemas`]; `tfwire tap` does so before it
+    /// prints its handshake line): the worker decodes with it the values it meets before any
+    /// `GetProviderSchema` response. Counted in [`Stats::schema_fetches`] when used.
     pub fn fetched(&self, result: Result<ProviderSchema, String>) {
         self.fetch.started.store(true, Ordering::Relaxed);
         *self.fetch.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         self.fetch.done.notify_all();
     }
 
-    /// Starts fetching the provider's schema (once).
+    /// Starts fetching the provider's schema ([`fetch_schemas`], once) on the provider's
+    /// runtime ([`Upstream::new`]); the worker waits for it (at most 30 s) when it meets a
+    /// value before any `GetProviderSchema` response.
     pub fn start_fetch(&self, protocol: Protocol) {
         if self.fetch.started.swap(true, Ordering::Relaxed) {
             return;
