@@ -82,6 +82,8 @@
 //! `plugin.GRPCController`, `plugin.GRPCBroker`), streams in either direction. Services
 //! outside that list are answered `Unimplemented` by the proxy itself. [`rpc::decode`] turns a frame of a known method into its
 //! `DynamicValue`s.
+//! [`tap`] is the observer `tfwire tap` runs: a worker thread decoding and logging every
+//! value, with the run's statistics.
 //!
 //! Between OpenTofu and a provider the proxy also speaks go-plugin's side of the connection:
 //! [`handshake`] reads (at most [`handshake::MAX_LINE_BYTES`], 64 KiB, as go-plugin's client
@@ -114,6 +116,7 @@ pub mod proxy;
 pub mod redact;
 pub mod rpc;
 mod schema;
+pub mod tap;
 #[cfg(feature = "tls")]
 pub mod tls;
 mod values;

@@ -1,12 +1,15 @@
 //! The plugin protocol's methods by gRPC path, and the `DynamicValue`s of their frames.
 //!
+//! One table ([`Method`]s and every [`DynamicValues`] impl come from it) says, for every RPC
+//! of both protocols, its messages and which of their fields are `DynamicValue`s typed by
+//! which schema.
+//!
 //! A proxy that forwards raw frames looks the method up by the request's path
 //! ([`Method::from_path`]) and decodes a frame only when it wants its values
 //! ([`decode`]); an unknown method is simply not decoded.
 
-use crate::values::{DynamicValues, SchemaRef};
+use crate::values::{DynamicValues, Field, SchemaRef, emit};
 use bytes::Bytes;
-use prost::Message as _;
 use std::collections::BTreeMap;
 use tfwire::schema::Protocol;
 use tfwire::schema::{IdentitySchema, ProviderSchema};
@@ -85,110 +88,188 @@ fn no_values<'c>(_: &str, _: Option<usize>, _: &'c str) -> Option<SchemaRef<'c>>
     None
 }
 
-macro_rules! methods {
-    ($($proto:ident $service:literal $pkg:ident $name:ident ($req:tt $($rq:ident)::+) ($resp:tt $($rs:ident)::+);)*) => {
-        /// Every method: (protocol, service, name, decode request, decode response, the
-        /// request's field schemas, the response's).
-        const METHODS: &[(Protocol, &str, &str, Decode, Decode, SchemaOf, SchemaOf)] = &[
-            $((
-                Protocol::$proto,
+/// One row of [`METHODS`]: protocol, gRPC path, name, decode request, decode response, the
+/// request's field schemas, the response's.
+type Row = (
+    Protocol,
+    &'static str,
+    &'static str,
+    Decode,
+    Decode,
+    SchemaOf,
+    SchemaOf,
+);
+
+/// The table: one entry per RPC, for the packages that have it. An entry gives the service,
+/// the RPC's name, and its request and response messages, each one of:
+///
+/// - `(o module::Message)`: a message without `DynamicValue`s;
+/// - `(schema module::Response)`: a provider schema, read from the frame by
+///   [`ProviderSchema::from_protobuf`];
+/// - `(ids module::Response)`: the identity schemas, read from the frame by
+///   [`ProviderSchema::add_identities_from_protobuf`];
+/// - `(v module::Message [type_name_field] { fields })`: a message with `DynamicValue`s; the
+///   optional `[field]` is the string field naming the call's type (a request's; a
+///   response's values are typed by its request's), and each field is one of
+///   - `name: Kind`: a singular `DynamicValue` (or `ResourceIdentityData`) typed by the
+///     schema [`SchemaRef`]`::Kind` (of the call's type where the kind takes a name);
+///   - `name: [Kind]`: a repeated `DynamicValue`, element `i` typed by `Kind(call, i)`;
+///   - `name: [type_field => sub: Kind, ...]`: a repeated message whose `sub` fields are
+///     `DynamicValue`s typed by each element's own `type_field` (named `name.sub`).
+///
+/// From it come [`Method`] (paths, names, decoders) and every [`DynamicValues`] impl
+/// (`dynamic_values`, `schema_of`, `type_name`): the tap, `dump`, redaction and validation all
+/// read values through those. `tests/harness/values.rs` checks the table against the
+/// protocol's descriptors: every RPC of every service, every `DynamicValue` reachable from
+/// its messages.
+macro_rules! protocol {
+    ($([$($pkg:ident)+] $service:literal $name:ident $req:tt $resp:tt;)*) => {
+        const METHODS: &[Row] = &[
+            $($((
+                protocol!(@protocol $pkg),
                 concat!("/", stringify!($pkg), ".", $service, "/", stringify!($name)),
                 stringify!($name),
-                methods!(@d $req $pkg $($rq)::+),
-                methods!(@d $resp $pkg $($rs)::+),
-                methods!(@s $req $pkg $($rq)::+),
-                methods!(@s $resp $pkg $($rs)::+),
-            ),)*
+                protocol!(@decode $pkg $req),
+                protocol!(@decode $pkg $resp),
+                protocol!(@schema_of $pkg $req),
+                protocol!(@schema_of $pkg $resp),
+            ),)+)*
         ];
+        $($(
+            protocol!(@impl $pkg $req);
+            protocol!(@impl $pkg $resp);
+        )+)*
     };
-    (@s v $pkg:ident $($m:ident)::+) => { <crate::$pkg::$($m)::+ as DynamicValues>::schema_of };
-    (@s $other:ident $pkg:ident $($m:ident)::+) => { no_values };
-    (@d v $pkg:ident $($m:ident)::+) => { values::<crate::$pkg::$($m)::+> };
-    (@d o $pkg:ident $($m:ident)::+) => { other::<crate::$pkg::$($m)::+> };
-    (@d schema $pkg:ident $($m:ident)::+) => {
-        |b| Ok(Message::ProviderSchema(Box::new(
-            ProviderSchema::try_from(&crate::$pkg::$($m)::+::decode(b)?)),
-        ))
+    (@protocol tfplugin5) => { Protocol::V5 };
+    (@protocol tfplugin6) => { Protocol::V6 };
+    (@decode $pkg:ident (o $mo:ident::$ms:ident)) => { other::<crate::$pkg::$mo::$ms> };
+    (@decode $pkg:ident (v $mo:ident::$ms:ident $($rest:tt)*)) => { values::<crate::$pkg::$mo::$ms> };
+    (@decode $pkg:ident (schema $mo:ident::$ms:ident)) => {
+        |b| Ok(Message::ProviderSchema(Box::new(ProviderSchema::from_protobuf(
+            &b,
+            protocol!(@protocol $pkg),
+        ))))
     };
-    (@d ids $pkg:ident $($m:ident)::+) => {
-        |b| {
-            let r = crate::$pkg::$($m)::+::decode(b)?;
-            Ok(Message::IdentitySchemas(methods!(@ids $pkg r)))
+    (@decode $pkg:ident (ids $mo:ident::$ms:ident)) => {
+        |b| Ok(Message::IdentitySchemas(crate::schema::identities(&b)))
+    };
+    (@schema_of $pkg:ident (v $mo:ident::$ms:ident $($rest:tt)*)) => {
+        <crate::$pkg::$mo::$ms as DynamicValues>::schema_of
+    };
+    (@schema_of $pkg:ident ($other:ident $mo:ident::$ms:ident)) => { no_values };
+    (@impl $pkg:ident (v $mo:ident::$ms:ident [$($tn:ident)?] { $($field:ident: $spec:tt),* $(,)? })) => {
+        impl DynamicValues for crate::$pkg::$mo::$ms {
+            $(
+                fn type_name(&self) -> &str {
+                    &self.$tn
+                }
+            )?
+
+            #[allow(unused_variables)]
+            fn dynamic_values<'m>(&'m self, call: &'m str, f: &mut dyn FnMut(Field<'m>)) {
+                $( let call: &'m str = &self.$tn; )?
+                $( protocol!(@emit self f call $field $spec); )*
+            }
+
+            #[allow(unused_variables)]
+            fn schema_of<'c>(name: &str, index: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
+                $( protocol!(@field_schema name index call $field $spec); )*
+                None
+            }
         }
     };
-    (@ids tfplugin5 $r:ident) => { crate::schema::identities_v5(&$r) };
-    (@ids tfplugin6 $r:ident) => { crate::schema::identities_v6(&$r) };
+    (@impl $pkg:ident ($other:ident $mo:ident::$ms:ident)) => {};
+    (@emit $self:ident $f:ident $call:ident $field:ident [$tf:ident => $($sub:ident: $kind:ident),*]) => {
+        for (i, r) in $self.$field.iter().enumerate() {
+            let t = r.$tf.as_str();
+            $( emit(
+                $f,
+                concat!(stringify!($field), ".", stringify!($sub)),
+                Some(i),
+                r.$sub.as_ref(),
+                protocol!(@ref $kind t),
+            ); )*
+        }
+    };
+    (@emit $self:ident $f:ident $call:ident $field:ident [$kind:ident]) => {
+        for (i, a) in $self.$field.iter().enumerate() {
+            emit($f, stringify!($field), Some(i), Some(a), SchemaRef::$kind($call, i));
+        }
+    };
+    (@emit $self:ident $f:ident $call:ident $field:ident $kind:ident) => {
+        emit($f, stringify!($field), None, $self.$field.as_ref(), protocol!(@ref $kind $call));
+    };
+    (@field_schema $name:ident $index:ident $call:ident $field:ident [$tf:ident => $($sub:ident: $kind:ident),*]) => {
+        $( if $name == concat!(stringify!($field), ".", stringify!($sub)) {
+            return Some(protocol!(@ref $kind $call));
+        } )*
+    };
+    (@field_schema $name:ident $index:ident $call:ident $field:ident [$kind:ident]) => {
+        if let (stringify!($field), Some(i)) = ($name, $index) {
+            return Some(SchemaRef::$kind($call, i));
+        }
+    };
+    (@field_schema $name:ident $index:ident $call:ident $field:ident $kind:ident) => {
+        if ($name, $index) == (stringify!($field), None) {
+            return Some(protocol!(@ref $kind $call));
+        }
+    };
+    (@ref Provider $c:ident) => { SchemaRef::Provider };
+    (@ref ProviderMeta $c:ident) => { SchemaRef::ProviderMeta };
+    (@ref Bool $c:ident) => { SchemaRef::Bool };
+    (@ref Number $c:ident) => { SchemaRef::Number };
+    (@ref Provisioner $c:ident) => { SchemaRef::Provisioner };
+    (@ref ProvisionerConnection $c:ident) => { SchemaRef::ProvisionerConnection };
+    (@ref $kind:ident $c:ident) => { SchemaRef::$kind($c) };
 }
 
-methods! {
-    V5 "Provider" tfplugin5 GetMetadata (o get_metadata::Request) (o get_metadata::Response);
-    V5 "Provider" tfplugin5 GetSchema (o get_provider_schema::Request) (schema get_provider_schema::Response);
-    V5 "Provider" tfplugin5 GetResourceIdentitySchemas (o get_resource_identity_schemas::Request) (ids get_resource_identity_schemas::Response);
-    V5 "Provider" tfplugin5 PrepareProviderConfig (v prepare_provider_config::Request) (v prepare_provider_config::Response);
-    V5 "Provider" tfplugin5 ValidateResourceTypeConfig (v validate_resource_type_config::Request) (o validate_resource_type_config::Response);
-    V5 "Provider" tfplugin5 ValidateDataSourceConfig (v validate_data_source_config::Request) (o validate_data_source_config::Response);
-    V5 "Provider" tfplugin5 UpgradeResourceState (v upgrade_resource_state::Request) (v upgrade_resource_state::Response);
-    V5 "Provider" tfplugin5 UpgradeResourceIdentity (v upgrade_resource_identity::Request) (v upgrade_resource_identity::Response);
-    V5 "Provider" tfplugin5 Configure (v configure::Request) (o configure::Response);
-    V5 "Provider" tfplugin5 ReadResource (v read_resource::Request) (v read_resource::Response);
-    V5 "Provider" tfplugin5 PlanResourceChange (v plan_resource_change::Request) (v plan_resource_change::Response);
-    V5 "Provider" tfplugin5 ApplyResourceChange (v apply_resource_change::Request) (v apply_resource_change::Response);
-    V5 "Provider" tfplugin5 ImportResourceState (v import_resource_state::Request) (v import_resource_state::Response);
-    V5 "Provider" tfplugin5 MoveResourceState (v move_resource_state::Request) (v move_resource_state::Response);
-    V5 "Provider" tfplugin5 ReadDataSource (v read_data_source::Request) (v read_data_source::Response);
-    V5 "Provider" tfplugin5 GenerateResourceConfig (v generate_resource_config::Request) (v generate_resource_config::Response);
-    V5 "Provider" tfplugin5 ValidateEphemeralResourceConfig (v validate_ephemeral_resource_config::Request) (o validate_ephemeral_resource_config::Response);
-    V5 "Provider" tfplugin5 OpenEphemeralResource (v open_ephemeral_resource::Request) (v open_ephemeral_resource::Response);
-    V5 "Provider" tfplugin5 RenewEphemeralResource (o renew_ephemeral_resource::Request) (o renew_ephemeral_resource::Response);
-    V5 "Provider" tfplugin5 CloseEphemeralResource (o close_ephemeral_resource::Request) (o close_ephemeral_resource::Response);
-    V5 "Provider" tfplugin5 ListResource (v list_resource::Request) (v list_resource::Event);
-    V5 "Provider" tfplugin5 ValidateListResourceConfig (v validate_list_resource_config::Request) (o validate_list_resource_config::Response);
-    V5 "Provider" tfplugin5 GetFunctions (o get_functions::Request) (o get_functions::Response);
-    V5 "Provider" tfplugin5 CallFunction (v call_function::Request) (v call_function::Response);
-    V5 "Provider" tfplugin5 ValidateActionConfig (v validate_action_config::Request) (o validate_action_config::Response);
-    V5 "Provider" tfplugin5 PlanAction (v plan_action::Request) (o plan_action::Response);
-    V5 "Provider" tfplugin5 InvokeAction (v invoke_action::Request) (o invoke_action::Event);
-    V5 "Provider" tfplugin5 Stop (o stop::Request) (o stop::Response);
-    V5 "Provisioner" tfplugin5 GetSchema (o get_provisioner_schema::Request) (o get_provisioner_schema::Response);
-    V5 "Provisioner" tfplugin5 ValidateProvisionerConfig (v validate_provisioner_config::Request) (o validate_provisioner_config::Response);
-    V5 "Provisioner" tfplugin5 ProvisionResource (v provision_resource::Request) (o provision_resource::Response);
-    V5 "Provisioner" tfplugin5 Stop (o stop::Request) (o stop::Response);
-    V6 "Provider" tfplugin6 GetMetadata (o get_metadata::Request) (o get_metadata::Response);
-    V6 "Provider" tfplugin6 GetProviderSchema (o get_provider_schema::Request) (schema get_provider_schema::Response);
-    V6 "Provider" tfplugin6 GetResourceIdentitySchemas (o get_resource_identity_schemas::Request) (ids get_resource_identity_schemas::Response);
-    V6 "Provider" tfplugin6 ValidateProviderConfig (v validate_provider_config::Request) (o validate_provider_config::Response);
-    V6 "Provider" tfplugin6 ValidateResourceConfig (v validate_resource_config::Request) (o validate_resource_config::Response);
-    V6 "Provider" tfplugin6 ValidateDataResourceConfig (v validate_data_resource_config::Request) (o validate_data_resource_config::Response);
-    V6 "Provider" tfplugin6 UpgradeResourceState (v upgrade_resource_state::Request) (v upgrade_resource_state::Response);
-    V6 "Provider" tfplugin6 UpgradeResourceIdentity (v upgrade_resource_identity::Request) (v upgrade_resource_identity::Response);
-    V6 "Provider" tfplugin6 ConfigureProvider (v configure_provider::Request) (o configure_provider::Response);
-    V6 "Provider" tfplugin6 ReadResource (v read_resource::Request) (v read_resource::Response);
-    V6 "Provider" tfplugin6 PlanResourceChange (v plan_resource_change::Request) (v plan_resource_change::Response);
-    V6 "Provider" tfplugin6 ApplyResourceChange (v apply_resource_change::Request) (v apply_resource_change::Response);
-    V6 "Provider" tfplugin6 ImportResourceState (v import_resource_state::Request) (v import_resource_state::Response);
-    V6 "Provider" tfplugin6 MoveResourceState (v move_resource_state::Request) (v move_resource_state::Response);
-    V6 "Provider" tfplugin6 ReadDataSource (v read_data_source::Request) (v read_data_source::Response);
-    V6 "Provider" tfplugin6 GenerateResourceConfig (v generate_resource_config::Request) (v generate_resource_config::Response);
-    V6 "Provider" tfplugin6 ValidateEphemeralResourceConfig (v validate_ephemeral_resource_config::Request) (o validate_ephemeral_resource_config::Response);
-    V6 "Provider" tfplugin6 OpenEphemeralResource (v open_ephemeral_resource::Request) (v open_ephemeral_resource::Response);
-    V6 "Provider" tfplugin6 RenewEphemeralResource (o renew_ephemeral_resource::Request) (o renew_ephemeral_resource::Response);
-    V6 "Provider" tfplugin6 CloseEphemeralResource (o close_ephemeral_resource::Request) (o close_ephemeral_resource::Response);
-    V6 "Provider" tfplugin6 ListResource (v list_resource::Request) (v list_resource::Event);
-    V6 "Provider" tfplugin6 ValidateListResourceConfig (v validate_list_resource_config::Request) (o validate_list_resource_config::Response);
-    V6 "Provider" tfplugin6 GetFunctions (o get_functions::Request) (o get_functions::Response);
-    V6 "Provider" tfplugin6 CallFunction (v call_function::Request) (v call_function::Response);
-    V6 "Provider" tfplugin6 ValidateActionConfig (v validate_action_config::Request) (o validate_action_config::Response);
-    V6 "Provider" tfplugin6 PlanAction (v plan_action::Request) (o plan_action::Response);
-    V6 "Provider" tfplugin6 InvokeAction (v invoke_action::Request) (o invoke_action::Event);
-    V6 "Provider" tfplugin6 ValidateStateStoreConfig (v validate_state_store_config::Request) (o validate_state_store_config::Response);
-    V6 "Provider" tfplugin6 ConfigureStateStore (v configure_state_store::Request) (o configure_state_store::Response);
-    V6 "Provider" tfplugin6 ReadStateBytes (o read_state_bytes::Request) (o read_state_bytes::ResponseChunk);
-    V6 "Provider" tfplugin6 WriteStateBytes (o write_state_bytes::RequestChunk) (o write_state_bytes::Response);
-    V6 "Provider" tfplugin6 LockState (o lock_state::Request) (o lock_state::Response);
-    V6 "Provider" tfplugin6 UnlockState (o unlock_state::Request) (o unlock_state::Response);
-    V6 "Provider" tfplugin6 GetStates (o get_states::Request) (o get_states::Response);
-    V6 "Provider" tfplugin6 DeleteState (o delete_state::Request) (o delete_state::Response);
-    V6 "Provider" tfplugin6 StopProvider (o stop_provider::Request) (o stop_provider::Response);
+protocol! {
+    [tfplugin5 tfplugin6] "Provider" GetMetadata (o get_metadata::Request) (o get_metadata::Response);
+    [tfplugin5] "Provider" GetSchema (o get_provider_schema::Request) (schema get_provider_schema::Response);
+    [tfplugin6] "Provider" GetProviderSchema (o get_provider_schema::Request) (schema get_provider_schema::Response);
+    [tfplugin5 tfplugin6] "Provider" GetResourceIdentitySchemas (o get_resource_identity_schemas::Request) (ids get_resource_identity_schemas::Response);
+    [tfplugin5] "Provider" PrepareProviderConfig (v prepare_provider_config::Request [] { config: Provider }) (v prepare_provider_config::Response [] { prepared_config: Provider });
+    [tfplugin6] "Provider" ValidateProviderConfig (v validate_provider_config::Request [] { config: Provider }) (o validate_provider_config::Response);
+    [tfplugin5] "Provider" ValidateResourceTypeConfig (v validate_resource_type_config::Request [type_name] { config: Resource }) (o validate_resource_type_config::Response);
+    [tfplugin6] "Provider" ValidateResourceConfig (v validate_resource_config::Request [type_name] { config: Resource }) (o validate_resource_config::Response);
+    [tfplugin5] "Provider" ValidateDataSourceConfig (v validate_data_source_config::Request [type_name] { config: DataSource }) (o validate_data_source_config::Response);
+    [tfplugin6] "Provider" ValidateDataResourceConfig (v validate_data_resource_config::Request [type_name] { config: DataSource }) (o validate_data_resource_config::Response);
+    [tfplugin5 tfplugin6] "Provider" UpgradeResourceState (v upgrade_resource_state::Request [type_name] {}) (v upgrade_resource_state::Response [] { upgraded_state: Resource });
+    [tfplugin5 tfplugin6] "Provider" UpgradeResourceIdentity (v upgrade_resource_identity::Request [type_name] {}) (v upgrade_resource_identity::Response [] { upgraded_identity: Identity });
+    [tfplugin5] "Provider" Configure (v configure::Request [] { config: Provider }) (o configure::Response);
+    [tfplugin6] "Provider" ConfigureProvider (v configure_provider::Request [] { config: Provider }) (o configure_provider::Response);
+    [tfplugin5 tfplugin6] "Provider" ReadResource (v read_resource::Request [type_name] { current_state: Resource, provider_meta: ProviderMeta, current_identity: Identity }) (v read_resource::Response [] { new_state: Resource, new_identity: Identity });
+    [tfplugin5 tfplugin6] "Provider" PlanResourceChange (v plan_resource_change::Request [type_name] { prior_state: Resource, proposed_new_state: Resource, config: Resource, provider_meta: ProviderMeta, prior_identity: Identity }) (v plan_resource_change::Response [] { planned_state: Resource, planned_identity: Identity });
+    [tfplugin5 tfplugin6] "Provider" ApplyResourceChange (v apply_resource_change::Request [type_name] { prior_state: Resource, planned_state: Resource, config: Resource, provider_meta: ProviderMeta, planned_identity: Identity }) (v apply_resource_change::Response [] { new_state: Resource, new_identity: Identity });
+    [tfplugin5 tfplugin6] "Provider" ImportResourceState (v import_resource_state::Request [type_name] { identity: Identity }) (v import_resource_state::Response [] { imported_resources: [type_name => state: Resource, identity: Identity] });
+    [tfplugin5 tfplugin6] "Provider" MoveResourceState (v move_resource_state::Request [target_type_name] {}) (v move_resource_state::Response [] { target_state: Resource, target_identity: Identity });
+    [tfplugin5 tfplugin6] "Provider" ReadDataSource (v read_data_source::Request [type_name] { config: DataSource, provider_meta: ProviderMeta }) (v read_data_source::Response [] { state: DataSource });
+    [tfplugin5 tfplugin6] "Provider" GenerateResourceConfig (v generate_resource_config::Request [type_name] { state: Resource }) (v generate_resource_config::Response [] { config: Resource });
+    [tfplugin5 tfplugin6] "Provider" ValidateEphemeralResourceConfig (v validate_ephemeral_resource_config::Request [type_name] { config: EphemeralResource }) (o validate_ephemeral_resource_config::Response);
+    [tfplugin5 tfplugin6] "Provider" OpenEphemeralResource (v open_ephemeral_resource::Request [type_name] { config: EphemeralResource }) (v open_ephemeral_resource::Response [] { result: EphemeralResource });
+    [tfplugin5 tfplugin6] "Provider" RenewEphemeralResource (o renew_ephemeral_resource::Request) (o renew_ephemeral_resource::Response);
+    [tfplugin5 tfplugin6] "Provider" CloseEphemeralResource (o close_ephemeral_resource::Request) (o close_ephemeral_resource::Response);
+    [tfplugin5 tfplugin6] "Provider" ListResource (v list_resource::Request [type_name] { config: ListResource }) (v list_resource::Event [] { identity: Identity, resource_object: Resource });
+    [tfplugin5 tfplugin6] "Provider" ValidateListResourceConfig (v validate_list_resource_config::Request [type_name] { config: ListResource, include_resource_object: Bool, limit: Number }) (o validate_list_resource_config::Response);
+    [tfplugin5 tfplugin6] "Provider" GetFunctions (o get_functions::Request) (o get_functions::Response);
+    [tfplugin5 tfplugin6] "Provider" CallFunction (v call_function::Request [name] { arguments: [FunctionArgument] }) (v call_function::Response [] { result: FunctionResult });
+    [tfplugin5 tfplugin6] "Provider" ValidateActionConfig (v validate_action_config::Request [action_type] { config: Action }) (o validate_action_config::Response);
+    [tfplugin5 tfplugin6] "Provider" PlanAction (v plan_action::Request [action_type] { config: Action }) (o plan_action::Response);
+    [tfplugin5 tfplugin6] "Provider" InvokeAction (v invoke_action::Request [action_type] { config: Action }) (o invoke_action::Event);
+    [tfplugin6] "Provider" ValidateStateStoreConfig (v validate_state_store_config::Request [type_name] { config: StateStore }) (o validate_state_store_config::Response);
+    [tfplugin6] "Provider" ConfigureStateStore (v configure_state_store::Request [type_name] { config: StateStore }) (o configure_state_store::Response);
+    [tfplugin6] "Provider" ReadStateBytes (o read_state_bytes::Request) (o read_state_bytes::ResponseChunk);
+    [tfplugin6] "Provider" WriteStateBytes (o write_state_bytes::RequestChunk) (o write_state_bytes::Response);
+    [tfplugin6] "Provider" LockState (o lock_state::Request) (o lock_state::Response);
+    [tfplugin6] "Provider" UnlockState (o unlock_state::Request) (o unlock_state::Response);
+    [tfplugin6] "Provider" GetStates (o get_states::Request) (o get_states::Response);
+    [tfplugin6] "Provider" DeleteState (o delete_state::Request) (o delete_state::Response);
+    [tfplugin5] "Provider" Stop (o stop::Request) (o stop::Response);
+    [tfplugin6] "Provider" StopProvider (o stop_provider::Request) (o stop_provider::Response);
+    [tfplugin5] "Provisioner" GetSchema (o get_provisioner_schema::Request) (o get_provisioner_schema::Response);
+    [tfplugin5] "Provisioner" ValidateProvisionerConfig (v validate_provisioner_config::Request [] { config: Provisioner }) (o validate_provisioner_config::Response);
+    [tfplugin5] "Provisioner" ProvisionResource (v provision_resource::Request [] { config: Provisioner, connection: ProvisionerConnection }) (o provision_resource::Response);
+    [tfplugin5] "Provisioner" Stop (o stop::Request) (o stop::Response);
 }
 
 impl Method {
@@ -207,9 +288,11 @@ impl Method {
             .map(Method::at)
     }
 
-    /// Every method of both protocols.
+    /// Every method of both protocols: protocol 5's, then protocol 6's, each in the order of
+    /// its `.proto` services.
     pub fn all() -> impl Iterator<Item = Method> {
-        (0..METHODS.len()).map(Method::at)
+        let of = |p: Protocol| (0..METHODS.len()).filter(move |&i| METHODS[i].0 == p);
+        of(Protocol::V5).chain(of(Protocol::V6)).map(Method::at)
     }
 
     fn at(i: usize) -> Method {

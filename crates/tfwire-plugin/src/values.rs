@@ -138,7 +138,7 @@ pub trait DynamicValues {
 }
 
 /// Yields `value` when present.
-fn emit<'m, D: AsDynamicValue>(
+pub(crate) fn emit<'m, D: AsDynamicValue>(
     f: &mut dyn FnMut(Field<'m>),
     name: &'static str,
     index: Option<usize>,
@@ -156,10 +156,12 @@ fn emit<'m, D: AsDynamicValue>(
 }
 
 /// `DynamicValue` and `ResourceIdentityData` (which wraps one), of either protocol.
-trait AsDynamicValue {
+pub(crate) trait AsDynamicValue {
     fn as_dynamic_value(&self) -> Option<DynamicValue<'_>>;
 }
 
+/// The `DynamicValue` views of both protocols' messages (the [`DynamicValues`] impls come
+/// from the table in [`crate::rpc`]).
 macro_rules! common {
     ($m:ident) => {
         impl AsDynamicValue for crate::$m::DynamicValue {
@@ -173,7 +175,9 @@ macro_rules! common {
 
         impl AsDynamicValue for crate::$m::ResourceIdentityData {
             fn as_dynamic_value(&self) -> Option<DynamicValue<'_>> {
-                self.identity_data.as_ref().and_then(|d| d.as_dynamic_value())
+                self.identity_data
+                    .as_ref()
+                    .and_then(|d| d.as_dynamic_value())
             }
         }
 
@@ -185,155 +189,8 @@ macro_rules! common {
                 }
             }
         }
-
-        values! { $m;
-            upgrade_resource_state::Request [type_name] {}
-            upgrade_resource_state::Response [] { upgraded_state: Resource }
-            read_resource::Request [type_name] {
-                current_state: Resource, provider_meta: ProviderMeta, current_identity: Identity
-            }
-            read_resource::Response [] { new_state: Resource, new_identity: Identity }
-            plan_resource_change::Request [type_name] {
-                prior_state: Resource, proposed_new_state: Resource, config: Resource,
-                provider_meta: ProviderMeta, prior_identity: Identity
-            }
-            plan_resource_change::Response [] { planned_state: Resource, planned_identity: Identity }
-            apply_resource_change::Request [type_name] {
-                prior_state: Resource, planned_state: Resource, config: Resource,
-                provider_meta: ProviderMeta, planned_identity: Identity
-            }
-            apply_resource_change::Response [] { new_state: Resource, new_identity: Identity }
-            import_resource_state::Request [type_name] { identity: Identity }
-            generate_resource_config::Request [type_name] { state: Resource }
-            generate_resource_config::Response [] { config: Resource }
-            move_resource_state::Request [target_type_name] {}
-            move_resource_state::Response [] { target_state: Resource, target_identity: Identity }
-            read_data_source::Request [type_name] { config: DataSource, provider_meta: ProviderMeta }
-            read_data_source::Response [] { state: DataSource }
-            validate_ephemeral_resource_config::Request [type_name] { config: EphemeralResource }
-            open_ephemeral_resource::Request [type_name] { config: EphemeralResource }
-            open_ephemeral_resource::Response [] { result: EphemeralResource }
-            upgrade_resource_identity::Request [type_name] {}
-            upgrade_resource_identity::Response [] { upgraded_identity: Identity }
-            list_resource::Request [type_name] { config: ListResource }
-            list_resource::Event [] { identity: Identity, resource_object: Resource }
-            validate_list_resource_config::Request [type_name] {
-                config: ListResource, include_resource_object: Bool, limit: Number
-            }
-            validate_action_config::Request [action_type] { config: Action }
-            plan_action::Request [action_type] { config: Action }
-            invoke_action::Request [action_type] { config: Action }
-        }
-
-        impl DynamicValues for crate::$m::import_resource_state::Response {
-            fn dynamic_values<'m>(&'m self, _: &'m str, f: &mut dyn FnMut(Field<'m>)) {
-                for (i, r) in self.imported_resources.iter().enumerate() {
-                    let t = r.type_name.as_str();
-                    emit(f, "imported_resources.state", Some(i), r.state.as_ref(), SchemaRef::Resource(t));
-                    emit(f, "imported_resources.identity", Some(i), r.identity.as_ref(), SchemaRef::Identity(t));
-                }
-            }
-
-            /// `call`: the imported resource's own type name.
-            fn schema_of<'c>(name: &str, _: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
-                match name {
-                    "imported_resources.state" => Some(SchemaRef::Resource(call)),
-                    "imported_resources.identity" => Some(SchemaRef::Identity(call)),
-                    _ => None,
-                }
-            }
-        }
-
-        impl DynamicValues for crate::$m::call_function::Request {
-            fn type_name(&self) -> &str {
-                &self.name
-            }
-
-            fn dynamic_values<'m>(&'m self, _: &'m str, f: &mut dyn FnMut(Field<'m>)) {
-                for (i, a) in self.arguments.iter().enumerate() {
-                    emit(f, "arguments", Some(i), Some(a), SchemaRef::FunctionArgument(&self.name, i));
-                }
-            }
-
-            fn schema_of<'c>(name: &str, index: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
-                match (name, index) {
-                    ("arguments", Some(i)) => Some(SchemaRef::FunctionArgument(call, i)),
-                    _ => None,
-                }
-            }
-        }
-
-        impl DynamicValues for crate::$m::call_function::Response {
-            fn dynamic_values<'m>(&'m self, call: &'m str, f: &mut dyn FnMut(Field<'m>)) {
-                emit(f, "result", None, self.result.as_ref(), SchemaRef::FunctionResult(call));
-            }
-
-            fn schema_of<'c>(name: &str, index: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
-                match (name, index) {
-                    ("result", None) => Some(SchemaRef::FunctionResult(call)),
-                    _ => None,
-                }
-            }
-        }
     };
-}
-
-/// `DynamicValues` for messages whose values are all singular fields.
-macro_rules! values {
-    ($m:ident; $( $($msg:ident)::+ [$($tn:ident)?] { $($field:ident : $schema:ident),* } )*) => {
-        $(
-            impl DynamicValues for crate::$m::$($msg)::+ {
-                $(
-                    fn type_name(&self) -> &str {
-                        &self.$tn
-                    }
-                )?
-
-                #[allow(unused_variables)]
-                fn dynamic_values<'m>(&'m self, call: &'m str, f: &mut dyn FnMut(Field<'m>)) {
-                    $( let call: &'m str = &self.$tn; )?
-                    $(
-                        emit(f, stringify!($field), None, self.$field.as_ref(), values!(@schema $schema, call));
-                    )*
-                }
-
-                #[allow(unused_variables)]
-                fn schema_of<'c>(name: &str, index: Option<usize>, call: &'c str) -> Option<SchemaRef<'c>> {
-                    match (name, index) {
-                        $( (stringify!($field), None) => Some(values!(@schema $schema, call)), )*
-                        _ => None,
-                    }
-                }
-            }
-        )*
-    };
-    (@schema Provider, $c:ident) => { SchemaRef::Provider };
-    (@schema ProviderMeta, $c:ident) => { SchemaRef::ProviderMeta };
-    (@schema Bool, $c:ident) => { SchemaRef::Bool };
-    (@schema Number, $c:ident) => { SchemaRef::Number };
-    (@schema Provisioner, $c:ident) => { SchemaRef::Provisioner };
-    (@schema ProvisionerConnection, $c:ident) => { SchemaRef::ProvisionerConnection };
-    (@schema $s:ident, $c:ident) => { SchemaRef::$s($c) };
 }
 
 common!(tfplugin5);
 common!(tfplugin6);
-
-values! { tfplugin5;
-    prepare_provider_config::Request [] { config: Provider }
-    prepare_provider_config::Response [] { prepared_config: Provider }
-    validate_resource_type_config::Request [type_name] { config: Resource }
-    validate_data_source_config::Request [type_name] { config: DataSource }
-    configure::Request [] { config: Provider }
-    validate_provisioner_config::Request [] { config: Provisioner }
-    provision_resource::Request [] { config: Provisioner, connection: ProvisionerConnection }
-}
-
-values! { tfplugin6;
-    validate_provider_config::Request [] { config: Provider }
-    validate_resource_config::Request [type_name] { config: Resource }
-    validate_data_resource_config::Request [type_name] { config: DataSource }
-    configure_provider::Request [] { config: Provider }
-    validate_state_store_config::Request [type_name] { config: StateStore }
-    configure_state_store::Request [type_name] { config: StateStore }
-}

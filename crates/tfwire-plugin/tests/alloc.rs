@@ -14,10 +14,9 @@ use std::cell::Cell;
 use tfwire::schema::Protocol;
 use tfwire_plugin::log::{Outcome, Record, Recorder};
 use tfwire_plugin::rpc::{Direction, Message, Method};
-use tfwire_plugin::tfplugin6::{
-    DynamicValue, Schema, get_provider_schema, plan_resource_change, schema,
-};
+use tfwire_plugin::tfplugin6::{DynamicValue, plan_resource_change, schema};
 use tfwire_plugin::{Programs, SchemaRef};
+use tfwire_tap_testkit::{attribute, schema_of};
 
 struct Counting;
 
@@ -69,38 +68,27 @@ fn allocations() -> u64 {
 /// Resource `db`: `name`, `password` (sensitive), `port` (number), `tags` (map of string) and
 /// a list block `rule` of `cidr` strings.
 fn programs() -> Programs {
-    let attr = |name: &str, ty: &'static [u8], sensitive: bool| schema::Attribute {
-        name: name.into(),
-        r#type: Bytes::from_static(ty),
-        optional: true,
-        sensitive,
-        ..Default::default()
-    };
-    let mut response = get_provider_schema::Response::default();
-    response.resource_schemas.insert(
-        "db".into(),
-        Schema {
-            version: 0,
+    let mut response = schema_of(vec![
+        attribute("name", b"\"string\"", false),
+        attribute("password", b"\"string\"", true),
+        attribute("port", b"\"number\"", false),
+        attribute("tags", b"[\"map\",\"string\"]", false),
+    ]);
+    if let Some(block) = response
+        .resource_schemas
+        .get_mut("db")
+        .and_then(|s| s.block.as_mut())
+    {
+        block.block_types.push(schema::NestedBlock {
+            type_name: "rule".into(),
+            nesting: schema::nested_block::NestingMode::List.into(),
             block: Some(schema::Block {
-                attributes: vec![
-                    attr("name", b"\"string\"", false),
-                    attr("password", b"\"string\"", true),
-                    attr("port", b"\"number\"", false),
-                    attr("tags", b"[\"map\",\"string\"]", false),
-                ],
-                block_types: vec![schema::NestedBlock {
-                    type_name: "rule".into(),
-                    nesting: schema::nested_block::NestingMode::List.into(),
-                    block: Some(schema::Block {
-                        attributes: vec![attr("cidr", b"\"string\"", false)],
-                        ..Default::default()
-                    }),
-                    ..Default::default()
-                }],
+                attributes: vec![attribute("cidr", b"\"string\"", false)],
                 ..Default::default()
             }),
-        },
-    );
+            ..Default::default()
+        });
+    }
     let method = Method::from_name(Protocol::V6, "GetProviderSchema").unwrap();
     match method.decode(Direction::Response, response.encode_to_vec().into()) {
         Ok(Message::ProviderSchema(s)) => Programs::new((*s).unwrap()),

@@ -3,16 +3,16 @@
 
 mod child;
 mod clients;
-mod observe;
 
 use crate::Failure;
-use observe::{Upstream, Worker};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use tfwire::json::{Escape, JsonWriter};
 use tfwire_plugin::handshake::{Handshake, LineReader};
 use tfwire_plugin::proxy::Forward;
+use tfwire_plugin::tap::{Upstream, Worker, WorkerConfig, fetch_schemas};
 use tfwire_plugin::tls::{self, Identity, SocketDir};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::UnixListener;
@@ -87,21 +87,14 @@ pub(crate) struct Args {
     provider: Vec<String>,
 }
 
-/// The masks of this run, set once by [`run`] before any provider's programs are built
-/// (see [`masks`]).
-static MASKS: std::sync::OnceLock<tfwire::mask::Masks> = std::sync::OnceLock::new();
-
-/// The masks the log applies: this run's, or the defaults when [`run`] has not set them.
-pub(crate) fn masks() -> tfwire::mask::Masks {
-    MASKS.get_or_init(tfwire::mask::Masks::defaults).clone()
-}
-
 pub(crate) fn run(args: Args) -> Result<(), Failure> {
     if let Some(dir) = &args.watch_dir {
         child::watchdog(dir);
         return Ok(());
     }
-    let _ = MASKS.set(args.masks.masks()?);
+    let config = WorkerConfig::default()
+        .validate(args.validate)
+        .masks(args.masks.masks()?);
     if args.reattach.is_none() && args.provider.is_empty() {
         return Err(Failure::Usage(
             "tfwire tap needs a provider to start (`-- /path/to/provider`) or --reattach JSON"
@@ -122,10 +115,10 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         .map_err(|e| Failure::Input(format!("starting the runtime: {e}")))?;
     let handle = runtime.handle().clone();
     let (worker, ended) = match &args.reattach {
-        Some(json) => runtime.block_on(reattach(json, handle, log, args.validate))?,
+        Some(json) => runtime.block_on(reattach(json, handle, log, config))?,
         None => {
             let timeout = start_timeout(args.start_timeout.as_deref())?;
-            runtime.block_on(shim(&args.provider, timeout, handle, log, args.validate))?
+            runtime.block_on(shim(&args.provider, timeout, handle, log, config))?
         }
     };
     // The runtime's tasks (connections) hold observers: end them, then the worker drains
@@ -247,7 +240,7 @@ async fn shim(
     start_timeout: Duration,
     handle: tokio::runtime::Handle,
     log: Option<Box<dyn std::io::Write + Send>>,
-    validate: bool,
+    config: WorkerConfig,
 ) -> Result<(Worker, Result<(), Failure>), Failure> {
     if std::env::var_os("TF_PLUGIN_MAGIC_COOKIE").is_none() {
         return Err(Failure::Usage(
@@ -336,7 +329,7 @@ async fn shim(
             .await
             .map_err(|e| e.to_string())?;
         stage.set(Stage::Schema);
-        let schemas = observe::fetch_schemas(channel.clone(), protocol(up.app_version)).await;
+        let schemas = fetch_schemas(channel.clone(), protocol(up.app_version)).await;
         Ok::<_, String>((up, rest, channel, schemas))
     };
     let group = provider.group();
@@ -407,17 +400,9 @@ async fn shim(
             )));
         }
     };
-    let worker = Worker::start(
-        vec![Upstream {
-            label: None,
-            channel: channel.clone(),
-            handle,
-        }],
-        log,
-        validate,
-    );
+    let worker = Worker::start(vec![Upstream::new(channel.clone(), handle)], log, config);
     let forward = Forward::new(channel, worker.observer(0));
-    // The schema, asked for before OpenTofu is told where to connect (see `observe::Fetch`).
+    // The schema, asked for before OpenTofu is told where to connect (see `tfwire_plugin::tap::Tap::fetched`).
     forward.observer().fetched(schemas);
     let ours = Handshake {
         address: path.display().to_string(),
@@ -477,7 +462,7 @@ async fn reattach(
     json: &str,
     handle: tokio::runtime::Handle,
     log: Option<Box<dyn std::io::Write + Send>>,
-    validate: bool,
+    config: WorkerConfig,
 ) -> Result<(Worker, Result<(), Failure>), Failure> {
     let mut bytes = json.as_bytes().to_vec();
     let tape = tfwire_plan::Parser::new()
@@ -492,7 +477,9 @@ async fn reattach(
     let mut upstreams = Vec::new();
     let mut versions = Vec::new();
     let mut listeners = Vec::new();
-    let mut out = String::from("{");
+    let mut out = String::new();
+    let mut w = JsonWriter::new(&mut out, Escape::Safe);
+    let _ = w.begin_object();
     for (i, (addr, p)) in providers.iter().enumerate() {
         let a = p.get("Addr");
         let network = a.and_then(|a| a.get("Network")).and_then(|n| n.as_str());
@@ -514,21 +501,14 @@ async fn reattach(
                 .and_then(|v| u32::try_from(v).ok())
                 .unwrap_or(5),
         ));
-        upstreams.push(Upstream {
-            label: Some(addr.to_owned()),
-            channel: channel.clone(),
-            handle: handle.clone(),
-        });
+        upstreams.push(Upstream::new(channel.clone(), handle.clone()).label(addr));
         listeners.push((listener, channel));
-        if i > 0 {
-            out.push(',');
-        }
-        tfwire_plugin::redact::write_string(&mut out, addr);
-        out.push(':');
-        write_json(&mut out, p, Some(&path.display().to_string()));
+        let _ = w
+            .key(addr)
+            .and_then(|()| write_json(&mut w, p, json, Some(&path.display().to_string())));
     }
-    out.push('}');
-    let worker = Worker::start(upstreams, log, validate);
+    let _ = w.end_object();
+    let worker = Worker::start(upstreams, log, config);
     let mut servers = tokio::task::JoinSet::new();
     for (i, (listener, channel)) in listeners.into_iter().enumerate() {
         let forward = Forward::new(channel, worker.observer(i));
@@ -572,53 +552,77 @@ fn protocol(app_version: u32) -> tfwire::schema::Protocol {
     }
 }
 
-/// Writes a JSON value back as text, with `Addr.String` replaced by `addr` (the reattach
-/// configuration of one provider).
-fn write_json(out: &mut String, v: tfwire_plan::Json<'_>, addr: Option<&str>) {
+/// Writes a JSON value of the document `src` back, numbers from their exact text, with
+/// `Addr` replaced by the unix socket `addr` (the reattach configuration of one provider).
+fn write_json(
+    w: &mut JsonWriter<&mut String>,
+    v: tfwire_plan::Json<'_>,
+    src: &str,
+    addr: Option<&str>,
+) -> core::fmt::Result {
     use tfwire_plan::JsonKind;
     match v.kind() {
-        JsonKind::Null => out.push_str("null"),
-        JsonKind::Bool => out.push_str(if v.as_bool() == Some(true) {
-            "true"
-        } else {
-            "false"
-        }),
-        JsonKind::Number => match (v.as_i64(), v.as_f64()) {
-            (Some(i), _) => out.push_str(&i.to_string()),
-            (None, Some(f)) => out.push_str(&f.to_string()),
-            (None, None) => out.push_str("null"),
-        },
-        JsonKind::String => {
-            tfwire_plugin::redact::write_string(out, v.as_str().unwrap_or_default())
-        }
-        JsonKind::Array => {
-            out.push('[');
-            for (i, e) in v.as_array().into_iter().flat_map(|a| a.iter()).enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_json(out, e, None);
+        JsonKind::Null => w.null(),
+        JsonKind::Bool => w.bool(v.as_bool() == Some(true)),
+        JsonKind::Number => {
+            let text = v.offset().and_then(|o| src.get(o..)).map(|t| {
+                let end = t
+                    .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
+                    .unwrap_or(t.len());
+                &t[..end]
+            });
+            match (text, v.as_number()) {
+                (Some(text), _) => w.number(text),
+                (None, Some(n)) => w.number(&n.to_string()),
+                (None, None) => w.null(),
             }
-            out.push(']');
+        }
+        JsonKind::String => w.string(v.as_str().unwrap_or_default()),
+        JsonKind::Array => {
+            w.begin_array()?;
+            for e in v.as_array().into_iter().flat_map(|a| a.iter()) {
+                write_json(w, e, src, None)?;
+            }
+            w.end_array()
         }
         JsonKind::Object => {
-            out.push('{');
-            for (i, (k, e)) in v.as_object().into_iter().flat_map(|o| o.iter()).enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                tfwire_plugin::redact::write_string(out, k);
-                out.push(':');
+            w.begin_object()?;
+            for (k, e) in v.as_object().into_iter().flat_map(|o| o.iter()) {
+                w.key(k)?;
                 match (k, addr) {
                     ("Addr", Some(a)) => {
-                        out.push_str("{\"Network\":\"unix\",\"String\":");
-                        tfwire_plugin::redact::write_string(out, a);
-                        out.push('}');
+                        w.begin_object()?;
+                        w.member_str("Network", "unix")?;
+                        w.member_str("String", a)?;
+                        w.end_object()?;
                     }
-                    _ => write_json(out, e, None),
+                    _ => write_json(w, e, src, None)?,
                 }
             }
-            out.push('}');
+            w.end_object()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reattach configuration is written back as it came, numbers to the letter, with
+    /// only `Addr` replaced.
+    #[test]
+    fn reattach_json_keeps_numbers_exact() {
+        let src = r#"{"Pid":12,"Test":true,"X":[1e400,0.10,-0,12345678901234567890123],"Addr":{"Network":"unix","String":"/a"},"S":"q\"u"}"#;
+        let mut bytes = src.as_bytes().to_vec();
+        let tape = tfwire_plan::Parser::new().parse(&mut bytes).unwrap();
+        let mut out = String::new();
+        write_json(
+            &mut JsonWriter::new(&mut out, Escape::Safe),
+            tape.root(),
+            src,
+            Some("/tap.sock"),
+        )
+        .unwrap();
+        assert_eq!(out, src.replace("/a", "/tap.sock"));
     }
 }

@@ -1,7 +1,8 @@
 //! `tfwire tap`, Go-free.
 //!
-//! `--reattach`: an in-process tonic server stands in for a provider in debug mode on a unix
-//! socket; the tap runs as a child process, prints the `TF_REATTACH_PROVIDERS` value to use
+//! `--reattach`: an in-process tonic server (the tap tests' fake provider,
+//! `tfwire-tap-testkit`: resource `db` with a sensitive `password`, planning echoes the
+//! configuration) stands in for a provider in debug mode on a unix socket; the tap runs as a child process, prints the `TF_REATTACH_PROVIDERS` value to use
 //! instead, forwards calls made through its socket, logs their values with the secrets
 //! masked, and on SIGTERM exits 0 and removes its socket.
 //!
@@ -16,55 +17,9 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use tfwire_plugin::tfplugin6::get_provider_schema;
 use tfwire_plugin::tfplugin6::provider_client::ProviderClient;
-use tfwire_plugin::tfplugin6::provider_server::{Provider, ProviderServer};
-use tfwire_plugin::tfplugin6::{
-    DynamicValue, Schema, get_provider_schema, plan_resource_change, schema,
-};
 use tfwire_plugin::tls::{self, SocketDir};
-use tonic::{Request, Response, Status};
-
-/// A provider with one resource, `db`, whose `password` is sensitive; planning echoes the
-/// configuration.
-struct Fake;
-
-#[tonic::async_trait]
-impl Provider for Fake {
-    async fn get_provider_schema(
-        &self,
-        _: Request<get_provider_schema::Request>,
-    ) -> Result<Response<get_provider_schema::Response>, Status> {
-        let attr = |name: &str, sensitive: bool| schema::Attribute {
-            name: name.into(),
-            r#type: Bytes::from_static(b"\"string\""),
-            optional: true,
-            sensitive,
-            ..Default::default()
-        };
-        let mut r = get_provider_schema::Response::default();
-        r.resource_schemas.insert(
-            "db".into(),
-            Schema {
-                version: 0,
-                block: Some(schema::Block {
-                    attributes: vec![attr("name", false), attr("password", true)],
-                    ..Default::default()
-                }),
-            },
-        );
-        Ok(Response::new(r))
-    }
-
-    async fn plan_resource_change(
-        &self,
-        r: Request<plan_resource_change::Request>,
-    ) -> Result<Response<plan_resource_change::Response>, Status> {
-        Ok(Response::new(plan_resource_change::Response {
-            planned_state: r.into_inner().config,
-            ..Default::default()
-        }))
-    }
-}
 
 const SECRET: &str = "hunter2-reattach-secret";
 
@@ -108,7 +63,7 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
         let listener = tokio::net::UnixListener::bind(&provider_path).unwrap();
         runtime.spawn(
             tonic::transport::Server::builder()
-                .add_service(ProviderServer::new(Fake))
+                .add_service(tfwire_tap_testkit::fake())
                 .serve_with_incoming(tls::incoming(listener, None)),
         );
     }
@@ -157,28 +112,9 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
     // Calls through the tap reach the provider and come back unchanged.
     let planned = runtime.block_on(async {
         let channel = tls::connect(Path::new(&tap_path), None).await.unwrap();
-        let mut client = ProviderClient::new(channel);
-        let schema = client
-            .get_provider_schema(get_provider_schema::Request {})
-            .await
-            .unwrap()
-            .into_inner();
-        assert!(schema.resource_schemas.contains_key("db"));
-        client
-            .plan_resource_change(plan_resource_change::Request {
-                type_name: "db".into(),
-                config: Some(DynamicValue {
-                    msgpack: config(),
-                    json: Bytes::new(),
-                }),
-                ..Default::default()
-            })
-            .await
-            .unwrap()
-            .into_inner()
-            .planned_state
+        tfwire_tap_testkit::schema_then_plan(channel, config(), true).await
     });
-    assert_eq!(planned.map(|v| v.msgpack), Some(config()));
+    assert_eq!(planned, Some(config()));
 
     // SIGTERM: a clean exit, the socket removed.
     sigterm(child.id());
@@ -597,7 +533,7 @@ fn serve_fake(runtime: &tokio::runtime::Runtime, dir: &Path) -> String {
     let listener = tokio::net::UnixListener::bind(&path).unwrap();
     runtime.spawn(
         tonic::transport::Server::builder()
-            .add_service(ProviderServer::new(Fake))
+            .add_service(tfwire_tap_testkit::fake())
             .serve_with_incoming(tls::incoming(listener, None)),
     );
     path.display().to_string()

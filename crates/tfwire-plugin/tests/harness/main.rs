@@ -1,5 +1,6 @@
 //! One harness for tfwire-plugin: the proxy, the schema conversions, the values of every
-//! message and (with the `tls` feature) the tap's AutoMTLS transport, one module each
+//! message, the tap's worker and (with the `tls` feature) the tap's AutoMTLS transport, one
+//! module each
 //! (`cargo test -p tfwire-plugin --test harness proxy::`).
 
 mod kinds;
@@ -7,3 +8,4 @@ mod proxy;
 mod schema;
 mod tap;
 mod values;
+mod worker;

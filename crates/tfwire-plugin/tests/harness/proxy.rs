@@ -1,161 +1,24 @@
 //! The proxy between a client and a provider (both in this process, on 127.0.0.1): calls
 //! pass through unchanged, known or not; every frame reaches the observer, and its values
-//! decode with the schema the provider sent.
+//! decode with the schema the provider sent. The provider is the tap tests' fake
+//! (`tfwire-tap-testkit`).
 
 use bytes::Bytes;
-use std::sync::Mutex;
 use tfwire_plugin::Programs;
-use tfwire_plugin::proxy::{Forward, Frame, Observer, RawCodec};
+use tfwire_plugin::proxy::RawCodec;
 use tfwire_plugin::rpc::{Direction, Message, Method};
 use tfwire_plugin::tfplugin6::provider_client::ProviderClient;
-use tfwire_plugin::tfplugin6::provider_server::{Provider, ProviderServer};
-use tfwire_plugin::tfplugin6::{
-    Diagnostic, DynamicValue, Schema, get_provider_schema, plan_resource_change, read_state_bytes,
-    schema, write_state_bytes,
-};
-use tonic::codegen::BoxStream;
-use tonic::{Request, Response, Status, Streaming};
-
-/// A provider with one resource type, `db {name, password (sensitive)}`, that plans the
-/// proposed state as is, and a state store whose state `id` reads as three chunks (a server
-/// stream) and that answers a write (a client stream) with the bytes it got, in a
-/// diagnostic's summary.
-struct Fake;
-
-#[tonic::async_trait]
-impl Provider for Fake {
-    async fn get_provider_schema(
-        &self,
-        _: Request<get_provider_schema::Request>,
-    ) -> Result<Response<get_provider_schema::Response>, Status> {
-        let attr = |name: &str, sensitive| schema::Attribute {
-            name: name.into(),
-            r#type: Bytes::from_static(b"\"string\""),
-            optional: true,
-            sensitive,
-            ..Default::default()
-        };
-        let mut r = get_provider_schema::Response::default();
-        r.resource_schemas.insert(
-            "db".into(),
-            Schema {
-                version: 0,
-                block: Some(schema::Block {
-                    attributes: vec![attr("name", false), attr("password", true)],
-                    ..Default::default()
-                }),
-            },
-        );
-        Ok(Response::new(r))
-    }
-
-    async fn plan_resource_change(
-        &self,
-        req: Request<plan_resource_change::Request>,
-    ) -> Result<Response<plan_resource_change::Response>, Status> {
-        Ok(Response::new(plan_resource_change::Response {
-            planned_state: req.into_inner().proposed_new_state,
-            ..Default::default()
-        }))
-    }
-
-    async fn read_state_bytes(
-        &self,
-        req: Request<read_state_bytes::Request>,
-    ) -> Result<Response<BoxStream<read_state_bytes::ResponseChunk>>, Status> {
-        let id = req.into_inner().state_id;
-        let chunks: Vec<Result<read_state_bytes::ResponseChunk, Status>> =
-            [&b"{\"id\":"[..], id.as_bytes(), b"}"]
-                .into_iter()
-                .map(|b| {
-                    Ok(read_state_bytes::ResponseChunk {
-                        bytes: Bytes::copy_from_slice(b),
-                        ..Default::default()
-                    })
-                })
-                .collect();
-        Ok(Response::new(Box::pin(tokio_stream::iter(chunks))))
-    }
-
-    async fn write_state_bytes(
-        &self,
-        req: Request<Streaming<write_state_bytes::RequestChunk>>,
-    ) -> Result<Response<write_state_bytes::Response>, Status> {
-        let mut chunks = req.into_inner();
-        let mut got = Vec::new();
-        while let Some(chunk) = chunks.message().await? {
-            got.extend_from_slice(&chunk.bytes);
-        }
-        Ok(Response::new(write_state_bytes::Response {
-            diagnostics: vec![Diagnostic {
-                summary: String::from_utf8_lossy(&got).into_owned(),
-                ..Default::default()
-            }],
-        }))
-    }
-}
-
-#[derive(Default)]
-struct Record(Mutex<Vec<(String, Direction, Bytes, u64)>>);
-
-impl Observer for Record {
-    fn frame(&self, f: Frame<'_>) {
-        self.0
-            .lock()
-            .unwrap()
-            .push((f.method.to_owned(), f.direction, f.message.clone(), f.call));
-    }
-}
-
-async fn listen() -> (tokio::net::TcpListener, String) {
-    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = format!("http://{}", l.local_addr().unwrap());
-    (l, addr)
-}
+use tfwire_plugin::tfplugin6::{read_state_bytes, write_state_bytes};
+use tfwire_tap_testkit::{Record, schema_then_plan, through_proxy};
+use tonic::Request;
 
 #[tokio::test]
 async fn calls_pass_through_and_every_frame_is_observed() {
-    let (up, up_addr) = listen().await;
-    tokio::spawn(
-        tonic::transport::Server::builder()
-            .add_service(ProviderServer::new(Fake))
-            .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(up)),
-    );
-    let upstream = tonic::transport::Endpoint::from_shared(up_addr)
-        .unwrap()
-        .connect_lazy();
-    let forward = Forward::new(upstream, Record::default());
-    let record = forward.observer().clone();
-    let (px, px_addr) = listen().await;
-    tokio::spawn(tfwire_plugin::proxy::serve(px, forward));
-
-    let channel = tonic::transport::Endpoint::from_shared(px_addr.clone())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let mut client = ProviderClient::new(channel.clone());
-    let schema = client
-        .get_provider_schema(get_provider_schema::Request {})
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(schema.resource_schemas.contains_key("db"));
+    let (channel, record) = through_proxy(Record::default()).await;
     // {"name": "a", "password": "pw-secret"}
     let state = Bytes::from_static(b"\x82\xa4name\xa1a\xa8password\xa9pw-secret");
-    let planned = client
-        .plan_resource_change(plan_resource_change::Request {
-            type_name: "db".into(),
-            proposed_new_state: Some(DynamicValue {
-                msgpack: state.clone(),
-                json: Bytes::new(),
-            }),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(planned.planned_state.unwrap().msgpack, state);
+    let planned = schema_then_plan(channel.clone(), state.clone(), false).await;
+    assert_eq!(planned, Some(state));
 
     // A method the provider does not have: its answer comes back through the proxy.
     let mut raw = tonic::client::Grpc::new(channel);
@@ -234,24 +97,7 @@ async fn calls_pass_through_and_every_frame_is_observed() {
 /// order, each seen by the observer as one frame of its call.
 #[tokio::test]
 async fn server_and_client_streams_pass_through() {
-    let (up, up_addr) = listen().await;
-    tokio::spawn(
-        tonic::transport::Server::builder()
-            .add_service(ProviderServer::new(Fake))
-            .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(up)),
-    );
-    let upstream = tonic::transport::Endpoint::from_shared(up_addr)
-        .unwrap()
-        .connect_lazy();
-    let forward = Forward::new(upstream, Record::default());
-    let record = forward.observer().clone();
-    let (px, px_addr) = listen().await;
-    tokio::spawn(tfwire_plugin::proxy::serve(px, forward));
-    let channel = tonic::transport::Endpoint::from_shared(px_addr)
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let (channel, record) = through_proxy(Record::default()).await;
     let mut client = ProviderClient::new(channel);
 
     let mut read = client

@@ -1,8 +1,9 @@
 //! Every corpus provider schema, sent as a `GetProviderSchema` response (and its identities as
-//! a `GetResourceIdentitySchemas` response) of protocol 5 and of protocol 6, reads back the
-//! same through the prost conversion (`ProviderSchema::try_from`, `identities_v5`/`_v6`) and
-//! through tfwire's own protobuf reader (`ProviderSchema::from_protobuf`,
-//! `add_identities_from_protobuf`), and equal to the schema it was made from: every kind
+//! a `GetResourceIdentitySchemas` response) of protocol 5 and of protocol 6 encoded by the
+//! generated types, reads back with the one protobuf reader (`ProviderSchema::from_protobuf`,
+//! `add_identities_from_protobuf`) from the frame's bytes as the tap does, and from the
+//! decoded prost message (`ProviderSchema::try_from`, `identities_v5`/`_v6`), equal to the
+//! schema it was made from: every kind
 //! (resources, data sources, ephemeral and list resources, actions, state stores, functions,
 //! identities).
 

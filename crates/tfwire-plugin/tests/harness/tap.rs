@@ -1,46 +1,16 @@
 //! The tap's transport in-process: a client with a go-plugin-like P-521 certificate, the
 //! proxy on unix sockets with AutoMTLS on both sides, and a tonic provider behind it. Calls
-//! pass through; a client or provider with another certificate is refused.
+//! pass through; a client or provider with another certificate is refused. The provider is
+//! the tap tests' fake (`tfwire-tap-testkit`).
 #![cfg(feature = "tls")]
 
-use bytes::Bytes;
 use std::path::Path;
 use std::sync::Mutex;
 use tfwire_plugin::proxy::{Forward, Frame, Observer};
+use tfwire_plugin::tfplugin6::get_provider_schema;
 use tfwire_plugin::tfplugin6::provider_client::ProviderClient;
-use tfwire_plugin::tfplugin6::provider_server::{Provider, ProviderServer};
-use tfwire_plugin::tfplugin6::{Schema, get_provider_schema, schema};
 use tfwire_plugin::tls::{self, Identity, SocketDir};
 use tokio::net::UnixListener;
-use tonic::{Request, Response, Status};
-
-struct Fake;
-
-#[tonic::async_trait]
-impl Provider for Fake {
-    async fn get_provider_schema(
-        &self,
-        _: Request<get_provider_schema::Request>,
-    ) -> Result<Response<get_provider_schema::Response>, Status> {
-        let mut r = get_provider_schema::Response::default();
-        r.resource_schemas.insert(
-            "db".into(),
-            Schema {
-                version: 3,
-                block: Some(schema::Block {
-                    attributes: vec![schema::Attribute {
-                        name: "name".into(),
-                        r#type: Bytes::from_static(b"\"string\""),
-                        optional: true,
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                }),
-            },
-        );
-        Ok(Response::new(r))
-    }
-}
 
 #[derive(Default)]
 struct Count(Mutex<Vec<(String, u64)>>);
@@ -85,7 +55,7 @@ async fn mtls_both_sides_through_the_proxy() {
     let incoming = tls::incoming(UnixListener::bind(&provider_path).unwrap(), Some(config));
     tokio::spawn(
         tonic::transport::Server::builder()
-            .add_service(ProviderServer::new(Fake))
+            .add_service(tfwire_tap_testkit::fake())
             .serve_with_incoming(incoming),
     );
 
@@ -103,7 +73,7 @@ async fn mtls_both_sides_through_the_proxy() {
     tokio::spawn(forward.router().serve_with_incoming(incoming));
 
     // Through the proxy: the provider's answer.
-    assert_eq!(schema_version(&tap_path, &tofu, &tap_down).await, Ok(3));
+    assert_eq!(schema_version(&tap_path, &tofu, &tap_down).await, Ok(0));
     assert_eq!(
         *seen.0.lock().unwrap(),
         [

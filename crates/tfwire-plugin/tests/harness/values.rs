@@ -1,4 +1,6 @@
-//! Every `DynamicValue` of every message of every method is found, with the right schema.
+//! The protocol table (`src/rpc.rs`) against the protocol's own descriptors: every RPC of
+//! every service has its entry, and every `DynamicValue` of every message is found, with the
+//! right schema.
 //!
 //! The messages are read from the protocol's own descriptors (compiled from the `.proto`
 //! files at build time): for each method and direction, a frame is built with every
@@ -119,7 +121,7 @@ fn message_types() -> BTreeMap<String, (String, String)> {
 }
 
 /// The kind of schema a value is decoded with, from the names alone (the protocol's own
-/// naming, independent of the table in `values.rs`): identities by the field's name; a list
+/// naming, independent of the table in `rpc.rs`): identities by the field's name; a list
 /// call's resource object by the resource type; otherwise by what the method is about.
 fn expected_kind(method: &str, field: &str) -> &'static str {
     if field.ends_with("identity") {
@@ -164,8 +166,16 @@ fn every_dynamic_value_of_every_message_is_found() {
     let d = Descriptors::load();
     let types = message_types();
     let (mut messages, mut values) = (0, 0);
-    for method in Method::all() {
-        let (req, resp) = &types[method.path];
+    // Every RPC of every service of the protocol's own descriptors has its table entry, and
+    // the table has no other.
+    assert_eq!(
+        types.keys().map(String::as_str).collect::<BTreeSet<_>>(),
+        Method::all().map(|m| m.path).collect::<BTreeSet<_>>(),
+        "the table's methods are the services' RPCs"
+    );
+    for (path, (req, resp)) in &types {
+        let method = Method::from_path(path)
+            .unwrap_or_else(|| panic!("{path}: an RPC of the protocol with no table entry"));
         for (direction, ty) in [(Direction::Request, req), (Direction::Response, resp)] {
             let what = format!("{} {}", method.path, direction.name());
             let (mut frame, mut expected) = (Vec::new(), Vec::new());
@@ -233,4 +243,28 @@ fn every_dynamic_value_of_every_message_is_found() {
         Method::all().filter(|m| m.protocol == Protocol::V6).count(),
         36
     );
+}
+
+/// `Method::all` lists the methods in the order of the `.proto` files (protocol 5, then 6),
+/// their services and RPCs: a method's index in it (the fuzz targets' inputs name methods by
+/// it) stays as the protocol orders them.
+#[test]
+fn methods_are_listed_in_the_protocol_s_order() {
+    let fds =
+        FileDescriptorSet::decode(&include_bytes!(concat!(env!("OUT_DIR"), "/plugin.fds"))[..])
+            .unwrap();
+    let mut files: Vec<_> = fds.file.iter().collect();
+    files.sort_by_key(|f| f.package().to_owned());
+    let declared: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            f.service.iter().flat_map(move |s| {
+                s.method
+                    .iter()
+                    .map(move |m| format!("/{}.{}/{}", f.package(), s.name(), m.name()))
+            })
+        })
+        .collect();
+    let listed: Vec<&str> = Method::all().map(|m| m.path).collect();
+    assert_eq!(listed, declared);
 }
