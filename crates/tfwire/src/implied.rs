@@ -43,7 +43,7 @@ pub fn implied_type_msgpack_wrapped(input: &[u8]) -> Result<Type, Error> {
 
 fn implied_type_top(input: &[u8], wrappers: bool) -> Result<Type, Error> {
     let mut t = Tokenizer::new(input);
-    let ty = implied(&mut t, crate::Config::MAX_DEPTH, wrappers)?;
+    let ty = implied(&mut t, crate::decode::Config::MAX_DEPTH, wrappers)?;
     if !t.is_empty() {
         return Err(Error::new(
             ErrorKind::TrailingBytes,
@@ -60,7 +60,7 @@ fn implied(t: &mut Tokenizer<'_>, depth: usize, wrappers: bool) -> Result<Type, 
         return Err(Error::new(
             ErrorKind::LimitExceeded {
                 limit: Limit::Depth,
-                max: crate::Config::MAX_DEPTH as u64,
+                max: crate::decode::Config::MAX_DEPTH as u64,
             },
             at,
             Path::root(),

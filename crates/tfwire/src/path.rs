@@ -1,7 +1,7 @@
 //! [`Path`]: where a value sits inside a larger one, in Terraform's syntax
 //! (`.ingress[2].cidr_blocks[0]`, `.tags["env"]`): the one path type of the workspace.
 //!
-//! Decode and encode errors carry one ([`Error::path`]), [`Value::at`](crate::Value::at),
+//! Decode and encode errors carry one ([`Error::path`](crate::Error::path)), [`Value::at`](crate::Value::at),
 //! [`Json::at`](crate::json::view::Json::at) and [`lookup`](crate::lookup()) follow one,
 //! and tfwire-plan re-exports it for its documents, filters and diffs.
 //!
@@ -28,7 +28,8 @@
 //! [`Path::parse`] reads what a path prints, and also: the root as the empty string or
 //! `.`, and a first attribute without its dot (`tags["env"]`).
 
-use crate::error::{Error, ErrorKind};
+mod parse;
+
 use crate::json::write_safe_str;
 use core::fmt;
 use core::hash::{Hash, Hasher};
@@ -38,7 +39,7 @@ use std::borrow::Cow;
 ///
 /// Names borrow where they can (a parsed path's names without escapes borrow from the
 /// text; a walk's from the document) and are owned where they must
-/// ([`PathStep::into_owned`]: an [`Error`]'s path is `'static`).
+/// ([`PathStep::into_owned`]: an [`Error`](crate::Error)'s path is `'static`).
 #[derive(Clone, Debug)]
 pub enum PathStep<'a> {
     /// An object attribute: `.name`.
@@ -162,16 +163,6 @@ impl<'a> Path<'a> {
         Path { steps: Vec::new() }
     }
 
-    /// Parses a path (see the [module documentation](self)); names without escapes borrow
-    /// from `text`.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::InvalidPath`], at the byte offset in `text` where the syntax breaks.
-    pub fn parse(text: &'a str) -> Result<Path<'a>, Error> {
-        Parser { text, pos: 0 }.path()
-    }
-
     /// The steps from the root.
     pub fn steps(&self) -> &[PathStep<'a>] {
         &self.steps
@@ -224,174 +215,5 @@ impl fmt::Display for Path<'_> {
             write!(f, "{s}")?;
         }
         Ok(())
-    }
-}
-
-struct Parser<'a> {
-    text: &'a str,
-    pos: usize,
-}
-
-fn starts_identifier(c: Option<u8>) -> bool {
-    matches!(c, Some(c) if c.is_ascii_alphabetic() || c == b'_')
-}
-
-impl<'a> Parser<'a> {
-    #[cold]
-    fn err(&self, at: usize, reason: &'static str) -> Error {
-        Error::new(
-            ErrorKind::InvalidPath {
-                text: self.text.to_owned(),
-                reason,
-            },
-            at,
-            Path::root(),
-        )
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.text.as_bytes().get(self.pos).copied()
-    }
-
-    fn path(mut self) -> Result<Path<'a>, Error> {
-        let mut path = Path::root();
-        if self.text == "." || self.text == "(root)" {
-            return Ok(path);
-        }
-        if starts_identifier(self.peek()) {
-            path.push(PathStep::Attr(Cow::Borrowed(self.ident())));
-        }
-        while let Some(c) = self.peek() {
-            match c {
-                b'.' => {
-                    self.pos += 1;
-                    if !starts_identifier(self.peek()) {
-                        return Err(self.err(
-                            self.pos,
-                            "expected an attribute name after '.' (use [\"...\"] for other names)",
-                        ));
-                    }
-                    path.push(PathStep::Attr(Cow::Borrowed(self.ident())));
-                }
-                b'[' => {
-                    self.pos += 1;
-                    let step = match self.peek() {
-                        Some(b'"') => PathStep::Key(self.string()?),
-                        Some(b'0'..=b'9') => PathStep::Index(self.number()?),
-                        _ => {
-                            return Err(
-                                self.err(self.pos, "expected a number or a \"string\" after '['")
-                            );
-                        }
-                    };
-                    if self.peek() != Some(b']') {
-                        return Err(self.err(self.pos, "expected ']'"));
-                    }
-                    self.pos += 1;
-                    path.push(step);
-                }
-                _ => return Err(self.err(self.pos, "expected '.' or '['")),
-            }
-        }
-        Ok(path)
-    }
-
-    fn ident(&mut self) -> &'a str {
-        let start = self.pos;
-        while matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
-        {
-            self.pos += 1;
-        }
-        &self.text[start..self.pos]
-    }
-
-    fn number(&mut self) -> Result<u64, Error> {
-        let start = self.pos;
-        while matches!(self.peek(), Some(b'0'..=b'9')) {
-            self.pos += 1;
-        }
-        self.text[start..self.pos]
-            .parse()
-            .map_err(|_| self.err(start, "index out of range"))
-    }
-
-    /// A JSON string starting at the opening quote.
-    fn string(&mut self) -> Result<Cow<'a, str>, Error> {
-        let open = self.pos;
-        let start = open + 1;
-        let bytes = self.text.as_bytes();
-        // Without escapes, the name borrows from the text.
-        let Some(rel) = memchr::memchr2(b'"', b'\\', &bytes[start..]) else {
-            return Err(self.err(open, "unterminated string"));
-        };
-        if bytes[start + rel] == b'"' {
-            if let Some(c) = bytes[start..start + rel].iter().position(|&b| b < 0x20) {
-                return Err(self.err(start + c, "control character in a string"));
-            }
-            self.pos = start + rel + 1;
-            return Ok(Cow::Borrowed(&self.text[start..start + rel]));
-        }
-        let mut out = String::new();
-        let mut chars = self.text[start..].char_indices();
-        while let Some((i, c)) = chars.next() {
-            match c {
-                '"' => {
-                    self.pos = start + i + 1;
-                    return Ok(Cow::Owned(out));
-                }
-                '\\' => {
-                    let esc_at = start + i;
-                    let Some((_, e)) = chars.next() else { break };
-                    out.push(match e {
-                        '"' => '"',
-                        '\\' => '\\',
-                        '/' => '/',
-                        'b' => '\u{8}',
-                        'f' => '\u{c}',
-                        'n' => '\n',
-                        'r' => '\r',
-                        't' => '\t',
-                        'u' => self.unicode_escape(&mut chars, esc_at)?,
-                        _ => return Err(self.err(esc_at, "invalid escape")),
-                    });
-                }
-                c if (c as u32) < 0x20 => {
-                    return Err(self.err(start + i, "control character in a string"));
-                }
-                c => out.push(c),
-            }
-        }
-        Err(self.err(open, "unterminated string"))
-    }
-
-    /// The character of a `\u` escape (and of the low surrogate's escape after a high one).
-    fn unicode_escape(
-        &self,
-        chars: &mut core::str::CharIndices<'_>,
-        at: usize,
-    ) -> Result<char, Error> {
-        let hi = self.hex4(chars, at)?;
-        let c = if (0xD800..0xDC00).contains(&hi) {
-            let lo = match (chars.next(), chars.next()) {
-                (Some((_, '\\')), Some((_, 'u'))) => self.hex4(chars, at)?,
-                _ => return Err(self.err(at, "unpaired surrogate")),
-            };
-            char::decode_utf16([hi, lo]).next().and_then(|r| r.ok())
-        } else {
-            char::from_u32(u32::from(hi))
-        };
-        c.ok_or_else(|| self.err(at, "unpaired surrogate"))
-    }
-
-    fn hex4(&self, chars: &mut core::str::CharIndices<'_>, at: usize) -> Result<u16, Error> {
-        let mut n = 0u16;
-        for _ in 0..4 {
-            let d = chars
-                .next()
-                .and_then(|(_, c)| c.to_digit(16))
-                .ok_or_else(|| self.err(at, "expected four hex digits after \\u"))?;
-            n = n * 16 + d as u16;
-        }
-        Ok(n)
     }
 }

@@ -7,7 +7,7 @@
 //! document order (one per tape node, once `:` `,` `]` `}` are left out), and number bytes are
 //! never rewritten, so no decimal is ever rounded through a float.
 
-use super::Fault;
+use super::fault::Fault;
 use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
 use crate::error::Fail;

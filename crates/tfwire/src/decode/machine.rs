@@ -7,9 +7,9 @@
 //! memory is ever reserved from a declared length. Paths are rebuilt from the frames only
 //! when an error happens.
 
-use super::Config;
-use super::Fault;
 use super::collection;
+use super::config::Config;
+use super::fault::Fault;
 use super::leaf;
 use super::refine;
 use super::shape::{Attrs, Cur, Elems, Shape};
@@ -105,7 +105,7 @@ enum KeyRead {
     Ended,
 }
 
-/// The machine's state; its stacks are reusable scratch (see [`super::Decoder`]).
+/// The machine's state; its stacks are reusable scratch (see [`super::decoder::Decoder`]).
 pub(crate) struct Machine<'a> {
     pub(crate) program: &'a Program,
     pub(crate) bump: &'a Bump,

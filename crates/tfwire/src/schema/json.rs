@@ -501,7 +501,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
     fn ty(&self, at: usize, path: &Steps<'t>) -> Result<crate::Type, Error> {
         let ty = self
             .src
-            .parse_type_at(at, self.bump, crate::Config::MAX_DEPTH)
+            .parse_type_at(at, self.bump, crate::decode::Config::MAX_DEPTH)
             .map_err(|e| {
                 if e.is_arena() {
                     Error::new(

@@ -406,6 +406,13 @@ pub(crate) fn write_type(out: &mut (impl fmt::Write + ?Sized), ty: Ty<'_>) -> fm
     }
 }
 
+impl fmt::Display for Ty<'_> {
+    /// Writes the compact type JSON, as go-cty's `MarshalType` does.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_type(f, *self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{ErrorKind, Type};
