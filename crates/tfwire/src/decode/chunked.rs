@@ -298,15 +298,12 @@ impl<'a> ChunkedDecoder<'a, '_> {
             State::Running => {}
         }
         self.src.push(chunk);
-        if self.src.base + chunk.len() > self.decoder.config.max_input_bytes {
-            return self.fail(Error::new(
-                ErrorKind::LimitExceeded {
-                    limit: crate::Limit::InputBytes,
-                    max: self.decoder.config.max_input_bytes as u64,
-                },
-                0,
-                Path::root(),
-            ));
+        if let Err(e) = self
+            .decoder
+            .config
+            .check_input_len(self.src.base + chunk.len())
+        {
+            return self.fail(e);
         }
         // The arena budget grows with the input fed (`max_amplification`).
         let (allowed, limit) = self

@@ -1,6 +1,6 @@
 //! Decoding limits and options: [`Config`].
 
-use crate::error::{Error, ErrorKind, Limit};
+use crate::error::{Error, ErrorKind, Limit, Path};
 
 /// Decoding limits and options. Every limit has a safe default; a value that exceeds one is
 /// rejected with [`ErrorKind::LimitExceeded`] naming it.
@@ -50,7 +50,7 @@ pub struct Config {
 impl Config {
     /// The largest accepted `max_depth`: deeper values would risk the stack of the recursive
     /// consumers (encoders, printers).
-    pub const MAX_DEPTH: usize = 1024;
+    pub const MAX_DEPTH: usize = crate::ty::json::MAX_DEPTH;
 
     /// The defaults.
     pub const fn new() -> Config {
@@ -124,6 +124,21 @@ impl Config {
     pub const fn lenient(mut self, yes: bool) -> Config {
         self.lenient = yes;
         self
+    }
+
+    /// Checks an input's length against `max_input_bytes`.
+    pub(crate) fn check_input_len(&self, len: usize) -> Result<(), Error> {
+        if len > self.max_input_bytes {
+            return Err(Error::new(
+                ErrorKind::LimitExceeded {
+                    limit: Limit::InputBytes,
+                    max: self.max_input_bytes as u64,
+                },
+                0,
+                Path::root(),
+            ));
+        }
+        Ok(())
     }
 
     /// The configured value of `limit`, as errors report it.

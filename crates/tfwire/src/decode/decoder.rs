@@ -59,16 +59,7 @@ impl Decoder {
         input: &'a [u8],
         arena: &'a Bump,
     ) -> Result<Value<'a>, Error> {
-        if input.len() > self.config.max_input_bytes {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded {
-                    limit: Limit::InputBytes,
-                    max: self.config.max_input_bytes as u64,
-                },
-                0,
-                Path::root(),
-            ));
-        }
+        self.check_input(input)?;
         let mut src = msgpack::Complete::new(input);
         self.run(program, arena, &mut src, input.len())
     }
@@ -225,17 +216,7 @@ impl Decoder {
     }
 
     fn check_input(&self, input: &[u8]) -> Result<(), Error> {
-        if input.len() > self.config.max_input_bytes {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded {
-                    limit: Limit::InputBytes,
-                    max: self.config.max_input_bytes as u64,
-                },
-                0,
-                Path::root(),
-            ));
-        }
-        Ok(())
+        self.config.check_input_len(input.len())
     }
 
     fn run<'a, S: Source<'a>>(

@@ -439,6 +439,18 @@ impl<'a> Machine<'a> {
         self.fault(e, offset, self.frames.len())
     }
 
+    /// "`expected` is required, found `tok`", at `at`.
+    #[cold]
+    fn mismatch<S: Source<'a>>(&self, expected: Expected, tok: Tok<'a>, at: usize) -> Fault {
+        self.fail(
+            ErrorKind::Mismatch {
+                expected,
+                found: tok.name_in(S::JSON),
+            },
+            at,
+        )
+    }
+
     /// Reads a value of type `expect` starting with `tok`: a finished value, or `None` when
     /// a container was opened (its elements follow).
     #[inline]
@@ -622,13 +634,7 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
         let Tok::Array(n) = tok else {
-            return Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            ));
+            return Err(self.mismatch::<S>(expected, tok, at));
         };
         self.check_len::<S>(n, at)?;
         let block = expect.block(self.program);
@@ -655,13 +661,7 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
         let Tok::Array(n) = tok else {
-            return Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected: Expected::Tuple,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            ));
+            return Err(self.mismatch::<S>(Expected::Tuple, tok, at));
         };
         let want = elems.len();
         // MessagePack's count is checked first, as go-cty checks it. JSON is read in
@@ -718,13 +718,7 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
         let Tok::Map(n) = tok else {
-            return Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected: Expected::Map,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            ));
+            return Err(self.mismatch::<S>(Expected::Map, tok, at));
         };
         self.check_len::<S>(n, at)?;
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
@@ -744,13 +738,7 @@ impl<'a> Machine<'a> {
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
         let Tok::Map(n) = tok else {
-            return Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected: Expected::Object,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            ));
+            return Err(self.mismatch::<S>(Expected::Object, tok, at));
         };
         let want = attrs.len();
         if !S::JSON && n as usize != want {
@@ -801,13 +789,7 @@ impl<'a> Machine<'a> {
         if let Some(json) = src.json() {
             let plain = self.config.plain_dynamic;
             if !plain && !matches!(tok, Tok::Map(_)) {
-                return Err(self.fail(
-                    ErrorKind::Mismatch {
-                        expected: Expected::DynamicWrapper,
-                        found: tok.name_in(S::JSON),
-                    },
-                    at,
-                ));
+                return Err(self.mismatch::<S>(Expected::DynamicWrapper, tok, at));
             }
             // The type's depth budget counts the dynamic value's own frame, pushed below, as
             // MessagePack's does (its frame is on the stack when the type is read).
@@ -845,13 +827,7 @@ impl<'a> Machine<'a> {
                 )),
                 at,
             )),
-            _ => Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected: Expected::DynamicWrapper,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            )),
+            _ => Err(self.mismatch::<S>(Expected::DynamicWrapper, tok, at)),
         }
     }
 
@@ -1052,13 +1028,7 @@ impl<'a> Machine<'a> {
             // go-cty accepts the type JSON in a string too.
             Tok::Str(s) => s.as_bytes(),
             _ => {
-                return Err(self.fail(
-                    ErrorKind::Mismatch {
-                        expected: Expected::DynamicType,
-                        found: tok.name_in(S::JSON),
-                    },
-                    at,
-                ));
+                return Err(self.mismatch::<S>(Expected::DynamicType, tok, at));
             }
         };
         let depth = self

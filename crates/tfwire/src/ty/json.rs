@@ -10,6 +10,11 @@ use core::fmt;
 /// Nesting depth allowed in type JSON parsed by [`crate::Type::from_json`].
 pub(crate) const DEFAULT_MAX_DEPTH: usize = 512;
 
+/// The deepest nesting any reader accepts, of values and of the types inside them (the
+/// largest `Config::max_depth`): deeper values would risk the stack of the recursive
+/// consumers (encoders, printers).
+pub(crate) const MAX_DEPTH: usize = 1024;
+
 /// Malformed type JSON: [`ErrorKind::InvalidType`] at byte `offset` of the text.
 #[cold]
 #[inline(never)]

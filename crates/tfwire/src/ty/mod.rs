@@ -20,6 +20,7 @@
 mod arena;
 pub(crate) mod json;
 mod owned;
+pub(crate) mod tape;
 
 pub use arena::{AttrTy, Ty};
 pub use owned::{ObjectAttribute, ObjectType, Type};
