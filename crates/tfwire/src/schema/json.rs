@@ -617,17 +617,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
         path: &mut Steps<'t>,
         depth: usize,
     ) -> Result<Attribute, Error> {
-        let mut a = Attribute {
-            name: name.to_owned(),
-            ty: AttributeType::Type(crate::Type::Dynamic),
-            required: false,
-            optional: false,
-            computed: false,
-            sensitive: false,
-            deprecated: false,
-            write_only: false,
-            description: String::new(),
-        };
+        let mut a = Attribute::named(name.to_owned());
         let mut typed = false;
         self.each_member(at, path, |key, v, path| {
             match key {

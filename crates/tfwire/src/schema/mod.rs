@@ -394,6 +394,22 @@ impl NestedBlock {
 }
 
 impl Attribute {
+    /// An attribute called `name` of type `dynamic`, with no flags and no description: what
+    /// a loader fills in.
+    pub(crate) fn named(name: String) -> Attribute {
+        Attribute {
+            name,
+            ty: AttributeType::Type(Type::Dynamic),
+            required: false,
+            optional: false,
+            computed: false,
+            sensitive: false,
+            deprecated: false,
+            write_only: false,
+            description: String::new(),
+        }
+    }
+
     /// The attribute's value type (for nested attributes: the object, or a list, set or map
     /// of objects, without optional-attribute markers).
     pub fn implied_type(&self) -> Type {
