@@ -44,6 +44,9 @@ pub struct Config {
     /// resource values, instead of a `{"type": T, "value": V}` object. Read from simd-json's
     /// tape only ([`Decoder::decode_json_nodes`], and [`Decoder::decode_json`] unless it
     /// falls back to the byte-wise reader, which rejects such values). Default `false`.
+    ///
+    /// [`Decoder::decode_json_nodes`]: crate::Decoder::decode_json_nodes
+    /// [`Decoder::decode_json`]: crate::Decoder::decode_json
     pub plain_dynamic: bool,
 }
 

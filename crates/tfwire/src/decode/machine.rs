@@ -451,6 +451,44 @@ impl<'a> Machine<'a> {
         )
     }
 
+    /// The count of the container header `tok`: a map (`map`) or an array; otherwise "`expected`
+    /// is required, found `tok`".
+    #[inline(always)]
+    fn header<S: Source<'a>>(
+        &self,
+        tok: Tok<'a>,
+        map: bool,
+        expected: Expected,
+        at: usize,
+    ) -> Result<u32, Fault> {
+        match (tok, map) {
+            (Tok::Map(n), true) | (Tok::Array(n), false) => Ok(n),
+            _ => Err(self.mismatch::<S>(expected, tok, at)),
+        }
+    }
+
+    /// The values from `base` on, moved from the stack into the arena.
+    #[inline(always)]
+    fn take_vals(&mut self, base: usize, at: usize) -> Result<&'a [Value<'a>], Fault> {
+        let s = self
+            .bump
+            .try_alloc_slice_copy(&self.vals[base..])
+            .map_err(|_| self.fail(Limit::ArenaBytes, at))?;
+        self.vals.truncate(base);
+        Ok(s)
+    }
+
+    /// The pairs from `base` on, moved from the stack into the arena.
+    #[inline(always)]
+    fn take_pairs(&mut self, base: usize, at: usize) -> Result<&'a [(&'a str, Value<'a>)], Fault> {
+        let s = self
+            .bump
+            .try_alloc_slice_copy(&self.pairs[base..])
+            .map_err(|_| self.fail(Limit::ArenaBytes, at))?;
+        self.pairs.truncate(base);
+        Ok(s)
+    }
+
     /// Reads a value of type `expect` starting with `tok`: a finished value, or `None` when
     /// a container was opened (its elements follow).
     #[inline]
@@ -633,9 +671,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
-        let Tok::Array(n) = tok else {
-            return Err(self.mismatch::<S>(expected, tok, at));
-        };
+        let n = self.header::<S>(tok, false, expected, at)?;
         self.check_len::<S>(n, at)?;
         let block = expect.block(self.program);
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
@@ -660,9 +696,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
-        let Tok::Array(n) = tok else {
-            return Err(self.mismatch::<S>(Expected::Tuple, tok, at));
-        };
+        let n = self.header::<S>(tok, false, Expected::Tuple, at)?;
         let want = elems.len();
         // MessagePack's count is checked first, as go-cty checks it. JSON is read in
         // document order, as go-cty's JSON decoder reads it: the elements that fit are
@@ -717,9 +751,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
-        let Tok::Map(n) = tok else {
-            return Err(self.mismatch::<S>(Expected::Map, tok, at));
-        };
+        let n = self.header::<S>(tok, true, Expected::Map, at)?;
         self.check_len::<S>(n, at)?;
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
             return Ok(Some(Value::Map(&[])));
@@ -737,9 +769,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
-        let Tok::Map(n) = tok else {
-            return Err(self.mismatch::<S>(Expected::Object, tok, at));
-        };
+        let n = self.header::<S>(tok, true, Expected::Object, at)?;
         let want = attrs.len();
         if !S::JSON && n as usize != want {
             // go-cty checks the count before anything else; an empty map for an object type
@@ -1195,10 +1225,7 @@ impl<'a> Machine<'a> {
                     self.vals.truncate(base + n);
                 }
                 self.check_block_count(f.block, &self.vals[base..], f.offset, depth)?;
-                let s = bump
-                    .try_alloc_slice_copy(&self.vals[base..])
-                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
-                self.vals.truncate(base);
+                let s = self.take_vals(base, f.offset)?;
                 if f.kind == Kind::List {
                     Value::List(s)
                 } else {
@@ -1215,10 +1242,7 @@ impl<'a> Machine<'a> {
                     };
                     return Err(Fault::Error(self.error_at(k, f.offset, depth)));
                 }
-                let s = bump
-                    .try_alloc_slice_copy(&self.vals[base..])
-                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
-                self.vals.truncate(base);
+                let s = self.take_vals(base, f.offset)?;
                 Value::Tuple(s)
             }
             Kind::Map => {
@@ -1235,10 +1259,7 @@ impl<'a> Machine<'a> {
                 if f.seen != IN_ORDER {
                     self.seen.truncate(f.seen as usize);
                 }
-                let s = bump
-                    .try_alloc_slice_copy(&self.pairs[base..])
-                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
-                self.pairs.truncate(base);
+                let s = self.take_pairs(base, f.offset)?;
                 Value::Object(s)
             }
             Kind::Dyn => {

@@ -51,9 +51,9 @@
 //!
 //! # Stack
 //!
-//! The encoders recurse, one level per level of nesting, up to `MAX_DEPTH` (`walk.rs`: the decoders'
-//! largest depth): 1024 levels fit in a 2 MiB thread stack in release builds, about 700 in
-//! debug builds.
+//! The encoders recurse, one level per level of nesting, up to `MAX_DEPTH` (in `walk.rs`:
+//! the decoders' largest depth): 1024 levels fit in a 2 MiB thread stack in release builds,
+//! about 700 in debug builds.
 //!
 //! [`Number`]: crate::Number
 //! [`Number::F64`]: crate::Number::F64

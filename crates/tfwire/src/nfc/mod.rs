@@ -647,8 +647,8 @@ mod tests {
         }
     }
 
-    /// `utf8_nfc_within` accepts exactly what `core::str::from_utf8` accepts and the NFC quick check
-    /// clears, on every byte sequence of up to three bytes and on every four-byte sequence
+    /// `utf8_nfc_within` accepts exactly what `core::str::from_utf8` accepts and the NFC quick
+    /// check clears, on every byte sequence of up to three bytes and on every four-byte sequence
     /// built from a lead byte and boundary values of the continuation ranges.
     #[test]
     fn fused_validation_agrees_with_core() {

@@ -1,6 +1,6 @@
 //! The path syntax: [`Path::parse`].
 
-use super::{Path, PathStep};
+use super::step::{Path, PathStep};
 use crate::error::{Error, ErrorKind};
 use std::borrow::Cow;
 

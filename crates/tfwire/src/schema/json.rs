@@ -1,6 +1,6 @@
 //! Loading `terraform providers schema -json` / `tofu providers schema -json` documents.
 
-use super::{
+use super::model::{
     Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NestedBlock,
     NestedType, Nesting, Parameter, ProviderSchema, ProviderSchemas, Schema,
 };
