@@ -25,7 +25,7 @@ mod config;
 mod decoder;
 mod dynamic_value;
 pub(crate) mod fault;
-pub(crate) mod json_tape;
+mod json_tape;
 mod json_text;
 mod leaf;
 mod machine;
