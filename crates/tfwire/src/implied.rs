@@ -43,7 +43,7 @@ pub fn implied_type_msgpack_wrapped(input: &[u8]) -> Result<Type, Error> {
 
 fn implied_type_top(input: &[u8], wrappers: bool) -> Result<Type, Error> {
     let mut t = Tokenizer::new(input);
-    let ty = implied(&mut t, crate::Config::MAX_DEPTH, wrappers)?;
+    let ty = implied(&mut t, crate::decode::Config::MAX_DEPTH, wrappers)?;
     if !t.is_empty() {
         return Err(Error::new(
             ErrorKind::TrailingBytes,
@@ -54,26 +54,30 @@ fn implied_type_top(input: &[u8], wrappers: bool) -> Result<Type, Error> {
     Ok(ty)
 }
 
+/// A tokenizer error: the input ends early, or holds the reserved marker.
+#[cold]
+fn wire_error(e: tfwire_msgpack::Error) -> Error {
+    let kind = if e.is_incomplete() {
+        ErrorKind::UnexpectedEof
+    } else {
+        ErrorKind::InvalidMarker(0xc1)
+    };
+    Error::new(kind, e.offset, Path::root())
+}
+
 fn implied(t: &mut Tokenizer<'_>, depth: usize, wrappers: bool) -> Result<Type, Error> {
     let at = t.offset();
     if depth == 0 {
         return Err(Error::new(
             ErrorKind::LimitExceeded {
                 limit: Limit::Depth,
-                max: crate::Config::MAX_DEPTH as u64,
+                max: crate::decode::Config::MAX_DEPTH as u64,
             },
             at,
             Path::root(),
         ));
     }
-    let tok = t.next_token().map_err(|e| {
-        let kind = if e.is_incomplete() {
-            ErrorKind::UnexpectedEof
-        } else {
-            ErrorKind::InvalidMarker(0xc1)
-        };
-        Error::new(kind, e.offset, Path::root())
-    })?;
+    let tok = t.next_token().map_err(wire_error)?;
     Ok(match tok.kind {
         Kind::Nil | Kind::Ext(..) => Type::Dynamic,
         Kind::Bool(_) => Type::Bool,
@@ -93,14 +97,7 @@ fn implied(t: &mut Tokenizer<'_>, depth: usize, wrappers: bool) -> Result<Type, 
             if wrappers && matches!(t.peek_token().map(|k| k.kind), Ok(Kind::Bin(_))) =>
         {
             for _ in 0..2 {
-                t.skip_value().map_err(|e| {
-                    let kind = if e.is_incomplete() {
-                        ErrorKind::UnexpectedEof
-                    } else {
-                        ErrorKind::InvalidMarker(0xc1)
-                    };
-                    Error::new(kind, e.offset, Path::root())
-                })?;
+                t.skip_value().map_err(wire_error)?;
             }
             Type::Dynamic
         }

@@ -108,6 +108,25 @@
 //! decimal strings with `+`, leading zeros, `.5`, `5.` and exponents. It rejects Go's binary
 //! exponent (`"1p3"`), which go-cty accepts.
 //!
+//! # How the crate is built
+//!
+//! Its modules are layered: each uses only modules below it, and no two use each other (a
+//! test over every crate of the workspace checks the file-level graph). From the bottom:
+//!
+//! - the ground floor: word-at-a-time UTF-8 and ASCII tests (`text`), the JSON layer
+//!   ([`json`]: tape, view, scanner, writers), [`Error`] and [`Path`], exact numbers
+//!   ([`Number`]), NFC normalization, [`glob`] patterns;
+//! - types ([`Type`], [`Ty`] and type JSON, from text or from a tape) and arena values
+//!   ([`Value`]);
+//! - provider schemas ([`schema`]: the model, read from `providers schema -json` or from the
+//!   protocol's protobuf), and compiled [`Program`]s of types and schema blocks, with
+//!   [`schema::ProgramCache`] above both;
+//! - the decoders ([`Decoder`]: the limits of [`Config`], token sources for MessagePack and
+//!   JSON, and the one state machine they feed) and the encoders (one walk over a value and
+//!   its type, a sink per format);
+//! - what is built on those: [`lookup()`], [`implied_type_msgpack`], [`canonical`] form,
+//!   [`mask`]s and, with the `arbitrary` feature, generators.
+//!
 //! # Cargo features
 //!
 //! - `bytes`: `ChunkStore`, to feed `bytes::Bytes` chunks to the

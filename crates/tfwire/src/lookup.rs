@@ -118,6 +118,16 @@ enum Step {
     Decode,
 }
 
+/// What [`Walk::find_key`] found.
+enum Found<'a> {
+    /// The tokenizer at the value of the key.
+    At(Tokenizer<'a>),
+    /// No such key.
+    None,
+    /// A key the walk does not compare: decode.
+    Decode,
+}
+
 fn syntax(e: tfwire_msgpack::Error, path: &[PathStep<'_>]) -> Error {
     let kind = match e.kind {
         tfwire_msgpack::ErrorKind::Incomplete { .. } => ErrorKind::UnexpectedEof,
@@ -151,6 +161,34 @@ impl<'a> Walk<'a, '_> {
             })
     }
 
+    /// Looks for the key `name` among the `n` entries of the map the tokenizer is at: the
+    /// tokenizer positioned at the value of the first match (`last` false) or of the last
+    /// one; [`Found::Decode`] at a key this walk does not compare (not a string, or not
+    /// ASCII: a full decode normalizes it).
+    fn find_key(&self, n: u32, name: &str, last: bool) -> Result<Found<'a>, tfwire_msgpack::Error> {
+        let mut scan = self.tok.clone();
+        scan.next_token()?;
+        let mut found = Found::None;
+        for _ in 0..n {
+            let k = scan.next_token()?;
+            let key = match k.kind {
+                Kind::Str(_) | Kind::Bin(_) => scan.payload(&k),
+                _ => return Ok(Found::Decode),
+            };
+            if !key.is_ascii() {
+                return Ok(Found::Decode);
+            }
+            if key == name.as_bytes() {
+                if !last {
+                    return Ok(Found::At(scan));
+                }
+                found = Found::At(scan.clone());
+            }
+            scan.skip_value()?;
+        }
+        Ok(found)
+    }
+
     fn step(&mut self, node: NodeId, step: &PathStep<'_>, done: usize) -> Result<Step, Error> {
         let steps = &self.path.steps()[..done];
         let err = |e| syntax(e, steps);
@@ -181,25 +219,14 @@ impl<'a> Walk<'a, '_> {
                     return Ok(Step::Absent);
                 };
                 let child = attrs[i].node;
-                let mut scan = self.tok.clone();
-                scan.next_token().map_err(err)?;
-                for _ in 0..n {
-                    let k = scan.next_token().map_err(err)?;
-                    let key = match k.kind {
-                        Kind::Str(_) | Kind::Bin(_) => scan.payload(&k),
-                        _ => return Ok(Step::Decode),
-                    };
-                    if !key.is_ascii() {
-                        return Ok(Step::Decode);
+                match self.find_key(n, name, false).map_err(err)? {
+                    Found::At(at) => {
+                        self.tok = at;
+                        Step::Into(child)
                     }
-                    if key == name.as_bytes() {
-                        self.tok = scan;
-                        return Ok(Step::Into(child));
-                    }
-                    scan.skip_value().map_err(err)?;
+                    // Absent (optional, or an error): as the full decode says.
+                    Found::Decode | Found::None => Step::Decode,
                 }
-                // Absent (optional, or an error): as the full decode says.
-                Step::Decode
             }
             (
                 Node::Map {
@@ -210,29 +237,13 @@ impl<'a> Walk<'a, '_> {
                 Kind::Map(n),
             ) => {
                 // The last of equal keys wins: read them all.
-                let mut scan = self.tok.clone();
-                scan.next_token().map_err(err)?;
-                let mut found = None;
-                for _ in 0..n {
-                    let k = scan.next_token().map_err(err)?;
-                    let key = match k.kind {
-                        Kind::Str(_) | Kind::Bin(_) => scan.payload(&k),
-                        _ => return Ok(Step::Decode),
-                    };
-                    if !key.is_ascii() {
-                        return Ok(Step::Decode);
-                    }
-                    if key == name.as_bytes() {
-                        found = Some(scan.clone());
-                    }
-                    scan.skip_value().map_err(err)?;
-                }
-                match found {
-                    Some(at) => {
+                match self.find_key(n, name, true).map_err(err)? {
+                    Found::At(at) => {
                         self.tok = at;
                         Step::Into(elem)
                     }
-                    None => Step::Absent,
+                    Found::Decode => Step::Decode,
+                    Found::None => Step::Absent,
                 }
             }
             (

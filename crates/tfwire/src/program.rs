@@ -140,16 +140,21 @@ pub struct Program {
 }
 
 impl Program {
-    /// Compiles a type constraint.
-    pub fn compile(ty: &Type) -> Program {
-        let mut p = Program {
+    /// A program without nodes, to add them to.
+    fn empty() -> Program {
+        Program {
             nodes: Vec::new(),
             attrs: Vec::new(),
             elems: Vec::new(),
             flags: Vec::new(),
             blocks: Vec::new(),
             root: 0,
-        };
+        }
+    }
+
+    /// Compiles a type constraint.
+    pub fn compile(ty: &Type) -> Program {
+        let mut p = Program::empty();
         p.root = p.add_type(ty);
         p.finish();
         p
@@ -208,20 +213,20 @@ impl Program {
             Type::Number => self.push(Node::Number),
             Type::String => self.push(Node::String),
             Type::Dynamic => self.push(Node::Dynamic),
-            Type::List(e) => {
+            Type::List(e) | Type::Set(e) => {
                 let elem = self.add_type(e);
-                self.push(Node::List {
-                    elem,
-                    dynamic: e.has_dynamic(),
-                    block: NO_BLOCK,
-                })
-            }
-            Type::Set(e) => {
-                let elem = self.add_type(e);
-                self.push(Node::Set {
-                    elem,
-                    dynamic: e.has_dynamic(),
-                    block: NO_BLOCK,
+                let (dynamic, block) = (e.has_dynamic(), NO_BLOCK);
+                self.push(match ty {
+                    Type::List(_) => Node::List {
+                        elem,
+                        dynamic,
+                        block,
+                    },
+                    _ => Node::Set {
+                        elem,
+                        dynamic,
+                        block,
+                    },
                 })
             }
             Type::Map(e) => {
@@ -266,14 +271,7 @@ impl Program {
     /// alone does not say — `GROUP` blocks synthesized when absent, and the `min_items` /
     /// `max_items` of `LIST` and `SET` blocks.
     pub fn from_block(block: &crate::schema::Block) -> Program {
-        let mut p = Program {
-            nodes: Vec::new(),
-            attrs: Vec::new(),
-            elems: Vec::new(),
-            flags: Vec::new(),
-            blocks: Vec::new(),
-            root: 0,
-        };
+        let mut p = Program::empty();
         p.root = p.add_block(block);
         p.finish();
         p

@@ -47,7 +47,7 @@ pub fn parse<'a>(text: &'a [u8], arena: &'a Bump) -> Result<Value<'a>, Error> {
 }
 
 /// Canonical forms nested deeper than this are refused (the parser recurses).
-const MAX_DEPTH: usize = crate::Config::MAX_DEPTH;
+const MAX_DEPTH: usize = crate::decode::Config::MAX_DEPTH;
 
 #[cold]
 fn entry_step(is_map: bool, k: &str) -> PathStep<'static> {

@@ -7,12 +7,12 @@
 //! arena. Every split of the input gives the one-shot result: the same value, or the same
 //! error with the same path and offset.
 
-use super::Fault;
+use super::decoder::{Decoder, arena_limit};
+use super::fault::Fault;
 use super::machine::Machine;
 use super::msgpack::{Complete, convert};
 use super::shape::Cur;
 use super::source::{Source, Tok};
-use super::{Decoder, arena_limit};
 use crate::error::{Error, ErrorKind, Path};
 use crate::program::Program;
 use crate::value::Value;
@@ -276,7 +276,7 @@ impl Decoder {
 impl<'a> ChunkedDecoder<'a, '_> {
     /// Feeds the next chunk (of any size, empty included).
     ///
-    /// The arena budget ([`Config::max_amplification`](super::Config::max_amplification))
+    /// The arena budget ([`Config::max_amplification`](super::config::Config::max_amplification))
     /// follows the bytes fed so far: a value that expands early in its input (a refined
     /// unknown list of a declared length) may exceed it here where a one-shot decode of
     /// the whole input would not.
@@ -298,15 +298,12 @@ impl<'a> ChunkedDecoder<'a, '_> {
             State::Running => {}
         }
         self.src.push(chunk);
-        if self.src.base + chunk.len() > self.decoder.config.max_input_bytes {
-            return self.fail(Error::new(
-                ErrorKind::LimitExceeded {
-                    limit: crate::Limit::InputBytes,
-                    max: self.decoder.config.max_input_bytes as u64,
-                },
-                0,
-                Path::root(),
-            ));
+        if let Err(e) = self
+            .decoder
+            .config
+            .check_input_len(self.src.base + chunk.len())
+        {
+            return self.fail(e);
         }
         // The arena budget grows with the input fed (`max_amplification`).
         let (allowed, limit) = self
@@ -358,7 +355,7 @@ impl<'a> ChunkedDecoder<'a, '_> {
     }
 }
 
-fn fix_arena_error(e: Error, config: &super::Config) -> Error {
+fn fix_arena_error(e: Error, config: &super::config::Config) -> Error {
     if let ErrorKind::LimitExceeded {
         limit: crate::Limit::ArenaBytes,
         max: 0,

@@ -1,7 +1,7 @@
 //! Finishing collections: set deduplication, map ordering, and the element-type unification
 //! of collections whose element type contains `dynamic`.
 
-use super::Fault;
+use super::fault::Fault;
 use super::shape::{Cur, Shape};
 use crate::error::ErrorKind;
 use crate::program::Program;

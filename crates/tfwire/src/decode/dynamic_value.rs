@@ -7,7 +7,7 @@
 //! }
 //! ```
 
-use super::Decoder;
+use super::decoder::Decoder;
 use crate::error::Error;
 use crate::program::Program;
 use crate::proto::{Field, Fields};

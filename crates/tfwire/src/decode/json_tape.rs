@@ -7,12 +7,11 @@
 //! document order (one per tape node, once `:` `,` `]` `}` are left out), and number bytes are
 //! never rewritten, so no decimal is ever rounded through a float.
 
-use super::Fault;
+use super::fault::Fault;
 use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
 use crate::error::Fail;
 use crate::json::tape::{Locator, Node, StaticNode, TapeText};
-use crate::ty::json::{Pull, Start};
 use crate::ty::{AttrTy, Ty};
 use bumpalo::Bump;
 
@@ -159,21 +158,6 @@ impl CleanBlocks {
 }
 
 impl<'a, 't, P: TapeText<'a>> TapeSource<'a, 't, P> {
-    /// Parses the type JSON at tape node `node` (at most `depth` deep).
-    pub(crate) fn parse_type_at(
-        &self,
-        node: usize,
-        bump: &'a Bump,
-        depth: usize,
-    ) -> Result<Ty<'a>, Box<Fail>> {
-        let mut pull = TapePull {
-            src: self,
-            pos: node,
-            open: smallvec::SmallVec::new(),
-        };
-        crate::ty::json::parse(&mut pull, bump, depth)
-    }
-
     /// The byte offset of tape node `node`.
     #[inline]
     pub(crate) fn offset_of(&self, node: usize) -> usize {
@@ -439,7 +423,9 @@ impl<'a, P: TapeText<'a>> JsonSource<'a> for TapeSource<'a, '_, P> {
                             };
                             crate::ty::json::parse(&mut text, bump, depth)
                         }
-                        None => self.parse_type_at(k + 1, bump, depth),
+                        None => {
+                            crate::ty::tape::parse_at(self.nodes, &self.texts, k + 1, bump, depth)
+                        }
                     }
                     .map_err(|e| type_fault(e, start))?;
                     ty = Some(t);
@@ -495,64 +481,6 @@ pub(crate) fn type_fault(e: Box<Fail>, type_start: usize) -> Fault {
     let at = if e.is_arena() { type_start } else { e.at() };
     let (kind, _) = e.into_parts();
     Fault::Fail(kind, at)
-}
-
-/// The tape as a source for the type-JSON parser.
-struct TapePull<'s, 'a, 't, P> {
-    src: &'s TapeSource<'a, 't, P>,
-    pos: usize,
-    /// Elements left in each open array/object.
-    open: smallvec::SmallVec<[usize; 16]>,
-}
-
-impl<'a, P: TapeText<'a>> Pull<'a> for TapePull<'_, 'a, '_, P> {
-    fn start(&mut self) -> Result<Start<'a>, Box<Fail>> {
-        let node = self.src.nodes[self.pos];
-        self.pos += 1;
-        Ok(match node {
-            Node::String(s) => Start::Str(s),
-            Node::Array { len, .. } => {
-                self.open.push(len);
-                Start::Array
-            }
-            Node::Object { len, .. } => {
-                self.open.push(len);
-                Start::Object
-            }
-            Node::Static(StaticNode::Null) => Start::Other("null"),
-            Node::Static(StaticNode::Bool(_)) => Start::Other("a bool"),
-            Node::Static(_) => Start::Other("a number"),
-        })
-    }
-
-    fn array_next(&mut self, _first: bool) -> Result<bool, Box<Fail>> {
-        let left = self.open.last_mut().expect("inside an array");
-        if *left == 0 {
-            self.open.pop();
-            return Ok(false);
-        }
-        *left -= 1;
-        Ok(true)
-    }
-
-    fn object_next(&mut self, _first: bool) -> Result<Option<(&'a str, usize)>, Box<Fail>> {
-        let left = self.open.last_mut().expect("inside an object");
-        if *left == 0 {
-            self.open.pop();
-            return Ok(None);
-        }
-        *left -= 1;
-        let at = self.src.offset_of(self.pos);
-        let Node::String(key) = self.src.nodes[self.pos] else {
-            unreachable!("object keys are strings")
-        };
-        self.pos += 1;
-        Ok(Some((key, at)))
-    }
-
-    fn offset(&self) -> usize {
-        self.src.offset_of(self.pos)
-    }
 }
 
 #[cfg(test)]

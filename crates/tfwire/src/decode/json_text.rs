@@ -2,7 +2,7 @@
 //! rejects (numbers beyond its range), and the reference the simd-json path is tested
 //! against. It knows no element counts up front: containers end when it says so.
 
-use super::Fault;
+use super::fault::Fault;
 use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
 use crate::json::scan;

@@ -7,7 +7,7 @@
 //! a number as a string holding its text; a bool as the string `"true"`, `"false"`, `"1"` or
 //! `"0"` (cty's string-to-bool conversion).
 
-use super::Fault;
+use super::fault::Fault;
 use super::source::{Source, Tok};
 use crate::error::{ErrorKind, Expected};
 use crate::number::Number;

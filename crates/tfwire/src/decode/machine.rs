@@ -7,9 +7,9 @@
 //! memory is ever reserved from a declared length. Paths are rebuilt from the frames only
 //! when an error happens.
 
-use super::Config;
-use super::Fault;
 use super::collection;
+use super::config::Config;
+use super::fault::Fault;
 use super::leaf;
 use super::refine;
 use super::shape::{Attrs, Cur, Elems, Shape};
@@ -105,7 +105,7 @@ enum KeyRead {
     Ended,
 }
 
-/// The machine's state; its stacks are reusable scratch (see [`super::Decoder`]).
+/// The machine's state; its stacks are reusable scratch (see [`super::decoder::Decoder`]).
 pub(crate) struct Machine<'a> {
     pub(crate) program: &'a Program,
     pub(crate) bump: &'a Bump,
@@ -439,6 +439,56 @@ impl<'a> Machine<'a> {
         self.fault(e, offset, self.frames.len())
     }
 
+    /// "`expected` is required, found `tok`", at `at`.
+    #[cold]
+    fn mismatch<S: Source<'a>>(&self, expected: Expected, tok: Tok<'a>, at: usize) -> Fault {
+        self.fail(
+            ErrorKind::Mismatch {
+                expected,
+                found: tok.name_in(S::JSON),
+            },
+            at,
+        )
+    }
+
+    /// The count of the container header `tok`: a map (`map`) or an array; otherwise "`expected`
+    /// is required, found `tok`".
+    #[inline(always)]
+    fn header<S: Source<'a>>(
+        &self,
+        tok: Tok<'a>,
+        map: bool,
+        expected: Expected,
+        at: usize,
+    ) -> Result<u32, Fault> {
+        match (tok, map) {
+            (Tok::Map(n), true) | (Tok::Array(n), false) => Ok(n),
+            _ => Err(self.mismatch::<S>(expected, tok, at)),
+        }
+    }
+
+    /// The values from `base` on, moved from the stack into the arena.
+    #[inline(always)]
+    fn take_vals(&mut self, base: usize, at: usize) -> Result<&'a [Value<'a>], Fault> {
+        let s = self
+            .bump
+            .try_alloc_slice_copy(&self.vals[base..])
+            .map_err(|_| self.fail(Limit::ArenaBytes, at))?;
+        self.vals.truncate(base);
+        Ok(s)
+    }
+
+    /// The pairs from `base` on, moved from the stack into the arena.
+    #[inline(always)]
+    fn take_pairs(&mut self, base: usize, at: usize) -> Result<&'a [(&'a str, Value<'a>)], Fault> {
+        let s = self
+            .bump
+            .try_alloc_slice_copy(&self.pairs[base..])
+            .map_err(|_| self.fail(Limit::ArenaBytes, at))?;
+        self.pairs.truncate(base);
+        Ok(s)
+    }
+
     /// Reads a value of type `expect` starting with `tok`: a finished value, or `None` when
     /// a container was opened (its elements follow).
     #[inline]
@@ -621,15 +671,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
-        let Tok::Array(n) = tok else {
-            return Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            ));
-        };
+        let n = self.header::<S>(tok, false, expected, at)?;
         self.check_len::<S>(n, at)?;
         let block = expect.block(self.program);
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
@@ -654,15 +696,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
-        let Tok::Array(n) = tok else {
-            return Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected: Expected::Tuple,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            ));
-        };
+        let n = self.header::<S>(tok, false, Expected::Tuple, at)?;
         let want = elems.len();
         // MessagePack's count is checked first, as go-cty checks it. JSON is read in
         // document order, as go-cty's JSON decoder reads it: the elements that fit are
@@ -717,15 +751,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
-        let Tok::Map(n) = tok else {
-            return Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected: Expected::Map,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            ));
-        };
+        let n = self.header::<S>(tok, true, Expected::Map, at)?;
         self.check_len::<S>(n, at)?;
         if n == 0 || (unknown_len::<S>(n) && self.at_end(src, true)?) {
             return Ok(Some(Value::Map(&[])));
@@ -743,15 +769,7 @@ impl<'a> Machine<'a> {
         at: usize,
         src: &mut S,
     ) -> Result<Option<Value<'a>>, Fault> {
-        let Tok::Map(n) = tok else {
-            return Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected: Expected::Object,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            ));
-        };
+        let n = self.header::<S>(tok, true, Expected::Object, at)?;
         let want = attrs.len();
         if !S::JSON && n as usize != want {
             // go-cty checks the count before anything else; an empty map for an object type
@@ -801,13 +819,7 @@ impl<'a> Machine<'a> {
         if let Some(json) = src.json() {
             let plain = self.config.plain_dynamic;
             if !plain && !matches!(tok, Tok::Map(_)) {
-                return Err(self.fail(
-                    ErrorKind::Mismatch {
-                        expected: Expected::DynamicWrapper,
-                        found: tok.name_in(S::JSON),
-                    },
-                    at,
-                ));
+                return Err(self.mismatch::<S>(Expected::DynamicWrapper, tok, at));
             }
             // The type's depth budget counts the dynamic value's own frame, pushed below, as
             // MessagePack's does (its frame is on the stack when the type is read).
@@ -845,13 +857,7 @@ impl<'a> Machine<'a> {
                 )),
                 at,
             )),
-            _ => Err(self.fail(
-                ErrorKind::Mismatch {
-                    expected: Expected::DynamicWrapper,
-                    found: tok.name_in(S::JSON),
-                },
-                at,
-            )),
+            _ => Err(self.mismatch::<S>(Expected::DynamicWrapper, tok, at)),
         }
     }
 
@@ -1052,13 +1058,7 @@ impl<'a> Machine<'a> {
             // go-cty accepts the type JSON in a string too.
             Tok::Str(s) => s.as_bytes(),
             _ => {
-                return Err(self.fail(
-                    ErrorKind::Mismatch {
-                        expected: Expected::DynamicType,
-                        found: tok.name_in(S::JSON),
-                    },
-                    at,
-                ));
+                return Err(self.mismatch::<S>(Expected::DynamicType, tok, at));
             }
         };
         let depth = self
@@ -1225,10 +1225,7 @@ impl<'a> Machine<'a> {
                     self.vals.truncate(base + n);
                 }
                 self.check_block_count(f.block, &self.vals[base..], f.offset, depth)?;
-                let s = bump
-                    .try_alloc_slice_copy(&self.vals[base..])
-                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
-                self.vals.truncate(base);
+                let s = self.take_vals(base, f.offset)?;
                 if f.kind == Kind::List {
                     Value::List(s)
                 } else {
@@ -1245,10 +1242,7 @@ impl<'a> Machine<'a> {
                     };
                     return Err(Fault::Error(self.error_at(k, f.offset, depth)));
                 }
-                let s = bump
-                    .try_alloc_slice_copy(&self.vals[base..])
-                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
-                self.vals.truncate(base);
+                let s = self.take_vals(base, f.offset)?;
                 Value::Tuple(s)
             }
             Kind::Map => {
@@ -1265,10 +1259,7 @@ impl<'a> Machine<'a> {
                 if f.seen != IN_ORDER {
                     self.seen.truncate(f.seen as usize);
                 }
-                let s = bump
-                    .try_alloc_slice_copy(&self.pairs[base..])
-                    .map_err(|_| self.fail(Limit::ArenaBytes, f.offset))?;
-                self.pairs.truncate(base);
+                let s = self.take_pairs(base, f.offset)?;
                 Value::Object(s)
             }
             Kind::Dyn => {

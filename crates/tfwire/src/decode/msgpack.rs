@@ -1,6 +1,6 @@
 //! The MessagePack token source over a complete input.
 
-use super::Fault;
+use super::fault::Fault;
 use super::source::{Source, Tok};
 use crate::error::ErrorKind;
 use tfwire_msgpack::{Kind, Token, read_header, str_token};
@@ -95,7 +95,7 @@ impl<'a> Source<'a> for Complete<'a> {
     fn try_str(&mut self) -> Option<&'a str> {
         let rest = &self.buf[self.pos..];
         let (payload, len) = str_token(rest)?;
-        let s = crate::text::utf8_nfc_within(rest, len - payload.len(), payload.len())?;
+        let s = crate::nfc::utf8_nfc_within(rest, len - payload.len(), payload.len())?;
         self.last = self.pos;
         self.pos += len;
         Some(s)

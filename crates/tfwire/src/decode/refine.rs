@@ -9,7 +9,7 @@
 //! with earlier ones. Where go-cty panics (inconsistent refinements, NaN bounds), tfwire
 //! returns an error.
 
-use super::Config;
+use super::config::Config;
 use super::msgpack::convert;
 use super::shape::Shape;
 use super::source::Tok;
@@ -177,7 +177,9 @@ fn read_bound<'a>(t: &mut Tokenizer<'a>) -> Result<(Number<'a>, bool), ErrorKind
         return Err(shape());
     }
     let n = super::leaf::number_from(read(t)?, false).map_err(|e| match e {
-        super::Fault::Kind(ErrorKind::InvalidNumber(s)) if s == "NaN" => bad("number bound is NaN"),
+        super::fault::Fault::Kind(ErrorKind::InvalidNumber(s)) if s == "NaN" => {
+            bad("number bound is NaN")
+        }
         _ => shape(),
     })?;
     let Tok::Bool(inclusive) = read(t)? else {

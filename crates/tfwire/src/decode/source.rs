@@ -1,6 +1,6 @@
 //! What the state machine reads: format-neutral tokens from a token source.
 
-use super::Fault;
+use super::fault::Fault;
 
 /// One token, as the state machine sees it, whatever the format.
 #[derive(Clone, Copy, Debug)]

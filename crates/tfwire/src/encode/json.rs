@@ -1,6 +1,6 @@
 //! The JSON writer: go-cty's `ctyjson.Marshal`.
 
-use super::{Sink, Target, check_number, unencodable};
+use super::sink::{Sink, Target, check_number, unencodable};
 use crate::error::ErrorKind;
 use crate::json::write_go_str;
 use crate::number::{Number, push_i64, push_u64, write_decimal};

@@ -1,6 +1,7 @@
 //! The MessagePack writer: go-cty's `msgpack.Marshal` choices over `tfwire_msgpack::write`.
 
-use super::{Sink, Target, check_number, prefix, put, unencodable};
+use super::sink::{Sink, Target, check_number, unencodable};
+use super::{prefix, put};
 use crate::error::ErrorKind;
 use crate::number::{DecimalForm, Number, decimal_form};
 use crate::program::AttrNode;

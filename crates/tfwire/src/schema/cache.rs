@@ -1,6 +1,6 @@
 //! Compiled programs for every type of a provider, compiled once and shared.
 
-use super::{IdentitySchema, ProviderSchema, ProviderSchemas, Schema};
+use super::model::{IdentitySchema, ProviderSchema, ProviderSchemas, Schema};
 use crate::error::{Error, ErrorKind, Path};
 use crate::json::Safe;
 use crate::program::Program;

@@ -1,13 +1,14 @@
 //! Loading `terraform providers schema -json` / `tofu providers schema -json` documents.
 
-use super::{
+use super::model::{
     Attribute, AttributeType, Block, Function, IdentityAttribute, IdentitySchema, NestedBlock,
     NestedType, Nesting, Parameter, ProviderSchema, ProviderSchemas, Schema,
 };
-use crate::decode::json_tape::{DocText, TapeSource};
 use crate::error::{Error, ErrorKind, Path, PathStep};
 use crate::json::Safe;
-use crate::json::tape::{DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, TapeParser, TapeText};
+use crate::json::tape::{
+    DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, Subtree, TapeParser, TapeText,
+};
 use crate::json::view::{Json, Unexpected};
 use bumpalo::Bump;
 use std::collections::BTreeMap;
@@ -74,7 +75,7 @@ impl ProviderSchemas {
         };
         let bump = Bump::new();
         let doc = Doc {
-            src: TapeSource::new(doc.nodes(), doc.subtree(0), None),
+            texts: doc.subtree(0),
             doc,
             bump: &bump,
         };
@@ -87,23 +88,20 @@ impl ProviderSchemas {
 /// and runs `f` over it.
 fn with_document<T>(
     input: &[u8],
-    f: impl FnOnce(&Doc<'_, '_, DocText<'_, '_>>) -> Result<T, Error>,
+    f: impl FnOnce(&Doc<'_, '_, Subtree<'_>>) -> Result<T, Error>,
 ) -> Result<T, Error> {
     // Nothing is allocated for a document nested too deep to parse (simd-json would size
     // its tape first, 28 bytes for each bracket).
     let shape = crate::json::json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX)?;
-    // A copy: the type JSON of attributes is read from the original text (see
-    // `TapeText::text`), which parsing in place would unescape.
+    // A padded copy, which simd-json parses in place.
     let mut copy = Vec::with_capacity(input.len() + INPUT_PADDING);
     copy.extend_from_slice(input);
     copy.resize(input.len() + INPUT_PADDING, 0);
-    let base = copy.as_ptr() as usize;
     let mut parser = TapeParser::default();
     let doc = parser.parse_document(&mut copy, input.len(), &shape)?;
-    let texts = DocText::new(input, parser.structural_indexes(), doc.nodes(), base);
     let bump = Bump::new();
     f(&Doc {
-        src: TapeSource::new(doc.nodes(), texts, None),
+        texts: doc.subtree(0),
         doc: &doc,
         bump: &bump,
     })
@@ -112,7 +110,8 @@ fn with_document<T>(
 /// The loader's walk: values by node index, read through the shared [`Json`] view (kinds,
 /// members, subtree sizes, offsets); the schema's own errors (with its path) built here.
 struct Doc<'a, 't, P> {
-    src: TapeSource<'a, 't, P>,
+    /// The nodes' offsets.
+    texts: P,
     doc: &'t Document<'a>,
     bump: &'a Bump,
 }
@@ -128,7 +127,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
     fn fail<T>(&self, at: usize, path: &Steps<'_>, message: impl Into<String>) -> Result<T, Error> {
         Err(Error::new(
             ErrorKind::InvalidSchema(message.into()),
-            self.src.offset_of(at),
+            self.texts.offset(at),
             owned(path),
         ))
     }
@@ -138,7 +137,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
     fn unexpected(&self, at: usize, path: &Steps<'_>, u: Unexpected) -> Error {
         Error::new(
             ErrorKind::InvalidSchema(u.to_string()),
-            u.offset.unwrap_or_else(|| self.src.offset_of(at)),
+            u.offset.unwrap_or_else(|| self.texts.offset(at)),
             owned(path),
         )
     }
@@ -146,6 +145,22 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
     /// The value at node `i`.
     fn value(&self, i: usize) -> Json<'t> {
         Json::new(&self.doc.nodes()[i..], self.doc)
+    }
+
+    /// Runs `f` on each member of the object at `at` (its key and value index), with the
+    /// key's step on `path` while it runs.
+    fn each_member(
+        &self,
+        at: usize,
+        path: &mut Steps<'t>,
+        mut f: impl FnMut(&'t str, usize, &mut Steps<'t>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        for (key, v) in self.object(at, path)? {
+            path.push(PathStep::attr(key));
+            f(key, v, path)?;
+            path.pop();
+        }
+        Ok(())
     }
 
     /// The members of the object at `i` (key, value index); `None` if `i` is not an object.
@@ -296,8 +311,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
 
     fn provider(&self, at: usize, path: &mut Steps<'t>) -> Result<ProviderSchema, Error> {
         let mut p = ProviderSchema::default();
-        for (key, v) in self.object(at, path)? {
-            path.push(PathStep::attr(key));
+        self.each_member(at, path, |key, v, path| {
             match key {
                 "provider" => p.provider = Some(self.schema(v, path)?),
                 "provider_meta" => p.provider_meta = Some(self.schema(v, path)?),
@@ -311,8 +325,8 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                 "state_store_schemas" => p.state_stores = self.schemas(v, path)?,
                 _ => p.unread.push(key.to_owned()),
             }
-            path.pop();
-        }
+            Ok(())
+        })?;
         Ok(p)
     }
 
@@ -350,8 +364,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
     ) -> Result<BTreeMap<String, IdentitySchema>, Error> {
         self.map(at, path, |doc, at, path| {
             let mut s = IdentitySchema::default();
-            for (key, v) in doc.object(at, path)? {
-                path.push(PathStep::attr(key));
+            doc.each_member(at, path, |key, v, path| {
                 match key {
                     "version" => s.version = doc.integer(v, path)?,
                     "attributes" if !doc.value(v).is_null() => {
@@ -365,8 +378,8 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                     }
                     _ => {}
                 }
-                path.pop();
-            }
+                Ok(())
+            })?;
             s.sort();
             Ok(s)
         })
@@ -386,8 +399,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
             description: String::new(),
         };
         let mut typed = false;
-        for (key, v) in self.object(at, path)? {
-            path.push(PathStep::attr(key));
+        self.each_member(at, path, |key, v, path| {
             match key {
                 "type" => {
                     a.ty = self.ty(v, path)?;
@@ -398,8 +410,8 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                 "description" => a.description = self.string(v, path)?.to_owned(),
                 _ => {}
             }
-            path.pop();
-        }
+            Ok(())
+        })?;
         if !typed {
             return self.fail(at, path, "an identity attribute needs a \"type\"");
         }
@@ -430,8 +442,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                 deprecation_message: String::new(),
             };
             let mut returns = false;
-            for (key, v) in doc.object(at, path)? {
-                path.push(PathStep::attr(key));
+            doc.each_member(at, path, |key, v, path| {
                 match key {
                     "return_type" => {
                         f.return_type = doc.ty(v, path)?;
@@ -459,8 +470,8 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                     }
                     _ => {}
                 }
-                path.pop();
-            }
+                Ok(())
+            })?;
             if !returns {
                 return doc.fail(at, path, "a function needs a \"return_type\"");
             }
@@ -477,8 +488,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
             description: String::new(),
         };
         let mut typed = false;
-        for (key, v) in self.object(at, path)? {
-            path.push(PathStep::attr(key));
+        self.each_member(at, path, |key, v, path| {
             match key {
                 "name" => p.name = self.string(v, path)?.to_owned(),
                 "type" => {
@@ -489,8 +499,8 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                 "description" => p.description = self.string(v, path)?.to_owned(),
                 _ => {}
             }
-            path.pop();
-        }
+            Ok(())
+        })?;
         if !typed {
             return self.fail(at, path, "a function parameter needs a \"type\"");
         }
@@ -499,36 +509,39 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
 
     /// A type in its JSON form, at `at`.
     fn ty(&self, at: usize, path: &Steps<'t>) -> Result<crate::Type, Error> {
-        let ty = self
-            .src
-            .parse_type_at(at, self.bump, crate::Config::MAX_DEPTH)
-            .map_err(|e| {
-                if e.is_arena() {
-                    Error::new(
-                        ErrorKind::InvalidSchema("out of memory".into()),
-                        0,
-                        owned(path),
-                    )
-                } else {
-                    let (kind, at) = e.into_parts();
-                    Error::new(kind, at, owned(path))
-                }
-            })?;
+        let ty = crate::ty::tape::parse_at(
+            self.doc.nodes(),
+            &self.texts,
+            at,
+            self.bump,
+            crate::ty::json::MAX_DEPTH,
+        )
+        .map_err(|e| {
+            if e.is_arena() {
+                Error::new(
+                    ErrorKind::InvalidSchema("out of memory".into()),
+                    0,
+                    owned(path),
+                )
+            } else {
+                let (kind, at) = e.into_parts();
+                Error::new(kind, at, owned(path))
+            }
+        })?;
         Ok(ty.to_type())
     }
 
     fn schema(&self, at: usize, path: &mut Steps<'t>) -> Result<Schema, Error> {
         let mut s = Schema::default();
         let mut block = None;
-        for (key, v) in self.object(at, path)? {
-            path.push(PathStep::attr(key));
+        self.each_member(at, path, |key, v, path| {
             match key {
                 "version" => s.version = self.integer(v, path)?,
                 "block" => block = Some(self.block(v, path, 0)?),
                 _ => {}
             }
-            path.pop();
-        }
+            Ok(())
+        })?;
         // A schema without a block (Terraform prints `{"version": 0}` for a provider with no
         // configuration) has an empty block.
         s.block = block.unwrap_or_default();
@@ -604,20 +617,9 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
         path: &mut Steps<'t>,
         depth: usize,
     ) -> Result<Attribute, Error> {
-        let mut a = Attribute {
-            name: name.to_owned(),
-            ty: AttributeType::Type(crate::Type::Dynamic),
-            required: false,
-            optional: false,
-            computed: false,
-            sensitive: false,
-            deprecated: false,
-            write_only: false,
-            description: String::new(),
-        };
+        let mut a = Attribute::named(name.to_owned());
         let mut typed = false;
-        for (key, v) in self.object(at, path)? {
-            path.push(PathStep::attr(key));
+        self.each_member(at, path, |key, v, path| {
             match key {
                 "type" => {
                     a.ty = AttributeType::Type(self.ty(v, path)?);
@@ -636,8 +638,8 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                 "description" => a.description = self.string(v, path)?.to_owned(),
                 _ => {}
             }
-            path.pop();
-        }
+            Ok(())
+        })?;
         if !typed {
             return self.fail(
                 at,
@@ -674,16 +676,15 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
         }
         let mut attributes = Vec::new();
         let mut nesting = None;
-        for (key, v) in self.object(at, path)? {
-            path.push(PathStep::attr(key));
+        self.each_member(at, path, |key, v, path| {
             match key {
                 "attributes" => attributes = self.attributes(v, path, depth)?,
                 "nesting_mode" => nesting = Some(self.nesting(v, path, false)?),
                 // min_items/max_items of nested attributes: deprecated, never used.
                 _ => {}
             }
-            path.pop();
-        }
+            Ok(())
+        })?;
         let Some(nesting) = nesting else {
             return self.fail(at, path, "a nested type needs a \"nesting_mode\"");
         };
@@ -701,8 +702,7 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
         depth: usize,
     ) -> Result<NestedBlock, Error> {
         let (mut block, mut nesting, mut min, mut max) = (None, None, 0, 0);
-        for (key, v) in self.object(at, path)? {
-            path.push(PathStep::attr(key));
+        self.each_member(at, path, |key, v, path| {
             match key {
                 "block" => block = Some(self.block(v, path, depth + 1)?),
                 "nesting_mode" => nesting = Some(self.nesting(v, path, true)?),
@@ -710,8 +710,8 @@ impl<'a, 't, P: TapeText<'a>> Doc<'a, 't, P> {
                 "max_items" => max = self.count(v, path)?,
                 _ => {}
             }
-            path.pop();
-        }
+            Ok(())
+        })?;
         let Some(nesting) = nesting else {
             return self.fail(at, path, "a nested block type needs a \"nesting_mode\"");
         };

@@ -1,8 +1,5 @@
 //! Types in an arena.
 
-use super::{ObjectAttribute, ObjectType, Type};
-use core::fmt;
-
 /// A type constraint in a `bumpalo` arena: `Copy`, made of references, never dropped.
 ///
 /// This is what a decoded dynamic value carries as its type.
@@ -40,30 +37,6 @@ pub struct AttrTy<'a> {
 }
 
 impl<'a> Ty<'a> {
-    /// An owned copy.
-    pub fn to_type(&self) -> Type {
-        match *self {
-            Ty::Bool => Type::Bool,
-            Ty::Number => Type::Number,
-            Ty::String => Type::String,
-            Ty::Dynamic => Type::Dynamic,
-            Ty::List(e) => Type::list(e.to_type()),
-            Ty::Set(e) => Type::set(e.to_type()),
-            Ty::Map(e) => Type::map(e.to_type()),
-            Ty::Object(attrs) => Type::Object(ObjectType {
-                attrs: attrs
-                    .iter()
-                    .map(|a| ObjectAttribute {
-                        name: a.name.to_owned(),
-                        ty: a.ty.to_type(),
-                        optional: a.optional,
-                    })
-                    .collect(),
-            }),
-            Ty::Tuple(es) => Type::Tuple(es.iter().map(Ty::to_type).collect()),
-        }
-    }
-
     /// Whether `dynamic` appears anywhere in the type.
     pub fn has_dynamic(&self) -> bool {
         match *self {
@@ -128,12 +101,5 @@ impl<'a> Ty<'a> {
             Ty::Tuple(es) => es.iter().any(Ty::has_optional),
             _ => false,
         }
-    }
-}
-
-impl fmt::Display for Ty<'_> {
-    /// Writes the compact type JSON, as go-cty's `MarshalType` does.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        super::json::write_type(f, *self)
     }
 }

@@ -10,6 +10,11 @@ use core::fmt;
 /// Nesting depth allowed in type JSON parsed by [`crate::Type::from_json`].
 pub(crate) const DEFAULT_MAX_DEPTH: usize = 512;
 
+/// The deepest nesting any reader accepts, of values and of the types inside them (the
+/// largest `Config::max_depth`): deeper values would risk the stack of the recursive
+/// consumers (encoders, printers).
+pub(crate) const MAX_DEPTH: usize = 1024;
+
 /// Malformed type JSON: [`ErrorKind::InvalidType`] at byte `offset` of the text.
 #[cold]
 #[inline(never)]
@@ -403,6 +408,13 @@ pub(crate) fn write_type(out: &mut (impl fmt::Write + ?Sized), ty: Ty<'_>) -> fm
             }
             out.write_str("]]")
         }
+    }
+}
+
+impl fmt::Display for Ty<'_> {
+    /// Writes the compact type JSON, as go-cty's `MarshalType` does.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_type(f, *self)
     }
 }
 
