@@ -9,6 +9,7 @@ use crate::{humanplan, input, markdown, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
+use tfwire::TypedJson as _;
 use tfwire::schema::ProviderSchemas;
 use tfwire_plan::{
     ActionSummary, ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary,
@@ -1187,7 +1188,7 @@ fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
 
 fn json_str(s: &mut String, v: &str) {
     // Writing to a String cannot fail.
-    let _ = tfwire_plan::write_json_str(s, v);
+    let _ = tfwire_json::write_safe_str(s, v);
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::values::{Index, Mode};
 use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
+use tfwire::TypedJson as _;
 
 /// One element of a change's `actions` list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

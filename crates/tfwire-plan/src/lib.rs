@@ -121,7 +121,6 @@ pub use error::{Error, ErrorKind};
 pub use filter::{Filter, Glob};
 pub use json::{
     Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, is_unsafe_char,
-    write_json_str,
 };
 pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};

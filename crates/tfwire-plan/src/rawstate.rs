@@ -4,7 +4,6 @@
 use crate::build::{Cx, Result};
 use crate::error::{Error, ErrorKind};
 use crate::json::Json;
-use crate::json::write_json_str;
 use crate::values::{Index, Mode};
 use crate::{Path, PathStep};
 use core::fmt;
@@ -76,7 +75,7 @@ impl MarkTree {
                         out.push(',');
                     }
                     // Writing to a String cannot fail.
-                    let _ = write_json_str(out, k);
+                    let _ = tfwire_json::write_safe_str(out, k);
                     out.push(':');
                     v.write(out);
                 }

@@ -126,10 +126,10 @@ impl Shifts {
 
 /// Compacts the plan in `input[start..]` to its summary skeleton (see the module docs) and
 /// returns the map back to the original offsets, with the shape of the kept text (whether
-/// a number it kept may be beyond `f64`'s range, by [`tfwire::json::json_shape`]'s rule: the
+/// a number it kept may be beyond `f64`'s range, by [`tfwire_json::json_shape`]'s rule: the
 /// parser then needs no second pass over it); or changes nothing and returns `None`
 /// when the document is not valid JSON of the expected shape, nests deeper than
-/// `max_depth` or has more than `max_nodes` nodes as [`tfwire::check_json_shape`] counts
+/// `max_depth` or has more than `max_nodes` nodes as [`tfwire_json::check_json_shape`] counts
 /// them (then the parser checks and reports it as usual). A document accepted here passes
 /// that shape check: the parser need not run it. The vector is shrunk to the skeleton plus
 /// `spare` bytes of capacity, so the memory of the dropped text is given back before the
@@ -141,7 +141,7 @@ pub(crate) fn compact_for_summary(
     spare: usize,
     limits: (usize, usize),
     keep: Option<&str>,
-) -> Option<(Shifts, tfwire::json::JsonShape)> {
+) -> Option<(Shifts, tfwire_json::JsonShape)> {
     let (max_depth, max_nodes) = limits;
     let text = &input[start..];
     core::str::from_utf8(text).ok()?;
@@ -191,7 +191,7 @@ pub(crate) fn compact_for_summary(
     w += end - r;
     input.truncate(start + w);
     input.shrink_to(start + w + spare);
-    let shape = tfwire::json::JsonShape {
+    let shape = tfwire_json::JsonShape {
         nodes,
         wide_numbers: wide,
     };
@@ -240,7 +240,7 @@ struct Scan<'b> {
     nulls: Vec<u32>,
     /// Whether a number kept (not inside a value removed or blanked) has an exponent or
     /// more than 308 digits in a row: it may then be beyond `f64`'s range (the rule of
-    /// [`tfwire::json::JsonShape::wide_numbers`]).
+    /// [`tfwire_json::JsonShape::wide_numbers`]).
     wide: bool,
     /// The address whose resource changes keep their values, if any.
     keep: Option<&'b [u8]>,
@@ -681,7 +681,7 @@ mod tests {
             let mut b = text.as_bytes().to_vec();
             let (_, shape) = compact_for_summary(&mut b, 0, 0, (64, 1 << 20), None).unwrap();
             // The same answer as the shape pass over the kept text.
-            let again = tfwire::json::json_shape(&b, 64, 1 << 20).unwrap();
+            let again = tfwire_json::json_shape(&b, 64, 1 << 20).unwrap();
             assert_eq!(shape.wide_numbers, again.wide_numbers, "{text}");
             shape.wide_numbers
         };

@@ -2,7 +2,7 @@
 //! (`.ingress[2].cidr_blocks[0]`, `.tags["env"]`): the one path type of the workspace.
 //!
 //! Decode and encode errors carry one ([`Error::path`]), [`Value::at`](crate::Value::at),
-//! [`Json::at`](crate::json::view::Json::at) and [`lookup`](crate::lookup()) follow one,
+//! [`Json::at`](tfwire_json::view::Json::at) and [`lookup`](crate::lookup()) follow one,
 //! and tfwire-plan re-exports it for its documents, filters and diffs.
 //!
 //! # One rule for `.a.b` and `.a["b"]`
@@ -29,10 +29,10 @@
 //! `.`, and a first attribute without its dot (`tags["env"]`).
 
 use crate::error::{Error, ErrorKind};
-use crate::json::write_safe_str;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use std::borrow::Cow;
+use tfwire_json::write_safe_str;
 
 /// One step of a [`Path`].
 ///

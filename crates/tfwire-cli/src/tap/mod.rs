@@ -523,7 +523,7 @@ async fn reattach(
         if i > 0 {
             out.push(',');
         }
-        tfwire_plugin::redact::write_string(&mut out, addr);
+        let _ = tfwire_json::write_safe_str(&mut out, addr);
         out.push(':');
         write_json(&mut out, p, Some(&path.display().to_string()));
     }
@@ -589,7 +589,7 @@ fn write_json(out: &mut String, v: tfwire_plan::Json<'_>, addr: Option<&str>) {
             (None, None) => out.push_str("null"),
         },
         JsonKind::String => {
-            tfwire_plugin::redact::write_string(out, v.as_str().unwrap_or_default())
+            let _ = tfwire_json::write_safe_str(out, v.as_str().unwrap_or_default());
         }
         JsonKind::Array => {
             out.push('[');
@@ -607,12 +607,12 @@ fn write_json(out: &mut String, v: tfwire_plan::Json<'_>, addr: Option<&str>) {
                 if i > 0 {
                     out.push(',');
                 }
-                tfwire_plugin::redact::write_string(out, k);
+                let _ = tfwire_json::write_safe_str(out, k);
                 out.push(':');
                 match (k, addr) {
                     ("Addr", Some(a)) => {
                         out.push_str("{\"Network\":\"unix\",\"String\":");
-                        tfwire_plugin::redact::write_string(out, a);
+                        let _ = tfwire_json::write_safe_str(out, a);
                         out.push('}');
                     }
                     _ => write_json(out, e, None),

@@ -164,7 +164,7 @@ impl Stats {
             if i > 0 {
                 s.push(',');
             }
-            tfwire_plugin::redact::write_string(&mut s, name);
+            let _ = tfwire_json::write_safe_str(&mut s, name);
             let _ = write!(
                 s,
                 ":{{\"calls\":{},\"frames\":{},\"bytes\":{}}}",
@@ -523,13 +523,13 @@ fn end_line(out: &mut String, problems: &[String], label: Option<&str>) {
             if i > 0 {
                 out.push(',');
             }
-            tfwire_plugin::redact::write_string(out, problem);
+            let _ = tfwire_json::write_safe_str(out, problem);
         }
         out.push(']');
     }
     if let Some(label) = label {
         out.push_str(",\"provider\":");
-        tfwire_plugin::redact::write_string(out, label);
+        let _ = tfwire_json::write_safe_str(out, label);
     }
     out.push_str("}\n");
 }

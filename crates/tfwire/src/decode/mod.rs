@@ -37,13 +37,13 @@ mod source;
 mod subtree;
 
 use crate::error::{Error, ErrorKind, Limit, Path};
-use crate::json::tape::INPUT_PADDING;
 use crate::program::Program;
 use crate::value::Value;
 use bumpalo::Bump;
 use machine::Stacks;
 use shape::Cur;
 use source::Source;
+use tfwire_json::tape::INPUT_PADDING;
 
 /// Decoding limits and options. Every limit has a safe default; a value that exceeds one is
 /// rejected with [`ErrorKind::LimitExceeded`] naming it.
@@ -284,7 +284,7 @@ impl From<Limit> for Fault {
 pub struct Decoder {
     config: Config,
     stacks: Option<Stacks>,
-    json: crate::json::tape::TapeParser,
+    json: tfwire_json::tape::TapeParser,
     /// Which blocks of the last JSON document hold strings that need an NFC check.
     clean: json_tape::CleanBlocks,
 }
@@ -303,7 +303,7 @@ impl Decoder {
         Decoder {
             config: config.checked(),
             stacks: Some(Stacks::default()),
-            json: crate::json::tape::TapeParser::default(),
+            json: tfwire_json::tape::TapeParser::default(),
             clean: json_tape::CleanBlocks::default(),
         }
     }
@@ -376,7 +376,9 @@ impl Decoder {
         // too many. (JSON nests up to twice as deep as the value: type JSON in dynamic
         // values.) Small inputs cannot cost much and skip the pass.
         let json_depth = self.config.max_depth.saturating_mul(2).saturating_add(2);
-        if len > SHAPE_CHECK_BYTES && crate::check_json_shape(input, json_depth, len / 4).is_err() {
+        if len > SHAPE_CHECK_BYTES
+            && tfwire_json::check_json_shape(input, json_depth, len / 4).is_err()
+        {
             return self.decode_json_text(program, input, arena);
         }
         // simd-json parses in place and reads past the end: a padded copy, in the arena (the
@@ -417,17 +419,17 @@ impl Decoder {
     /// Decodes the JSON value whose tape nodes are `nodes` (a whole value: its node, then
     /// those of its members) with the program, in place: the same state machine as
     /// [`Decoder::decode_json`], run over a tape parsed before (by
-    /// [`TapeParser`](crate::json::tape::TapeParser), e.g. one resource value inside a plan
+    /// [`TapeParser`](tfwire_json::tape::TapeParser), e.g. one resource value inside a plan
     /// document), with no text written or read again. `texts` gives the nodes' offsets and
     /// number texts.
     ///
     /// ```
-    /// use tfwire::json::tape::{INPUT_PADDING, TapeParser};
+    /// use tfwire_json::tape::{INPUT_PADDING, TapeParser};
     /// use tfwire::{Config, Decoder, Program, Type};
     /// let text = br#"{"plan":{"n":2.50,"s":"x"}}"#;
     /// let mut buf = text.to_vec();
     /// buf.resize(text.len() + INPUT_PADDING, b' ');
-    /// let shape = tfwire::json::json_shape(text, 64, usize::MAX)?;
+    /// let shape = tfwire_json::json_shape(text, 64, usize::MAX)?;
     /// let mut parser = TapeParser::default();
     /// let doc = parser.parse_document(&mut buf, text.len(), &shape)?;
     /// // The value of "plan": node 2 onwards, one node and its 4 members' nodes; the
@@ -443,10 +445,10 @@ impl Decoder {
     /// # Errors
     ///
     /// As [`Decoder::decode_json`], at the offsets `texts` gives.
-    pub fn decode_json_nodes<'a, T: crate::json::tape::TapeText<'a>>(
+    pub fn decode_json_nodes<'a, T: tfwire_json::tape::TapeText<'a>>(
         &mut self,
         program: &'a Program,
-        nodes: &'a [crate::json::tape::Node<'a>],
+        nodes: &'a [tfwire_json::tape::Node<'a>],
         texts: &T,
         arena: &'a Bump,
     ) -> Result<Value<'a>, Error> {

@@ -39,9 +39,9 @@ mod proto;
 pub use cache::{Kind, ProgramCache};
 pub use proto::Protocol;
 
-use crate::json::Safe;
 use crate::ty::Type;
 use std::collections::BTreeMap;
+use tfwire_json::Safe;
 
 /// The schemas of every provider in a `providers schema -json` document (or the one provider
 /// of a `GetProviderSchema` response), keyed by provider address.
