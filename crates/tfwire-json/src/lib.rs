@@ -42,6 +42,7 @@
 //! | [`shape`] | the shape pass ([`json_shape`]) every tape parse runs first |
 //! | [`tape`] | simd-json's tape ([`TapeParser`](tape::TapeParser)), node offsets and numbers' exact text ([`Document`](tape::Document)) |
 //! | [`view`] | [`Json`](view::Json): the untyped, borrowed view of one value |
+//! | [`skeleton`] | the summary pre-pass of plan documents: the values a summary never reads cut out before the tape is built, on the same scanner |
 //!
 //! # Limits that protect the caller
 //!
@@ -76,6 +77,7 @@ mod error;
 pub mod escape;
 pub mod scan;
 pub mod shape;
+pub mod skeleton;
 pub mod swar;
 pub mod tape;
 pub mod utf8;

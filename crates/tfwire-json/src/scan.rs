@@ -249,7 +249,8 @@ pub fn unescape_eq(raw: &[u8], text: &[u8]) -> bool {
                         let Some(lo) = hex4(raw, i + 2) else {
                             return false;
                         };
-                        unit = 0x10000 + ((unit - 0xd800) << 10) + (lo.wrapping_sub(0xdc00) & 0x3ff);
+                        unit =
+                            0x10000 + ((unit - 0xd800) << 10) + (lo.wrapping_sub(0xdc00) & 0x3ff);
                         i += 6;
                     }
                     let Some(c) = char::from_u32(unit) else {

@@ -202,7 +202,7 @@ impl Parser {
         // a document that pass accepts has the shape the parser can afford, and the pass
         // says whether a number it kept may be beyond f64's range.
         let (skeleton, kept_shape) = match skeleton {
-            Some(keep) => crate::skeleton::compact_for_summary(
+            Some(keep) => tfwire_json::skeleton::compact_for_summary(
                 input,
                 0,
                 INPUT_PADDING,
@@ -347,7 +347,7 @@ pub struct Tape<'a> {
     encoding: Encoding,
     /// From [`Parser::parse_summary`]: the map from the compacted text's offsets back to
     /// the input's.
-    skeleton: Option<crate::skeleton::Shifts>,
+    skeleton: Option<tfwire_json::skeleton::Shifts>,
 }
 
 impl<'a> Tape<'a> {

@@ -10,9 +10,7 @@
 
 use std::fmt;
 use tfwire::Value;
-use tfwire_plan::{
-    Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter,
-};
+use tfwire_plan::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter};
 
 /// One value the renderer draws (see the module documentation).
 #[derive(Clone, Copy, Debug)]

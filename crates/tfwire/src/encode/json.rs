@@ -145,4 +145,3 @@ impl Sink for Json<'_> {
         let _ = write!(self.out, ",\"type\":{ty}}}");
     }
 }
-
