@@ -61,10 +61,11 @@
 //!
 //! # `unsafe`
 //!
-//! Two blocks, each with a `// SAFETY:` comment naming the tests that exercise it: the
-//! in-place parse of [`TapeParser::parse_document`](tape::TapeParser::parse_document) (the
-//! text read after simd-json unescaped strings into it) and the ASCII fast path of
-//! [`utf8::utf8`]. Everything else is safe code (`#![deny(unsafe_code)]`, allowed only there).
+//! Two places, each block with a `// SAFETY:` comment naming the tests that exercise it:
+//! the in-place parse of [`TapeParser::parse_document`](tape::TapeParser::parse_document)
+//! (the document's text read again after simd-json unescaped strings into the same buffer,
+//! without a copy) and the ASCII fast path of [`utf8::utf8`]. Everything else is safe code
+//! (`#![deny(unsafe_code)]`, allowed only there).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

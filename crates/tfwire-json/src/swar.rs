@@ -142,9 +142,23 @@ pub fn eq_short(a: &[u8], b: &[u8]) -> bool {
         return load(a, n - 8) == load(b, n - 8);
     }
     if n >= 4 {
-        return a[..4] == b[..4] && a[n - 4..] == b[n - 4..];
+        return bytes::<4>(a, 0) == bytes::<4>(b, 0)
+            && bytes::<4>(a, n - 4) == bytes::<4>(b, n - 4);
+    }
+    if n >= 2 {
+        return bytes::<2>(a, 0) == bytes::<2>(b, 0)
+            && bytes::<2>(a, n - 2) == bytes::<2>(b, n - 2);
     }
     a == b
+}
+
+/// The `N` bytes of `s` at `i` (`i + N <= s.len()`), as an array to compare whole (no
+/// `memcmp` call).
+#[inline(always)]
+fn bytes<const N: usize>(s: &[u8], i: usize) -> [u8; N] {
+    let mut w = [0; N];
+    w.copy_from_slice(&s[i..i + N]);
+    w
 }
 
 #[cfg(test)]

@@ -190,7 +190,7 @@ impl TapeParser {
         // mutable slice made here is the only one used from now on (`buf` itself is not
         // used again) and is given to simd-json, which writes unescaped strings through it
         // and returns; the tape keeps only shared `&'a str`s into it.
-        // Exercised by: `json::tape::tests` (documents_know_every_offset_and_number_text,
+        // Exercised by: `tape::tests` (documents_know_every_offset_and_number_text,
         // documents_agree_with_a_reading_of_the_text), the plan/state corpus harness of
         // tfwire-plan, and the schema loader's tests; run under Miri as the report and
         // `benches/README.md` say.
