@@ -37,7 +37,7 @@
 //! | [`swar`] | word-at-a-time byte tests, the workspace's one set |
 //! | [`utf8`] | UTF-8 checks with an ASCII fast path |
 //! | [`escape`] | the three escape rules ([`write_go_str`], [`write_canonical_str`], [`write_safe_str`]) and [`is_unsafe_char`] |
-//! | [`write`] | [`JsonWriter`]: whole documents, separators placed by the writer |
+//! | [`write`](mod@write) | [`JsonWriter`]: whole documents, separators placed by the writer |
 //! | [`scan`] | the byte-wise scanner: white space, strings, the number grammar ([`is_number`]) |
 //! | [`shape`] | the shape pass ([`json_shape`]) every tape parse runs first |
 //! | [`tape`] | simd-json's tape ([`TapeParser`](tape::TapeParser)), node offsets and numbers' exact text ([`Document`](tape::Document)) |

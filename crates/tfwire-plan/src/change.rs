@@ -313,7 +313,7 @@ impl<'a> Change<'a> {
 
     /// `before` decoded with the resource type's compiled program (from a
     /// [`tfwire::schema::ProgramCache`]), in place on the document's tape; `None` when
-    /// absent or `null`. See [`Json::decode_typed`].
+    /// absent or `null`. See [`TypedJson::decode_typed`](tfwire::TypedJson::decode_typed).
     ///
     /// # Errors
     ///
