@@ -333,9 +333,9 @@ fn the_change_path_keeps_the_values_of_the_address_asked_for_only() {
 /// `encoding/json` never writes it but other writers do) and a wrong kind of value in a
 /// top-level member no summary reads: the pre-pass accepts surrogate pairs as the tape
 /// parser does, so `plan show ADDRESS` (the change path) and `plan summary` both read it as
-/// every other plan whose set-aside members they do not read, and agree with each other.
-/// (The pre-pass used to refuse every surrogate escape and leave such a plan to the full
-/// model, which rejects the `planned_values` it reads.)
+/// every other plan whose set-aside members they do not read, and agree with each other
+/// (a pre-pass that refused the escape would leave the plan to the full model, which rejects
+/// the `planned_values` it reads).
 #[test]
 fn the_change_and_summary_paths_read_surrogate_pairs_as_the_parser_does() {
     let text = r#"{"format_version":"1.2","planned_values":12345,"resource_changes":[
