@@ -43,7 +43,7 @@ cargo fuzz build --debug-assertions
 # The dictionary and the longest input of each target.
 dict_of() {
     case $1 in
-        plan) echo dict/plan.dict ;;
+        plan | skeleton) echo dict/plan.dict ;;
         decode_json) echo dict/json.dict ;;
         dump) echo dict/dump.dict ;;
         tap_handshake | tap_frames) echo dict/tap.dict ;;
@@ -52,7 +52,7 @@ dict_of() {
 }
 max_len_of() {
     case $1 in
-        plan | planfile | dump) echo 32768 ;;
+        plan | skeleton | planfile | dump) echo 32768 ;;
         # Past the handshake line's 64 KiB bound.
         tap_handshake) echo 69632 ;;
         *) echo 4096 ;;
@@ -61,7 +61,7 @@ max_len_of() {
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-for target in tokenize tokenize_chunked decode_msgpack decode_json msgpack_vs_json stream plan planfile dump tap_handshake tap_frames; do
+for target in tokenize tokenize_chunked decode_msgpack decode_json msgpack_vs_json stream plan skeleton planfile dump tap_handshake tap_frames; do
     step "fuzz: $target for ${seconds}s"
     mkdir -p "corpus/$target"
     if ! cargo fuzz run --debug-assertions "$target" "corpus/$target" "seeds/$target" -- \

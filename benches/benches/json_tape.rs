@@ -1,35 +1,32 @@
-//! Layer 1, JSON: simd-json's tape alone, as tfwire's JSON decode runs it (the input copied
-//! into a padded buffer, `fill_tape_padded` with reused buffers and tape). The floor under
-//! the typed decode.
+//! Layer 1, JSON: simd-json's tape alone, as tfwire's JSON decode runs it
+//! (`tfwire_json::tape::TapeParser`: the input copied into a padded buffer, `fill_tape_padded`
+//! with reused buffers and tape). The floor under the typed decode.
 
 use criterion::{BenchmarkId, Throughput};
 use std::hint::black_box;
 use tfwire_benches::answers::{JsonCounts, check};
 use tfwire_benches::count;
 use tfwire_benches::inputs::bench_inputs;
+use tfwire_json::tape::{INPUT_PADDING, Node, TapeParser};
 
-/// simd-json's reusable state, as tfwire keeps it.
+/// The JSON layer's reusable parser and the padded copy of the input, as tfwire keeps them.
 #[derive(Default)]
 struct Tape {
     copy: Vec<u8>,
-    buffers: simd_json::Buffers,
-    tape: Option<simd_json::Tape<'static>>,
+    parser: TapeParser,
 }
 
 impl Tape {
-    fn run<R>(&mut self, input: &[u8], f: impl FnOnce(&[simd_json::Node<'_>]) -> R) -> R {
+    fn run<R>(&mut self, input: &[u8], f: impl FnOnce(&[Node<'_>]) -> R) -> R {
         self.copy.clear();
         self.copy.extend_from_slice(input);
-        self.copy.resize(input.len() + simd_json::INPUT_PADDING, 0);
-        let mut tape = self
-            .tape
-            .take()
-            .unwrap_or_else(|| simd_json::Tape(Vec::new()))
-            .reset();
-        simd_json::fill_tape_padded(&mut self.copy, input.len(), &mut self.buffers, &mut tape)
+        self.copy.resize(input.len() + INPUT_PADDING, 0);
+        let tape = self
+            .parser
+            .parse(&mut self.copy, input.len())
             .expect("simd-json");
         let r = f(&tape.0);
-        self.tape = Some(tape.reset());
+        self.parser.recycle(tape);
         r
     }
 }

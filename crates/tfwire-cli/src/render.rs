@@ -87,7 +87,7 @@ fn key_text(step: &PathStep<'_>) -> String {
 fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     // Writing to a String cannot fail.
-    let _ = tfwire_plan::write_json_str(&mut out, s);
+    let _ = tfwire_json::write_safe_str(&mut out, s);
     out
 }
 

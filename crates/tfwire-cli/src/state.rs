@@ -8,6 +8,7 @@ use crate::render::{self, Layout};
 use crate::{input, output, suggest};
 use clap::Subcommand;
 use std::fmt::Write as _;
+use tfwire::TypedJson as _;
 use tfwire::mask::Masks;
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};

@@ -81,10 +81,10 @@ pub fn dump(data: &[u8]) {
             !line.contains('\n') && line.starts_with('{') && line.ends_with('}'),
             "{line}"
         );
-        tfwire::json::json_shape(line.as_bytes(), 1024, usize::MAX)
+        tfwire_json::json_shape(line.as_bytes(), 1024, usize::MAX)
             .unwrap_or_else(|e| panic!("the line is not JSON: {e}\n{line}"));
         let mut file = String::new();
-        tfwire::json::write_safe_str(&mut file, name).expect("a string");
+        tfwire_json::write_safe_str(&mut file, name).expect("a string");
         assert!(line.contains(&format!("\"file\":{file}")), "{line}");
         assert!(
             line.contains(&format!("\"bytes\":{}", body.len())),

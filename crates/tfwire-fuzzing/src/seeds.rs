@@ -23,7 +23,7 @@ pub struct Seed {
 /// The longest input given to a target (libFuzzer's `-max_len`): seeds longer than this are
 /// left out.
 pub fn max_len(target: &str) -> usize {
-    if target == "plan" || target == "planfile" || target == "dump" {
+    if target == "plan" || target == "skeleton" || target == "planfile" || target == "dump" {
         32 * 1024
     } else if target == "tap_handshake" {
         68 * 1024
@@ -100,8 +100,18 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
     for folder in ["plans", "states"] {
         for path in sorted_files(&corpus.join(folder))? {
             let data = fs::read(&path)?;
-            push("plan", seed_name(corpus, &path), data);
+            let name = seed_name(corpus, &path);
+            let mut summary = vec![0];
+            summary.extend_from_slice(&data);
+            push("skeleton", format!("{name}-summary"), summary);
+            let mut change = vec![1];
+            change.extend_from_slice(&data);
+            push("skeleton", format!("{name}-change"), change);
+            push("plan", name, data);
         }
+    }
+    for (i, data) in crate::skeleton_documents().into_iter().enumerate() {
+        push("skeleton", format!("made-up-{i:03}"), data);
     }
     // Plan files: each whole, and its `tfplan` message alone (wrapped by the check), and
     // the invalid and hostile files; Terraform's too (its dialect of the format).

@@ -1,7 +1,7 @@
 //! Helpers that build the model from the tape: arena-allocated lists and members, with error
 //! paths added while unwinding, never on the hot path. The kind checks themselves
 //! (`expect_object`, `opt_str`, ...) are the shared JSON view's ([`Json`]), their error
-//! ([`tfwire::json::view::Unexpected`]) mapped into this crate's once (`From`).
+//! ([`tfwire_json::view::Unexpected`]) mapped into this crate's once (`From`).
 
 use crate::error::{Error, ErrorKind};
 use crate::json::{Json, Object};

@@ -8,6 +8,7 @@ use crate::values::{Index, Mode};
 use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
+use tfwire::TypedJson as _;
 
 /// One element of a change's `actions` list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -302,7 +303,7 @@ impl<'a> Change<'a> {
 
     /// `before` decoded with the resource type's compiled program (from a
     /// [`tfwire::schema::ProgramCache`]), in place on the document's tape; `None` when
-    /// absent or `null`. See [`Json::decode_typed`].
+    /// absent or `null`. See [`TypedJson::decode_typed`](tfwire::TypedJson::decode_typed).
     ///
     /// # Errors
     ///

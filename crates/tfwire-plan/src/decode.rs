@@ -4,7 +4,7 @@
 //! ([`Json`]); decoding them as typed values needs the provider schema of the resource
 //! type (from `terraform providers schema -json`, or a redacted plan's embedded
 //! `provider_schemas`) compiled into a `tfwire::Program` (a
-//! [`tfwire::schema::ProgramCache`] compiles each once). [`Json::decode_typed`] (and
+//! [`tfwire::schema::ProgramCache`] compiles each once). [`TypedJson::decode_typed`](tfwire::TypedJson::decode_typed) (and
 //! [`crate::Change::after_typed`], [`crate::Change::before_typed`],
 //! [`crate::Resource::values_typed`]) then runs tfwire's JSON state machine over the value's
 //! nodes of the document's tape, in place. A [`ValueDecoder`] is handed each value with

@@ -2,8 +2,8 @@
 
 use crate::json::Quoted;
 use core::fmt;
-use tfwire::json::view::Unexpected;
 use tfwire::{Path, PathStep};
+use tfwire_json::view::Unexpected;
 
 /// Why a document was rejected.
 ///

@@ -98,7 +98,6 @@ mod mask;
 mod merged;
 mod plan;
 mod rawstate;
-mod skeleton;
 mod state;
 mod summary;
 mod tape;
@@ -119,10 +118,7 @@ pub use diff::{Diff, DiffOp, Shape};
 pub use document::{Document, DocumentKind};
 pub use error::{Error, ErrorKind};
 pub use filter::{Filter, Glob};
-pub use json::{
-    Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, is_unsafe_char,
-    write_json_str,
-};
+pub use json::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, is_unsafe_char};
 pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};
 pub use plan::{Client, Plan, RelevantAttribute, Variable};

@@ -107,7 +107,7 @@ fn walk(
             if !first {
                 out.push(',');
             }
-            let _ = tfwire::json::write_safe_str(&mut *out, k);
+            let _ = tfwire_json::write_safe_str(&mut *out, k);
             out.push(':');
             let next = masks.step(at, k);
             let child_mark = marks_by_name.get(k).copied();
@@ -128,7 +128,7 @@ fn walk(
                         out.push(',');
                     }
                     first = false;
-                    let _ = tfwire::json::write_safe_str(&mut *out, k);
+                    let _ = tfwire_json::write_safe_str(&mut *out, k);
                     let _ = write!(out, ":{child}");
                 }
             }

@@ -12,6 +12,7 @@ use crate::json::Json;
 use crate::{Path, PathStep};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use tfwire::TypedJson as _;
 
 /// A marker tree (`after_unknown`, `after_sensitive`, `before_sensitive`,
 /// `sensitive_values`) at one node.

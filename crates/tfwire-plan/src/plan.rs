@@ -131,8 +131,8 @@ impl<'a> Plan<'a> {
         };
         cx.members(v, |k, item| {
             match k {
-                // What the pre-pass set aside is not read (see `skeleton::sets_aside`).
-                k if cx.skeleton && crate::skeleton::sets_aside(k) => {}
+                // What the pre-pass set aside is not read (see `tfwire_json::skeleton::sets_aside`).
+                k if cx.skeleton && tfwire_json::skeleton::sets_aside(k) => {}
                 "format_version" => {
                     p.format_version = item.opt_str()?;
                     if let Some(fv) = p.format_version {

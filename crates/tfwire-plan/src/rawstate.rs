@@ -4,11 +4,11 @@
 use crate::build::{Cx, Result};
 use crate::error::{Error, ErrorKind};
 use crate::json::Json;
-use crate::json::write_json_str;
 use crate::values::{Index, Mode};
 use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
+use tfwire_json::{Escape, JsonWriter};
 
 /// A marker tree being built from paths.
 enum MarkTree {
@@ -66,31 +66,28 @@ impl MarkTree {
     }
 
     fn write(&self, out: &mut String) {
+        // Writing to a String cannot fail.
+        let _ = self.write_to(&mut JsonWriter::new(out, Escape::Safe));
+    }
+
+    fn write_to(&self, w: &mut JsonWriter<&mut String>) -> core::fmt::Result {
         match self {
-            MarkTree::None => out.push_str("false"),
-            MarkTree::All => out.push_str("true"),
+            MarkTree::None => w.bool(false),
+            MarkTree::All => w.bool(true),
             MarkTree::Object(members) => {
-                out.push('{');
-                for (i, (k, v)) in members.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    // Writing to a String cannot fail.
-                    let _ = write_json_str(out, k);
-                    out.push(':');
-                    v.write(out);
+                w.begin_object()?;
+                for (k, v) in members {
+                    w.key(k)?;
+                    v.write_to(w)?;
                 }
-                out.push('}');
+                w.end_object()
             }
             MarkTree::Array(items) => {
-                out.push('[');
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    v.write(out);
+                w.begin_array()?;
+                for v in items {
+                    v.write_to(w)?;
                 }
-                out.push(']');
+                w.end_array()
             }
         }
     }

@@ -2,11 +2,11 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::json::Json;
-use tfwire::json::tape::{Document, TapeParser};
+use tfwire_json::tape::{Document, TapeParser};
 
 /// The bytes [`Parser::parse`] appends to its input (simd-json reads in 64-byte blocks).
 /// Reserve them in the buffer's capacity when reading a large file to avoid a copy.
-pub const INPUT_PADDING: usize = tfwire::json::tape::INPUT_PADDING;
+pub const INPUT_PADDING: usize = tfwire_json::tape::INPUT_PADDING;
 
 /// Limits and options for [`Parser`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub struct ParserConfig {
     pub max_depth: usize,
     /// The most JSON nodes (brackets, commas, colons and strings) accepted, checked in one
     /// pass before the parser allocates anything: its tape and index cost 28 bytes a node
-    /// ([`tfwire::JSON_NODE_BYTES`]). Default 2^25 (at most 0.9 GiB of tape; real plans
+    /// ([`tfwire_json::JSON_NODE_BYTES`]). Default 2^25 (at most 0.9 GiB of tape; real plans
     /// have about one node per 8 bytes, so this admits 256 MiB of them).
     pub max_nodes: usize,
 }
@@ -38,7 +38,7 @@ impl ParserConfig {
 impl Default for ParserConfig {
     fn default() -> ParserConfig {
         ParserConfig {
-            max_depth: tfwire::json::tape::DEFAULT_MAX_DEPTH,
+            max_depth: tfwire_json::tape::DEFAULT_MAX_DEPTH,
             max_nodes: 1 << 25,
         }
     }
@@ -202,7 +202,7 @@ impl Parser {
         // a document that pass accepts has the shape the parser can afford, and the pass
         // says whether a number it kept may be beyond f64's range.
         let (skeleton, kept_shape) = match skeleton {
-            Some(keep) => crate::skeleton::compact_for_summary(
+            Some(keep) => tfwire_json::skeleton::compact_for_summary(
                 input,
                 0,
                 INPUT_PADDING,
@@ -223,19 +223,17 @@ impl Parser {
         // whether a number may be beyond f64's range).
         let shape = match kept_shape {
             Some(shape) => shape,
-            None => tfwire::json::json_shape(
-                &input[..len],
-                self.config.max_depth,
-                self.config.max_nodes,
-            )
-            .map_err(|e| {
-                back(match *e.kind() {
-                    tfwire::ErrorKind::TooManyNodes { count, max } => {
-                        Error::new(ErrorKind::TooManyNodes { count, max })
-                    }
-                    _ => syntax_error(&e),
-                })
-            })?,
+            None => {
+                tfwire_json::json_shape(&input[..len], self.config.max_depth, self.config.max_nodes)
+                    .map_err(|e| {
+                        back(match *e.kind() {
+                            tfwire_json::ErrorKind::TooManyNodes { count, max } => {
+                                Error::new(ErrorKind::TooManyNodes { count, max })
+                            }
+                            _ => syntax_error(&e),
+                        })
+                    })?
+            }
         };
         input.resize(len + INPUT_PADDING, b' ');
         let doc = self
@@ -256,13 +254,13 @@ impl Parser {
     }
 }
 
-/// A JSON error of tfwire's tape parser or shape check, in this crate's terms.
+/// A JSON error of the tape parser or shape check, in this crate's terms.
 #[cold]
-fn syntax_error(e: &tfwire::Error) -> Error {
+fn syntax_error(e: &tfwire_json::Error) -> Error {
     let (message, offset) = match e.kind() {
-        tfwire::ErrorKind::Syntax(m) => (m.clone(), Some(e.offset())),
-        tfwire::ErrorKind::UnplacedSyntax(m) => (m.clone(), None),
-        tfwire::ErrorKind::JsonTooDeep { max_depth } => (
+        tfwire_json::ErrorKind::Syntax(m) => (m.clone(), Some(e.offset())),
+        tfwire_json::ErrorKind::UnplacedSyntax(m) => (m.clone(), None),
+        tfwire_json::ErrorKind::TooDeep { max_depth } => (
             format!("arrays and objects nested deeper than {max_depth} levels"),
             Some(e.offset()),
         ),
@@ -349,7 +347,7 @@ pub struct Tape<'a> {
     encoding: Encoding,
     /// From [`Parser::parse_summary`]: the map from the compacted text's offsets back to
     /// the input's.
-    skeleton: Option<crate::skeleton::Shifts>,
+    skeleton: Option<tfwire_json::skeleton::Shifts>,
 }
 
 impl<'a> Tape<'a> {

@@ -1,9 +1,10 @@
 //! The values representation: `planned_values`, `prior_state.values`, a state's `values`.
 
 use crate::build::{Cx, Result};
-use crate::json::{Json, write_json_str};
+use crate::json::Json;
 use crate::merged::{Mark, Merged};
 use core::fmt;
+use tfwire::TypedJson as _;
 
 /// A resource's mode: `managed` (a `resource` block) or `data` (a `data` block).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,7 +82,7 @@ impl fmt::Display for Index<'_> {
             Index::Int(n) => write!(f, "[{n}]"),
             Index::Str(s) => {
                 f.write_str("[")?;
-                write_json_str(f, s)?;
+                tfwire_json::write_safe_str(f, s)?;
                 f.write_str("]")
             }
         }
@@ -299,7 +300,7 @@ impl<'a> Resource<'a> {
 
     /// `values` decoded with the resource type's compiled program (from a
     /// [`tfwire::schema::ProgramCache`]), in place on the document's tape; `None` when
-    /// absent or `null`. See [`Json::decode_typed`](crate::Json::decode_typed).
+    /// absent or `null`. See [`TypedJson::decode_typed`](tfwire::TypedJson::decode_typed).
     ///
     /// # Errors
     ///

@@ -96,7 +96,7 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
             return Err(too_large());
         }
         // Room for the padding the JSON parser adds to a state, so it is never copied to grow.
-        let mut out = Vec::with_capacity(file.size() as usize + tfwire_plan::INPUT_PADDING);
+        let mut out = Vec::with_capacity(file.size() as usize + tfwire_json::tape::INPUT_PADDING);
         let read = (&mut file)
             .take(budget + 1)
             .read_to_end(&mut out)

@@ -99,15 +99,15 @@ impl From<ErrorKind> for Error {
     }
 }
 
-/// Writes through to a formatter with every character of [`tfwire::json::is_unsafe_char`]
-/// escaped as JSON escapes it (`\n`, `\u001b`; [`tfwire::json::write_safe_inline`]): member
+/// Writes through to a formatter with every character of [`tfwire_json::is_unsafe_char`]
+/// escaped as JSON escapes it (`\n`, `\u001b`; [`tfwire_json::write_safe_inline`]): member
 /// names, addresses and messages come from the file, and the error stays one line whatever
 /// they hold.
 struct OneLine<'a, 'b>(&'a mut fmt::Formatter<'b>);
 
 impl fmt::Write for OneLine<'_, '_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        tfwire::json::write_safe_inline(self.0, s)
+        tfwire_json::write_safe_inline(self.0, s)
     }
 }
 

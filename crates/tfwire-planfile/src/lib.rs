@@ -22,7 +22,7 @@
 //!
 //! # Why the JSON document, and why a crate of its own
 //!
-//! tfwire-plan's model ([`tfwire_plan::Plan`]) is a typed view over a parsed JSON tape:
+//! tfwire-plan's model (`tfwire_plan::Plan`) is a typed view over a parsed JSON tape:
 //! every object keeps its `raw` JSON, and every view, filter, summary and diff works on
 //! those JSON values. The planfile is therefore turned into the document OpenTofu's own
 //! `tofu show -json` would print for it (same fields, same order of resource changes, same
@@ -290,7 +290,7 @@ impl Planfile {
     }
 
     /// The plan as the JSON document `tofu show -json` prints for it (see the crate
-    /// documentation for what it lacks), ready for [`tfwire_plan::Parser`]. With `schemas`,
+    /// documentation for what it lacks), ready for `tfwire_plan::Parser`. With `schemas`,
     /// resource changes carry their values, decoded with their provider's schema.
     ///
     /// # Errors
@@ -315,14 +315,14 @@ impl Planfile {
     }
 
     /// The `tfstate` member: the prior state as a raw `.tfstate` JSON document (read it
-    /// with [`tfwire_plan::Parser`]); `None` if the archive has none.
+    /// with `tfwire_plan::Parser`); `None` if the archive has none.
     pub fn state(&self) -> Option<&[u8]> {
         self.state.as_deref()
     }
 
     /// The `tfstate` member, taken out of the plan file (no copy: a state of hundreds of
-    /// megabytes is not held twice). Its capacity leaves [`tfwire_plan::INPUT_PADDING`]
-    /// bytes spare, so that [`tfwire_plan::Parser`] pads it in place.
+    /// megabytes is not held twice). Its capacity leaves `tfwire_plan::INPUT_PADDING`
+    /// bytes spare, so that `tfwire_plan::Parser` pads it in place.
     pub fn take_state(&mut self) -> Option<Vec<u8>> {
         self.state.take()
     }

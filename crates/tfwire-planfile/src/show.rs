@@ -11,7 +11,6 @@ use bumpalo::Bump;
 use std::sync::OnceLock;
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Program, Ty, Type, Value};
-use tfwire_plan::write_json_str;
 
 fn dynamic() -> &'static Program {
     static DYNAMIC: OnceLock<Program> = OnceLock::new();
@@ -20,7 +19,7 @@ fn dynamic() -> &'static Program {
 
 fn string(out: &mut String, s: &str) {
     // Writing to a String cannot fail.
-    let _ = write_json_str(out, s);
+    let _ = tfwire_json::write_safe_str(out, s);
 }
 
 fn key(out: &mut String, first: &mut bool, name: &str) {

@@ -6,7 +6,6 @@
 use std::sync::OnceLock;
 use tfwire::schema::{AttributeType, Block, Nesting};
 use tfwire::{Number, Program, Ty, Type, Value};
-use tfwire_plan::write_json_str;
 
 /// A number as go-cty writes it in JSON (through tfwire's own writer).
 fn number(out: &mut String, n: Number<'_>) -> Result<(), String> {
@@ -17,7 +16,7 @@ fn number(out: &mut String, n: Number<'_>) -> Result<(), String> {
 
 fn string(out: &mut String, s: &str) {
     // Writing to a String cannot fail.
-    let _ = write_json_str(out, s);
+    let _ = tfwire_json::write_safe_str(out, s);
 }
 
 /// Writes a wholly known value as `show -json` writes it: go-cty's JSON

@@ -37,7 +37,7 @@
 //!
 //! # What protects the caller
 //!
-//! The index is parsed only after a shape pass ([`tfwire::json::json_shape`]) has checked
+//! The index is parsed only after a shape pass ([`tfwire_json::json_shape`]) has checked
 //! its nesting (1024 levels) and its node count ([`DumpConfig::max_nodes`]); values are
 //! decoded with [`DumpConfig::decoder`]'s limits. Inferring a value's type decodes it with
 //! one schema after another until two accept it, and at most
@@ -51,9 +51,9 @@ use crate::log::{Outcome, Record};
 use crate::rpc::{Direction, Method};
 use crate::{Programs, SchemaRef};
 use std::collections::HashMap;
-use tfwire::json::tape::{INPUT_PADDING, TapeParser};
 use tfwire::schema::Protocol;
 use tfwire::{Config, Decoder, DynamicValue};
+use tfwire_json::tape::{INPUT_PADDING, TapeParser};
 
 /// The names of the index files, in the order they are looked for.
 pub const INDEX_NAMES: [&str; 2] = ["index.json", "index.jsonl"];
@@ -136,7 +136,7 @@ impl Index {
         let mut parser = TapeParser::default();
         let mut each = |text: &[u8], index: &mut Index, whole: bool| -> Result<(), String> {
             let shape =
-                tfwire::json::json_shape(text, tfwire::json::tape::DEFAULT_MAX_DEPTH, max_nodes)
+                tfwire_json::json_shape(text, tfwire_json::tape::DEFAULT_MAX_DEPTH, max_nodes)
                     .map_err(|e| e.to_string())?;
             let mut buf = Vec::with_capacity(text.len() + INPUT_PADDING);
             buf.extend_from_slice(text);
@@ -145,7 +145,7 @@ impl Index {
                 .parse_document(&mut buf, text.len(), &shape)
                 .map_err(|e| e.to_string())?;
             let root = doc.root();
-            let entries: Vec<tfwire::json::view::Json<'_>> = if whole {
+            let entries: Vec<tfwire_json::view::Json<'_>> = if whole {
                 index.provider = root
                     .get("provider")
                     .and_then(|p| p.as_str())

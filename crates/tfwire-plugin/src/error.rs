@@ -44,7 +44,7 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        tfwire::json::write_safe_inline(f, &self.message)
+        tfwire_json::write_safe_inline(f, &self.message)
     }
 }
 

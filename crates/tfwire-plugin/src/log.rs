@@ -16,9 +16,9 @@ use crate::redact;
 use crate::rpc::Direction;
 use crate::values::SchemaRef;
 use bumpalo::Bump;
-use core::fmt::Write as _;
 use std::time::{Duration, Instant};
 use tfwire::{Config, Decoder, DynamicValue};
+use tfwire_json::{Escape, JsonWriter};
 
 /// What became of one value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,38 +65,39 @@ impl Record<'_> {
     /// Appends the record as one line of JSON (no newline) to `out`: no heap allocation when
     /// `out` has room.
     pub fn write_json(&self, out: &mut String) {
-        let s = |out: &mut String, k: &str, v: &str| {
-            out.push(',');
-            redact::write_string(out, k);
-            out.push(':');
-            redact::write_string(out, v);
-        };
-        out.push_str("{\"time\":");
-        redact::write_string(out, self.time);
-        s(out, "rpc", self.rpc);
-        s(out, "direction", self.direction.name());
+        // Writing to a String cannot fail.
+        let _ = self.write_to(&mut JsonWriter::new(out, Escape::Safe));
+    }
+
+    fn write_to(&self, w: &mut JsonWriter<&mut String>) -> core::fmt::Result {
+        w.begin_object()?;
+        w.member_str("time", self.time)?;
+        w.member_str("rpc", self.rpc)?;
+        w.member_str("direction", self.direction.name())?;
         if let Some(t) = self.type_name {
-            s(out, "type_name", t);
+            w.member_str("type_name", t)?;
         }
-        s(out, "field", self.field);
+        w.member_str("field", self.field)?;
         if let Some(i) = self.index {
-            let _ = write!(out, ",\"index\":{i}");
+            w.member_uint("index", i as u64)?;
         }
         if let Some(f) = self.file {
-            s(out, "file", f);
+            w.member_str("file", f)?;
         }
-        let _ = write!(out, ",\"bytes\":{}", self.bytes);
+        w.member_uint("bytes", self.bytes as u64)?;
         if let Some(us) = self.decode_us {
-            let _ = write!(out, ",\"decode_us\":{us:.1}");
+            w.key("decode_us")?;
+            w.display(format_args!("{us:.1}"))?;
         }
         match self.outcome {
             Outcome::Value(v) => {
-                out.push_str(",\"value\":");
-                out.push_str(v);
+                // The value as the redacting writer wrote it (one JSON value).
+                w.key("value")?;
+                w.raw(v)?;
             }
-            Outcome::Error(e) => s(out, "error", e),
+            Outcome::Error(e) => w.member_str("error", e)?,
         }
-        out.push('}');
+        w.end_object()
     }
 }
 

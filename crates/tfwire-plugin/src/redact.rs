@@ -13,10 +13,11 @@
 //! describes it or not (a value without a schema is walked by its own attribute and key
 //! names).
 
-use core::fmt::Write as _;
+use core::fmt;
 use tfwire::Value;
 use tfwire::mask::{Cursor, Masks};
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, NestedType, Nesting};
+use tfwire_json::{Escape, JsonWriter};
 
 /// The text written instead of a sensitive value.
 pub const SENSITIVE: &str = "(sensitive)";
@@ -37,6 +38,12 @@ pub fn to_json_plain(value: &Value<'_>) -> String {
     out
 }
 
+/// The writer every function here writes through: the human ("safe") escape rule
+/// ([`tfwire_json::write_safe_str`]: quotes, backslashes, control characters, C1 and
+/// bidirectional controls and the line separators U+2028/U+2029), so a line of JSON stays
+/// one line for every reader and moves no cursor.
+type W<'o> = JsonWriter<&'o mut String>;
+
 /// Appends `value`, decoded with `block`'s program, as JSON with sensitive attributes masked.
 pub fn write_block(out: &mut String, value: &Value<'_>, block: &Block) {
     let none = Masks::new();
@@ -53,13 +60,24 @@ pub fn write_block_masked(
     at: &Cursor,
 ) {
     let m = M { masks, at };
-    write_object(out, value, &block.attributes, &block.block_types, m);
+    // Writing to a String cannot fail.
+    let _ = write_object(
+        &mut JsonWriter::new(out, Escape::Safe),
+        value,
+        &block.attributes,
+        &block.block_types,
+        m,
+    );
 }
 
 /// As [`write_plain`], also writing `"(sensitive)"` for every value the masks match from
 /// `at`.
 pub fn write_plain_masked(out: &mut String, value: &Value<'_>, masks: &Masks, at: &Cursor) {
-    write_value(out, value, Some(M { masks, at }));
+    let _ = write_value(
+        &mut JsonWriter::new(out, Escape::Safe),
+        value,
+        Some(M { masks, at }),
+    );
 }
 
 /// The masks and where the walk is.
@@ -70,151 +88,126 @@ struct M<'m> {
 }
 
 fn write_object(
-    out: &mut String,
+    w: &mut W<'_>,
     value: &Value<'_>,
     attrs: &[Attribute],
     blocks: &[NestedBlock],
     m: M<'_>,
-) {
+) -> fmt::Result {
     if m.at.is_masked() {
-        return write_string(out, SENSITIVE);
+        return w.string(SENSITIVE);
     }
     let entries = match value.unwrap_dynamic() {
         Value::Object(e) | Value::Map(e) => e,
-        other => return write_value(out, &other, Some(m)),
+        other => return write_value(w, &other, Some(m)),
     };
-    out.push('{');
-    for (i, (name, v)) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_string(out, name);
-        out.push(':');
+    w.begin_object()?;
+    for (name, v) in entries.iter() {
+        w.key(name)?;
         let at = m.masks.step(m.at, name);
         let m = M {
             masks: m.masks,
             at: &at,
         };
         if m.at.is_masked() {
-            write_string(out, SENSITIVE);
+            w.string(SENSITIVE)?;
         } else if let Ok(a) = attrs.binary_search_by(|a| a.name.as_str().cmp(name)) {
-            write_attribute(out, v, &attrs[a], m);
+            write_attribute(w, v, &attrs[a], m)?;
         } else if let Ok(b) = blocks.binary_search_by(|b| b.type_name.as_str().cmp(name)) {
             let nb = &blocks[b];
             write_collection(
-                out,
+                w,
                 v,
                 nb.nesting,
                 &nb.block.attributes,
                 &nb.block.block_types,
                 m,
-            );
+            )?;
         } else {
-            write_value(out, v, Some(m));
+            write_value(w, v, Some(m))?;
         }
     }
-    out.push('}');
+    w.end_object()
 }
 
-fn write_attribute(out: &mut String, v: &Value<'_>, a: &Attribute, m: M<'_>) {
+fn write_attribute(w: &mut W<'_>, v: &Value<'_>, a: &Attribute, m: M<'_>) -> fmt::Result {
     if a.sensitive || a.write_only {
-        return write_string(out, SENSITIVE);
+        return w.string(SENSITIVE);
     }
     match &a.ty {
-        AttributeType::Type(_) => write_value(out, v, Some(m)),
-        AttributeType::Nested(n) => write_nested_attributes(out, v, n, m),
+        AttributeType::Type(_) => write_value(w, v, Some(m)),
+        AttributeType::Nested(n) => write_nested_attributes(w, v, n, m),
     }
 }
 
-fn write_nested_attributes(out: &mut String, v: &Value<'_>, n: &NestedType, m: M<'_>) {
-    write_collection(out, v, n.nesting, &n.attributes, &[], m);
+fn write_nested_attributes(w: &mut W<'_>, v: &Value<'_>, n: &NestedType, m: M<'_>) -> fmt::Result {
+    write_collection(w, v, n.nesting, &n.attributes, &[], m)
 }
 
 /// A block (or nested attribute object) nested as one object, a list, a set or a map.
 fn write_collection(
-    out: &mut String,
+    w: &mut W<'_>,
     v: &Value<'_>,
     nesting: Nesting,
     attrs: &[Attribute],
     blocks: &[NestedBlock],
     m: M<'_>,
-) {
+) -> fmt::Result {
     let v = v.unwrap_dynamic();
     match (nesting, v) {
-        (Nesting::Single | Nesting::Group, _) => write_object(out, &v, attrs, blocks, m),
+        (Nesting::Single | Nesting::Group, _) => write_object(w, &v, attrs, blocks, m),
         (_, Value::List(e) | Value::Set(e) | Value::Tuple(e)) => {
-            out.push('[');
-            for (i, x) in e.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_object(out, x, attrs, blocks, m);
+            w.begin_array()?;
+            for x in e.iter() {
+                write_object(w, x, attrs, blocks, m)?;
             }
-            out.push(']');
+            w.end_array()
         }
         (_, Value::Map(e) | Value::Object(e)) => {
-            out.push('{');
-            for (i, (k, x)) in e.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, k);
-                out.push(':');
+            w.begin_object()?;
+            for (k, x) in e.iter() {
+                w.key(k)?;
                 let at = m.masks.step(m.at, k);
-                write_object(
-                    out,
-                    x,
-                    attrs,
-                    blocks,
-                    M {
-                        masks: m.masks,
-                        at: &at,
-                    },
-                );
+                let m = M {
+                    masks: m.masks,
+                    at: &at,
+                };
+                write_object(w, x, attrs, blocks, m)?;
             }
-            out.push('}');
+            w.end_object()
         }
-        _ => write_value(out, &v, Some(m)),
+        _ => write_value(w, &v, Some(m)),
     }
 }
 
 /// A value without a schema below it, masked by its attribute and key names (`None`: no mask
 /// can match below, so no cursor is stepped).
-fn write_value(out: &mut String, value: &Value<'_>, m: Option<M<'_>>) {
+fn write_value(w: &mut W<'_>, value: &Value<'_>, m: Option<M<'_>>) -> fmt::Result {
     let m = match m {
-        Some(m) if m.at.is_masked() => return write_string(out, SENSITIVE),
+        Some(m) if m.at.is_masked() => return w.string(SENSITIVE),
         Some(m) if !m.at.is_dead() => Some(m),
         _ => None,
     };
     match *value {
-        Value::Null => out.push_str("null"),
-        Value::Unknown(_) => write_string(out, UNKNOWN),
-        Value::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Value::Null => w.null(),
+        Value::Unknown(_) => w.string(UNKNOWN),
+        Value::Bool(b) => w.bool(b),
         Value::Number(n) if n.is_infinite() => {
-            write_string(out, if n.to_f64() > 0.0 { "+Inf" } else { "-Inf" })
+            w.string(if n.to_f64() > 0.0 { "+Inf" } else { "-Inf" })
         }
-        Value::Number(n) => {
-            let _ = write!(out, "{n}");
-        }
-        Value::String(s) => write_string(out, s),
+        Value::Number(n) => w.display(n),
+        Value::String(s) => w.string(s),
         Value::List(e) | Value::Set(e) | Value::Tuple(e) => {
-            out.push('[');
-            for (i, x) in e.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_value(out, x, m);
+            w.begin_array()?;
+            for x in e.iter() {
+                write_value(w, x, m)?;
             }
-            out.push(']');
+            w.end_array()
         }
         Value::Map(e) | Value::Object(e) => {
-            out.push('{');
-            for (i, (k, x)) in e.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, k);
-                out.push(':');
+            w.begin_object()?;
+            for (k, x) in e.iter() {
+                w.key(k)?;
                 match m {
                     Some(m) => {
                         let at = m.masks.step(m.at, k);
@@ -222,28 +215,20 @@ fn write_value(out: &mut String, value: &Value<'_>, m: Option<M<'_>>) {
                             masks: m.masks,
                             at: &at,
                         };
-                        write_value(out, x, Some(m));
+                        write_value(w, x, Some(m))?;
                     }
-                    None => write_value(out, x, None),
+                    None => write_value(w, x, None)?,
                 }
             }
-            out.push('}');
+            w.end_object()
         }
-        Value::Dynamic(d) => write_value(out, &d.value, m),
+        Value::Dynamic(d) => write_value(w, &d.value, m),
     }
 }
 
 /// Appends `value` as JSON (no schema: nothing is masked).
 pub fn write_plain(out: &mut String, value: &Value<'_>) {
-    write_value(out, value, None);
-}
-
-/// Appends `s` as a JSON string, escaped by tfwire's human ("safe") rule
-/// ([`tfwire::json::write_safe_str`]): quotes, backslashes, control characters, C1 and
-/// bidirectional controls and the line separators U+2028/U+2029, so a line of JSON stays one
-/// line for every reader and moves no cursor.
-pub fn write_string(out: &mut String, s: &str) {
-    let _ = tfwire::json::write_safe_str(out, s);
+    let _ = write_value(&mut JsonWriter::new(out, Escape::Safe), value, None);
 }
 
 #[cfg(test)]
@@ -282,7 +267,7 @@ mod tests {
     #[test]
     fn strings_escaped() {
         let mut s = String::new();
-        write_string(&mut s, "a\"b\\c\nd\u{1}e\u{2028}é");
+        write_plain(&mut s, &Value::String("a\"b\\c\nd\u{1}e\u{2028}é"));
         assert_eq!(s, r#""a\"b\\c\nd\u0001e\u2028é""#);
     }
 }

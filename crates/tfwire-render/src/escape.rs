@@ -50,7 +50,7 @@ impl fmt::Display for Inline<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // tfwire's one human escape rule. Padding (`{:<20}`) is not applied: widths are
         // computed on the escaped text.
-        tfwire::json::write_safe_inline(f, self.0)
+        tfwire_json::write_safe_inline(f, self.0)
     }
 }
 
@@ -141,7 +141,7 @@ pub fn inline(s: &str) -> Cow<'_, str> {
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     // Writing to a String cannot fail.
-    let _ = tfwire_plan::write_json_str(&mut out, s);
+    let _ = tfwire_json::write_safe_str(&mut out, s);
     out
 }
 
@@ -189,7 +189,7 @@ pub fn terminal(text: &str, color: bool) -> Cow<'_, str> {
             continue;
         }
         // Writing to a String cannot fail.
-        let _ = tfwire::json::write_safe_inline(&mut out, c.encode_utf8(&mut [0; 4]));
+        let _ = tfwire_json::write_safe_inline(&mut out, c.encode_utf8(&mut [0; 4]));
         rest = &rest[c.len_utf8()..];
     }
     out.push_str(rest);

@@ -15,9 +15,9 @@ mod parse;
 
 pub use parse::parse;
 
-use crate::json::write_canonical_str as string;
 use crate::value::{Refinements, Value};
 use core::fmt::{self, Write};
+use tfwire_json::write_canonical_str as string;
 
 /// The canonical text of `v`.
 ///

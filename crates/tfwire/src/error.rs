@@ -1,10 +1,11 @@
 //! The crate's one error type: what went wrong, where in the value, and at which byte.
 
-use crate::json::{write_safe_inline, write_safe_str};
 pub(crate) use crate::path::{Path, PathStep};
 use core::fmt;
+pub use tfwire_json::line_column;
+use tfwire_json::{write_safe_inline, write_safe_str};
 
-/// Writes through to a formatter with the characters of [`crate::json::is_unsafe_char`]
+/// Writes through to a formatter with the characters of [`tfwire_json::is_unsafe_char`]
 /// escaped ([`write_safe_inline`]), so an error message is one line whatever text of the
 /// input it quotes.
 struct OneLine<'a, 'b>(&'a mut fmt::Formatter<'b>);
@@ -189,7 +190,7 @@ pub enum ErrorKind {
     /// of a document that opens with a bracket. The error's offset is 0 and is not shown.
     UnplacedSyntax(String),
     /// JSON arrays and objects nested deeper than a document reader allows (found by
-    /// [`crate::check_json_shape`] before anything is allocated; the message is the one the
+    /// [`tfwire_json::check_json_shape`] before anything is allocated; the message is the one the
     /// tape parser gives for the same fault).
     JsonTooDeep {
         /// The limit.
@@ -197,7 +198,7 @@ pub enum ErrorKind {
     },
     /// A JSON document with more nodes (brackets, commas, colons and strings) than a reader
     /// allows: its tape would take more memory than the caller allows (see
-    /// [`crate::check_json_shape`]).
+    /// [`tfwire_json::check_json_shape`]).
     TooManyNodes {
         /// The nodes counted.
         count: usize,
@@ -524,18 +525,37 @@ impl Fail {
     }
 }
 
-/// Line and column (from 1; the column counts bytes) of byte `offset` in `input`.
-pub fn line_column(input: &[u8], offset: usize) -> (usize, usize) {
-    let offset = offset.min(input.len());
-    let before = &input[..offset];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let col = offset
-        - before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1)
-        + 1;
-    (line, col)
+/// The JSON layer's error kind as this crate's.
+fn json_kind(kind: tfwire_json::ErrorKind) -> ErrorKind {
+    match kind {
+        tfwire_json::ErrorKind::UnplacedSyntax(m) => ErrorKind::UnplacedSyntax(m),
+        tfwire_json::ErrorKind::TooDeep { max_depth } => ErrorKind::JsonTooDeep { max_depth },
+        tfwire_json::ErrorKind::TooManyNodes { count, max } => {
+            ErrorKind::TooManyNodes { count, max }
+        }
+        tfwire_json::ErrorKind::Syntax(m) => ErrorKind::Syntax(m),
+        // A kind added to the JSON layer later: its message, as a syntax error.
+        other => ErrorKind::Syntax(other.to_string()),
+    }
+}
+
+/// A JSON text's fault, at the root path (a caller that knows where the text sits adds the
+/// path with [`Error::with_path`]).
+impl From<tfwire_json::Error> for Error {
+    #[cold]
+    fn from(e: tfwire_json::Error) -> Error {
+        let (kind, at) = e.into_parts();
+        Error::new(json_kind(kind), at, Path::root())
+    }
+}
+
+/// A JSON text's fault met inside a walk (the byte-wise scanner's), on its way up.
+impl From<tfwire_json::Error> for Box<Fail> {
+    #[cold]
+    fn from(e: tfwire_json::Error) -> Box<Fail> {
+        let (kind, at) = e.into_parts();
+        Fail::new(json_kind(kind), at)
+    }
 }
 
 impl fmt::Debug for Error {
@@ -714,7 +734,7 @@ mod tests {
 
     #[test]
     fn every_kind_is_one_line_and_states_its_offset_once() {
-        let unsafe_chars = |s: &str| s.chars().any(crate::json::is_unsafe_char);
+        let unsafe_chars = |s: &str| s.chars().any(tfwire_json::is_unsafe_char);
         for kind in every_kind() {
             let text = kind.to_string();
             assert!(!unsafe_chars(&text), "{kind:?}: {text:?}");
@@ -742,10 +762,19 @@ mod tests {
     }
 
     #[test]
-    fn line_and_column() {
-        let text = b"{\n  \"a\": tru\n}";
-        assert_eq!(line_column(text, 0), (1, 1));
-        assert_eq!(line_column(text, 9), (2, 8));
-        assert_eq!(line_column(text, 100), (3, 2));
+    fn json_errors_convert_with_their_offset() {
+        let e = tfwire_json::check_json_shape(b"[[[", 2, 10).unwrap_err();
+        let e = Error::from(e);
+        assert_eq!(e.kind(), &ErrorKind::JsonTooDeep { max_depth: 2 });
+        assert_eq!(
+            e.to_string(),
+            "(root): invalid JSON: arrays and objects nested deeper than 2 levels (at byte 2)"
+        );
+        let fail: Box<Fail> = tfwire_json::Error::syntax("invalid number", 7).into();
+        assert_eq!(
+            fail.into_parts(),
+            (ErrorKind::Syntax("invalid number".into()), 7)
+        );
+        assert_eq!(line_column(b"{\n  \"a\": tru\n}", 9), (2, 8));
     }
 }

@@ -148,10 +148,10 @@
 //! went wrong: what was expected and what was found), the byte offset of the start of the
 //! offending value ([`Error::line_column`] for text) and its [`Path`] in Terraform's
 //! vocabulary, collected while unwinding. Parsing a type ([`Type::from_json`]), a number
-//! ([`Number::parse`]), a [`Path`] or a JSON document ([`json::tape::TapeParser`],
-//! [`check_json_shape`]) reports through it too. It displays as one line,
+//! ([`Number::parse`]) or a [`Path`] reports through it too, and a JSON layer's
+//! [`tfwire_json::Error`] converts into it (`?`) at the root path. It displays as one line,
 //! `path: message (at byte N)`, the offset stated once, and whatever text of the input a
-//! message quotes escaped ([`json::write_safe_inline`]):
+//! message quotes escaped ([`tfwire_json::write_safe_inline`]):
 //!
 //! ```
 //! let e = tfwire::Type::from_json(r#"["map","\u001b[31m"]"#).unwrap_err();
@@ -176,7 +176,6 @@ mod encode;
 mod error;
 pub mod glob;
 mod implied;
-pub mod json;
 pub mod lookup;
 pub mod mask;
 mod nfc;
@@ -187,6 +186,7 @@ mod proto;
 pub mod schema;
 mod text;
 mod ty;
+mod typed_json;
 mod value;
 
 #[cfg(feature = "bytes")]
@@ -199,10 +199,10 @@ pub use encode::{
 };
 pub use error::{Error, ErrorKind, Expected, Limit, line_column};
 pub use implied::{implied_type_msgpack, implied_type_msgpack_wrapped};
-pub use json::shape::{JSON_NODE_BYTES, check_json_shape};
 pub use lookup::lookup;
 pub use number::{MAX_DECIMAL_EXPONENT, MAX_PLAIN_ZEROS, Number};
 pub use path::{Path, PathStep};
 pub use program::Program;
 pub use ty::{AttrTy, ObjectAttribute, ObjectType, Ty, Type};
+pub use typed_json::TypedJson;
 pub use value::{Dynamic, Refinements, Value};

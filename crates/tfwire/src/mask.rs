@@ -129,7 +129,7 @@ impl fmt::Display for PatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "mask pattern ")?;
         let mut quoted = String::new();
-        let _ = crate::json::write_safe_str(&mut quoted, &self.pattern);
+        let _ = tfwire_json::write_safe_str(&mut quoted, &self.pattern);
         write!(f, "{quoted}: {}", self.reason)
     }
 }
@@ -463,7 +463,7 @@ mod tests {
         ] {
             assert_eq!(
                 Masks::new().add(p).unwrap_err().to_string(),
-                format!("mask pattern {}: {reason}", crate::json::Safe(p)),
+                format!("mask pattern {}: {reason}", tfwire_json::Safe(p)),
             );
         }
         let long = vec!["a"; 64].join(".");

@@ -537,19 +537,6 @@ impl fmt::Write for NumBuf {
     }
 }
 
-/// The bytes of `w` (eight, little-endian) that are not ASCII digits, as their high bits.
-/// (`t = w ^ '0'` maps the digits to 0..=9; `(t & 0x7f) + 0x76` has its high bit set
-/// exactly when `t & 0x7f >= 10`, and cannot carry into the next byte.)
-#[inline(always)]
-fn non_digits(w: u64) -> u64 {
-    const ZEROS: u64 = 0x3030_3030_3030_3030;
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const ADD: u64 = 0x7676_7676_7676_7676;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let t = w ^ ZEROS;
-    (((t & LOW7) + ADD) | t) & HIGH
-}
-
 /// Whether `b` is an optional `-`, then ASCII digits with at most one `.` among them and at
 /// least one digit, no longer than [`MAX_DECIMAL_EXPONENT`]: text that [`Dec::parse`]
 /// accepts (without an exponent, the scientific exponent of such a number is within its
@@ -576,7 +563,8 @@ fn is_plain_decimal(b: &[u8]) -> bool {
         point = true;
         ok
     };
-    let word = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().expect("8 bytes"));
+    use tfwire_json::swar::{load, non_digits};
+    let word = |at: usize| load(body, at);
     let mut i = 0;
     while i + 8 <= n {
         if !one(non_digits(word(i)), i) {

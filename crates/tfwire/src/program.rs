@@ -100,7 +100,7 @@ pub(crate) struct AttrNode {
 /// `name` as a JSON string, as go-cty writes it.
 fn json_key(name: &str) -> Box<str> {
     let mut out = String::with_capacity(name.len() + 2);
-    let _ = crate::json::write_go_str(&mut out, name);
+    let _ = tfwire_json::write_go_str(&mut out, name);
     out.into_boxed_str()
 }
 
@@ -507,7 +507,7 @@ impl fmt::Display for Program {
                         if k > 0 {
                             f.write_str(", ")?;
                         }
-                        crate::json::write_safe_str(f, &a.name)?;
+                        tfwire_json::write_safe_str(f, &a.name)?;
                         write!(
                             f,
                             ": #{}{}",

@@ -1081,7 +1081,7 @@ fn indent_json(v: Json<'_>, prefix: &str, indent: &str) -> String {
                     out.push(',');
                 }
                 nl(out, depth + 1);
-                let _ = tfwire_plan::write_json_str(out, k);
+                let _ = tfwire_json::write_safe_str(out, k);
                 out.push_str(": ");
                 go(x, depth + 1, prefix, indent, out);
             }

@@ -10,9 +10,7 @@
 
 use std::fmt;
 use tfwire::Value;
-use tfwire_plan::{
-    Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, write_json_str,
-};
+use tfwire_plan::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter};
 
 /// One value the renderer draws (see the module documentation).
 #[derive(Clone, Copy, Debug)]
@@ -159,7 +157,7 @@ impl fmt::Display for Node<'_> {
                     if i > 0 {
                         f.write_str(",")?;
                     }
-                    write_json_str(f, k)?;
+                    tfwire_json::write_safe_str(f, k)?;
                     write!(f, ":{v}")?;
                 }
                 f.write_str("}")

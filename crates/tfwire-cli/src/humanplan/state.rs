@@ -273,6 +273,7 @@ impl<'a, 'm> Builder<'a, 'm> {
 mod tests {
     use super::{Dialect, Node, render_resource, sensitive_marks};
     use bumpalo::Bump;
+    use tfwire::TypedJson as _;
     use tfwire::schema::{Block, Kind, ProgramCache, ProviderSchemas};
     use tfwire_plan::Json;
 

@@ -252,7 +252,7 @@ impl Provider {
 pub(super) fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     // Writing to a String cannot fail.
-    let _ = tfwire::json::write_safe_inline(&mut out, text);
+    let _ = tfwire_json::write_safe_inline(&mut out, text);
     out
 }
 

@@ -9,7 +9,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-use tfwire::json::{Escape, JsonWriter};
+use tfwire_json::{Escape, JsonWriter};
 use tfwire_plugin::handshake::{Handshake, LineReader};
 use tfwire_plugin::proxy::Forward;
 use tfwire_plugin::tap::{Upstream, Worker, WorkerConfig, fetch_schemas};

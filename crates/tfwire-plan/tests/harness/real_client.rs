@@ -8,6 +8,7 @@
 use crate::corpus::corpus_dir;
 use simd_json::prelude::*;
 use std::path::{Path, PathBuf};
+use tfwire::TypedJson as _;
 use tfwire_plan::{Client, Document, Parser, PlanLine, Summary};
 
 /// The real-client corpora: folder under `corpus/` and the client that wrote it.

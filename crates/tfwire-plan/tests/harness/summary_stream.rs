@@ -328,3 +328,62 @@ fn the_change_path_keeps_the_values_of_the_address_asked_for_only() {
         assert!(covered.iter().all(|&n| n > 0), "not covered: {covered:?}");
     }
 }
+
+/// A plan holding a surrogate pair escape (an emoji written `\ud83d\ude00`, as Go's
+/// `encoding/json` never writes it but other writers do) and a wrong kind of value in a
+/// top-level member no summary reads: the pre-pass accepts surrogate pairs as the tape
+/// parser does, so `plan show ADDRESS` (the change path) and `plan summary` both read it as
+/// every other plan whose set-aside members they do not read, and agree with each other
+/// (a pre-pass that refused the escape would leave the plan to the full model, which rejects
+/// the `planned_values` it reads).
+#[test]
+fn the_change_and_summary_paths_read_surrogate_pairs_as_the_parser_does() {
+    let text = r#"{"format_version":"1.2","planned_values":12345,"resource_changes":[
+      {"address":"a.x","change":{"actions":["create"],"before":null,"after":{"s":"\ud83d\ude00"}}},
+      {"address":"a.y","change":{"actions":["create"],"before":null,"after":{"s":"\ud83d\ude01"}}}]}"#;
+    let mut parser = Parser::new();
+    // The full model reads `planned_values` and rejects it (a decision: the paths that set it
+    // aside do not read it).
+    let mut input = text.as_bytes().to_vec();
+    let full = parser.parse(&mut input).unwrap();
+    let arena = bumpalo::Bump::new();
+    assert!(full.document(&arena).is_err());
+    let mut input = text.as_bytes().to_vec();
+    let tape = parser.parse_change(&mut input, "a.x").unwrap();
+    let Ok(Document::Plan(plan)) = tape.document(&arena) else {
+        panic!("the change path refuses a plan the summary path reads");
+    };
+    let after = plan.resource_changes[0].change.after.unwrap();
+    assert_eq!(after.get("s").and_then(|s| s.as_str()), Some("\u{1f600}"));
+    assert!(values_absent(&plan.resource_changes[1].change));
+    let mut input = text.as_bytes().to_vec();
+    let tape = parser.parse_summary(&mut input).unwrap();
+    let Ok(Document::Plan(summary)) = tape.document(&arena) else {
+        panic!("the summary path refuses the plan");
+    };
+    assert_eq!(
+        format!("{:?}", Summary::of(summary)),
+        format!("{:?}", Summary::of(plan))
+    );
+    // A lone surrogate is the parser's error on every path, at the same place.
+    let lone = text.replace(r"\ude00", "");
+    let errors: Vec<String> = [None, Some("a.x")]
+        .into_iter()
+        .map(|keep| {
+            let mut input = lone.as_bytes().to_vec();
+            match keep {
+                None => parser.parse_summary(&mut input).map(|_| ()),
+                Some(a) => parser.parse_change(&mut input, a).map(|_| ()),
+            }
+            .unwrap_err()
+            .to_string()
+        })
+        .collect();
+    let mut input = lone.as_bytes().to_vec();
+    let full = parser
+        .parse(&mut input)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(errors, [full.clone(), full]);
+}

@@ -1,7 +1,7 @@
 //! The tap's figures.
 
 use std::collections::BTreeMap;
-use tfwire::json::{Escape, JsonWriter};
+use tfwire_json::{Escape, JsonWriter};
 
 /// Per-RPC counts.
 #[derive(Default)]

@@ -15,10 +15,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, SystemTime};
-use tfwire::json::{Escape, JsonWriter};
 use tfwire::mask::Masks;
 use tfwire::schema::{Protocol, ProviderSchema};
 use tfwire::{Config, Decoder};
+use tfwire_json::{Escape, JsonWriter};
 use tonic::transport::Channel;
 
 /// How many events wait for the worker at most; a frame or timing that finds the queue full

@@ -3,7 +3,7 @@
 //! json` shares.
 
 use core::fmt;
-use tfwire::json::{Escape, JsonWriter};
+use tfwire_json::{Escape, JsonWriter};
 use tfwire_plan::{
     ActionSummary, ActionTrigger, ChangeSummary, Client, Counts, OutputSummary, PlanLine, Summary,
 };
@@ -81,7 +81,7 @@ pub fn to_json(s: &Summary<'_>) -> String {
 /// written), `deposed`, `index_unknown` (`true`) and `deferred_reason`.
 ///
 /// ```
-/// use tfwire::json::{Escape, JsonWriter};
+/// use tfwire_json::{Escape, JsonWriter};
 /// let mut input = br#"{"format_version":"1.2","resource_changes":[
 ///   {"address":"a.y","mode":"managed","type":"a","name":"y","change":{"actions":["delete","create"],
 ///    "replace_paths":[["ami"]]}}]}"#.to_vec();

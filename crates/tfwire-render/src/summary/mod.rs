@@ -47,7 +47,7 @@
 //! Every string of the document goes through [`escape`](crate::escape): the table and the
 //! tree are safe for a terminal (with ANSI colours only when [`Options::color`] asks), the
 //! Markdown renders every document string as inert code, and the JSON escapes what a
-//! terminal would act on ([`Escape::Safe`](tfwire::json::Escape::Safe)).
+//! terminal would act on ([`Escape::Safe`](tfwire_json::Escape::Safe)).
 
 mod json;
 mod markdown;

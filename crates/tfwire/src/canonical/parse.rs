@@ -1,12 +1,12 @@
 //! Reading the canonical form back into a value.
 
 use crate::error::{Error, ErrorKind, Fail, Limit, PathStep, Step};
-use crate::json::Safe;
-use crate::json::scan;
 use crate::number::Number;
 use crate::ty::json as tyjson;
 use crate::value::{Dynamic, Refinements, Value};
 use bumpalo::Bump;
+use tfwire_json::Safe;
+use tfwire_json::scan;
 
 /// Parses the canonical text of a value (as [`to_string`](super::to_string) writes it, with
 /// any JSON whitespace) into `arena`.

@@ -8,10 +8,10 @@ use super::shape::Cur;
 use super::source::Source;
 use super::{json_tape, json_text, msgpack};
 use crate::error::{Error, ErrorKind, Limit, Path};
-use crate::json::tape::INPUT_PADDING;
 use crate::program::{NodeId, Program};
 use crate::value::Value;
 use bumpalo::Bump;
+use tfwire_json::tape::INPUT_PADDING;
 
 /// A reusable decoder: keeps its scratch stacks (and simd-json's buffers and tape) between
 /// decodes, so that decoding a message of a size seen before allocates nothing on the heap
@@ -20,7 +20,7 @@ use bumpalo::Bump;
 pub struct Decoder {
     pub(super) config: Config,
     pub(super) stacks: Option<Stacks>,
-    json: crate::json::tape::TapeParser,
+    json: tfwire_json::tape::TapeParser,
     /// Which blocks of the last JSON document hold strings that need an NFC check.
     clean: json_tape::CleanBlocks,
 }
@@ -39,7 +39,7 @@ impl Decoder {
         Decoder {
             config: config.checked(),
             stacks: Some(Stacks::default()),
-            json: crate::json::tape::TapeParser::default(),
+            json: tfwire_json::tape::TapeParser::default(),
             clean: json_tape::CleanBlocks::default(),
         }
     }
@@ -104,7 +104,7 @@ impl Decoder {
         // values.) Small inputs cannot cost much and skip the pass.
         let json_depth = self.config.max_depth.saturating_mul(2).saturating_add(2);
         if len > SHAPE_CHECK_BYTES
-            && crate::json::shape::check_json_shape(input, json_depth, len / 4).is_err()
+            && tfwire_json::shape::check_json_shape(input, json_depth, len / 4).is_err()
         {
             return self.decode_json_text(program, input, arena);
         }
@@ -146,17 +146,17 @@ impl Decoder {
     /// Decodes the JSON value whose tape nodes are `nodes` (a whole value: its node, then
     /// those of its members) with the program, in place: the same state machine as
     /// [`Decoder::decode_json`], run over a tape parsed before (by
-    /// [`TapeParser`](crate::json::tape::TapeParser), e.g. one resource value inside a plan
+    /// [`TapeParser`](tfwire_json::tape::TapeParser), e.g. one resource value inside a plan
     /// document), with no text written or read again. `texts` gives the nodes' offsets and
     /// number texts.
     ///
     /// ```
-    /// use tfwire::json::tape::{INPUT_PADDING, TapeParser};
+    /// use tfwire_json::tape::{INPUT_PADDING, TapeParser};
     /// use tfwire::{Config, Decoder, Program, Type};
     /// let text = br#"{"plan":{"n":2.50,"s":"x"}}"#;
     /// let mut buf = text.to_vec();
     /// buf.resize(text.len() + INPUT_PADDING, b' ');
-    /// let shape = tfwire::json::json_shape(text, 64, usize::MAX)?;
+    /// let shape = tfwire_json::json_shape(text, 64, usize::MAX)?;
     /// let mut parser = TapeParser::default();
     /// let doc = parser.parse_document(&mut buf, text.len(), &shape)?;
     /// // The value of "plan": node 2 onwards, one node and its 4 members' nodes; the
@@ -172,10 +172,10 @@ impl Decoder {
     /// # Errors
     ///
     /// As [`Decoder::decode_json`], at the offsets `texts` gives.
-    pub fn decode_json_nodes<'a, T: crate::json::tape::TapeText<'a>>(
+    pub fn decode_json_nodes<'a, T: tfwire_json::tape::TapeText<'a>>(
         &mut self,
         program: &'a Program,
-        nodes: &'a [crate::json::tape::Node<'a>],
+        nodes: &'a [tfwire_json::tape::Node<'a>],
         texts: &T,
         arena: &'a Bump,
     ) -> Result<Value<'a>, Error> {

@@ -11,9 +11,9 @@ use super::fault::Fault;
 use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
 use crate::error::Fail;
-use crate::json::tape::{Locator, Node, StaticNode, TapeText};
 use crate::ty::{AttrTy, Ty};
 use bumpalo::Bump;
+use tfwire_json::tape::{Locator, Node, StaticNode, TapeText};
 
 pub(crate) struct TapeSource<'a, 't, P> {
     pub(crate) nodes: &'t [Node<'a>],
@@ -46,7 +46,7 @@ impl<'a, 't, P> TapeSource<'a, 't, P> {
 const NODE: usize = 1 << (usize::BITS - 1);
 
 /// The texts of a tape parsed from a copy of a document still at hand: the workspace's one
-/// [`Locator`](crate::json::tape::Locator), with simd-json's structural indexes (which the
+/// [`Locator`](tfwire_json::tape::Locator), with simd-json's structural indexes (which the
 /// parser holds anyway). Offsets are computed only when asked for (a float's text, an
 /// error, a dynamic value's type), not for every node.
 pub(crate) struct DocText<'a, 't> {

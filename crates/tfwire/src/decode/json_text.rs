@@ -5,9 +5,9 @@
 use super::fault::Fault;
 use super::source::{JsonSource, Source, Tok};
 use crate::error::ErrorKind;
-use crate::json::scan;
 use crate::ty::Ty;
 use bumpalo::Bump;
+use tfwire_json::scan;
 
 pub(crate) struct TextSource<'a> {
     pub(crate) bump: &'a Bump,
@@ -42,8 +42,8 @@ impl<'a> TextSource<'a> {
         Fault::Fail(kind, at)
     }
 
-    fn scan_fail(&self, e: Box<crate::error::Fail>) -> Fault {
-        let (kind, at) = e.into_parts();
+    fn scan_fail(&self, e: tfwire_json::Error) -> Fault {
+        let (kind, at) = Box::<crate::error::Fail>::from(e).into_parts();
         if at >= self.buf.len() {
             Fault::Fail(ErrorKind::UnexpectedEof, at)
         } else {

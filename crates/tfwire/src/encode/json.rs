@@ -2,12 +2,13 @@
 
 use super::sink::{Sink, Target, check_number, unencodable};
 use crate::error::ErrorKind;
-use crate::json::write_go_str;
 use crate::number::{Number, push_i64, push_u64, write_decimal};
 use crate::program::AttrNode;
 use crate::ty::Ty;
 use crate::value::Refinements;
 use core::fmt::Write as _;
+use tfwire_json::escape::{GoScan, push_go_str};
+use tfwire_json::write_go_str;
 
 pub(crate) struct Json<'o> {
     out: &'o mut String,
@@ -51,87 +52,6 @@ pub(crate) fn number_to(out: &mut String, n: Number<'_>) -> Result<(), ErrorKind
     Ok(())
 }
 
-/// Writes `s` quoted, as [`write_go_str`] would, when none of its bytes needs escaping
-/// (the common case), with one reservation; `false`, nothing written, when some byte needs a
-/// closer look.
-#[inline]
-fn plain_to(out: &mut String, s: &str) -> bool {
-    if scan(s.as_bytes()).care {
-        return false;
-    }
-    push_quoted(out, s);
-    true
-}
-
-#[inline(always)]
-fn push_quoted(out: &mut String, s: &str) {
-    out.reserve(s.len() + 3);
-    out.push('"');
-    out.push_str(s);
-    out.push('"');
-}
-
-/// What one pass over a string's bytes found.
-struct Scan {
-    /// Some byte is one `write_go_str` escapes or looks at.
-    care: bool,
-    /// Every byte is ASCII (known only when `care` is false; `false` otherwise).
-    ascii: bool,
-}
-
-/// One pass over `b`, eight bytes at a time with `write_go_str`'s own word test, the last
-/// bytes with an overlapping load (or padded), stopping at the first byte that needs care.
-#[inline(always)]
-fn scan(b: &[u8]) -> Scan {
-    use crate::json::word_needs_care;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const CARE: Scan = Scan {
-        care: true,
-        ascii: false,
-    };
-    let n = b.len();
-    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
-    if n >= 8 {
-        // The last eight bytes (overlapping the loop's last word), then the words before.
-        let last = word(n - 8);
-        if word_needs_care(last) {
-            return CARE;
-        }
-        let mut high = last;
-        let mut i = 0;
-        while i + 8 < n {
-            let w = word(i);
-            if word_needs_care(w) {
-                return CARE;
-            }
-            high |= w;
-            i += 8;
-        }
-        return Scan {
-            care: false,
-            ascii: high & HIGH == 0,
-        };
-    }
-    // Fewer than eight bytes: two overlapping halves, or the bytes padded with `a`.
-    let w = if n >= 4 {
-        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
-        u64::from(half(0)) | u64::from(half(n - 4)) << 32
-    } else {
-        let mut w = [b'a'; 8];
-        for (d, s) in w.iter_mut().zip(b) {
-            *d = *s;
-        }
-        u64::from_le_bytes(w)
-    };
-    if word_needs_care(w) {
-        return CARE;
-    }
-    Scan {
-        care: false,
-        ascii: w & HIGH == 0,
-    }
-}
-
 impl Sink for Json<'_> {
     fn len(&self) -> usize {
         self.out.len() - self.start
@@ -156,25 +76,18 @@ impl Sink for Json<'_> {
     }
 
     fn string(&mut self, s: &str) -> Result<(), ErrorKind> {
-        if plain_to(self.out, s) {
-            return Ok(());
-        }
-        let _ = write_go_str(self.out, s);
+        push_go_str(self.out, s, GoScan::of(s));
         Ok(())
     }
 
     /// The scan that finds the bytes to escape also finds ASCII strings, which are in NFC.
     #[inline]
     fn nfc_string(&mut self, s: &str) -> Result<bool, ErrorKind> {
-        let scan = scan(s.as_bytes());
+        let scan = GoScan::of(s);
         if !scan.ascii && !crate::nfc::is_nfc(s) {
             return Ok(false);
         }
-        if scan.care {
-            let _ = write_go_str(self.out, s);
-        } else {
-            push_quoted(self.out, s);
-        }
+        push_go_str(self.out, s, scan);
         Ok(true)
     }
 
@@ -230,46 +143,5 @@ impl Sink for Json<'_> {
 
     fn end_dynamic(&mut self, ty: Ty<'_>) {
         let _ = write!(self.out, ",\"type\":{ty}}}");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{plain_to, scan, write_go_str};
-
-    /// The fast path writes exactly what `write_go_str` writes whenever it takes a string
-    /// (and knows whether it is ASCII), and leaves every string with a byte to escape to it: each ASCII character and a few
-    /// others (U+2028 and its neighbours sharing the lead byte 0xE2) at every position of
-    /// strings of every length up to 40 (the short, overlapping and padded loads).
-    #[test]
-    fn plain_strings_match_go_escaping() {
-        let mut chars: Vec<char> = (0u8..0x80).map(char::from).collect();
-        chars.extend(['é', '\u{2026}', '\u{2028}', '\u{2029}', '日']);
-        let (mut fast, mut slow) = (String::new(), String::new());
-        let mut escaped = 0;
-        for len in 1..40 {
-            for at in 0..len {
-                for &c in &chars {
-                    let s: String = (0..len).map(|i| if i == at { c } else { 'x' }).collect();
-                    fast.clear();
-                    slow.clear();
-                    write_go_str(&mut slow, &s).unwrap();
-                    if plain_to(&mut fast, &s) {
-                        assert_eq!(fast, slow, "{s:?}");
-                        assert_eq!(scan(s.as_bytes()).ascii, s.is_ascii(), "{s:?}");
-                    } else {
-                        assert!(fast.is_empty(), "{s:?}: nothing written");
-                    }
-                    if slow != format!("\"{s}\"") {
-                        escaped += 1;
-                        assert!(fast.is_empty(), "{s:?} needs escaping");
-                    }
-                }
-            }
-        }
-        assert!(escaped > 0);
-        fast.clear();
-        assert!(plain_to(&mut fast, ""));
-        assert_eq!(fast, "\"\"");
     }
 }

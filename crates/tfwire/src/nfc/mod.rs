@@ -32,16 +32,10 @@ pub(crate) fn is_safe_starter(c: char) -> bool {
 /// when `b & 0x7f >= 0x4c`.)
 #[inline(always)]
 fn high_leads(w: u64) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const ADD: u64 = 0x3434_3434_3434_3434;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    ((w & LOW7) + ADD) & w & HIGH
+    tfwire_json::swar::bytes_at_least(w, 0xcc)
 }
 
-#[inline(always)]
-fn word(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
-}
+use tfwire_json::swar::load as word;
 
 /// Whether some byte of `b` is 0xCC or above, with overlapping word loads (for short
 /// slices: the loop of [`surely_nfc`] takes longer ones).
@@ -58,8 +52,7 @@ fn has_high_lead(b: &[u8]) -> bool {
         return m != 0;
     }
     if n >= 4 {
-        let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
-        return high_leads(u64::from(half(0)) | u64::from(half(n - 4)) << 32) != 0;
+        return high_leads(tfwire_json::swar::load_short(b, 0)) != 0;
     }
     b.iter().any(|&x| x >= 0xcc)
 }

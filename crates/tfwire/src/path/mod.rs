@@ -2,7 +2,7 @@
 //! (`.ingress[2].cidr_blocks[0]`, `.tags["env"]`): the one path type of the workspace.
 //!
 //! Decode and encode errors carry one ([`Error::path`](crate::Error::path)),
-//! [`Value::at`](crate::Value::at), [`Json::at`](crate::json::view::Json::at) and
+//! [`Value::at`](crate::Value::at), [`Json::at`](tfwire_json::view::Json::at) and
 //! [`lookup`](crate::lookup()) follow one, and tfwire-plan re-exports it for its documents,
 //! filters and diffs.
 //!
@@ -23,7 +23,7 @@
 //! identifier (`[A-Za-z_][A-Za-z0-9_-]*`), `["name"]` for any other attribute (as for a map
 //! key; OpenTofu would print `.with space`, which does not read back), `[2]` for an element.
 //! Names are JSON strings, with the characters that could break a line or a terminal
-//! escaped ([`write_safe_str`](crate::json::write_safe_str)). The root prints as `(root)`,
+//! escaped ([`write_safe_str`](tfwire_json::write_safe_str)). The root prints as `(root)`,
 //! its one spelling: a message `path: what went wrong` stays readable when the path is
 //! empty.
 //!

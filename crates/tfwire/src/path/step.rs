@@ -1,9 +1,9 @@
 //! The path types: [`Path`] and its [`PathStep`]s.
 
-use crate::json::write_safe_str;
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use std::borrow::Cow;
+use tfwire_json::write_safe_str;
 
 /// One step of a [`Path`].
 ///

@@ -2,10 +2,10 @@
 
 use super::model::{IdentitySchema, ProviderSchema, ProviderSchemas, Schema};
 use crate::error::{Error, ErrorKind, Path};
-use crate::json::Safe;
 use crate::program::Program;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
+use tfwire_json::Safe;
 
 /// What kind of schema a type name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

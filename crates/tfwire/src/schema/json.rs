@@ -5,13 +5,13 @@ use super::model::{
     NestedType, Nesting, Parameter, ProviderSchema, ProviderSchemas, Schema,
 };
 use crate::error::{Error, ErrorKind, Path, PathStep};
-use crate::json::Safe;
-use crate::json::tape::{
-    DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, Subtree, TapeParser, TapeText,
-};
-use crate::json::view::{Json, Unexpected};
 use bumpalo::Bump;
 use std::collections::BTreeMap;
+use tfwire_json::Safe;
+use tfwire_json::tape::{
+    DEFAULT_MAX_DEPTH, Document, INPUT_PADDING, Subtree, TapeParser, TapeText,
+};
+use tfwire_json::view::{Json, Unexpected};
 
 /// Deepest block nesting accepted (real providers nest up to 11).
 const MAX_BLOCK_DEPTH: usize = 64;
@@ -43,7 +43,7 @@ impl ProviderSchemas {
     /// byte offset of the offending value in that document.
     ///
     /// ```
-    /// use tfwire::json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
+    /// use tfwire_json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
     /// let text = br#"{"resource_changes":[],"provider_schemas":{"registry.terraform.io/hashicorp/null":
     ///   {"resource_schemas":{"null_resource":{"version":0,"block":{"attributes":{"id":{"type":"string","computed":true}}}}}}}}"#;
     /// let mut buf = text.to_vec();
@@ -92,7 +92,7 @@ fn with_document<T>(
 ) -> Result<T, Error> {
     // Nothing is allocated for a document nested too deep to parse (simd-json would size
     // its tape first, 28 bytes for each bracket).
-    let shape = crate::json::json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX)?;
+    let shape = tfwire_json::json_shape(input, DEFAULT_MAX_DEPTH, usize::MAX)?;
     // A padded copy, which simd-json parses in place.
     let mut copy = Vec::with_capacity(input.len() + INPUT_PADDING);
     copy.extend_from_slice(input);

@@ -1,9 +1,9 @@
 //! The schema model: providers, their resource, data source, identity, action and function
 //! schemas, blocks and attributes.
 
-use crate::json::Safe;
 use crate::ty::Type;
 use std::collections::BTreeMap;
+use tfwire_json::Safe;
 
 /// The schemas of every provider in a `providers schema -json` document (or the one provider
 /// of a `GetProviderSchema` response), keyed by provider address.

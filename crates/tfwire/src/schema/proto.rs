@@ -6,9 +6,9 @@ use super::{
     NestedType, Nesting, Parameter, ProviderSchema, Schema,
 };
 use crate::error::{Error, ErrorKind, Path, PathStep};
-use crate::json::Safe;
 use crate::proto::{Field, Fields};
 use crate::ty::Type;
+use tfwire_json::Safe;
 
 /// The plugin protocol's major version: a few `Schema.Attribute` field numbers differ.
 ///

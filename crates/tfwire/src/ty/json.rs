@@ -2,10 +2,10 @@
 
 use super::arena::{AttrTy, Ty};
 use crate::error::{ErrorKind, Fail};
-use crate::json::Safe;
-use crate::json::scan;
 use bumpalo::Bump;
 use core::fmt;
+use tfwire_json::Safe;
+use tfwire_json::scan;
 
 /// Nesting depth allowed in type JSON parsed by [`crate::Type::from_json`].
 pub(crate) const DEFAULT_MAX_DEPTH: usize = 512;
@@ -30,8 +30,8 @@ fn terr<T>(offset: usize, message: impl Into<String>) -> Result<T, Box<Fail>> {
 
 /// A scanner's fault (a malformed string, number or literal) as malformed type JSON.
 #[cold]
-fn scan_err(e: Box<Fail>) -> Box<Fail> {
-    let (kind, at) = e.into_parts();
+fn scan_err(e: tfwire_json::Error) -> Box<Fail> {
+    let (kind, at) = Box::<Fail>::from(e).into_parts();
     let what = match kind {
         ErrorKind::Syntax(m) => m,
         k => k.to_string(),
@@ -381,7 +381,7 @@ pub(crate) fn write_type(out: &mut (impl fmt::Write + ?Sized), ty: Ty<'_>) -> fm
                 if i > 0 {
                     out.write_char(',')?;
                 }
-                crate::json::write_go_str(out, a.name)?;
+                tfwire_json::write_go_str(out, a.name)?;
                 out.write_char(':')?;
                 write_type(out, a.ty)?;
             }
@@ -392,7 +392,7 @@ pub(crate) fn write_type(out: &mut (impl fmt::Write + ?Sized), ty: Ty<'_>) -> fm
                     if i > 0 {
                         out.write_char(',')?;
                     }
-                    crate::json::write_go_str(out, a.name)?;
+                    tfwire_json::write_go_str(out, a.name)?;
                 }
                 out.write_char(']')?;
             }

@@ -4,8 +4,8 @@
 use super::arena::Ty;
 use super::json::{Pull, Start, parse};
 use crate::error::Fail;
-use crate::json::tape::{Node, StaticNode, TapeText};
 use bumpalo::Bump;
+use tfwire_json::tape::{Node, StaticNode, TapeText};
 
 /// Parses the type JSON at tape node `node` of `nodes` (at most `depth` deep); `texts`
 /// gives the nodes' offsets, for errors.

@@ -3,11 +3,12 @@
 //! select alike, on a JSON view and on a decoded value.
 
 use std::hash::BuildHasher;
-use tfwire::json::{
+use tfwire::TypedJson as _;
+use tfwire::{Path, PathStep, Program, Type};
+use tfwire_json::{
     json_shape,
     tape::{INPUT_PADDING, TapeParser},
 };
-use tfwire::{Path, PathStep, Program, Type};
 
 const CASES: &[(&str, &str)] = &[
     ("", "| (root)"),

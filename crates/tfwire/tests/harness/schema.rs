@@ -876,8 +876,8 @@ fn ambiguous_protobuf_schemas_are_rejected_at_load() {
 
 /// Parses `text` with the shared JSON layer and runs `f` on the root's `provider_schemas`
 /// member (as the CLI reads a redacted plan's embedded schemas).
-fn with_view<T>(text: &[u8], f: impl FnOnce(tfwire::json::view::Json<'_>) -> T) -> T {
-    use tfwire::json::{
+fn with_view<T>(text: &[u8], f: impl FnOnce(tfwire_json::view::Json<'_>) -> T) -> T {
+    use tfwire_json::{
         json_shape,
         tape::{INPUT_PADDING, TapeParser},
     };
@@ -944,7 +944,7 @@ fn schema_errors_in_place_name_the_same_path_and_offset() {
         );
     }
     // A view that belongs to no document fails the same way, at byte 0.
-    let e = ProviderSchemas::from_view(tfwire::json::view::Json::null()).unwrap_err();
+    let e = ProviderSchemas::from_view(tfwire_json::view::Json::null()).unwrap_err();
     assert_eq!(
         e.to_string(),
         ".provider_schemas: invalid schema: expected an object, found null (at byte 0)"

@@ -2,24 +2,23 @@
 //!
 //! A [`TapeParser`] keeps simd-json's scratch buffers, a spare tape allocation and the node
 //! offsets between documents, so a warm parser allocates nothing. tfwire's typed JSON decode
-//! ([`crate::Decoder::decode_json`]), its schema loader ([`crate::schema::ProviderSchemas`])
-//! and tfwire-plan's document model all parse through it; the tape's [`Node`]s are the shared
-//! untyped model, and [`Decoder::decode_json_nodes`](crate::Decoder::decode_json_nodes) runs a
-//! compiled [`Program`](crate::Program) over any subtree of it.
+//! (`Decoder::decode_json`), its schema loader and tfwire-plan's document model all parse
+//! through it; the tape's [`Node`]s are the shared untyped model, and tfwire's
+//! `Decoder::decode_json_nodes` runs a compiled program over any subtree of it.
 //!
 //! # simd-json's features
 //!
-//! The workspace enables simd-json once, here (the dependency is tfwire's): no serde, runtime
+//! The workspace enables simd-json once, here (the dependency is this crate's): no serde, runtime
 //! CPU detection, SWAR number parsing, and `big-int-as-float`. The last makes an integer
 //! beyond 64 bits a float node instead of a syntax error, so a plan holding one still parses;
 //! no reader of the tape takes such a float's value where it may be inexact (every number's
 //! text is read at its node's offset: [`TapeText::number_text`], [`Document::number_text`]).
 //! A number beyond `f64`'s range (`1e400`) is still simd-json's syntax error; a
 //! [`Document`] sets such numbers aside before parsing ([`TapeParser::parse_document`]).
-//! Since every crate goes through this module, `cargo test -p tfwire` and workspace builds
-//! run the same code.
+//! Since every crate goes through this module, `cargo test -p tfwire-json` and workspace
+//! builds run the same code.
 
-use crate::error::{Error, ErrorKind, Path};
+use crate::error::{Error, ErrorKind};
 use core::sync::atomic::{AtomicU64, Ordering};
 use simd_json::ErrorType;
 pub use simd_json::StaticNode;
@@ -36,8 +35,7 @@ pub const DEFAULT_MAX_DEPTH: usize = simd_json::DEFAULT_MAX_DEPTH;
 pub type Tape<'a> = simd_json::tape::Tape<'a>;
 
 /// What the typed decoder needs of a tape besides its nodes: where each node stands, and
-/// the exact text of its numbers (see
-/// [`Decoder::decode_json_nodes`](crate::Decoder::decode_json_nodes)).
+/// the exact text of its numbers (see tfwire's `Decoder::decode_json_nodes`).
 ///
 /// Node indexes count from the first node handed to the decoder.
 pub trait TapeText<'a> {
@@ -74,7 +72,7 @@ impl<'a, T: TapeText<'a> + ?Sized> TapeText<'a> for &T {
 /// Parses JSON documents into simd-json tapes, reusing its buffers.
 ///
 /// ```
-/// use tfwire::json::tape::{INPUT_PADDING, Node, TapeParser};
+/// use tfwire_json::tape::{INPUT_PADDING, Node, TapeParser};
 /// let mut parser = TapeParser::new(64);
 /// let text = br#"{"a":[1,2.50]}"#;
 /// let mut buf = text.to_vec();
@@ -85,7 +83,7 @@ impl<'a, T: TapeText<'a> + ?Sized> TapeText<'a> for &T {
 /// // With byte offsets and numbers' exact text: a document (here the number 2.50, node 4).
 /// let mut buf = text.to_vec();
 /// buf.resize(text.len() + INPUT_PADDING, b' ');
-/// let shape = tfwire::json::json_shape(text, 64, usize::MAX).unwrap();
+/// let shape = tfwire_json::json_shape(text, 64, usize::MAX).unwrap();
 /// let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
 /// assert_eq!((doc.offset(4), doc.number_text(4)), (8, "2.50"));
 /// parser.recycle_document(doc);
@@ -135,7 +133,7 @@ impl TapeParser {
 
     /// Parses `buf[..len]` in place into a [`Document`]: the tape, and the exact text of
     /// every number, with no copy of the input. `shape` is what
-    /// [`json_shape`](super::json_shape) found in `buf[..len]` (the caller runs it first, to
+    /// [`json_shape`](crate::json_shape) found in `buf[..len]` (the caller runs it first, to
     /// refuse a document too deep or too large before anything is allocated).
     ///
     /// No offset is computed while parsing: the document finds a node's byte offset when
@@ -149,7 +147,7 @@ impl TapeParser {
     /// each such number is set aside (its text kept by the document) and overwritten in
     /// `buf` with `0.0` and spaces before simd-json runs, so the document parses and
     /// [`Document::number_text`] still gives the number as written. (tfwire's
-    /// [`Decoder::decode_json`](crate::Decoder::decode_json), which parses a copy of its
+    /// `Decoder::decode_json`, which parses a copy of its
     /// input, needs no such step: a tape it cannot build sends it to the byte-wise reader,
     /// which reads every number as text.)
     ///
@@ -157,11 +155,11 @@ impl TapeParser {
     /// the document with its strings unescaped in place (see [`TapeParser::parse`]).
     ///
     /// ```
-    /// use tfwire::json::tape::{INPUT_PADDING, Node, TapeParser};
+    /// use tfwire_json::tape::{INPUT_PADDING, Node, TapeParser};
     /// let text = br#"{"a":[0.10,1e400],"b":"x"}"#;
     /// let mut buf = text.to_vec();
     /// buf.resize(text.len() + INPUT_PADDING, b' ');
-    /// let shape = tfwire::json::json_shape(text, 64, usize::MAX).unwrap();
+    /// let shape = tfwire_json::json_shape(text, 64, usize::MAX).unwrap();
     /// let mut parser = TapeParser::default();
     /// let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
     /// assert!(matches!(doc.nodes()[3], Node::Static(_)));
@@ -174,11 +172,12 @@ impl TapeParser {
     /// # Errors
     ///
     /// As [`TapeParser::parse`].
+    #[allow(unsafe_code)]
     pub fn parse_document<'a>(
         &mut self,
         buf: &'a mut [u8],
         len: usize,
-        shape: &super::JsonShape,
+        shape: &crate::shape::JsonShape,
     ) -> Result<Document<'a>, Error> {
         let mut wide = Vec::new();
         let mut wide_text = String::new();
@@ -191,7 +190,7 @@ impl TapeParser {
         // mutable slice made here is the only one used from now on (`buf` itself is not
         // used again) and is given to simd-json, which writes unescaped strings through it
         // and returns; the tape keeps only shared `&'a str`s into it.
-        // Exercised by: `json::tape::tests` (documents_know_every_offset_and_number_text,
+        // Exercised by: `tape::tests` (documents_know_every_offset_and_number_text,
         // documents_agree_with_a_reading_of_the_text), the plan/state corpus harness of
         // tfwire-plan, and the schema loader's tests; run under Miri as the report and
         // `benches/README.md` say.
@@ -258,7 +257,6 @@ fn fill<'a>(
                 "the buffer holds fewer than {INPUT_PADDING} bytes after the document"
             )),
             len,
-            Path::root(),
         ));
     }
     let container = matches!(
@@ -349,17 +347,8 @@ impl<'a> Document<'a> {
         self.loc.number_text(&self.tape.0, node)
     }
 
-    /// The whole document as an untyped [`Json`](super::view::Json) value (`null` for a
-    /// document without nodes).
-    pub fn root(&self) -> super::view::Json<'_> {
-        if self.tape.0.is_empty() {
-            return super::view::Json::null();
-        }
-        super::view::Json::new(&self.tape.0, self)
-    }
-
-    /// The offsets and number texts of the subtree whose first node is `first`, for
-    /// [`Decoder::decode_json_nodes`](crate::Decoder::decode_json_nodes) over it.
+    /// The offsets and number texts of the subtree whose first node is `first`, for tfwire's
+    /// `Decoder::decode_json_nodes` over it.
     pub fn subtree(&self, first: usize) -> Subtree<'_> {
         Subtree { doc: self, first }
     }
@@ -415,7 +404,7 @@ impl<'d> TapeText<'d> for Subtree<'d> {
 /// measured in `benches/README.md` (the section on the one offset mechanism). So the index is used
 /// where it costs nothing to keep, and the text where keeping it would cost memory; the
 /// string rule, the cursor, the bounds and the number text are one code path.
-pub(crate) struct Locator<'a, 's> {
+pub struct Locator<'a, 's> {
     /// The document's bytes: numbers and punctuation as written, and the strings' opening
     /// quotes (strings themselves may be unescaped in place: never read from here).
     text: &'a [u8],
@@ -438,7 +427,7 @@ const ENDS: usize = 1 << 31;
 impl<'a, 's> Locator<'a, 's> {
     /// A locator over `text`, parsed by simd-json at address `base` (strings unescaped
     /// there in place), with the parse's structural indexes if the caller holds them.
-    pub(crate) const fn new(text: &'a [u8], base: usize, structurals: &'s [u32]) -> Self {
+    pub const fn new(text: &'a [u8], base: usize, structurals: &'s [u32]) -> Self {
         Locator {
             text,
             base,
@@ -450,14 +439,14 @@ impl<'a, 's> Locator<'a, 's> {
 
     /// The text the offsets index.
     #[inline]
-    pub(crate) fn text(&self) -> &'a [u8] {
+    pub fn text(&self) -> &'a [u8] {
         self.text
     }
 
     /// The byte offset of node `node` of `nodes` (the tape parsed from the text); the
     /// text's length for `node` past the last node.
     #[inline]
-    pub(crate) fn offset(&self, nodes: &[Node<'_>], node: usize) -> usize {
+    pub fn offset(&self, nodes: &[Node<'_>], node: usize) -> usize {
         if node >= nodes.len() {
             return self.text.len();
         }
@@ -469,19 +458,19 @@ impl<'a, 's> Locator<'a, 's> {
     }
 
     /// The exact text of the number node `node` (RFC 8259 grammar, read with
-    /// [`super::scan`]); empty for a node that is not a number. The cursor is left at the
+    /// [`crate::scan`]); empty for a node that is not a number. The cursor is left at the
     /// number's end, so the next number asked for (the next float of a list) is counted to
     /// from there.
     #[inline]
-    pub(crate) fn number_text(&self, nodes: &[Node<'_>], node: usize) -> &'a str {
+    pub fn number_text(&self, nodes: &[Node<'_>], node: usize) -> &'a str {
         let at = self.offset(nodes, node);
         // (`Err` only for a node that is not a number: its text is then empty.)
-        let end = super::scan::number_end(self.text, at).unwrap_or(at);
+        let end = crate::scan::number_end(self.text, at).unwrap_or(at);
         if self.structurals.is_empty() && end > at && end < ENDS {
             self.remember(node, end | ENDS);
         }
-        // The number grammar is ASCII (`text::utf8` checks that first).
-        crate::text::utf8(&self.text[at..end]).unwrap_or("")
+        // The number grammar is ASCII (`utf8` checks that first).
+        crate::utf8::utf8(&self.text[at..end]).unwrap_or("")
     }
 
     /// The offset of the opening quote of the string node `node`, if it is one.
@@ -669,10 +658,10 @@ fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept:
                 }
             }
             b'-' | b'0'..=b'9' => {
-                let end = super::scan::number(text, i).unwrap_or(i + 1).max(i + 1);
+                let end = crate::scan::number(text, i).unwrap_or(i + 1).max(i + 1);
                 let run = core::str::from_utf8(&text[i..end]).unwrap_or("");
                 if end - i >= 3
-                    && super::is_number(run.as_bytes())
+                    && crate::scan::is_number(run.as_bytes())
                     && run.parse::<f64>().is_ok_and(f64::is_infinite)
                     && let (Ok(at), Ok(from)) = (u32::try_from(i), u32::try_from(kept.len()))
                 {
@@ -696,7 +685,7 @@ fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept:
 /// last index may be there). The rule that maps tape nodes to structural indexes (the
 /// [`Locator`]'s step over them).
 #[inline]
-pub(crate) fn opens_value(input: &[u8], at: u32) -> bool {
+pub fn opens_value(input: &[u8], at: u32) -> bool {
     /// Bytes that open a value (`true`); punctuation does not.
     const OPENS: [bool; 256] = {
         let mut t = [true; 256];
@@ -715,16 +704,16 @@ pub(crate) fn opens_value(input: &[u8], at: u32) -> bool {
 #[cold]
 #[inline(never)]
 fn syntax_error(e: &simd_json::Error, len: usize, container: bool, max_depth: usize) -> Error {
-    let message = super::shape::syntax_message(e.error(), e.character(), max_depth);
+    let message = crate::shape::syntax_message(e.error(), e.character(), max_depth);
     let index = e.index().min(len);
     let placed = match e.error() {
         ErrorType::NoStructure | ErrorType::InvalidUtf8 => false,
         _ => !(index == 0 && container),
     };
     if placed {
-        Error::new(ErrorKind::Syntax(message), index, Path::root())
+        Error::new(ErrorKind::Syntax(message), index)
     } else {
-        Error::new(ErrorKind::UnplacedSyntax(message), 0, Path::root())
+        Error::new(ErrorKind::UnplacedSyntax(message), 0)
     }
 }
 
@@ -754,14 +743,11 @@ mod tests {
         let e = parse_err(b"");
         assert_eq!(
             e.to_string(),
-            "(root): invalid JSON: unexpected end of input (at byte 0)"
+            "invalid JSON: unexpected end of input (at byte 0)"
         );
         // Invalid UTF-8 somewhere: no place, and none shown.
         let e = parse_err(b"[\"\xff\"]");
-        assert_eq!(
-            e.to_string(),
-            "(root): invalid JSON: the input is not valid UTF-8"
-        );
+        assert_eq!(e.to_string(), "invalid JSON: the input is not valid UTF-8");
         assert!(matches!(e.kind(), ErrorKind::UnplacedSyntax(_)));
     }
 
@@ -772,7 +758,7 @@ mod tests {
             r#"{{"s":"1e400 \" 1e400","a":[1e400, {big},0.10,-0,5e-320],"e":"\u0041","n":1E+999}}"#
         );
         let text = text.as_bytes();
-        let shape = crate::json::json_shape(text, 8, usize::MAX).unwrap();
+        let shape = crate::shape::json_shape(text, 8, usize::MAX).unwrap();
         assert!(shape.wide_numbers);
         let mut buf = text.to_vec();
         buf.resize(text.len() + INPUT_PADDING, b' ');
@@ -812,7 +798,7 @@ mod tests {
         // Without the shape's word, such a number is simd-json's syntax error.
         let mut buf = b"[1e400]".to_vec();
         buf.resize(7 + INPUT_PADDING, b' ');
-        let plain = crate::json::json_shape(b"[1]", 8, 10).unwrap();
+        let plain = crate::shape::json_shape(b"[1]", 8, 10).unwrap();
         assert!(parser.parse_document(&mut buf, 7, &plain).is_err());
     }
 
@@ -828,7 +814,7 @@ mod tests {
                 .join(",")
         );
         let text = text.as_bytes();
-        let shape = crate::json::json_shape(text, 16, usize::MAX).unwrap();
+        let shape = crate::shape::json_shape(text, 16, usize::MAX).unwrap();
         let mut parser = TapeParser::default();
         // Every node's offset by a plain recursive reading of the text (no simd-json).
         let mut copy = text.to_vec();
@@ -998,7 +984,7 @@ mod tests {
         let mut parser = TapeParser::new(1024);
         let mut checked = 0;
         for (name, text) in &docs {
-            let Ok(shape) = crate::json::json_shape(text, 1024, usize::MAX) else {
+            let Ok(shape) = crate::shape::json_shape(text, 1024, usize::MAX) else {
                 continue;
             };
             let want = reference_offsets(text);

@@ -1,81 +1,33 @@
-//! JSON text: the one JSON layer of the workspace.
-//!
-//! Every crate of the workspace that reads or writes JSON text does it through this module,
-//! so that a number, an escape or an offset has one place to live: the string writers below,
-//! the number grammar ([`is_number`]), the shape pre-pass ([`crate::check_json_shape`]), and
-//! simd-json's tape with reused buffers, node offsets and syntax errors with line and column
-//! ([`tape`]), a parsed [`Document`](tape::Document) that gives any node's byte offset (found
-//! when asked, not stored for every node) and every number's exact text (numbers beyond `f64`'s range included), and the untyped,
-//! borrowed [`Json`](view::Json) view over it ([`view`]). tfwire's typed JSON decode and
-//! schema loader and tfwire-plan's document model (which re-exports the view) all sit on
-//! it, and a plan's resource values decode with a compiled [`Program`](crate::Program) over
-//! the plan's own tape ([`Json::decode_typed`](view::Json::decode_typed)).
-//!
-//! Model-building helpers are the view's: kinds and their names for messages
-//! ([`JsonKind::describe`](view::JsonKind::describe)), object members in document order,
-//! O(1) subtree skips, each value's offset ([`Json::offset`](view::Json::offset), and
-//! [`Json::key_offset`](view::Json::key_offset) for the key of a member). Each crate wraps
-//! them in its own error (tfwire's with a cty path, tfwire-plan's with a document path),
-//! which is all its builders add.
-//!
-//! # Why a module of tfwire, not a crate of its own
-//!
-//! The typed decoder's hot loop walks the tape nodes directly (a [`tape::Node`] match per
-//! token, inlined into the state machine); a separate crate would have to expose that tape
-//! anyway, and tfwire would be its only typed consumer. The layer's users are tfwire itself
-//! and crates that already depend on tfwire (tfwire-plan, tfwire-planfile, tfwire-plugin,
-//! the CLI), so a module adds no dependency edge, while a crate would add one more published
-//! unit whose API must stay in step with tfwire's decoder. It is the one place that
-//! depends on simd-json (see [`tape`] for the features chosen).
-//!
-//! # String writers: one per escape rule
+//! The escape rules: one string writer per rule, and the characters a person must never
+//! receive raw.
 //!
 //! Three rules, three writers; nothing else in the workspace escapes a JSON string.
 //!
 //! | writer | rule | used for |
 //! |---|---|---|
 //! | [`write_go_str`] | Go's `encoding/json` as go-cty writes values: `<`, `>`, `&`, U+2028, U+2029 escaped too | DynamicValue JSON, type JSON (byte-identical to go-cty) |
-//! | [`write_canonical_str`] | serde_json's compact writer: `\b` `\f` `\n` `\r` `\t`, other C0 as `\u00xx` | the canonical text ([`crate::canonical`]) |
+//! | [`write_canonical_str`] | serde_json's compact writer: `\b` `\f` `\n` `\r` `\t`, other C0 as `\u00xx` | tfwire's canonical text |
 //! | [`write_safe_str`] | for people: every [`is_unsafe_char`] escaped (C0, DEL, C1, bidirectional controls, U+2028, U+2029) | plan/state JSON, error messages, terminal and log output |
 //!
 //! [`write_safe_inline`] applies the safe rule to text placed in a line without quotes, and
 //! [`Safe`] is the safe writer as a `Display` value.
 //!
 //! All three write valid JSON (RFC 8259) and read back to the same string. Whole documents
-//! are written with [`JsonWriter`], which takes one of the rules ([`Escape`]) and places the
-//! separators.
+//! are written with [`JsonWriter`](crate::JsonWriter), which takes one of the rules
+//! ([`Escape`](crate::Escape)) and places the separators.
 
-pub(crate) mod scan;
-pub(crate) mod shape;
-pub mod tape;
-pub mod view;
-mod write;
-
-pub use shape::{JsonShape, json_shape};
-pub use write::{Escape, JsonWriter};
-
+use crate::swar;
 use core::fmt;
-
-/// Whether `text` is exactly one JSON number (RFC 8259:
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), the grammar every reader of the
-/// workspace checks numbers with.
-///
-/// ```
-/// assert!(tfwire::json::is_number(b"-0.5e+10") && !tfwire::json::is_number(b"01"));
-/// ```
-pub fn is_number(text: &[u8]) -> bool {
-    matches!(scan::number(text, 0), Ok(n) if n == text.len())
-}
 
 /// Writes `s` as a JSON string exactly as Go's `encoding/json` (before Go 1.22, which built
 /// the reference vectors) writes it: `"` and `\` escaped, `\n` `\r` `\t` as such, other
 /// control characters as `\u00XX` (lower-case hex), and `<`, `>`, `&`, U+2028, U+2029 as
 /// `\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`. This is the writer of
-/// [`encode_json`](crate::encode_json) and of the type JSON.
+/// tfwire's `encode_json` and of the type JSON.
 ///
 /// ```
 /// let mut s = String::new();
-/// tfwire::json::write_go_str(&mut s, "a<b>\n\u{2028}")?;
+/// tfwire_json::write_go_str(&mut s, "a<b>\n\u{2028}")?;
 /// assert_eq!(s, r#""a\u003cb\u003e\n\u2028""#);
 /// # Ok::<(), core::fmt::Error>(())
 /// ```
@@ -89,8 +41,7 @@ pub fn write_go_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Resul
     let mut stop = 0;
     while i < bytes.len() {
         if i >= stop {
-            while let Some(w) = bytes.get(i..i + 8) {
-                let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            while let Some(w) = swar::try_load(bytes, i) {
                 if word_needs_care(w) {
                     break;
                 }
@@ -145,13 +96,99 @@ pub fn write_go_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Resul
     out.write_char('"')
 }
 
+/// What one pass over a string found for [`write_go_str`] ([`GoScan::of`]): whether it
+/// needs no escape at all, and whether it is ASCII (an encoder that must check NFC skips
+/// the check for ASCII).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GoScan {
+    /// No byte is one [`write_go_str`] escapes or looks at: the string goes out quoted as
+    /// it is.
+    pub plain: bool,
+    /// Every byte is ASCII (known only when `plain`; `false` otherwise).
+    pub ascii: bool,
+}
+
+impl GoScan {
+    /// One pass over `s`, eight bytes at a time with [`word_needs_care`], the last bytes
+    /// with an overlapping load (or padded), stopping at the first byte that needs care.
+    ///
+    /// ```
+    /// use tfwire_json::escape::GoScan;
+    /// assert_eq!(GoScan::of("plain"), GoScan { plain: true, ascii: true });
+    /// assert_eq!(GoScan::of("é"), GoScan { plain: true, ascii: false });
+    /// assert!(!GoScan::of("a<b").plain);
+    /// ```
+    #[inline(always)]
+    pub fn of(s: &str) -> GoScan {
+        const CARE: GoScan = GoScan {
+            plain: false,
+            ascii: false,
+        };
+        let b = s.as_bytes();
+        let n = b.len();
+        if n >= 8 {
+            // The last eight bytes (overlapping the loop's last word), then the words before.
+            let last = swar::load(b, n - 8);
+            if word_needs_care(last) {
+                return CARE;
+            }
+            let mut high = last;
+            let mut i = 0;
+            while i + 8 < n {
+                let w = swar::load(b, i);
+                if word_needs_care(w) {
+                    return CARE;
+                }
+                high |= w;
+                i += 8;
+            }
+            return GoScan {
+                plain: true,
+                ascii: swar::non_ascii(high) == 0,
+            };
+        }
+        // Fewer than eight bytes: two overlapping halves, or the bytes padded with `a`.
+        let w = swar::load_short(b, b'a');
+        if word_needs_care(w) {
+            return CARE;
+        }
+        GoScan {
+            plain: true,
+            ascii: swar::non_ascii(w) == 0,
+        }
+    }
+}
+
+/// Appends `s` to `out` as [`write_go_str`] writes it, given its [`GoScan`]: a plain string
+/// (the common case) with one reservation and one copy, any other through
+/// [`write_go_str`]. The encoders' string writer.
+///
+/// ```
+/// use tfwire_json::escape::{GoScan, push_go_str};
+/// let mut out = String::new();
+/// push_go_str(&mut out, "id", GoScan::of("id"));
+/// push_go_str(&mut out, "<", GoScan::of("<"));
+/// assert_eq!(out, r#""id""\u003c""#);
+/// ```
+#[inline]
+pub fn push_go_str(out: &mut String, s: &str, scan: GoScan) {
+    if scan.plain {
+        out.reserve(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        let _ = write_go_str(out, s);
+    }
+}
+
 /// Writes `s` as a JSON string as serde_json's compact writer escapes it: `\"`, `\\`, `\b`,
 /// `\f`, `\n`, `\r`, `\t`, other bytes below 0x20 as `\u00xx`, nothing else. This is the
-/// string form of the canonical text ([`crate::canonical`]).
+/// string form of tfwire's canonical text.
 ///
 /// ```
 /// let mut s = String::new();
-/// tfwire::json::write_canonical_str(&mut s, "a\u{8}<\u{1}\u{2028}")?;
+/// tfwire_json::write_canonical_str(&mut s, "a\u{8}<\u{1}\u{2028}")?;
 /// assert_eq!(s, "\"a\\b<\\u0001\u{2028}\"");
 /// # Ok::<(), core::fmt::Error>(())
 /// ```
@@ -190,8 +227,8 @@ pub fn write_canonical_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt
 /// [`write_safe_str`] and [`write_safe_inline`] write these as `\u` escapes.
 ///
 /// ```
-/// assert!(tfwire::json::is_unsafe_char('\u{2066}') && !tfwire::json::is_unsafe_char('é'));
-/// assert!(tfwire::json::is_unsafe_char('\u{2028}') && tfwire::json::is_unsafe_char('\u{9b}'));
+/// assert!(tfwire_json::is_unsafe_char('\u{2066}') && !tfwire_json::is_unsafe_char('é'));
+/// assert!(tfwire_json::is_unsafe_char('\u{2028}') && tfwire_json::is_unsafe_char('\u{9b}'));
 /// ```
 pub fn is_unsafe_char(c: char) -> bool {
     matches!(c,
@@ -213,7 +250,7 @@ pub fn is_unsafe_char(c: char) -> bool {
 ///
 /// ```
 /// let mut s = String::new();
-/// tfwire::json::write_safe_str(&mut s, "a\u{1b}[2J\u{9b}\u{202e}\u{7f}\n\"é")?;
+/// tfwire_json::write_safe_str(&mut s, "a\u{1b}[2J\u{9b}\u{202e}\u{7f}\n\"é")?;
 /// assert_eq!(s, r#""a\u001b[2J\u009b\u202e\u007f\n\"é""#);
 /// # Ok::<(), core::fmt::Error>(())
 /// ```
@@ -229,7 +266,7 @@ pub fn write_safe_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Res
 ///
 /// ```
 /// let mut s = String::new();
-/// tfwire::json::write_safe_inline(&mut s, "a\"b\n\u{1b}")?;
+/// tfwire_json::write_safe_inline(&mut s, "a\"b\n\u{1b}")?;
 /// assert_eq!(s, r#"a"b\n\u001b"#);
 /// # Ok::<(), core::fmt::Error>(())
 /// ```
@@ -264,7 +301,7 @@ fn write_safe(out: &mut (impl fmt::Write + ?Sized), s: &str, quotes: bool) -> fm
 /// message (`{:?}` would write Rust's `\u{1b}`).
 ///
 /// ```
-/// assert_eq!(tfwire::json::Safe("a\u{1b}").to_string(), r#""a\u001b""#);
+/// assert_eq!(tfwire_json::Safe("a\u{1b}").to_string(), r#""a\u001b""#);
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Safe<'s>(pub &'s str);
@@ -275,19 +312,22 @@ impl fmt::Display for Safe<'_> {
     }
 }
 
-/// Whether any byte of the word `w` (eight bytes) is one [`NEEDS_CARE`] marks. Each test is
-/// the classic "has a zero byte" (`(v - 0x01…) & !v & 0x80…`, exact as a yes/no answer):
-/// for `\`, for `<`/`>` together (`b | 2 == 0x3e`), for `"`/`&` together (`b | 4 == 0x26`),
-/// for 0xE2, and "has a byte below 0x20" the same way.
-pub(crate) fn word_needs_care(w: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let found = zero(w ^ (ONES * 0x5c))
-        | zero((w | (ONES * 0x02)) ^ (ONES * 0x3e))
-        | zero((w | (ONES * 0x04)) ^ (ONES * 0x26))
-        | zero(w ^ (ONES * 0xe2))
-        | (w.wrapping_sub(ONES * 0x20) & !w & HIGH);
+/// Whether any byte of the word `w` (eight bytes, [`swar::load`]) is one [`write_go_str`]
+/// must look at: a control below 0x20, `"`, `\`, `<`, `>`, `&`, or 0xE2 (the first byte of
+/// U+2028 and U+2029). `<`/`>` are tested together (`b | 2 == 0x3e`), as are `"`/`&`
+/// (`b | 4 == 0x26`). Encoders use it to find strings that need no escape at all.
+///
+/// ```
+/// use tfwire_json::{escape::word_needs_care, swar};
+/// assert!(!word_needs_care(swar::load(b"plain ok", 0)));
+/// assert!(word_needs_care(swar::load(b"a<b 1234", 0)));
+/// ```
+pub fn word_needs_care(w: u64) -> bool {
+    let found = swar::bytes_eq(w, b'\\')
+        | swar::bytes_eq(w | swar::splat(0x02), 0x3e)
+        | swar::bytes_eq(w | swar::splat(0x04), 0x26)
+        | swar::bytes_eq(w, 0xe2)
+        | swar::bytes_below(w, 0x20);
     found != 0
 }
 
@@ -311,18 +351,43 @@ static NEEDS_CARE: [bool; 256] = {
 
 #[cfg(test)]
 mod tests {
+    use super::{GoScan, push_go_str, write_go_str};
+
+    /// The plain path writes exactly what `write_go_str` writes whenever it takes a string
+    /// (and knows whether it is ASCII), and leaves every string with a byte to escape to
+    /// it: each ASCII character and a few others (U+2028 and its neighbours sharing the lead
+    /// byte 0xE2) at every position of strings of every length up to 40 (the short,
+    /// overlapping and padded loads).
     #[test]
-    fn json_number_grammar() {
-        for ok in [
-            "0", "-0", "1", "-12", "1.5", "0.0", "1e400", "1E+4", "-1.25e-7", "10",
-        ] {
-            assert!(super::is_number(ok.as_bytes()), "{ok}");
+    fn plain_strings_match_go_escaping() {
+        let mut chars: Vec<char> = (0u8..0x80).map(char::from).collect();
+        chars.extend(['é', '\u{2026}', '\u{2028}', '\u{2029}', '日']);
+        let (mut fast, mut slow) = (String::new(), String::new());
+        let mut escaped = 0;
+        for len in 1..40 {
+            for at in 0..len {
+                for &c in &chars {
+                    let s: String = (0..len).map(|i| if i == at { c } else { 'x' }).collect();
+                    fast.clear();
+                    slow.clear();
+                    write_go_str(&mut slow, &s).unwrap();
+                    let scan = GoScan::of(&s);
+                    push_go_str(&mut fast, &s, scan);
+                    assert_eq!(fast, slow, "{s:?}");
+                    if scan.plain {
+                        assert_eq!(scan.ascii, s.is_ascii(), "{s:?}");
+                    }
+                    if slow != format!("\"{s}\"") {
+                        escaped += 1;
+                        assert!(!scan.plain, "{s:?} needs escaping");
+                    }
+                }
+            }
         }
-        for bad in [
-            "", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1.e5", "9e", "--1", "1-", "1e5.5", "0x1",
-        ] {
-            assert!(!super::is_number(bad.as_bytes()), "{bad}");
-        }
+        assert!(escaped > 0);
+        fast.clear();
+        push_go_str(&mut fast, "", GoScan::of(""));
+        assert_eq!(fast, "\"\"");
     }
 
     #[test]

@@ -3,18 +3,16 @@
 //! Strings borrow from the input, containers are slices of the tape, skipping a subtree is
 //! O(1) (the tape records each container's size), every value knows its byte offset, and
 //! numbers are exact (read from their text where an `f64` may not hold them). tfwire-plan's
-//! document model reads plans and states through it (and re-exports it), and
-//! [`Json::decode_typed`] runs a compiled [`Program`](crate::Program) over any value in
-//! place.
+//! document model reads plans and states through it (and re-exports it), and tfwire's
+//! `TypedJson::decode_typed` runs a compiled program over any value in place (from
+//! [`Json::node_index`] and [`Json::document`]).
 //!
-//! # Why here, not in tfwire-plan
+//! # Why in the JSON layer
 //!
 //! The view is where the layer's pieces meet: the tape's nodes, their offsets, the exact
-//! number text, the string writer of its `Display`, and the typed decoder's entry over a
-//! subtree. Kept in tfwire-plan, it had to re-derive offsets and number texts (its own
-//! pre-scan and offset mechanism); here it uses [`Document`]'s, and any reader of
-//! JSON documents built on tfwire (the schema loader included) has the same view with the
-//! same messages ([`JsonKind::describe`]) without depending on the plan crate.
+//! number text and the string writer of its `Display`. Any reader of JSON documents (the
+//! schema loader of tfwire, the plan model of tfwire-plan) has the same view with the same
+//! messages ([`JsonKind::describe`]) without depending on another reader.
 //!
 //! # Reading a model
 //!
@@ -25,7 +23,8 @@
 //! Each crate maps it into its own error once and adds the path it collects while
 //! unwinding, so `expected a string, found a bool` reads the same from both.
 
-use super::tape::{Document, Node, StaticNode};
+use crate::escape::write_safe_str;
+use crate::tape::{Document, Node, StaticNode};
 use core::fmt;
 
 /// One JSON value of a parsed document: a `Copy` view over the tape.
@@ -34,7 +33,7 @@ use core::fmt;
 /// [`Json::get`] returns the last occurrence (as JavaScript and Python do).
 ///
 /// ```
-/// use tfwire::json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
+/// use tfwire_json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
 /// let text = br#"{"tags":{"env":"prod"},"ports":[80,443]}"#;
 /// let mut buf = text.to_vec();
 /// buf.resize(text.len() + INPUT_PADDING, b' ');
@@ -53,6 +52,17 @@ pub struct Json<'a> {
     nodes: &'a [Node<'a>],
     /// The document the nodes belong to: their offsets and number texts.
     doc: &'a Document<'a>,
+}
+
+impl<'a> Document<'a> {
+    /// The whole document as an untyped [`Json`] value (`null` for a document without
+    /// nodes).
+    pub fn root(&self) -> Json<'_> {
+        if self.nodes().is_empty() {
+            return Json::null();
+        }
+        Json::new(self.nodes(), self)
+    }
 }
 
 /// The document of values that belong to none ([`Json::null`]).
@@ -171,10 +181,16 @@ impl<'a> Json<'a> {
         self.doc.index_of(&self.nodes[0])
     }
 
-    /// The document the value belongs to (`None` for [`Json::null`]): the schema loader's
-    /// walk over a view ([`ProviderSchemas::from_view`](crate::schema::ProviderSchemas::from_view)).
-    pub(crate) fn document(&self) -> Option<&'a Document<'a>> {
+    /// The document the value belongs to (`None` for [`Json::null`]): for a reader that
+    /// walks the tape itself (tfwire's schema loader, its typed decode of a value).
+    pub fn document(&self) -> Option<&'a Document<'a>> {
         self.node_index().map(|_| self.doc)
+    }
+
+    /// The value's tape nodes: its own node first, then (for a container) all nodes of its
+    /// members.
+    pub fn nodes(&self) -> &'a [Node<'a>] {
+        self.nodes
     }
 
     /// The byte offset of the value in the input (`None` for [`Json::null`]).
@@ -321,72 +337,6 @@ impl<'a> Json<'a> {
             .iter()
             .any(|n| matches!(n, Node::Static(StaticNode::Bool(true))))
     }
-
-    /// This value decoded by [`Json::decode_typed`] with a fresh decoder whose
-    /// [`Config::plain_dynamic`](crate::Config::plain_dynamic) is set (`show -json` writes a value at a `dynamic`
-    /// position as plain JSON), or `None` when it is `null`: the typed form of a resource's
-    /// `before`, `after` or `values`.
-    ///
-    /// # Errors
-    ///
-    /// As [`Json::decode_typed`].
-    pub fn typed(
-        &self,
-        program: &'a crate::Program,
-        arena: &'a bumpalo::Bump,
-    ) -> Result<Option<crate::Value<'a>>, crate::Error> {
-        if self.is_null() {
-            return Ok(None);
-        }
-        let config = crate::Config::default().plain_dynamic(true);
-        self.decode_typed(program, &mut crate::Decoder::new(config), arena)
-            .map(Some)
-    }
-
-    /// Decodes this value with a compiled `Program` (a resource type's schema, from a
-    /// [`ProgramCache`](crate::schema::ProgramCache)) in place: tfwire's JSON state machine runs over
-    /// this value's tape nodes, the same nodes the document model reads, with no text
-    /// written or parsed again. The value equals what
-    /// [`Decoder::decode_json`](crate::Decoder::decode_json) gives for the value's text.
-    ///
-    /// `show -json` plans and states write values at `dynamic` positions of the schema as
-    /// plain JSON, without go-cty's `{"type", "value"}` wrapper: decode them with a decoder
-    /// whose [`Config::plain_dynamic`](crate::Config::plain_dynamic) is set (as [`Json::typed`] does).
-    ///
-    /// Numbers are exact: the decoder reads each from its text in the document. Error
-    /// offsets are those of the offending value in the input.
-    ///
-    /// ```
-    /// use tfwire::json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
-    /// let text = br#"{"values":{"id":"i-1","port":8080.50,"tags":{"a":"b"}}}"#;
-    /// let mut buf = text.to_vec();
-    /// buf.resize(text.len() + INPUT_PADDING, b' ');
-    /// let shape = json_shape(text, 64, usize::MAX)?;
-    /// let mut parser = TapeParser::default();
-    /// let tape = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
-    /// let ty = tfwire::Type::from_json(
-    ///     r#"["object",{"id":"string","port":"number","tags":["map","string"]}]"#)?;
-    /// let program = tfwire::Program::compile(&ty);
-    /// let arena = bumpalo::Bump::new();
-    /// let values = tape.root().get("values").unwrap();
-    /// let v = values.decode_typed(&program, &mut tfwire::Decoder::default(), &arena)?;
-    /// assert_eq!(v.get("port").unwrap().as_number().unwrap().to_string(), "8080.5");
-    /// assert_eq!(v.get("tags").unwrap().get("a").unwrap().as_str(), Some("b"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// The [`Error`](crate::Error) of a value that does not conform to the program's type.
-    pub fn decode_typed(
-        &self,
-        program: &'a crate::Program,
-        decoder: &mut crate::Decoder,
-        arena: &'a bumpalo::Bump,
-    ) -> Result<crate::Value<'a>, crate::Error> {
-        let texts = self.doc.subtree(self.node_index().unwrap_or(0));
-        decoder.decode_json_nodes(program, self.nodes, &texts, arena)
-    }
 }
 
 /// What a reader of a document's model expected where the document holds something else:
@@ -396,7 +346,7 @@ impl<'a> Json<'a> {
 /// while unwinding; the message is the same in both.
 ///
 /// ```
-/// use tfwire::json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
+/// use tfwire_json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
 /// let text = br#"{"name":true,"count":-3}"#;
 /// let mut buf = text.to_vec();
 /// buf.resize(text.len() + INPUT_PADDING, b' ');
@@ -410,7 +360,7 @@ impl<'a> Json<'a> {
 /// let e = root.get("count").unwrap().expect_u64().unwrap_err();
 /// assert_eq!(e.to_string(), "expected a non-negative integer, found the number -3");
 /// let e = root.get("count").unwrap().expect_object().unwrap_err();
-/// assert_eq!((e.expected, e.found, e.offset), ("an object", tfwire::json::view::JsonKind::Number, Some(21)));
+/// assert_eq!((e.expected, e.found, e.offset), ("an object", tfwire_json::view::JsonKind::Number, Some(21)));
 /// assert_eq!(doc.root().get("missing").map(|v| v.opt_str()), None);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -591,20 +541,6 @@ impl<'a> Json<'a> {
     pub fn opt_i64(&self) -> Result<Option<i64>, Unexpected> {
         self.opt().map(|v| v.expect_i64()).transpose()
     }
-
-    /// The value at `path` inside this one, if every step exists (see [`Json::child`]).
-    pub fn at(&self, path: &crate::Path<'_>) -> Option<Json<'a>> {
-        path.steps().iter().try_fold(*self, |v, step| v.child(step))
-    }
-
-    /// The member or element one step selects: an attribute step and a key step both
-    /// select an object member (see [`crate::path`]), an index step an array element.
-    pub fn child(&self, step: &crate::PathStep<'_>) -> Option<Json<'a>> {
-        match step {
-            crate::PathStep::Attr(name) | crate::PathStep::Key(name) => self.get(name),
-            crate::PathStep::Index(i) => self.index(usize::try_from(*i).ok()?),
-        }
-    }
 }
 
 fn container_count(node: &Node<'_>) -> usize {
@@ -624,7 +560,7 @@ impl fmt::Debug for Json<'_> {
 impl fmt::Display for Json<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.nodes[0] {
-            Node::String(s) => super::write_safe_str(f, s),
+            Node::String(s) => write_safe_str(f, s),
             Node::Static(StaticNode::Null) => f.write_str("null"),
             Node::Static(StaticNode::Bool(b)) => f.write_str(if b { "true" } else { "false" }),
             Node::Static(_) => match self.as_number() {
@@ -647,7 +583,7 @@ impl fmt::Display for Json<'_> {
                     if i > 0 {
                         f.write_str(",")?;
                     }
-                    super::write_safe_str(f, k)?;
+                    write_safe_str(f, k)?;
                     write!(f, ":{v}")?;
                 }
                 f.write_str("}")

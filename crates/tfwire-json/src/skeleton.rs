@@ -1,7 +1,13 @@
-//! The summary pre-pass ([`Parser::parse_summary`](crate::Parser::parse_summary)): one
-//! validating pass over a plan's bytes that finds the values a [`Summary`](crate::Summary)
-//! never reads, then compacts the input in place without them, so that simd-json sees (and
-//! builds a tape for) a skeleton of the plan only: addresses, actions, reasons.
+//! The summary pre-pass of plan documents (tfwire-plan's `Parser::parse_summary` and
+//! `Parser::parse_change`): one validating pass over a plan's bytes that finds the values a
+//! summary never reads, then compacts the input in place without them, so that simd-json
+//! sees (and builds a tape for) a skeleton of the plan only: addresses, actions, reasons.
+//!
+//! It reads the text with this crate's scanner ([`crate::scan::string_end`], the number
+//! grammar [`crate::scan::number_end`]) and accepts exactly what the tape parser accepts:
+//! the differential fuzz target `skeleton` (and its seeds, replayed by `cargo test -p
+//! tfwire-fuzzing`) checks that whatever one accepts the other accepts, with the same
+//! values where the pass keeps them.
 //!
 //! - The members `before`, `after`, `after_unknown`, `*_sensitive` and `*_identity` of a
 //!   resource change's `change` object, and `before`, `after` and `after_unknown` of an
@@ -14,34 +20,37 @@
 //!   value **replaced by `null`**.
 //!
 //! The pass validates the whole document as strictly as the parser does (grammar, string
-//! escapes, control characters, UTF-8); anything it does not accept, or is unsure of
-//! (a `\u` escape of a surrogate), makes it change nothing, and the document is parsed as it
-//! stands: a rejected document is rejected exactly as by [`Parser::parse`](crate::Parser::parse).
+//! escapes and surrogate pairs, control characters, UTF-8); anything it does not accept makes
+//! it change nothing, and the document is parsed as it stands: a rejected document is
+//! rejected exactly as by a full parse.
 //! The values it drops are validated as JSON but not read, so a plan whose skipped member
 //! holds the wrong kind of value (`"planned_values": 5`, which the full model rejects) is
 //! summarised all the same: a value of 4 bytes or fewer cannot be overwritten by `null` and
 //! stays as written, and the model of a compacted tape does not read the members the pass
 //! sets aside ([`sets_aside`]).
 //!
-//! For one change ([`Parser::parse_change`](crate::Parser::parse_change), `plan show
-//! ADDRESS`), the pass keeps the values of the resource changes (and drift entries) whose
+//! For one change (`Parser::parse_change`, `plan show ADDRESS`), the pass keeps the values of the resource changes (and drift entries) whose
 //! `address` or `previous_address` is the address asked for, those of the output change
 //! `NAME` for `output.NAME`, and `provider_schemas` (a redacted plan's schemas, which the
 //! renderer reads); everything else goes as for a summary. A resource change's values are
 //! cut while its object is read and put back (its cuts forgotten) when, at its end, one of
-//! its addresses turned out to match: the members may come in any order.
+//! its addresses turned out to match: the members may come in any order. Keys and addresses
+//! are compared unescaped (`"addr\u0065ss"` is `address`), as the model reads them.
 //!
 //! The compacted text keeps a [`Shifts`] map (one entry per removed run, 8 bytes) that takes
 //! an offset in it back to the original text, so errors report offsets of the input as given.
 //! Its memory besides: a stack of a few bytes per nesting level and 8 bytes per removed run
 //! (adjacent runs merge: about two per resource change).
 
+use crate::scan;
+use crate::shape::JsonShape;
+
 /// Whether the top-level member `key` is one the pre-pass sets aside (its value becomes
 /// `null`, or stays as written when it is 4 bytes or shorter and cannot hold `null`): the
 /// model of a skeleton does not read these, so a short value is not read either.
 /// `provider_schemas` is left out: `plan show ADDRESS` keeps it for the renderer, and the
 /// model takes it as any value (a summary's `null` included).
-pub(crate) fn sets_aside(key: &str) -> bool {
+pub fn sets_aside(key: &str) -> bool {
     key != "provider_schemas" && TOP.contains(&key.as_bytes())
 }
 
@@ -101,19 +110,19 @@ enum Role {
 /// compacted text where it was and the bytes removed up to there (both absolute, counting
 /// a byte-order mark the text starts with).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Shifts(Vec<(u32, u32)>);
+pub struct Shifts(Vec<(u32, u32)>);
 
 impl Shifts {
     /// The offset in the original text of offset `at` of the compacted text (offsets at a
     /// removed run, and the end, map to the first byte after it).
-    pub(crate) fn original(&self, at: usize) -> usize {
+    pub fn original(&self, at: usize) -> usize {
         let i = self.0.partition_point(|&(c, _)| c as usize <= at);
         at + i.checked_sub(1).map_or(0, |i| self.0[i].1 as usize)
     }
 
     /// The offset in the compacted text of offset `at` of the original (for an offset in
     /// a removed run, where the run was).
-    pub(crate) fn compacted(&self, at: usize) -> usize {
+    pub fn compacted(&self, at: usize) -> usize {
         // The runs' original ends (`c + removed`) increase.
         let i = self
             .0
@@ -126,22 +135,22 @@ impl Shifts {
 
 /// Compacts the plan in `input[start..]` to its summary skeleton (see the module docs) and
 /// returns the map back to the original offsets, with the shape of the kept text (whether
-/// a number it kept may be beyond `f64`'s range, by [`tfwire::json::json_shape`]'s rule: the
+/// a number it kept may be beyond `f64`'s range, by [`crate::json_shape`]'s rule: the
 /// parser then needs no second pass over it); or changes nothing and returns `None`
 /// when the document is not valid JSON of the expected shape, nests deeper than
-/// `max_depth` or has more than `max_nodes` nodes as [`tfwire::check_json_shape`] counts
+/// `max_depth` or has more than `max_nodes` nodes as [`crate::check_json_shape`] counts
 /// them (then the parser checks and reports it as usual). A document accepted here passes
 /// that shape check: the parser need not run it. The vector is shrunk to the skeleton plus
 /// `spare` bytes of capacity, so the memory of the dropped text is given back before the
 /// tape is built. With `keep`, the values of the changes at that address stay (see the
 /// module docs).
-pub(crate) fn compact_for_summary(
+pub fn compact_for_summary(
     input: &mut Vec<u8>,
     start: usize,
     spare: usize,
     limits: (usize, usize),
     keep: Option<&str>,
-) -> Option<(Shifts, tfwire::json::JsonShape)> {
+) -> Option<(Shifts, JsonShape)> {
     let (max_depth, max_nodes) = limits;
     let text = &input[start..];
     core::str::from_utf8(text).ok()?;
@@ -191,7 +200,7 @@ pub(crate) fn compact_for_summary(
     w += end - r;
     input.truncate(start + w);
     input.shrink_to(start + w + spare);
-    let shape = tfwire::json::JsonShape {
+    let shape = JsonShape {
         nodes,
         wide_numbers: wide,
     };
@@ -212,13 +221,11 @@ struct Frame {
     /// those after), and whether one of its addresses is the one whose values are kept.
     marks: (u32, u32),
     matched: bool,
-    /// For a resource change: whether an `address` key (as written) was read, and whether a
-    /// key with an escape was (the model reads keys unescaped). While one address's values
-    /// are kept, a change without the first or with the second keeps its values: its
-    /// address may be one the model spells or unescapes (keeping a change that turns out
-    /// not to match costs memory, never a wrong answer).
+    /// For a resource change: whether an `address` key was read. While one address's values
+    /// are kept, a change without one keeps its values: the model spells its address from
+    /// its other members (keeping a change that turns out not to match costs memory, never
+    /// a wrong answer).
     named: bool,
-    escaped: bool,
 }
 
 struct Scan<'b> {
@@ -240,69 +247,12 @@ struct Scan<'b> {
     nulls: Vec<u32>,
     /// Whether a number kept (not inside a value removed or blanked) has an exponent or
     /// more than 308 digits in a row: it may then be beyond `f64`'s range (the rule of
-    /// [`tfwire::json::JsonShape::wide_numbers`]).
+    /// [`JsonShape::wide_numbers`]).
     wide: bool,
     /// The address whose resource changes keep their values, if any.
     keep: Option<&'b [u8]>,
     /// The output whose change keeps its values (`NAME` of a kept `output.NAME`).
     keep_output: Option<&'b [u8]>,
-}
-
-/// The bytes of `w` (8 bytes, little-endian) that end a run of plain string bytes (`"`,
-/// `\\`, controls), as the high bit of each: the lowest bit set marks the first such byte
-/// exactly (the bits above it may be wrong, from borrows). Non-ASCII bytes are plain here
-/// (the UTF-8 pass checks them).
-fn special(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let quote = zero(w ^ (ONES * u64::from(b'"')));
-    let backslash = zero(w ^ (ONES * u64::from(b'\\')));
-    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-    quote | backslash | control
-}
-
-/// Whether the raw contents of a JSON string (escapes as written; the pass has checked
-/// them, surrogates excepted) spell `text`.
-fn json_str_eq(raw: &[u8], text: &[u8]) -> bool {
-    if !raw.contains(&b'\\') {
-        return raw == text;
-    }
-    let mut out = Vec::with_capacity(raw.len());
-    let mut i = 0;
-    while let Some(&b) = raw.get(i) {
-        if b != b'\\' {
-            out.push(b);
-            i += 1;
-            continue;
-        }
-        let c = match raw.get(i + 1) {
-            Some(b'b') => 0x08,
-            Some(b'f') => 0x0C,
-            Some(b'n') => b'\n',
-            Some(b'r') => b'\r',
-            Some(b't') => b'\t',
-            Some(b'u') => {
-                let hex = raw
-                    .get(i + 2..i + 6)
-                    .and_then(|h| core::str::from_utf8(h).ok());
-                let Some(c) = hex
-                    .and_then(|h| u32::from_str_radix(h, 16).ok())
-                    .and_then(char::from_u32)
-                else {
-                    return false;
-                };
-                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                i += 6;
-                continue;
-            }
-            Some(&c) => c,
-            None => return false,
-        };
-        out.push(c);
-        i += 2;
-    }
-    out == text
 }
 
 impl Scan<'_> {
@@ -323,97 +273,30 @@ impl Scan<'_> {
             _ => self.cuts.push((from, to)),
         }
     }
-    /// A string starting at its opening quote; returns its raw contents' span.
-    fn string(&mut self) -> Option<(usize, usize)> {
+    /// A string starting at its opening quote; returns its raw contents' span and whether
+    /// they hold an escape.
+    fn string(&mut self) -> Option<(usize, usize, bool)> {
         self.nodes += 1;
+        let (end, escaped) = scan::string_end(self.b, self.i).ok()?;
         let from = self.i + 1;
-        let mut i = from;
-        loop {
-            // Eight bytes at a time, to the first that is not plain.
-            let c = match self.b.get(i..i + 8) {
-                Some(chunk) => {
-                    let mask = special(u64::from_le_bytes(chunk.try_into().ok()?));
-                    if mask == 0 {
-                        i += 8;
-                        continue;
-                    }
-                    let k = (mask.trailing_zeros() / 8) as usize;
-                    i += k;
-                    chunk[k]
-                }
-                None => *self.b.get(i)?,
-            };
-            match c {
-                b'"' => {
-                    self.i = i + 1;
-                    return Some((from, i));
-                }
-                b'\\' => {
-                    match *self.b.get(i + 1)? {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                        b'u' => {
-                            let hex = self.b.get(i + 2..i + 6)?;
-                            if !hex.iter().all(u8::is_ascii_hexdigit) {
-                                return None;
-                            }
-                            // Surrogates (pairs or lone): left to the parser.
-                            if matches!(hex[0], b'd' | b'D')
-                                && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
-                            {
-                                return None;
-                            }
-                            i += 6;
-                        }
-                        _ => return None,
-                    }
-                }
-                c if c < 0x20 => return None,
-                _ => i += 1,
-            }
-        }
+        self.i = end;
+        Some((from, end - 1, escaped))
     }
 
-    /// A number, by JSON's grammar (the parser takes every such number: those beyond
-    /// `f64` are hidden from simd-json first).
+    /// A number, by the workspace's one number grammar (the parser takes every such number:
+    /// those beyond `f64` are set aside before simd-json runs).
     fn number(&mut self) -> Option<()> {
-        let b = self.b;
         let start = self.i;
-        let mut i = start;
-        let mut longest = 0;
-        let mut digits = |i: &mut usize| {
-            let s = *i;
-            while b.get(*i).is_some_and(u8::is_ascii_digit) {
-                *i += 1;
-            }
-            longest = longest.max(*i - s);
-            *i > s
-        };
-        if b.get(i) == Some(&b'-') {
-            i += 1;
+        let end = scan::number_end(self.b, start).ok()?;
+        if self.pending.is_none() && !self.wide {
+            // An exponent, or more than 308 digits in a row (the shape pass's rule).
+            let text = &self.b[start..end];
+            self.wide = text.iter().any(|&c| c == b'e' || c == b'E')
+                || text
+                    .split(|c| !c.is_ascii_digit())
+                    .any(|run| run.len() > 308);
         }
-        if b.get(i) == Some(&b'0') {
-            i += 1;
-        } else if !digits(&mut i) {
-            return None;
-        }
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            if !digits(&mut i) {
-                return None;
-            }
-        }
-        let exponent = matches!(b.get(i), Some(b'e' | b'E'));
-        if exponent {
-            i += 1;
-            if matches!(b.get(i), Some(b'+' | b'-')) {
-                i += 1;
-            }
-            if !digits(&mut i) {
-                return None;
-            }
-        }
-        self.wide |= self.pending.is_none() && (exponent || longest > 308);
-        self.i = i;
+        self.i = end;
         Some(())
     }
 
@@ -425,7 +308,8 @@ impl Scan<'_> {
         Some(())
     }
 
-    /// The role of a member of an object of role `parent`, from its raw key.
+    /// The role of a member of an object of role `parent`, from its key (`key` as the model
+    /// reads it: unescaped when the raw key has an escape, else as written).
     fn member_role(&self, parent: Role, key: &[u8]) -> Role {
         match parent {
             Role::Root => match key {
@@ -443,7 +327,7 @@ impl Scan<'_> {
             }
             Role::ChangeBody if CHANGE.contains(&key) => Role::Drop,
             Role::Outputs => match self.keep_output {
-                Some(name) if json_str_eq(key, name) => Role::Skip,
+                Some(name) if key == name => Role::Skip,
                 _ => Role::Output,
             },
             Role::Output if OUTPUT.contains(&key) => Role::Drop,
@@ -480,10 +364,10 @@ impl Scan<'_> {
             // Read one value or open a container.
             match self.peek()? {
                 b'"' => {
-                    let (from, to) = self.string()?;
+                    let (from, to, _) = self.string()?;
                     if role == Role::Address
                         && let Some(keep) = self.keep
-                        && json_str_eq(&self.b[from..to], keep)
+                        && scan::unescape_eq(&self.b[from..to], keep)
                         && let Some(frame) = self.stack.last_mut()
                     {
                         frame.matched = true;
@@ -507,7 +391,6 @@ impl Scan<'_> {
                         marks: (self.cuts.len() as u32, self.nulls.len() as u32),
                         matched: false,
                         named: false,
-                        escaped: false,
                     });
                     self.ws();
                     let close = if object { b'}' } else { b']' };
@@ -572,9 +455,8 @@ impl Scan<'_> {
                         self.i += 1;
                         self.nodes += 1;
                         self.stack.pop();
-                        let unsure = frame.role == Role::Change
-                            && self.keep.is_some()
-                            && (!frame.named || frame.escaped);
+                        let unsure =
+                            frame.role == Role::Change && self.keep.is_some() && !frame.named;
                         if frame.matched || unsure {
                             // A resource change at the address kept (or one whose address
                             // could not be read here): its values stay.
@@ -599,7 +481,7 @@ impl Scan<'_> {
         if self.peek()? != b'"' {
             return None;
         }
-        let (from, to) = self.string()?;
+        let (from, to, escaped) = self.string()?;
         self.ws();
         if self.peek()? != b':' {
             return None;
@@ -607,12 +489,20 @@ impl Scan<'_> {
         self.i += 1;
         self.nodes += 1;
         let frame = *self.stack.last()?;
-        let key = &self.b[from..to];
+        let raw = &self.b[from..to];
+        // A key with an escape is compared as the model reads it (unescaped; keys are
+        // short). The pass has validated it: it unescapes.
+        let unescaped;
+        let key = if escaped {
+            unescaped = unescape(raw)?;
+            &unescaped[..]
+        } else {
+            raw
+        };
         let role = self.member_role(frame.role, key);
-        let (named, escaped) = (key == b"address", key.contains(&b'\\'));
+        let named = key == b"address";
         let frame = self.stack.last_mut()?;
         frame.named |= named;
-        frame.escaped |= escaped;
         let role = match role {
             // The removal takes the comma before the member.
             Role::Drop if frame.kept => {
@@ -627,6 +517,15 @@ impl Scan<'_> {
         frame.kept = true;
         Some(role)
     }
+}
+
+/// The unescaped bytes of the raw contents of a string [`scan::string_end`] accepted.
+fn unescape(raw: &[u8]) -> Option<Vec<u8>> {
+    let text = core::str::from_utf8(raw).ok()?;
+    let bump = bumpalo::Bump::new();
+    let quoted = bump.alloc_str(&format!("\"{text}\""));
+    let (s, _) = scan::string(&bump, quoted.as_bytes(), 0).ok()?;
+    Some(s.as_bytes().to_vec())
 }
 
 #[cfg(test)]
@@ -681,7 +580,7 @@ mod tests {
             let mut b = text.as_bytes().to_vec();
             let (_, shape) = compact_for_summary(&mut b, 0, 0, (64, 1 << 20), None).unwrap();
             // The same answer as the shape pass over the kept text.
-            let again = tfwire::json::json_shape(&b, 64, 1 << 20).unwrap();
+            let again = crate::json_shape(&b, 64, 1 << 20).unwrap();
             assert_eq!(shape.wide_numbers, again.wide_numbers, "{text}");
             shape.wide_numbers
         };
@@ -735,6 +634,7 @@ mod tests {
             r#"{"resource_changes":[{"change":{"before":{"x":tru}}}]}"#,
             r#"{"resource_changes":[{"change":{"before":{"x":"\q"}}}]}"#,
             r#"{"resource_changes":[{"change":{"before":{"x":"\ud800"}}}]}"#,
+            r#"{"resource_changes":[{"change":{"before":{"x":"\udc00\ud800"}}}]}"#,
             r#"{"resource_changes":[{"change":{"before":{"x":[1}}}]}"#,
             r#"{"resource_changes":[{"change":{"before":{"x":01}}}]}"#,
             r#"{"resource_changes":[{"change":{"before":{"x":1}}}]} x"#,

@@ -5,7 +5,7 @@
 //! so a gigabyte of `[` costs 28 GB before it is rejected. One pass over the bytes, with
 //! no allocation, finds what a tape parser would refuse or could not afford.
 
-use crate::error::{Error, ErrorKind, Path};
+use crate::error::{Error, ErrorKind};
 
 /// Memory a tape parser (simd-json) needs for one node: a 24-byte tape entry and a 4-byte
 /// structural index. Callers multiply a node budget by this to state it in bytes.
@@ -50,17 +50,17 @@ static CLASS: [u8; 256] = {
 /// parser, with the parser's own error.
 ///
 /// ```
-/// use tfwire::{ErrorKind, check_json_shape};
+/// use tfwire_json::{ErrorKind, check_json_shape};
 /// assert_eq!(check_json_shape(br#"{"a":[1,2],"b":"[["}"#, 2, 100)?, 11);
 /// let e = check_json_shape(b"[[[", 2, 100).unwrap_err();
-/// assert_eq!(e.kind(), &ErrorKind::JsonTooDeep { max_depth: 2 });
+/// assert_eq!(e.kind(), &ErrorKind::TooDeep { max_depth: 2 });
 /// assert_eq!(e.offset(), 2);
-/// # Ok::<(), tfwire::Error>(())
+/// # Ok::<(), tfwire_json::Error>(())
 /// ```
 ///
 /// # Errors
 ///
-/// [`ErrorKind::JsonTooDeep`] at the first bracket too deep, or
+/// [`ErrorKind::TooDeep`] at the first bracket too deep, or
 /// [`ErrorKind::TooManyNodes`] (at the end of the input) when the node count exceeds
 /// `max_nodes`.
 pub fn check_json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<usize, Error> {
@@ -74,17 +74,17 @@ pub struct JsonShape {
     pub nodes: usize,
     /// Whether a number outside strings has an exponent or more than 308 digits in a row:
     /// then it may be beyond `f64`'s range (`1e400`), which simd-json refuses, and
-    /// [`TapeParser::parse_document`](super::tape::TapeParser::parse_document) sets such
+    /// [`TapeParser::parse_document`](crate::tape::TapeParser::parse_document) sets such
     /// numbers aside before parsing. `false` for nearly every real document.
     pub wide_numbers: bool,
 }
 
 /// [`check_json_shape`], also telling whether the document may hold a number beyond
 /// `f64`'s range ([`JsonShape::wide_numbers`]), in the same pass: the input for
-/// [`TapeParser::parse_document`](super::tape::TapeParser::parse_document).
+/// [`TapeParser::parse_document`](crate::tape::TapeParser::parse_document).
 ///
 /// ```
-/// use tfwire::json::{JsonShape, json_shape};
+/// use tfwire_json::{JsonShape, json_shape};
 /// let shape = json_shape(br#"{"a":[1,2.5e400],"b":"1e999"}"#, 8, 100).unwrap();
 /// assert_eq!(shape, JsonShape { nodes: 11, wide_numbers: true });
 /// assert!(!json_shape(br#"[true,false,"1e999",0.5]"#, 8, 100).unwrap().wide_numbers);
@@ -117,11 +117,7 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
                 depth += 1;
                 nodes += 1;
                 if depth > max_depth {
-                    return Err(Error::new(
-                        ErrorKind::JsonTooDeep { max_depth },
-                        i,
-                        Path::root(),
-                    ));
+                    return Err(Error::new(ErrorKind::TooDeep { max_depth }, i));
                 }
             }
             CLOSE => {
@@ -162,7 +158,6 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
                 max: max_nodes,
             },
             input.len(),
-            Path::root(),
         ));
     }
     Ok(JsonShape {
@@ -171,8 +166,8 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
     })
 }
 
-/// The message for a document simd-json rejected (see [`super::tape::TapeParser::parse`]), in the
-/// words every tfwire JSON reader uses (never simd-json's own `Debug` names); `max_depth` is
+/// The message for a document simd-json rejected (see [`crate::tape::TapeParser::parse`]), in the
+/// words every JSON reader of the workspace uses (never simd-json's own `Debug` names); `max_depth` is
 /// the depth the parser was given.
 #[cold]
 pub(crate) fn syntax_message(
@@ -235,7 +230,7 @@ mod tests {
     fn depth_and_nodes() {
         let bomb = vec![b'['; 1 << 20];
         let e = check_json_shape(&bomb, 256, usize::MAX).unwrap_err();
-        assert_eq!(e.kind(), &ErrorKind::JsonTooDeep { max_depth: 256 });
+        assert_eq!(e.kind(), &ErrorKind::TooDeep { max_depth: 256 });
         assert_eq!(e.offset(), 256);
         let nested = format!("{}{}", "[".repeat(256), "]".repeat(256));
         assert_eq!(check_json_shape(nested.as_bytes(), 256, 512), Ok(512));
@@ -251,7 +246,7 @@ mod tests {
         assert_eq!(check_json_shape(b"]]][[", 2, 10), Ok(5));
         assert_eq!(
             check_json_shape(b"[[[[", 3, 10).unwrap_err().to_string(),
-            "(root): invalid JSON: arrays and objects nested deeper than 3 levels (at byte 3)"
+            "invalid JSON: arrays and objects nested deeper than 3 levels (at byte 3)"
         );
     }
 }

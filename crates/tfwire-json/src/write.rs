@@ -2,19 +2,20 @@
 //! strings with one of the three escape rules, exact numbers), with the commas and colons
 //! placed by the writer rather than by each caller.
 
+use crate::{escape, scan};
 use core::fmt;
 
 /// The escape rule a [`JsonWriter`] writes strings (and keys) with; one per rule of the
-/// [module's table](super#string-writers-one-per-escape-rule).
+/// [escape module's table](crate::escape).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Escape {
-    /// [`write_go_str`](super::write_go_str): Go's `encoding/json`, as go-cty and the real
+    /// [`write_go_str`](crate::escape::write_go_str): Go's `encoding/json`, as go-cty and the real
     /// clients write values and types.
     Go,
-    /// [`write_canonical_str`](super::write_canonical_str): serde_json's compact rule.
+    /// [`write_canonical_str`](crate::escape::write_canonical_str): serde_json's compact rule.
     Canonical,
-    /// [`write_safe_str`](super::write_safe_str): for people (terminals, logs, reports).
+    /// [`write_safe_str`](crate::escape::write_safe_str): for people (terminals, logs, reports).
     Safe,
 }
 
@@ -28,7 +29,7 @@ pub enum Escape {
 /// input can never inject anything.
 ///
 /// ```
-/// use tfwire::json::{Escape, JsonWriter};
+/// use tfwire_json::{Escape, JsonWriter};
 ///
 /// let mut out = String::new();
 /// let mut w = JsonWriter::new(&mut out, Escape::Safe);
@@ -86,9 +87,9 @@ impl<W: fmt::Write> JsonWriter<W> {
 
     fn quoted(&mut self, s: &str) -> fmt::Result {
         match self.escape {
-            Escape::Go => super::write_go_str(&mut self.out, s),
-            Escape::Canonical => super::write_canonical_str(&mut self.out, s),
-            Escape::Safe => super::write_safe_str(&mut self.out, s),
+            Escape::Go => escape::write_go_str(&mut self.out, s),
+            Escape::Canonical => escape::write_canonical_str(&mut self.out, s),
+            Escape::Safe => escape::write_safe_str(&mut self.out, s),
         }
     }
 
@@ -133,10 +134,10 @@ impl<W: fmt::Write> JsonWriter<W> {
     }
 
     /// Writes a number from its exact text (a number copied from a document, or
-    /// [`Number`](crate::Number)'s text): refused with [`fmt::Error`], and nothing written,
-    /// unless `text` is one JSON number ([`is_number`](super::is_number)).
+    /// tfwire's `Number` text): refused with [`fmt::Error`], and nothing written,
+    /// unless `text` is one JSON number ([`is_number`](crate::scan::is_number)).
     pub fn number(&mut self, text: &str) -> fmt::Result {
-        if !super::is_number(text.as_bytes()) {
+        if !scan::is_number(text.as_bytes()) {
             return Err(fmt::Error);
         }
         self.separate()?;
@@ -173,6 +174,14 @@ impl<W: fmt::Write> JsonWriter<W> {
     pub fn raw(&mut self, json: &str) -> fmt::Result {
         self.separate()?;
         self.out.write_str(json)
+    }
+
+    /// Writes a value as its `Display` text writes it (`f64` with a format, tfwire's
+    /// `Number`), without a copy: like [`raw`](Self::raw), the caller answers for the text
+    /// being one JSON value.
+    pub fn display(&mut self, value: impl fmt::Display) -> fmt::Result {
+        self.separate()?;
+        write!(self.out, "{value}")
     }
 
     /// A string member: [`key`](Self::key) then [`string`](Self::string).
@@ -240,11 +249,11 @@ mod tests {
         let s = "a\u{8}<\u{1b}\u{2028}";
         type Writer = fn(&mut String, &str) -> fmt::Result;
         let rules: [(Escape, Writer); 3] = [
-            (Escape::Go, |o, s| super::super::write_go_str(o, s)),
+            (Escape::Go, |o, s| crate::escape::write_go_str(o, s)),
             (Escape::Canonical, |o, s| {
-                super::super::write_canonical_str(o, s)
+                crate::escape::write_canonical_str(o, s)
             }),
-            (Escape::Safe, |o, s| super::super::write_safe_str(o, s)),
+            (Escape::Safe, |o, s| crate::escape::write_safe_str(o, s)),
         ];
         for (escape, writer) in rules {
             let mut out = String::new();
