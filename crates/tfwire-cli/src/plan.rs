@@ -4,8 +4,7 @@ use crate::failure::Failure;
 use crate::input::Want;
 use crate::listing::{counts_line, listed, notes, output_counts_line, trigger_words};
 use crate::mask::MaskArgs;
-use crate::render;
-use crate::{humanplan, input, markdown, output, schema, suggest};
+use crate::{input, markdown, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
@@ -14,6 +13,7 @@ use tfwire_plan::{
     ActionSummary, ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary,
 };
 use tfwire_render::escape::{DEPTH_MAX, Inline, Padded, column_width, inline, quote};
+use tfwire_render::show;
 
 /// Read plans: binary plan files (`tofu plan -out`), `terraform show -json PLANFILE`
 /// output, Terraform Cloud redacted plans.
@@ -808,7 +808,7 @@ fn table(
         .trim_end()
     )?;
     for (a, b, n) in rows {
-        let action = render::paint(&Padded::chars(a, wa).to_string(), a, color);
+        let action = tfwire_render::paint::paint(&Padded::chars(a, wa).to_string(), a, color);
         writeln!(
             out,
             "{}",
@@ -908,7 +908,7 @@ impl<'s> ModuleNode<'s> {
             k += 1;
             let (branch, _) = branch(k == n);
             let key = c.kind.key();
-            let marker = render::paint(
+            let marker = tfwire_render::paint::paint(
                 &format!("{:7}", inline(&key.replace('_', "-"))),
                 &key,
                 color,
@@ -1047,9 +1047,9 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let masks = args.masks.masks()?;
     let cache = schema::cache(args.schemas.as_deref())?;
-    let mut human = humanplan::Options {
+    let mut human = show::Options {
         color: args.color.enabled(),
-        terraform: false,
+        dialect: show::Dialect::OpenTofu,
         all: args.all,
         mode: None,
     };
@@ -1061,16 +1061,19 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
         |doc, recorded| {
             use tfwire_planfile::proto::Mode;
             human.mode = recorded.mode.map(|m| match m {
-                Mode::Normal => humanplan::PlanMode::Normal,
-                Mode::Destroy => humanplan::PlanMode::Destroy,
-                Mode::RefreshOnly => humanplan::PlanMode::RefreshOnly,
+                Mode::Normal => show::PlanMode::Normal,
+                Mode::Destroy => show::PlanMode::Destroy,
+                Mode::RefreshOnly => show::PlanMode::RefreshOnly,
             });
             let plan = expect_plan(&name, doc)?;
-            human.terraform = match args.wording {
+            let terraform = match args.wording {
                 Wording::Auto => plan.client() == tfwire_plan::Client::Terraform,
                 Wording::Opentofu => false,
                 Wording::Terraform => true,
             };
+            if terraform {
+                human.dialect = show::Dialect::Terraform;
+            }
             masked(plan, &masks, &name, |plan| {
                 // A Terraform Cloud redacted plan carries its provider schemas.
                 let embedded = match (&cache, plan.provider_schemas) {
@@ -1084,7 +1087,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             "--format json shows one change: give its ADDRESS".into(),
                         ));
                     }
-                    let text = humanplan::render_plan(plan, schemas, human)
+                    let text = show::render_plan(plan, schemas, human)
                         .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
                     return output::human(&text, human.color);
                 };
@@ -1103,7 +1106,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             s.push_str("}\n");
                             s
                         }
-                        ShowFormat::Text => humanplan::render_output(oc, human)
+                        ShowFormat::Text => show::render_output(oc, human)
                             .map(|l| l + "\n")
                             .unwrap_or_default(),
                     };
@@ -1143,7 +1146,7 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                             text.push('\n');
                         }
                         ShowFormat::Text => {
-                            let section = humanplan::render_change(plan, rc, schemas, human)
+                            let section = show::render_change(plan, rc, schemas, human)
                                 .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
                             if let Some(section) = section {
                                 if i > 0 {

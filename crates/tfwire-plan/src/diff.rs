@@ -23,6 +23,28 @@ pub enum DiffOp {
 }
 
 impl DiffOp {
+    /// The op of a node whose op so far is `self` (the op it starts from, then folded
+    /// with its earlier children's), given its next child's `next`: an unchanged child
+    /// changes nothing, a child with the same op keeps it, and any other makes the node an
+    /// update. This is how OpenTofu's and Terraform's renderers fold the children of a
+    /// block or a collection into its op.
+    ///
+    /// ```
+    /// use tfwire_plan::DiffOp;
+    /// assert_eq!(DiffOp::Create.combine(DiffOp::NoOp), DiffOp::Create);
+    /// assert_eq!(DiffOp::Create.combine(DiffOp::Create), DiffOp::Create);
+    /// assert_eq!(DiffOp::Create.combine(DiffOp::Delete), DiffOp::Update);
+    /// assert_eq!(DiffOp::NoOp.combine(DiffOp::Create), DiffOp::Update);
+    /// ```
+    #[must_use]
+    pub fn combine(self, next: DiffOp) -> DiffOp {
+        if next == DiffOp::NoOp || self == next {
+            self
+        } else {
+            DiffOp::Update
+        }
+    }
+
     /// The op's name: `no_op`, `create`, `update`, `delete`.
     pub fn name(self) -> &'static str {
         match self {

@@ -16,7 +16,7 @@ use tfwire_plan::{
 
 /// One value the renderer draws (see the module documentation).
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Node<'a> {
+pub enum Node<'a> {
     /// A value of a JSON document (plan, state, or a JSON string's content).
     Json(Json<'a>),
     /// A value decoded with its schema. Never unknown: callers check
