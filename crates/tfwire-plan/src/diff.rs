@@ -37,6 +37,7 @@ impl DiffOp {
     /// assert_eq!(DiffOp::NoOp.combine(DiffOp::Create), DiffOp::Update);
     /// ```
     #[must_use]
+    #[inline]
     pub fn combine(self, next: DiffOp) -> DiffOp {
         if next == DiffOp::NoOp || self == next {
             self

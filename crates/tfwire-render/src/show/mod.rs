@@ -1,7 +1,7 @@
 //! The human view of a plan, byte for byte as `tofu show PLANFILE` draws it (OpenTofu
 //! v1.12's `internal/command/jsonformat`), or as `terraform show PLANFILE` draws it
-//! (Terraform v1.16's, [`Options::terraform`]), from the `show -json` document and the
-//! provider schemas (`providers schema -json`).
+//! (Terraform v1.16's, with [`Dialect::Terraform`] in [`Options::dialect`]), from the
+//! `show -json` document and the provider schemas (`providers schema -json`).
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {

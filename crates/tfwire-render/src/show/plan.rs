@@ -191,8 +191,11 @@ fn action_of<'a>(rc: &ResourceChange<'a>) -> Result<ChangeKind<'a>, Error> {
     }
 }
 
-/// The planning mode, which a binary plan file records and the JSON does not (for a JSON
-/// plan it is read from what the plan holds: [`PlanMode::of`]). It changes only the texts
+/// The planning mode, which a binary plan file records and the JSON does not. For a JSON
+/// plan it is read from what the plan holds: a plan with resource changes is normal; one
+/// without whose prior state holds managed resources, or that has drift, is refresh-only;
+/// one without output changes whose configuration declares outputs, resources or module
+/// calls is a destroy plan; any other is normal. It changes only the texts
 /// of a plan without changes ("No objects need to be destroyed.", the refresh-only
 /// sentences) and which drift is drawn (all of it in a refresh-only plan, else only what
 /// `relevant_attributes` names).
