@@ -8,6 +8,7 @@ use crate::{input, markdown, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
+use tfwire::json::{Escape, JsonWriter};
 use tfwire::schema::ProviderSchemas;
 use tfwire_plan::{
     ActionSummary, ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary,
@@ -1097,13 +1098,18 @@ fn show(args: ShowArgs) -> Result<(), Failure> {
                 {
                     let text = match args.format {
                         ShowFormat::Json => {
-                            let mut s = String::from("{\"output\":");
-                            json_str(&mut s, oc.name);
-                            s.push_str(",\"action\":");
-                            json_str(&mut s, &oc.change.kind().key());
-                            s.push_str(",\"diff\":");
-                            s.push_str(&Diff::of(&oc.change).to_json());
-                            s.push_str("}\n");
+                            let mut s = String::new();
+                            let mut w = JsonWriter::new(&mut s, Escape::Safe);
+                            // Writing to a String cannot fail.
+                            let _ = (|| {
+                                w.begin_object()?;
+                                w.member_str("output", oc.name)?;
+                                w.member_str("action", &oc.change.kind().key())?;
+                                w.key("diff")?;
+                                w.raw(&Diff::of(&oc.change).to_json())?;
+                                w.end_object()
+                            })();
+                            s.push('\n');
                             s
                         }
                         ShowFormat::Text => show::render_output(oc, human)
@@ -1186,11 +1192,6 @@ fn change_json(rc: &ResourceChange<'_>, diff: &Diff<'_>) -> String {
     s.push_str(&diff.to_json());
     s.push('}');
     s
-}
-
-fn json_str(s: &mut String, v: &str) {
-    // Writing to a String cannot fail.
-    let _ = tfwire_plan::write_json_str(s, v);
 }
 
 #[cfg(test)]
