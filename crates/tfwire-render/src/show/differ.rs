@@ -140,10 +140,7 @@ pub(crate) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
     attrs.sort_by(|x, y| x.0.cmp(y.0));
     let mut groups = Vec::new();
     for nb in &b.block_types {
-        let mut c = v.member(&nb.type_name);
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let c = v.member(&nb.type_name).noop_unless_relevant();
         let both_null = c.before.is_none() && c.after.is_none();
         // OpenTofu diffs a wholly unknown nested block against the parent's schema.
         if let Some(d) = unknown(&c, Unknown::Members, |x| block(x, b)) {
@@ -188,11 +185,7 @@ fn terraform_block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
     );
     let mut groups = Vec::new();
     for nb in &b.block_types {
-        let mut c = v.member(&nb.type_name);
-        c.non_legacy = non_legacy;
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let c = members.member(&nb.type_name).noop_unless_relevant();
         let unknown = c.is_unknown();
         let (blocks, action) = nested_blocks(&c, nb);
         if action == DiffOp::NoOp && c.before.is_none() && c.after.is_none() && !unknown {
@@ -307,10 +300,8 @@ fn terraform_write_only<'a>(v: &Val<'a>, parent: DiffOp) -> Diff<'a> {
 
 /// An attribute of a block: `None` when it is null on both sides (empty strings count as
 /// null), so it is not drawn.
-fn child_attribute<'a>(mut c: Val<'a>, a: &'a Attribute, current: DiffOp) -> Option<Diff<'a>> {
-    if !c.relevant.matches_partial() {
-        c = c.as_noop();
-    }
+fn child_attribute<'a>(c: Val<'a>, a: &'a Attribute, current: DiffOp) -> Option<Diff<'a>> {
+    let mut c = c.noop_unless_relevant();
     let empty = |v: V<'_>| v.and_then(|j| j.as_str()) == Some("");
     if empty(c.before) {
         c.before = None;
@@ -366,10 +357,7 @@ fn nested<'a>(v: &Val<'a>, attrs: &'a [Attribute], nesting: Nesting) -> Diff<'a>
                 |x, a, p| attribute(x, a, p),
             );
             for a in attrs.iter().filter(|a| a.write_only) {
-                let mut c = v.member(&a.name);
-                if !c.relevant.matches_partial() {
-                    c = c.as_noop();
-                }
+                let c = v.member(&a.name).noop_unless_relevant();
                 members.push((a.name.as_str(), terraform_write_only(&c, action)));
             }
             members.sort_by(|x, y| x.0.cmp(y.0));
@@ -501,10 +489,7 @@ pub(crate) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
             let mut current = v.default_iteration_action();
             let mut elems = Vec::with_capacity(ts.len());
             for (i, t) in ts.iter().enumerate() {
-                let mut c = v.element(i, i);
-                if !c.relevant.matches_partial() {
-                    c = c.as_noop();
-                }
+                let c = v.element(i, i).noop_unless_relevant();
                 let d = of_type(&c, t);
                 current = current.combine(d.action);
                 elems.push(d);
@@ -618,10 +603,7 @@ fn object<'a, T: Copy>(
     let mut current = v.default_iteration_action();
     let mut out = Vec::new();
     for (key, t) in attrs {
-        let mut c = v.member(key);
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let mut c = v.member(key).noop_unless_relevant();
         c.before_explicit = false;
         c.after_explicit = false;
         let d = f(&c, t, current);
@@ -648,10 +630,7 @@ fn map<'a>(
     };
     let mut out = Vec::with_capacity(keys.len());
     for k in keys {
-        let mut c = v.member(k);
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let c = v.member(k).noop_unless_relevant();
         let d = f(&c);
         current = current.combine(d.action);
         out.push((k, d));
@@ -665,10 +644,7 @@ fn nested_list<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'
     let n = len(v.before).max(len(v.after));
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let mut c = v.element(i, i);
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let c = v.element(i, i).noop_unless_relevant();
         let d = f(&c);
         current = current.combine(d.action);
         out.push(d);

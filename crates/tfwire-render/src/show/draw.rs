@@ -628,29 +628,13 @@ fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o:
         force_replacement: child_forces,
         ..o.child()
     };
-    let mut hidden = 0;
     let mut buf = format!("{{{}\n", forces(self_forces, o));
-    for (key, e) in sorted {
-        if e.action == DiffOp::NoOp && !o.show_unchanged {
-            hidden += 1;
-            continue;
-        }
-        write_warnings(&mut buf, e, indent + 1, o);
-        let comma = if matches!(e.r, R::Object { .. }) {
-            ","
-        } else {
-            ""
-        };
+    let name = |key: &str| {
         let k = quote(key);
-        let k = if nested { k } else { aligned(&k, width) };
-        let _ = writeln!(
-            buf,
-            "{}{}{k} = {}{comma}",
-            pad(indent + 1),
-            symbol(e.action, eo),
-            render(e, indent + 1, eo)
-        );
-    }
+        if nested { k } else { aligned(&k, width) }
+    };
+    let elements = sorted.into_iter().map(|(k, e)| (Some(*k), e));
+    let hidden = element_lines(&mut buf, elements, name, indent, o, eo);
     close_elements(buf, hidden, '}', d, indent, o)
 }
 
@@ -719,23 +703,44 @@ fn set(d: &Diff<'_>, elems: &[Diff<'_>], nested: bool, indent: usize, o: Opts) -
         force_replacement: child_forces,
         ..o.child()
     };
-    let mut hidden = 0;
     let mut buf = format!("[{}\n", forces(self_forces, o));
-    for e in elems {
+    let elements = elems.iter().map(|e| (None, e));
+    let hidden = element_lines(&mut buf, elements, str::to_string, indent, o, eo);
+    close_elements(buf, hidden, ']', d, indent, o)
+}
+
+/// Writes the elements of a map (`KEY = VALUE`, the key as `name` writes it; an object
+/// value followed by a comma) or of a set (`VALUE,`), one a line under its warnings; the
+/// unchanged ones are counted instead unless `o` shows them. Returns how many were.
+fn element_lines<'e, 'a: 'e>(
+    buf: &mut String,
+    elements: impl Iterator<Item = (Option<&'e str>, &'e Diff<'a>)>,
+    name: impl Fn(&str) -> String,
+    indent: usize,
+    o: Opts,
+    eo: Opts,
+) -> usize {
+    let mut hidden = 0;
+    for (key, e) in elements {
         if e.action == DiffOp::NoOp && !o.show_unchanged {
             hidden += 1;
             continue;
         }
-        write_warnings(&mut buf, e, indent + 1, o);
+        write_warnings(buf, e, indent + 1, o);
+        let (lead, comma) = match key {
+            Some(k) if matches!(e.r, R::Object { .. }) => (format!("{} = ", name(k)), ","),
+            Some(k) => (format!("{} = ", name(k)), ""),
+            None => (String::new(), ","),
+        };
         let _ = writeln!(
             buf,
-            "{}{}{},",
+            "{}{}{lead}{}{comma}",
             pad(indent + 1),
             symbol(e.action, eo),
             render(e, indent + 1, eo)
         );
     }
-    close_elements(buf, hidden, ']', d, indent, o)
+    hidden
 }
 
 /// Ends a list, set or map drawn element by element: the count of unchanged elements left

@@ -297,6 +297,16 @@ impl<'a> Val<'a> {
         }
     }
 
+    /// The value itself when the drift being drawn may concern it (its relevance matcher
+    /// matches it or something below it), else the value unchanged ([`Val::as_noop`]).
+    pub(crate) fn noop_unless_relevant(self) -> Val<'a> {
+        if self.relevant.matches_partial() {
+            self
+        } else {
+            self.as_noop()
+        }
+    }
+
     pub(crate) fn as_noop(&self) -> Val<'a> {
         Val {
             before_explicit: self.before_explicit,
