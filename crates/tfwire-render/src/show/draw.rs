@@ -604,14 +604,7 @@ fn object(
     };
     let mut buf = format!("{{{}\n", forces(d.replace, o));
     attributes(&mut buf, attrs, indent, o, ao, io);
-    let _ = write!(
-        buf,
-        "{}{}}}{}",
-        pad(indent),
-        symbol(DiffOp::NoOp, o),
-        null_suffix(d.action, o)
-    );
-    buf
+    close_elements(buf, 0, '}', d, indent, o)
 }
 
 fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o: Opts) -> String {
@@ -743,8 +736,8 @@ fn element_lines<'e, 'a: 'e>(
     hidden
 }
 
-/// Ends a list, set or map drawn element by element: the count of unchanged elements left
-/// out, then the closing bracket with the null suffix.
+/// Ends a list, set, map or object drawn member by member: the count of unchanged elements
+/// left out, then the closing bracket with the null suffix.
 fn close_elements(
     mut buf: String,
     hidden: usize,
