@@ -22,7 +22,7 @@ use tfwire_plan::{DiffOp, JsonKind};
 /// A change to one value, ready to draw.
 pub(crate) struct Diff<'a> {
     pub(crate) r: R<'a>,
-    pub(crate) action: DiffOp,
+    pub(crate) op: DiffOp,
     /// This value's change forces the resource's replacement.
     pub(crate) replace: bool,
 }
@@ -105,7 +105,11 @@ pub(crate) enum Blocks<'a> {
 }
 
 fn diff<'a>(r: R<'a>, action: DiffOp, replace: bool) -> Diff<'a> {
-    Diff { r, action, replace }
+    Diff {
+        r,
+        op: action,
+        replace,
+    }
 }
 
 /// The diff of a resource's whole value against its schema block.
@@ -132,7 +136,7 @@ pub(crate) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
             .filter(|a| a.write_only == pass_write_only)
         {
             if let Some(d) = child_attribute(v.member(&a.name), a, current) {
-                current = current.combine(d.action);
+                current = current.combine(d.op);
                 attrs.push((a.name.as_str(), d));
             }
         }
@@ -144,7 +148,7 @@ pub(crate) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
         let both_null = c.before.is_none() && c.after.is_none();
         // OpenTofu diffs a wholly unknown nested block against the parent's schema.
         if let Some(d) = unknown(&c, Unknown::Members, |x| block(x, b)) {
-            if !(d.action == DiffOp::NoOp && both_null) {
+            if !(d.op == DiffOp::NoOp && both_null) {
                 groups.push(Group::of(nb, &c, Blocks::Single(d), false));
             }
             continue;
@@ -225,7 +229,7 @@ fn nested_blocks<'a>(c: &Val<'a>, nb: &'a NestedBlock) -> (Blocks<'a>, DiffOp) {
         }
         Nesting::Single | Nesting::Group => {
             let d = block(c, &nb.block);
-            let a = d.action;
+            let a = d.op;
             (Blocks::Single(d), a)
         }
     }
@@ -312,7 +316,7 @@ fn child_attribute<'a>(c: Val<'a>, a: &'a Attribute, current: DiffOp) -> Option<
     c.before_explicit = false;
     c.after_explicit = false;
     let d = attribute(&c, a, current);
-    if d.action == DiffOp::NoOp && c.before.is_none() && c.after.is_none() && !a.write_only {
+    if d.op == DiffOp::NoOp && c.before.is_none() && c.after.is_none() && !a.write_only {
         return None;
     }
     Some(d)
@@ -491,7 +495,7 @@ pub(crate) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
             for (i, t) in ts.iter().enumerate() {
                 let c = v.element(i, i).noop_unless_relevant();
                 let d = of_type(&c, t);
-                current = current.combine(d.action);
+                current = current.combine(d.op);
                 elems.push(d);
             }
             diff(
@@ -550,10 +554,10 @@ fn sensitive<'a>(
     let d = inner(&v.without_sensitive());
     let null_noop =
         v.before.is_none() && !v.before_explicit && v.after.is_none() && !v.after_explicit;
-    let action = if d.action == DiffOp::NoOp && before != after && !null_noop {
+    let action = if d.op == DiffOp::NoOp && before != after && !null_noop {
         DiffOp::Update
     } else {
-        d.action
+        d.op
     };
     let inner = Box::new(d);
     let r = if as_block {
@@ -607,10 +611,10 @@ fn object<'a, T: Copy>(
         c.before_explicit = false;
         c.after_explicit = false;
         let d = f(&c, t, current);
-        if d.action == DiffOp::NoOp && c.before.is_none() && c.after.is_none() {
+        if d.op == DiffOp::NoOp && c.before.is_none() && c.after.is_none() {
             continue;
         }
-        current = current.combine(d.action);
+        current = current.combine(d.op);
         out.push((key, d));
     }
     out.sort_by(|x, y| x.0.cmp(y.0));
@@ -632,7 +636,7 @@ fn map<'a>(
     for k in keys {
         let c = v.member(k).noop_unless_relevant();
         let d = f(&c);
-        current = current.combine(d.action);
+        current = current.combine(d.op);
         out.push((k, d));
     }
     (out, current)
@@ -646,7 +650,7 @@ fn nested_list<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'
     for i in 0..n {
         let c = v.element(i, i).noop_unless_relevant();
         let d = f(&c);
-        current = current.combine(d.action);
+        current = current.combine(d.op);
         out.push(d);
     }
     (out, current)
@@ -687,7 +691,7 @@ fn slice<'a>(
         v.dialect,
         |bi, ai| {
             let d = f(v.element(bi, ai));
-            current = current.combine(d.action);
+            current = current.combine(d.op);
             out.push(d);
         },
     );
@@ -845,7 +849,7 @@ fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Dif
         let mut c = v.element(bi, ai);
         c.relevant = Matcher::Always;
         let d = f(&c);
-        current = current.combine(d.action);
+        current = current.combine(d.op);
         out.push(d);
     };
     for (bi, fb) in found_before.iter().enumerate() {

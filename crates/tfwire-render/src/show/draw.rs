@@ -133,7 +133,7 @@ pub(crate) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
         R::Set { elems, nested } => set(d, elems, *nested, indent, o),
         R::Block { attrs, blocks } => block(d, attrs, blocks, indent, o),
         R::Unknown(before) => match before {
-            Some(b) if d.action != DiffOp::Create => format!(
+            Some(b) if d.op != DiffOp::Create => format!(
                 "{} -> (known after apply){}",
                 render(
                     b,
@@ -150,7 +150,7 @@ pub(crate) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
         },
         R::Sensitive { .. } => format!(
             "(sensitive value){}{}",
-            null_suffix(d.action, o),
+            null_suffix(d.op, o),
             forces(d.replace, o)
         ),
         R::SensitiveBlock { .. } => sensitive_block(d.replace, indent, o),
@@ -170,12 +170,12 @@ pub(crate) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
             Dialect::OpenTofu => format!(
                 "(write-only attribute){}{}",
                 forces(d.replace, o),
-                null_suffix(d.action, o)
+                null_suffix(d.op, o)
             ),
             Dialect::Terraform => format!(
                 "({}write-only attribute){}{}",
                 if *sensitive { "sensitive, " } else { "" },
-                null_suffix(d.action, o),
+                null_suffix(d.op, o),
                 forces(d.replace, o)
             ),
         },
@@ -204,12 +204,12 @@ pub(crate) fn warnings(d: &Diff<'_>, indent: usize, o: Opts) -> Vec<String> {
             inner,
             before,
             after,
-        } => sensitivity_warning(inner.action, *before, *after, "attribute value", indent, o),
+        } => sensitivity_warning(inner.op, *before, *after, "attribute value", indent, o),
         R::SensitiveBlock {
             inner,
             before,
             after,
-        } => sensitivity_warning(inner.action, *before, *after, "block", indent, o),
+        } => sensitivity_warning(inner.op, *before, *after, "block", indent, o),
         _ => Vec::new(),
     }
 }
@@ -274,9 +274,9 @@ fn primitive(
     }
     let (b, a) = (prim_value(before, o), prim_value(after, o));
     let f = forces(d.replace, o);
-    match d.action {
+    match d.op {
         DiffOp::Create => format!("{a}{f}"),
-        DiffOp::Delete => format!("{b}{}{f}", null_suffix(d.action, o)),
+        DiffOp::Delete => format!("{b}{}{f}", null_suffix(d.op, o)),
         DiffOp::NoOp => format!("{b}{f}"),
         _ => format!("{b} {} {a}{f}", o.c("[yellow]->[reset]")),
     }
@@ -348,11 +348,11 @@ fn heredoc_lines(text: &str, indent: usize, o: Opts) -> Vec<String> {
 }
 
 fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> String {
-    let lines: Vec<String> = match d.action {
+    let lines: Vec<String> = match d.op {
         DiffOp::Create | DiffOp::NoOp => {
             let s = evaluate(after, o);
             if let Some(j) = &s.json {
-                return if d.action == DiffOp::NoOp {
+                return if d.op == DiffOp::NoOp {
                     as_json(d, Some(j), Some(j), indent, o)
                 } else {
                     as_json(d, None, Some(j), indent, o)
@@ -375,7 +375,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                 return format!(
                     "{}{}{}",
                     s.simple(),
-                    null_suffix(d.action, o),
+                    null_suffix(d.op, o),
                     forces(d.replace, o)
                 );
             }
@@ -395,7 +395,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                                 after: None,
                                 ty: Prim::String,
                             },
-                            action: DiffOp::Delete,
+                            op: DiffOp::Delete,
                             replace: false,
                         }),
                         Box::new(Diff {
@@ -404,11 +404,11 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                                 after,
                                 ty: Prim::String,
                             },
-                            action: DiffOp::Create,
+                            op: DiffOp::Create,
                             replace: false,
                         }),
                     ),
-                    action: d.action,
+                    op: d.op,
                     replace: d.replace,
                 };
                 return render(&tc, indent, o);
@@ -457,7 +457,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
         lines.join("\n"),
         pad(indent),
         symbol(DiffOp::NoOp, o),
-        null_suffix(d.action, o)
+        null_suffix(d.op, o)
     )
 }
 
@@ -494,7 +494,7 @@ fn as_json(
                 after: None,
                 ty: Prim::Null,
             },
-            action: d.action,
+            op: d.op,
             replace: d.replace,
         };
         return render(&tc, indent, o);
@@ -502,8 +502,8 @@ fn as_json(
     let v = Val {
         before: json(bj),
         after: json(aj),
-        before_explicit: d.action != DiffOp::Create,
-        after_explicit: d.action != DiffOp::Delete,
+        before_explicit: d.op != DiffOp::Create,
+        after_explicit: d.op != DiffOp::Delete,
         unknown: Unknown::None,
         before_sensitive: None,
         after_sensitive: None,
@@ -514,13 +514,13 @@ fn as_json(
         children: Default::default(),
     };
     let jd = differ::json(&v);
-    let mut action = d.action;
+    let mut action = d.op;
     let mut jo = Opts {
         no_null_suffix: true,
         ..o.child()
     };
     let (mut whitespace, mut replace) = ("", String::new());
-    if jd.action == DiffOp::NoOp && d.action == DiffOp::Update {
+    if jd.op == DiffOp::NoOp && d.op == DiffOp::Update {
         whitespace = if d.replace {
             " # whitespace changes force replacement"
         } else {
@@ -532,7 +532,7 @@ fn as_json(
         replace = forces(d.replace, o);
     }
     let rendered = render(&jd, indent + 1, jo);
-    if matches!(d.action, DiffOp::Create | DiffOp::Delete) {
+    if matches!(d.op, DiffOp::Create | DiffOp::Delete) {
         action = DiffOp::NoOp;
     }
     if rendered.contains('\n') {
@@ -542,7 +542,7 @@ fn as_json(
             symbol(action, o),
             pad(indent),
             symbol(DiffOp::NoOp, o),
-            null_suffix(d.action, o)
+            null_suffix(d.op, o)
         )
     } else {
         format!("jsonencode({rendered}){whitespace}{replace}")
@@ -564,7 +564,7 @@ fn attributes(
     let mut hidden = 0;
     for (key, a) in attrs {
         let important = is_important(key);
-        if !important && a.action == DiffOp::NoOp && !o.show_unchanged {
+        if !important && a.op == DiffOp::NoOp && !o.show_unchanged {
             hidden += 1;
             continue;
         }
@@ -574,7 +574,7 @@ fn attributes(
             buf,
             "{}{}{} = {}",
             pad(indent + 1),
-            symbol(a.action, ao),
+            symbol(a.op, ao),
             aligned(&attribute_name(key), width),
             render(a, indent + 1, ao)
         );
@@ -592,7 +592,7 @@ fn object(
     o: Opts,
 ) -> String {
     if attrs.is_empty() {
-        return format!("{{}}{}{}", null_suffix(d.action, o), forces(d.replace, o));
+        return format!("{{}}{}{}", null_suffix(d.op, o), forces(d.replace, o));
     }
     let ao = Opts {
         no_null_suffix: !nested,
@@ -611,13 +611,13 @@ fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o:
     let self_forces = d.replace && !nested;
     let child_forces = d.replace && nested;
     if elems.is_empty() {
-        return format!("{{}}{}{}", null_suffix(d.action, o), forces(self_forces, o));
+        return format!("{{}}{}{}", null_suffix(d.op, o), forces(self_forces, o));
     }
     let mut sorted: Vec<&(&str, Diff<'_>)> = elems.iter().collect();
     sorted.sort_by(|x, y| x.0.cmp(y.0));
     let width = column_width(sorted.iter().map(|(k, _)| quote(k).len()));
     let eo = Opts {
-        no_null_suffix: d.action == DiffOp::Delete || nested,
+        no_null_suffix: d.op == DiffOp::Delete || nested,
         force_replacement: child_forces,
         ..o.child()
     };
@@ -633,7 +633,7 @@ fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o:
 
 fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts) -> String {
     if elems.is_empty() {
-        return format!("[]{}{}", null_suffix(d.action, o), forces(d.replace, o));
+        return format!("[]{}{}", null_suffix(d.op, o), forces(d.replace, o));
     }
     let eo = Opts {
         no_null_suffix: true,
@@ -647,7 +647,7 @@ fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts)
     let mut render_next = false;
     let mut buf = format!("[{}\n", forces(d.replace, o));
     for e in elems {
-        if e.action == DiffOp::NoOp && !render_next && !o.show_unchanged {
+        if e.op == DiffOp::NoOp && !render_next && !o.show_unchanged {
             held.push(e);
             continue;
         }
@@ -662,12 +662,12 @@ fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts)
                     buf,
                     "{}{}{},",
                     pad(indent + 1),
-                    symbol(last.action, uo),
+                    symbol(last.op, uo),
                     render(last, indent + 1, uo)
                 );
             }
             held.clear();
-            if e.action == DiffOp::NoOp {
+            if e.op == DiffOp::NoOp {
                 eo = uo;
             } else {
                 render_next = true;
@@ -678,7 +678,7 @@ fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts)
             buf,
             "{}{}{},",
             pad(indent + 1),
-            symbol(e.action, eo),
+            symbol(e.op, eo),
             render(e, indent + 1, eo)
         );
     }
@@ -689,7 +689,7 @@ fn set(d: &Diff<'_>, elems: &[Diff<'_>], nested: bool, indent: usize, o: Opts) -
     let self_forces = d.replace && !nested;
     let child_forces = d.replace && nested;
     if elems.is_empty() {
-        return format!("[]{}{}", null_suffix(d.action, o), forces(self_forces, o));
+        return format!("[]{}{}", null_suffix(d.op, o), forces(self_forces, o));
     }
     let eo = Opts {
         no_null_suffix: true,
@@ -715,7 +715,7 @@ fn element_lines<'e, 'a: 'e>(
 ) -> usize {
     let mut hidden = 0;
     for (key, e) in elements {
-        if e.action == DiffOp::NoOp && !o.show_unchanged {
+        if e.op == DiffOp::NoOp && !o.show_unchanged {
             hidden += 1;
             continue;
         }
@@ -729,7 +729,7 @@ fn element_lines<'e, 'a: 'e>(
             buf,
             "{}{}{lead}{}{comma}",
             pad(indent + 1),
-            symbol(e.action, eo),
+            symbol(e.op, eo),
             render(e, indent + 1, eo)
         );
     }
@@ -754,7 +754,7 @@ fn close_elements(
         "{}{}{bracket}{}",
         pad(indent),
         symbol(DiffOp::NoOp, o),
-        null_suffix(d.action, o)
+        null_suffix(d.op, o)
     );
     buf
 }
@@ -781,16 +781,16 @@ fn block(
     for g in sorted {
         let mut found = false;
         let mut one = |b: &Diff<'_>, label: &str, o: Opts, buf: &mut String| {
-            let creating = b.action == DiffOp::Create && g.after_sensitive;
-            let deleting = b.action == DiffOp::Delete && g.before_sensitive;
-            let modifying = matches!(b.action, DiffOp::Update | DiffOp::NoOp)
+            let creating = b.op == DiffOp::Create && g.after_sensitive;
+            let deleting = b.op == DiffOp::Delete && g.before_sensitive;
+            let modifying = matches!(b.op, DiffOp::Update | DiffOp::NoOp)
                 && (g.after_sensitive || g.before_sensitive);
             let masked = creating || deleting || modifying;
             let action =
-                if masked && b.action == DiffOp::NoOp && g.before_sensitive != g.after_sensitive {
+                if masked && b.op == DiffOp::NoOp && g.before_sensitive != g.after_sensitive {
                     DiffOp::Update
                 } else {
-                    b.action
+                    b.op
                 };
             if action == DiffOp::NoOp && !o.show_unchanged {
                 hidden_blocks += 1;
@@ -807,7 +807,7 @@ fn block(
             let (warns, body) = if masked {
                 (
                     sensitivity_warning(
-                        b.action,
+                        b.op,
                         g.before_sensitive,
                         g.after_sensitive,
                         "block",
@@ -835,7 +835,7 @@ fn block(
         if g.unknown && !matches!(g.blocks, Blocks::Single(_)) {
             let u = Diff {
                 r: R::Unknown(None),
-                action: d.action,
+                op: d.op,
                 replace: false,
             };
             one(&u, "", o, &mut buf);

@@ -59,7 +59,7 @@ struct Renderer<'p, 'a> {
 /// One change with its diff.
 struct Drawn<'p, 'a> {
     rc: &'p ResourceChange<'a>,
-    action: ChangeKind<'a>,
+    kind: ChangeKind<'a>,
     diff: differ::Diff<'p>,
 }
 
@@ -117,16 +117,16 @@ pub fn render_change(
             &owned_schema
         }
     };
-    let action = action_of(rc)?;
+    let kind = kind_of(rc)?;
     let d = Drawn {
         rc,
-        action,
+        kind,
         diff: differ::block(
             &Val::of_change(&rc.change, Matcher::Always, opts.dialect),
             schema,
         ),
     };
-    if action == ChangeKind::Delete && rc.mode != Mode::Managed {
+    if kind == ChangeKind::Delete && rc.mode != Mode::Managed {
         return Ok(None);
     }
     // The actions a change triggers end in a newline of their own (the whole plan leaves
@@ -143,13 +143,13 @@ pub fn render_change(
 /// Outputs" (its name not aligned with others), or `None` when unchanged.
 pub fn render_output(oc: &tfwire_plan::OutputChange<'_>, opts: Options) -> Option<String> {
     let d = differ::output(&Val::of_change(&oc.change, Matcher::Always, opts.dialect));
-    if d.action == DiffOp::NoOp {
+    if d.op == DiffOp::NoOp {
         return None;
     }
     let o = opts.draw();
     Some(format!(
         "{} {} = {}",
-        color(op_markup(d.action), opts.color),
+        color(op_markup(d.op), opts.color),
         attribute_name(oc.name),
         render(&d, 0, o)
     ))
@@ -177,7 +177,7 @@ fn kind_markup(kind: ChangeKind<'_>, dialect: Dialect) -> &'static str {
 }
 
 /// What the change does; an action list neither client draws is an error.
-fn action_of<'a>(rc: &ResourceChange<'a>) -> Result<ChangeKind<'a>, Error> {
+fn kind_of<'a>(rc: &ResourceChange<'a>) -> Result<ChangeKind<'a>, Error> {
     match rc.change.kind() {
         ChangeKind::Other(list) => {
             let names: Vec<&str> = list.iter().map(|a| a.name()).collect();
@@ -326,7 +326,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             let v = Val::of_change(&rc.change, matcher, self.opts.dialect);
             drift.push(Drawn {
                 rc,
-                action: action_of(rc)?,
+                kind: kind_of(rc)?,
                 diff: differ::block(&v, schema),
             });
         }
@@ -335,7 +335,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             let v = Val::of_change(&rc.change, Matcher::Always, self.opts.dialect);
             changes.push(Drawn {
                 rc,
-                action: action_of(rc)?,
+                kind: kind_of(rc)?,
                 diff: differ::block(&v, schema),
             });
         }
@@ -359,18 +359,18 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let errored = plan.errored == Some(true);
         let empty = !changes
             .iter()
-            .any(|d| d.diff.action != DiffOp::NoOp || d.moved())
-            && !outputs.iter().any(|(_, d)| d.action != DiffOp::NoOp);
+            .any(|d| d.diff.op != DiffOp::NoOp || d.moved())
+            && !outputs.iter().any(|(_, d)| d.op != DiffOp::NoOp);
         let have_drift = self.drift(&mut out, &drift, empty, mode);
 
         let mut shown = Vec::new();
         let mut counts: Vec<(ChangeKind<'_>, usize)> = Vec::new();
         let (mut importing, mut forgetting, mut any_action) = (0, 0, false);
         for d in &changes {
-            if d.action == ChangeKind::NoOp && !d.moved() && !d.importing() {
+            if d.kind == ChangeKind::NoOp && !d.moved() && !d.importing() {
                 continue;
             }
-            if d.action == ChangeKind::Delete && d.rc.mode != Mode::Managed {
+            if d.kind == ChangeKind::Delete && d.rc.mode != Mode::Managed {
                 continue;
             }
             if matches!(d.rc.mode, Mode::Other(_)) {
@@ -381,7 +381,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 importing += 1;
             }
             if matches!(
-                d.action,
+                d.kind,
                 ChangeKind::Forget
                     | ChangeKind::ReplaceForget {
                         create_first: false
@@ -389,11 +389,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
             ) {
                 forgetting += 1;
             }
-            if d.action != ChangeKind::NoOp {
+            if d.kind != ChangeKind::NoOp {
                 any_action = true;
-                match counts.iter_mut().find(|(a, _)| *a == d.action) {
+                match counts.iter_mut().find(|(a, _)| *a == d.kind) {
                     Some((_, n)) => *n += 1,
-                    None => counts.push((d.action, 1)),
+                    None => counts.push((d.kind, 1)),
                 }
             }
         }
@@ -614,7 +614,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let refresh_only = mode == PlanMode::RefreshOnly;
         let shown: Vec<&Drawn<'_, '_>> = drift
             .iter()
-            .filter(|d| refresh_only || d.diff.action != DiffOp::NoOp)
+            .filter(|d| refresh_only || d.diff.op != DiffOp::NoOp)
             .collect();
         if shown.is_empty() || plan_empty && !refresh_only {
             return false;
@@ -666,7 +666,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
             };
             let d = Drawn {
                 rc,
-                action: action_of(rc)?,
+                kind: kind_of(rc)?,
                 diff: differ::block(
                     &Val::of_change(&rc.change, Matcher::Always, self.opts.dialect),
                     schema,
@@ -686,12 +686,12 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let o = self.opts.draw();
         let lines: Vec<String> = outputs
             .iter()
-            .filter(|(_, d)| d.action != DiffOp::NoOp)
+            .filter(|(_, d)| d.op != DiffOp::NoOp)
             .map(|(k, d)| {
                 let name = attribute_name(k);
                 format!(
                     "{} {} = {}",
-                    self.c(op_markup(d.action)),
+                    self.c(op_markup(d.op)),
                     Padded::chars(&name, width),
                     render(d, 0, o)
                 )
@@ -705,13 +705,13 @@ impl<'p, 'a> Renderer<'p, 'a> {
         if matches!(d.rc.mode, Mode::Other(_)) {
             return None;
         }
-        if d.action == ChangeKind::NoOp && !d.moved() && !d.importing() {
+        if d.kind == ChangeKind::NoOp && !d.moved() && !d.importing() {
             return None;
         }
-        let mut buf = self.c(&self.comment(d.rc, d.action, cause));
+        let mut buf = self.c(&self.comment(d.rc, d.kind, cause));
         let mut o = self.opts.draw();
         // Terraform draws a forgotten object as unchanged.
-        if d.action == ChangeKind::Forget && !self.opts.terraform() {
+        if d.kind == ChangeKind::Forget && !self.opts.terraform() {
             o.hide_symbols = true;
             o.no_null_suffix = true;
         }
@@ -724,7 +724,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let _ = write!(
             buf,
             "{} {keyword} \"{}\" \"{}\" {}",
-            self.c(kind_markup(d.action, self.opts.dialect)),
+            self.c(kind_markup(d.kind, self.opts.dialect)),
             inline(d.rc.type_name),
             inline(d.rc.name),
             render(&d.diff, 0, o)
@@ -755,7 +755,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
     }
 
     /// The `# address will be ...` lines, as colour markup.
-    fn comment(&self, rc: &ResourceChange<'_>, action: ChangeKind<'_>, cause: Cause) -> String {
+    fn comment(&self, rc: &ResourceChange<'_>, kind: ChangeKind<'_>, cause: Cause) -> String {
         // The document's names are shown escaped (no control or bidirectional character,
         // no line break of their own): the same as OpenTofu's for any real address.
         let address = inline(rc.address);
@@ -803,7 +803,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 );
             }
         };
-        match action {
+        match kind {
             ChangeKind::Create => {
                 let _ = write!(buf, "[bold]  # {disp}[reset] will be created");
             }
@@ -991,7 +991,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 _ => buf.push_str("  # [reset](will be imported first)\n"),
             }
         }
-        if rc.change.importing.is_some() && matches!(action, ChangeKind::Replace { .. }) {
+        if rc.change.importing.is_some() && matches!(kind, ChangeKind::Replace { .. }) {
             buf.push_str(
                 "  # [reset][yellow]Warning: this will destroy the imported resource[reset]\n",
             );
