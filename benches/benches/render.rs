@@ -6,8 +6,8 @@
 //!
 //! Two layers: `tfwire_plan::Diff::of` in process (the structural diff behind the Markdown
 //! and JSON summaries), and, when `target/release/tfwire` has been built, `tfwire plan
-//! show` on the same plan (the `tofu show` renderer lives in the CLI binary; the figure
-//! includes process start and parsing). The answers: the number of changed nodes
+//! show` on the same plan (the `tofu show` renderer, `tfwire_render::show`, run by the
+//! binary; the figure includes process start and parsing). The answers: the number of changed nodes
 //! `Diff::changes` finds, and a line the rendering must hold.
 
 use bumpalo::Bump;

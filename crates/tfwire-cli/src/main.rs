@@ -10,7 +10,7 @@
 //! is at most about 140 bytes and the output at most about 70 bytes per input byte (a
 //! list of one-digit numbers 32 levels deep, two input bytes an element, is the worst
 //! case); a list diff runs OpenTofu's LCS on at most 2^24 element pairs after its common
-//! prefix and suffix (`humanplan::differ::MAX_LCS_CELLS`), above which the middle is shown
+//! prefix and suffix (`tfwire_render::show`), above which the middle is shown
 //! removed and added.
 //!
 //! No `unsafe` code: `#![forbid(unsafe_code)]`.
@@ -25,12 +25,10 @@ mod decode;
 mod dump;
 mod encode;
 mod failure;
-mod humanplan;
 mod input;
 mod mask;
 mod output;
 mod plan;
-mod render;
 mod report;
 mod schema;
 mod state;

@@ -102,24 +102,6 @@ impl MaskArgs {
     }
 }
 
-/// Whether the flat (version 3) attribute `key` (`password`, `env.0.value`, `tags.%`) of a
-/// resource of type `type_name` is masked: its numeric parts are list indices, `%` and `#`
-/// counts, neither is a step.
-pub(crate) fn flat_masked(masks: &Masks, type_name: &str, key: &str) -> bool {
-    let mut at = masks.start(type_name);
-    for part in key.split('.') {
-        if part.is_empty() || part == "%" || part == "#" || part.bytes().all(|b| b.is_ascii_digit())
-        {
-            continue;
-        }
-        at = masks.step(&at, part);
-        if at.is_masked() {
-            return true;
-        }
-    }
-    at.is_masked()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,14 +153,5 @@ mod tests {
         let e = failure(MaskArgs::default().masks_with(Some(missing.into_os_string())));
         assert!(e.starts_with("TFWIRE_MASK_FILE "), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn flat_keys() {
-        let m = Masks::defaults();
-        assert!(flat_masked(&m, "x", "db_password"));
-        assert!(flat_masked(&m, "k", "spec.0.container.1.env.2.value"));
-        assert!(!flat_masked(&m, "k", "spec.0.container.1.env.2.name"));
-        assert!(!flat_masked(&m, "x", "tags.%"));
     }
 }

@@ -3,7 +3,7 @@
 use crate::failure::Failure;
 use crate::input::Want;
 use crate::mask::MaskArgs;
-use crate::{humanplan, input, output, schema, suggest};
+use crate::{input, output, schema, suggest};
 use clap::{Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use tfwire::TypedJson as _;
@@ -11,6 +11,7 @@ use tfwire::schema::ProviderSchemas;
 use tfwire_json::{Escape, JsonWriter};
 use tfwire_plan::{ChangeKind, ChangeSummary, Diff, Document, Filter, ResourceChange, Summary};
 use tfwire_render::escape::{Inline, quote};
+use tfwire_render::show;
 use tfwire_render::summary as render_summary;
 
 /// Read plans: binary plan files (`tofu plan -out`), `terraform show -json PLANFILE`
@@ -662,9 +663,9 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let masks = args.masks.masks()?;
     let cache = schema::cache(limits, args.schemas.as_deref())?;
-    let mut human = humanplan::Options {
+    let mut human = show::Options {
         color: args.color.enabled(),
-        terraform: false,
+        dialect: show::Dialect::OpenTofu,
         all: args.all,
         mode: None,
     };
@@ -677,16 +678,19 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
         |doc, recorded| {
             use tfwire_planfile::proto::Mode;
             human.mode = recorded.mode.map(|m| match m {
-                Mode::Normal => humanplan::PlanMode::Normal,
-                Mode::Destroy => humanplan::PlanMode::Destroy,
-                Mode::RefreshOnly => humanplan::PlanMode::RefreshOnly,
+                Mode::Normal => show::PlanMode::Normal,
+                Mode::Destroy => show::PlanMode::Destroy,
+                Mode::RefreshOnly => show::PlanMode::RefreshOnly,
             });
             let plan = expect_plan(&name, doc)?;
-            human.terraform = match args.wording {
+            let terraform = match args.wording {
                 Wording::Auto => plan.client() == tfwire_plan::Client::Terraform,
                 Wording::Opentofu => false,
                 Wording::Terraform => true,
             };
+            if terraform {
+                human.dialect = show::Dialect::Terraform;
+            }
             masked(plan, &masks, &name, |plan| {
                 // A Terraform Cloud redacted plan carries its provider schemas.
                 let embedded = match (&cache, plan.provider_schemas) {
@@ -700,7 +704,7 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                             "--format json shows one change: give its ADDRESS".into(),
                         ));
                     }
-                    let text = humanplan::render_plan(plan, schemas, human)
+                    let text = show::render_plan(plan, schemas, human)
                         .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
                     return output::human(&text, human.color);
                 };
@@ -723,7 +727,7 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                             })();
                             s + "\n"
                         }
-                        ShowFormat::Text => humanplan::render_output(oc, human)
+                        ShowFormat::Text => show::render_output(oc, human)
                             .map(|l| l + "\n")
                             .unwrap_or_default(),
                     };
@@ -763,7 +767,7 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                             text.push('\n');
                         }
                         ShowFormat::Text => {
-                            let section = humanplan::render_change(plan, rc, schemas, human)
+                            let section = show::render_change(plan, rc, schemas, human)
                                 .map_err(|e| Failure::Input(format!("{}: {e}", Inline(&name))))?;
                             if let Some(section) = section {
                                 if i > 0 {

@@ -1,18 +1,17 @@
 //! `tfwire state`: read states (`terraform show -json`) and raw `.tfstate` files.
 
 use crate::failure::Failure;
-use crate::humanplan::{Dialect, Node};
-use crate::mask::{MaskArgs, flat_masked};
+use crate::mask::MaskArgs;
 use crate::plan::Wording;
-use crate::render::{self, Layout};
 use crate::{input, output, suggest};
 use clap::Subcommand;
 use std::fmt::Write as _;
 use tfwire::TypedJson as _;
 use tfwire::mask::Masks;
 use tfwire::schema::{Kind, ProgramCache};
-use tfwire_plan::{Diff, Document, Mark, Merged, Parser, RawInstance, RawResource};
-use tfwire_render::escape::{Inline, Padded, column_width, quote};
+use tfwire_plan::{Document, Parser, RawInstance, RawResource};
+use tfwire_render::escape::{Inline, quote};
+use tfwire_render::state::{Dialect, Node, Resource, render_flat, render_resource};
 
 /// Read states: `terraform show -json` output and raw .tfstate files (versions 3 and 4),
 /// told apart automatically, and the prior state inside a binary plan file.
@@ -172,14 +171,6 @@ fn addresses(doc: &Document<'_>) -> Option<Vec<String>> {
     })
 }
 
-const LAYOUT: Layout = Layout {
-    markers: false,
-    all: true,
-    color: false,
-    omit_null: true,
-    omit_empty_strings: true,
-};
-
 fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     let masks = args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
@@ -218,11 +209,6 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                             deposed_left += 1;
                             continue;
                         }
-                        let keyword = if r.mode == tfwire_plan::Mode::Data {
-                            "data"
-                        } else {
-                            "resource"
-                        };
                         let mut header = format!("# {}:", Inline(r.address));
                         if r.tainted {
                             header.push_str(" (tainted)");
@@ -231,24 +217,9 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                             header =
                                 format!("# {}: (deposed object {})", Inline(r.address), Inline(d));
                         }
-                        let mut united = tfwire_plan::masked_marks(
-                            &masks,
-                            &masks.start(r.type_name),
-                            r.values,
-                            r.sensitive_values,
-                        )
-                        .map(String::into_bytes);
-                        let tape = match united.as_mut() {
-                            Some(t) => Some(Parser::new().parse(t).map_err(|e| {
-                                Failure::Input(format!("{}: masks: {e}", Inline(r.address)))
-                            })?),
-                            None => None,
-                        };
-                        let marks = tape.as_ref().map(|t| t.root()).or(r.sensitive_values);
-                        match &schemas {
+                        let typed = match &schemas {
                             Some(s) => {
-                                let schema =
-                                    s.block(r.provider_name, r.mode, r.type_name, r.address)?;
+                                let t = s.block(r.provider_name, r.mode, r.type_name, r.address)?;
                                 s.check_identity(
                                     r.provider_name,
                                     r.type_name,
@@ -257,28 +228,26 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                                     r.address,
                                     true,
                                 )?;
-                                let arena = bumpalo::Bump::new();
-                                let values =
-                                    s.decode(&schema.program, r.values, &arena, r.address)?;
-                                typed(
-                                    &mut text,
-                                    &header,
-                                    keyword,
-                                    r.type_name,
-                                    r.name,
-                                    values,
-                                    r.sensitive_values,
-                                    schema.block,
-                                    &masks,
-                                    dialect,
-                                );
+                                Some((s, t))
                             }
-                            None => {
-                                let view =
-                                    Merged::new(r.values, Mark::All(false), Mark::from_json(marks));
-                                block(&mut text, &header, keyword, r.type_name, r.name, view)
-                            }
-                        }
+                            None => None,
+                        };
+                        let arena = bumpalo::Bump::new();
+                        let (values, schema) = match &typed {
+                            Some((s, t)) => (
+                                s.decode(&t.program, r.values, &arena, r.address)?,
+                                Some(t.block),
+                            ),
+                            None => (r.values.map(Node::Json), None),
+                        };
+                        let resource = Resource {
+                            mode: r.mode,
+                            type_name: r.type_name,
+                            name: r.name,
+                            values,
+                            sensitive: r.sensitive_values,
+                        };
+                        drawn(&mut text, &header, &resource, schema, &masks, dialect);
                     }
                 }
             }
@@ -333,24 +302,6 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     })
 }
 
-/// Writes `resource "TYPE" "NAME" { ... }` for a value with its sensitive markers.
-fn block(out: &mut String, header: &str, keyword: &str, ty: &str, name: &str, view: Merged<'_>) {
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    let _ = writeln!(out, "{header}");
-    let _ = writeln!(out, "{keyword} {} {} {{", quote(ty), quote(name));
-    let diff = Diff::between(Some(view), Some(view), &[]);
-    if diff.children.is_empty() {
-        if view.raw_value().is_some_and(|v| !v.is_null()) {
-            let _ = writeln!(out, "    # value: {}", render::value_text(Some(view)));
-        }
-    } else {
-        render::body(out, &diff, 4, LAYOUT);
-    }
-    out.push_str("}\n");
-}
-
 fn raw_instance(
     out: &mut String,
     r: &RawResource<'_>,
@@ -360,33 +311,11 @@ fn raw_instance(
     masks: &Masks,
     dialect: Dialect,
 ) -> Result<(), Failure> {
-    // The sensitive paths become a marker tree like `sensitive_values`, parsed on its own,
-    // then united with the masks over the attributes.
+    // The sensitive paths become a marker tree like `sensitive_values`, parsed on its own.
     let mut marks = inst.sensitive_marker_json().into_bytes();
     let tape = Parser::new()
         .parse(&mut marks)
         .map_err(|e| Failure::Input(format!("{}: sensitive_attributes: {e}", Inline(address))))?;
-    let mut united = tfwire_plan::masked_marks(
-        masks,
-        &masks.start(r.type_name),
-        inst.attributes,
-        Some(tape.root()),
-    )
-    .map(String::into_bytes);
-    let masked = match united.as_mut() {
-        Some(t) => Some(
-            Parser::new()
-                .parse(t)
-                .map_err(|e| Failure::Input(format!("{}: masks: {e}", Inline(address))))?,
-        ),
-        None => None,
-    };
-    let root = masked.as_ref().map_or(tape.root(), |t| t.root());
-    let view = Merged::new(
-        inst.attributes,
-        Mark::All(false),
-        Mark::from_json(Some(root)),
-    );
     let mut header = format!("# {}:", Inline(address));
     if let Some(d) = inst.deposed {
         let _ = write!(header, " (deposed object {})", Inline(d));
@@ -394,34 +323,20 @@ fn raw_instance(
     if let Some(s) = inst.status {
         let _ = write!(header, " ({})", Inline(s));
     }
-    let keyword = if r.mode == tfwire_plan::Mode::Data {
-        "data"
-    } else {
-        "resource"
-    };
     if inst.attributes.is_none() && inst.attributes_flat.is_some() {
         // A state upgraded from version 3 that was never rewritten: flatmap attributes.
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        let _ = writeln!(
-            out,
-            "{header}\n{keyword} {} {} {{",
-            quote(r.type_name),
-            quote(r.name)
-        );
-        flat(out, inst.attributes_flat, masks, r.type_name);
-        out.push_str("}\n");
+        let flat = render_flat(r.mode, r.type_name, r.name, inst.attributes_flat, masks);
+        push_section(out, &header, &flat);
         return Ok(());
     }
-    match schemas {
+    let typed = match schemas {
         Some(s) => {
             // `provider["registry.opentofu.org/hashicorp/aws"].alias` names the provider.
             let provider = r
                 .provider
                 .and_then(|p| p.split_once("provider[\"")?.1.split_once("\"]"))
                 .map(|(source, _)| source);
-            let schema = s.block(provider, r.mode, r.type_name, address)?;
+            let t = s.block(provider, r.mode, r.type_name, address)?;
             s.check_identity(
                 provider,
                 r.type_name,
@@ -430,36 +345,61 @@ fn raw_instance(
                 address,
                 false,
             )?;
+            Some((s, t))
+        }
+        None => None,
+    };
+    let arena = bumpalo::Bump::new();
+    let (values, schema) = match &typed {
+        Some((s, t)) => {
             // A raw state writes values at `dynamic` positions as go-cty does, wrapped in
             // {"value","type"}; `tofu state show` (like `show -json`) shows the value itself,
             // and the sensitive paths point into it: the decoded value is drawn unwrapped.
-            let arena = bumpalo::Bump::new();
             let value = match inst.attributes {
                 Some(a) => Some(
-                    a.decode_typed(&schema.program, &mut tfwire::Decoder::default(), &arena)
+                    a.decode_typed(&t.program, &mut tfwire::Decoder::default(), &arena)
                         .map_err(|e| s.nonconforming(address, &e))?,
                 ),
                 None => None,
             };
-            typed(
-                out,
-                &header,
-                keyword,
-                r.type_name,
-                r.name,
-                value.map(Node::Typed),
-                Some(tape.root()),
-                schema.block,
-                masks,
-                dialect,
-            );
-            Ok(())
+            (value.map(Node::Typed), Some(t.block))
         }
-        None => {
-            block(out, &header, keyword, r.type_name, r.name, view);
-            Ok(())
-        }
+        None => (inst.attributes.map(Node::Json), None),
+    };
+    let resource = Resource {
+        mode: r.mode,
+        type_name: r.type_name,
+        name: r.name,
+        values,
+        sensitive: Some(tape.root()),
+    };
+    drawn(out, &header, &resource, schema, masks, dialect);
+    Ok(())
+}
+
+/// Writes the `# ADDRESS:` header and the resource as `state show` draws it (with its schema
+/// when there is one), after a blank line when it is not the first.
+fn drawn(
+    out: &mut String,
+    header: &str,
+    resource: &Resource<'_>,
+    schema: Option<&tfwire::schema::Block>,
+    masks: &Masks,
+    dialect: Dialect,
+) {
+    push_section(
+        out,
+        header,
+        &render_resource(resource, schema, masks, dialect),
+    );
+}
+
+/// Writes a header and its section, after a blank line when it is not the first.
+fn push_section(out: &mut String, header: &str, section: &str) {
+    if !out.is_empty() {
+        out.push('\n');
     }
+    let _ = writeln!(out, "{header}\n{section}");
 }
 
 /// The provider schemas of `--schemas`.
@@ -599,64 +539,8 @@ impl<'s> Schemas<'s> {
     }
 }
 
-/// Writes the `# ADDRESS:` header and the resource drawn with its schema.
-#[allow(clippy::too_many_arguments)]
-fn typed(
-    out: &mut String,
-    header: &str,
-    keyword: &str,
-    type_name: &str,
-    name: &str,
-    values: Option<Node<'_>>,
-    marks: Option<tfwire_plan::Json<'_>>,
-    schema: &tfwire::schema::Block,
-    masks: &Masks,
-    dialect: Dialect,
-) {
-    let arena = bumpalo::Bump::new();
-    let merged = crate::humanplan::sensitive_marks(values, marks, schema, masks, type_name, &arena);
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    let _ = writeln!(out, "{header}");
-    out.push_str(&crate::humanplan::render_state_resource(
-        keyword, type_name, name, values, merged, schema, dialect,
-    ));
-    out.push('\n');
-}
-
-/// Flatmap attributes (`"tags.%" = "1"`), sorted, values as written.
-/// Values the masks match are printed as `(sensitive value)` (see [`flat_masked`]).
-fn flat(out: &mut String, attrs: Option<tfwire_plan::Json<'_>>, masks: &Masks, type_name: &str) {
-    let mut pairs: Vec<(String, String)> = attrs
-        .and_then(|a| a.as_object())
-        .into_iter()
-        .flatten()
-        .map(|(k, v)| {
-            let v = if flat_masked(masks, type_name, k) {
-                render::SENSITIVE.to_string()
-            } else {
-                v.to_string()
-            };
-            (Inline(k).to_string(), v)
-        })
-        .collect();
-    pairs.sort();
-    let width = column_width(pairs.iter().map(|(k, _)| k.chars().count()));
-    for (k, v) in pairs {
-        let _ = writeln!(out, "    {} = {v}", Padded::chars(&k, width));
-    }
-}
-
 fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>, masks: &Masks) {
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    let _ = writeln!(
-        out,
-        "# {}: (version 3 state: flat attributes)",
-        Inline(address)
-    );
+    let header = format!("# {}: (version 3 state: flat attributes)", Inline(address));
     let (ty, name) = match address.rsplit_once('.') {
         Some((head, name)) => (
             r.type_name
@@ -665,12 +549,15 @@ fn legacy(out: &mut String, address: &str, r: &tfwire_plan::LegacyResource<'_>, 
         ),
         None => (r.type_name.unwrap_or(""), address),
     };
-    let keyword = if address.starts_with("data.") || address.contains(".data.") {
-        "data"
+    let mode = if address.starts_with("data.") || address.contains(".data.") {
+        tfwire_plan::Mode::Data
     } else {
-        "resource"
+        tfwire_plan::Mode::Managed
     };
-    let _ = writeln!(out, "{keyword} {} {} {{", quote(ty), quote(name));
-    flat(out, r.primary.and_then(|p| p.get("attributes")), masks, ty);
-    out.push_str("}\n");
+    let attributes = r.primary.and_then(|p| p.get("attributes"));
+    push_section(
+        out,
+        &header,
+        &render_flat(mode, ty, name, attributes, masks),
+    );
 }

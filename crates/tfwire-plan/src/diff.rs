@@ -2,12 +2,13 @@
 //! merged views (so each node knows whether it is unknown or sensitive).
 
 use crate::change::Change;
-use crate::json::{Json, write_json_str};
+use crate::json::Json;
 use crate::merged::{Mark, Merged};
 use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use tfwire_json::{Escape, JsonWriter};
 
 /// What happens to one node of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,6 +24,29 @@ pub enum DiffOp {
 }
 
 impl DiffOp {
+    /// The op of a node whose op so far is `self` (the op it starts from, then folded
+    /// with its earlier children's), given its next child's `next`: an unchanged child
+    /// changes nothing, a child with the same op keeps it, and any other makes the node an
+    /// update. This is how OpenTofu's and Terraform's renderers fold the children of a
+    /// block or a collection into its op.
+    ///
+    /// ```
+    /// use tfwire_plan::DiffOp;
+    /// assert_eq!(DiffOp::Create.combine(DiffOp::NoOp), DiffOp::Create);
+    /// assert_eq!(DiffOp::Create.combine(DiffOp::Create), DiffOp::Create);
+    /// assert_eq!(DiffOp::Create.combine(DiffOp::Delete), DiffOp::Update);
+    /// assert_eq!(DiffOp::NoOp.combine(DiffOp::Create), DiffOp::Update);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn combine(self, next: DiffOp) -> DiffOp {
+        if next == DiffOp::NoOp || self == next {
+            self
+        } else {
+            DiffOp::Update
+        }
+    }
+
     /// The op's name: `no_op`, `create`, `update`, `delete`.
     pub fn name(self) -> &'static str {
         match self {
@@ -166,40 +190,40 @@ impl<'a> Diff<'a> {
     /// "after_sensitive": true instead of a sensitive value, which is never written; when
     /// one side of a leaf is sensitive, both are (see [`Diff::is_sensitive`])}`.
     pub fn write_json(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        write!(out, "{{\"op\":\"{}\"", self.op.name())?;
+        self.write_node(&mut JsonWriter::new(out, Escape::Safe))
+    }
+
+    fn write_node<W: fmt::Write>(&self, w: &mut JsonWriter<W>) -> fmt::Result {
+        w.begin_object()?;
+        w.member_str("op", self.op.name())?;
         if self.forces_replacement {
-            out.write_str(",\"forces_replacement\":true")?;
+            w.member_bool("forces_replacement", true)?;
         }
         match self.shape {
             Shape::Object => {
-                out.write_str(",\"attributes\":{")?;
-                for (i, (step, child)) in self.children.iter().enumerate() {
-                    if i > 0 {
-                        out.write_char(',')?;
-                    }
-                    write_json_str(out, step.name().unwrap_or_default())?;
-                    out.write_char(':')?;
-                    child.write_json(out)?;
+                w.key("attributes")?;
+                w.begin_object()?;
+                for (step, child) in &self.children {
+                    w.key(step.name().unwrap_or_default())?;
+                    child.write_node(w)?;
                 }
-                out.write_char('}')?;
+                w.end_object()?;
             }
             Shape::Array => {
-                out.write_str(",\"elements\":[")?;
-                for (i, (_, child)) in self.children.iter().enumerate() {
-                    if i > 0 {
-                        out.write_char(',')?;
-                    }
-                    child.write_json(out)?;
+                w.key("elements")?;
+                w.begin_array()?;
+                for (_, child) in &self.children {
+                    child.write_node(w)?;
                 }
-                out.write_char(']')?;
+                w.end_array()?;
             }
             Shape::Leaf => {
                 let sensitive = self.is_sensitive();
-                write_side(out, "before", self.before, sensitive)?;
-                write_side(out, "after", self.after, sensitive)?;
+                write_side(w, "before", self.before, sensitive)?;
+                write_side(w, "after", self.after, sensitive)?;
             }
         }
-        out.write_char('}')
+        w.end_object()
     }
 
     /// [`Diff::write_json`] into a string.
@@ -211,24 +235,34 @@ impl<'a> Diff<'a> {
     }
 }
 
-/// One side of a leaf; `sensitive`: the leaf has a sensitive side, so both are hidden.
-fn write_side(
-    out: &mut impl fmt::Write,
+/// One side (`before` or `after`) of a leaf; `sensitive`: the leaf has a sensitive side, so
+/// both are hidden.
+fn write_side<W: fmt::Write>(
+    w: &mut JsonWriter<W>,
     name: &str,
     side: Option<Merged<'_>>,
     sensitive: bool,
 ) -> fmt::Result {
+    let (unknown_key, sensitive_key) = if name == "before" {
+        ("before_unknown", "before_sensitive")
+    } else {
+        ("after_unknown", "after_sensitive")
+    };
     match side {
-        Some(m) if m.is_unknown() => write!(out, ",\"{name}_unknown\":true"),
-        Some(m) if sensitive || m.has_sensitive() => write!(out, ",\"{name}_sensitive\":true"),
+        Some(m) if m.is_unknown() => w.member_bool(unknown_key, true),
+        Some(m) if sensitive || m.has_sensitive() => w.member_bool(sensitive_key, true),
         Some(m) => {
-            write!(out, ",\"{name}\":")?;
+            w.key(name)?;
             match m.raw_value() {
-                Some(v) => write!(out, "{v}"),
-                None => out.write_str("null"),
+                // The document's own value, as its parser read it.
+                Some(v) => w.raw(&v.to_string()),
+                None => w.null(),
             }
         }
-        None => write!(out, ",\"{name}\":null"),
+        None => {
+            w.key(name)?;
+            w.null()
+        }
     }
 }
 

@@ -147,7 +147,7 @@ pub fn quote(s: &str) -> String {
 
 /// The length of the colour sequence (SGR: `ESC [`, digits and `;`, `m`) at the start of
 /// `s`, the only escape sequence [`terminal`] lets through, and only when colouring: the
-/// CLI writes them itself (`render::paint`, the plan renderer's colours); an SGR sequence
+/// CLI writes them itself ([`paint`](crate::paint), the plan renderer's colours); an SGR sequence
 /// cannot move the cursor, set a title or start a link. Document text never reaches
 /// this pass raw (it is [`Inline`] or [`quote`]d where it is placed).
 fn sgr_len(s: &str) -> Option<usize> {

@@ -5,28 +5,29 @@
 
 use super::differ::{self, Blocks, Diff, Prim, R};
 use super::text::{attribute_name, color, json_prefix, quote};
-use super::value::{Action, Dialect, Matcher, Unknown, V, Val, json};
+use super::value::{Dialect, Matcher, Unknown, V, Val, json};
+use crate::escape::{DEPTH_MAX, Padded, column_width};
 use std::fmt::Write as _;
+use tfwire_plan::DiffOp;
 use tfwire_plan::Json;
-use tfwire_render::escape::{DEPTH_MAX, Padded, column_width};
 
 /// How a subtree is drawn.
 #[derive(Clone, Copy, Default)]
-pub(super) struct Opts {
-    pub(super) color: bool,
+pub(crate) struct Opts {
+    pub(crate) color: bool,
     /// Never write `-> null` after a deleted value.
-    pub(super) no_null_suffix: bool,
+    pub(crate) no_null_suffix: bool,
     /// Write `# forces replacement` on this value whatever its own flag says.
-    pub(super) force_replacement: bool,
+    pub(crate) force_replacement: bool,
     /// Show unchanged members instead of counting them.
-    pub(super) show_unchanged: bool,
+    pub(crate) show_unchanged: bool,
     /// Leave out the `+`/`-`/`~` column.
-    pub(super) hide_symbols: bool,
+    pub(crate) hide_symbols: bool,
     /// Never write `# forces replacement` on this value (Terraform, on the prior value of
     /// one that becomes unknown and says it itself).
-    pub(super) forbid_replacement: bool,
+    pub(crate) forbid_replacement: bool,
     /// Whose rules to draw by.
-    pub(super) dialect: Dialect,
+    pub(crate) dialect: Dialect,
 }
 
 impl Opts {
@@ -45,33 +46,26 @@ impl Opts {
     }
 }
 
-/// The marker of an action, as colour markup.
-pub(super) fn symbol_markup(a: Action, dialect: Dialect) -> &'static str {
-    match a {
-        Action::Forget if dialect == Dialect::Terraform => " [red].[reset]",
-        Action::DeleteThenCreate => "[red]-[reset]/[green]+[reset]",
-        Action::CreateThenDelete => "[green]+[reset]/[red]-[reset]",
-        Action::ForgetThenCreate => "  [red].[reset]/[green]+[reset]",
-        Action::Create => "  [green]+[reset]",
-        Action::Delete => "  [red]-[reset]",
-        Action::Read => " [cyan]<=[reset]",
-        Action::Update => "  [yellow]~[reset]",
-        Action::NoOp => "   ",
-        Action::Forget => "  [red].[reset]",
-        Action::CreateThenForget => " [green]+[reset]/[red].[reset]",
+/// The marker of a value's op, as colour markup.
+pub(crate) fn op_markup(op: DiffOp) -> &'static str {
+    match op {
+        DiffOp::Create => "  [green]+[reset]",
+        DiffOp::Delete => "  [red]-[reset]",
+        DiffOp::Update => "  [yellow]~[reset]",
+        DiffOp::NoOp => "   ",
     }
 }
 
-fn symbol(a: Action, o: Opts) -> String {
+fn symbol(a: DiffOp, o: Opts) -> String {
     if o.hide_symbols {
         String::new()
     } else {
-        format!("{} ", o.c(symbol_markup(a, o.dialect)))
+        format!("{} ", o.c(op_markup(a)))
     }
 }
 
-fn null_suffix(a: Action, o: Opts) -> String {
-    if !o.no_null_suffix && a == Action::Delete {
+fn null_suffix(a: DiffOp, o: Opts) -> String {
+    if !o.no_null_suffix && a == DiffOp::Delete {
         o.c(" [dark_gray]-> null[reset]")
     } else {
         String::new()
@@ -90,6 +84,18 @@ fn pad(n: usize) -> String {
     "    ".repeat(n)
 }
 
+/// The line counting `n` unchanged members (`what`: `attribute`, `element`, `block`) left
+/// out of a container at `indent`.
+fn unchanged_line(buf: &mut String, what: &str, n: usize, indent: usize, o: Opts) {
+    let _ = writeln!(
+        buf,
+        "{}{}{}",
+        pad(indent + 1),
+        symbol(DiffOp::NoOp, o),
+        unchanged(what, n, o)
+    );
+}
+
 fn unchanged(what: &str, n: usize, o: Opts) -> String {
     let s = if n == 1 { "" } else { "s" };
     o.c(&format!(
@@ -98,7 +104,7 @@ fn unchanged(what: &str, n: usize, o: Opts) -> String {
 }
 
 /// `key` left-aligned in `width` (a width in bytes, as OpenTofu measures it, filled up by
-/// characters; at most [`tfwire_render::escape::ALIGN_MAX`], see [`column_width`]).
+/// characters; at most [`crate::escape::ALIGN_MAX`], see [`column_width`]).
 fn aligned(key: &str, width: usize) -> String {
     Padded::chars(key, width).to_string()
 }
@@ -110,7 +116,7 @@ fn is_important(key: &str) -> bool {
 /// Draws `d` at `indent` (in steps of four spaces). A collection or block more than
 /// [`DEPTH_MAX`] levels deep is drawn as a marker, `# (nested deeper than 32 levels, not
 /// shown)`, so indentation cannot make the output grow with the square of the nesting.
-pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
+pub(crate) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
     if indent > DEPTH_MAX
         && matches!(
             d.r,
@@ -127,7 +133,7 @@ pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
         R::Set { elems, nested } => set(d, elems, *nested, indent, o),
         R::Block { attrs, blocks } => block(d, attrs, blocks, indent, o),
         R::Unknown(before) => match before {
-            Some(b) if d.action != Action::Create => format!(
+            Some(b) if d.op != DiffOp::Create => format!(
                 "{} -> (known after apply){}",
                 render(
                     b,
@@ -144,7 +150,7 @@ pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
         },
         R::Sensitive { .. } => format!(
             "(sensitive value){}{}",
-            null_suffix(d.action, o),
+            null_suffix(d.op, o),
             forces(d.replace, o)
         ),
         R::SensitiveBlock { .. } => sensitive_block(d.replace, indent, o),
@@ -164,12 +170,12 @@ pub(super) fn render(d: &Diff<'_>, indent: usize, o: Opts) -> String {
             Dialect::OpenTofu => format!(
                 "(write-only attribute){}{}",
                 forces(d.replace, o),
-                null_suffix(d.action, o)
+                null_suffix(d.op, o)
             ),
             Dialect::Terraform => format!(
                 "({}write-only attribute){}{}",
                 if *sensitive { "sensitive, " } else { "" },
-                null_suffix(d.action, o),
+                null_suffix(d.op, o),
                 forces(d.replace, o)
             ),
         },
@@ -184,7 +190,7 @@ fn too_deep(o: Opts) -> String {
 }
 
 fn sensitive_block(replace: bool, indent: usize, o: Opts) -> String {
-    let prefix = format!("{}{}", pad(indent), symbol(Action::NoOp, o));
+    let prefix = format!("{}{}", pad(indent), symbol(DiffOp::NoOp, o));
     format!(
         "{{{}\n{prefix}  # At least one attribute in this block is (or was) sensitive,\n{prefix}  # so its contents will not be displayed.\n{prefix}}}",
         forces(replace, o)
@@ -192,31 +198,31 @@ fn sensitive_block(replace: bool, indent: usize, o: Opts) -> String {
 }
 
 /// The warnings drawn above a value whose sensitivity changes.
-pub(super) fn warnings(d: &Diff<'_>, indent: usize, o: Opts) -> Vec<String> {
+pub(crate) fn warnings(d: &Diff<'_>, indent: usize, o: Opts) -> Vec<String> {
     match &d.r {
         R::Sensitive {
             inner,
             before,
             after,
-        } => sensitivity_warning(inner.action, *before, *after, "attribute value", indent, o),
+        } => sensitivity_warning(inner.op, *before, *after, "attribute value", indent, o),
         R::SensitiveBlock {
             inner,
             before,
             after,
-        } => sensitivity_warning(inner.action, *before, *after, "block", indent, o),
+        } => sensitivity_warning(inner.op, *before, *after, "block", indent, o),
         _ => Vec::new(),
     }
 }
 
 fn sensitivity_warning(
-    inner: Action,
+    inner: DiffOp,
     before: bool,
     after: bool,
     what: &str,
     indent: usize,
     o: Opts,
 ) -> Vec<String> {
-    if before == after || matches!(inner, Action::Create | Action::Delete) {
+    if before == after || matches!(inner, DiffOp::Create | DiffOp::Delete) {
         return Vec::new();
     }
     let w = if before {
@@ -230,7 +236,7 @@ fn sensitivity_warning(
             pad(indent)
         ))
     };
-    if what == "attribute value" && inner == Action::NoOp {
+    if what == "attribute value" && inner == DiffOp::NoOp {
         vec![format!("{w} The value is unchanged.")]
     } else {
         vec![w]
@@ -268,10 +274,10 @@ fn primitive(
     }
     let (b, a) = (prim_value(before, o), prim_value(after, o));
     let f = forces(d.replace, o);
-    match d.action {
-        Action::Create => format!("{a}{f}"),
-        Action::Delete => format!("{b}{}{f}", null_suffix(d.action, o)),
-        Action::NoOp => format!("{b}{f}"),
+    match d.op {
+        DiffOp::Create => format!("{a}{f}"),
+        DiffOp::Delete => format!("{b}{}{f}", null_suffix(d.op, o)),
+        DiffOp::NoOp => format!("{b}{f}"),
         _ => format!("{b} {} {a}{f}", o.c("[yellow]->[reset]")),
     }
 }
@@ -337,16 +343,16 @@ impl Evaluated {
 
 fn heredoc_lines(text: &str, indent: usize, o: Opts) -> Vec<String> {
     text.split('\n')
-        .map(|l| format!("{}{}{l}", pad(indent + 1), symbol(Action::NoOp, o)))
+        .map(|l| format!("{}{}{l}", pad(indent + 1), symbol(DiffOp::NoOp, o)))
         .collect()
 }
 
 fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> String {
-    let lines: Vec<String> = match d.action {
-        Action::Create | Action::NoOp => {
+    let lines: Vec<String> = match d.op {
+        DiffOp::Create | DiffOp::NoOp => {
             let s = evaluate(after, o);
             if let Some(j) = &s.json {
-                return if d.action == Action::NoOp {
+                return if d.op == DiffOp::NoOp {
                     as_json(d, Some(j), Some(j), indent, o)
                 } else {
                     as_json(d, None, Some(j), indent, o)
@@ -357,7 +363,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
             }
             heredoc_lines(&s.text, indent, o)
         }
-        Action::Delete => {
+        DiffOp::Delete => {
             let s = evaluate(before, o);
             if s.null {
                 return format!("{}{}", s.simple(), forces(d.replace, o));
@@ -369,7 +375,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                 return format!(
                     "{}{}{}",
                     s.simple(),
-                    null_suffix(d.action, o),
+                    null_suffix(d.op, o),
                     forces(d.replace, o)
                 );
             }
@@ -389,7 +395,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                                 after: None,
                                 ty: Prim::String,
                             },
-                            action: Action::Delete,
+                            op: DiffOp::Delete,
                             replace: false,
                         }),
                         Box::new(Diff {
@@ -398,11 +404,11 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                                 after,
                                 ty: Prim::String,
                             },
-                            action: Action::Create,
+                            op: DiffOp::Create,
                             replace: false,
                         }),
                     ),
-                    action: d.action,
+                    op: d.op,
                     replace: d.replace,
                 };
                 return render(&tc, indent, o);
@@ -419,7 +425,7 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
             let bl: Vec<&str> = b.text.split('\n').collect();
             let al: Vec<&str> = a.text.split('\n').collect();
             let mut out = Vec::new();
-            let mut line = |action: Action, text: &str| {
+            let mut line = |action: DiffOp, text: &str| {
                 out.push(format!("{}{}{text}", pad(indent + 1), symbol(action, o)));
             };
             differ::align(
@@ -430,15 +436,15 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
                 o.dialect,
                 |bi, ai| {
                     if bi >= bl.len() {
-                        line(Action::Create, al[ai]);
+                        line(DiffOp::Create, al[ai]);
                     } else if ai >= al.len() {
-                        line(Action::Delete, bl[bi]);
+                        line(DiffOp::Delete, bl[bi]);
                     } else if bl[bi] != al[ai] {
                         // Terraform's lines paired by position.
-                        line(Action::Delete, bl[bi]);
-                        line(Action::Create, al[ai]);
+                        line(DiffOp::Delete, bl[bi]);
+                        line(DiffOp::Create, al[ai]);
                     } else {
-                        line(Action::NoOp, bl[bi]);
+                        line(DiffOp::NoOp, bl[bi]);
                     }
                 },
             );
@@ -450,8 +456,8 @@ fn string(d: &Diff<'_>, before: V<'_>, after: V<'_>, indent: usize, o: Opts) -> 
         forces(d.replace, o),
         lines.join("\n"),
         pad(indent),
-        symbol(Action::NoOp, o),
-        null_suffix(d.action, o)
+        symbol(DiffOp::NoOp, o),
+        null_suffix(d.op, o)
     )
 }
 
@@ -488,7 +494,7 @@ fn as_json(
                 after: None,
                 ty: Prim::Null,
             },
-            action: d.action,
+            op: d.op,
             replace: d.replace,
         };
         return render(&tc, indent, o);
@@ -496,8 +502,8 @@ fn as_json(
     let v = Val {
         before: json(bj),
         after: json(aj),
-        before_explicit: d.action != Action::Create,
-        after_explicit: d.action != Action::Delete,
+        before_explicit: d.op != DiffOp::Create,
+        after_explicit: d.op != DiffOp::Delete,
         unknown: Unknown::None,
         before_sensitive: None,
         after_sensitive: None,
@@ -508,26 +514,26 @@ fn as_json(
         children: Default::default(),
     };
     let jd = differ::json(&v);
-    let mut action = d.action;
+    let mut action = d.op;
     let mut jo = Opts {
         no_null_suffix: true,
         ..o.child()
     };
     let (mut whitespace, mut replace) = ("", String::new());
-    if jd.action == Action::NoOp && d.action == Action::Update {
+    if jd.op == DiffOp::NoOp && d.op == DiffOp::Update {
         whitespace = if d.replace {
             " # whitespace changes force replacement"
         } else {
             " # whitespace changes"
         };
         jo.show_unchanged = true;
-        action = Action::NoOp;
+        action = DiffOp::NoOp;
     } else {
         replace = forces(d.replace, o);
     }
     let rendered = render(&jd, indent + 1, jo);
-    if matches!(d.action, Action::Create | Action::Delete) {
-        action = Action::NoOp;
+    if matches!(d.op, DiffOp::Create | DiffOp::Delete) {
+        action = DiffOp::NoOp;
     }
     if rendered.contains('\n') {
         format!(
@@ -535,11 +541,46 @@ fn as_json(
             pad(indent + 1),
             symbol(action, o),
             pad(indent),
-            symbol(Action::NoOp, o),
-            null_suffix(d.action, o)
+            symbol(DiffOp::NoOp, o),
+            null_suffix(d.op, o)
         )
     } else {
         format!("jsonencode({rendered}){whitespace}{replace}")
+    }
+}
+
+/// Writes the attributes of an object or a block, one a line, `=` aligned: the important
+/// ones (`id`, `name`, `tags`) always, with the options `io`; the others with `ao`, those
+/// unchanged counted in one line instead unless `o` shows them.
+fn attributes(
+    buf: &mut String,
+    attrs: &[(&str, Diff<'_>)],
+    indent: usize,
+    o: Opts,
+    ao: Opts,
+    io: Opts,
+) {
+    let width = column_width(attrs.iter().map(|(k, _)| attribute_name(k).len()));
+    let mut hidden = 0;
+    for (key, a) in attrs {
+        let important = is_important(key);
+        if !important && a.op == DiffOp::NoOp && !o.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        let ao = if important { io } else { ao };
+        write_warnings(buf, a, indent + 1, if important { io } else { o });
+        let _ = writeln!(
+            buf,
+            "{}{}{} = {}",
+            pad(indent + 1),
+            symbol(a.op, ao),
+            aligned(&attribute_name(key), width),
+            render(a, indent + 1, ao)
+        );
+    }
+    if hidden > 0 {
+        unchanged_line(buf, "attribute", hidden, indent, o);
     }
 }
 
@@ -551,109 +592,48 @@ fn object(
     o: Opts,
 ) -> String {
     if attrs.is_empty() {
-        return format!("{{}}{}{}", null_suffix(d.action, o), forces(d.replace, o));
+        return format!("{{}}{}{}", null_suffix(d.op, o), forces(d.replace, o));
     }
     let ao = Opts {
         no_null_suffix: !nested,
         ..o.child()
     };
-    let width = column_width(attrs.iter().map(|(k, _)| attribute_name(k).len()));
-    let mut hidden = 0;
+    let io = Opts {
+        show_unchanged: true,
+        ..ao.child()
+    };
     let mut buf = format!("{{{}\n", forces(d.replace, o));
-    for (key, a) in attrs {
-        let name = attribute_name(key);
-        if is_important(key) {
-            let io = Opts {
-                show_unchanged: true,
-                ..ao.child()
-            };
-            write_warnings(&mut buf, a, indent + 1, io);
-            let _ = writeln!(
-                buf,
-                "{}{}{} = {}",
-                pad(indent + 1),
-                symbol(a.action, io),
-                aligned(&name, width),
-                render(a, indent + 1, io)
-            );
-            continue;
-        }
-        if a.action == Action::NoOp && !o.show_unchanged {
-            hidden += 1;
-            continue;
-        }
-        write_warnings(&mut buf, a, indent + 1, o);
-        let _ = writeln!(
-            buf,
-            "{}{}{} = {}",
-            pad(indent + 1),
-            symbol(a.action, ao),
-            aligned(&name, width),
-            render(a, indent + 1, ao)
-        );
-    }
-    if hidden > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            pad(indent + 1),
-            symbol(Action::NoOp, o),
-            unchanged("attribute", hidden, o)
-        );
-    }
-    let _ = write!(
-        buf,
-        "{}{}}}{}",
-        pad(indent),
-        symbol(Action::NoOp, o),
-        null_suffix(d.action, o)
-    );
-    buf
+    attributes(&mut buf, attrs, indent, o, ao, io);
+    close_elements(buf, 0, '}', d, indent, o)
 }
 
 fn map(d: &Diff<'_>, elems: &[(&str, Diff<'_>)], nested: bool, indent: usize, o: Opts) -> String {
     let self_forces = d.replace && !nested;
     let child_forces = d.replace && nested;
     if elems.is_empty() {
-        return format!("{{}}{}{}", null_suffix(d.action, o), forces(self_forces, o));
+        return format!("{{}}{}{}", null_suffix(d.op, o), forces(self_forces, o));
     }
     let mut sorted: Vec<&(&str, Diff<'_>)> = elems.iter().collect();
     sorted.sort_by(|x, y| x.0.cmp(y.0));
     let width = column_width(sorted.iter().map(|(k, _)| quote(k).len()));
     let eo = Opts {
-        no_null_suffix: d.action == Action::Delete || nested,
+        no_null_suffix: d.op == DiffOp::Delete || nested,
         force_replacement: child_forces,
         ..o.child()
     };
-    let mut hidden = 0;
     let mut buf = format!("{{{}\n", forces(self_forces, o));
-    for (key, e) in sorted {
-        if e.action == Action::NoOp && !o.show_unchanged {
-            hidden += 1;
-            continue;
-        }
-        write_warnings(&mut buf, e, indent + 1, o);
-        let comma = if matches!(e.r, R::Object { .. }) {
-            ","
-        } else {
-            ""
-        };
+    let name = |key: &str| {
         let k = quote(key);
-        let k = if nested { k } else { aligned(&k, width) };
-        let _ = writeln!(
-            buf,
-            "{}{}{k} = {}{comma}",
-            pad(indent + 1),
-            symbol(e.action, eo),
-            render(e, indent + 1, eo)
-        );
-    }
+        if nested { k } else { aligned(&k, width) }
+    };
+    let elements = sorted.into_iter().map(|(k, e)| (Some(*k), e));
+    let hidden = element_lines(&mut buf, elements, name, indent, o, eo);
     close_elements(buf, hidden, '}', d, indent, o)
 }
 
 fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts) -> String {
     if elems.is_empty() {
-        return format!("[]{}{}", null_suffix(d.action, o), forces(d.replace, o));
+        return format!("[]{}{}", null_suffix(d.op, o), forces(d.replace, o));
     }
     let eo = Opts {
         no_null_suffix: true,
@@ -667,7 +647,7 @@ fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts)
     let mut render_next = false;
     let mut buf = format!("[{}\n", forces(d.replace, o));
     for e in elems {
-        if e.action == Action::NoOp && !render_next && !o.show_unchanged {
+        if e.op == DiffOp::NoOp && !render_next && !o.show_unchanged {
             held.push(e);
             continue;
         }
@@ -675,25 +655,19 @@ fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts)
         let mut eo = eo;
         if context {
             if held.len() > 1 {
-                let _ = writeln!(
-                    buf,
-                    "{}{}{}",
-                    pad(indent + 1),
-                    symbol(Action::NoOp, eo),
-                    unchanged("element", held.len() - 1, eo)
-                );
+                unchanged_line(&mut buf, "element", held.len() - 1, indent, eo);
             }
             if let Some(last) = held.last() {
                 let _ = writeln!(
                     buf,
                     "{}{}{},",
                     pad(indent + 1),
-                    symbol(last.action, uo),
+                    symbol(last.op, uo),
                     render(last, indent + 1, uo)
                 );
             }
             held.clear();
-            if e.action == Action::NoOp {
+            if e.op == DiffOp::NoOp {
                 eo = uo;
             } else {
                 render_next = true;
@@ -704,61 +678,66 @@ fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts)
             buf,
             "{}{}{},",
             pad(indent + 1),
-            symbol(e.action, eo),
+            symbol(e.op, eo),
             render(e, indent + 1, eo)
         );
     }
-    if !held.is_empty() {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            pad(indent + 1),
-            symbol(Action::NoOp, o),
-            unchanged("element", held.len(), o)
-        );
-    }
-    let _ = write!(
-        buf,
-        "{}{}]{}",
-        pad(indent),
-        symbol(Action::NoOp, o),
-        null_suffix(d.action, o)
-    );
-    buf
+    close_elements(buf, held.len(), ']', d, indent, o)
 }
 
 fn set(d: &Diff<'_>, elems: &[Diff<'_>], nested: bool, indent: usize, o: Opts) -> String {
     let self_forces = d.replace && !nested;
     let child_forces = d.replace && nested;
     if elems.is_empty() {
-        return format!("[]{}{}", null_suffix(d.action, o), forces(self_forces, o));
+        return format!("[]{}{}", null_suffix(d.op, o), forces(self_forces, o));
     }
     let eo = Opts {
         no_null_suffix: true,
         force_replacement: child_forces,
         ..o.child()
     };
-    let mut hidden = 0;
     let mut buf = format!("[{}\n", forces(self_forces, o));
-    for e in elems {
-        if e.action == Action::NoOp && !o.show_unchanged {
-            hidden += 1;
-            continue;
-        }
-        write_warnings(&mut buf, e, indent + 1, o);
-        let _ = writeln!(
-            buf,
-            "{}{}{},",
-            pad(indent + 1),
-            symbol(e.action, eo),
-            render(e, indent + 1, eo)
-        );
-    }
+    let elements = elems.iter().map(|e| (None, e));
+    let hidden = element_lines(&mut buf, elements, str::to_string, indent, o, eo);
     close_elements(buf, hidden, ']', d, indent, o)
 }
 
-/// Ends a list, set or map drawn element by element: the count of unchanged elements left
-/// out, then the closing bracket with the null suffix.
+/// Writes the elements of a map (`KEY = VALUE`, the key as `name` writes it; an object
+/// value followed by a comma) or of a set (`VALUE,`), one a line under its warnings; the
+/// unchanged ones are counted instead unless `o` shows them. Returns how many were.
+fn element_lines<'e, 'a: 'e>(
+    buf: &mut String,
+    elements: impl Iterator<Item = (Option<&'e str>, &'e Diff<'a>)>,
+    name: impl Fn(&str) -> String,
+    indent: usize,
+    o: Opts,
+    eo: Opts,
+) -> usize {
+    let mut hidden = 0;
+    for (key, e) in elements {
+        if e.op == DiffOp::NoOp && !o.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        write_warnings(buf, e, indent + 1, o);
+        let (lead, comma) = match key {
+            Some(k) if matches!(e.r, R::Object { .. }) => (format!("{} = ", name(k)), ","),
+            Some(k) => (format!("{} = ", name(k)), ""),
+            None => (String::new(), ","),
+        };
+        let _ = writeln!(
+            buf,
+            "{}{}{lead}{}{comma}",
+            pad(indent + 1),
+            symbol(e.op, eo),
+            render(e, indent + 1, eo)
+        );
+    }
+    hidden
+}
+
+/// Ends a list, set, map or object drawn member by member: the count of unchanged elements
+/// left out, then the closing bracket with the null suffix.
 fn close_elements(
     mut buf: String,
     hidden: usize,
@@ -768,20 +747,14 @@ fn close_elements(
     o: Opts,
 ) -> String {
     if hidden > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            pad(indent + 1),
-            symbol(Action::NoOp, o),
-            unchanged("element", hidden, o)
-        );
+        unchanged_line(&mut buf, "element", hidden, indent, o);
     }
     let _ = write!(
         buf,
         "{}{}{bracket}{}",
         pad(indent),
-        symbol(Action::NoOp, o),
-        null_suffix(d.action, o)
+        symbol(DiffOp::NoOp, o),
+        null_suffix(d.op, o)
     );
     buf
 }
@@ -796,68 +769,30 @@ fn block(
     if attrs.is_empty() && groups.is_empty() {
         return format!("{{}}{}", forces(d.replace, o));
     }
-    let width = column_width(attrs.iter().map(|(k, _)| attribute_name(k).len()));
     let io = Opts {
         show_unchanged: true,
         ..o.child()
     };
-    let ao = o.child();
-    let mut hidden = 0;
     let mut buf = format!("{{{}\n", forces(d.replace, o));
-    for (key, a) in attrs {
-        if is_important(key) {
-            write_warnings(&mut buf, a, indent + 1, io);
-            let _ = writeln!(
-                buf,
-                "{}{}{} = {}",
-                pad(indent + 1),
-                symbol(a.action, io),
-                aligned(key, width),
-                render(a, indent + 1, io)
-            );
-            continue;
-        }
-        if a.action == Action::NoOp && !o.show_unchanged {
-            hidden += 1;
-            continue;
-        }
-        write_warnings(&mut buf, a, indent + 1, o);
-        let _ = writeln!(
-            buf,
-            "{}{}{} = {}",
-            pad(indent + 1),
-            symbol(a.action, ao),
-            aligned(&attribute_name(key), width),
-            render(a, indent + 1, ao)
-        );
-    }
-    if hidden > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            pad(indent + 1),
-            symbol(Action::NoOp, o),
-            unchanged("attribute", hidden, o)
-        );
-    }
+    attributes(&mut buf, attrs, indent, o, o.child(), io);
     let mut hidden_blocks = 0;
     let mut sorted: Vec<&differ::Group<'_>> = groups.iter().collect();
     sorted.sort_by(|x, y| x.name.cmp(y.name));
     for g in sorted {
         let mut found = false;
         let mut one = |b: &Diff<'_>, label: &str, o: Opts, buf: &mut String| {
-            let creating = b.action == Action::Create && g.after_sensitive;
-            let deleting = b.action == Action::Delete && g.before_sensitive;
-            let modifying = matches!(b.action, Action::Update | Action::NoOp)
+            let creating = b.op == DiffOp::Create && g.after_sensitive;
+            let deleting = b.op == DiffOp::Delete && g.before_sensitive;
+            let modifying = matches!(b.op, DiffOp::Update | DiffOp::NoOp)
                 && (g.after_sensitive || g.before_sensitive);
             let masked = creating || deleting || modifying;
             let action =
-                if masked && b.action == Action::NoOp && g.before_sensitive != g.after_sensitive {
-                    Action::Update
+                if masked && b.op == DiffOp::NoOp && g.before_sensitive != g.after_sensitive {
+                    DiffOp::Update
                 } else {
-                    b.action
+                    b.op
                 };
-            if action == Action::NoOp && !o.show_unchanged {
+            if action == DiffOp::NoOp && !o.show_unchanged {
                 hidden_blocks += 1;
                 return;
             }
@@ -872,7 +807,7 @@ fn block(
             let (warns, body) = if masked {
                 (
                     sensitivity_warning(
-                        b.action,
+                        b.op,
                         g.before_sensitive,
                         g.after_sensitive,
                         "block",
@@ -900,7 +835,7 @@ fn block(
         if g.unknown && !matches!(g.blocks, Blocks::Single(_)) {
             let u = Diff {
                 r: R::Unknown(None),
-                action: d.action,
+                op: d.op,
                 replace: false,
             };
             one(&u, "", o, &mut buf);
@@ -922,14 +857,9 @@ fn block(
         }
     }
     if hidden_blocks > 0 {
-        let _ = writeln!(
-            buf,
-            "\n{}{}{}",
-            pad(indent + 1),
-            symbol(Action::NoOp, o),
-            unchanged("block", hidden_blocks, o)
-        );
+        buf.push('\n');
+        unchanged_line(&mut buf, "block", hidden_blocks, indent, o);
     }
-    let _ = write!(buf, "{}{}}}", pad(indent), symbol(Action::NoOp, o));
+    let _ = write!(buf, "{}{}}}", pad(indent), symbol(DiffOp::NoOp, o));
     buf
 }

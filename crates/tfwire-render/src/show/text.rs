@@ -4,7 +4,7 @@
 /// Expands colour markup (`[red]`, `[bold]`, `[reset]`, ...) as OpenTofu's colorizer does:
 /// into ANSI escapes (and a final reset) when colouring, into nothing otherwise. Bracketed
 /// words that are not colour names stay as they are.
-pub(super) fn color(s: &str, on: bool) -> String {
+pub(crate) fn color(s: &str, on: bool) -> String {
     let bytes = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let mut colored = false;
@@ -97,7 +97,7 @@ fn code(name: &str) -> Option<&'static str> {
 
 /// `s` quoted as Go's `%q` quotes it: printable characters as they are, `"` and `\`
 /// escaped, control and other non-printing characters as `\n`, `\x00`, `\u200b`, ...
-pub(super) fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for ch in s.chars() {
@@ -145,8 +145,8 @@ fn printable(c: char) -> bool {
 }
 
 /// An attribute name as written in a diff: bare when an identifier, quoted otherwise.
-pub(super) fn attribute_name(s: &str) -> std::borrow::Cow<'_, str> {
-    if tfwire_render::escape::is_identifier(s) {
+pub(crate) fn attribute_name(s: &str) -> std::borrow::Cow<'_, str> {
+    if crate::escape::is_identifier(s) {
         std::borrow::Cow::Borrowed(s)
     } else {
         std::borrow::Cow::Owned(quote(s))
@@ -155,7 +155,7 @@ pub(super) fn attribute_name(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Wraps `s` to lines of at most `width - 1` columns as OpenTofu's word wrapping does,
 /// leaving lines that start with a space as they are.
-pub(super) fn word_wrap(s: &str, width: usize) -> String {
+pub(crate) fn word_wrap(s: &str, width: usize) -> String {
     if width <= 1 {
         return s.to_string();
     }
@@ -218,7 +218,7 @@ fn wrap_line(s: &str, lim: usize) -> String {
 /// The length of the JSON value at the start of `s` (an object or array; trailing text
 /// is ignored, as Go's streaming decoder ignores it), or `None` if it does not start with
 /// a complete, valid one.
-pub(super) fn json_prefix(s: &str) -> Option<usize> {
+pub(crate) fn json_prefix(s: &str) -> Option<usize> {
     let b = s.as_bytes();
     if !matches!(b.first(), Some(b'{' | b'[')) {
         return None;

@@ -1,4 +1,4 @@
-//! One resource of a state as `tofu state show` draws it with the provider schema: OpenTofu's
+//! One resource of a state as `tofu state show` draws it: OpenTofu's
 //! state renderer (`jsonformat`'s `State`, one resource) is the plan renderer run on a
 //! change whose before and after are both the resource's values, with every member shown
 //! and no action symbols.
@@ -8,21 +8,223 @@
 //! it writes a state, so they agree for its documents), and a marker tfwire cannot read
 //! hides the whole value it covers.
 
-use super::differ;
-use super::draw::{Opts, render};
-use super::node::Node;
-use super::value::{Dialect, Val, non_null};
+use crate::escape::{Padded, column_width, inline};
+use crate::show::differ;
+use crate::show::draw::{Opts, render};
+use crate::show::fallback::block_from_values;
+use crate::show::value::{Val, non_null};
+use crate::tree;
 use bumpalo::Bump;
+use std::fmt::Write as _;
 use tfwire::Value;
 use tfwire::mask::{Cursor, Masks};
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, Nesting};
-use tfwire_plan::Json;
-use tfwire_render::escape::inline;
+use tfwire_plan::{Diff, Json, Mark, Merged, Mode};
 
-/// `resource "TYPE" "NAME" {` ... `}` (or `data ...`) for a resource's `values` under its
-/// schema block (the document's JSON, or the values decoded with the schema), with
-/// `sensitive` the marker tree to hide by (see [`sensitive_marks`]).
-pub(crate) fn render_resource(
+pub use crate::show::{Dialect, Node};
+
+/// One object of a resource instance in a state: what `state show` draws.
+#[derive(Clone, Copy, Debug)]
+pub struct Resource<'a> {
+    /// The resource's mode: a data source is drawn `data "TYPE" "NAME"`, any other
+    /// `resource "TYPE" "NAME"`.
+    pub mode: Mode<'a>,
+    /// The resource type (`aws_instance`).
+    pub type_name: &'a str,
+    /// The resource name (`web`).
+    pub name: &'a str,
+    /// The object's values: a `show -json` state's `values` or a raw state's `attributes`,
+    /// as the document holds them or decoded with the type's schema ([`Node::Typed`], as
+    /// `tfwire::Value`s read). `None`: absent or null.
+    pub values: Option<Node<'a>>,
+    /// The document's sensitivity marks, in the shape of `sensitive_values` (a raw state's
+    /// `sensitive_attributes` turned into that shape).
+    pub sensitive: Option<Json<'a>>,
+}
+
+/// `resource "TYPE" "NAME" {` ... `}` (or `data ...`), without a final newline: the
+/// resource's values as `tofu state show` (or `terraform state show`, with
+/// [`Dialect::Terraform`]) draws them with its schema block `schema`.
+///
+/// Without a schema, a document's values are drawn as a tree of plain values: members in
+/// document order, nested objects and arrays as values, attributes that are null or the
+/// empty string and null members of nested objects left out, numbers as written.
+///
+/// Sensitivity fails closed: a value is drawn `(sensitive value)` when the document's marks
+/// say so, when the schema marks its attribute sensitive, or when `masks` match it (from
+/// the root of a resource of its type); a mark that does not fit its value hides all of it.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use tfwire_render::state::{Dialect, Node, Resource, render_resource};
+/// let mut json = br#"{"values":{"ami":"ami-1","password":"hunter2","tags":{}},
+///   "sensitive_values":{"password":true}}"#.to_vec();
+/// let tape = tfwire_plan::Parser::new().parse(&mut json)?;
+/// let root = tape.root();
+/// let resource = Resource {
+///     mode: tfwire_plan::Mode::Managed,
+///     type_name: "aws_instance",
+///     name: "web",
+///     values: root.get("values").map(Node::Json),
+///     sensitive: root.get("sensitive_values"),
+/// };
+/// let text = render_resource(&resource, None, &tfwire::mask::Masks::new(), Dialect::OpenTofu);
+/// assert_eq!(
+///     text,
+///     "resource \"aws_instance\" \"web\" {\n    ami      = \"ami-1\"\n    \
+///      password = (sensitive value)\n    tags     = {}\n}"
+/// );
+/// # Ok(()) }
+/// ```
+pub fn render_resource(
+    resource: &Resource<'_>,
+    schema: Option<&Block>,
+    masks: &Masks,
+    dialect: Dialect,
+) -> String {
+    let owned;
+    let schema = match (schema, resource.values) {
+        (Some(b), _) => b,
+        (None, Some(Node::Json(values))) => return untyped(resource, values, masks),
+        (None, values) => {
+            owned = block_from_values(&[values], &[values]);
+            &owned
+        }
+    };
+    let arena = Bump::new();
+    let marks = sensitive_marks(
+        resource.values,
+        resource.sensitive,
+        schema,
+        masks,
+        resource.type_name,
+        &arena,
+    );
+    draw(
+        keyword(resource.mode),
+        resource.type_name,
+        resource.name,
+        resource.values,
+        marks,
+        schema,
+        dialect,
+    )
+}
+
+/// A resource's document values drawn without a schema: members in document order, nested
+/// objects and arrays as values; attributes that are null or the empty string, and null
+/// members of nested objects, left out (as `tofu state show` leaves out what it records no
+/// value for).
+fn untyped(resource: &Resource<'_>, values: Json<'_>, masks: &Masks) -> String {
+    // The document's marks united with the masks over the values, as a marker tree of its
+    // own; should it not read back, everything is hidden.
+    let mut united = tfwire_plan::masked_marks(
+        masks,
+        &masks.start(resource.type_name),
+        Some(values),
+        resource.sensitive,
+    )
+    .map(String::into_bytes);
+    let tape = united
+        .as_mut()
+        .map(|text| tfwire_plan::Parser::new().parse(text));
+    let marks = match &tape {
+        None => Mark::from_json(resource.sensitive),
+        Some(Ok(t)) => Mark::from_json(Some(t.root())),
+        Some(Err(_)) => Mark::All(true),
+    };
+    let view = Merged::new(Some(values), Mark::All(false), marks);
+    let mut out = format!(
+        "{} {} {} {{\n",
+        keyword(resource.mode),
+        crate::escape::quote(resource.type_name),
+        crate::escape::quote(resource.name)
+    );
+    let diff = Diff::between(Some(view), Some(view), &[]);
+    if diff.children.is_empty() {
+        if !values.is_null() {
+            let _ = writeln!(out, "    # value: {}", tree::value_text(Some(view)));
+        }
+    } else {
+        let layout = tree::Layout {
+            omit_empty_strings: true,
+        };
+        tree::body(&mut out, &diff, 4, layout);
+    }
+    out.push('}');
+    out
+}
+
+/// `resource` or `data`: the word a resource's drawing opens with.
+fn keyword(mode: Mode<'_>) -> &'static str {
+    if mode == Mode::Data {
+        "data"
+    } else {
+        "resource"
+    }
+}
+
+/// The flat attributes of a version 3 state's resource (`"tags.%" = "1"`), drawn in
+/// `resource "TYPE" "NAME" {` ... `}` (without a final newline), sorted by key, each value
+/// as the document writes it. An attribute `masks` match is drawn `(sensitive value)`: the
+/// numeric parts of a key are list indexes and `%`/`#` counts, not steps (see
+/// [`flat_masked`]).
+pub fn render_flat(
+    mode: Mode<'_>,
+    type_name: &str,
+    name: &str,
+    attributes: Option<Json<'_>>,
+    masks: &Masks,
+) -> String {
+    let mut pairs: Vec<(String, String)> = attributes
+        .and_then(|a| a.as_object())
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| {
+            let v = if flat_masked(masks, type_name, k) {
+                tree::SENSITIVE.to_string()
+            } else {
+                v.to_string()
+            };
+            (crate::escape::Inline(k).to_string(), v)
+        })
+        .collect();
+    pairs.sort();
+    let mut out = format!(
+        "{} {} {} {{\n",
+        keyword(mode),
+        crate::escape::quote(type_name),
+        crate::escape::quote(name)
+    );
+    let width = column_width(pairs.iter().map(|(k, _)| k.chars().count()));
+    for (k, v) in pairs {
+        let _ = writeln!(out, "    {} = {v}", Padded::chars(&k, width));
+    }
+    out.push('}');
+    out
+}
+
+/// Whether the flat (version 3) attribute `key` (`password`, `env.0.value`, `tags.%`) of a
+/// resource of type `type_name` is masked: its numeric parts are list indices, `%` and `#`
+/// counts, neither is a step.
+pub fn flat_masked(masks: &Masks, type_name: &str, key: &str) -> bool {
+    let mut at = masks.start(type_name);
+    for part in key.split('.') {
+        if part.is_empty() || part == "%" || part == "#" || part.bytes().all(|b| b.is_ascii_digit())
+        {
+            continue;
+        }
+        at = masks.step(&at, part);
+        if at.is_masked() {
+            return true;
+        }
+    }
+    at.is_masked()
+}
+
+/// `resource "TYPE" "NAME" {` ... `}` for `values` under `schema`, hidden by the marker
+/// tree `sensitive` (see [`sensitive_marks`]).
+fn draw(
     keyword: &str,
     type_name: &str,
     name: &str,
@@ -58,7 +260,7 @@ pub(crate) fn render_resource(
 /// out; the document's marks are kept as they are where the tree needs no change. Every node
 /// the masks match (from the root of a resource of type `type_name`) is marked `true`: the
 /// one place where the schema-drawn state learns what the masks hide.
-pub(crate) fn sensitive_marks<'a>(
+fn sensitive_marks<'a>(
     values: Option<Node<'a>>,
     marks: Option<Json<'a>>,
     schema: &Block,
@@ -271,7 +473,7 @@ impl<'a, 'm> Builder<'a, 'm> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dialect, Node, render_resource, sensitive_marks};
+    use super::{Dialect, Node, draw as render_resource, flat_masked, sensitive_marks};
     use bumpalo::Bump;
     use tfwire::TypedJson as _;
     use tfwire::schema::{Block, Kind, ProgramCache, ProviderSchemas};
@@ -368,6 +570,15 @@ mod tests {
             r#"{"a":["x"]}"#
         );
         assert_eq!(marks_text(None, None, &schema), "false");
+    }
+
+    #[test]
+    fn flat_keys() {
+        let m = tfwire::mask::Masks::defaults();
+        assert!(flat_masked(&m, "x", "db_password"));
+        assert!(flat_masked(&m, "k", "spec.0.container.1.env.2.value"));
+        assert!(!flat_masked(&m, "k", "spec.0.container.1.env.2.name"));
+        assert!(!flat_masked(&m, "x", "tags.%"));
     }
 
     /// Every resource of every real-client state, decoded with its schema as `state show

@@ -6,23 +6,25 @@
 
 use super::differ;
 use super::draw::{Opts, render};
+use super::fallback::block_from_values;
+use super::node::Node;
 use super::value::{Dialect, Val, json};
-use super::{Error, block_from_values};
+use crate::error::Error;
+use crate::escape::inline;
 use std::fmt::Write as _;
 use tfwire::schema::ProviderSchemas;
 use tfwire_plan::{ActionInvocation, ActionTiming, ActionTrigger, Json};
-use tfwire_render::escape::inline;
 
 /// Checks that every invocation says what runs it, and that a lifecycle trigger's event
 /// says whether it runs before or after its resource's change: what Terraform needs to
 /// draw it.
-pub(super) fn check(all: &[ActionInvocation<'_>]) -> Result<(), Error> {
+pub(crate) fn check(all: &[ActionInvocation<'_>]) -> Result<(), Error> {
     for (i, ai) in all.iter().enumerate() {
         match &ai.trigger {
             Some(ActionTrigger::Lifecycle(t)) => {
                 if t.event.and_then(|e| e.timing()).is_none() {
                     let at = t.raw.get("action_trigger_event");
-                    return Err(format!(
+                    return Err(Error::new(format!(
                         ".action_invocations[{i}].lifecycle_action_trigger.action_trigger_event: \
                          expected one of BeforeCreate, BeforeUpdate, BeforeDestroy, AfterCreate, \
                          AfterUpdate, AfterDestroy, found {}{}",
@@ -31,16 +33,16 @@ pub(super) fn check(all: &[ActionInvocation<'_>]) -> Result<(), Error> {
                             |e| format!("\"{}\"", inline(e.name()))
                         ),
                         at_byte(at.unwrap_or(t.raw))
-                    ));
+                    )));
                 }
             }
             Some(ActionTrigger::Invoke { .. }) => {}
             _ => {
-                return Err(format!(
+                return Err(Error::new(format!(
                     ".action_invocations[{i}]: expected a lifecycle_action_trigger or an \
                      invoke_action_trigger, found neither{}",
                     at_byte(ai.raw)
-                ));
+                )));
             }
         }
     }
@@ -55,7 +57,7 @@ fn at_byte(v: Json<'_>) -> String {
 
 /// The invocations a resource's lifecycle triggers `timing` its change at `address`, in
 /// the order they run (by `action_trigger` block, then by position in its `actions` list).
-pub(super) fn triggered<'p, 'a>(
+pub(crate) fn triggered<'p, 'a>(
     all: &'p [ActionInvocation<'a>],
     address: &str,
     timing: ActionTiming,
@@ -75,7 +77,7 @@ pub(super) fn triggered<'p, 'a>(
 
 /// `    # ADDRESS` and `    action "TYPE" "NAME" {` ... `    }`, each line ending in a
 /// newline: the configuration drawn whole, without action symbols, eight columns in.
-pub(super) fn render_invocation(
+pub(crate) fn render_invocation(
     ai: &ActionInvocation<'_>,
     schemas: Option<&ProviderSchemas>,
     color: bool,
@@ -97,7 +99,8 @@ pub(super) fn render_invocation(
             // What can be drawn without the provider's action schema: the configuration's
             // top-level keys.
             None => {
-                owned = block_from_values(&[ai.config_values], &[ai.config_values]);
+                let config = ai.config_values.map(Node::Json);
+                owned = block_from_values(&[config], &[config]);
                 &owned
             }
         };
@@ -131,7 +134,7 @@ pub(super) fn render_invocation(
 
 /// The lines `terraform show` prints for the invocations the command line asked for, or
 /// `None` when there are none.
-pub(super) fn render_invoked(
+pub(crate) fn render_invoked(
     all: &[ActionInvocation<'_>],
     schemas: Option<&ProviderSchemas>,
     color: bool,

@@ -1,49 +1,18 @@
-//! The human view of a plan, byte for byte as `tofu show PLANFILE` draws it (OpenTofu
-//! v1.12's `internal/command/jsonformat`), or as `terraform show PLANFILE` draws it
-//! (Terraform v1.16's, [`Options::terraform`]), from the `show -json` document and the
-//! provider schemas (`providers schema -json`).
-//!
-//! This lives in the CLI, not in `tfwire-plan`: it is presentation (one tool's text
-//! format, its colours and wording), and it needs both the plan model (`tfwire-plan`) and
-//! the schema model (`tfwire`), which the library crates keep independent of each other.
-//!
-//! The pipeline: [`value`] walks one change's before/after/unknown/sensitive trees,
-//! [`differ`] turns a change and its schema into a diff tree, [`draw`] draws the tree, and
-//! this module lays out the document (drift, changes, the `Plan:` line, outputs).
-//!
-//! Without a schema for a resource, its top-level attributes are drawn from the values
-//! (see [`schema_from_values`]); the differences this makes are listed in `plan show
-//! --help` and the README, and a test checks that everything else (headers, reasons,
-//! notes, ordering, the `Plan:` line, outputs) is still OpenTofu's byte for byte.
-//!
-//! Two things the JSON does not record are fixed here: the width (OpenTofu wraps its prose
-//! and draws its rule at 78 columns when its output is not a terminal, and at the
-//! terminal's width on one; tfwire always uses 78, the width of the oracles and of CI logs)
-//! and the planning mode (`-destroy`, `-refresh-only`: a binary plan file records it; a
-//! JSON plan does not, and it is read from what the plan holds, see [`PlanMode::of`]).
+//! The document `show` draws: drift, changes, the `Plan:` line, outputs, in either
+//! client's words.
 
-mod actions;
-mod differ;
-mod draw;
-mod node;
-mod state;
-mod text;
-mod value;
-
-use draw::{Opts, render, symbol_markup};
-pub(crate) use node::Node;
-pub(crate) use state::{render_resource as render_state_resource, sensitive_marks};
-use text::{attribute_name, color, word_wrap};
-use tfwire_render::escape::{DEPTH_MAX, Padded, column_width, inline};
-pub(crate) use value::Action;
-pub(crate) use value::Dialect;
-use value::{Matcher, Val};
-
+use super::actions;
+use super::differ;
+use super::draw::{Opts, op_markup, render};
+use super::fallback::schema_from_values;
+use super::text::{attribute_name, color, word_wrap};
+use super::value::{Dialect, Matcher, Val};
+use crate::error::Error;
+use crate::escape::{DEPTH_MAX, Padded, column_width, inline};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use tfwire::schema::{Attribute, AttributeType, Block, ProviderSchemas};
-use tfwire_plan::{ActionTiming, Json, JsonKind, Mode, Plan, ResourceChange};
+use tfwire::schema::{Block, ProviderSchemas};
+use tfwire_plan::{ActionTiming, ChangeKind, DiffOp, Json, Mode, Plan, ResourceChange};
 
 /// The width OpenTofu wraps to when its output is not a terminal (on a terminal it takes
 /// the terminal's width; tfwire always uses this one). It sets where the fixed sentences
@@ -51,42 +20,35 @@ use tfwire_plan::{ActionTiming, Json, JsonKind, Mode, Plan, ResourceChange};
 const COLUMNS: usize = 78;
 
 /// How the plan is drawn.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Options {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
     /// ANSI colours, as OpenTofu colours.
-    pub(crate) color: bool,
-    /// Terraform's words ("Terraform will perform ...") and rendering rules instead of
-    /// OpenTofu's.
-    pub(crate) terraform: bool,
+    pub color: bool,
+    /// Whose words ("OpenTofu will perform ...", "Terraform will perform ...") and
+    /// rendering rules.
+    pub dialect: Dialect,
     /// Show unchanged attributes, blocks and elements too (`tofu show` shows them only
     /// for imports).
-    pub(crate) all: bool,
+    pub all: bool,
     /// The planning mode, when the input records it (a binary plan file); otherwise it
-    /// is inferred from the plan ([`PlanMode::of`]).
-    pub(crate) mode: Option<PlanMode>,
+    /// is inferred from the plan (see [`PlanMode`]).
+    pub mode: Option<PlanMode>,
 }
 
 impl Options {
-    fn dialect(&self) -> Dialect {
-        if self.terraform {
-            Dialect::Terraform
-        } else {
-            Dialect::OpenTofu
-        }
+    fn terraform(&self) -> bool {
+        self.dialect == Dialect::Terraform
     }
 
     /// The drawing options of a whole change or output.
     fn draw(&self) -> Opts {
         Opts {
             color: self.color,
-            dialect: self.dialect(),
+            dialect: self.dialect,
             ..Opts::default()
         }
     }
 }
-
-/// What went wrong drawing a plan.
-pub(crate) type Error = String;
 
 struct Renderer<'p, 'a> {
     plan: &'p Plan<'a>,
@@ -97,7 +59,7 @@ struct Renderer<'p, 'a> {
 /// One change with its diff.
 struct Drawn<'p, 'a> {
     rc: &'p ResourceChange<'a>,
-    action: Action,
+    kind: ChangeKind<'a>,
     diff: differ::Diff<'p>,
 }
 
@@ -117,7 +79,7 @@ impl Drawn<'_, '_> {
 /// when `opts.color`).
 /// An action's configuration is drawn with its type's schema from `schemas` (their
 /// `action_schemas`), or from its values when the schemas lack it.
-pub(crate) fn render_plan(
+pub fn render_plan(
     plan: &Plan<'_>,
     schemas: Option<&ProviderSchemas>,
     opts: Options,
@@ -135,7 +97,7 @@ pub(crate) fn render_plan(
 /// blank line before), or `None` when `tofu show` would print nothing for it (a plain
 /// no-op, a deleted data source); with the actions it triggers, as Terraform draws them
 /// under it.
-pub(crate) fn render_change(
+pub fn render_change(
     plan: &Plan<'_>,
     rc: &ResourceChange<'_>,
     schemas: Option<&ProviderSchemas>,
@@ -155,16 +117,16 @@ pub(crate) fn render_change(
             &owned_schema
         }
     };
-    let action = action_of(rc)?;
+    let kind = kind_of(rc)?;
     let d = Drawn {
         rc,
-        action,
+        kind,
         diff: differ::block(
-            &Val::of_change(&rc.change, Matcher::Always, opts.dialect()),
+            &Val::of_change(&rc.change, Matcher::Always, opts.dialect),
             schema,
         ),
     };
-    if action == Action::Delete && rc.mode != Mode::Managed {
+    if kind == ChangeKind::Delete && rc.mode != Mode::Managed {
         return Ok(None);
     }
     // The actions a change triggers end in a newline of their own (the whole plan leaves
@@ -179,108 +141,66 @@ pub(crate) fn render_change(
 
 /// The line (or lines) `tofu show` prints for the output `name` under "Changes to
 /// Outputs" (its name not aligned with others), or `None` when unchanged.
-pub(crate) fn render_output(oc: &tfwire_plan::OutputChange<'_>, opts: Options) -> Option<String> {
-    let d = differ::output(&Val::of_change(&oc.change, Matcher::Always, opts.dialect()));
-    if d.action == Action::NoOp {
+pub fn render_output(oc: &tfwire_plan::OutputChange<'_>, opts: Options) -> Option<String> {
+    let d = differ::output(&Val::of_change(&oc.change, Matcher::Always, opts.dialect));
+    if d.op == DiffOp::NoOp {
         return None;
     }
     let o = opts.draw();
     Some(format!(
         "{} {} = {}",
-        color(symbol_markup(d.action, opts.dialect()), opts.color),
+        color(op_markup(d.op), opts.color),
         attribute_name(oc.name),
         render(&d, 0, o)
     ))
 }
 
-fn action_of(rc: &ResourceChange<'_>) -> Result<Action, Error> {
-    Action::of(rc.change.actions).ok_or_else(|| {
-        let names: Vec<&str> = rc.change.actions.iter().map(|a| a.name()).collect();
-        format!(
-            "{}: the action list [{}] is not one OpenTofu draws",
-            rc.address,
-            names.join(", ")
-        )
-    })
-}
-
-/// A block whose attributes are the top-level keys of a change's values: what can be drawn
-/// without the provider's schema. An attribute whose known values are all strings (or all
-/// numbers, or all bools) gets that type, so that it says `# forces replacement` as it does
-/// with the schema; any other is `dynamic` (diffed as plain JSON: objects and maps alike,
-/// keys unquoted, no `# forces replacement`).
-fn schema_from_values(rc: &ResourceChange<'_>) -> Block {
-    let c = &rc.change;
-    block_from_values(&[c.before, c.after, c.after_unknown], &[c.before, c.after])
-}
-
-/// A block whose attributes are the top-level keys of the objects `named` (sorted), each
-/// typed from its values in the objects `typed` (see [`schema_from_values`]).
-pub(super) fn block_from_values(named: &[Option<Json<'_>>], typed: &[Option<Json<'_>>]) -> Block {
-    let mut names: Vec<&str> = named
-        .iter()
-        .flatten()
-        .filter_map(|j| j.as_object())
-        .flat_map(|o| o.iter().map(|(k, _)| k))
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    // Each side's members indexed once (a lookup per name would be quadratic).
-    let sides: Vec<HashMap<&str, Json<'_>>> = typed
-        .iter()
-        .flatten()
-        .map(|side| {
-            side.as_object()
-                .map(|o| o.iter().collect())
-                .unwrap_or_default()
-        })
-        .collect();
-    Block {
-        attributes: names
-            .into_iter()
-            .map(|n| Attribute {
-                name: n.to_string(),
-                ty: AttributeType::Type(type_from_values(&sides, n)),
-                required: false,
-                optional: true,
-                computed: false,
-                sensitive: false,
-                deprecated: false,
-                write_only: false,
-                description: String::new(),
-            })
-            .collect(),
-        ..Block::default()
+/// The marker of a resource's change, as colour markup.
+fn kind_markup(kind: ChangeKind<'_>, dialect: Dialect) -> &'static str {
+    match kind {
+        ChangeKind::Forget if dialect == Dialect::Terraform => " [red].[reset]",
+        ChangeKind::Forget => "  [red].[reset]",
+        ChangeKind::Replace {
+            create_first: false,
+        } => "[red]-[reset]/[green]+[reset]",
+        ChangeKind::Replace { create_first: true } => "[green]+[reset]/[red]-[reset]",
+        ChangeKind::ReplaceForget {
+            create_first: false,
+        } => "  [red].[reset]/[green]+[reset]",
+        ChangeKind::ReplaceForget { create_first: true } => " [green]+[reset]/[red].[reset]",
+        ChangeKind::Read => " [cyan]<=[reset]",
+        ChangeKind::Create => op_markup(DiffOp::Create),
+        ChangeKind::Delete => op_markup(DiffOp::Delete),
+        ChangeKind::Update => op_markup(DiffOp::Update),
+        ChangeKind::NoOp | ChangeKind::Other(_) => op_markup(DiffOp::NoOp),
     }
 }
 
-/// The primitive type every known value of the top-level attribute `name` has, or `dynamic`.
-/// `sides` holds the members of the change's `before` and `after` objects.
-fn type_from_values(sides: &[HashMap<&str, Json<'_>>], name: &str) -> tfwire::Type {
-    let mut ty = None;
-    for side in sides {
-        let this = match side.get(name).map(|v| v.kind()) {
-            None | Some(JsonKind::Null) => continue,
-            Some(JsonKind::String) => tfwire::Type::String,
-            Some(JsonKind::Number) => tfwire::Type::Number,
-            Some(JsonKind::Bool) => tfwire::Type::Bool,
-            Some(_) => return tfwire::Type::Dynamic,
-        };
-        match &ty {
-            Some(t) if *t != this => return tfwire::Type::Dynamic,
-            _ => ty = Some(this),
+/// What the change does; an action list neither client draws is an error.
+fn kind_of<'a>(rc: &ResourceChange<'a>) -> Result<ChangeKind<'a>, Error> {
+    match rc.change.kind() {
+        ChangeKind::Other(list) => {
+            let names: Vec<&str> = list.iter().map(|a| a.name()).collect();
+            Err(Error::new(format!(
+                "{}: the action list [{}] is not one OpenTofu draws",
+                rc.address,
+                names.join(", ")
+            )))
         }
+        kind => Ok(kind),
     }
-    ty.unwrap_or(tfwire::Type::Dynamic)
 }
 
-/// The planning mode, which a binary plan file records and the JSON does not (for a JSON
-/// plan it is read from what the plan holds: [`PlanMode::of`]). It changes only the texts
+/// The planning mode, which a binary plan file records and the JSON does not. For a JSON
+/// plan it is read from what the plan holds: a plan with resource changes is normal; one
+/// without whose prior state holds managed resources, or that has drift, is refresh-only;
+/// one without output changes whose configuration declares outputs, resources or module
+/// calls is a destroy plan; any other is normal. It changes only the texts
 /// of a plan without changes ("No objects need to be destroyed.", the refresh-only
 /// sentences) and which drift is drawn (all of it in a refresh-only plan, else only what
 /// `relevant_attributes` names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PlanMode {
+pub enum PlanMode {
     /// A plan of the changes the configuration needs.
     Normal,
     /// `-destroy`.
@@ -343,7 +263,7 @@ fn deferred_reason(reason: &str) -> &'static str {
 impl<'p, 'a> Renderer<'p, 'a> {
     /// Fixed text in the chosen tool's words.
     fn words(&self, s: &str) -> String {
-        if self.opts.terraform {
+        if self.opts.terraform() {
             s.replace("OpenTofu", "Terraform")
                 .replace("tofu apply", "terraform apply")
         } else {
@@ -403,19 +323,19 @@ impl<'p, 'a> Renderer<'p, 'a> {
             } else {
                 Matcher::paths(paths, true)
             };
-            let v = Val::of_change(&rc.change, matcher, self.opts.dialect());
+            let v = Val::of_change(&rc.change, matcher, self.opts.dialect);
             drift.push(Drawn {
                 rc,
-                action: action_of(rc)?,
+                kind: kind_of(rc)?,
                 diff: differ::block(&v, schema),
             });
         }
         let mut changes = Vec::new();
         for (rc, schema) in plan.resource_changes.iter().zip(&change_blocks) {
-            let v = Val::of_change(&rc.change, Matcher::Always, self.opts.dialect());
+            let v = Val::of_change(&rc.change, Matcher::Always, self.opts.dialect);
             changes.push(Drawn {
                 rc,
-                action: action_of(rc)?,
+                kind: kind_of(rc)?,
                 diff: differ::block(&v, schema),
             });
         }
@@ -428,7 +348,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     differ::output(&Val::of_change(
                         &oc.change,
                         Matcher::Always,
-                        self.opts.dialect(),
+                        self.opts.dialect,
                     )),
                 )
             })
@@ -439,18 +359,18 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let errored = plan.errored == Some(true);
         let empty = !changes
             .iter()
-            .any(|d| d.diff.action != Action::NoOp || d.moved())
-            && !outputs.iter().any(|(_, d)| d.action != Action::NoOp);
+            .any(|d| d.diff.op != DiffOp::NoOp || d.moved())
+            && !outputs.iter().any(|(_, d)| d.op != DiffOp::NoOp);
         let have_drift = self.drift(&mut out, &drift, empty, mode);
 
         let mut shown = Vec::new();
-        let mut counts: Vec<(Action, usize)> = Vec::new();
+        let mut counts: Vec<(ChangeKind<'_>, usize)> = Vec::new();
         let (mut importing, mut forgetting, mut any_action) = (0, 0, false);
         for d in &changes {
-            if d.action == Action::NoOp && !d.moved() && !d.importing() {
+            if d.kind == ChangeKind::NoOp && !d.moved() && !d.importing() {
                 continue;
             }
-            if d.action == Action::Delete && d.rc.mode != Mode::Managed {
+            if d.kind == ChangeKind::Delete && d.rc.mode != Mode::Managed {
                 continue;
             }
             if matches!(d.rc.mode, Mode::Other(_)) {
@@ -460,18 +380,24 @@ impl<'p, 'a> Renderer<'p, 'a> {
             if d.importing() {
                 importing += 1;
             }
-            if matches!(d.action, Action::Forget | Action::ForgetThenCreate) {
+            if matches!(
+                d.kind,
+                ChangeKind::Forget
+                    | ChangeKind::ReplaceForget {
+                        create_first: false
+                    }
+            ) {
                 forgetting += 1;
             }
-            if d.action != Action::NoOp {
+            if d.kind != ChangeKind::NoOp {
                 any_action = true;
-                match counts.iter_mut().find(|(a, _)| *a == d.action) {
+                match counts.iter_mut().find(|(a, _)| *a == d.kind) {
                     Some((_, n)) => *n += 1,
-                    None => counts.push((d.action, 1)),
+                    None => counts.push((d.kind, 1)),
                 }
             }
         }
-        let count = |a: Action| counts.iter().find(|(x, _)| *x == a).map_or(0, |(_, n)| *n);
+        let count = |a: ChangeKind<'_>| counts.iter().find(|(x, _)| *x == a).map_or(0, |(_, n)| *n);
         let outputs_text = self.outputs(&outputs);
 
         // Every invocation counts, those a lifecycle triggers too.
@@ -553,34 +479,44 @@ impl<'p, 'a> Renderer<'p, 'a> {
             ));
             out.push('\n');
             for (a, text) in [
-                (Action::Create, "  [green]+[reset] create"),
+                (ChangeKind::Create, "  [green]+[reset] create"),
                 (
-                    Action::Update,
-                    if self.opts.terraform {
+                    ChangeKind::Update,
+                    if self.opts.terraform() {
                         "  [yellow]~[reset] update in-place"
                     } else {
                         "  [yellow]~[reset] update in-place (current -> planned)"
                     },
                 ),
-                (Action::Delete, "  [red]-[reset] destroy"),
+                (ChangeKind::Delete, "  [red]-[reset] destroy"),
                 (
-                    Action::DeleteThenCreate,
+                    ChangeKind::Replace {
+                        create_first: false,
+                    },
                     "[red]-[reset]/[green]+[reset] destroy and then create replacement",
                 ),
                 (
-                    Action::CreateThenDelete,
+                    ChangeKind::Replace { create_first: true },
                     "[green]+[reset]/[red]-[reset] create replacement and then destroy",
                 ),
-                (Action::Read, " [cyan]<=[reset] read (data resources)"),
+                (ChangeKind::Read, " [cyan]<=[reset] read (data resources)"),
                 (
-                    Action::ForgetThenCreate,
+                    ChangeKind::ReplaceForget {
+                        create_first: false,
+                    },
                     "[red].[reset]/[green]+[reset] forget and then create replacement",
                 ),
-                (Action::Forget, "  [red].[reset] forget"),
+                (ChangeKind::Forget, "  [red].[reset] forget"),
             ] {
                 // Terraform's legend has no line for forgetting.
-                let terraform_lacks =
-                    self.opts.terraform && matches!(a, Action::Forget | Action::ForgetThenCreate);
+                let terraform_lacks = self.opts.terraform()
+                    && matches!(
+                        a,
+                        ChangeKind::Forget
+                            | ChangeKind::ReplaceForget {
+                                create_first: false
+                            }
+                    );
                 if count(a) > 0 && !terraform_lacks {
                     out.push_str(&self.c(text));
                     out.push('\n');
@@ -600,17 +536,23 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     out.push('\n');
                 }
             }
-            let add = count(Action::Create)
-                + count(Action::DeleteThenCreate)
-                + count(Action::CreateThenDelete)
-                + count(Action::ForgetThenCreate)
-                + count(Action::CreateThenForget);
-            let destroy = count(Action::Delete)
-                + count(Action::DeleteThenCreate)
-                + count(Action::CreateThenDelete);
-            let update = count(Action::Update);
+            let add = count(ChangeKind::Create)
+                + count(ChangeKind::Replace {
+                    create_first: false,
+                })
+                + count(ChangeKind::Replace { create_first: true })
+                + count(ChangeKind::ReplaceForget {
+                    create_first: false,
+                })
+                + count(ChangeKind::ReplaceForget { create_first: true });
+            let destroy = count(ChangeKind::Delete)
+                + count(ChangeKind::Replace {
+                    create_first: false,
+                })
+                + count(ChangeKind::Replace { create_first: true });
+            let update = count(ChangeKind::Update);
             // Terraform's `Plan:` line does not count what is forgotten.
-            let forgetting = if self.opts.terraform { 0 } else { forgetting };
+            let forgetting = if self.opts.terraform() { 0 } else { forgetting };
             let line = match (importing > 0, forgetting > 0) {
                 (true, true) => format!(
                     "{importing} to import, {add} to add, {update} to change, {destroy} to destroy, {forgetting} to forget."
@@ -625,7 +567,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     format!("{add} to add, {update} to change, {destroy} to destroy.")
                 }
             };
-            if self.opts.terraform {
+            if self.opts.terraform() {
                 // Terraform colours the label alone.
                 out.push_str(&self.c("\n[bold]Plan:[reset] "));
                 out.push_str(&line);
@@ -672,7 +614,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let refresh_only = mode == PlanMode::RefreshOnly;
         let shown: Vec<&Drawn<'_, '_>> = drift
             .iter()
-            .filter(|d| refresh_only || d.diff.action != Action::NoOp)
+            .filter(|d| refresh_only || d.diff.op != DiffOp::NoOp)
             .collect();
         if shown.is_empty() || plan_empty && !refresh_only {
             return false;
@@ -724,9 +666,9 @@ impl<'p, 'a> Renderer<'p, 'a> {
             };
             let d = Drawn {
                 rc,
-                action: action_of(rc)?,
+                kind: kind_of(rc)?,
                 diff: differ::block(
-                    &Val::of_change(&rc.change, Matcher::Always, self.opts.dialect()),
+                    &Val::of_change(&rc.change, Matcher::Always, self.opts.dialect),
                     schema,
                 ),
             };
@@ -744,12 +686,12 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let o = self.opts.draw();
         let lines: Vec<String> = outputs
             .iter()
-            .filter(|(_, d)| d.action != Action::NoOp)
+            .filter(|(_, d)| d.op != DiffOp::NoOp)
             .map(|(k, d)| {
                 let name = attribute_name(k);
                 format!(
                     "{} {} = {}",
-                    self.c(symbol_markup(d.action, self.opts.dialect())),
+                    self.c(op_markup(d.op)),
                     Padded::chars(&name, width),
                     render(d, 0, o)
                 )
@@ -763,13 +705,13 @@ impl<'p, 'a> Renderer<'p, 'a> {
         if matches!(d.rc.mode, Mode::Other(_)) {
             return None;
         }
-        if d.action == Action::NoOp && !d.moved() && !d.importing() {
+        if d.kind == ChangeKind::NoOp && !d.moved() && !d.importing() {
             return None;
         }
-        let mut buf = self.c(&self.comment(d.rc, d.action, cause));
+        let mut buf = self.c(&self.comment(d.rc, d.kind, cause));
         let mut o = self.opts.draw();
         // Terraform draws a forgotten object as unchanged.
-        if d.action == Action::Forget && !self.opts.terraform {
+        if d.kind == ChangeKind::Forget && !self.opts.terraform() {
             o.hide_symbols = true;
             o.no_null_suffix = true;
         }
@@ -782,7 +724,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let _ = write!(
             buf,
             "{} {keyword} \"{}\" \"{}\" {}",
-            self.c(symbol_markup(d.action, self.opts.dialect())),
+            self.c(kind_markup(d.kind, self.opts.dialect)),
             inline(d.rc.type_name),
             inline(d.rc.name),
             render(&d.diff, 0, o)
@@ -813,7 +755,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
     }
 
     /// The `# address will be ...` lines, as colour markup.
-    fn comment(&self, rc: &ResourceChange<'_>, action: Action, cause: Cause) -> String {
+    fn comment(&self, rc: &ResourceChange<'_>, kind: ChangeKind<'_>, cause: Cause) -> String {
         // The document's names are shown escaped (no control or bidirectional character,
         // no line break of their own): the same as OpenTofu's for any real address.
         let address = inline(rc.address);
@@ -833,7 +775,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
         let mut printed_moved = false;
         // Terraform says "will be imported" or "(imported from ...)", not both.
         let mut printed_imported = false;
-        let terraform = self.opts.terraform;
+        let terraform = self.opts.terraform();
         let replaced = |buf: &mut String| match reason {
             "replace_because_tainted" => {
                 let _ = write!(
@@ -861,11 +803,11 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 );
             }
         };
-        match action {
-            Action::Create => {
+        match kind {
+            ChangeKind::Create => {
                 let _ = write!(buf, "[bold]  # {disp}[reset] will be created");
             }
-            Action::Read => {
+            ChangeKind::Read => {
                 let _ = write!(buf, "[bold]  # {disp}[reset] will be read during apply");
                 buf.push_str(match reason {
                     "read_because_config_unknown" => {
@@ -880,7 +822,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     _ => "",
                 });
             }
-            Action::Update => {
+            ChangeKind::Update => {
                 let _ = match cause {
                     Cause::Change | Cause::Deferred(_) => {
                         write!(buf, "[bold]  # {disp}[reset] will be updated in-place")
@@ -888,8 +830,8 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     Cause::Drift => write!(buf, "[bold]  # {disp}[reset] has changed"),
                 };
             }
-            Action::CreateThenDelete | Action::DeleteThenCreate => replaced(&mut buf),
-            Action::Delete => {
+            ChangeKind::Replace { .. } => replaced(&mut buf),
+            ChangeKind::Delete => {
                 let _ = match cause {
                     Cause::Change | Cause::Deferred(_) => {
                         write!(
@@ -957,7 +899,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     buf.push_str(left_over);
                 }
             }
-            Action::Forget if terraform => {
+            ChangeKind::Forget if terraform => {
                 if deposed {
                     let _ = write!(
                         buf,
@@ -971,13 +913,13 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 }
                 buf.push_str("\n # (destroy = false is set in the configuration)");
             }
-            Action::CreateThenForget => {
+            ChangeKind::ReplaceForget { create_first: true } => {
                 let _ = write!(
                     buf,
                     "[bold] # {disp}[reset] must be replaced, but the existing object will not be destroyed\n # (destroy = false is set in the configuration)"
                 );
             }
-            Action::Forget => {
+            ChangeKind::Forget => {
                 let _ = write!(
                     buf,
                     "[bold]  # {disp}[reset] will be removed from the {} state [bold][red]but will not be destroyed[reset]",
@@ -996,14 +938,18 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     buf.push_str(left_over);
                 }
             }
-            Action::ForgetThenCreate => {
+            ChangeKind::ReplaceForget {
+                create_first: false,
+            } => {
                 replaced(&mut buf);
                 buf.push_str(" - [yellow]older instance will [bold]not[reset][yellow] be destroyed [reset]([bold]lifecycle.destroy = false[reset])");
                 if deposed {
                     buf.push_str(left_over);
                 }
             }
-            Action::NoOp => {
+            // Not drawn: `action_of` rejects the lists neither client draws.
+            ChangeKind::Other(_) => {}
+            ChangeKind::NoOp => {
                 if !previous_raw.is_empty() && previous_raw != rc.address {
                     let _ = write!(
                         buf,
@@ -1015,7 +961,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                     if rc.change.generated_config.is_some_and(|g| !g.is_empty()) {
                         buf.push_str("\n  #[reset] (config will be generated)");
                     }
-                    printed_imported = self.opts.terraform;
+                    printed_imported = self.opts.terraform();
                 } else {
                     let _ = write!(
                         buf,
@@ -1045,9 +991,7 @@ impl<'p, 'a> Renderer<'p, 'a> {
                 _ => buf.push_str("  # [reset](will be imported first)\n"),
             }
         }
-        if rc.change.importing.is_some()
-            && matches!(action, Action::CreateThenDelete | Action::DeleteThenCreate)
-        {
+        if rc.change.importing.is_some() && matches!(kind, ChangeKind::Replace { .. }) {
             buf.push_str(
                 "  # [reset][yellow]Warning: this will destroy the imported resource[reset]\n",
             );

@@ -4,19 +4,19 @@
 use super::node::Node;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Write as _;
-use tfwire_plan::{Array, Json, JsonKind};
+use tfwire_plan::{Array, DiffOp, Json, JsonKind};
 
 /// A value, `None` when null or absent (the renderer does not tell the two apart, except
 /// through the `*_explicit` flags of [`Val`]).
-pub(super) type V<'a> = Option<Node<'a>>;
+pub(crate) type V<'a> = Option<Node<'a>>;
 
 /// `Some` unless `v` is null.
-pub(super) fn non_null(v: Option<Node<'_>>) -> V<'_> {
+pub(crate) fn non_null(v: Option<Node<'_>>) -> V<'_> {
     v.filter(|j| !j.is_null())
 }
 
 /// A document's value as the renderer walks it: `Some` unless absent or null.
-pub(super) fn json(v: Option<Json<'_>>) -> V<'_> {
+pub(crate) fn json(v: Option<Json<'_>>) -> V<'_> {
     non_null(v.map(Node::Json))
 }
 
@@ -24,7 +24,7 @@ pub(super) fn json(v: Option<Json<'_>>) -> V<'_> {
 /// layout but differ in a few rules (how lists are aligned, which empty strings count as
 /// null, write-only attributes, wholly unknown blocks, forgotten resources).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Dialect {
+pub enum Dialect {
     /// OpenTofu v1.12's `tofu show`.
     #[default]
     OpenTofu,
@@ -33,30 +33,30 @@ pub(crate) enum Dialect {
 }
 
 /// The change to one value.
-pub(super) struct Val<'a> {
-    pub(super) before: V<'a>,
-    pub(super) after: V<'a>,
+pub(crate) struct Val<'a> {
+    pub(crate) before: V<'a>,
+    pub(crate) after: V<'a>,
     /// The value was present in its parent (a map key or a list element), even if null.
-    pub(super) before_explicit: bool,
-    pub(super) after_explicit: bool,
+    pub(crate) before_explicit: bool,
+    pub(crate) after_explicit: bool,
     /// `true`, or a tree of `true` leaves (`after_unknown`).
-    pub(super) unknown: Unknown<'a>,
-    pub(super) before_sensitive: V<'a>,
-    pub(super) after_sensitive: V<'a>,
-    pub(super) replace: Matcher<'a>,
-    pub(super) relevant: Matcher<'a>,
+    pub(crate) unknown: Unknown<'a>,
+    pub(crate) before_sensitive: V<'a>,
+    pub(crate) after_sensitive: V<'a>,
+    pub(crate) replace: Matcher<'a>,
+    pub(crate) relevant: Matcher<'a>,
     /// Whose rules the differ follows for this value.
-    pub(super) dialect: Dialect,
+    pub(crate) dialect: Dialect,
     /// Terraform: the resource's schema uses something the legacy SDK cannot express, so
     /// an empty string is not taken for null. Inherited by the members of an object or
     /// map, not by the elements of a list or set, nor by the derived values
     /// ([`Val::as_noop`] and the like), as Terraform's renderer carries it.
-    pub(super) non_legacy: bool,
+    pub(crate) non_legacy: bool,
     /// The lookups of [`Val::member`] and [`Val::element`], built on their first call so
     /// that a container's children are found in O(1) each, not by scanning (which made
     /// drawing a value quadratic in its width). Not carried over by `Clone`, since the
     /// clone's fields may be changed.
-    pub(super) children: Children<'a>,
+    pub(crate) children: Children<'a>,
 }
 
 impl Clone for Val<'_> {
@@ -80,7 +80,7 @@ impl Clone for Val<'_> {
 
 /// The lazily built lookups of a [`Val`].
 #[derive(Default)]
-pub(super) struct Children<'a>(std::cell::OnceCell<Box<Lookups<'a>>>);
+pub(crate) struct Children<'a>(std::cell::OnceCell<Box<Lookups<'a>>>);
 
 /// One lookup per tree of a [`Val`], and the child steps of its matchers.
 struct Lookups<'a> {
@@ -128,58 +128,9 @@ impl<'a> Lookup<'a> {
     }
 }
 
-/// What a change does, as the renderer classifies it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Action {
-    NoOp,
-    Create,
-    Read,
-    Update,
-    Delete,
-    DeleteThenCreate,
-    CreateThenDelete,
-    Forget,
-    /// OpenTofu's replacement of an object that is not destroyed (`["forget", "create"]`).
-    ForgetThenCreate,
-    /// Terraform's replacement of an object that is not destroyed (`["create", "forget"]`).
-    CreateThenForget,
-}
-
-impl Action {
-    /// The action of a plan's action list; `None` for a list neither client draws.
-    pub(crate) fn of(actions: &[tfwire_plan::Action<'_>]) -> Option<Action> {
-        use tfwire_plan::Action as A;
-        Some(match actions {
-            [A::Create, A::Delete] => Action::CreateThenDelete,
-            [A::Delete, A::Create] => Action::DeleteThenCreate,
-            [A::Forget, A::Create] => Action::ForgetThenCreate,
-            [A::Create, A::Forget] => Action::CreateThenForget,
-            [A::Create] => Action::Create,
-            [A::Delete] => Action::Delete,
-            [A::Update] => Action::Update,
-            [A::Read] => Action::Read,
-            [A::NoOp] => Action::NoOp,
-            [A::Forget] => Action::Forget,
-            _ => return None,
-        })
-    }
-}
-
-/// Combines the action so far with a child's: equal actions stay, any difference is an
-/// update, and unchanged children change nothing.
-pub(super) fn combine(current: Action, next: Action) -> Action {
-    if next == Action::NoOp {
-        current
-    } else if current != next {
-        Action::Update
-    } else {
-        current
-    }
-}
-
 /// Which parts of a value are unknown.
 #[derive(Clone, Copy)]
-pub(super) enum Unknown<'a> {
+pub(crate) enum Unknown<'a> {
     /// Nothing is.
     None,
     /// As `after_unknown` says.
@@ -249,7 +200,7 @@ impl<'a> Val<'a> {
     /// A whole change (`before`, `after`, `after_unknown`, `*_sensitive`).
     ///
     /// Terraform draws a change that only forgets its object (`["forget"]`) as unchanged.
-    pub(super) fn of_change(
+    pub(crate) fn of_change(
         c: &tfwire_plan::Change<'a>,
         relevant: Matcher<'a>,
         dialect: Dialect,
@@ -279,7 +230,7 @@ impl<'a> Val<'a> {
 
     /// A value that does not change (a state's values, an action's configuration), with
     /// its sensitivity marks and the tree of its unknown parts.
-    pub(super) fn unchanged(
+    pub(crate) fn unchanged(
         values: V<'a>,
         sensitive: V<'a>,
         unknown: Option<Json<'a>>,
@@ -301,7 +252,7 @@ impl<'a> Val<'a> {
         }
     }
 
-    pub(super) fn is_unknown(&self) -> bool {
+    pub(crate) fn is_unknown(&self) -> bool {
         match self.unknown {
             Unknown::All => true,
             Unknown::Json(j) => j.as_bool() == Some(true),
@@ -309,44 +260,54 @@ impl<'a> Val<'a> {
         }
     }
 
-    pub(super) fn is_before_sensitive(&self) -> bool {
+    pub(crate) fn is_before_sensitive(&self) -> bool {
         hides(self.before_sensitive, self.before)
     }
 
-    pub(super) fn is_after_sensitive(&self) -> bool {
+    pub(crate) fn is_after_sensitive(&self) -> bool {
         hides(self.after_sensitive, self.after)
     }
 
     /// Create, delete, no-op or update, from the values alone.
-    pub(super) fn action(&self) -> Action {
+    pub(crate) fn action(&self) -> DiffOp {
         let before_missing = self.before.is_none() && !self.before_explicit;
         let after_missing = self.after.is_none() && !self.after_explicit;
         if before_missing && !after_missing {
-            return Action::Create;
+            return DiffOp::Create;
         }
         if after_missing && !before_missing {
-            return Action::Delete;
+            return DiffOp::Delete;
         }
         if deep_eq(self.before, self.after)
             && self.after_explicit == self.before_explicit
             && self.is_after_sensitive() == self.is_before_sensitive()
         {
-            return Action::NoOp;
+            return DiffOp::NoOp;
         }
-        Action::Update
+        DiffOp::Update
     }
 
     /// The starting action of a collection: create or delete when one side is null.
-    pub(super) fn default_iteration_action(&self) -> Action {
+    pub(crate) fn default_iteration_action(&self) -> DiffOp {
         match (self.before, self.after) {
-            (None, None) => Action::NoOp,
-            (None, _) => Action::Create,
-            (_, None) => Action::Delete,
-            _ => Action::NoOp,
+            (None, None) => DiffOp::NoOp,
+            (None, _) => DiffOp::Create,
+            (_, None) => DiffOp::Delete,
+            _ => DiffOp::NoOp,
         }
     }
 
-    pub(super) fn as_noop(&self) -> Val<'a> {
+    /// The value itself when the drift being drawn may concern it (its relevance matcher
+    /// matches it or something below it), else the value unchanged ([`Val::as_noop`]).
+    pub(crate) fn noop_unless_relevant(self) -> Val<'a> {
+        if self.relevant.matches_partial() {
+            self
+        } else {
+            self.as_noop()
+        }
+    }
+
+    pub(crate) fn as_noop(&self) -> Val<'a> {
         Val {
             before_explicit: self.before_explicit,
             after_explicit: self.before_explicit,
@@ -363,7 +324,7 @@ impl<'a> Val<'a> {
         }
     }
 
-    pub(super) fn as_delete(&self) -> Val<'a> {
+    pub(crate) fn as_delete(&self) -> Val<'a> {
         Val {
             before_explicit: self.before_explicit,
             after_explicit: false,
@@ -380,7 +341,7 @@ impl<'a> Val<'a> {
         }
     }
 
-    pub(super) fn as_create(&self) -> Val<'a> {
+    pub(crate) fn as_create(&self) -> Val<'a> {
         Val {
             before_explicit: false,
             after_explicit: self.after_explicit,
@@ -398,7 +359,7 @@ impl<'a> Val<'a> {
     }
 
     /// The same value with no sensitivity marks (inside a sensitive wrapper).
-    pub(super) fn without_sensitive(&self) -> Val<'a> {
+    pub(crate) fn without_sensitive(&self) -> Val<'a> {
         let mut v = self.clone();
         v.before_sensitive = None;
         v.after_sensitive = None;
@@ -422,7 +383,7 @@ impl<'a> Val<'a> {
     }
 
     /// The member `key` of object (or map) values.
-    pub(super) fn member(&self, key: &str) -> Val<'a> {
+    pub(crate) fn member(&self, key: &str) -> Val<'a> {
         let l = self.lookups();
         let get = |t: &Lookup<'a>| -> (V<'a>, bool) {
             match t.key(key) {
@@ -450,7 +411,7 @@ impl<'a> Val<'a> {
 
     /// Element `bi` of the before list and `ai` of the after list (either may be past the
     /// end: absent).
-    pub(super) fn element(&self, bi: usize, ai: usize) -> Val<'a> {
+    pub(crate) fn element(&self, bi: usize, ai: usize) -> Val<'a> {
         let l = self.lookups();
         let get = |t: &Lookup<'a>, i: usize| -> (V<'a>, bool) {
             match t.index(i) {
@@ -484,7 +445,7 @@ impl<'a> Val<'a> {
     /// sensitivity, and known. Found through [`value_ids`] in O(size), with what OpenTofu's
     /// pairwise scan finds. Returns, per before element, its after element, and per after
     /// element, its before element.
-    pub(super) fn set_pairs(&self) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
+    pub(crate) fn set_pairs(&self) -> (Vec<Option<usize>>, Vec<Option<usize>>) {
         let (nb, na) = (len(self.before), len(self.after));
         let mut ids = HashMap::new();
         let before: Vec<Val<'a>> = (0..nb).map(|bi| self.element(bi, na)).collect();
@@ -515,12 +476,12 @@ impl<'a> Val<'a> {
     }
 
     /// The keys of the before and after objects, deduplicated and sorted.
-    pub(super) fn explicit_keys(&self) -> Vec<&'a str> {
+    pub(crate) fn explicit_keys(&self) -> Vec<&'a str> {
         keys(&[self.before, self.after])
     }
 
     /// The keys of every tree of this value (before, after, unknown, sensitivity).
-    pub(super) fn all_keys(&self) -> Vec<&'a str> {
+    pub(crate) fn all_keys(&self) -> Vec<&'a str> {
         keys(&[
             self.before,
             self.after,
@@ -543,23 +504,23 @@ fn keys<'a>(trees: &[V<'a>]) -> Vec<&'a str> {
 }
 
 /// The length of an array value (0 otherwise).
-pub(super) fn len(v: V<'_>) -> usize {
+pub(crate) fn len(v: V<'_>) -> usize {
     v.and_then(|j| j.as_array()).map_or(0, |a| a.len())
 }
 
 /// Whether `v` is an array (an empty one counts; null does not).
-pub(super) fn is_array(v: V<'_>) -> bool {
+pub(crate) fn is_array(v: V<'_>) -> bool {
     v.is_some_and(|j| j.kind() == JsonKind::Array)
 }
 
 /// Whether `v` is an object.
-pub(super) fn is_object(v: V<'_>) -> bool {
+pub(crate) fn is_object(v: V<'_>) -> bool {
     v.is_some_and(|j| j.kind() == JsonKind::Object)
 }
 
 /// Deep equality as the renderer compares values: objects regardless of member order,
 /// numbers by their text.
-pub(super) fn deep_eq(a: V<'_>, b: V<'_>) -> bool {
+pub(crate) fn deep_eq(a: V<'_>, b: V<'_>) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(a), Some(b)) => json_eq(a, b),
@@ -571,7 +532,7 @@ pub(super) fn deep_eq(a: V<'_>, b: V<'_>) -> bool {
 /// (objects with their members sorted by key, the last of a repeated key kept; numbers by
 /// their text), so that the elements of a list or a set can be compared through a hash
 /// map, in O(size), rather than pair by pair.
-pub(super) fn canonical(v: V<'_>, out: &mut String) {
+pub(crate) fn canonical(v: V<'_>, out: &mut String) {
     let Some(n) = v else {
         out.push('n');
         return;
@@ -612,7 +573,7 @@ pub(super) fn canonical(v: V<'_>, out: &mut String) {
 
 /// Small integer ids of `values`' canonical texts ([`canonical`]), numbered from 0 in
 /// `ids`' order of first appearance; equal ids exactly for deep-equal values.
-pub(super) fn value_ids<'a>(
+pub(crate) fn value_ids<'a>(
     values: impl Iterator<Item = V<'a>>,
     ids: &mut HashMap<String, u32>,
 ) -> Vec<u32> {
@@ -627,7 +588,7 @@ pub(super) fn value_ids<'a>(
         .collect()
 }
 
-pub(super) fn json_eq(a: Node<'_>, b: Node<'_>) -> bool {
+pub(crate) fn json_eq(a: Node<'_>, b: Node<'_>) -> bool {
     if a.kind() != b.kind() {
         return false;
     }
@@ -666,7 +627,7 @@ pub(super) fn json_eq(a: Node<'_>, b: Node<'_>) -> bool {
 /// A set of attribute paths (`replace_paths`, `relevant_attributes`) narrowed step by step
 /// as the differ descends, or a matcher that matches everything.
 #[derive(Clone)]
-pub(super) enum Matcher<'a> {
+pub(crate) enum Matcher<'a> {
     Always,
     Paths {
         /// Each path as its array (`None`: an empty path) and how many steps are consumed.
@@ -677,7 +638,7 @@ pub(super) enum Matcher<'a> {
 }
 
 impl<'a> Matcher<'a> {
-    pub(super) fn paths(paths: Vec<Option<Array<'a>>>, propagate: bool) -> Matcher<'a> {
+    pub(crate) fn paths(paths: Vec<Option<Array<'a>>>, propagate: bool) -> Matcher<'a> {
         Matcher::Paths {
             paths: paths.into_iter().map(|p| (p, 0)).collect(),
             propagate,
@@ -685,7 +646,7 @@ impl<'a> Matcher<'a> {
     }
 
     /// A path ends here.
-    pub(super) fn matches(&self) -> bool {
+    pub(crate) fn matches(&self) -> bool {
         match self {
             Matcher::Always => true,
             Matcher::Paths { paths, .. } => paths
@@ -695,7 +656,7 @@ impl<'a> Matcher<'a> {
     }
 
     /// Some path goes through here.
-    pub(super) fn matches_partial(&self) -> bool {
+    pub(crate) fn matches_partial(&self) -> bool {
         match self {
             Matcher::Always => true,
             Matcher::Paths { paths, .. } => !paths.is_empty(),

@@ -11,26 +11,25 @@
 
 use super::node::Node;
 use super::value::{
-    Action, Dialect, Matcher, Unknown, V, Val, combine, deep_eq, is_array, is_object, len,
-    value_ids,
+    Dialect, Matcher, Unknown, V, Val, deep_eq, is_array, is_object, len, value_ids,
 };
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 use tfwire::Type;
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, Nesting};
-use tfwire_plan::JsonKind;
+use tfwire_plan::{DiffOp, JsonKind};
 
 /// A change to one value, ready to draw.
-pub(super) struct Diff<'a> {
-    pub(super) r: R<'a>,
-    pub(super) action: Action,
+pub(crate) struct Diff<'a> {
+    pub(crate) r: R<'a>,
+    pub(crate) op: DiffOp,
     /// This value's change forces the resource's replacement.
-    pub(super) replace: bool,
+    pub(crate) replace: bool,
 }
 
 /// The primitive types a leaf is drawn as.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Prim {
+pub(crate) enum Prim {
     Null,
     Bool,
     Number,
@@ -38,7 +37,7 @@ pub(super) enum Prim {
 }
 
 /// How a [`Diff`] is drawn.
-pub(super) enum R<'a> {
+pub(crate) enum R<'a> {
     /// A leaf.
     Primitive {
         before: V<'a>,
@@ -86,31 +85,35 @@ pub(super) enum R<'a> {
 }
 
 /// The blocks of one nested block type.
-pub(super) struct Group<'a> {
-    pub(super) name: &'a str,
-    pub(super) blocks: Blocks<'a>,
-    pub(super) replace: bool,
-    pub(super) before_sensitive: bool,
-    pub(super) after_sensitive: bool,
+pub(crate) struct Group<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) blocks: Blocks<'a>,
+    pub(crate) replace: bool,
+    pub(crate) before_sensitive: bool,
+    pub(crate) after_sensitive: bool,
     /// Terraform: the whole group is unknown (drawn as a `(known after apply)` line before
     /// its blocks).
-    pub(super) unknown: bool,
+    pub(crate) unknown: bool,
 }
 
 /// The blocks of a group, by nesting mode.
-pub(super) enum Blocks<'a> {
+pub(crate) enum Blocks<'a> {
     Single(Diff<'a>),
     List(Vec<Diff<'a>>),
     Set(Vec<Diff<'a>>),
     Map(Vec<(&'a str, Diff<'a>)>),
 }
 
-fn diff<'a>(r: R<'a>, action: Action, replace: bool) -> Diff<'a> {
-    Diff { r, action, replace }
+fn diff<'a>(r: R<'a>, action: DiffOp, replace: bool) -> Diff<'a> {
+    Diff {
+        r,
+        op: action,
+        replace,
+    }
 }
 
 /// The diff of a resource's whole value against its schema block.
-pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
+pub(crate) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
     if let Some(d) = sensitive(v, true, |x| block(x, b)) {
         return d;
     }
@@ -133,7 +136,7 @@ pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
             .filter(|a| a.write_only == pass_write_only)
         {
             if let Some(d) = child_attribute(v.member(&a.name), a, current) {
-                current = combine(current, d.action);
+                current = current.combine(d.op);
                 attrs.push((a.name.as_str(), d));
             }
         }
@@ -141,24 +144,21 @@ pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
     attrs.sort_by(|x, y| x.0.cmp(y.0));
     let mut groups = Vec::new();
     for nb in &b.block_types {
-        let mut c = v.member(&nb.type_name);
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let c = v.member(&nb.type_name).noop_unless_relevant();
         let both_null = c.before.is_none() && c.after.is_none();
         // OpenTofu diffs a wholly unknown nested block against the parent's schema.
         if let Some(d) = unknown(&c, Unknown::Members, |x| block(x, b)) {
-            if !(d.action == Action::NoOp && both_null) {
+            if !(d.op == DiffOp::NoOp && both_null) {
                 groups.push(Group::of(nb, &c, Blocks::Single(d), false));
             }
             continue;
         }
         let (blocks, action) = nested_blocks(&c, nb);
-        if action == Action::NoOp && both_null {
+        if action == DiffOp::NoOp && both_null {
             continue;
         }
         groups.push(Group::of(nb, &c, blocks, false));
-        current = combine(current, action);
+        current = current.combine(action);
     }
     diff(
         R::Block {
@@ -176,37 +176,27 @@ pub(super) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
 /// the action of the whole block (unchanged when that is an update), always listed.
 fn terraform_block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
     let non_legacy = v.non_legacy || non_legacy(b);
-    let mut current = v.default_iteration_action();
-    let mut attrs = Vec::new();
-    for a in b.attributes.iter().filter(|a| !a.write_only) {
-        let mut c = v.member(&a.name);
-        c.non_legacy = non_legacy;
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
-        c.before_explicit = false;
-        c.after_explicit = false;
-        let d = attribute(&c, a, current);
-        if d.action == Action::NoOp && c.before.is_none() && c.after.is_none() {
-            continue;
-        }
-        current = combine(current, d.action);
-        attrs.push((a.name.as_str(), d));
-    }
+    // Its members inherit the rule for empty strings.
+    let mut members = v.clone();
+    members.non_legacy = non_legacy;
+    let (mut attrs, mut current) = object(
+        &members,
+        b.attributes
+            .iter()
+            .filter(|a| !a.write_only)
+            .map(|a| (a.name.as_str(), a)),
+        |x, a, p| attribute(x, a, p),
+    );
     let mut groups = Vec::new();
     for nb in &b.block_types {
-        let mut c = v.member(&nb.type_name);
-        c.non_legacy = non_legacy;
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let c = members.member(&nb.type_name).noop_unless_relevant();
         let unknown = c.is_unknown();
         let (blocks, action) = nested_blocks(&c, nb);
-        if action == Action::NoOp && c.before.is_none() && c.after.is_none() && !unknown {
+        if action == DiffOp::NoOp && c.before.is_none() && c.after.is_none() && !unknown {
             continue;
         }
         groups.push(Group::of(nb, &c, blocks, unknown));
-        current = combine(current, action);
+        current = current.combine(action);
     }
     for a in b.attributes.iter().filter(|a| a.write_only) {
         attrs.push((a.name.as_str(), terraform_write_only(v, current)));
@@ -223,7 +213,7 @@ fn terraform_block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
 }
 
 /// The blocks of one nested block type and their action.
-fn nested_blocks<'a>(c: &Val<'a>, nb: &'a NestedBlock) -> (Blocks<'a>, Action) {
+fn nested_blocks<'a>(c: &Val<'a>, nb: &'a NestedBlock) -> (Blocks<'a>, DiffOp) {
     match nb.nesting {
         Nesting::Set => {
             let (ds, a) = set(c, |x| block(x, &nb.block));
@@ -239,7 +229,7 @@ fn nested_blocks<'a>(c: &Val<'a>, nb: &'a NestedBlock) -> (Blocks<'a>, Action) {
         }
         Nesting::Single | Nesting::Group => {
             let d = block(c, &nb.block);
-            let a = d.action;
+            let a = d.op;
             (Blocks::Single(d), a)
         }
     }
@@ -297,9 +287,9 @@ fn has_dynamic(t: &Type) -> bool {
 /// A write-only attribute under Terraform's rules: the action of the object it is in
 /// (`parent`), except that an update leaves it unchanged; sensitive and forcing
 /// replacement as `v` is.
-fn terraform_write_only<'a>(v: &Val<'a>, parent: Action) -> Diff<'a> {
-    let action = if parent == Action::Update {
-        Action::NoOp
+fn terraform_write_only<'a>(v: &Val<'a>, parent: DiffOp) -> Diff<'a> {
+    let action = if parent == DiffOp::Update {
+        DiffOp::NoOp
     } else {
         parent
     };
@@ -314,10 +304,8 @@ fn terraform_write_only<'a>(v: &Val<'a>, parent: Action) -> Diff<'a> {
 
 /// An attribute of a block: `None` when it is null on both sides (empty strings count as
 /// null), so it is not drawn.
-fn child_attribute<'a>(mut c: Val<'a>, a: &'a Attribute, current: Action) -> Option<Diff<'a>> {
-    if !c.relevant.matches_partial() {
-        c = c.as_noop();
-    }
+fn child_attribute<'a>(c: Val<'a>, a: &'a Attribute, current: DiffOp) -> Option<Diff<'a>> {
+    let mut c = c.noop_unless_relevant();
     let empty = |v: V<'_>| v.and_then(|j| j.as_str()) == Some("");
     if empty(c.before) {
         c.before = None;
@@ -328,16 +316,16 @@ fn child_attribute<'a>(mut c: Val<'a>, a: &'a Attribute, current: Action) -> Opt
     c.before_explicit = false;
     c.after_explicit = false;
     let d = attribute(&c, a, current);
-    if d.action == Action::NoOp && c.before.is_none() && c.after.is_none() && !a.write_only {
+    if d.op == DiffOp::NoOp && c.before.is_none() && c.after.is_none() && !a.write_only {
         return None;
     }
     Some(d)
 }
 
-fn attribute<'a>(v: &Val<'a>, a: &'a Attribute, parent: Action) -> Diff<'a> {
+fn attribute<'a>(v: &Val<'a>, a: &'a Attribute, parent: DiffOp) -> Diff<'a> {
     if a.write_only {
-        let action = if parent == Action::NoOp && v.replace.matches() {
-            Action::Update
+        let action = if parent == DiffOp::NoOp && v.replace.matches() {
+            DiffOp::Update
         } else {
             parent
         };
@@ -361,7 +349,7 @@ fn nested<'a>(v: &Val<'a>, attrs: &'a [Attribute], nesting: Nesting) -> Diff<'a>
         return d;
     }
     let single = |x: &Val<'a>| nested(x, attrs, Nesting::Single);
-    match nesting {
+    let (r, action) = match nesting {
         Nesting::Single | Nesting::Group if v.dialect == Dialect::Terraform => {
             // Write-only attributes after the others, with their action, always listed.
             let (mut members, action) = object(
@@ -373,74 +361,63 @@ fn nested<'a>(v: &Val<'a>, attrs: &'a [Attribute], nesting: Nesting) -> Diff<'a>
                 |x, a, p| attribute(x, a, p),
             );
             for a in attrs.iter().filter(|a| a.write_only) {
-                let mut c = v.member(&a.name);
-                if !c.relevant.matches_partial() {
-                    c = c.as_noop();
-                }
+                let c = v.member(&a.name).noop_unless_relevant();
                 members.push((a.name.as_str(), terraform_write_only(&c, action)));
             }
             members.sort_by(|x, y| x.0.cmp(y.0));
-            diff(
-                R::Object {
-                    attrs: members,
-                    nested: true,
-                },
-                action,
-                v.replace.matches(),
-            )
+            let r = R::Object {
+                attrs: members,
+                nested: true,
+            };
+            (r, action)
         }
         Nesting::Single | Nesting::Group => {
             let (attrs, action) =
                 object(v, attrs.iter().map(|a| (a.name.as_str(), a)), |x, a, p| {
                     attribute(x, a, p)
                 });
-            diff(
+            (
                 R::Object {
                     attrs,
                     nested: true,
                 },
                 action,
-                v.replace.matches(),
             )
         }
         Nesting::Map => {
             let (elems, action) = map(v, v.explicit_keys(), single);
-            diff(
+            (
                 R::Map {
                     elems,
                     nested: true,
                 },
                 action,
-                v.replace.matches(),
             )
         }
         Nesting::List => {
             let (elems, action) = nested_list(v, single);
-            diff(
-                R::List {
-                    elems,
-                    context: false,
-                },
-                action,
-                v.replace.matches(),
-            )
+            let r = R::List {
+                elems,
+                context: false,
+            };
+            (r, action)
         }
         Nesting::Set => {
             let (elems, action) = set(v, single);
-            diff(
+            (
                 R::Set {
                     elems,
                     nested: true,
                 },
                 action,
-                v.replace.matches(),
             )
         }
-    }
+    };
+    diff(r, action, v.replace.matches())
 }
 
 /// The diff of a value of a known type.
-pub(super) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
+pub(crate) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
     // Terraform takes an empty string for null wherever a value of a legacy schema is
     // diffed by its type, at any depth.
     let empty = |x: V<'_>| x.and_then(|j| j.as_str()) == Some("");
@@ -516,12 +493,9 @@ pub(super) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
             let mut current = v.default_iteration_action();
             let mut elems = Vec::with_capacity(ts.len());
             for (i, t) in ts.iter().enumerate() {
-                let mut c = v.element(i, i);
-                if !c.relevant.matches_partial() {
-                    c = c.as_noop();
-                }
+                let c = v.element(i, i).noop_unless_relevant();
                 let d = of_type(&c, t);
-                current = combine(current, d.action);
+                current = current.combine(d.op);
                 elems.push(d);
             }
             diff(
@@ -549,7 +523,7 @@ pub(super) fn of_type<'a>(v: &Val<'a>, ty: &'a Type) -> Diff<'a> {
 
 /// The diff of an output value (or any value without a type): sensitivity and unknowns,
 /// then plain JSON.
-pub(super) fn output<'a>(v: &Val<'a>) -> Diff<'a> {
+pub(crate) fn output<'a>(v: &Val<'a>) -> Diff<'a> {
     if let Some(d) = sensitive(v, false, output) {
         return d;
     }
@@ -580,10 +554,10 @@ fn sensitive<'a>(
     let d = inner(&v.without_sensitive());
     let null_noop =
         v.before.is_none() && !v.before_explicit && v.after.is_none() && !v.after_explicit;
-    let action = if d.action == Action::NoOp && before != after && !null_noop {
-        Action::Update
+    let action = if d.op == DiffOp::NoOp && before != after && !null_noop {
+        DiffOp::Update
     } else {
-        d.action
+        d.op
     };
     let inner = Box::new(d);
     let r = if as_block {
@@ -628,22 +602,19 @@ fn unknown<'a>(
 fn object<'a, T: Copy>(
     v: &Val<'a>,
     attrs: impl Iterator<Item = (&'a str, T)>,
-    f: impl Fn(&Val<'a>, T, Action) -> Diff<'a>,
-) -> (Vec<(&'a str, Diff<'a>)>, Action) {
+    f: impl Fn(&Val<'a>, T, DiffOp) -> Diff<'a>,
+) -> (Vec<(&'a str, Diff<'a>)>, DiffOp) {
     let mut current = v.default_iteration_action();
     let mut out = Vec::new();
     for (key, t) in attrs {
-        let mut c = v.member(key);
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let mut c = v.member(key).noop_unless_relevant();
         c.before_explicit = false;
         c.after_explicit = false;
         let d = f(&c, t, current);
-        if d.action == Action::NoOp && c.before.is_none() && c.after.is_none() {
+        if d.op == DiffOp::NoOp && c.before.is_none() && c.after.is_none() {
             continue;
         }
-        current = combine(current, d.action);
+        current = current.combine(d.op);
         out.push((key, d));
     }
     out.sort_by(|x, y| x.0.cmp(y.0));
@@ -655,37 +626,31 @@ fn map<'a>(
     v: &Val<'a>,
     keys: Vec<&'a str>,
     f: impl Fn(&Val<'a>) -> Diff<'a>,
-) -> (Vec<(&'a str, Diff<'a>)>, Action) {
+) -> (Vec<(&'a str, Diff<'a>)>, DiffOp) {
     let mut current = match (is_object(v.before), is_object(v.after)) {
-        (true, false) => Action::Delete,
-        (false, true) => Action::Create,
-        _ => Action::NoOp,
+        (true, false) => DiffOp::Delete,
+        (false, true) => DiffOp::Create,
+        _ => DiffOp::NoOp,
     };
     let mut out = Vec::with_capacity(keys.len());
     for k in keys {
-        let mut c = v.member(k);
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let c = v.member(k).noop_unless_relevant();
         let d = f(&c);
-        current = combine(current, d.action);
+        current = current.combine(d.op);
         out.push((k, d));
     }
     (out, current)
 }
 
 /// The elements of a list of nested objects or blocks, compared by position.
-fn nested_list<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Action) {
+fn nested_list<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, DiffOp) {
     let mut current = v.default_iteration_action();
     let n = len(v.before).max(len(v.after));
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let mut c = v.element(i, i);
-        if !c.relevant.matches_partial() {
-            c = c.as_noop();
-        }
+        let c = v.element(i, i).noop_unless_relevant();
         let d = f(&c);
-        current = combine(current, d.action);
+        current = current.combine(d.op);
         out.push(d);
     }
     (out, current)
@@ -698,11 +663,11 @@ fn slice<'a>(
     v: &Val<'a>,
     f: impl Fn(Val<'a>) -> Diff<'a>,
     related: impl Fn(Node<'a>, Node<'a>) -> bool,
-) -> (Vec<Diff<'a>>, Action) {
+) -> (Vec<Diff<'a>>, DiffOp) {
     let mut current = match (is_array(v.before), is_array(v.after)) {
-        (true, false) => Action::Delete,
-        (false, true) => Action::Create,
-        _ => Action::NoOp,
+        (true, false) => DiffOp::Delete,
+        (false, true) => DiffOp::Create,
+        _ => DiffOp::NoOp,
     };
     let items = |x: V<'a>| -> Vec<Node<'a>> {
         x.and_then(|j| j.as_array())
@@ -726,7 +691,7 @@ fn slice<'a>(
         v.dialect,
         |bi, ai| {
             let d = f(v.element(bi, ai));
-            current = combine(current, d.action);
+            current = current.combine(d.op);
             out.push(d);
         },
     );
@@ -742,7 +707,7 @@ fn slice<'a>(
 /// checks that while walking the additions). Terraform first pairs two sequences of the
 /// same length position by position, unless every element of `before` is somewhere in
 /// `after` (a reordering).
-pub(super) fn align<T, K: Eq + Hash>(
+pub(crate) fn align<T, K: Eq + Hash>(
     before: &[T],
     after: &[T],
     key: impl Fn(&T) -> K,
@@ -799,7 +764,7 @@ pub(super) fn align<T, K: Eq + Hash>(
 /// on what is left of two lists once their common prefix and suffix are set aside. Above
 /// it, the middle's elements are shown removed and added: O(n) instead of the O(w × h) of
 /// the LCS (recorded in `corpus/conformance/decisions.jsonl`, `render/list-diff/lcs-cap`).
-pub(super) const MAX_LCS_CELLS: usize = 1 << 24;
+pub(crate) const MAX_LCS_CELLS: usize = 1 << 24;
 
 /// The longest common subsequence of two sequences, as indexes into `xs`, chosen as
 /// OpenTofu's dynamic programme chooses it (its values, which are all the caller uses).
@@ -875,7 +840,7 @@ fn lcs_dp<T>(xs: &[T], ys: &[T], eq: impl Fn(&T, &T) -> bool) -> Vec<usize> {
 
 /// The elements of a set: each before element is matched with an equal after element
 /// (unchanged), the rest are removed or added.
-fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Action) {
+fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, DiffOp) {
     let (nb, na) = (len(v.before), len(v.after));
     let (found_before, found_after) = v.set_pairs();
     let mut current = v.default_iteration_action();
@@ -884,7 +849,7 @@ fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Act
         let mut c = v.element(bi, ai);
         c.relevant = Matcher::Always;
         let d = f(&c);
-        current = combine(current, d.action);
+        current = current.combine(d.op);
         out.push(d);
     };
     for (bi, fb) in found_before.iter().enumerate() {
@@ -900,7 +865,7 @@ fn set<'a>(v: &Val<'a>, f: impl Fn(&Val<'a>) -> Diff<'a>) -> (Vec<Diff<'a>>, Act
 
 /// Whether two list elements are strings with a line in common (diffed line by line
 /// rather than removed and added).
-pub(super) fn multiline_related(a: Node<'_>, b: Node<'_>) -> bool {
+pub(crate) fn multiline_related(a: Node<'_>, b: Node<'_>) -> bool {
     let (Some(a), Some(b)) = (a.as_str(), b.as_str()) else {
         return false;
     };
@@ -917,7 +882,7 @@ fn json_kind(v: V<'_>) -> JsonKind {
 
 /// The diff of two plain JSON values (outputs, `dynamic` attributes, `jsonencode`
 /// strings). Nothing here forces replacement.
-pub(super) fn json<'a>(v: &Val<'a>) -> Diff<'a> {
+pub(crate) fn json<'a>(v: &Val<'a>) -> Diff<'a> {
     if v.is_before_sensitive() || v.is_after_sensitive() {
         let mut d = sensitive(v, false, json).unwrap_or_else(|| json(v));
         d.replace = false;
@@ -927,10 +892,10 @@ pub(super) fn json<'a>(v: &Val<'a>) -> Diff<'a> {
         let mut cur = v.clone();
         cur.after_explicit = true;
         return if cur.before.is_none() {
-            diff(R::Unknown(None), Action::Create, false)
+            diff(R::Unknown(None), DiffOp::Create, false)
         } else {
             let b = cur.as_delete();
-            diff(R::Unknown(Some(Box::new(json(&b)))), Action::Update, false)
+            diff(R::Unknown(Some(Box::new(json(&b)))), DiffOp::Update, false)
         };
     }
     let (bt, at) = (json_kind(v.before), json_kind(v.after));
@@ -944,7 +909,7 @@ pub(super) fn json<'a>(v: &Val<'a>) -> Diff<'a> {
     let a = json_update(&v.as_create(), at);
     diff(
         R::TypeChange(Box::new(b), Box::new(a)),
-        Action::Update,
+        DiffOp::Update,
         false,
     )
 }
@@ -991,10 +956,10 @@ fn json_primitive<'a>(v: &Val<'a>, ty: Prim) -> Diff<'a> {
     let before_missing = v.before.is_none() && !v.before_explicit;
     let after_missing = v.after.is_none() && !v.after_explicit;
     let action = match (before_missing, after_missing) {
-        (true, false) => Action::Create,
-        (false, true) => Action::Delete,
-        _ if deep_eq(v.before, v.after) => Action::NoOp,
-        _ => Action::Update,
+        (true, false) => DiffOp::Create,
+        (false, true) => DiffOp::Delete,
+        _ if deep_eq(v.before, v.after) => DiffOp::NoOp,
+        _ => DiffOp::Update,
     };
     diff(primitive(v, ty), action, false)
 }

@@ -10,11 +10,12 @@
 
 use std::fmt;
 use tfwire::Value;
+use tfwire_json::{Escape, JsonWriter};
 use tfwire_plan::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter};
 
 /// One value the renderer draws (see the module documentation).
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Node<'a> {
+pub enum Node<'a> {
     /// A value of a JSON document (plan, state, or a JSON string's content).
     Json(Json<'a>),
     /// A value decoded with its schema. Never unknown: callers check
@@ -151,26 +152,33 @@ impl fmt::Display for Node<'_> {
         match self {
             Node::Json(j) => write!(f, "{j}"),
             Node::Typed(v) => f.write_str(&typed_text(*v)),
-            Node::Object(ms) => {
-                f.write_str("{")?;
-                for (i, (k, v)) in ms.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    tfwire_json::write_safe_str(f, k)?;
-                    write!(f, ":{v}")?;
-                }
-                f.write_str("}")
+            Node::Object(_) | Node::Array(_) => {
+                self.write_json(&mut JsonWriter::new(f, Escape::Safe))
             }
-            Node::Array(es) => {
-                f.write_str("[")?;
-                for (i, v) in es.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{v}")?;
+        }
+    }
+}
+
+impl Node<'_> {
+    /// Writes the value as [`Display`](fmt::Display) does, as one value of `w`'s document.
+    fn write_json<W: fmt::Write>(&self, w: &mut JsonWriter<W>) -> fmt::Result {
+        match self {
+            Node::Json(j) => w.raw(&j.to_string()),
+            Node::Typed(v) => w.raw(&typed_text(*v)),
+            Node::Object(members) => {
+                w.begin_object()?;
+                for (k, v) in members.iter() {
+                    w.key(k)?;
+                    v.write_json(w)?;
                 }
-                f.write_str("]")
+                w.end_object()
+            }
+            Node::Array(elements) => {
+                w.begin_array()?;
+                for v in elements.iter() {
+                    v.write_json(w)?;
+                }
+                w.end_array()
             }
         }
     }
