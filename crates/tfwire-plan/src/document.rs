@@ -101,7 +101,7 @@ impl DocumentKind {
             let mut keys: Vec<String> = obj
                 .iter()
                 .take(6)
-                .map(|(k, _)| crate::json::Quoted(k).to_string())
+                .map(|(k, _)| tfwire_json::Safe(k).to_string())
                 .collect();
             if obj.len() > 6 {
                 keys.push("...".into());

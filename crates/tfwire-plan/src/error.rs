@@ -1,8 +1,8 @@
 //! The crate's one error type: what went wrong, where in the document, and at which byte.
 
-use crate::json::Quoted;
 use core::fmt;
 use tfwire::{Path, PathStep};
+use tfwire_json::Safe;
 use tfwire_json::view::Unexpected;
 
 /// Why a document was rejected.
@@ -191,18 +191,18 @@ impl fmt::Display for ErrorKind {
             } => write!(
                 f,
                 "unsupported {property} {}: this version of tfwire reads {supported}",
-                Quoted(found)
+                Safe(found)
             ),
             ErrorKind::InvalidVersion { property, found } => {
                 write!(
                     f,
                     "invalid {property} {}: expected MAJOR.MINOR (two numbers without \
                      leading zeros, e.g. \"1.2\")",
-                    Quoted(found)
+                    Safe(found)
                 )
             }
             ErrorKind::Mismatch(u) => write!(f, "{u}"),
-            ErrorKind::Missing(p) => write!(f, "the required property {} is missing", Quoted(p)),
+            ErrorKind::Missing(p) => write!(f, "the required property {} is missing", Safe(p)),
             ErrorKind::Invalid(m) => f.write_str(m),
             ErrorKind::WrongDocument { expected, found } => {
                 write!(f, "expected {expected}, but this is {found}")

@@ -52,7 +52,7 @@ impl Filter {
             return Err(Error::argument(ErrorKind::Invalid(format!(
                 "unknown action {}: expected one of {}, or actions joined with '+' \
                  (e.g. create+forget)",
-                crate::json::Quoted(action),
+                tfwire_json::Safe(action),
                 COUNT_KEYS.join(", ")
             ))));
         }

@@ -7,8 +7,6 @@
 
 pub use tfwire_json::view::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter};
 
-pub(crate) use tfwire_json::Safe as Quoted;
 /// The character rule of the human ("safe") string writer ([`tfwire_json::write_safe_str`]),
 /// re-exported from the JSON layer.
 pub use tfwire_json::is_unsafe_char;
-pub(crate) use tfwire_json::write_safe_str as write_json_str;
