@@ -346,17 +346,7 @@ fn block(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<Bloc
 }
 
 fn attribute(b: &[u8], base: usize, protocol: Protocol, depth: usize) -> Result<Attribute, Error> {
-    let mut a = Attribute {
-        name: String::new(),
-        ty: AttributeType::Type(Type::Dynamic),
-        required: false,
-        optional: false,
-        computed: false,
-        sensitive: false,
-        deprecated: false,
-        write_only: false,
-        description: String::new(),
-    };
+    let mut a = Attribute::named(String::new());
     let (mut ty, mut nested) = (None, None);
     let write_only = if protocol == Protocol::V5 { 10 } else { 11 };
     let mut fields = Fields::new(b, base, "Schema.Attribute");
