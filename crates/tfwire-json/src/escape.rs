@@ -322,6 +322,7 @@ impl fmt::Display for Safe<'_> {
 /// assert!(!word_needs_care(swar::load(b"plain ok", 0)));
 /// assert!(word_needs_care(swar::load(b"a<b 1234", 0)));
 /// ```
+#[inline(always)]
 pub fn word_needs_care(w: u64) -> bool {
     let found = swar::bytes_eq(w, b'\\')
         | swar::bytes_eq(w | swar::splat(0x02), 0x3e)
