@@ -450,9 +450,10 @@ impl<'a, 'm> Builder<'a, 'm> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dialect, Node, draw as render_resource, flat_masked, sensitive_marks};
+    use super::{Dialect, Node, Resource, draw as render_resource, flat_masked, sensitive_marks};
     use bumpalo::Bump;
     use tfwire::TypedJson as _;
+    use tfwire::mask::Masks;
     use tfwire::schema::{Block, Kind, ProgramCache, ProviderSchemas};
     use tfwire_plan::Json;
 
@@ -594,5 +595,163 @@ mod tests {
             }
         }
         assert!(drawn > 50, "{drawn} resources drawn");
+    }
+
+    /// A document's values drawn without a schema: one resource `a.r`.
+    fn untyped(values: &str, marks: &str) -> Result<String, crate::Error> {
+        let mut buf = format!(r#"{{"v":{values},"m":{marks}}}"#).into_bytes();
+        let doc = tfwire_plan::Parser::new().parse(&mut buf).unwrap();
+        let resource = Resource {
+            mode: tfwire_plan::Mode::Managed,
+            type_name: "a",
+            name: "r",
+            values: doc.root().get("v").map(Node::Json),
+            sensitive: doc.root().get("m"),
+        };
+        super::render_resource(&resource, None, &Masks::new(), Dialect::OpenTofu)
+    }
+
+    /// Without a schema the values are typed from themselves and drawn as the clients draw
+    /// values of those types: sorted, null members (and top-level empty strings) left out,
+    /// heredocs, `jsonencode`, go-cty's numbers, the last of a repeated key, the marks.
+    #[test]
+    fn untyped_values_draw_as_typed_values() {
+        let got = untyped(
+            r#"{"z":"a\nb","n":-1.5e-7,"e":"","gone":null,"m":{"y":null,"x":{"k":null},"w":[null,1,"s"]},
+                "j":"{\"b\":1}","dup":1,"dup":"two","pw":"hunter2"}"#,
+            r#"{"pw":true}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            "resource \"a\" \"r\" {\n    \
+                 dup = \"two\"\n    \
+                 j   = jsonencode(\n        \
+                     {\n            \
+                         b = 1\n        \
+                     }\n    \
+                 )\n    \
+                 m   = {\n        \
+                     w = [\n            \
+                         null,\n            \
+                         1,\n            \
+                         \"s\",\n        \
+                     ]\n        \
+                     x = {}\n    \
+                 }\n    \
+                 n   = -0.00000015\n    \
+                 pw  = (sensitive value)\n    \
+                 z   = <<-EOT\n        \
+                     a\n        \
+                     b\n    \
+                 EOT\n\
+             }"
+        );
+        assert_eq!(untyped("null", "{}").unwrap(), "resource \"a\" \"r\" {}");
+        assert_eq!(untyped("{}", "{}").unwrap(), "resource \"a\" \"r\" {}");
+    }
+
+    /// Values nested deeper than the drawing goes end in its marker; values that are not an
+    /// object are an error naming what was found and where.
+    #[test]
+    fn untyped_values_deep_and_not_objects() {
+        let deep = format!("{{\"d\":{}1{}}}", "[".repeat(40), "]".repeat(40));
+        let got = untyped(&deep, "{}").unwrap();
+        assert!(
+            got.contains("# (nested deeper than 32 levels, not shown)"),
+            "{got}"
+        );
+        assert!(!got.contains("        1"), "{got}");
+        for (values, found) in [
+            ("\"s\"", "a string"),
+            ("[1]", "an array"),
+            ("7", "the number 7"),
+        ] {
+            let e = untyped(values, "{}").unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("expected an object of attribute values, found {found} (at byte 5)")
+            );
+        }
+    }
+
+    /// On every resource of every real-client state, an attribute the schema types as a
+    /// primitive (and not write-only: the schema draws those, whose values no state holds)
+    /// is drawn without the schema as with it (compared word by word: the
+    /// alignment depends on the names drawn, and without the schema nested blocks are
+    /// attributes).
+    #[test]
+    fn untyped_primitives_draw_as_with_the_schema() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/real-client");
+        let words = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut compared = 0;
+        for entry in std::fs::read_dir(&root).unwrap() {
+            let dir = entry.unwrap().path();
+            let (state, schemas) = (dir.join("state.json"), dir.join("schemas.json"));
+            if !state.is_file() || !schemas.is_file() {
+                continue;
+            }
+            let schemas = ProviderSchemas::from_json(&std::fs::read(&schemas).unwrap()).unwrap();
+            let mut text = std::fs::read(&state).unwrap();
+            let tape = tfwire_plan::Parser::new().parse(&mut text).unwrap();
+            let model_arena = Bump::new();
+            let state = tape.state(&model_arena).unwrap();
+            for r in state.values.iter().flat_map(|v| v.resources()) {
+                let provider = schemas
+                    .provider(r.provider_name.unwrap_or_default())
+                    .unwrap();
+                let types = match r.mode {
+                    tfwire_plan::Mode::Data => &provider.data_sources,
+                    _ => &provider.resources,
+                };
+                let block = &types[r.type_name].block;
+                let resource = Resource {
+                    mode: r.mode,
+                    type_name: r.type_name,
+                    name: r.name,
+                    values: r.values.map(Node::Json),
+                    sensitive: r.sensitive_values,
+                };
+                let draw = |b| {
+                    super::render_resource(&resource, b, &Masks::new(), Dialect::OpenTofu).unwrap()
+                };
+                let (with, without) = (draw(Some(block)), draw(None));
+                let without: Vec<String> = without.lines().map(words).collect();
+                for line in with.lines() {
+                    let Some(name) = line
+                        .strip_prefix("    ")
+                        .filter(|l| !l.starts_with(' '))
+                        .and_then(|l| l.split_once(" = "))
+                        .map(|(n, _)| n.trim_end())
+                    else {
+                        continue;
+                    };
+                    let primitive = block.attributes.iter().any(|a| {
+                        a.name == name
+                            && !a.write_only
+                            && matches!(
+                                a.ty,
+                                tfwire::schema::AttributeType::Type(
+                                    tfwire::Type::String
+                                        | tfwire::Type::Number
+                                        | tfwire::Type::Bool
+                                )
+                            )
+                    });
+                    if primitive {
+                        assert!(
+                            without.contains(&words(line)),
+                            "{} {}: {line}\n{with}\n{}",
+                            dir.display(),
+                            r.address,
+                            without.join("\n")
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 250, "{compared} attributes compared");
     }
 }
