@@ -73,7 +73,10 @@ fn selected(filter: &str, address: &str) -> bool {
 /// whole value they cover. Attributes that are null (or, at the top level, the empty
 /// string) and null members of nested objects are left out, as `tofu state show` leaves
 /// them out (without a schema a map looks like an object: its null entries are left out
-/// too). Only the instance's current object is printed, as `tofu state show` and
+/// too). Without --schemas the resource is drawn as with them, with a schema typed from its
+/// values: attributes sorted by name, multi-line strings as heredocs, numbers as go-cty
+/// writes them (`-0.00000015`), nested blocks as lists of objects; values that are not an
+/// object are an error. Only the instance's current object is printed, as `tofu state show` and
 /// `terraform state show` print it; --deposed prints its deposed objects after it too (an
 /// instance with no current object is an error without it, as in both clients).
 ///
@@ -247,7 +250,9 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                             values,
                             sensitive: r.sensitive_values,
                         };
-                        drawn(&mut text, &header, &resource, schema, &masks, dialect);
+                        drawn(
+                            &mut text, &header, &resource, schema, &masks, dialect, r.address,
+                        )?;
                     }
                 }
             }
@@ -373,12 +378,12 @@ fn raw_instance(
         values,
         sensitive: Some(tape.root()),
     };
-    drawn(out, &header, &resource, schema, masks, dialect);
-    Ok(())
+    drawn(out, &header, &resource, schema, masks, dialect, address)
 }
 
 /// Writes the `# ADDRESS:` header and the resource as `state show` draws it (with its schema
-/// when there is one), after a blank line when it is not the first.
+/// when there is one), after a blank line when it is not the first; values that are not an
+/// object are an error naming the `address`.
 fn drawn(
     out: &mut String,
     header: &str,
@@ -386,12 +391,12 @@ fn drawn(
     schema: Option<&tfwire::schema::Block>,
     masks: &Masks,
     dialect: Dialect,
-) {
-    push_section(
-        out,
-        header,
-        &render_resource(resource, schema, masks, dialect),
-    );
+    address: &str,
+) -> Result<(), Failure> {
+    let section = render_resource(resource, schema, masks, dialect)
+        .map_err(|e| Failure::Input(format!("{}: {e}", Inline(address))))?;
+    push_section(out, header, &section);
+    Ok(())
 }
 
 /// Writes a header and its section, after a blank line when it is not the first.

@@ -20,7 +20,6 @@ pub mod paint;
 pub mod show;
 pub mod state;
 pub mod summary;
-mod tree;
 
 pub use error::Error;
 

@@ -1,25 +1,26 @@
 //! One resource of a state as `tofu state show` draws it: OpenTofu's
 //! state renderer (`jsonformat`'s `State`, one resource) is the plan renderer run on a
 //! change whose before and after are both the resource's values, with every member shown
-//! and no action symbols.
+//! and no action symbols. Here too one renderer draws every resource (the `show` module's):
+//! without the provider's schema it draws with a schema typed from the values.
 //!
 //! Sensitivity fails closed: an attribute the schema marks sensitive is hidden whatever the
 //! document's own markers say (OpenTofu adds the schema's marks to `sensitive_values` when
 //! it writes a state, so they agree for its documents), and a marker tfwire cannot read
 //! hides the whole value it covers.
 
+use crate::error::Error;
 use crate::escape::{Padded, column_width, inline};
 use crate::show::differ;
 use crate::show::draw::{Opts, render};
-use crate::show::fallback::block_from_values;
+use crate::show::fallback::block_from_value;
 use crate::show::value::{Val, non_null};
-use crate::tree;
 use bumpalo::Bump;
 use std::fmt::Write as _;
 use tfwire::Value;
 use tfwire::mask::{Cursor, Masks};
 use tfwire::schema::{Attribute, AttributeType, Block, NestedBlock, Nesting};
-use tfwire_plan::{Diff, Json, Mark, Merged, Mode};
+use tfwire_plan::{Json, Mode};
 
 pub use crate::show::{Dialect, Node};
 
@@ -46,9 +47,18 @@ pub struct Resource<'a> {
 /// resource's values as `tofu state show` (or `terraform state show`, with
 /// [`Dialect::Terraform`]) draws them with its schema block `schema`.
 ///
-/// Without a schema, a document's values are drawn as a tree of plain values: members in
-/// document order, nested objects and arrays as values, attributes that are null or the
-/// empty string and null members of nested objects left out, numbers as written.
+/// Without a schema, the same renderer draws the values with a schema typed from them
+/// (every object an object type, every array a tuple, down to the depth drawn): as the
+/// clients draw an object type, members are sorted by name and those that are null (and at
+/// the top level the empty string) are left out, multi-line strings are heredocs, JSON
+/// strings `jsonencode(...)`, numbers in positional notation (`-0.00000015`, as go-cty writes
+/// them). Nested blocks cannot be told from lists of objects, nor maps from objects: they
+/// are drawn as lists and objects (a map's null entries are left out too).
+///
+/// # Errors
+///
+/// Document values that are neither an object nor null (a resource's values are always an
+/// object of attributes): the error names what was found and its byte offset.
 ///
 /// Sensitivity fails closed: a value is drawn `(sensitive value)` when the document's marks
 /// say so, when the schema marks its attribute sensitive, or when `masks` match it (from
@@ -68,7 +78,7 @@ pub struct Resource<'a> {
 ///     values: root.get("values").map(Node::Json),
 ///     sensitive: root.get("sensitive_values"),
 /// };
-/// let text = render_resource(&resource, None, &tfwire::mask::Masks::new(), Dialect::OpenTofu);
+/// let text = render_resource(&resource, None, &tfwire::mask::Masks::new(), Dialect::OpenTofu)?;
 /// assert_eq!(
 ///     text,
 ///     "resource \"aws_instance\" \"web\" {\n    ami      = \"ami-1\"\n    \
@@ -81,13 +91,24 @@ pub fn render_resource(
     schema: Option<&Block>,
     masks: &Masks,
     dialect: Dialect,
-) -> String {
+) -> Result<String, Error> {
+    if let Some(Node::Json(v)) = resource.values
+        && !v.is_null()
+        && v.as_object().is_none()
+    {
+        let at = v
+            .offset()
+            .map_or_else(String::new, |n| format!(" (at byte {n})"));
+        return Err(Error::new(format!(
+            "{}{at}",
+            v.unexpected("an object of attribute values")
+        )));
+    }
     let owned;
     let schema = match (schema, resource.values) {
         (Some(b), _) => b,
-        (None, Some(Node::Json(values))) => return untyped(resource, values, masks),
         (None, values) => {
-            owned = block_from_values(&[values], &[values]);
+            owned = block_from_value(values);
             &owned
         }
     };
@@ -100,7 +121,7 @@ pub fn render_resource(
         resource.type_name,
         &arena,
     );
-    draw(
+    Ok(draw(
         keyword(resource.mode),
         resource.type_name,
         resource.name,
@@ -108,51 +129,7 @@ pub fn render_resource(
         marks,
         schema,
         dialect,
-    )
-}
-
-/// A resource's document values drawn without a schema: members in document order, nested
-/// objects and arrays as values; attributes that are null or the empty string, and null
-/// members of nested objects, left out (as `tofu state show` leaves out what it records no
-/// value for).
-fn untyped(resource: &Resource<'_>, values: Json<'_>, masks: &Masks) -> String {
-    // The document's marks united with the masks over the values, as a marker tree of its
-    // own; should it not read back, everything is hidden.
-    let mut united = tfwire_plan::masked_marks(
-        masks,
-        &masks.start(resource.type_name),
-        Some(values),
-        resource.sensitive,
-    )
-    .map(String::into_bytes);
-    let tape = united
-        .as_mut()
-        .map(|text| tfwire_plan::Parser::new().parse(text));
-    let marks = match &tape {
-        None => Mark::from_json(resource.sensitive),
-        Some(Ok(t)) => Mark::from_json(Some(t.root())),
-        Some(Err(_)) => Mark::All(true),
-    };
-    let view = Merged::new(Some(values), Mark::All(false), marks);
-    let mut out = format!(
-        "{} {} {} {{\n",
-        keyword(resource.mode),
-        crate::escape::quote(resource.type_name),
-        crate::escape::quote(resource.name)
-    );
-    let diff = Diff::between(Some(view), Some(view), &[]);
-    if diff.children.is_empty() {
-        if !values.is_null() {
-            let _ = writeln!(out, "    # value: {}", tree::value_text(Some(view)));
-        }
-    } else {
-        let layout = tree::Layout {
-            omit_empty_strings: true,
-        };
-        tree::body(&mut out, &diff, 4, layout);
-    }
-    out.push('}');
-    out
+    ))
 }
 
 /// `resource` or `data`: the word a resource's drawing opens with.
@@ -182,7 +159,7 @@ pub fn render_flat(
         .flatten()
         .map(|(k, v)| {
             let v = if flat_masked(masks, type_name, k) {
-                tree::SENSITIVE.to_string()
+                "(sensitive value)".to_string()
             } else {
                 v.to_string()
             };
@@ -473,9 +450,10 @@ impl<'a, 'm> Builder<'a, 'm> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dialect, Node, draw as render_resource, flat_masked, sensitive_marks};
+    use super::{Dialect, Node, Resource, draw as render_resource, flat_masked, sensitive_marks};
     use bumpalo::Bump;
     use tfwire::TypedJson as _;
+    use tfwire::mask::Masks;
     use tfwire::schema::{Block, Kind, ProgramCache, ProviderSchemas};
     use tfwire_plan::Json;
 
@@ -617,5 +595,163 @@ mod tests {
             }
         }
         assert!(drawn > 50, "{drawn} resources drawn");
+    }
+
+    /// A document's values drawn without a schema: one resource `a.r`.
+    fn untyped(values: &str, marks: &str) -> Result<String, crate::Error> {
+        let mut buf = format!(r#"{{"v":{values},"m":{marks}}}"#).into_bytes();
+        let doc = tfwire_plan::Parser::new().parse(&mut buf).unwrap();
+        let resource = Resource {
+            mode: tfwire_plan::Mode::Managed,
+            type_name: "a",
+            name: "r",
+            values: doc.root().get("v").map(Node::Json),
+            sensitive: doc.root().get("m"),
+        };
+        super::render_resource(&resource, None, &Masks::new(), Dialect::OpenTofu)
+    }
+
+    /// Without a schema the values are typed from themselves and drawn as the clients draw
+    /// values of those types: sorted, null members (and top-level empty strings) left out,
+    /// heredocs, `jsonencode`, go-cty's numbers, the last of a repeated key, the marks.
+    #[test]
+    fn untyped_values_draw_as_typed_values() {
+        let got = untyped(
+            r#"{"z":"a\nb","n":-1.5e-7,"e":"","gone":null,"m":{"y":null,"x":{"k":null},"w":[null,1,"s"]},
+                "j":"{\"b\":1}","dup":1,"dup":"two","pw":"hunter2"}"#,
+            r#"{"pw":true}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            "resource \"a\" \"r\" {\n    \
+                 dup = \"two\"\n    \
+                 j   = jsonencode(\n        \
+                     {\n            \
+                         b = 1\n        \
+                     }\n    \
+                 )\n    \
+                 m   = {\n        \
+                     w = [\n            \
+                         null,\n            \
+                         1,\n            \
+                         \"s\",\n        \
+                     ]\n        \
+                     x = {}\n    \
+                 }\n    \
+                 n   = -0.00000015\n    \
+                 pw  = (sensitive value)\n    \
+                 z   = <<-EOT\n        \
+                     a\n        \
+                     b\n    \
+                 EOT\n\
+             }"
+        );
+        assert_eq!(untyped("null", "{}").unwrap(), "resource \"a\" \"r\" {}");
+        assert_eq!(untyped("{}", "{}").unwrap(), "resource \"a\" \"r\" {}");
+    }
+
+    /// Values nested deeper than the drawing goes end in its marker; values that are not an
+    /// object are an error naming what was found and where.
+    #[test]
+    fn untyped_values_deep_and_not_objects() {
+        let deep = format!("{{\"d\":{}1{}}}", "[".repeat(40), "]".repeat(40));
+        let got = untyped(&deep, "{}").unwrap();
+        assert!(
+            got.contains("# (nested deeper than 32 levels, not shown)"),
+            "{got}"
+        );
+        assert!(!got.contains("        1"), "{got}");
+        for (values, found) in [
+            ("\"s\"", "a string"),
+            ("[1]", "an array"),
+            ("7", "the number 7"),
+        ] {
+            let e = untyped(values, "{}").unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("expected an object of attribute values, found {found} (at byte 5)")
+            );
+        }
+    }
+
+    /// On every resource of every real-client state, an attribute the schema types as a
+    /// primitive (and not write-only: the schema draws those, whose values no state holds)
+    /// is drawn without the schema as with it (compared word by word: the
+    /// alignment depends on the names drawn, and without the schema nested blocks are
+    /// attributes).
+    #[test]
+    fn untyped_primitives_draw_as_with_the_schema() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/real-client");
+        let words = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut compared = 0;
+        for entry in std::fs::read_dir(&root).unwrap() {
+            let dir = entry.unwrap().path();
+            let (state, schemas) = (dir.join("state.json"), dir.join("schemas.json"));
+            if !state.is_file() || !schemas.is_file() {
+                continue;
+            }
+            let schemas = ProviderSchemas::from_json(&std::fs::read(&schemas).unwrap()).unwrap();
+            let mut text = std::fs::read(&state).unwrap();
+            let tape = tfwire_plan::Parser::new().parse(&mut text).unwrap();
+            let model_arena = Bump::new();
+            let state = tape.state(&model_arena).unwrap();
+            for r in state.values.iter().flat_map(|v| v.resources()) {
+                let provider = schemas
+                    .provider(r.provider_name.unwrap_or_default())
+                    .unwrap();
+                let types = match r.mode {
+                    tfwire_plan::Mode::Data => &provider.data_sources,
+                    _ => &provider.resources,
+                };
+                let block = &types[r.type_name].block;
+                let resource = Resource {
+                    mode: r.mode,
+                    type_name: r.type_name,
+                    name: r.name,
+                    values: r.values.map(Node::Json),
+                    sensitive: r.sensitive_values,
+                };
+                let draw = |b| {
+                    super::render_resource(&resource, b, &Masks::new(), Dialect::OpenTofu).unwrap()
+                };
+                let (with, without) = (draw(Some(block)), draw(None));
+                let without: Vec<String> = without.lines().map(words).collect();
+                for line in with.lines() {
+                    let Some(name) = line
+                        .strip_prefix("    ")
+                        .filter(|l| !l.starts_with(' '))
+                        .and_then(|l| l.split_once(" = "))
+                        .map(|(n, _)| n.trim_end())
+                    else {
+                        continue;
+                    };
+                    let primitive = block.attributes.iter().any(|a| {
+                        a.name == name
+                            && !a.write_only
+                            && matches!(
+                                a.ty,
+                                tfwire::schema::AttributeType::Type(
+                                    tfwire::Type::String
+                                        | tfwire::Type::Number
+                                        | tfwire::Type::Bool
+                                )
+                            )
+                    });
+                    if primitive {
+                        assert!(
+                            without.contains(&words(line)),
+                            "{} {}: {line}\n{with}\n{}",
+                            dir.display(),
+                            r.address,
+                            without.join("\n")
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 250, "{compared} attributes compared");
     }
 }

@@ -1,9 +1,16 @@
 //! The block a resource is drawn with when the provider schemas lack its type: its
 //! attributes are the top-level keys of its values, typed from them.
+//!
+//! A change is drawn with its top-level attributes typed and anything below them as plain
+//! JSON ([`schema_from_values`]); a state's object, which has one side only, is typed all
+//! the way down ([`block_from_value`]), so that its nested objects are drawn as the
+//! clients draw the objects their schemas describe.
 
 use super::node::Node;
+use crate::escape::DEPTH_MAX;
 use std::collections::HashMap;
 use tfwire::schema::{Attribute, AttributeType, Block};
+use tfwire::{ObjectType, Type};
 use tfwire_plan::{JsonKind, ResourceChange};
 
 /// A block whose attributes are the top-level keys of a change's values: what can be drawn
@@ -38,41 +45,92 @@ pub(crate) fn block_from_values(named: &[Option<Node<'_>>], typed: &[Option<Node
                 .unwrap_or_default()
         })
         .collect();
+    block_of(names.into_iter().map(|n| (n, type_from_values(&sides, n))))
+}
+
+/// A block whose attributes are the top-level keys of the object `value`, each typed from
+/// its value all the way down (see [`type_of`]): what a state's object is drawn with
+/// without its schema.
+pub(crate) fn block_from_value(value: Option<Node<'_>>) -> Block {
+    let members = value.and_then(|v| v.as_object());
+    block_of(
+        members
+            .iter()
+            .flat_map(|m| m.iter())
+            .map(|(k, v)| (k, type_of(v, 1))),
+    )
+}
+
+/// A block of optional attributes, sorted by name, the last of a repeated name kept (as a
+/// repeated key of a document reads as its last occurrence).
+fn block_of<'n>(attrs: impl Iterator<Item = (&'n str, Type)>) -> Block {
+    let mut attributes: Vec<Attribute> = attrs
+        .map(|(n, ty)| Attribute {
+            name: n.to_string(),
+            ty: AttributeType::Type(ty),
+            required: false,
+            optional: true,
+            computed: false,
+            sensitive: false,
+            deprecated: false,
+            write_only: false,
+            description: String::new(),
+        })
+        .collect();
+    attributes.reverse();
+    attributes.sort_by(|a, b| a.name.cmp(&b.name));
+    attributes.dedup_by(|a, b| a.name == b.name);
     Block {
-        attributes: names
-            .into_iter()
-            .map(|n| Attribute {
-                name: n.to_string(),
-                ty: AttributeType::Type(type_from_values(&sides, n)),
-                required: false,
-                optional: true,
-                computed: false,
-                sensitive: false,
-                deprecated: false,
-                write_only: false,
-                description: String::new(),
-            })
-            .collect(),
+        attributes,
         ..Block::default()
+    }
+}
+
+/// The type a value has on its own, `depth` levels below its resource: a primitive's own,
+/// an object's an object type of its members' types, an array's a tuple type of its
+/// elements' types; `dynamic` for null, and for a container nested deeper than the drawing
+/// goes (drawn as a marker there, whatever its type).
+pub(crate) fn type_of(value: Node<'_>, depth: usize) -> Type {
+    match value.kind() {
+        JsonKind::Null => Type::Dynamic,
+        JsonKind::Bool => Type::Bool,
+        JsonKind::Number => Type::Number,
+        JsonKind::String => Type::String,
+        _ if depth >= DEPTH_MAX => Type::Dynamic,
+        JsonKind::Object => Type::Object(ObjectType::new(
+            value
+                .as_object()
+                .iter()
+                .flat_map(|m| m.iter())
+                .map(|(k, v)| (k, type_of(v, depth + 1), false)),
+        )),
+        JsonKind::Array => Type::Tuple(
+            value
+                .as_array()
+                .iter()
+                .flat_map(|a| a.iter())
+                .map(|v| type_of(v, depth + 1))
+                .collect(),
+        ),
     }
 }
 
 /// The primitive type every known value of the top-level attribute `name` has, or `dynamic`.
 /// `sides` holds the members of the change's `before` and `after` objects.
-fn type_from_values(sides: &[HashMap<&str, Node<'_>>], name: &str) -> tfwire::Type {
+fn type_from_values(sides: &[HashMap<&str, Node<'_>>], name: &str) -> Type {
     let mut ty = None;
     for side in sides {
         let this = match side.get(name).map(|v| v.kind()) {
             None | Some(JsonKind::Null) => continue,
-            Some(JsonKind::String) => tfwire::Type::String,
-            Some(JsonKind::Number) => tfwire::Type::Number,
-            Some(JsonKind::Bool) => tfwire::Type::Bool,
-            Some(_) => return tfwire::Type::Dynamic,
+            Some(JsonKind::String) => Type::String,
+            Some(JsonKind::Number) => Type::Number,
+            Some(JsonKind::Bool) => Type::Bool,
+            Some(_) => return Type::Dynamic,
         };
         match &ty {
-            Some(t) if *t != this => return tfwire::Type::Dynamic,
+            Some(t) if *t != this => return Type::Dynamic,
             _ => ty = Some(this),
         }
     }
-    ty.unwrap_or(tfwire::Type::Dynamic)
+    ty.unwrap_or(Type::Dynamic)
 }
