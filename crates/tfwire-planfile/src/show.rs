@@ -8,7 +8,7 @@ use crate::proto::terraform as tf;
 use crate::values::{self, Schema, Sensitive, Step, Writer};
 use crate::{Dialect, JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Program, Ty, Type, Value};
 
@@ -560,18 +560,7 @@ fn change_values(
             addr.type_name
         )))
     };
-    let typed = match schemas {
-        Some(schemas) => {
-            let schema = schemas
-                .schema(provider, kind, addr.type_name)
-                .map_err(|_| missing())?;
-            let program = schemas
-                .get(provider, kind, addr.type_name)
-                .map_err(|_| missing())?;
-            Some((schema, program))
-        }
-        None => None,
-    };
+    let typed = typed(schemas, provider, kind, addr.type_name, missing)?;
     let (before_i, after_i) = value_indexes(c.action);
     // Ephemeral resources' values are never written (OpenTofu nulls them).
     let ephemeral = addr.mode == address::Mode::Ephemeral;
@@ -588,37 +577,21 @@ fn change_values(
     };
     let (before_raw, after_raw) = (raw(before_i, "before")?, raw(after_i, "after")?);
     // The programs first (the values borrow from them): the schema's, or each value's own.
-    let implied =
-        |v: Option<&proto::DynamicValue>, which: &str| -> Result<Option<Program>, Error> {
-            match (v, &typed) {
-                (Some(v), None) => {
-                    let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack).map_err(|e| {
-                        Error::invalid(format!("the value does not decode: {e}")).at(which)
-                    })?;
-                    Ok(Some(Program::compile(&ty)))
-                }
-                _ => Ok(None),
-            }
-        };
-    let before_program = implied(before_raw, "before")?;
-    let after_program = implied(after_raw, "after")?;
-    let schema_program = typed.as_ref().map(|(_, p)| &**p);
-    let (before, before_ty) = change_value(
+    let before = Side::new(
         before_raw,
-        schema_program.or(before_program.as_ref()),
+        &c.before_sensitive_paths,
         "before",
-        arena,
+        typed.is_some(),
     )?;
-    let (after, after_ty) = change_value(
+    let after = Side::new(
         after_raw,
-        schema_program.or(after_program.as_ref()),
+        &c.after_sensitive_paths,
         "after",
-        arena,
+        typed.is_some(),
     )?;
-    let before_programs = key_programs(&c.before_sensitive_paths)?;
-    let after_programs = key_programs(&c.after_sensitive_paths)?;
-    let before_marks = marks(&c.before_sensitive_paths, &before_programs, arena)?;
-    let after_marks = marks(&c.after_sensitive_paths, &after_programs, arena)?;
+    let schema_program = typed.as_ref().map(|(_, p)| &**p);
+    let (before, before_ty, before_marks) = before.decode(schema_program, arena)?;
+    let (after, after_ty, after_marks) = after.decode(schema_program, arena)?;
     let block = typed
         .as_ref()
         .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
@@ -636,17 +609,97 @@ fn change_values(
     } else {
         values::unknown_as_bool(w, after)?;
     }
-    w.key("before_sensitive")?;
-    Sensitive {
-        marks: &before_marks,
+    for (name, v, ty, marks) in [
+        ("before_sensitive", before, before_ty, &before_marks),
+        ("after_sensitive", after, after_ty, &after_marks),
+    ] {
+        w.key(name)?;
+        Sensitive { marks }.write(w, v, ty, block, false)?;
     }
-    .write(w, before, before_ty, block, false)?;
-    w.key("after_sensitive")?;
-    Sensitive {
-        marks: &after_marks,
-    }
-    .write(w, after, after_ty, block, false)?;
     Ok(())
+}
+
+/// The schema and program of a type in `schemas` (`None` without schemas), or the error
+/// `missing` makes when the schemas lack it.
+fn typed<'s>(
+    schemas: Option<&'s ProgramCache>,
+    provider: &str,
+    kind: Kind,
+    type_name: &str,
+    missing: impl Fn() -> Error,
+) -> Result<Option<(&'s tfwire::schema::Schema, Arc<Program>)>, Error> {
+    let Some(schemas) = schemas else {
+        return Ok(None);
+    };
+    let schema = schemas
+        .schema(provider, kind, type_name)
+        .map_err(|_| missing())?;
+    let program = schemas
+        .get(provider, kind, type_name)
+        .map_err(|_| missing())?;
+    Ok(Some((schema, program)))
+}
+
+/// The program of the type a value's MessagePack implies (for a value decoded without
+/// schemas).
+fn implied_program(v: &proto::DynamicValue) -> Result<Program, Error> {
+    let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
+        .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))?;
+    Ok(Program::compile(&ty))
+}
+
+/// A decoded [`Side`]: the value, its type and its sensitive paths.
+type Decoded<'a> = (Value<'a>, Ty<'a>, Vec<Vec<Step<'a>>>);
+
+/// One value of a change (`before`, `after`) or an action's configuration, with its
+/// sensitive paths, and the programs they are decoded with, compiled before anything is
+/// decoded (the values borrow from them).
+struct Side<'c> {
+    value: Option<&'c proto::DynamicValue>,
+    paths: &'c [proto::Path],
+    /// The member, for errors.
+    which: &'static str,
+    /// The program of the type the value implies, when no schema's program decodes it.
+    implied: Option<Program>,
+    /// The programs of the paths' element keys ([`key_programs`]).
+    keys: Vec<Program>,
+}
+
+impl<'c> Side<'c> {
+    /// `typed`: whether a schema's program decodes the value.
+    fn new(
+        value: Option<&'c proto::DynamicValue>,
+        paths: &'c [proto::Path],
+        which: &'static str,
+        typed: bool,
+    ) -> Result<Side<'c>, Error> {
+        let implied = match value {
+            Some(v) if !typed => Some(implied_program(v).map_err(|e| e.at(which))?),
+            _ => None,
+        };
+        Ok(Side {
+            value,
+            paths,
+            which,
+            implied,
+            keys: key_programs(paths)?,
+        })
+    }
+
+    /// The value (null when absent) decoded with the schema's `program` or the implied one,
+    /// its type, and its sensitive paths.
+    fn decode<'a>(
+        &'a self,
+        program: Option<&'a Program>,
+        arena: &'a Bump,
+    ) -> Result<Decoded<'a>, Error> {
+        let marks = marks(self.paths, &self.keys, arena)?;
+        let (Some(v), Some(program)) = (self.value, program.or(self.implied.as_ref())) else {
+            return Ok((Value::Null, Ty::Dynamic, marks));
+        };
+        let value = decode(program, v, arena).map_err(|e| e.at(self.which))?;
+        Ok((value, program.ty().to_ty(arena), marks))
+    }
 }
 
 fn marks<'a>(
@@ -758,24 +811,10 @@ fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Err
     Ok(())
 }
 
-/// One value of a change (null when absent), decoded with `program`, and its type.
-fn change_value<'a>(
-    v: Option<&'a proto::DynamicValue>,
-    program: Option<&'a Program>,
-    which: &str,
-    arena: &'a Bump,
-) -> Result<(Value<'a>, Ty<'a>), Error> {
-    let (Some(v), Some(program)) = (v, program) else {
-        return Ok((Value::Null, Ty::Dynamic));
-    };
-    let value = decode(program, v, arena).map_err(|e| e.at(which))?;
-    Ok((value, program.ty().to_ty(arena)))
-}
-
 /// How a change's identities (before, after, the one imported) are decoded.
 enum IdentityType {
     /// With the resource type's identity schema (schemas given, and it has one).
-    Schema(std::sync::Arc<Program>),
+    Schema(Arc<Program>),
     /// With the type each value's MessagePack implies (no schemas given).
     Implied,
     /// Schemas given, but none for the type's identity (each client has its rule).
@@ -831,9 +870,7 @@ fn identity_json(
     let program = match program {
         Some(p) => p,
         None => {
-            let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
-                .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))?;
-            implied = Program::compile(&ty);
+            implied = implied_program(v)?;
             &implied
         }
     };
@@ -919,40 +956,22 @@ fn action_invocation(
     w.member_str("name", name)?;
     // With the schemas, the action type's schema decodes the configuration and adds the
     // attributes it declares sensitive; Terraform refuses an action without one.
-    let typed = match schemas {
-        Some(schemas) => {
-            let missing = || {
-                Error::new(ErrorKind::MissingSchema(format!(
-                    "no schema for action type {type_name:?} of provider {provider} in the \
-                     given schemas (`terraform providers schema -json` in the plan's working \
-                     directory has it)"
-                )))
-            };
-            let schema = schemas
-                .schema(provider, Kind::Action, type_name)
-                .map_err(|_| missing())?;
-            let program = schemas
-                .get(provider, Kind::Action, type_name)
-                .map_err(|_| missing())?;
-            Some((schema, program))
-        }
-        None => None,
+    let missing = || {
+        Error::new(ErrorKind::MissingSchema(format!(
+            "no schema for action type {type_name:?} of provider {provider} in the given \
+             schemas (`terraform providers schema -json` in the plan's working directory has \
+             it)"
+        )))
     };
+    let typed = typed(schemas, provider, Kind::Action, type_name, missing)?;
     if let Some(v) = &ai.config_value {
-        let implied;
-        let program = match &typed {
-            Some((_, p)) => &**p,
-            None => {
-                let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack).map_err(|e| {
-                    Error::invalid(format!("the value does not decode: {e}")).at("config")
-                })?;
-                implied = Program::compile(&ty);
-                &implied
-            }
-        };
-        let value = decode(program, v, arena).map_err(|e| e.at("config"))?;
-        let programs = key_programs(&ai.sensitive_config_paths)?;
-        let marks = marks(&ai.sensitive_config_paths, &programs, arena)?;
+        let config = Side::new(
+            Some(v),
+            &ai.sensitive_config_paths,
+            "config",
+            typed.is_some(),
+        )?;
+        let (value, ty, marks) = config.decode(typed.as_ref().map(|(_, p)| &**p), arena)?;
         w.key("config_values")?;
         if values::has_after(value) {
             values::after(w, value).map_err(|e| e.at("config"))?;
@@ -963,7 +982,7 @@ fn action_invocation(
         let block = typed
             .as_ref()
             .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
-        Sensitive { marks: &marks }.write(w, value, program.ty().to_ty(arena), block, false)?;
+        Sensitive { marks: &marks }.write(w, value, ty, block, false)?;
         w.key("config_unknown")?;
         values::unknown_as_bool(w, value)?;
     }
