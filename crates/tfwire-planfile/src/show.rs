@@ -1063,15 +1063,24 @@ mod tests {
     const ID_UNKNOWN: &[u8] = &[0x81, 0xa2, b'i', b'd', 0xd4, 0, 0];
 
     fn document_of(p: tf::Plan) -> J {
-        serde_json::from_str(&document(&planfile_of(p), None).unwrap()).unwrap()
+        json_of(&planfile_of(p), None)
     }
 
     fn planfile_of(p: tf::Plan) -> Planfile {
         let (plan, extra) = dialect::split(p).unwrap();
+        planfile(plan, Dialect::Terraform, Some(extra))
+    }
+
+    /// A plan file of `plan` alone (no state, lock file or configuration).
+    fn planfile(
+        plan: proto::Plan,
+        dialect: Dialect,
+        terraform: Option<crate::TerraformPlan>,
+    ) -> Planfile {
         Planfile {
             plan,
-            dialect: Dialect::Terraform,
-            terraform: Some(extra),
+            dialect,
+            terraform,
             state: None,
             prev_state: None,
             lock_file: None,
@@ -1274,21 +1283,12 @@ mod tests {
     }
 
     fn opentofu_planfile(changes: Vec<proto::ResourceInstanceChange>) -> Planfile {
-        Planfile {
-            plan: proto::Plan {
-                version: 3,
-                resource_changes: changes,
-                ..Default::default()
-            },
-            dialect: Dialect::OpenTofu,
-            terraform: None,
-            state: None,
-            prev_state: None,
-            lock_file: None,
-            config_files: Vec::new(),
-            tfplan_len: 0,
-            max_document_bytes: 1 << 20,
-        }
+        let plan = proto::Plan {
+            version: 3,
+            resource_changes: changes,
+            ..Default::default()
+        };
+        planfile(plan, Dialect::OpenTofu, None)
     }
 
     fn json_of(pf: &Planfile, schemas: Option<&ProgramCache>) -> J {
