@@ -484,7 +484,7 @@ fn plan_show_matches_tofu_show() {
         // the binary) 40 spread evenly from the first to the last: their sections are
         // already checked as part of the whole above.
         let plan = read_json(&dir.join("plan.json"));
-        let addresses = change_addresses(&plan);
+        let mut addresses = change_addresses(&plan);
         const SAMPLE: usize = 40;
         if addresses.len() > SAMPLE {
             let n = addresses.len();
