@@ -354,12 +354,13 @@ fn output_change(
     write_actions(w, c.action, dialect)?;
     w.key("before")?;
     values::known(w, before)?;
-    if values::has_after(after) {
+    let known = after.is_wholly_known();
+    if values::has_after(after, known) {
         w.key("after")?;
-        values::after(w, after)?;
+        values::after(w, after, known)?;
     }
     w.key("after_unknown")?;
-    if after.is_wholly_known() {
+    if known {
         w.bool(false)?;
     } else {
         values::unknown_as_bool(w, after)?;
@@ -598,12 +599,13 @@ fn change_values(
 
     w.key("before")?;
     values::known(w, before).map_err(|e| e.at("before"))?;
-    if values::has_after(after) {
+    let known = after.is_wholly_known();
+    if values::has_after(after, known) {
         w.key("after")?;
-        values::after(w, after).map_err(|e| e.at("after"))?;
+        values::after(w, after, known).map_err(|e| e.at("after"))?;
     }
     w.key("after_unknown")?;
-    if after.is_wholly_known() {
+    if known {
         w.begin_object()?;
         w.end_object()?;
     } else {
@@ -973,8 +975,9 @@ fn action_invocation(
         )?;
         let (value, ty, marks) = config.decode(typed.as_ref().map(|(_, p)| &**p), arena)?;
         w.key("config_values")?;
-        if values::has_after(value) {
-            values::after(w, value).map_err(|e| e.at("config"))?;
+        let known = value.is_wholly_known();
+        if values::has_after(value, known) {
+            values::after(w, value, known).map_err(|e| e.at("config"))?;
         } else {
             w.null()?;
         }

@@ -97,16 +97,17 @@ fn known_with(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<(),
     Ok(())
 }
 
-/// Whether the `after` of a change is written: unless it is wholly unknown.
-pub(crate) fn has_after(v: Value<'_>) -> bool {
-    v.is_wholly_known() || !v.unwrap_dynamic().is_unknown()
+/// Whether the `after` of a change is written: unless it is wholly unknown. `known`: whether
+/// it is wholly known ([`Value::is_wholly_known`], a walk of the value the caller makes once).
+pub(crate) fn has_after(v: Value<'_>, known: bool) -> bool {
+    known || !v.unwrap_dynamic().is_unknown()
 }
 
-/// The `after` of a change: the value if wholly known, else its known parts
+/// The `after` of a change: the value if wholly `known`, else its known parts
 /// (`omitUnknowns`); for a value [`has_after`] accepts.
-pub(crate) fn after(w: &mut Writer<'_>, v: Value<'_>) -> Result<(), Error> {
-    if v.is_wholly_known() {
-        known(w, v)
+pub(crate) fn after(w: &mut Writer<'_>, v: Value<'_>, known: bool) -> Result<(), Error> {
+    if known {
+        self::known(w, v)
     } else {
         omit_unknowns(w, v, &mut String::new())
     }
