@@ -71,6 +71,12 @@ impl<W: fmt::Write> JsonWriter<W> {
         self.out
     }
 
+    /// The output written so far (to check its length against a limit as a document
+    /// grows, say).
+    pub fn get_ref(&self) -> &W {
+        &self.out
+    }
+
     /// The escape rule strings are written with.
     pub fn escape(&self) -> Escape {
         self.escape
@@ -230,6 +236,16 @@ mod tests {
             out,
             r#"[{},[],{"\u003ck\u003e":[-3,{"x":1}],"n":7},"\u2028"]"#
         );
+    }
+
+    #[test]
+    fn shows_what_it_wrote() {
+        let mut w = JsonWriter::new(String::new(), Escape::Go);
+        w.begin_array().unwrap();
+        w.uint(1).unwrap();
+        assert_eq!(w.get_ref(), "[1");
+        w.end_array().unwrap();
+        assert_eq!(w.into_inner(), "[1]");
     }
 
     #[test]

@@ -93,6 +93,15 @@ impl Error {
     }
 }
 
+/// A JSON writer's refusal while the document was written (the workspace's
+/// [`JsonWriter`](tfwire_json::JsonWriter) refuses a number that is not one).
+impl From<fmt::Error> for Error {
+    #[cold]
+    fn from(_: fmt::Error) -> Error {
+        Error::invalid("a value could not be written as JSON")
+    }
+}
+
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Error {
         Error::new(kind)

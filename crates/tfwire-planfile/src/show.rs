@@ -5,10 +5,10 @@ use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
 use crate::proto;
 use crate::proto::terraform as tf;
-use crate::values::{self, Schema, Sensitive, Step};
+use crate::values::{self, Schema, Sensitive, Step, Writer};
 use crate::{Dialect, JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Program, Ty, Type, Value};
 
@@ -17,44 +17,42 @@ fn dynamic() -> &'static Program {
     DYNAMIC.get_or_init(|| Program::compile(&Type::Dynamic))
 }
 
-fn string(out: &mut String, s: &str) {
-    // Writing to a String cannot fail.
-    let _ = tfwire_json::write_safe_str(out, s);
-}
-
-fn key(out: &mut String, first: &mut bool, name: &str) {
-    if !*first {
-        out.push(',');
-    }
-    *first = false;
-    string(out, name);
-    out.push(':');
-}
-
 /// The action list `show -json` writes for an action.
-fn actions(action: i32, dialect: Dialect) -> Result<&'static str, Error> {
+fn actions(action: i32, dialect: Dialect) -> Result<&'static [&'static str], Error> {
     use proto::Action as A;
     if dialect == Dialect::Terraform {
         // Terraform's numbers agree with OpenTofu's but for 9 (its create-then-forget,
         // reserved in OpenTofu) and 10 (OpenTofu's forget-then-create, unknown to it).
         match tf::Action::try_from(action) {
-            Ok(tf::Action::CreateThenForget) => return Ok(r#"["create","forget"]"#),
+            Ok(tf::Action::CreateThenForget) => return Ok(&["create", "forget"]),
             Err(_) => return Err(Error::invalid(format!("invalid change action {action}"))),
             Ok(_) => {}
         }
     }
     Ok(match A::try_from(action) {
-        Ok(A::Noop) => r#"["no-op"]"#,
-        Ok(A::Create) => r#"["create"]"#,
-        Ok(A::Read) => r#"["read"]"#,
-        Ok(A::Update) => r#"["update"]"#,
-        Ok(A::Delete) => r#"["delete"]"#,
-        Ok(A::DeleteThenCreate) => r#"["delete","create"]"#,
-        Ok(A::CreateThenDelete) => r#"["create","delete"]"#,
-        Ok(A::Forget) => r#"["forget"]"#,
-        Ok(A::ForgetThenCreate) => r#"["forget","create"]"#,
+        Ok(A::Noop) => &["no-op"],
+        Ok(A::Create) => &["create"],
+        Ok(A::Read) => &["read"],
+        Ok(A::Update) => &["update"],
+        Ok(A::Delete) => &["delete"],
+        Ok(A::DeleteThenCreate) => &["delete", "create"],
+        Ok(A::CreateThenDelete) => &["create", "delete"],
+        Ok(A::Forget) => &["forget"],
+        Ok(A::ForgetThenCreate) => &["forget", "create"],
         Err(_) => return Err(Error::invalid(format!("invalid change action {action}"))),
     })
+}
+
+/// The member `"actions": [...]` of a change.
+fn write_actions(w: &mut Writer<'_>, action: i32, dialect: Dialect) -> Result<(), Error> {
+    let list = actions(action, dialect)?;
+    w.key("actions")?;
+    w.begin_array()?;
+    for a in list {
+        w.string(a)?;
+    }
+    w.end_array()?;
+    Ok(())
 }
 
 /// Which of a change's values are before and after (OpenTofu's reader: a create has only
@@ -159,18 +157,15 @@ fn path<'a>(
 }
 
 /// A path as `show -json` writes it: `["tags", "env"]`, `["rule", 0, "port"]`.
-fn write_path(out: &mut String, steps: &[Step<'_>]) -> Result<(), Error> {
-    out.push('[');
-    for (i, s) in steps.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
+fn write_path(w: &mut Writer<'_>, steps: &[Step<'_>]) -> Result<(), Error> {
+    w.begin_array()?;
+    for s in steps {
         match s {
-            Step::Attr(n) => string(out, n),
-            Step::Index(v) => values::known(out, *v).map_err(Error::invalid)?,
+            Step::Attr(n) => w.string(n)?,
+            Step::Index(v) => values::known(w, *v)?,
         }
     }
-    out.push(']');
+    w.end_array()?;
     Ok(())
 }
 
@@ -183,30 +178,28 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
     // About three bytes of JSON a byte of `tfplan`, never more than the document may hold.
     let guess = (pf.tfplan_len as u64).saturating_mul(3).min(limit);
     let mut out = String::with_capacity(256 + usize::try_from(guess).unwrap_or(0));
-    out.push('{');
-    let mut first = true;
-    key(&mut out, &mut first, "format_version");
-    string(&mut out, JSON_FORMAT_VERSION);
+    let mut writer = values::writer(&mut out);
+    let w = &mut writer;
+    w.begin_object()?;
+    w.member_str("format_version", JSON_FORMAT_VERSION)?;
     if !p.terraform_version.is_empty() {
-        key(&mut out, &mut first, "terraform_version");
-        string(&mut out, &p.terraform_version);
+        w.member_str("terraform_version", &p.terraform_version)?;
     }
     if !p.variables.is_empty() {
-        key(&mut out, &mut first, "variables");
+        w.key("variables")?;
         let mut names: Vec<&String> = p.variables.keys().collect();
         names.sort();
-        out.push('{');
-        let mut f = true;
+        w.begin_object()?;
         for name in names {
             let v = decode(dynamic(), &p.variables[name], &arena)
                 .map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
-            key(&mut out, &mut f, name);
-            out.push_str("{\"value\":");
-            values::known(&mut out, v)
-                .map_err(|e| Error::invalid(e).at(format_args!("variables[{name:?}]")))?;
-            out.push('}');
+            w.key(name)?;
+            w.begin_object()?;
+            w.key("value")?;
+            values::known(w, v).map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
+            w.end_object()?;
         }
-        out.push('}');
+        w.end_object()?;
     }
     // In refresh-only mode every drifted object is listed; otherwise move-only drift is
     // part of the planned changes and left out here, as OpenTofu does.
@@ -219,25 +212,25 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         })
         .collect();
     if !drift.is_empty() {
-        key(&mut out, &mut first, "resource_drift");
+        w.key("resource_drift")?;
         let drift: Vec<Listed<'_>> = drift.into_iter().map(|rc| (rc, None)).collect();
-        resource_changes(&mut out, &drift, dialect, schemas, &mut arena, limit)
+        resource_changes(w, &drift, dialect, schemas, &mut arena, limit)
             .map_err(|e| e.at("resource_drift"))?;
     }
     // Written even when empty (OpenTofu leaves it out then), so that the document is
     // recognisable as a plan whatever else it lacks.
     let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
-    key(&mut out, &mut first, "resource_changes");
-    resource_changes(&mut out, &all, dialect, schemas, &mut arena, limit)
+    w.key("resource_changes")?;
+    resource_changes(w, &all, dialect, schemas, &mut arena, limit)
         .map_err(|e| e.at("resource_changes"))?;
     let extra = pf.terraform.as_ref();
     if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
-        key(&mut out, &mut first, "deferred_changes");
+        w.key("deferred_changes")?;
         let listed: Vec<Listed<'_>> = deferred
             .iter()
             .map(|d| (&d.change, Some(deferred_reason(d.reason))))
             .collect();
-        resource_changes(&mut out, &listed, dialect, schemas, &mut arena, limit)
+        resource_changes(w, &listed, dialect, schemas, &mut arena, limit)
             .map_err(|e| e.at("deferred_changes"))?;
     }
     if let Some(deferred) = extra
@@ -245,7 +238,7 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         .filter(|d| !d.is_empty())
     {
         let section = "deferred_action_invocations";
-        key(&mut out, &mut first, section);
+        w.key(section)?;
         let listed = deferred
             .iter()
             .map(|d| {
@@ -258,103 +251,80 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
                 ))
             })
             .collect::<Result<Vec<_>, Error>>()?;
-        action_invocations(&mut out, section, &listed, schemas, &mut arena, limit)?;
+        action_invocations(w, section, &listed, schemas, &mut arena, limit)?;
     }
     if !p.output_changes.is_empty() {
-        key(&mut out, &mut first, "output_changes");
+        w.key("output_changes")?;
         let mut outputs: Vec<&proto::OutputChange> = p.output_changes.iter().collect();
         outputs.sort_by(|a, b| a.name.cmp(&b.name));
-        out.push('{');
-        let mut f = true;
+        w.begin_object()?;
         for oc in outputs {
-            key(&mut out, &mut f, &oc.name);
-            output_change(&mut out, oc, dialect, &arena)
+            w.key(&oc.name)?;
+            output_change(w, oc, dialect, &arena)
                 .map_err(|e| e.at(format_args!("output_changes[{:?}]", oc.name)))?;
             arena.reset();
-            within(&out, limit)?;
+            within(w, limit)?;
         }
-        out.push('}');
+        w.end_object()?;
     }
     if let Some(actions) = extra
         .map(|t| &t.action_invocations)
         .filter(|a| !a.is_empty())
     {
-        key(&mut out, &mut first, "action_invocations");
+        w.key("action_invocations")?;
         let listed: Vec<_> = actions.iter().map(|ai| (None, ai)).collect();
-        action_invocations(
-            &mut out,
-            "action_invocations",
-            &listed,
-            schemas,
-            &mut arena,
-            limit,
-        )?;
+        action_invocations(w, "action_invocations", &listed, schemas, &mut arena, limit)?;
     }
     if !p.relevant_attributes.is_empty() {
-        key(&mut out, &mut first, "relevant_attributes");
+        w.key("relevant_attributes")?;
         let mut attrs: Vec<&proto::plan::ResourceAttr> = p.relevant_attributes.iter().collect();
         attrs.sort_by(|a, b| a.resource.cmp(&b.resource));
         let programs = key_programs(attrs.iter().filter_map(|ra| ra.attr.as_ref()))?;
         let mut programs = programs.iter();
-        out.push('[');
-        for (i, ra) in attrs.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str("{\"resource\":");
-            string(&mut out, &ra.resource);
-            out.push_str(",\"attribute\":");
+        w.begin_array()?;
+        for ra in &attrs {
+            w.begin_object()?;
+            w.member_str("resource", &ra.resource)?;
+            w.key("attribute")?;
             let steps = match &ra.attr {
                 Some(a) => path(a, &mut programs, &arena)?,
                 None => Vec::new(),
             };
-            write_path(&mut out, &steps).map_err(|e| e.at("relevant_attributes"))?;
-            out.push('}');
+            write_path(w, &steps).map_err(|e| e.at("relevant_attributes"))?;
+            w.end_object()?;
         }
-        out.push(']');
+        w.end_array()?;
     }
     if !p.check_results.is_empty() {
-        key(&mut out, &mut first, "checks");
-        checks(&mut out, &p.check_results).map_err(|e| e.at("checks"))?;
+        w.key("checks")?;
+        checks(w, &p.check_results).map_err(|e| e.at("checks"))?;
     }
     if !p.timestamp.is_empty() {
-        key(&mut out, &mut first, "timestamp");
-        string(&mut out, &p.timestamp);
+        w.member_str("timestamp", &p.timestamp)?;
     }
     // Terraform writes both, always; a plan file that holds either is Terraform's, and the
     // other was false (not written).
     if p.applyable.is_some() || p.complete.is_some() {
-        key(&mut out, &mut first, "applyable");
-        out.push_str(if p.applyable == Some(true) {
-            "true"
-        } else {
-            "false"
-        });
-        key(&mut out, &mut first, "complete");
-        out.push_str(if p.complete == Some(true) {
-            "true"
-        } else {
-            "false"
-        });
+        w.member_bool("applyable", p.applyable == Some(true))?;
+        w.member_bool("complete", p.complete == Some(true))?;
     }
-    key(&mut out, &mut first, "errored");
-    out.push_str(if p.errored { "true" } else { "false" });
-    out.push('}');
-    within(&out, limit)?;
+    w.member_bool("errored", p.errored)?;
+    w.end_object()?;
+    within(w, limit)?;
     Ok(out)
 }
 
 /// Refuses a document that has grown past `limit` bytes (checked after each change, so it
 /// exceeds the limit by one change's text at most).
-fn within(out: &str, limit: u64) -> Result<(), Error> {
-    if out.len() as u64 > limit {
+fn within(w: &Writer<'_>, limit: u64) -> Result<(), Error> {
+    if w.get_ref().len() as u64 > limit {
         return Err(Error::new(crate::ErrorKind::DocumentTooLarge { limit }));
     }
     Ok(())
 }
 
 fn output_change(
-    out: &mut String,
+    w: &mut Writer<'_>,
     oc: &proto::OutputChange,
     dialect: Dialect,
     arena: &Bump,
@@ -380,27 +350,24 @@ fn output_change(
     };
     let before = value(before_i, "before")?;
     let after = value(after_i, "after")?;
-    out.push_str("{\"actions\":");
-    out.push_str(actions(c.action, dialect)?);
-    out.push_str(",\"before\":");
-    values::known(out, before).map_err(Error::invalid)?;
-    let after_json = values::after(after).map_err(Error::invalid)?;
-    if let Some(a) = after_json {
-        out.push_str(",\"after\":");
-        out.push_str(&a);
+    w.begin_object()?;
+    write_actions(w, c.action, dialect)?;
+    w.key("before")?;
+    values::known(w, before)?;
+    let known = after.is_wholly_known();
+    if values::has_after(after, known) {
+        w.key("after")?;
+        values::after(w, after, known)?;
     }
-    out.push_str(",\"after_unknown\":");
-    if after.is_wholly_known() {
-        out.push_str("false");
+    w.key("after_unknown")?;
+    if known {
+        w.bool(false)?;
     } else {
-        values::unknown_as_bool(out, after);
+        values::unknown_as_bool(w, after)?;
     }
-    let s = if oc.sensitive { "true" } else { "false" };
-    out.push_str(",\"before_sensitive\":");
-    out.push_str(s);
-    out.push_str(",\"after_sensitive\":");
-    out.push_str(s);
-    out.push('}');
+    w.member_bool("before_sensitive", oc.sensitive)?;
+    w.member_bool("after_sensitive", oc.sensitive)?;
+    w.end_object()?;
     Ok(())
 }
 
@@ -410,7 +377,7 @@ type Listed<'a> = (&'a proto::ResourceInstanceChange, Option<&'static str>);
 /// `deferred_changes` entries are `{"reason": ..., "resource_change": {...}}`, in the
 /// same order; a deleted data source is listed there too.
 fn resource_changes(
-    out: &mut String,
+    w: &mut Writer<'_>,
     changes: &[Listed<'_>],
     dialect: Dialect,
     schemas: Option<&ProgramCache>,
@@ -422,8 +389,7 @@ fn resource_changes(
         .map(|l| Ok((Address::parse(&l.0.addr)?, *l)))
         .collect::<Result<_, Error>>()?;
     sorted.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.0.deposed_key.cmp(&y.0.deposed_key)));
-    out.push('[');
-    let mut first = true;
+    w.begin_array()?;
     for (addr, (rc, deferred)) in &sorted {
         let c = rc
             .change
@@ -436,18 +402,14 @@ fn resource_changes(
         {
             continue;
         }
-        if !first {
-            out.push(',');
-        }
-        first = false;
-        with_reason(out, *deferred, "resource_change", |out| {
-            resource_change(out, addr, rc, c, dialect, schemas, arena).map_err(|e| e.at(&rc.addr))
+        with_reason(w, *deferred, "resource_change", |w| {
+            resource_change(w, addr, rc, c, dialect, schemas, arena).map_err(|e| e.at(&rc.addr))
         })?;
         // The change's values are written: their memory serves the next one.
         arena.reset();
-        within(out, limit)?;
+        within(w, limit)?;
     }
-    out.push(']');
+    w.end_array()?;
     Ok(())
 }
 
@@ -462,7 +424,7 @@ fn provider_of(config_addr: &str) -> Result<&str, Error> {
 }
 
 fn resource_change(
-    out: &mut String,
+    w: &mut Writer<'_>,
     addr: &Address<'_>,
     rc: &proto::ResourceInstanceChange,
     c: &proto::Change,
@@ -471,56 +433,41 @@ fn resource_change(
     arena: &Bump,
 ) -> Result<(), Error> {
     let provider = provider_of(&rc.provider)?;
-    out.push_str("{\"address\":");
-    string(out, &rc.addr);
+    w.begin_object()?;
+    w.member_str("address", &rc.addr)?;
     if !rc.prev_run_addr.is_empty() && rc.prev_run_addr != rc.addr {
-        out.push_str(",\"previous_address\":");
-        string(out, &rc.prev_run_addr);
+        w.member_str("previous_address", &rc.prev_run_addr)?;
     }
     if !addr.module_text.is_empty() {
-        out.push_str(",\"module_address\":");
-        string(out, addr.module_text);
+        w.member_str("module_address", addr.module_text)?;
     }
-    out.push_str(",\"mode\":");
-    string(out, addr.mode.name());
-    out.push_str(",\"type\":");
-    string(out, addr.type_name);
-    out.push_str(",\"name\":");
-    string(out, addr.name);
-    match &addr.key {
-        address::Key::None => {}
-        address::Key::Unknown => out.push_str(",\"index_unknown\":true"),
-        address::Key::Int(i) => out.push_str(&format!(",\"index\":{i}")),
-        address::Key::Str(s) => {
-            out.push_str(",\"index\":");
-            string(out, s);
-        }
-    }
-    out.push_str(",\"provider_name\":");
-    string(out, provider);
-    out.push_str(",\"change\":{\"actions\":");
-    out.push_str(actions(c.action, dialect)?);
-    change_values(out, addr, provider, c, schemas, arena)?;
+    w.member_str("mode", addr.mode.name())?;
+    w.member_str("type", addr.type_name)?;
+    w.member_str("name", addr.name)?;
+    instance_key(w, "index", &addr.key)?;
+    w.member_str("provider_name", provider)?;
+    w.key("change")?;
+    w.begin_object()?;
+    write_actions(w, c.action, dialect)?;
+    change_values(w, addr, provider, c, schemas, arena)?;
     if !rc.required_replace.is_empty() {
         let programs = key_programs(&rc.required_replace)?;
         let mut programs = programs.iter();
-        out.push_str(",\"replace_paths\":[");
-        for (i, p) in rc.required_replace.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            write_path(out, &path(p, &mut programs, arena)?)?;
+        w.key("replace_paths")?;
+        w.begin_array()?;
+        for p in &rc.required_replace {
+            write_path(w, &path(p, &mut programs, arena)?)?;
         }
-        out.push(']');
+        w.end_array()?;
     }
     let identity = identity_type(addr, provider, schemas);
     if let Some(imp) = &c.importing {
-        out.push_str(",\"importing\":{");
+        w.key("importing")?;
+        w.begin_object()?;
         if imp.unknown {
-            out.push_str("\"unknown\":true");
+            w.member_bool("unknown", true)?;
         } else if !imp.id.is_empty() {
-            out.push_str("\"id\":");
-            string(out, &imp.id);
+            w.member_str("id", &imp.id)?;
         } else if let Some(v) = &imp.identity {
             // An import by identity (the `identity` argument of `import`). Without an
             // identity schema OpenTofu writes `"importing": {}`, and Terraform decodes it
@@ -536,15 +483,14 @@ fn resource_change(
             if let Some(program) = program {
                 let (json, _) =
                     identity_json(v, program, arena).map_err(|e| e.at("importing.identity"))?;
-                out.push_str("\"identity\":");
-                out.push_str(&json);
+                w.key("identity")?;
+                w.raw(&json)?;
             }
         }
-        out.push('}');
+        w.end_object()?;
     }
     if !c.generated_config.is_empty() {
-        out.push_str(",\"generated_config\":");
-        string(out, &c.generated_config);
+        w.member_str("generated_config", &c.generated_config)?;
     }
     for (name, v) in [
         ("before_identity", &c.before_identity),
@@ -562,21 +508,32 @@ fn resource_change(
         if null && dialect == Dialect::OpenTofu {
             continue;
         }
-        out.push_str(",\"");
-        out.push_str(name);
-        out.push_str("\":");
-        out.push_str(&json);
+        w.key(name)?;
+        w.raw(&json)?;
     }
-    out.push('}');
+    w.end_object()?;
     if !rc.deposed_key.is_empty() {
-        out.push_str(",\"deposed\":");
-        string(out, &rc.deposed_key);
+        w.member_str("deposed", &rc.deposed_key)?;
     }
     if let Some(reason) = action_reason(rc.action_reason, dialect)? {
-        out.push_str(",\"action_reason\":");
-        string(out, reason);
+        w.member_str("action_reason", reason)?;
     }
-    out.push('}');
+    w.end_object()?;
+    Ok(())
+}
+
+/// The member `name` for an instance key (none for an instance without a key); `unknown`
+/// for an unknown key (`index_unknown` of a resource change, refused in a check result).
+fn instance_key(w: &mut Writer<'_>, name: &str, key: &address::Key) -> Result<(), Error> {
+    match key {
+        address::Key::None => {}
+        address::Key::Unknown => w.member_bool("index_unknown", true)?,
+        address::Key::Int(i) => {
+            w.key(name)?;
+            w.int(*i)?;
+        }
+        address::Key::Str(s) => w.member_str(name, s)?,
+    }
     Ok(())
 }
 
@@ -584,7 +541,7 @@ fn resource_change(
 /// resource change, decoded with the resource type's schema, or without schemas with the
 /// type the values imply (see [`crate::implied`]).
 fn change_values(
-    out: &mut String,
+    w: &mut Writer<'_>,
     addr: &Address<'_>,
     provider: &str,
     c: &proto::Change,
@@ -604,18 +561,7 @@ fn change_values(
             addr.type_name
         )))
     };
-    let typed = match schemas {
-        Some(schemas) => {
-            let schema = schemas
-                .schema(provider, kind, addr.type_name)
-                .map_err(|_| missing())?;
-            let program = schemas
-                .get(provider, kind, addr.type_name)
-                .map_err(|_| missing())?;
-            Some((schema, program))
-        }
-        None => None,
-    };
+    let typed = typed(schemas, provider, kind, addr.type_name, missing)?;
     let (before_i, after_i) = value_indexes(c.action);
     // Ephemeral resources' values are never written (OpenTofu nulls them).
     let ephemeral = addr.mode == address::Mode::Ephemeral;
@@ -632,64 +578,130 @@ fn change_values(
     };
     let (before_raw, after_raw) = (raw(before_i, "before")?, raw(after_i, "after")?);
     // The programs first (the values borrow from them): the schema's, or each value's own.
-    let implied =
-        |v: Option<&proto::DynamicValue>, which: &str| -> Result<Option<Program>, Error> {
-            match (v, &typed) {
-                (Some(v), None) => {
-                    let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack).map_err(|e| {
-                        Error::invalid(format!("the value does not decode: {e}")).at(which)
-                    })?;
-                    Ok(Some(Program::compile(&ty)))
-                }
-                _ => Ok(None),
-            }
-        };
-    let before_program = implied(before_raw, "before")?;
-    let after_program = implied(after_raw, "after")?;
-    let schema_program = typed.as_ref().map(|(_, p)| &**p);
-    let (before, before_ty) = change_value(
+    let before = Side::new(
         before_raw,
-        schema_program.or(before_program.as_ref()),
+        &c.before_sensitive_paths,
         "before",
-        arena,
+        typed.is_some(),
     )?;
-    let (after, after_ty) = change_value(
+    let after = Side::new(
         after_raw,
-        schema_program.or(after_program.as_ref()),
+        &c.after_sensitive_paths,
         "after",
-        arena,
+        typed.is_some(),
     )?;
-    let before_programs = key_programs(&c.before_sensitive_paths)?;
-    let after_programs = key_programs(&c.after_sensitive_paths)?;
-    let before_marks = marks(&c.before_sensitive_paths, &before_programs, arena)?;
-    let after_marks = marks(&c.after_sensitive_paths, &after_programs, arena)?;
+    let schema_program = typed.as_ref().map(|(_, p)| &**p);
+    let (before, before_ty, before_marks) = before.decode(schema_program, arena)?;
+    let (after, after_ty, after_marks) = after.decode(schema_program, arena)?;
     let block = typed
         .as_ref()
         .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
 
-    out.push_str(",\"before\":");
-    values::known(out, before).map_err(|e| Error::invalid(e).at("before"))?;
-    if let Some(a) = values::after(after).map_err(|e| Error::invalid(e).at("after"))? {
-        out.push_str(",\"after\":");
-        out.push_str(&a);
+    w.key("before")?;
+    values::known(w, before).map_err(|e| e.at("before"))?;
+    let known = after.is_wholly_known();
+    if values::has_after(after, known) {
+        w.key("after")?;
+        values::after(w, after, known).map_err(|e| e.at("after"))?;
     }
-    out.push_str(",\"after_unknown\":");
-    if after.is_wholly_known() {
-        out.push_str("{}");
+    w.key("after_unknown")?;
+    if known {
+        w.begin_object()?;
+        w.end_object()?;
     } else {
-        values::unknown_as_bool(out, after);
+        values::unknown_as_bool(w, after)?;
     }
-    out.push_str(",\"before_sensitive\":");
-    Sensitive {
-        marks: &before_marks,
+    for (name, v, ty, marks) in [
+        ("before_sensitive", before, before_ty, &before_marks),
+        ("after_sensitive", after, after_ty, &after_marks),
+    ] {
+        w.key(name)?;
+        Sensitive { marks }.write(w, v, ty, block, false)?;
     }
-    .write(out, before, before_ty, block, false);
-    out.push_str(",\"after_sensitive\":");
-    Sensitive {
-        marks: &after_marks,
-    }
-    .write(out, after, after_ty, block, false);
     Ok(())
+}
+
+/// The schema and program of a type in `schemas` (`None` without schemas), or the error
+/// `missing` makes when the schemas lack it.
+fn typed<'s>(
+    schemas: Option<&'s ProgramCache>,
+    provider: &str,
+    kind: Kind,
+    type_name: &str,
+    missing: impl Fn() -> Error,
+) -> Result<Option<(&'s tfwire::schema::Schema, Arc<Program>)>, Error> {
+    let Some(schemas) = schemas else {
+        return Ok(None);
+    };
+    let schema = schemas
+        .schema(provider, kind, type_name)
+        .map_err(|_| missing())?;
+    let program = schemas
+        .get(provider, kind, type_name)
+        .map_err(|_| missing())?;
+    Ok(Some((schema, program)))
+}
+
+/// The program of the type a value's MessagePack implies (for a value decoded without
+/// schemas).
+fn implied_program(v: &proto::DynamicValue) -> Result<Program, Error> {
+    let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
+        .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))?;
+    Ok(Program::compile(&ty))
+}
+
+/// A decoded [`Side`]: the value, its type and its sensitive paths.
+type Decoded<'a> = (Value<'a>, Ty<'a>, Vec<Vec<Step<'a>>>);
+
+/// One value of a change (`before`, `after`) or an action's configuration, with its
+/// sensitive paths, and the programs they are decoded with, compiled before anything is
+/// decoded (the values borrow from them).
+struct Side<'c> {
+    value: Option<&'c proto::DynamicValue>,
+    paths: &'c [proto::Path],
+    /// The member, for errors.
+    which: &'static str,
+    /// The program of the type the value implies, when no schema's program decodes it.
+    implied: Option<Program>,
+    /// The programs of the paths' element keys ([`key_programs`]).
+    keys: Vec<Program>,
+}
+
+impl<'c> Side<'c> {
+    /// `typed`: whether a schema's program decodes the value.
+    fn new(
+        value: Option<&'c proto::DynamicValue>,
+        paths: &'c [proto::Path],
+        which: &'static str,
+        typed: bool,
+    ) -> Result<Side<'c>, Error> {
+        let implied = match value {
+            Some(v) if !typed => Some(implied_program(v).map_err(|e| e.at(which))?),
+            _ => None,
+        };
+        Ok(Side {
+            value,
+            paths,
+            which,
+            implied,
+            keys: key_programs(paths)?,
+        })
+    }
+
+    /// The value (null when absent) decoded with the schema's `program` or the implied one,
+    /// its type, and its sensitive paths.
+    fn decode<'a>(
+        &'a self,
+        program: Option<&'a Program>,
+        arena: &'a Bump,
+    ) -> Result<Decoded<'a>, Error> {
+        let marks = marks(self.paths, &self.keys, arena)?;
+        let (Some(v), Some(program)) = (self.value, program.or(self.implied.as_ref())) else {
+            return Ok((Value::Null, Ty::Dynamic, marks));
+        };
+        let value = decode(program, v, arena).map_err(|e| e.at(self.which))?;
+        Ok((value, program.ty().to_ty(arena), marks))
+    }
 }
 
 fn marks<'a>(
@@ -718,15 +730,12 @@ fn check_status(status: i32) -> Result<&'static str, Error> {
 /// The check results as `show -json` writes them (OpenTofu's `jsonchecks`): each
 /// configuration object with its kind and address parts, sorted by address, each with its
 /// instances sorted by address and their failure messages sorted.
-fn checks(out: &mut String, results: &[proto::CheckResults]) -> Result<(), Error> {
+fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Error> {
     use proto::check_results::ObjectKind as K;
     let mut sorted: Vec<&proto::CheckResults> = results.iter().collect();
     sorted.sort_by(|a, b| a.config_addr.cmp(&b.config_addr));
-    out.push('[');
-    for (i, r) in sorted.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
+    w.begin_array()?;
+    for r in &sorted {
         // A configuration address has the shape of an instance address without keys
         // (`module.a.aws_s3_bucket.b`, `module.a.output.o`, `check.c`, `var.v`).
         let addr = Address::parse(&r.config_addr).map_err(|e| e.at(&r.config_addr))?;
@@ -742,101 +751,72 @@ fn checks(out: &mut String, results: &[proto::CheckResults]) -> Result<(), Error
                 )));
             }
         };
-        out.push_str("{\"address\":{\"kind\":");
-        string(out, kind);
+        w.begin_object()?;
+        w.key("address")?;
+        w.begin_object()?;
+        w.member_str("kind", kind)?;
         if kind == "resource" {
-            out.push_str(",\"mode\":");
-            string(out, addr.mode.name());
-            out.push_str(",\"type\":");
-            string(out, addr.type_name);
+            w.member_str("mode", addr.mode.name())?;
+            w.member_str("type", addr.type_name)?;
         }
         if !addr.module_text.is_empty() {
-            out.push_str(",\"module\":");
-            string(out, addr.module_text);
+            w.member_str("module", addr.module_text)?;
         }
-        out.push_str(",\"name\":");
-        string(out, addr.name);
-        out.push_str(",\"to_display\":");
-        string(out, &r.config_addr);
-        out.push_str("},\"status\":\"");
-        out.push_str(check_status(r.status)?);
-        out.push('"');
+        w.member_str("name", addr.name)?;
+        w.member_str("to_display", &r.config_addr)?;
+        w.end_object()?;
+        w.member_str("status", check_status(r.status)?)?;
         if !r.objects.is_empty() {
             let mut objects: Vec<&proto::check_results::ObjectResult> = r.objects.iter().collect();
             objects.sort_by(|a, b| a.object_addr.cmp(&b.object_addr));
-            out.push_str(",\"instances\":[");
-            for (j, o) in objects.iter().enumerate() {
-                if j > 0 {
-                    out.push(',');
-                }
+            w.key("instances")?;
+            w.begin_array()?;
+            for o in objects {
                 let oaddr = Address::parse(&o.object_addr).map_err(|e| e.at(&o.object_addr))?;
-                out.push_str("{\"address\":{\"to_display\":");
-                string(out, &o.object_addr);
+                w.begin_object()?;
+                w.key("address")?;
+                w.begin_object()?;
+                w.member_str("to_display", &o.object_addr)?;
                 if !oaddr.module_text.is_empty() {
-                    out.push_str(",\"module\":");
-                    string(out, oaddr.module_text);
+                    w.member_str("module", oaddr.module_text)?;
                 }
                 if kind == "resource" {
-                    match &oaddr.key {
-                        address::Key::None => {}
-                        address::Key::Unknown => {
-                            return Err(Error::invalid(format!(
-                                "a check result for {:?}, whose instance key is unknown",
-                                o.object_addr
-                            )));
-                        }
-                        address::Key::Int(n) => out.push_str(&format!(",\"instance_key\":{n}")),
-                        address::Key::Str(k) => {
-                            out.push_str(",\"instance_key\":");
-                            string(out, k);
-                        }
+                    if oaddr.key == address::Key::Unknown {
+                        return Err(Error::invalid(format!(
+                            "a check result for {:?}, whose instance key is unknown",
+                            o.object_addr
+                        )));
                     }
+                    instance_key(w, "instance_key", &oaddr.key)?;
                 }
-                out.push_str("},\"status\":\"");
-                out.push_str(check_status(o.status)?);
-                out.push('"');
+                w.end_object()?;
+                w.member_str("status", check_status(o.status)?)?;
                 if !o.failure_messages.is_empty() {
                     let mut messages: Vec<&String> = o.failure_messages.iter().collect();
                     messages.sort();
-                    out.push_str(",\"problems\":[");
-                    for (k, m) in messages.iter().enumerate() {
-                        if k > 0 {
-                            out.push(',');
-                        }
-                        out.push_str("{\"message\":");
-                        string(out, m);
-                        out.push('}');
+                    w.key("problems")?;
+                    w.begin_array()?;
+                    for m in messages {
+                        w.begin_object()?;
+                        w.member_str("message", m)?;
+                        w.end_object()?;
                     }
-                    out.push(']');
+                    w.end_array()?;
                 }
-                out.push('}');
+                w.end_object()?;
             }
-            out.push(']');
+            w.end_array()?;
         }
-        out.push('}');
+        w.end_object()?;
     }
-    out.push(']');
+    w.end_array()?;
     Ok(())
-}
-
-/// One value of a change (null when absent), decoded with `program`, and its type.
-fn change_value<'a>(
-    v: Option<&'a proto::DynamicValue>,
-    program: Option<&'a Program>,
-    which: &str,
-    arena: &'a Bump,
-) -> Result<(Value<'a>, Ty<'a>), Error> {
-    let (Some(v), Some(program)) = (v, program) else {
-        return Ok((Value::Null, Ty::Dynamic));
-    };
-    let value = decode(program, v, arena).map_err(|e| e.at(which))?;
-    Ok((value, program.ty().to_ty(arena)))
 }
 
 /// How a change's identities (before, after, the one imported) are decoded.
 enum IdentityType {
     /// With the resource type's identity schema (schemas given, and it has one).
-    Schema(std::sync::Arc<Program>),
+    Schema(Arc<Program>),
     /// With the type each value's MessagePack implies (no schemas given).
     Implied,
     /// Schemas given, but none for the type's identity (each client has its rule).
@@ -892,15 +872,13 @@ fn identity_json(
     let program = match program {
         Some(p) => p,
         None => {
-            let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack)
-                .map_err(|e| Error::invalid(format!("the value does not decode: {e}")))?;
-            implied = Program::compile(&ty);
+            implied = implied_program(v)?;
             &implied
         }
     };
     let value = decode(program, v, arena)?;
     let mut out = String::new();
-    values::known(&mut out, value).map_err(Error::invalid)?;
+    values::known(&mut values::writer(&mut out), value)?;
     Ok((out, value.is_null()))
 }
 
@@ -926,22 +904,20 @@ fn deferred_reason(reason: i32) -> &'static str {
 /// the paths the plan records are marked.
 /// Writes what `write` writes, or, for a deferred element (with a `reason`), the object
 /// `{"reason":…,"MEMBER":…}` around it.
-fn with_reason(
-    out: &mut String,
+fn with_reason<'o>(
+    w: &mut Writer<'o>,
     reason: Option<&str>,
     member: &str,
-    write: impl FnOnce(&mut String) -> Result<(), Error>,
+    write: impl FnOnce(&mut Writer<'o>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     if let Some(reason) = reason {
-        out.push_str("{\"reason\":");
-        string(out, reason);
-        out.push(',');
-        string(out, member);
-        out.push(':');
+        w.begin_object()?;
+        w.member_str("reason", reason)?;
+        w.key(member)?;
     }
-    write(out)?;
+    write(w)?;
     if reason.is_some() {
-        out.push('}');
+        w.end_object()?;
     }
     Ok(())
 }
@@ -949,93 +925,71 @@ fn with_reason(
 /// Writes a list of action invocations (of the plan's `section`) in the file's order, as
 /// Terraform writes them; one deferred (with a reason) as `{"reason":…,"action_invocation":…}`.
 fn action_invocations(
-    out: &mut String,
+    w: &mut Writer<'_>,
     section: &str,
     list: &[(Option<&str>, &tf::ActionInvocation)],
     schemas: Option<&ProgramCache>,
     arena: &mut Bump,
     limit: u64,
 ) -> Result<(), Error> {
-    out.push('[');
-    for (i, (reason, ai)) in list.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        with_reason(out, *reason, "action_invocation", |out| {
-            action_invocation(out, ai, schemas, arena).map_err(|e| e.at(&ai.addr).at(section))
+    w.begin_array()?;
+    for (reason, ai) in list {
+        with_reason(w, *reason, "action_invocation", |w| {
+            action_invocation(w, ai, schemas, arena).map_err(|e| e.at(&ai.addr).at(section))
         })?;
         arena.reset();
-        within(out, limit)?;
+        within(w, limit)?;
     }
-    out.push(']');
+    w.end_array()?;
     Ok(())
 }
 
 fn action_invocation(
-    out: &mut String,
+    w: &mut Writer<'_>,
     ai: &tf::ActionInvocation,
     schemas: Option<&ProgramCache>,
     arena: &Bump,
 ) -> Result<(), Error> {
     let provider = provider_of(&ai.provider)?;
     let (type_name, name) = address::action_parts(&ai.addr)?;
-    out.push_str("{\"address\":");
-    string(out, &ai.addr);
-    out.push_str(",\"type\":");
-    string(out, type_name);
-    out.push_str(",\"name\":");
-    string(out, name);
+    w.begin_object()?;
+    w.member_str("address", &ai.addr)?;
+    w.member_str("type", type_name)?;
+    w.member_str("name", name)?;
     // With the schemas, the action type's schema decodes the configuration and adds the
     // attributes it declares sensitive; Terraform refuses an action without one.
-    let typed = match schemas {
-        Some(schemas) => {
-            let missing = || {
-                Error::new(ErrorKind::MissingSchema(format!(
-                    "no schema for action type {type_name:?} of provider {provider} in the \
-                     given schemas (`terraform providers schema -json` in the plan's working \
-                     directory has it)"
-                )))
-            };
-            let schema = schemas
-                .schema(provider, Kind::Action, type_name)
-                .map_err(|_| missing())?;
-            let program = schemas
-                .get(provider, Kind::Action, type_name)
-                .map_err(|_| missing())?;
-            Some((schema, program))
-        }
-        None => None,
+    let missing = || {
+        Error::new(ErrorKind::MissingSchema(format!(
+            "no schema for action type {type_name:?} of provider {provider} in the given \
+             schemas (`terraform providers schema -json` in the plan's working directory has \
+             it)"
+        )))
     };
+    let typed = typed(schemas, provider, Kind::Action, type_name, missing)?;
     if let Some(v) = &ai.config_value {
-        let implied;
-        let program = match &typed {
-            Some((_, p)) => &**p,
-            None => {
-                let ty = tfwire::implied_type_msgpack_wrapped(&v.msgpack).map_err(|e| {
-                    Error::invalid(format!("the value does not decode: {e}")).at("config")
-                })?;
-                implied = Program::compile(&ty);
-                &implied
-            }
-        };
-        let value = decode(program, v, arena).map_err(|e| e.at("config"))?;
-        let programs = key_programs(&ai.sensitive_config_paths)?;
-        let marks = marks(&ai.sensitive_config_paths, &programs, arena)?;
-        out.push_str(",\"config_values\":");
-        match values::after(value).map_err(|e| Error::invalid(e).at("config"))? {
-            Some(a) => out.push_str(&a),
-            None => out.push_str("null"),
+        let config = Side::new(
+            Some(v),
+            &ai.sensitive_config_paths,
+            "config",
+            typed.is_some(),
+        )?;
+        let (value, ty, marks) = config.decode(typed.as_ref().map(|(_, p)| &**p), arena)?;
+        w.key("config_values")?;
+        let known = value.is_wholly_known();
+        if values::has_after(value, known) {
+            values::after(w, value, known).map_err(|e| e.at("config"))?;
+        } else {
+            w.null()?;
         }
-        out.push_str(",\"config_sensitive\":");
+        w.key("config_sensitive")?;
         let block = typed
             .as_ref()
             .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
-        Sensitive { marks: &marks }.write(out, value, program.ty().to_ty(arena), block, false);
-        out.push_str(",\"config_unknown\":");
-        values::unknown_as_bool(out, value);
+        Sensitive { marks: &marks }.write(w, value, ty, block, false)?;
+        w.key("config_unknown")?;
+        values::unknown_as_bool(w, value)?;
     }
-    out.push_str(",\"provider_name\":");
-    string(out, provider);
+    w.member_str("provider_name", provider)?;
     match &ai.trigger {
         Some(tf::action_invocation::Trigger::LifecycleTrigger(t)) => {
             use tf::ActionTriggerEvent as E;
@@ -1065,33 +1019,30 @@ fn action_invocation(
                     )));
                 }
             };
-            out.push_str(",\"lifecycle_action_trigger\":{");
-            let mut first = true;
+            w.key("lifecycle_action_trigger")?;
+            w.begin_object()?;
             if !t.triggering_resource_addr.is_empty() {
-                key(out, &mut first, "triggering_resource_address");
-                string(out, &t.triggering_resource_addr);
+                w.member_str("triggering_resource_address", &t.triggering_resource_addr)?;
             }
-            key(out, &mut first, "action_trigger_event");
-            string(out, event);
-            key(out, &mut first, "action_trigger_block_index");
-            out.push_str(&t.action_trigger_block_index.to_string());
-            key(out, &mut first, "actions_list_index");
-            out.push_str(&t.actions_list_index.to_string());
-            key(out, &mut first, "on_failure");
-            string(out, on_failure);
-            out.push('}');
+            w.member_str("action_trigger_event", event)?;
+            w.key("action_trigger_block_index")?;
+            w.int(t.action_trigger_block_index)?;
+            w.key("actions_list_index")?;
+            w.int(t.actions_list_index)?;
+            w.member_str("on_failure", on_failure)?;
+            w.end_object()?;
         }
         Some(tf::action_invocation::Trigger::InvokeTrigger(t)) => {
-            out.push_str(",\"invoke_action_trigger\":{");
+            w.key("invoke_action_trigger")?;
+            w.begin_object()?;
             if !t.calling_resource_addr.is_empty() {
-                out.push_str("\"calling_resource_address\":");
-                string(out, &t.calling_resource_addr);
+                w.member_str("calling_resource_address", &t.calling_resource_addr)?;
             }
-            out.push('}');
+            w.end_object()?;
         }
         None => return Err(Error::invalid("the action invocation has no trigger")),
     }
-    out.push('}');
+    w.end_object()?;
     Ok(())
 }
 
@@ -1115,15 +1066,24 @@ mod tests {
     const ID_UNKNOWN: &[u8] = &[0x81, 0xa2, b'i', b'd', 0xd4, 0, 0];
 
     fn document_of(p: tf::Plan) -> J {
-        serde_json::from_str(&document(&planfile_of(p), None).unwrap()).unwrap()
+        json_of(&planfile_of(p), None)
     }
 
     fn planfile_of(p: tf::Plan) -> Planfile {
         let (plan, extra) = dialect::split(p).unwrap();
+        planfile(plan, Dialect::Terraform, Some(extra))
+    }
+
+    /// A plan file of `plan` alone (no state, lock file or configuration).
+    fn planfile(
+        plan: proto::Plan,
+        dialect: Dialect,
+        terraform: Option<crate::TerraformPlan>,
+    ) -> Planfile {
         Planfile {
             plan,
-            dialect: Dialect::Terraform,
-            terraform: Some(extra),
+            dialect,
+            terraform,
             state: None,
             prev_state: None,
             lock_file: None,
@@ -1326,21 +1286,12 @@ mod tests {
     }
 
     fn opentofu_planfile(changes: Vec<proto::ResourceInstanceChange>) -> Planfile {
-        Planfile {
-            plan: proto::Plan {
-                version: 3,
-                resource_changes: changes,
-                ..Default::default()
-            },
-            dialect: Dialect::OpenTofu,
-            terraform: None,
-            state: None,
-            prev_state: None,
-            lock_file: None,
-            config_files: Vec::new(),
-            tfplan_len: 0,
-            max_document_bytes: 1 << 20,
-        }
+        let plan = proto::Plan {
+            version: 3,
+            resource_changes: changes,
+            ..Default::default()
+        };
+        planfile(plan, Dialect::OpenTofu, None)
     }
 
     fn json_of(pf: &Planfile, schemas: Option<&ProgramCache>) -> J {
@@ -1461,12 +1412,12 @@ mod tests {
     fn each_dialect_has_its_own_action_numbers_and_reasons() {
         assert_eq!(
             actions(9, Dialect::Terraform).unwrap(),
-            r#"["create","forget"]"#
+            ["create", "forget"]
         );
         assert!(actions(9, Dialect::OpenTofu).is_err());
         assert_eq!(
             actions(10, Dialect::OpenTofu).unwrap(),
-            r#"["forget","create"]"#
+            ["forget", "create"]
         );
         assert!(actions(10, Dialect::Terraform).is_err());
         assert!(action_reason(14, Dialect::Terraform).is_err());

@@ -3,20 +3,33 @@
 //! `null` in sequences), the `after_unknown` tree and the `before_sensitive` /
 //! `after_sensitive` trees, exactly as OpenTofu's `jsonplan` builds them.
 
+use crate::Error;
+use core::fmt;
 use std::sync::OnceLock;
 use tfwire::schema::{AttributeType, Block, Nesting};
 use tfwire::{Number, Program, Ty, Type, Value};
+use tfwire_json::{Escape, JsonWriter};
 
-/// A number as go-cty writes it in JSON (through tfwire's own writer).
-fn number(out: &mut String, n: Number<'_>) -> Result<(), String> {
-    static NUMBER: OnceLock<Program> = OnceLock::new();
-    let program = NUMBER.get_or_init(|| Program::compile(&Type::Number));
-    tfwire::encode_json_into(program, &Value::Number(n), out).map_err(|e| e.to_string())
+/// The writer the document is written with: into a `String`, strings and keys with the
+/// escape rule for people ([`Escape::Safe`]).
+pub(crate) type Writer<'o> = JsonWriter<&'o mut String>;
+
+/// A [`Writer`] appending to `out`.
+pub(crate) fn writer(out: &mut String) -> Writer<'_> {
+    JsonWriter::new(out, Escape::Safe)
 }
 
-fn string(out: &mut String, s: &str) {
-    // Writing to a String cannot fail.
-    let _ = tfwire_json::write_safe_str(out, s);
+/// A number as go-cty writes it in JSON (through tfwire's own writer, into `text`, which
+/// the caller keeps to reuse for the next number).
+fn number(w: &mut Writer<'_>, n: Number<'_>, text: &mut String) -> Result<(), Error> {
+    static NUMBER: OnceLock<Program> = OnceLock::new();
+    let program = NUMBER.get_or_init(|| Program::compile(&Type::Number));
+    text.clear();
+    tfwire::encode_json_into(program, &Value::Number(n), text)
+        .map_err(|e| Error::invalid(e.to_string()))?;
+    // tfwire's writer wrote one JSON number.
+    w.raw(text)?;
+    Ok(())
 }
 
 /// Writes a wholly known value as `show -json` writes it: go-cty's JSON
@@ -42,145 +55,130 @@ fn string(out: &mut String, s: &str) {
 ///
 /// [`ErrorKind::Invalid`](crate::ErrorKind::Invalid) for a value that is not wholly known,
 /// or a number go-cty cannot write.
-pub fn write_show_json(out: &mut String, v: Value<'_>) -> Result<(), crate::Error> {
-    known(out, v).map_err(crate::Error::invalid)
+pub fn write_show_json(out: &mut String, v: Value<'_>) -> Result<(), Error> {
+    known(&mut writer(out), v)
 }
 
 /// `ctyjson.Marshal` of a wholly known value (a value at a dynamic position is written as
 /// its own value: `show -json` marshals values with their concrete types).
-pub(crate) fn known(out: &mut String, v: Value<'_>) -> Result<(), String> {
+pub(crate) fn known(w: &mut Writer<'_>, v: Value<'_>) -> Result<(), Error> {
+    known_with(w, v, &mut String::new())
+}
+
+/// [`known`], numbers written through `text`.
+fn known_with(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<(), Error> {
     match v {
-        Value::Null => out.push_str("null"),
-        Value::Unknown(_) => return Err("an unknown value where a known one is required".into()),
-        Value::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-        Value::Number(n) => number(out, n)?,
-        Value::String(s) => string(out, s),
+        Value::Null => w.null()?,
+        Value::Unknown(_) => {
+            return Err(Error::invalid(
+                "an unknown value where a known one is required",
+            ));
+        }
+        Value::Bool(b) => w.bool(b)?,
+        Value::Number(n) => number(w, n, text)?,
+        Value::String(s) => w.string(s)?,
         Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
-            out.push('[');
-            for (i, e) in es.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                known(out, *e)?;
+            w.begin_array()?;
+            for e in es {
+                known_with(w, *e, text)?;
             }
-            out.push(']');
+            w.end_array()?;
         }
         Value::Map(kvs) | Value::Object(kvs) => {
-            out.push('{');
-            for (i, (k, e)) in kvs.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                string(out, k);
-                out.push(':');
-                known(out, *e)?;
+            w.begin_object()?;
+            for (k, e) in kvs {
+                w.key(k)?;
+                known_with(w, *e, text)?;
             }
-            out.push('}');
+            w.end_object()?;
         }
-        Value::Dynamic(d) => known(out, d.value)?,
+        Value::Dynamic(d) => known_with(w, d.value, text)?,
     }
     Ok(())
 }
 
-/// The `after` of a change: the value if wholly known, else its known parts
-/// (`omitUnknowns`); `None` when nothing is left (a wholly unknown value).
-pub(crate) fn after(v: Value<'_>) -> Result<Option<String>, String> {
-    let mut out = String::new();
-    if v.is_wholly_known() {
-        known(&mut out, v)?;
-        return Ok(Some(out));
-    }
-    if v.unwrap_dynamic().is_unknown() {
-        return Ok(None);
-    }
-    omit_unknowns(&mut out, v)?;
-    Ok(Some(out))
+/// Whether the `after` of a change is written: unless it is wholly unknown. `known`: whether
+/// it is wholly known ([`Value::is_wholly_known`], a walk of the value the caller makes once).
+pub(crate) fn has_after(v: Value<'_>, known: bool) -> bool {
+    known || !v.unwrap_dynamic().is_unknown()
 }
 
-fn omit_unknowns(out: &mut String, v: Value<'_>) -> Result<(), String> {
+/// The `after` of a change: the value if wholly `known`, else its known parts
+/// (`omitUnknowns`); for a value [`has_after`] accepts.
+pub(crate) fn after(w: &mut Writer<'_>, v: Value<'_>, known: bool) -> Result<(), Error> {
+    if known {
+        self::known(w, v)
+    } else {
+        omit_unknowns(w, v, &mut String::new())
+    }
+}
+
+fn omit_unknowns(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<(), Error> {
     match v {
         Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
-            out.push('[');
-            for (i, e) in es.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
+            w.begin_array()?;
+            for e in es {
                 if e.unwrap_dynamic().is_unknown() {
                     // Element order is how unknowns are correlated: null in its place.
-                    out.push_str("null");
+                    w.null()?;
                 } else {
-                    omit_unknowns(out, *e)?;
+                    omit_unknowns(w, *e, text)?;
                 }
             }
-            out.push(']');
+            w.end_array()?;
         }
         Value::Map(kvs) | Value::Object(kvs) => {
-            out.push('{');
-            let mut first = true;
+            w.begin_object()?;
             for (k, e) in kvs {
                 if e.unwrap_dynamic().is_unknown() {
                     continue;
                 }
-                if !first {
-                    out.push(',');
-                }
-                first = false;
-                string(out, k);
-                out.push(':');
-                omit_unknowns(out, *e)?;
+                w.key(k)?;
+                omit_unknowns(w, *e, text)?;
             }
-            out.push('}');
+            w.end_object()?;
         }
-        Value::Dynamic(d) => omit_unknowns(out, d.value)?,
-        other => known(out, other)?,
+        Value::Dynamic(d) => omit_unknowns(w, d.value, text)?,
+        other => known_with(w, other, text)?,
     }
     Ok(())
 }
 
 /// `unknownAsBool`: `true` for unknown leaves, `false` for known ones, with the `false`
 /// members of objects and maps left out.
-pub(crate) fn unknown_as_bool(out: &mut String, v: Value<'_>) {
+pub(crate) fn unknown_as_bool(w: &mut Writer<'_>, v: Value<'_>) -> fmt::Result {
     match v {
-        Value::Unknown(_) => out.push_str("true"),
+        Value::Unknown(_) => w.bool(true),
         Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
-            out.push('[');
-            for (i, e) in es.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                unknown_as_bool(out, *e);
+            w.begin_array()?;
+            for e in es {
+                unknown_as_bool(w, *e)?;
             }
-            out.push(']');
+            w.end_array()
         }
         Value::Map(kvs) | Value::Object(kvs) => {
-            out.push('{');
-            let mut first = true;
+            w.begin_object()?;
             let mut item = String::new();
             for (k, e) in kvs {
                 item.clear();
-                unknown_as_bool(&mut item, *e);
-                member_unless_false(out, &mut first, k, &item);
+                unknown_as_bool(&mut writer(&mut item), *e)?;
+                member_unless_false(w, k, &item)?;
             }
-            out.push('}');
+            w.end_object()
         }
-        Value::Dynamic(d) => unknown_as_bool(out, d.value),
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => out.push_str("false"),
+        Value::Dynamic(d) => unknown_as_bool(w, d.value),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => w.bool(false),
     }
 }
 
-/// Writes the member `"k":item` of an object being written (`first`: whether none is written
-/// yet) unless `item` is `false`: the members of these masks that mark nothing are left out.
-fn member_unless_false(out: &mut String, first: &mut bool, k: &str, item: &str) {
+/// Writes the member `"k":item` unless `item` (JSON this module wrote) is `false`: the
+/// members of these masks that mark nothing are left out.
+fn member_unless_false(w: &mut Writer<'_>, k: &str, item: &str) -> fmt::Result {
     if item == "false" {
-        return;
+        return Ok(());
     }
-    if !*first {
-        out.push(',');
-    }
-    *first = false;
-    string(out, k);
-    out.push(':');
-    out.push_str(item);
+    w.key(k)?;
+    w.raw(item)
 }
 
 /// One step of a path into a value: an attribute, or an index (a list index as a number,
@@ -284,14 +282,14 @@ pub(crate) struct Sensitive<'p, 'a> {
 impl Sensitive<'_, '_> {
     pub(crate) fn write(
         &self,
-        out: &mut String,
+        w: &mut Writer<'_>,
         v: Value<'_>,
         ty: Ty<'_>,
         schema: Schema<'_>,
         marked: bool,
-    ) {
+    ) -> fmt::Result {
         let marks: Vec<&[Step<'_>]> = self.marks.iter().map(Vec::as_slice).collect();
-        walk(out, v, ty, schema, marked, &marks);
+        walk(w, v, ty, schema, marked, &marks)
     }
 }
 
@@ -305,34 +303,36 @@ fn below<'m, 'a>(marks: &[&'m [Step<'a>]], step: &Step<'_>) -> Vec<&'m [Step<'a>
 }
 
 fn walk(
-    out: &mut String,
+    w: &mut Writer<'_>,
     v: Value<'_>,
     ty: Ty<'_>,
     schema: Schema<'_>,
     marked: bool,
     marks: &[&[Step<'_>]],
-) {
+) -> fmt::Result {
     if marked || marks.iter().any(|m| m.is_empty()) {
-        out.push_str("true");
-        return;
+        return w.bool(true);
     }
     let (v, ty) = match v {
         Value::Dynamic(d) => (d.value, d.ty),
         v => (v, ty),
     };
     match v {
-        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => out.push_str("false"),
-        Value::Unknown(_) => out.push_str(match ty {
-            Ty::List(_) | Ty::Set(_) | Ty::Tuple(_) => "[]",
-            Ty::Map(_) | Ty::Object(_) => "{}",
-            _ => "false",
-        }),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => w.bool(false),
+        Value::Unknown(_) => match ty {
+            Ty::List(_) | Ty::Set(_) | Ty::Tuple(_) => {
+                w.begin_array()?;
+                w.end_array()
+            }
+            Ty::Map(_) | Ty::Object(_) => {
+                w.begin_object()?;
+                w.end_object()
+            }
+            _ => w.bool(false),
+        },
         Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
-            out.push('[');
+            w.begin_array()?;
             for (i, e) in es.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
                 let key = match v {
                     Value::Set(_) => *e,
                     _ => Value::Number(Number::Int(i as i64)),
@@ -347,14 +347,13 @@ fn walk(
                 } else {
                     below(marks, &Step::Index(key))
                 };
-                walk(out, *e, ety, schema.element(), false, &next);
+                walk(w, *e, ety, schema.element(), false, &next)?;
             }
-            out.push(']');
+            w.end_array()
         }
         Value::Map(kvs) | Value::Object(kvs) => {
             let is_map = matches!(v, Value::Map(_));
-            out.push('{');
-            let mut first = true;
+            w.begin_object()?;
             let mut item = String::new();
             for (k, e) in kvs {
                 let (ety, sensitive, eschema) = if is_map {
@@ -379,11 +378,11 @@ fn walk(
                     below(marks, &step)
                 };
                 item.clear();
-                walk(&mut item, *e, ety, eschema, sensitive, &next);
-                member_unless_false(out, &mut first, k, &item);
+                walk(&mut writer(&mut item), *e, ety, eschema, sensitive, &next)?;
+                member_unless_false(w, k, &item)?;
             }
-            out.push('}');
+            w.end_object()
         }
-        Value::Dynamic(_) => out.push_str("false"),
+        Value::Dynamic(_) => w.bool(false),
     }
 }

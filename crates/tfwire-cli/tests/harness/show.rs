@@ -21,12 +21,16 @@ const PLAN: &str = r#"{"format_version":"1.2","terraform_version":"1.9.8","resou
   "index":0,"change":{"actions":["create"],"before":null,"after":{"a":1},"after_unknown":{"id":true},
   "before_sensitive":false,"after_sensitive":false}}]}"#;
 
+/// `tfwire plan show - ADDRESS` of [`PLAN`]: the exit code, standard output and standard
+/// error.
+fn show_plan(address: &str) -> (i32, String, String) {
+    run(&["plan", "show", "-", address], PLAN.as_bytes())
+}
+
 #[test]
 fn plan_show_unknown_and_sensitive_nested_values() {
-    let out = ok(
-        &["plan", "show", "-", "aws_db_instance.main"],
-        PLAN.as_bytes(),
-    );
+    let (code, out, err) = show_plan("aws_db_instance.main");
+    assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
         r#"  # aws_db_instance.main must be replaced
@@ -177,20 +181,15 @@ fn plan_show_real_plans() {
 
 #[test]
 fn plan_show_missing_address_suggests() {
-    let err = fails(
-        &["plan", "show", "-", "aws_db_instance.replica"],
-        PLAN.as_bytes(),
-    );
+    let (code, out, err) = show_plan("aws_db_instance.replica");
+    assert_eq!((code, out.as_str()), (1, ""));
     assert_eq!(
         err,
         "error: <stdin>: no resource change has the address \"aws_db_instance.replica\"\n\
          did you mean:\n  aws_db_instance.replica[0]\n\
          (`tfwire plan summary -` lists every address)\n"
     );
-    let (code, _, err) = run(
-        &["plan", "show", "-", "aws_db_instanse.mian"],
-        PLAN.as_bytes(),
-    );
+    let (code, _, err) = show_plan("aws_db_instanse.mian");
     assert_eq!(code, 1);
     assert!(
         err.contains("did you mean:\n  aws_db_instance.main\n"),
@@ -374,6 +373,19 @@ fn oracle_scenarios() -> Vec<std::path::PathBuf> {
     out
 }
 
+/// The addresses of a plan document's resource changes, each once, with their previous
+/// addresses.
+fn change_addresses(plan: &serde_json::Value) -> Vec<(&str, Option<&str>)> {
+    let mut addresses: Vec<(&str, Option<&str>)> = Vec::new();
+    for rc in plan["resource_changes"].as_array().into_iter().flatten() {
+        let address = rc["address"].as_str().unwrap();
+        if !addresses.iter().any(|(a, _)| *a == address) {
+            addresses.push((address, rc["previous_address"].as_str()));
+        }
+    }
+    addresses
+}
+
 /// The section `tofu show` (or `terraform show`) printed for the change at `address`
 /// (previously `previous`): from its `  # ADDRESS ...` (or `  # PREVIOUS has moved to ADDRESS`) line to the
 /// resource's closing brace, looked for after the "following actions" line (drift comes
@@ -472,13 +484,7 @@ fn plan_show_matches_tofu_show() {
         // the binary) 40 spread evenly from the first to the last: their sections are
         // already checked as part of the whole above.
         let plan = read_json(&dir.join("plan.json"));
-        let mut addresses: Vec<(&str, Option<&str>)> = Vec::new();
-        for rc in plan["resource_changes"].as_array().into_iter().flatten() {
-            let address = rc["address"].as_str().unwrap();
-            if !addresses.iter().any(|(a, _)| *a == address) {
-                addresses.push((address, rc["previous_address"].as_str()));
-            }
-        }
+        let mut addresses = change_addresses(&plan);
         const SAMPLE: usize = 40;
         if addresses.len() > SAMPLE {
             let n = addresses.len();
@@ -572,13 +578,7 @@ fn plan_show_matches_terraform_show() {
             }
         }
         let plan = read_json(&dir.join("plan.json"));
-        let mut addresses: Vec<(&str, Option<&str>)> = Vec::new();
-        for rc in plan["resource_changes"].as_array().into_iter().flatten() {
-            let address = rc["address"].as_str().unwrap();
-            if !addresses.iter().any(|(a, _)| *a == address) {
-                addresses.push((address, rc["previous_address"].as_str()));
-            }
-        }
+        let addresses = change_addresses(&plan);
         for (address, previous) in addresses {
             let expected = expected_sections(&want, address, previous);
             let mut argv = args("plan.json");

@@ -153,13 +153,37 @@ pub(crate) fn block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
             }
             continue;
         }
-        let (blocks, action) = nested_blocks(&c, nb);
-        if action == DiffOp::NoOp && both_null {
-            continue;
-        }
-        groups.push(Group::of(nb, &c, blocks, false));
-        current = current.combine(action);
+        add_blocks(&mut groups, &mut current, &c, nb, false);
     }
+    block_diff(v, attrs, groups, current)
+}
+
+/// Adds the blocks of the nested block type `nb` (`c`: its value) to `groups` and their
+/// action to `current`, unless they are unchanged and absent on both sides (and not
+/// `unknown`).
+fn add_blocks<'a>(
+    groups: &mut Vec<Group<'a>>,
+    current: &mut DiffOp,
+    c: &Val<'a>,
+    nb: &'a NestedBlock,
+    unknown: bool,
+) {
+    let (blocks, action) = nested_blocks(c, nb);
+    if action == DiffOp::NoOp && c.before.is_none() && c.after.is_none() && !unknown {
+        return;
+    }
+    groups.push(Group::of(nb, c, blocks, unknown));
+    *current = current.combine(action);
+}
+
+/// The diff of a block `v` with its attributes (sorted), its nested block groups and its
+/// action.
+fn block_diff<'a>(
+    v: &Val<'a>,
+    attrs: Vec<(&'a str, Diff<'a>)>,
+    groups: Vec<Group<'a>>,
+    current: DiffOp,
+) -> Diff<'a> {
     diff(
         R::Block {
             attrs,
@@ -190,26 +214,13 @@ fn terraform_block<'a>(v: &Val<'a>, b: &'a Block) -> Diff<'a> {
     let mut groups = Vec::new();
     for nb in &b.block_types {
         let c = members.member(&nb.type_name).noop_unless_relevant();
-        let unknown = c.is_unknown();
-        let (blocks, action) = nested_blocks(&c, nb);
-        if action == DiffOp::NoOp && c.before.is_none() && c.after.is_none() && !unknown {
-            continue;
-        }
-        groups.push(Group::of(nb, &c, blocks, unknown));
-        current = current.combine(action);
+        add_blocks(&mut groups, &mut current, &c, nb, c.is_unknown());
     }
     for a in b.attributes.iter().filter(|a| a.write_only) {
         attrs.push((a.name.as_str(), terraform_write_only(v, current)));
     }
     attrs.sort_by(|x, y| x.0.cmp(y.0));
-    diff(
-        R::Block {
-            attrs,
-            blocks: groups,
-        },
-        current,
-        v.replace.matches(),
-    )
+    block_diff(v, attrs, groups, current)
 }
 
 /// The blocks of one nested block type and their action.

@@ -59,9 +59,7 @@ impl Decoder {
         input: &'a [u8],
         arena: &'a Bump,
     ) -> Result<Value<'a>, Error> {
-        self.check_input(input)?;
-        let mut src = msgpack::Complete::new(input);
-        self.run(program, arena, &mut src, input.len())
+        self.decode_msgpack_at(program, program.root(), input, arena)
     }
 
     /// Decodes a complete JSON value of the program's type.
@@ -136,10 +134,7 @@ impl Decoder {
                 self.json.recycle(tape);
                 r
             }
-            Err(_) => {
-                let mut src = json_text::TextSource::new(arena, input);
-                self.run(program, arena, &mut src, len)
-            }
+            Err(_) => self.decode_json_text(program, input, arena),
         }
     }
 
