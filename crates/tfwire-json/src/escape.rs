@@ -324,11 +324,12 @@ impl fmt::Display for Safe<'_> {
 /// ```
 #[inline(always)]
 pub fn word_needs_care(w: u64) -> bool {
-    let found = swar::bytes_eq(w, b'\\')
-        | swar::bytes_eq(w | swar::splat(0x02), 0x3e)
-        | swar::bytes_eq(w | swar::splat(0x04), 0x26)
-        | swar::bytes_eq(w, 0xe2)
-        | swar::bytes_below(w, 0x20);
+    // Yes/no tests (three operations each): the scan runs over every byte of every string.
+    let found = swar::any_zero_byte(w ^ swar::splat(b'\\'))
+        | swar::any_zero_byte((w | swar::splat(0x02)) ^ swar::splat(0x3e))
+        | swar::any_zero_byte((w | swar::splat(0x04)) ^ swar::splat(0x26))
+        | swar::any_zero_byte(w ^ swar::splat(0xe2))
+        | swar::any_byte_below(w, 0x20);
     found != 0
 }
 

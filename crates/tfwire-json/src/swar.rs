@@ -80,6 +80,23 @@ pub const fn zero_bytes(v: u64) -> u64 {
     !((((v & LOW7) + LOW7) | v) | LOW7)
 }
 
+/// Nonzero exactly when some byte of `v` is zero: the classic `(v - 0x01…) & !v & 0x80…`,
+/// three operations where [`zero_bytes`] takes five. Exact as a yes/no answer only: a borrow
+/// out of a zero byte can also mark a 0x01 byte above it, so use [`zero_bytes`] to know
+/// *which* bytes.
+#[inline(always)]
+pub const fn any_zero_byte(v: u64) -> u64 {
+    v.wrapping_sub(ONES) & !v & HIGH
+}
+
+/// Nonzero exactly when some byte of `w` is below `n` (`n` at most 0x80); yes/no only, as
+/// [`any_zero_byte`].
+#[inline(always)]
+pub const fn any_byte_below(w: u64, n: u8) -> u64 {
+    debug_assert!(n <= 0x80);
+    w.wrapping_sub(splat(n)) & !w & HIGH
+}
+
 /// The bytes of `w` equal to `b`.
 #[inline(always)]
 pub const fn bytes_eq(w: u64, b: u8) -> u64 {
@@ -189,6 +206,10 @@ mod tests {
                     assert_eq!(bytes_at_least(w, 0x80), want(&|b| b >= 0x80));
                     assert_eq!(non_digits(w), want(&|b| !b.is_ascii_digit()));
                     assert_eq!(non_ascii(w), want(&|b| b >= 0x80));
+                    // The yes/no tests: nonzero exactly when some byte matches.
+                    assert_eq!(any_zero_byte(w) != 0, want(&|b| b == 0) != 0);
+                    assert_eq!(any_byte_below(w, 0x20) != 0, want(&|b| b < 0x20) != 0);
+                    assert_eq!(any_byte_below(w, 0x80) != 0, want(&|b| b < 0x80) != 0);
                 }
             }
         }
