@@ -113,8 +113,8 @@
 //! Its modules are layered: each uses only modules below it, and no two use each other (a
 //! test over every crate of the workspace checks the file-level graph). From the bottom:
 //!
-//! - the ground floor: word-at-a-time UTF-8 and ASCII tests (`text`), the JSON layer
-//!   ([`json`]: tape, view, scanner, writers), [`Error`] and [`Path`], exact numbers
+//! - the ground floor, over the workspace's JSON layer (the `tfwire-json` crate: tape, view,
+//!   scanner, writers): UTF-8 and ASCII tests (`text`), [`Error`] and [`Path`], exact numbers
 //!   ([`Number`]), NFC normalization, [`glob`] patterns;
 //! - types ([`Type`], [`Ty`] and type JSON, from text or from a tape) and arena values
 //!   ([`Value`]);

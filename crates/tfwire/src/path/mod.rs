@@ -2,7 +2,7 @@
 //! (`.ingress[2].cidr_blocks[0]`, `.tags["env"]`): the one path type of the workspace.
 //!
 //! Decode and encode errors carry one ([`Error::path`](crate::Error::path)),
-//! [`Value::at`](crate::Value::at), [`Json::at`](tfwire_json::view::Json::at) and
+//! [`Value::at`](crate::Value::at), [`TypedJson::at`](crate::TypedJson::at) and
 //! [`lookup`](crate::lookup()) follow one, and tfwire-plan re-exports it for its documents,
 //! filters and diffs.
 //!
