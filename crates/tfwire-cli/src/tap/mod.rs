@@ -565,11 +565,10 @@ fn write_json(
         JsonKind::Null => w.null(),
         JsonKind::Bool => w.bool(v.as_bool() == Some(true)),
         JsonKind::Number => {
-            let text = v.offset().and_then(|o| src.get(o..)).map(|t| {
-                let end = t
-                    .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
-                    .unwrap_or(t.len());
-                &t[..end]
+            // The number as written, found by the JSON layer's own number grammar.
+            let text = v.offset().and_then(|o| {
+                let end = tfwire_json::scan::number_end(src.as_bytes(), o).ok()?;
+                src.get(o..end)
             });
             match (text, v.as_number()) {
                 (Some(text), _) => w.number(text),
