@@ -165,6 +165,7 @@ pub fn compact_for_summary(
         cuts: Vec::new(),
         nulls: Vec::new(),
         wide: false,
+        wide_aside: false,
         keep: keep.map(str::as_bytes),
         keep_output: keep
             .and_then(|a| a.strip_prefix("output."))
@@ -249,6 +250,9 @@ struct Scan<'b> {
     /// more than 308 digits in a row: it may then be beyond `f64`'s range (the rule of
     /// [`JsonShape::wide_numbers`]).
     wide: bool,
+    /// The same, for a number in a value set aside inside the resource change being read:
+    /// it counts if that change's values are kept after all.
+    wide_aside: bool,
     /// The address whose resource changes keep their values, if any.
     keep: Option<&'b [u8]>,
     /// The output whose change keeps its values (`NAME` of a kept `output.NAME`).
@@ -288,13 +292,26 @@ impl Scan<'_> {
     fn number(&mut self) -> Option<()> {
         let start = self.i;
         let end = scan::number_end(self.b, start).ok()?;
-        if self.pending.is_none() && !self.wide {
+        let kept = self.pending.is_none();
+        // A value set aside may still be kept (see `wide_aside`) only while an address's
+        // values are kept.
+        let counts = if kept {
+            !self.wide
+        } else {
+            self.keep.is_some() && !self.wide_aside
+        };
+        if counts {
             // An exponent, or more than 308 digits in a row (the shape pass's rule).
             let text = &self.b[start..end];
-            self.wide = text.iter().any(|&c| c == b'e' || c == b'E')
+            let wide = text.iter().any(|&c| c == b'e' || c == b'E')
                 || text
                     .split(|c| !c.is_ascii_digit())
                     .any(|run| run.len() > 308);
+            if kept {
+                self.wide = wide;
+            } else {
+                self.wide_aside = wide;
+            }
         }
         self.i = end;
         Some(())
@@ -384,6 +401,9 @@ impl Scan<'_> {
                         (Role::Changes, false) => Role::Change,
                         _ => Role::Skip,
                     };
+                    if object && role == Role::Change {
+                        self.wide_aside = false;
+                    }
                     self.stack.push(Frame {
                         role: if object { role } else { element },
                         object,
@@ -462,6 +482,7 @@ impl Scan<'_> {
                             // could not be read here): its values stay.
                             self.cuts.truncate(frame.marks.0 as usize);
                             self.nulls.truncate(frame.marks.1 as usize);
+                            self.wide |= self.wide_aside;
                         }
                     }
                     b']' if !frame.object => {
@@ -576,14 +597,15 @@ mod tests {
 
     #[test]
     fn the_kept_text_says_whether_a_number_may_be_wide() {
-        let wide = |text: &str| {
+        let wide_keeping = |text: &str, keep: Option<&str>| {
             let mut b = text.as_bytes().to_vec();
-            let (_, shape) = compact_for_summary(&mut b, 0, 0, (64, 1 << 20), None).unwrap();
+            let (_, shape) = compact_for_summary(&mut b, 0, 0, (64, 1 << 20), keep).unwrap();
             // The same answer as the shape pass over the kept text.
             let again = crate::json_shape(&b, 64, 1 << 20).unwrap();
             assert_eq!(shape.wide_numbers, again.wide_numbers, "{text}");
             shape.wide_numbers
         };
+        let wide = |text: &str| wide_keeping(text, None);
         let long = "9".repeat(309);
         assert!(!wide(r#"{"format_version":"1.2","x":[1,-2.5,0]}"#));
         assert!(wide(r#"{"format_version":"1.2","x":[1,-2.5e3,0]}"#));
@@ -596,6 +618,25 @@ mod tests {
         assert!(wide(
             r#"{"resource_changes":[{"change":{"actions":[],"after":{"n":1e400}},"index":1e400}]}"#
         ));
+        // A kept address's values count, whether its address comes before or after them;
+        // another change's do not.
+        let one = r#"{"address":"a","change":{"actions":[],"after":[1e400]}}"#;
+        let late = r#"{"change":{"actions":[],"after":[1e400]},"address":"a"}"#;
+        let other = r#"{"address":"b","change":{"actions":[],"after":[1e400]}}"#;
+        for (changes, keep, expected) in [
+            (format!("{one},{other}"), "a", true),
+            (format!("{other},{late}"), "a", true),
+            (format!("{one},{other}"), "c", false),
+            (format!("{other},{one}"), "b", true),
+            (format!("{late},{other}"), "c", false),
+        ] {
+            let text = format!(r#"{{"resource_changes":[{changes}]}}"#);
+            assert_eq!(
+                wide_keeping(&text, Some(keep)),
+                expected,
+                "{text} keeping {keep}"
+            );
+        }
     }
 
     #[test]
