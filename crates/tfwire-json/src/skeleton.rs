@@ -165,6 +165,7 @@ pub fn compact_for_summary(
         cuts: Vec::new(),
         nulls: Vec::new(),
         wide: false,
+        wide_pending: false,
         wide_aside: false,
         keep: keep.map(str::as_bytes),
         keep_output: keep
@@ -250,6 +251,9 @@ struct Scan<'b> {
     /// more than 308 digits in a row: it may then be beyond `f64`'s range (the rule of
     /// [`JsonShape::wide_numbers`]).
     wide: bool,
+    /// The same, for a number in the value being removed or blanked (`pending`): it counts
+    /// if that value stays as written (a blanked value of 4 bytes or less).
+    wide_pending: bool,
     /// The same, for a number in a value set aside inside the resource change being read:
     /// it counts if that change's values are kept after all.
     wide_aside: bool,
@@ -293,13 +297,7 @@ impl Scan<'_> {
         let start = self.i;
         let end = scan::number_end(self.b, start).ok()?;
         let kept = self.pending.is_none();
-        // A value set aside may still be kept (see `wide_aside`) only while an address's
-        // values are kept.
-        let counts = if kept {
-            !self.wide
-        } else {
-            self.keep.is_some() && !self.wide_aside
-        };
+        let counts = if kept { !self.wide } else { !self.wide_pending };
         if counts {
             // An exponent, or more than 308 digits in a row (the shape pass's rule).
             let text = &self.b[start..end];
@@ -310,7 +308,7 @@ impl Scan<'_> {
             if kept {
                 self.wide = wide;
             } else {
-                self.wide_aside = wide;
+                self.wide_pending = wide;
             }
         }
         self.i = end;
@@ -446,11 +444,17 @@ impl Scan<'_> {
                     && self.stack.len() == depth
                 {
                     self.pending = None;
+                    let wide = core::mem::take(&mut self.wide_pending);
                     if what == Role::Drop {
                         self.cut(from, self.i);
+                        self.wide_aside |= wide;
                     } else if self.i - from > 4 {
                         self.nulls.push(from as u32);
                         self.cut(from + 4, self.i);
+                        self.wide_aside |= wide;
+                    } else {
+                        // Short enough to stay as written.
+                        self.wide |= wide;
                     }
                 }
                 if self.stack.len() == base {
@@ -617,6 +621,12 @@ mod tests {
         ));
         assert!(wide(
             r#"{"resource_changes":[{"change":{"actions":[],"after":{"n":1e400}},"index":1e400}]}"#
+        ));
+        // A blanked value short enough to stay as written counts; a longer one does not.
+        assert!(wide(r#"{"format_version":"1.2","prior_state":1E-2}"#));
+        assert!(!wide(r#"{"format_version":"1.2","prior_state":1E-20}"#));
+        assert!(wide(
+            r#"{"output_changes":{"s":{"after":1E-2,"before":"s"}},"planned_values":{}}"#
         ));
         // A kept address's values count, whether its address comes before or after them;
         // another change's do not.
