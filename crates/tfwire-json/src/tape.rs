@@ -636,6 +636,21 @@ fn starts_backward(text: &[u8], mut end: usize, count: usize) -> Option<usize> {
     Some(end)
 }
 
+/// The bytes a number token may follow (JSON whitespace, `[`, `,`, `:`).
+const BEFORE_NUMBER: [bool; 256] = delimiters(b" \t\r\n[,:");
+/// The bytes a number token may be followed by (JSON whitespace, `,`, `]`, `}`).
+const AFTER_NUMBER: [bool; 256] = delimiters(b" \t\r\n,]}");
+
+const fn delimiters(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
 /// Overwrites each number of `text` beyond `f64`'s range (`1e400`, `-1e400`, a 400-digit
 /// integer) with `0.0` and spaces, which simd-json reads as a float, keeping its offset and
 /// its text (appended to `kept`) in `out`. Strings are skipped.
@@ -660,7 +675,12 @@ fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept:
             b'-' | b'0'..=b'9' => {
                 let end = crate::scan::number(text, i).unwrap_or(i + 1).max(i + 1);
                 let run = core::str::from_utf8(&text[i..end]).unwrap_or("");
-                if end - i >= 3
+                // Only a whole token: `7-1e400` is not a number followed by one, and must
+                // stay invalid for simd-json to refuse.
+                let whole = (i == 0 || BEFORE_NUMBER[text[i - 1] as usize])
+                    && text.get(end).is_none_or(|&b| AFTER_NUMBER[b as usize]);
+                if whole
+                    && end - i >= 3
                     && crate::scan::is_number(run.as_bytes())
                     && run.parse::<f64>().is_ok_and(f64::is_infinite)
                     && let (Ok(at), Ok(from)) = (u32::try_from(i), u32::try_from(kept.len()))
@@ -800,6 +820,37 @@ mod tests {
         buf.resize(7 + INPUT_PADDING, b' ');
         let plain = crate::shape::json_shape(b"[1]", 8, 10).unwrap();
         assert!(parser.parse_document(&mut buf, 7, &plain).is_err());
+    }
+
+    #[test]
+    fn only_whole_wide_numbers_are_set_aside() {
+        // Set aside, `7-1e400` would read as `70.0`: invalid JSON must stay invalid.
+        for bad in [
+            "[7-1e400]",
+            "[1e400-1]",
+            "[71e400e]",
+            "{\"a\":7-1e400}",
+            "[--1e400]",
+        ] {
+            let text = bad.as_bytes();
+            let shape = crate::shape::json_shape(text, 8, 100).unwrap();
+            assert!(shape.wide_numbers, "{bad}");
+            let mut buf = text.to_vec();
+            buf.resize(text.len() + INPUT_PADDING, b' ');
+            let parsed = TapeParser::default().parse_document(&mut buf, text.len(), &shape);
+            assert!(parsed.is_err(), "{bad} is accepted");
+        }
+        for good in ["[1e400]", "[ -1e400 ,1E+999]", "{\"a\":\n1e400}"] {
+            let text = good.as_bytes();
+            let shape = crate::shape::json_shape(text, 8, 100).unwrap();
+            let mut buf = text.to_vec();
+            buf.resize(text.len() + INPUT_PADDING, b' ');
+            let mut parser = TapeParser::default();
+            assert!(
+                parser.parse_document(&mut buf, text.len(), &shape).is_ok(),
+                "{good}"
+            );
+        }
     }
 
     #[test]
