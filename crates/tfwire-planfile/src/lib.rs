@@ -123,12 +123,39 @@ mod container;
 mod dialect;
 mod error;
 mod show;
-mod values;
 
 pub use container::looks_encrypted;
 pub use dialect::{DeferredChange, Dialect, TerraformPlan};
 pub use error::{Error, ErrorKind};
-pub use values::write_show_json;
+
+/// Writes a wholly known value as `show -json` writes it: go-cty's JSON
+/// (`ctyjson.Marshal`), a value at a `dynamic` position written as its own value (the
+/// clients marshal values with their concrete types). For callers that decoded a plan or
+/// state value typed and need its `show -json` text (the CLI's renderer draws a typed
+/// number with the text written here). [`tfwire_plan::ctyjson`] has the writer's other
+/// trees.
+///
+/// ```
+/// use tfwire::{Config, Decoder, Program, Type};
+/// let ty: Type = r#"["object",{"id":"string","n":"number"}]"#.parse()?;
+/// let program = Program::compile(&ty);
+/// let mut decoder = Decoder::new(Config::default());
+/// let arena = tfwire::bumpalo::Bump::new();
+/// let value = decoder.decode_json(&program, br#"{"id":"a","n":1.50}"#, &arena)?;
+/// let mut out = String::new();
+/// tfwire_planfile::write_show_json(&mut out, value)?;
+/// assert_eq!(out, r#"{"id":"a","n":1.5}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ErrorKind::Invalid`] for a value that is not wholly known, or a number go-cty cannot
+/// write.
+pub fn write_show_json(out: &mut String, v: tfwire::Value<'_>) -> Result<(), Error> {
+    tfwire_plan::ctyjson::write_known(&mut tfwire_plan::ctyjson::writer(out), v)?;
+    Ok(())
+}
 
 /// The generated protobuf types of the `tfplan` member: OpenTofu's dialect (from OpenTofu
 /// v1.12.6's `planfile.proto`, with tfwire's additions: Terraform's `applyable` and

@@ -5,7 +5,7 @@ use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
 use crate::proto;
 use crate::proto::terraform as tf;
-use crate::values::{self, Schema, Sensitive, Step, Writer};
+use tfwire_plan::ctyjson::{self as values, SchemaAt as Schema, Sensitive, Step, Writer};
 use crate::{Dialect, JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
 use std::sync::{Arc, OnceLock};
@@ -162,7 +162,7 @@ fn write_path(w: &mut Writer<'_>, steps: &[Step<'_>]) -> Result<(), Error> {
     for s in steps {
         match s {
             Step::Attr(n) => w.string(n)?,
-            Step::Index(v) => values::known(w, *v)?,
+            Step::Index(v) => values::write_known(w, *v)?,
         }
     }
     w.end_array()?;
@@ -196,7 +196,7 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
             w.key(name)?;
             w.begin_object()?;
             w.key("value")?;
-            values::known(w, v).map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
+            values::write_known(w, v).map_err(|e| Error::from(e).at(format_args!("variables[{name:?}]")))?;
             w.end_object()?;
         }
         w.end_object()?;
@@ -353,11 +353,11 @@ fn output_change(
     w.begin_object()?;
     write_actions(w, c.action, dialect)?;
     w.key("before")?;
-    values::known(w, before)?;
+    values::write_known(w, before)?;
     let known = after.is_wholly_known();
     if values::has_after(after, known) {
         w.key("after")?;
-        values::after(w, after, known)?;
+        values::write_after(w, after, known)?;
     }
     w.key("after_unknown")?;
     if known {
@@ -598,11 +598,11 @@ fn change_values(
         .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
 
     w.key("before")?;
-    values::known(w, before).map_err(|e| e.at("before"))?;
+    values::write_known(w, before).map_err(|e| Error::from(e).at("before"))?;
     let known = after.is_wholly_known();
     if values::has_after(after, known) {
         w.key("after")?;
-        values::after(w, after, known).map_err(|e| e.at("after"))?;
+        values::write_after(w, after, known).map_err(|e| Error::from(e).at("after"))?;
     }
     w.key("after_unknown")?;
     if known {
@@ -878,7 +878,7 @@ fn identity_json(
     };
     let value = decode(program, v, arena)?;
     let mut out = String::new();
-    values::known(&mut values::writer(&mut out), value)?;
+    values::write_known(&mut values::writer(&mut out), value)?;
     Ok((out, value.is_null()))
 }
 
@@ -977,7 +977,7 @@ fn action_invocation(
         w.key("config_values")?;
         let known = value.is_wholly_known();
         if values::has_after(value, known) {
-            values::after(w, value, known).map_err(|e| e.at("config"))?;
+            values::write_after(w, value, known).map_err(|e| Error::from(e).at("config"))?;
         } else {
             w.null()?;
         }

@@ -8,6 +8,7 @@ mod merged;
 mod model;
 mod numbers;
 mod rawstate;
+mod state_json;
 mod real_client;
 mod summary_stream;
 mod terraform;
