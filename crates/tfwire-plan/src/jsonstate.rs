@@ -117,13 +117,13 @@ pub fn write_state_json(
         w.key("root_module")?;
         modules(&mut w, state, schemas, options)?;
         w.end_object()?;
-        if state
+        if let Some(results) = state
             .check_results
-            .is_some_and(|c| c.as_array().is_some_and(|a| a.len() > 0))
+            .and_then(|c| c.as_array())
+            .filter(|a| a.len() > 0)
         {
-            return Err(invalid(
-                "the state holds check results, which this writer does not write yet",
-            ));
+            w.key("checks")?;
+            checks(&mut w, results).map_err(|e| e.in_key("check_results"))?;
         }
     }
     w.end_object()?;
@@ -200,59 +200,198 @@ struct ModuleStep<'a> {
     key: Option<Index<'a>>,
 }
 
+/// The step `module.NAME` or `module.NAME[KEY]` at the start of `s`, and its length.
+fn module_step(s: &str) -> Option<(ModuleStep<'_>, usize)> {
+    let body = s.strip_prefix("module.")?;
+    let name_len = body.find(['.', '[']).unwrap_or(body.len());
+    if name_len == 0 {
+        return None;
+    }
+    let (key, key_len) = instance_key(&body[name_len..])?;
+    Some((
+        ModuleStep {
+            name: &body[..name_len],
+            key,
+        },
+        "module.".len() + name_len + key_len,
+    ))
+}
+
+/// The instance key `[0]` or `["k"]` at the start of `s` (none if `s` does not start with
+/// `[`), and its length; `None` for a malformed key.
+fn instance_key(s: &str) -> Option<(Option<Index<'_>>, usize)> {
+    let Some(k) = s.strip_prefix('[') else {
+        return Some((None, 0));
+    };
+    if let Some(q) = k.strip_prefix('"') {
+        // A quoted key: up to the first unescaped quote.
+        let mut escaped = false;
+        for (i, c) in q.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => {
+                    return q[i + 1..]
+                        .starts_with(']')
+                        .then_some((Some(Index::Str(&q[..i])), i + 4));
+                }
+                _ => {}
+            }
+        }
+        None
+    } else {
+        let end = k.find(']')?;
+        Some((Some(Index::Int(k[..end].parse().ok()?)), end + 2))
+    }
+}
+
 /// The steps of a module instance address as the clients write it
 /// (`module.a["x"].module.b[0]`), each with the text of the address up to it.
 fn module_steps(addr: &str) -> Result<Vec<(ModuleStep<'_>, &str)>, Error> {
     let bad = || invalid(format!("invalid module address {}", tfwire_json::Safe(addr)));
     let mut out = Vec::new();
-    let mut rest = addr;
-    let mut consumed = 0;
-    while !rest.is_empty() {
+    let mut at = 0;
+    while at < addr.len() {
         if !out.is_empty() {
-            rest = rest.strip_prefix('.').ok_or_else(bad)?;
-            consumed += 1;
-        }
-        let body = rest.strip_prefix("module.").ok_or_else(bad)?;
-        let name_len = body.find(['.', '[']).unwrap_or(body.len());
-        let name = &body[..name_len];
-        if name.is_empty() {
-            return Err(bad());
-        }
-        let mut len = "module.".len() + name_len;
-        let mut key = None;
-        if let Some(k) = body[name_len..].strip_prefix('[') {
-            if let Some(s) = k.strip_prefix('"') {
-                // A quoted key: up to the first unescaped quote.
-                let mut end = None;
-                let mut escaped = false;
-                for (i, c) in s.char_indices() {
-                    match c {
-                        _ if escaped => escaped = false,
-                        '\\' => escaped = true,
-                        '"' => {
-                            end = Some(i);
-                            break;
-                        }
-                        _ => {}
-                    }
-                }
-                let end = end.ok_or_else(bad)?;
-                if !s[end + 1..].starts_with(']') {
-                    return Err(bad());
-                }
-                key = Some(Index::Str(&s[..end]));
-                len += end + 4;
-            } else {
-                let end = k.find(']').ok_or_else(bad)?;
-                key = Some(Index::Int(k[..end].parse().map_err(|_| bad())?));
-                len += end + 2;
+            if !addr[at..].starts_with('.') {
+                return Err(bad());
             }
+            at += 1;
         }
-        consumed += len;
-        out.push((ModuleStep { name, key }, &addr[..consumed]));
-        rest = &rest[len..];
+        let (step, len) = module_step(&addr[at..]).ok_or_else(bad)?;
+        at += len;
+        out.push((step, &addr[..at]));
     }
     Ok(out)
+}
+
+/// Splits an address into its module instance part (`module.a["x"]`, empty in the root
+/// module) and the rest.
+fn split_module(addr: &str) -> (&str, &str) {
+    let mut at = 0;
+    while let Some((_, len)) = module_step(&addr[at..]) {
+        if !addr[at + len..].starts_with('.') {
+            break;
+        }
+        at += len + 1;
+    }
+    (addr[..at].trim_end_matches('.'), &addr[at..])
+}
+
+/// The state's check results as `show -json` writes them (the clients' `jsonchecks`): each
+/// configuration object with its kind and address parts, sorted by address, each with its
+/// instances sorted by address and their failure messages; the members of each address in
+/// Go's map order.
+fn checks<'a>(w: &mut Writer<'_>, results: crate::json::Array<'a>) -> Result<(), Error> {
+    fn text<'a>(v: crate::json::Json<'a>, k: &'static str) -> Result<&'a str, Error> {
+        v.get(k)
+            .and_then(|s| s.as_str())
+            .ok_or_else(|| Error::new(ErrorKind::Missing(k)).with_offset(v.offset()))
+    }
+    let mut sorted = Vec::new();
+    for r in results {
+        sorted.push((text(r, "config_addr")?, r));
+    }
+    sorted.sort_by(|a, b| a.0.cmp(b.0));
+    w.begin_array()?;
+    for (config_addr, r) in sorted {
+        let at = |e: Error| e.in_key(config_addr);
+        let kind = match text(r, "object_kind").map_err(at)? {
+            "resource" => "resource",
+            "output" => "output_value",
+            "check" => "check",
+            "var" => "var",
+            other => {
+                return Err(at(invalid(format!(
+                    "unsupported checkable object kind {}",
+                    tfwire_json::Safe(other)
+                ))));
+            }
+        };
+        let (module, rest) = split_module(config_addr);
+        let (mode, rest) = match rest.strip_prefix("data.") {
+            Some(r) if kind == "resource" => ("data", r),
+            _ => ("managed", rest),
+        };
+        let (first, name) = rest.split_once('.').unwrap_or(("", rest));
+        w.begin_object()?;
+        w.key("address")?;
+        w.begin_object()?;
+        w.member_str("kind", kind)?;
+        if kind == "resource" {
+            w.member_str("mode", mode)?;
+        }
+        if !module.is_empty() {
+            w.member_str("module", module)?;
+        }
+        w.member_str("name", name)?;
+        w.member_str("to_display", config_addr)?;
+        if kind == "resource" {
+            w.member_str("type", first)?;
+        }
+        w.end_object()?;
+        w.member_str("status", text(r, "status").map_err(at)?)?;
+        let mut objects = Vec::new();
+        for o in r.get("objects").and_then(|o| o.as_array()).into_iter().flatten() {
+            objects.push((text(o, "object_addr").map_err(at)?, o));
+        }
+        if !objects.is_empty() {
+            objects.sort_by(|a, b| a.0.cmp(b.0));
+            w.key("instances")?;
+            w.begin_array()?;
+            for (addr, o) in objects {
+                let (module, rest) = split_module(addr);
+                w.begin_object()?;
+                w.key("address")?;
+                w.begin_object()?;
+                if kind == "resource" {
+                    let key = rest.find('[').map_or(Some((None, 0)), |i| instance_key(&rest[i..]));
+                    match key {
+                        Some((Some(Index::Int(i)), _)) => {
+                            w.key("instance_key")?;
+                            w.raw(&i.to_string())?;
+                        }
+                        Some((Some(Index::Str(k)), _)) => w.member_str("instance_key", k)?,
+                        Some((None, _)) => {}
+                        None => {
+                            return Err(at(invalid(format!(
+                                "invalid instance address {}",
+                                tfwire_json::Safe(addr)
+                            ))));
+                        }
+                    }
+                }
+                if !module.is_empty() {
+                    w.member_str("module", module)?;
+                }
+                w.member_str("to_display", addr)?;
+                w.end_object()?;
+                w.member_str("status", text(o, "status").map_err(at)?)?;
+                let messages: Vec<&str> = o
+                    .get("failure_messages")
+                    .and_then(|m| m.as_array())
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|m| m.as_str())
+                    .collect();
+                if !messages.is_empty() {
+                    w.key("problems")?;
+                    w.begin_array()?;
+                    for m in messages {
+                        w.begin_object()?;
+                        w.member_str("message", m)?;
+                        w.end_object()?;
+                    }
+                    w.end_array()?;
+                }
+                w.end_object()?;
+            }
+            w.end_array()?;
+        }
+        w.end_object()?;
+    }
+    w.end_array()?;
+    Ok(())
 }
 
 /// `InstanceKeyLess`: no key first, then numbers (in order), then strings (bytewise).
