@@ -265,6 +265,26 @@ fn module_steps(addr: &str) -> Result<Vec<(ModuleStep<'_>, &str)>, Error> {
     Ok(out)
 }
 
+/// The module instance addresses from the outermost to `addr` itself, as prefixes of it:
+/// `module.a["x"].module.b` gives `module.a["x"]` and `module.a["x"].module.b` (none for
+/// the root module, the empty address). `show -json` builds its `child_modules` trees from
+/// them.
+///
+/// ```
+/// assert_eq!(tfwire_plan::module_ancestors(r#"module.a["x.y"].module.b[0]"#)?,
+///            [r#"module.a["x.y"]"#, r#"module.a["x.y"].module.b[0]"#]);
+/// assert!(tfwire_plan::module_ancestors("").unwrap().is_empty());
+/// assert!(tfwire_plan::module_ancestors("module.").is_err());
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ErrorKind::Invalid`] for text that is not a module instance address.
+pub fn module_ancestors(addr: &str) -> Result<Vec<&str>, Error> {
+    Ok(module_steps(addr)?.into_iter().map(|(_, a)| a).collect())
+}
+
 /// Splits an address into its module instance part (`module.a["x"]`, empty in the root
 /// module) and the rest.
 fn split_module(addr: &str) -> (&str, &str) {

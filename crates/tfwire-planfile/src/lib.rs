@@ -123,10 +123,12 @@ mod container;
 mod dialect;
 mod error;
 mod show;
+mod whole;
 
 pub use container::looks_encrypted;
 pub use dialect::{DeferredChange, Dialect, TerraformPlan};
 pub use error::{Error, ErrorKind};
+pub use whole::ShowJson;
 
 /// Writes a wholly known value as `show -json` writes it: go-cty's JSON
 /// (`ctyjson.Marshal`), a value at a `dynamic` position written as its own value (the
@@ -227,6 +229,8 @@ pub(crate) struct Members {
     pub(crate) prev_state: Option<Vec<u8>>,
     pub(crate) lock_file: Option<Vec<u8>>,
     pub(crate) config_files: Vec<String>,
+    /// The files of the configuration snapshot: (name relative to `tfconfig/`, bytes).
+    pub(crate) config: Vec<(String, Vec<u8>)>,
 }
 
 /// A plan file, read: the decoded `tfplan` message and the other members.
@@ -244,6 +248,7 @@ pub struct Planfile {
     prev_state: Option<Vec<u8>>,
     lock_file: Option<Vec<u8>>,
     config_files: Vec<String>,
+    config: Vec<(String, Vec<u8>)>,
     tfplan_len: usize,
     max_document_bytes: u64,
 }
@@ -311,6 +316,7 @@ impl Planfile {
             prev_state: members.prev_state,
             lock_file: members.lock_file,
             config_files: members.config_files,
+            config: members.config,
             tfplan_len: members.tfplan.len(),
             max_document_bytes: config.max_inflated_bytes,
         })
@@ -326,7 +332,62 @@ impl Planfile {
     /// invalid field (unknown action, malformed address), or — with `schemas` — a resource
     /// whose schema is not among them ([`ErrorKind::MissingSchema`], naming the provider).
     pub fn to_json(&self, schemas: Option<&tfwire::schema::ProgramCache>) -> Result<String, Error> {
-        show::document(self, schemas)
+        show::document(self, schemas, show::Form::Tfwire)
+    }
+
+    /// The whole document `tofu show -json PLANFILE` or `terraform show -json PLANFILE`
+    /// writes for this plan file (the client that wrote it: [`Planfile::dialect`]), byte for
+    /// byte, every member in the client's order: `format_version`, `terraform_version`,
+    /// `variables` (with the defaults of the root variables the plan did not set),
+    /// `planned_values`, `resource_drift`, `resource_changes`, Terraform's
+    /// `deferred_changes` and action invocations, `output_changes`, `prior_state` (the
+    /// `tfstate` member, through [`tfwire_plan::write_state_json`]), `configuration` (the
+    /// configuration snapshot, through `tfwire_config`), `relevant_attributes`, `checks`,
+    /// `timestamp`, Terraform's `applyable` and `complete`, `errored`. Strings are escaped
+    /// as Go's `encoding/json` escapes them. Built from the plan file and `schemas` alone
+    /// (the providers' `providers schema -json`): no client, no provider.
+    ///
+    /// ```
+    /// use tfwire::schema::{ProgramCache, ProviderSchemas};
+    /// let dir = "../../corpus/real-client/outputs";
+    /// let planfile = tfwire_planfile::Planfile::read(&std::fs::read(format!("{dir}/plan.tfplan"))?)?;
+    /// let schemas = ProgramCache::new(ProviderSchemas::from_json(&std::fs::read(format!("{dir}/schemas.json"))?)?);
+    /// // Without the configuration snapshot's members (see `ShowJson`):
+    /// let options = tfwire_planfile::ShowJson::default().configuration(false);
+    /// let doc = planfile.show_json_with(&schemas, &options)?;
+    /// assert!(doc.starts_with(r#"{"format_version":"1.2","terraform_version":"1.12.6","planned_values":{"outputs":{"#));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Planfile::to_json`]; also a state member or configuration snapshot that does
+    /// not read, a resource type the schemas lack, a state whose schema version differs
+    /// from the schemas' (as the clients refuse it), a document larger than
+    /// [`Config::max_inflated_bytes`] ([`ErrorKind::DocumentTooLarge`]).
+    pub fn show_json(&self, schemas: &tfwire::schema::ProgramCache) -> Result<String, Error> {
+        self.show_json_with(schemas, &ShowJson::default())
+    }
+
+    /// [`Planfile::show_json`] with options: [`ShowJson::configuration`] leaves out what
+    /// the configuration snapshot gives.
+    ///
+    /// # Errors
+    ///
+    /// As [`Planfile::show_json`].
+    pub fn show_json_with(
+        &self,
+        schemas: &tfwire::schema::ProgramCache,
+        options: &ShowJson,
+    ) -> Result<String, Error> {
+        show::document(
+            self,
+            Some(schemas),
+            show::Form::Show {
+                schemas,
+                options: *options,
+            },
+        )
     }
 
     /// Which client's dialect the plan file is written in, told from the file itself (see
@@ -367,5 +428,25 @@ impl Planfile {
     /// The names of the configuration snapshot's members (under `tfconfig/`).
     pub fn config_files(&self) -> &[String] {
         &self.config_files
+    }
+
+    /// The files of the configuration snapshot, for `tfwire_config::Configuration::read`:
+    /// each member under `tfconfig/` (directories aside) with its name relative to it
+    /// (`modules.json`, `m-/main.tf`, `m-child/x.tf`), inflated within
+    /// [`Config::max_inflated_bytes`] together with the other members.
+    ///
+    /// ```
+    /// let bytes = std::fs::read("../../corpus/real-client/create/plan.tfplan")?;
+    /// let planfile = tfwire_planfile::Planfile::read(&bytes)?;
+    /// let files = planfile.config_snapshot();
+    /// assert!(files.iter().any(|(name, _)| *name == "modules.json"));
+    /// assert!(files.iter().any(|(name, text)| *name == "m-/main.tf" && !text.is_empty()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn config_snapshot(&self) -> Vec<(&str, &[u8])> {
+        self.config
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect()
     }
 }

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Program, Ty, Type, Value};
 
-fn dynamic() -> &'static Program {
+pub(crate) fn dynamic() -> &'static Program {
     static DYNAMIC: OnceLock<Program> = OnceLock::new();
     DYNAMIC.get_or_init(|| Program::compile(&Type::Dynamic))
 }
@@ -57,7 +57,7 @@ fn write_actions(w: &mut Writer<'_>, action: i32, dialect: Dialect) -> Result<()
 
 /// Which of a change's values are before and after (OpenTofu's reader: a create has only
 /// an after, a delete or forget only a before, a no-op one value that is both).
-fn value_indexes(action: i32) -> (Option<usize>, Option<usize>) {
+pub(crate) fn value_indexes(action: i32) -> (Option<usize>, Option<usize>) {
     use proto::Action as A;
     match A::try_from(action) {
         Ok(A::Noop) => (Some(0), Some(0)),
@@ -105,7 +105,7 @@ fn action_reason(reason: i32, dialect: Dialect) -> Result<Option<&'static str>, 
 }
 
 /// Decodes a `DynamicValue` with `program`.
-fn decode<'a>(
+pub(crate) fn decode<'a>(
     program: &'a Program,
     v: &'a proto::DynamicValue,
     arena: &'a Bump,
@@ -169,8 +169,26 @@ fn write_path(w: &mut Writer<'_>, steps: &[Step<'_>]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Which document [`document`] writes.
+#[derive(Clone, Copy)]
+pub(crate) enum Form<'s> {
+    /// [`Planfile::to_json`]'s: the members tfwire-plan's model reads, strings escaped for
+    /// people, `resource_changes` always written.
+    Tfwire,
+    /// [`Planfile::show_json`]'s: the client's whole document, strings escaped as Go's
+    /// `encoding/json` escapes them.
+    Show {
+        schemas: &'s ProgramCache,
+        options: crate::ShowJson,
+    },
+}
+
 /// Builds the document.
-pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<String, Error> {
+pub(crate) fn document(
+    pf: &Planfile,
+    schemas: Option<&ProgramCache>,
+    form: Form<'_>,
+) -> Result<String, Error> {
     let p = &pf.plan;
     let dialect = pf.dialect;
     let mut arena = Bump::new();
@@ -178,28 +196,61 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
     // About three bytes of JSON a byte of `tfplan`, never more than the document may hold.
     let guess = (pf.tfplan_len as u64).saturating_mul(3).min(limit);
     let mut out = String::with_capacity(256 + usize::try_from(guess).unwrap_or(0));
-    let mut writer = values::writer(&mut out);
+    let mut writer = match form {
+        Form::Tfwire => values::writer(&mut out),
+        Form::Show { .. } => values::go_writer(&mut out),
+    };
     let w = &mut writer;
+    // The configuration snapshot, for the variables' defaults and `configuration`.
+    let config = match form {
+        Form::Show { options, .. } if options.configuration => {
+            Some(crate::whole::configuration(pf)?)
+        }
+        _ => None,
+    };
+    let defaults = match &config {
+        Some(c) => crate::whole::variable_defaults(c)?,
+        None => Vec::new(),
+    };
     w.begin_object()?;
     w.member_str("format_version", JSON_FORMAT_VERSION)?;
     if !p.terraform_version.is_empty() {
         w.member_str("terraform_version", &p.terraform_version)?;
     }
-    if !p.variables.is_empty() {
+    let mut names: Vec<(&str, Option<&str>)> = p
+        .variables
+        .keys()
+        .map(|n| (n.as_str(), None))
+        .chain(
+            defaults
+                .iter()
+                .filter(|(n, _)| !p.variables.contains_key(n))
+                .map(|(n, v)| (n.as_str(), Some(v.as_str()))),
+        )
+        .collect();
+    if !names.is_empty() {
         w.key("variables")?;
-        let mut names: Vec<&String> = p.variables.keys().collect();
-        names.sort();
+        names.sort_unstable();
         w.begin_object()?;
-        for name in names {
-            let v = decode(dynamic(), &p.variables[name], &arena)
-                .map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
+        for (name, default) in names {
             w.key(name)?;
             w.begin_object()?;
             w.key("value")?;
-            values::write_known(w, v).map_err(|e| Error::from(e).at(format_args!("variables[{name:?}]")))?;
+            match default {
+                Some(text) => w.raw(text)?,
+                None => {
+                    let v = decode(dynamic(), &p.variables[name], &arena)
+                        .map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
+                    values::write_known(w, v)
+                        .map_err(|e| Error::from(e).at(format_args!("variables[{name:?}]")))?;
+                }
+            }
             w.end_object()?;
         }
         w.end_object()?;
+    }
+    if let Form::Show { schemas, .. } = form {
+        crate::whole::write_planned_values(w, pf, schemas, &mut arena, limit)?;
     }
     // In refresh-only mode every drifted object is listed; otherwise move-only drift is
     // part of the planned changes and left out here, as OpenTofu does.
@@ -217,12 +268,14 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         resource_changes(w, &drift, dialect, schemas, &mut arena, limit)
             .map_err(|e| e.at("resource_drift"))?;
     }
-    // Written even when empty (OpenTofu leaves it out then), so that the document is
-    // recognisable as a plan whatever else it lacks.
+    // Written even when empty in tfwire's document (the clients leave it out then), so that
+    // the document is recognisable as a plan whatever else it lacks.
     let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
-    w.key("resource_changes")?;
-    resource_changes(w, &all, dialect, schemas, &mut arena, limit)
-        .map_err(|e| e.at("resource_changes"))?;
+    if matches!(form, Form::Tfwire) || all.iter().any(|(rc, _)| listed(rc)) {
+        w.key("resource_changes")?;
+        resource_changes(w, &all, dialect, schemas, &mut arena, limit)
+            .map_err(|e| e.at("resource_changes"))?;
+    }
     let extra = pf.terraform.as_ref();
     if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
         w.key("deferred_changes")?;
@@ -275,6 +328,13 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
         let listed: Vec<_> = actions.iter().map(|ai| (None, ai)).collect();
         action_invocations(w, "action_invocations", &listed, schemas, &mut arena, limit)?;
     }
+    if let Form::Show { schemas, .. } = form {
+        crate::whole::write_prior_state(w, pf, schemas, limit)?;
+        if let Some(config) = &config {
+            w.key("configuration")?;
+            crate::whole::write_configuration(w, config, schemas, dialect)?;
+        }
+    }
     if !p.relevant_attributes.is_empty() {
         w.key("relevant_attributes")?;
         let mut attrs: Vec<&proto::plan::ResourceAttr> = p.relevant_attributes.iter().collect();
@@ -316,7 +376,7 @@ pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<
 
 /// Refuses a document that has grown past `limit` bytes (checked after each change, so it
 /// exceeds the limit by one change's text at most).
-fn within(w: &Writer<'_>, limit: u64) -> Result<(), Error> {
+pub(crate) fn within(w: &Writer<'_>, limit: u64) -> Result<(), Error> {
     if w.get_ref().len() as u64 > limit {
         return Err(Error::new(crate::ErrorKind::DocumentTooLarge { limit }));
     }
@@ -395,11 +455,7 @@ fn resource_changes(
             .change
             .as_ref()
             .ok_or_else(|| Error::invalid("the change is missing").at(&rc.addr))?;
-        // Data sources are "deleted" to clean up their state entries: not shown.
-        if deferred.is_none()
-            && addr.mode == address::Mode::Data
-            && c.action == proto::Action::Delete as i32
-        {
+        if deferred.is_none() && !listed(rc) {
             continue;
         }
         with_reason(w, *deferred, "resource_change", |w| {
@@ -413,9 +469,19 @@ fn resource_changes(
     Ok(())
 }
 
+/// Whether a planned change is listed: data sources are "deleted" to clean up their state
+/// entries, which is not shown.
+fn listed(rc: &proto::ResourceInstanceChange) -> bool {
+    let delete = rc
+        .change
+        .as_ref()
+        .is_some_and(|c| c.action == proto::Action::Delete as i32);
+    !(delete && Address::parse(&rc.addr).is_ok_and(|a| a.mode == address::Mode::Data))
+}
+
 /// The provider's source address in a provider configuration address
 /// (`provider["registry.terraform.io/hashicorp/aws"].east`).
-fn provider_of(config_addr: &str) -> Result<&str, Error> {
+pub(crate) fn provider_of(config_addr: &str) -> Result<&str, Error> {
     address::provider_name(config_addr).ok_or_else(|| {
         Error::invalid(format!(
             "invalid provider configuration address {config_addr:?}"
@@ -623,7 +689,7 @@ fn change_values(
 
 /// The schema and program of a type in `schemas` (`None` without schemas), or the error
 /// `missing` makes when the schemas lack it.
-fn typed<'s>(
+pub(crate) fn typed<'s>(
     schemas: Option<&'s ProgramCache>,
     provider: &str,
     kind: Kind,
@@ -651,12 +717,12 @@ fn implied_program(v: &proto::DynamicValue) -> Result<Program, Error> {
 }
 
 /// A decoded [`Side`]: the value, its type and its sensitive paths.
-type Decoded<'a> = (Value<'a>, Ty<'a>, Vec<Vec<Step<'a>>>);
+pub(crate) type Decoded<'a> = (Value<'a>, Ty<'a>, Vec<Vec<Step<'a>>>);
 
 /// One value of a change (`before`, `after`) or an action's configuration, with its
 /// sensitive paths, and the programs they are decoded with, compiled before anything is
 /// decoded (the values borrow from them).
-struct Side<'c> {
+pub(crate) struct Side<'c> {
     value: Option<&'c proto::DynamicValue>,
     paths: &'c [proto::Path],
     /// The member, for errors.
@@ -669,7 +735,7 @@ struct Side<'c> {
 
 impl<'c> Side<'c> {
     /// `typed`: whether a schema's program decodes the value.
-    fn new(
+    pub(crate) fn new(
         value: Option<&'c proto::DynamicValue>,
         paths: &'c [proto::Path],
         which: &'static str,
@@ -690,7 +756,7 @@ impl<'c> Side<'c> {
 
     /// The value (null when absent) decoded with the schema's `program` or the implied one,
     /// its type, and its sensitive paths.
-    fn decode<'a>(
+    pub(crate) fn decode<'a>(
         &'a self,
         program: Option<&'a Program>,
         arena: &'a Bump,
@@ -814,7 +880,7 @@ fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Err
 }
 
 /// How a change's identities (before, after, the one imported) are decoded.
-enum IdentityType {
+pub(crate) enum IdentityType {
     /// With the resource type's identity schema (schemas given, and it has one).
     Schema(Arc<Program>),
     /// With the type each value's MessagePack implies (no schemas given).
@@ -824,7 +890,7 @@ enum IdentityType {
 }
 
 /// The identity type of the resource at `addr`: only managed resources have identities.
-fn identity_type(
+pub(crate) fn identity_type(
     addr: &Address<'_>,
     provider: &str,
     schemas: Option<&ProgramCache>,
@@ -863,7 +929,7 @@ fn client(dialect: Dialect) -> &'static str {
 /// null: decoded with the identity schema's `program`, or without one with the type its
 /// MessagePack implies. The two differ for a number go-cty sent as a string (one no 64-bit
 /// integer or binary64 holds): the implied type reads it as that string.
-fn identity_json(
+pub(crate) fn identity_json(
     v: &proto::DynamicValue,
     program: Option<&Program>,
     arena: &Bump,
@@ -1088,6 +1154,7 @@ mod tests {
             prev_state: None,
             lock_file: None,
             config_files: Vec::new(),
+            config: Vec::new(),
             tfplan_len: 0,
             max_document_bytes: 1 << 20,
         }
@@ -1257,7 +1324,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            document(&planfile_of(no_event), None)
+            document(&planfile_of(no_event), None, Form::Tfwire)
                 .unwrap_err()
                 .to_string(),
             "action_invocations: action.t.n: unsupported action trigger event 0"
@@ -1295,7 +1362,7 @@ mod tests {
     }
 
     fn json_of(pf: &Planfile, schemas: Option<&ProgramCache>) -> J {
-        serde_json::from_str(&document(pf, schemas).unwrap()).unwrap()
+        serde_json::from_str(&document(pf, schemas, Form::Tfwire).unwrap()).unwrap()
     }
 
     /// OpenTofu's plans carry identities too, at the same field numbers but for the
@@ -1349,7 +1416,7 @@ mod tests {
         let mut pf = opentofu_planfile(vec![other]);
         pf.dialect = Dialect::Terraform;
         assert_eq!(
-            document(&pf, Some(&cache)).unwrap_err().to_string(),
+            document(&pf, Some(&cache), Form::Tfwire).unwrap_err().to_string(),
             "resource_changes: u.x: importing.identity: no identity schema for resource type \
              \"u\" of provider terraform.io/builtin/terraform in the given schemas (`terraform \
              providers schema -json` in the plan's working directory has it)"
@@ -1399,7 +1466,7 @@ mod tests {
         assert_eq!(ai["config_values"], json!({"ratio": "0.001", "token": "s"}));
         assert_eq!(ai["config_sensitive"], json!({}));
         assert_eq!(
-            document(&planfile_of(plan("action.b.x")), Some(&cache))
+            document(&planfile_of(plan("action.b.x")), Some(&cache), Form::Tfwire)
                 .unwrap_err()
                 .to_string(),
             "action_invocations: action.b.x: no schema for action type \"b\" of provider \
