@@ -512,6 +512,9 @@ fn resource_change(
     w.member_str("name", addr.name)?;
     instance_key(w, "index", &addr.key)?;
     w.member_str("provider_name", provider)?;
+    if !rc.deposed_key.is_empty() {
+        w.member_str("deposed", &rc.deposed_key)?;
+    }
     w.key("change")?;
     w.begin_object()?;
     write_actions(w, c.action, dialect)?;
@@ -578,9 +581,6 @@ fn resource_change(
         w.raw(&json)?;
     }
     w.end_object()?;
-    if !rc.deposed_key.is_empty() {
-        w.member_str("deposed", &rc.deposed_key)?;
-    }
     if let Some(reason) = action_reason(rc.action_reason, dialect)? {
         w.member_str("action_reason", reason)?;
     }
@@ -820,16 +820,19 @@ fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Err
         w.begin_object()?;
         w.key("address")?;
         w.begin_object()?;
+        // The members in Go's map order (`jsonchecks` writes maps).
         w.member_str("kind", kind)?;
         if kind == "resource" {
             w.member_str("mode", addr.mode.name())?;
-            w.member_str("type", addr.type_name)?;
         }
         if !addr.module_text.is_empty() {
             w.member_str("module", addr.module_text)?;
         }
         w.member_str("name", addr.name)?;
         w.member_str("to_display", &r.config_addr)?;
+        if kind == "resource" {
+            w.member_str("type", addr.type_name)?;
+        }
         w.end_object()?;
         w.member_str("status", check_status(r.status)?)?;
         if !r.objects.is_empty() {
@@ -842,10 +845,6 @@ fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Err
                 w.begin_object()?;
                 w.key("address")?;
                 w.begin_object()?;
-                w.member_str("to_display", &o.object_addr)?;
-                if !oaddr.module_text.is_empty() {
-                    w.member_str("module", oaddr.module_text)?;
-                }
                 if kind == "resource" {
                     if oaddr.key == address::Key::Unknown {
                         return Err(Error::invalid(format!(
@@ -855,6 +854,10 @@ fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Err
                     }
                     instance_key(w, "instance_key", &oaddr.key)?;
                 }
+                if !oaddr.module_text.is_empty() {
+                    w.member_str("module", oaddr.module_text)?;
+                }
+                w.member_str("to_display", &o.object_addr)?;
                 w.end_object()?;
                 w.member_str("status", check_status(o.status)?)?;
                 if !o.failure_messages.is_empty() {
