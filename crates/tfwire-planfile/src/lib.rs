@@ -121,6 +121,7 @@ mod address;
 mod budget;
 mod container;
 mod dialect;
+mod document;
 mod error;
 mod show;
 mod whole;
@@ -332,7 +333,7 @@ impl Planfile {
     /// invalid field (unknown action, malformed address), or — with `schemas` — a resource
     /// whose schema is not among them ([`ErrorKind::MissingSchema`], naming the provider).
     pub fn to_json(&self, schemas: Option<&tfwire::schema::ProgramCache>) -> Result<String, Error> {
-        show::document(self, schemas, show::Form::Tfwire)
+        document::document(self, schemas, document::Form::Tfwire)
     }
 
     /// The whole document `tofu show -json PLANFILE` or `terraform show -json PLANFILE`
@@ -380,10 +381,10 @@ impl Planfile {
         schemas: &tfwire::schema::ProgramCache,
         options: &ShowJson,
     ) -> Result<String, Error> {
-        show::document(
+        document::document(
             self,
             Some(schemas),
-            show::Form::Show {
+            document::Form::Show {
                 schemas,
                 options: *options,
             },

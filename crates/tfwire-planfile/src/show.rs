@@ -6,7 +6,7 @@ use crate::error::{Error, ErrorKind};
 use crate::proto;
 use crate::proto::terraform as tf;
 use tfwire_plan::ctyjson::{self as values, SchemaAt as Schema, Sensitive, Step, Writer};
-use crate::{Dialect, JSON_FORMAT_VERSION, Planfile};
+use crate::Dialect;
 use bumpalo::Bump;
 use std::sync::{Arc, OnceLock};
 use tfwire::schema::{Kind, ProgramCache};
@@ -118,7 +118,7 @@ pub(crate) fn decode<'a>(
 /// type it implies), in the order [`path`] takes them. They are compiled before anything is
 /// decoded so that the values, which borrow from their program, can borrow from this list
 /// (an arena would never drop the programs).
-fn key_programs<'p>(
+pub(crate) fn key_programs<'p>(
     paths: impl IntoIterator<Item = &'p proto::Path>,
 ) -> Result<Vec<Program>, Error> {
     let mut out = Vec::new();
@@ -136,7 +136,7 @@ fn key_programs<'p>(
 
 /// A `Path` message as path steps, its element keys decoded with the next programs of
 /// `programs` (from [`key_programs`]).
-fn path<'a>(
+pub(crate) fn path<'a>(
     p: &'a proto::Path,
     programs: &mut impl Iterator<Item = &'a Program>,
     arena: &'a Bump,
@@ -157,7 +157,7 @@ fn path<'a>(
 }
 
 /// A path as `show -json` writes it: `["tags", "env"]`, `["rule", 0, "port"]`.
-fn write_path(w: &mut Writer<'_>, steps: &[Step<'_>]) -> Result<(), Error> {
+pub(crate) fn write_path(w: &mut Writer<'_>, steps: &[Step<'_>]) -> Result<(), Error> {
     w.begin_array()?;
     for s in steps {
         match s {
@@ -169,211 +169,6 @@ fn write_path(w: &mut Writer<'_>, steps: &[Step<'_>]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Which document [`document`] writes.
-#[derive(Clone, Copy)]
-pub(crate) enum Form<'s> {
-    /// [`Planfile::to_json`]'s: the members tfwire-plan's model reads, strings escaped for
-    /// people, `resource_changes` always written.
-    Tfwire,
-    /// [`Planfile::show_json`]'s: the client's whole document, strings escaped as Go's
-    /// `encoding/json` escapes them.
-    Show {
-        schemas: &'s ProgramCache,
-        options: crate::ShowJson,
-    },
-}
-
-/// Builds the document.
-pub(crate) fn document(
-    pf: &Planfile,
-    schemas: Option<&ProgramCache>,
-    form: Form<'_>,
-) -> Result<String, Error> {
-    let p = &pf.plan;
-    let dialect = pf.dialect;
-    let mut arena = Bump::new();
-    let limit = pf.max_document_bytes;
-    // About three bytes of JSON a byte of `tfplan`, never more than the document may hold.
-    let guess = (pf.tfplan_len as u64).saturating_mul(3).min(limit);
-    let mut out = String::with_capacity(256 + usize::try_from(guess).unwrap_or(0));
-    let mut writer = match form {
-        Form::Tfwire => values::writer(&mut out),
-        Form::Show { .. } => values::go_writer(&mut out),
-    };
-    let w = &mut writer;
-    // The configuration snapshot, for the variables' defaults and `configuration`.
-    let config = match form {
-        Form::Show { options, .. } if options.configuration => {
-            Some(crate::whole::configuration(pf)?)
-        }
-        _ => None,
-    };
-    let defaults = match &config {
-        Some(c) => crate::whole::variable_defaults(c)?,
-        None => Vec::new(),
-    };
-    w.begin_object()?;
-    w.member_str("format_version", JSON_FORMAT_VERSION)?;
-    if !p.terraform_version.is_empty() {
-        w.member_str("terraform_version", &p.terraform_version)?;
-    }
-    let mut names: Vec<(&str, Option<&str>)> = p
-        .variables
-        .keys()
-        .map(|n| (n.as_str(), None))
-        .chain(
-            defaults
-                .iter()
-                .filter(|(n, _)| !p.variables.contains_key(n))
-                .map(|(n, v)| (n.as_str(), Some(v.as_str()))),
-        )
-        .collect();
-    if !names.is_empty() {
-        w.key("variables")?;
-        names.sort_unstable();
-        w.begin_object()?;
-        for (name, default) in names {
-            w.key(name)?;
-            w.begin_object()?;
-            w.key("value")?;
-            match default {
-                Some(text) => w.raw(text)?,
-                None => {
-                    let v = decode(dynamic(), &p.variables[name], &arena)
-                        .map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
-                    values::write_known(w, v)
-                        .map_err(|e| Error::from(e).at(format_args!("variables[{name:?}]")))?;
-                }
-            }
-            w.end_object()?;
-        }
-        w.end_object()?;
-    }
-    if let Form::Show { schemas, .. } = form {
-        crate::whole::write_planned_values(w, pf, schemas, &mut arena, limit)?;
-    }
-    // In refresh-only mode every drifted object is listed; otherwise move-only drift is
-    // part of the planned changes and left out here, as OpenTofu does.
-    let refresh_only = p.ui_mode == proto::Mode::RefreshOnly as i32;
-    let drift: Vec<&proto::ResourceInstanceChange> = p
-        .resource_drift
-        .iter()
-        .filter(|rc| {
-            refresh_only || rc.change.as_ref().map_or(0, |c| c.action) != proto::Action::Noop as i32
-        })
-        .collect();
-    if !drift.is_empty() {
-        w.key("resource_drift")?;
-        let drift: Vec<Listed<'_>> = drift.into_iter().map(|rc| (rc, None)).collect();
-        resource_changes(w, &drift, dialect, schemas, &mut arena, limit)
-            .map_err(|e| e.at("resource_drift"))?;
-    }
-    // Written even when empty in tfwire's document (the clients leave it out then), so that
-    // the document is recognisable as a plan whatever else it lacks.
-    let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
-    if matches!(form, Form::Tfwire) || all.iter().any(|(rc, _)| listed(rc)) {
-        w.key("resource_changes")?;
-        resource_changes(w, &all, dialect, schemas, &mut arena, limit)
-            .map_err(|e| e.at("resource_changes"))?;
-    }
-    let extra = pf.terraform.as_ref();
-    if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
-        w.key("deferred_changes")?;
-        let listed: Vec<Listed<'_>> = deferred
-            .iter()
-            .map(|d| (&d.change, Some(deferred_reason(d.reason))))
-            .collect();
-        resource_changes(w, &listed, dialect, schemas, &mut arena, limit)
-            .map_err(|e| e.at("deferred_changes"))?;
-    }
-    if let Some(deferred) = extra
-        .map(|t| &t.deferred_action_invocations)
-        .filter(|d| !d.is_empty())
-    {
-        let section = "deferred_action_invocations";
-        w.key(section)?;
-        let listed = deferred
-            .iter()
-            .map(|d| {
-                let ai = d.action_invocation.as_ref().ok_or_else(|| {
-                    Error::invalid("the action invocation is missing").at(section)
-                })?;
-                Ok((
-                    Some(deferred_reason(d.deferred.map_or(0, |d| d.reason))),
-                    ai,
-                ))
-            })
-            .collect::<Result<Vec<_>, Error>>()?;
-        action_invocations(w, section, &listed, schemas, &mut arena, limit)?;
-    }
-    if !p.output_changes.is_empty() {
-        w.key("output_changes")?;
-        let mut outputs: Vec<&proto::OutputChange> = p.output_changes.iter().collect();
-        outputs.sort_by(|a, b| a.name.cmp(&b.name));
-        w.begin_object()?;
-        for oc in outputs {
-            w.key(&oc.name)?;
-            output_change(w, oc, dialect, &arena)
-                .map_err(|e| e.at(format_args!("output_changes[{:?}]", oc.name)))?;
-            arena.reset();
-            within(w, limit)?;
-        }
-        w.end_object()?;
-    }
-    if let Some(actions) = extra
-        .map(|t| &t.action_invocations)
-        .filter(|a| !a.is_empty())
-    {
-        w.key("action_invocations")?;
-        let listed: Vec<_> = actions.iter().map(|ai| (None, ai)).collect();
-        action_invocations(w, "action_invocations", &listed, schemas, &mut arena, limit)?;
-    }
-    if let Form::Show { schemas, .. } = form {
-        crate::whole::write_prior_state(w, pf, schemas, limit)?;
-        if let Some(config) = &config {
-            w.key("configuration")?;
-            crate::whole::write_configuration(w, config, schemas, dialect)?;
-        }
-    }
-    if !p.relevant_attributes.is_empty() {
-        w.key("relevant_attributes")?;
-        let mut attrs: Vec<&proto::plan::ResourceAttr> = p.relevant_attributes.iter().collect();
-        attrs.sort_by(|a, b| a.resource.cmp(&b.resource));
-        let programs = key_programs(attrs.iter().filter_map(|ra| ra.attr.as_ref()))?;
-        let mut programs = programs.iter();
-        w.begin_array()?;
-        for ra in &attrs {
-            w.begin_object()?;
-            w.member_str("resource", &ra.resource)?;
-            w.key("attribute")?;
-            let steps = match &ra.attr {
-                Some(a) => path(a, &mut programs, &arena)?,
-                None => Vec::new(),
-            };
-            write_path(w, &steps).map_err(|e| e.at("relevant_attributes"))?;
-            w.end_object()?;
-        }
-        w.end_array()?;
-    }
-    if !p.check_results.is_empty() {
-        w.key("checks")?;
-        checks(w, &p.check_results).map_err(|e| e.at("checks"))?;
-    }
-    if !p.timestamp.is_empty() {
-        w.member_str("timestamp", &p.timestamp)?;
-    }
-    // Terraform writes both, always; a plan file that holds either is Terraform's, and the
-    // other was false (not written).
-    if p.applyable.is_some() || p.complete.is_some() {
-        w.member_bool("applyable", p.applyable == Some(true))?;
-        w.member_bool("complete", p.complete == Some(true))?;
-    }
-    w.member_bool("errored", p.errored)?;
-    w.end_object()?;
-    within(w, limit)?;
-    Ok(out)
-}
-
 /// Refuses a document that has grown past `limit` bytes (checked after each change, so it
 /// exceeds the limit by one change's text at most).
 pub(crate) fn within(w: &Writer<'_>, limit: u64) -> Result<(), Error> {
@@ -383,7 +178,7 @@ pub(crate) fn within(w: &Writer<'_>, limit: u64) -> Result<(), Error> {
     Ok(())
 }
 
-fn output_change(
+pub(crate) fn output_change(
     w: &mut Writer<'_>,
     oc: &proto::OutputChange,
     dialect: Dialect,
@@ -432,11 +227,11 @@ fn output_change(
 }
 
 /// A resource change to list, with why it was deferred (`None` for a planned one).
-type Listed<'a> = (&'a proto::ResourceInstanceChange, Option<&'static str>);
+pub(crate) type Listed<'a> = (&'a proto::ResourceInstanceChange, Option<&'static str>);
 
 /// `deferred_changes` entries are `{"reason": ..., "resource_change": {...}}`, in the
 /// same order; a deleted data source is listed there too.
-fn resource_changes(
+pub(crate) fn resource_changes(
     w: &mut Writer<'_>,
     changes: &[Listed<'_>],
     dialect: Dialect,
@@ -471,7 +266,7 @@ fn resource_changes(
 
 /// Whether a planned change is listed: data sources are "deleted" to clean up their state
 /// entries, which is not shown.
-fn listed(rc: &proto::ResourceInstanceChange) -> bool {
+pub(crate) fn listed(rc: &proto::ResourceInstanceChange) -> bool {
     let delete = rc
         .change
         .as_ref()
@@ -796,7 +591,7 @@ fn check_status(status: i32) -> Result<&'static str, Error> {
 /// The check results as `show -json` writes them (OpenTofu's `jsonchecks`): each
 /// configuration object with its kind and address parts, sorted by address, each with its
 /// instances sorted by address and their failure messages sorted.
-fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Error> {
+pub(crate) fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Error> {
     use proto::check_results::ObjectKind as K;
     let mut sorted: Vec<&proto::CheckResults> = results.iter().collect();
     sorted.sort_by(|a, b| a.config_addr.cmp(&b.config_addr));
@@ -952,7 +747,7 @@ pub(crate) fn identity_json(
 }
 
 /// Terraform's name of a deferral reason (`unknown` for one it does not know).
-fn deferred_reason(reason: i32) -> &'static str {
+pub(crate) fn deferred_reason(reason: i32) -> &'static str {
     use tf::DeferredReason as R;
     match R::try_from(reason) {
         Ok(R::InstanceCountUnknown) => "instance_count_unknown",
@@ -993,7 +788,7 @@ fn with_reason<'o>(
 
 /// Writes a list of action invocations (of the plan's `section`) in the file's order, as
 /// Terraform writes them; one deferred (with a reason) as `{"reason":…,"action_invocation":…}`.
-fn action_invocations(
+pub(crate) fn action_invocations(
     w: &mut Writer<'_>,
     section: &str,
     list: &[(Option<&str>, &tf::ActionInvocation)],
@@ -1118,6 +913,8 @@ fn action_invocation(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Planfile;
+    use crate::document::{Form, document};
     use crate::dialect;
     use serde_json::{Value as J, json};
 
