@@ -49,6 +49,73 @@ impl StateJson {
     }
 }
 
+impl StateJson {
+    /// The options for a state whose client is not known otherwise: Terraform's document
+    /// when its providers come from Terraform's registry (`registry.terraform.io`, the
+    /// address Terraform gives a provider without a host), OpenTofu's otherwise. Where the
+    /// guess is wrong only resource identities (their members' order) and outputs'
+    /// `deprecated` differ; a caller that knows the client says so with [`StateJson::new`].
+    ///
+    /// ```
+    /// let mut input = br#"{"version":4,"resources":[{"mode":"managed","type":"t","name":"n",
+    ///   "provider":"provider[\"registry.terraform.io/hashicorp/null\"]","instances":[]}]}"#.to_vec();
+    /// let tape = tfwire_plan::Parser::new().parse(&mut input)?;
+    /// let arena = bumpalo::Bump::new();
+    /// let state = tape.raw_state(&arena)?;
+    /// assert_eq!(tfwire_plan::StateJson::guess(&state).client, tfwire_plan::Client::Terraform);
+    /// # Ok::<(), tfwire_plan::Error>(())
+    /// ```
+    pub fn guess(state: &RawState<'_>) -> StateJson {
+        let terraform = state.resources.iter().any(|r| {
+            r.provider
+                .and_then(provider_name)
+                .is_some_and(|p| p.starts_with("registry.terraform.io/"))
+        });
+        StateJson::new(if terraform {
+            Client::Terraform
+        } else {
+            Client::OpenTofu
+        })
+    }
+}
+
+/// `show -json` of a raw state file, for a caller holding its bytes (the `tfwire show -json
+/// terraform.tfstate` command): parses `input` (in place, as [`crate::Parser`] does) and
+/// writes [`write_state_json`]'s document with `options`, or with [`StateJson::guess`]'s
+/// when `None`.
+///
+/// ```
+/// use tfwire::schema::{ProgramCache, ProviderSchemas};
+/// let schemas = ProgramCache::new(ProviderSchemas::from_json(br#"{"provider_schemas":{}}"#)?);
+/// let mut input = br#"{"version":4,"terraform_version":"1.12.6","outputs":{
+///   "greeting":{"value":"<hi>","type":"string"}},"resources":[]}"#.to_vec();
+/// let doc = tfwire_plan::state_show_json(&mut input, &schemas, None)?;
+/// assert_eq!(doc, concat!(r#"{"format_version":"1.0","terraform_version":"1.12.6","values":{"#,
+///   r#""outputs":{"greeting":{"sensitive":false,"value":"\u003chi\u003e","type":"string"}},"#,
+///   r#""root_module":{}}}"#));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// A document that is not a raw state of version 4 ([`ErrorKind::WrongDocument`]; a version
+/// 3 state is refused too: the clients upgrade it with the providers first), and
+/// [`write_state_json`]'s errors.
+pub fn state_show_json(
+    input: &mut Vec<u8>,
+    schemas: &ProgramCache,
+    options: Option<&StateJson>,
+) -> Result<String, Error> {
+    let mut parser = crate::Parser::new();
+    let tape = parser.parse(input)?;
+    let arena = Bump::new();
+    let state = tape.raw_state(&arena)?;
+    let options = options.copied().unwrap_or_else(|| StateJson::guess(&state));
+    let mut out = String::new();
+    write_state_json(&state, schemas, &options, &mut out)?;
+    Ok(out)
+}
+
 /// The `format_version` of the state document.
 const FORMAT_VERSION: &str = "1.0";
 

@@ -120,7 +120,7 @@ pub use diff::{Diff, DiffOp, Shape};
 pub use document::{Document, DocumentKind};
 pub use error::{Error, ErrorKind};
 pub use filter::{Filter, Glob};
-pub use jsonstate::{StateJson, module_ancestors, write_state_json};
+pub use jsonstate::{StateJson, module_ancestors, state_show_json, write_state_json};
 pub use json::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, is_unsafe_char};
 pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};

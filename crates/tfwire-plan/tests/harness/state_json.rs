@@ -60,3 +60,77 @@ fn every_state_document_is_the_clients_byte_for_byte() {
         failures.join("\n")
     );
 }
+
+/// [`StateJson::guess`] picks the client that wrote each state of the corpora that has
+/// resources (the provider addresses say it).
+#[test]
+fn the_guessed_client_is_the_writer() {
+    for (name, dir, client, committed) in scenarios() {
+        let Ok(mut input) = std::fs::read(dir.join("terraform.tfstate")) else {
+            continue;
+        };
+        if !committed {
+            continue;
+        }
+        let tape = Parser::new().parse(&mut input).unwrap();
+        let arena = bumpalo::Bump::new();
+        let state = tape.raw_state(&arena).unwrap();
+        if state.resources.is_empty() {
+            continue;
+        }
+        assert_eq!(StateJson::guess(&state).client, client, "{name}");
+    }
+}
+
+const SCHEMAS: &[u8] = br#"{"provider_schemas":{"registry.opentofu.org/hashicorp/null":{
+  "resource_schemas":{"null_resource":{"version":1,"block":{"attributes":{
+    "id":{"type":"string","computed":true}}}}}}}}"#;
+
+fn state(instances: &str, ty: &str) -> Vec<u8> {
+    format!(
+        r#"{{"version":4,"terraform_version":"1.12.6","resources":[{{"module":"module.m[\"a.b\"]",
+        "mode":"managed","type":"{ty}","name":"n",
+        "provider":"provider[\"registry.opentofu.org/hashicorp/null\"]","instances":[{instances}]}}]}}"#
+    )
+    .into_bytes()
+}
+
+fn error_of(mut input: Vec<u8>, options: &StateJson) -> String {
+    let cache = ProgramCache::new(ProviderSchemas::from_json(SCHEMAS).unwrap());
+    tfwire_plan::state_show_json(&mut input, &cache, Some(options))
+        .unwrap_err()
+        .to_string()
+}
+
+/// Every refusal names the instance: a type the schemas lack, a schema version other than
+/// the schema's (the clients refuse it too), values that do not conform, a document past
+/// its limit.
+#[test]
+fn refusals_name_the_instance() {
+    let open = StateJson::new(tfwire_plan::Client::OpenTofu);
+    assert_eq!(
+        error_of(state(r#"{"schema_version":1,"attributes":{}}"#, "other"), &open),
+        "(root): module.m[\"a.b\"].other.n: no schema for resource type \"other\" of provider \
+         registry.opentofu.org/hashicorp/null in the given schemas"
+    );
+    assert_eq!(
+        error_of(state(r#"{"schema_version":0,"attributes":{}}"#, "null_resource"), &open),
+        "(root): module.m[\"a.b\"].null_resource.n: schema version 0 in the state does not \
+         match version 1 of the provider's schema"
+    );
+    let bad = error_of(
+        state(r#"{"schema_version":1,"attributes":{"id":{}}}"#, "null_resource"),
+        &open,
+    );
+    assert!(
+        bad.starts_with("(root): module.m[\"a.b\"].null_resource.n: attributes: .id:"),
+        "{bad}"
+    );
+    assert_eq!(
+        error_of(
+            state(r#"{"schema_version":1,"attributes":{"id":"x"}}"#, "null_resource"),
+            &open.max_document_bytes(64)
+        ),
+        "(root): the document would hold more than 64 bytes"
+    );
+}
