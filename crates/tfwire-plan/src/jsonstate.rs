@@ -187,7 +187,7 @@ pub fn write_state_json(
         if let Some(results) = state
             .check_results
             .and_then(|c| c.as_array())
-            .filter(|a| a.len() > 0)
+            .filter(|a| !a.is_empty())
         {
             w.key("checks")?;
             checks(&mut w, results).map_err(|e| e.in_key("check_results"))?;
@@ -225,10 +225,9 @@ fn outputs(w: &mut Writer<'_>, state: &RawState<'_>, client: Client) -> Result<(
     w.begin_object()?;
     for o in sorted {
         let at = |e: Error| e.in_key(o.name).in_key("outputs");
-        let ty_json = o
-            .ty
-            .ok_or_else(|| invalid("the output has no `type`"))
-            .map_err(at)?;
+        let ty_json =
+            o.ty.ok_or_else(|| invalid("the output has no `type`"))
+                .map_err(at)?;
         let ty = Type::from_json(&ty_json.to_string())
             .map_err(|e| invalid(format!("the output's type: {e}")).with_offset(ty_json.offset()))
             .map_err(at)?;
@@ -315,7 +314,12 @@ fn instance_key(s: &str) -> Option<(Option<Index<'_>>, usize)> {
 /// The steps of a module instance address as the clients write it
 /// (`module.a["x"].module.b[0]`), each with the text of the address up to it.
 fn module_steps(addr: &str) -> Result<Vec<(ModuleStep<'_>, &str)>, Error> {
-    let bad = || invalid(format!("invalid module address {}", tfwire_json::Safe(addr)));
+    let bad = || {
+        invalid(format!(
+            "invalid module address {}",
+            tfwire_json::Safe(addr)
+        ))
+    };
     let mut out = Vec::new();
     let mut at = 0;
     while at < addr.len() {
@@ -419,7 +423,12 @@ fn checks<'a>(w: &mut Writer<'_>, results: crate::json::Array<'a>) -> Result<(),
         w.end_object()?;
         w.member_str("status", text(r, "status").map_err(at)?)?;
         let mut objects = Vec::new();
-        for o in r.get("objects").and_then(|o| o.as_array()).into_iter().flatten() {
+        for o in r
+            .get("objects")
+            .and_then(|o| o.as_array())
+            .into_iter()
+            .flatten()
+        {
             objects.push((text(o, "object_addr").map_err(at)?, o));
         }
         if !objects.is_empty() {
@@ -432,7 +441,9 @@ fn checks<'a>(w: &mut Writer<'_>, results: crate::json::Array<'a>) -> Result<(),
                 w.key("address")?;
                 w.begin_object()?;
                 if kind == "resource" {
-                    let key = rest.find('[').map_or(Some((None, 0)), |i| instance_key(&rest[i..]));
+                    let key = rest
+                        .find('[')
+                        .map_or(Some((None, 0)), |i| instance_key(&rest[i..]));
                     match key {
                         Some((Some(Index::Int(i)), _)) => {
                             w.key("instance_key")?;
@@ -518,8 +529,10 @@ fn modules(
         let Some(m) = r.module.filter(|m| !m.is_empty()) else {
             continue;
         };
-        let steps = module_steps(m)
-            .map_err(|e| e.in_key("module").in_key(&format!("{} {}", r.type_name, r.name)))?;
+        let steps = module_steps(m).map_err(|e| {
+            e.in_key("module")
+                .in_key(&format!("{} {}", r.type_name, r.name))
+        })?;
         let mut parent = "";
         for (_, prefix) in steps {
             if !all.iter().any(|(a, _)| *a == prefix) {
@@ -620,7 +633,9 @@ fn instance(
     options: &StateJson,
 ) -> Result<(), Error> {
     let client = options.client;
-    let config = r.provider.ok_or_else(|| invalid("the resource has no provider"))?;
+    let config = r
+        .provider
+        .ok_or_else(|| invalid("the resource has no provider"))?;
     let provider = provider_name(config).ok_or_else(|| {
         invalid(format!(
             "invalid provider configuration address {}",
@@ -737,7 +752,9 @@ fn instance(
                     .map_err(|e| invalid(e.to_string()))?;
                 let v = identity
                     .decode_typed(&program, &mut Decoder::default(), &arena)
-                    .map_err(|e| invalid(format!("identity: {e}")).with_offset(identity.offset()))?;
+                    .map_err(|e| {
+                        invalid(format!("identity: {e}")).with_offset(identity.offset())
+                    })?;
                 w.key("identity_schema_version")?;
                 w.raw(&identity_version.to_string())?;
                 if !v.is_null() {

@@ -119,7 +119,10 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
     let lock_file = member(".terraform.lock.hcl")?;
     // The configuration snapshot, under the same budget (directories hold nothing).
     let mut config = Vec::new();
-    for name in names.iter().filter(|n| n.starts_with("tfconfig/") && !n.ends_with('/')) {
+    for name in names
+        .iter()
+        .filter(|n| n.starts_with("tfconfig/") && !n.ends_with('/'))
+    {
         if let Some(bytes) = member(name)? {
             config.push((name["tfconfig/".len()..].to_string(), bytes));
         }

@@ -217,4 +217,3 @@ pub(crate) fn document(
     within(w, limit)?;
     Ok(out)
 }
-

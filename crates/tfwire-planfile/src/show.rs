@@ -1,16 +1,16 @@
 //! The `show -json` document of a plan file: what `tofu show -json PLANFILE` prints, built
 //! from the protobuf message and the values inside it.
 
+use crate::Dialect;
 use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
 use crate::proto;
 use crate::proto::terraform as tf;
-use tfwire_plan::ctyjson::{self as values, SchemaAt as Schema, Sensitive, Step, Writer};
-use crate::Dialect;
 use bumpalo::Bump;
 use std::sync::{Arc, OnceLock};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Program, Ty, Type, Value};
+use tfwire_plan::ctyjson::{self as values, SchemaAt as Schema, Sensitive, Step, Writer};
 
 pub(crate) fn dynamic() -> &'static Program {
     static DYNAMIC: OnceLock<Program> = OnceLock::new();
@@ -914,8 +914,8 @@ fn action_invocation(
 mod tests {
     use super::*;
     use crate::Planfile;
-    use crate::document::{Form, document};
     use crate::dialect;
+    use crate::document::{Form, document};
     use serde_json::{Value as J, json};
 
     const PROVIDER: &str = r#"provider["terraform.io/builtin/terraform"]"#;
@@ -1216,7 +1216,9 @@ mod tests {
         let mut pf = opentofu_planfile(vec![other]);
         pf.dialect = Dialect::Terraform;
         assert_eq!(
-            document(&pf, Some(&cache), Form::Tfwire).unwrap_err().to_string(),
+            document(&pf, Some(&cache), Form::Tfwire)
+                .unwrap_err()
+                .to_string(),
             "resource_changes: u.x: importing.identity: no identity schema for resource type \
              \"u\" of provider terraform.io/builtin/terraform in the given schemas (`terraform \
              providers schema -json` in the plan's working directory has it)"

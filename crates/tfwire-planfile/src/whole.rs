@@ -7,8 +7,8 @@ use crate::address::{self, Address};
 use crate::error::Error;
 use crate::proto;
 use crate::show::{
-    IdentityType, Side, decode, dynamic, identity_json, identity_type,
-    provider_of, typed, value_indexes, within,
+    IdentityType, Side, decode, dynamic, identity_json, identity_type, provider_of, typed,
+    value_indexes, within,
 };
 use crate::{Dialect, Planfile};
 use bumpalo::Bump;
@@ -204,7 +204,10 @@ pub(crate) fn write_planned_values(
 struct Cx<'c, 'p> {
     pf: &'p Planfile,
     schemas: &'p ProgramCache,
-    by_module: &'c [(&'p str, Vec<(Address<'p>, &'p proto::ResourceInstanceChange)>)],
+    by_module: &'c [(
+        &'p str,
+        Vec<(Address<'p>, &'p proto::ResourceInstanceChange)>,
+    )],
     tree: &'c [(&'p str, &'p str)],
     forget: &'c dyn Fn(&proto::Change) -> bool,
     limit: u64,
@@ -273,7 +276,9 @@ impl Cx<'_, '_> {
             address::Mode::Managed => Kind::Resource,
             address::Mode::Data => Kind::DataSource,
             address::Mode::Ephemeral => {
-                return Err(Error::invalid("an ephemeral resource among the planned changes"));
+                return Err(Error::invalid(
+                    "an ephemeral resource among the planned changes",
+                ));
             }
         };
         let missing = || {
@@ -289,7 +294,10 @@ impl Cx<'_, '_> {
         let (_, after_i) = value_indexes(c.action);
         let raw = match after_i {
             Some(i) => Some(c.values.get(i).ok_or_else(|| {
-                Error::invalid(format!("the after value is missing ({} given)", c.values.len()))
+                Error::invalid(format!(
+                    "the after value is missing ({} given)",
+                    c.values.len()
+                ))
             })?),
             None => None,
         };
@@ -315,8 +323,7 @@ impl Cx<'_, '_> {
             let known = after.is_wholly_known();
             if values::has_after(after, known) {
                 w.key("values")?;
-                values::write_after(w, after, known)
-                    .map_err(|e| Error::from(e).at("values"))?;
+                values::write_after(w, after, known).map_err(|e| Error::from(e).at("values"))?;
             }
         }
         w.key("sensitive_values")?;
@@ -343,8 +350,8 @@ impl Cx<'_, '_> {
                         IdentityType::Schema(p) => Some(&**p),
                         _ => None,
                     };
-                    let (json, null) = identity_json(v, program, arena)
-                        .map_err(|e| e.at("after_identity"))?;
+                    let (json, null) =
+                        identity_json(v, program, arena).map_err(|e| e.at("after_identity"))?;
                     if !null {
                         w.key("identity")?;
                         w.raw(&json)?;
@@ -370,7 +377,10 @@ fn planned_output(w: &mut Writer<'_>, oc: &proto::OutputChange, arena: &Bump) ->
     let after = match after_i {
         Some(i) => {
             let v = c.values.get(i).ok_or_else(|| {
-                Error::invalid(format!("the after value is missing ({} given)", c.values.len()))
+                Error::invalid(format!(
+                    "the after value is missing ({} given)",
+                    c.values.len()
+                ))
             })?;
             decode(dynamic(), v, arena)?
         }

@@ -44,7 +44,10 @@ fn scenarios() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let filter = std::env::var("TFWIRE_TEST").unwrap_or_default();
     let mut out = Vec::new();
-    for set in ["../../corpus/real-client", "../../corpus/real-client-terraform"] {
+    for set in [
+        "../../corpus/real-client",
+        "../../corpus/real-client-terraform",
+    ] {
         for e in std::fs::read_dir(root.join(set)).unwrap().flatten() {
             let p = e.path();
             if p.join("plan.tfplan").is_file()
@@ -120,8 +123,8 @@ fn show_json_is_the_clients_document_member_by_member() {
         let corpus = name.split('/').next().unwrap().to_string();
         let expected = std::fs::read_to_string(dir.join("plan.json")).unwrap();
         let planfile = Planfile::read(&std::fs::read(dir.join("plan.tfplan")).unwrap()).unwrap();
-        let schemas = ProviderSchemas::from_json(&std::fs::read(dir.join("schemas.json")).unwrap())
-            .unwrap();
+        let schemas =
+            ProviderSchemas::from_json(&std::fs::read(dir.join("schemas.json")).unwrap()).unwrap();
         let cache = ProgramCache::new(schemas);
         let options = ShowJson::default().configuration(CONFIGURATION);
         let got = match planfile.show_json_with(&cache, &options) {
@@ -132,10 +135,8 @@ fn show_json_is_the_clients_document_member_by_member() {
             }
         };
         documents += 1;
-        if CONFIGURATION {
-            if got.trim_end() != expected.trim_end() {
-                failures.push(format!("{name}: the documents differ"));
-            }
+        if CONFIGURATION && got.trim_end() != expected.trim_end() {
+            failures.push(format!("{name}: the documents differ"));
         }
         let theirs = members(&expected);
         let ours = members(&got);

@@ -8,7 +8,7 @@ mod merged;
 mod model;
 mod numbers;
 mod rawstate;
-mod state_json;
 mod real_client;
+mod state_json;
 mod summary_stream;
 mod terraform;

@@ -109,17 +109,26 @@ fn error_of(mut input: Vec<u8>, options: &StateJson) -> String {
 fn refusals_name_the_instance() {
     let open = StateJson::new(tfwire_plan::Client::OpenTofu);
     assert_eq!(
-        error_of(state(r#"{"schema_version":1,"attributes":{}}"#, "other"), &open),
+        error_of(
+            state(r#"{"schema_version":1,"attributes":{}}"#, "other"),
+            &open
+        ),
         "(root): module.m[\"a.b\"].other.n: no schema for resource type \"other\" of provider \
          registry.opentofu.org/hashicorp/null in the given schemas"
     );
     assert_eq!(
-        error_of(state(r#"{"schema_version":0,"attributes":{}}"#, "null_resource"), &open),
+        error_of(
+            state(r#"{"schema_version":0,"attributes":{}}"#, "null_resource"),
+            &open
+        ),
         "(root): module.m[\"a.b\"].null_resource.n: schema version 0 in the state does not \
          match version 1 of the provider's schema"
     );
     let bad = error_of(
-        state(r#"{"schema_version":1,"attributes":{"id":{}}}"#, "null_resource"),
+        state(
+            r#"{"schema_version":1,"attributes":{"id":{}}}"#,
+            "null_resource",
+        ),
         &open,
     );
     assert!(
@@ -128,7 +137,10 @@ fn refusals_name_the_instance() {
     );
     assert_eq!(
         error_of(
-            state(r#"{"schema_version":1,"attributes":{"id":"x"}}"#, "null_resource"),
+            state(
+                r#"{"schema_version":1,"attributes":{"id":"x"}}"#,
+                "null_resource"
+            ),
             &open.max_document_bytes(64)
         ),
         "(root): the document would hold more than 64 bytes"
