@@ -66,6 +66,13 @@
 //! Attribute values are untyped [`Json`] views. The [`decode`] module is the extension
 //! point for decoding them with provider schemas through `tfwire`'s compiled programs.
 //!
+//! # Writing `show -json` of a raw state
+//!
+//! [`write_state_json`] (and [`state_show_json`], from the file's bytes) writes the document
+//! `tofu show -json terraform.tfstate` / `terraform show -json terraform.tfstate` writes, byte
+//! for byte, from a [`RawState`] and the provider schemas; [`ctyjson`] has the value writers
+//! it and tfwire-planfile share.
+//!
 //! # What protects the caller
 //!
 //! The parser is simd-json's (validating, UTF-8 checked); nesting deeper than

@@ -90,9 +90,20 @@
 //! `config_sensitive` holds only the paths the plan records. `terraform show -json` always
 //! has the schemas: compare with it, or render for display, with them.
 //!
-//! Always left out, since they need the configuration (HCL) or the state decoded with
-//! schemas: `configuration`, `planned_values`, `prior_state` and the defaults of
-//! variables the plan did not set.
+//! [`Planfile::to_json`] always leaves out what needs the configuration (HCL) or the
+//! state decoded with schemas: `configuration`, `planned_values`, `prior_state` and the
+//! defaults of variables the plan did not set.
+//!
+//! # The client's whole document
+//!
+//! [`Planfile::show_json`] writes the whole document the client's `show -json PLANFILE`
+//! writes, byte for byte and in the client's member order, from the plan file and the
+//! provider schemas: `planned_values` (the changes' after values, as `jsonplan` builds
+//! them), `prior_state` (the `tfstate` member through [`tfwire_plan::write_state_json`]),
+//! `configuration` and the root variables' defaults (the `tfconfig/` snapshot,
+//! [`Planfile::config_snapshot`], through `tfwire_config`), strings escaped as Go's
+//! `encoding/json` escapes them. The tests compare it member by member with `plan.json` of
+//! every scenario of both real-client corpora.
 //!
 //! # What protects the caller
 //!
@@ -187,7 +198,7 @@ pub const JSON_FORMAT_VERSION: &str = "1.2";
 #[non_exhaustive]
 pub struct Config {
     /// The most bytes the members read (`tfplan`, `tfstate`, `tfstate-prev`,
-    /// `.terraform.lock.hcl`) may inflate to, together. Default 512 MiB: the largest real
+    /// `.terraform.lock.hcl`, the files under `tfconfig/`) may inflate to, together. Default 512 MiB: the largest real
     /// plans are tens of megabytes.
     pub max_inflated_bytes: u64,
     /// The most nodes of 8 bytes the `tfplan` member and the message it decodes to may take

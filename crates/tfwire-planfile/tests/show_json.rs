@@ -30,9 +30,10 @@ const NEEDS_CONFIGURATION: &[(&str, &str)] = &[
     ("variables", "real-client-terraform/sensitive"),
 ];
 
-/// Members in which tfwire differs from the client on purpose or for a reason recorded in
-/// `corpus/conformance/decisions.jsonl`, with the scenarios: Terraform orders
-/// `relevant_attributes` by its own rule, which tfwire does not follow yet.
+/// Members in which tfwire differs from the client for a reason recorded in
+/// `corpus/conformance/decisions.jsonl`, with the scenarios: Terraform's order of
+/// `relevant_attributes` follows its sort algorithm on unsorted input
+/// (`planfile/terraform-relevant-attributes-order`).
 const KNOWN: &[(&str, &str)] = &[
     ("relevant_attributes", "real-client-terraform/create"),
     ("relevant_attributes", "real-client-terraform/modules"),
