@@ -189,8 +189,9 @@ pub fn write_state_json(
             .and_then(|c| c.as_array())
             .filter(|a| !a.is_empty())
         {
+            let mut records = state_checks(results).map_err(|e| e.in_key("check_results"))?;
             w.key("checks")?;
-            checks(&mut w, results).map_err(|e| e.in_key("check_results"))?;
+            write_checks(&mut w, &mut records).map_err(|e| e.in_key("check_results"))?;
         }
     }
     w.end_object()?;
@@ -369,25 +370,105 @@ fn split_module(addr: &str) -> (&str, &str) {
     (addr[..at].trim_end_matches('.'), &addr[at..])
 }
 
-/// The state's check results as `show -json` writes them (the clients' `jsonchecks`): each
-/// configuration object with its kind and address parts, sorted by address, each with its
-/// instances sorted by address and their failure messages; the members of each address in
-/// Go's map order.
-fn checks<'a>(w: &mut Writer<'_>, results: crate::json::Array<'a>) -> Result<(), Error> {
+/// A configuration object's check results as a state or a plan records them, for
+/// [`write_checks`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CheckRecord<'a> {
+    /// The object's kind as a state writes it: `resource`, `output`, `check` or `var`.
+    pub kind: &'a str,
+    /// The configuration address (`module.a.aws_s3_bucket.b`, `check.c`, `var.v`).
+    pub config_addr: &'a str,
+    /// `pass`, `fail`, `error` or `unknown`.
+    pub status: &'a str,
+    /// Each instance: its address, status and failure messages.
+    pub objects: Vec<(&'a str, &'a str, Vec<&'a str>)>,
+}
+
+impl<'a> CheckRecord<'a> {
+    /// A record.
+    pub fn new(
+        kind: &'a str,
+        config_addr: &'a str,
+        status: &'a str,
+        objects: Vec<(&'a str, &'a str, Vec<&'a str>)>,
+    ) -> CheckRecord<'a> {
+        CheckRecord {
+            kind,
+            config_addr,
+            status,
+            objects,
+        }
+    }
+}
+
+/// A state's `check_results` as records.
+fn state_checks(results: crate::json::Array<'_>) -> Result<Vec<CheckRecord<'_>>, Error> {
     fn text<'a>(v: crate::json::Json<'a>, k: &'static str) -> Result<&'a str, Error> {
         v.get(k)
             .and_then(|s| s.as_str())
             .ok_or_else(|| Error::new(ErrorKind::Missing(k)).with_offset(v.offset()))
     }
-    let mut sorted = Vec::new();
+    let mut out = Vec::new();
     for r in results {
-        sorted.push((text(r, "config_addr")?, r));
+        let mut objects = Vec::new();
+        for o in r
+            .get("objects")
+            .and_then(|o| o.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let messages = o
+                .get("failure_messages")
+                .and_then(|m| m.as_array())
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m.as_str())
+                .collect();
+            objects.push((text(o, "object_addr")?, text(o, "status")?, messages));
+        }
+        out.push(CheckRecord::new(
+            text(r, "object_kind")?,
+            text(r, "config_addr")?,
+            text(r, "status")?,
+            objects,
+        ));
     }
-    sorted.sort_by(|a, b| a.0.cmp(b.0));
+    Ok(out)
+}
+
+/// Check results as `show -json` writes them (the clients' `jsonchecks`), for a state's
+/// `checks` and a plan's: each configuration object with its kind and address parts, sorted
+/// by address, each with its instances sorted by address and their failure messages sorted;
+/// the members of each address in Go's map order.
+///
+/// ```
+/// use tfwire_plan::CheckRecord;
+/// let mut out = String::new();
+/// let mut w = tfwire_plan::ctyjson::go_writer(&mut out);
+/// let objects = vec![("module.m[\"a\"].aws_s3_bucket.b[0]", "fail", vec!["too <big>"])];
+/// let mut records = vec![CheckRecord::new("resource", "module.m.aws_s3_bucket.b", "fail", objects)];
+/// tfwire_plan::write_checks(&mut w, &mut records)?;
+/// assert_eq!(out, concat!(
+///     r#"[{"address":{"kind":"resource","mode":"managed","module":"module.m","name":"b","#,
+///     r#""to_display":"module.m.aws_s3_bucket.b","type":"aws_s3_bucket"},"status":"fail","#,
+///     r#""instances":[{"address":{"instance_key":0,"module":"module.m[\"a\"]","#,
+///     r#""to_display":"module.m[\"a\"].aws_s3_bucket.b[0]"},"status":"fail","#,
+///     r#""problems":[{"message":"too \u003cbig\u003e"}]}]}]"#));
+/// # Ok::<(), tfwire_plan::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// An unknown object kind, or a resource instance address whose key does not read (an
+/// unknown key `[*]` among them), named with the configuration address.
+pub fn write_checks(w: &mut Writer<'_>, records: &mut [CheckRecord<'_>]) -> Result<(), Error> {
+    records.sort_by(|a, b| a.config_addr.cmp(b.config_addr));
     w.begin_array()?;
-    for (config_addr, r) in sorted {
+    for r in records.iter_mut() {
+        let config_addr = r.config_addr;
         let at = |e: Error| e.in_key(config_addr);
-        let kind = match text(r, "object_kind").map_err(at)? {
+        let kind = match r.kind {
             "resource" => "resource",
             "output" => "output_value",
             "check" => "check",
@@ -421,21 +502,12 @@ fn checks<'a>(w: &mut Writer<'_>, results: crate::json::Array<'a>) -> Result<(),
             w.member_str("type", first)?;
         }
         w.end_object()?;
-        w.member_str("status", text(r, "status").map_err(at)?)?;
-        let mut objects = Vec::new();
-        for o in r
-            .get("objects")
-            .and_then(|o| o.as_array())
-            .into_iter()
-            .flatten()
-        {
-            objects.push((text(o, "object_addr").map_err(at)?, o));
-        }
-        if !objects.is_empty() {
-            objects.sort_by(|a, b| a.0.cmp(b.0));
+        w.member_str("status", r.status)?;
+        if !r.objects.is_empty() {
+            r.objects.sort_by(|a, b| a.0.cmp(b.0));
             w.key("instances")?;
             w.begin_array()?;
-            for (addr, o) in objects {
+            for (addr, status, messages) in r.objects.iter_mut() {
                 let (module, rest) = split_module(addr);
                 w.begin_object()?;
                 w.key("address")?;
@@ -464,18 +536,12 @@ fn checks<'a>(w: &mut Writer<'_>, results: crate::json::Array<'a>) -> Result<(),
                 }
                 w.member_str("to_display", addr)?;
                 w.end_object()?;
-                w.member_str("status", text(o, "status").map_err(at)?)?;
-                let messages: Vec<&str> = o
-                    .get("failure_messages")
-                    .and_then(|m| m.as_array())
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|m| m.as_str())
-                    .collect();
+                w.member_str("status", status)?;
                 if !messages.is_empty() {
+                    messages.sort_unstable();
                     w.key("problems")?;
                     w.begin_array()?;
-                    for m in messages {
+                    for m in messages.iter() {
                         w.begin_object()?;
                         w.member_str("message", m)?;
                         w.end_object()?;

@@ -128,7 +128,9 @@ pub use document::{Document, DocumentKind};
 pub use error::{Error, ErrorKind};
 pub use filter::{Filter, Glob};
 pub use json::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, is_unsafe_char};
-pub use jsonstate::{StateJson, module_ancestors, state_show_json, write_state_json};
+pub use jsonstate::{
+    CheckRecord, StateJson, module_ancestors, state_show_json, write_checks, write_state_json,
+};
 pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};
 pub use plan::{Client, Plan, RelevantAttribute, Variable};

@@ -588,21 +588,15 @@ fn check_status(status: i32) -> Result<&'static str, Error> {
     })
 }
 
-/// The check results as `show -json` writes them (OpenTofu's `jsonchecks`): each
-/// configuration object with its kind and address parts, sorted by address, each with its
-/// instances sorted by address and their failure messages sorted.
+/// The check results as `show -json` writes them ([`tfwire_plan::write_checks`], the
+/// clients' `jsonchecks`).
 pub(crate) fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Error> {
     use proto::check_results::ObjectKind as K;
-    let mut sorted: Vec<&proto::CheckResults> = results.iter().collect();
-    sorted.sort_by(|a, b| a.config_addr.cmp(&b.config_addr));
-    w.begin_array()?;
-    for r in &sorted {
-        // A configuration address has the shape of an instance address without keys
-        // (`module.a.aws_s3_bucket.b`, `module.a.output.o`, `check.c`, `var.v`).
-        let addr = Address::parse(&r.config_addr).map_err(|e| e.at(&r.config_addr))?;
+    let mut records = Vec::with_capacity(results.len());
+    for r in results {
         let kind = match K::try_from(r.kind) {
             Ok(K::Resource) => "resource",
-            Ok(K::OutputValue) => "output_value",
+            Ok(K::OutputValue) => "output",
             Ok(K::Check) => "check",
             Ok(K::InputVariable) => "var",
             _ => {
@@ -612,68 +606,25 @@ pub(crate) fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Res
                 )));
             }
         };
-        w.begin_object()?;
-        w.key("address")?;
-        w.begin_object()?;
-        // The members in Go's map order (`jsonchecks` writes maps).
-        w.member_str("kind", kind)?;
-        if kind == "resource" {
-            w.member_str("mode", addr.mode.name())?;
-        }
-        if !addr.module_text.is_empty() {
-            w.member_str("module", addr.module_text)?;
-        }
-        w.member_str("name", addr.name)?;
-        w.member_str("to_display", &r.config_addr)?;
-        if kind == "resource" {
-            w.member_str("type", addr.type_name)?;
-        }
-        w.end_object()?;
-        w.member_str("status", check_status(r.status)?)?;
-        if !r.objects.is_empty() {
-            let mut objects: Vec<&proto::check_results::ObjectResult> = r.objects.iter().collect();
-            objects.sort_by(|a, b| a.object_addr.cmp(&b.object_addr));
-            w.key("instances")?;
-            w.begin_array()?;
-            for o in objects {
-                let oaddr = Address::parse(&o.object_addr).map_err(|e| e.at(&o.object_addr))?;
-                w.begin_object()?;
-                w.key("address")?;
-                w.begin_object()?;
-                if kind == "resource" {
-                    if oaddr.key == address::Key::Unknown {
-                        return Err(Error::invalid(format!(
-                            "a check result for {:?}, whose instance key is unknown",
-                            o.object_addr
-                        )));
-                    }
-                    instance_key(w, "instance_key", &oaddr.key)?;
-                }
-                if !oaddr.module_text.is_empty() {
-                    w.member_str("module", oaddr.module_text)?;
-                }
-                w.member_str("to_display", &o.object_addr)?;
-                w.end_object()?;
-                w.member_str("status", check_status(o.status)?)?;
-                if !o.failure_messages.is_empty() {
-                    let mut messages: Vec<&String> = o.failure_messages.iter().collect();
-                    messages.sort();
-                    w.key("problems")?;
-                    w.begin_array()?;
-                    for m in messages {
-                        w.begin_object()?;
-                        w.member_str("message", m)?;
-                        w.end_object()?;
-                    }
-                    w.end_array()?;
-                }
-                w.end_object()?;
-            }
-            w.end_array()?;
-        }
-        w.end_object()?;
+        let objects = r
+            .objects
+            .iter()
+            .map(|o| {
+                Ok((
+                    o.object_addr.as_str(),
+                    check_status(o.status)?,
+                    o.failure_messages.iter().map(String::as_str).collect(),
+                ))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        records.push(tfwire_plan::CheckRecord::new(
+            kind,
+            &r.config_addr,
+            check_status(r.status)?,
+            objects,
+        ));
     }
-    w.end_array()?;
+    tfwire_plan::write_checks(w, &mut records)?;
     Ok(())
 }
 
