@@ -292,15 +292,7 @@ impl Cx<'_, '_> {
         let (schema, program) = typed(Some(self.schemas), provider, kind, addr.type_name, missing)?
             .ok_or_else(missing)?;
         let (_, after_i) = value_indexes(c.action);
-        let raw = match after_i {
-            Some(i) => Some(c.values.get(i).ok_or_else(|| {
-                Error::invalid(format!(
-                    "the after value is missing ({} given)",
-                    c.values.len()
-                ))
-            })?),
-            None => None,
-        };
+        let raw = after_value(c, after_i)?;
         let side = Side::new(raw, &c.after_sensitive_paths, "after", true)?;
         let (after, ty, marks) = side.decode(Some(&program), arena)?;
         w.begin_object()?;
@@ -374,16 +366,8 @@ fn planned_output(w: &mut Writer<'_>, oc: &proto::OutputChange, arena: &Bump) ->
         .as_ref()
         .ok_or_else(|| Error::invalid("the change is missing"))?;
     let (_, after_i) = value_indexes(c.action);
-    let after = match after_i {
-        Some(i) => {
-            let v = c.values.get(i).ok_or_else(|| {
-                Error::invalid(format!(
-                    "the after value is missing ({} given)",
-                    c.values.len()
-                ))
-            })?;
-            decode(dynamic(), v, arena)?
-        }
+    let after = match after_value(c, after_i)? {
+        Some(v) => decode(dynamic(), v, arena)?,
         None => Value::Null,
     };
     w.key(&oc.name)?;
@@ -401,4 +385,17 @@ fn planned_output(w: &mut Writer<'_>, oc: &proto::OutputChange, arena: &Bump) ->
     }
     w.end_object()?;
     Ok(())
+}
+
+/// The after value of a change, at `i` of its values (none when the action has none).
+fn after_value(c: &proto::Change, i: Option<usize>) -> Result<Option<&proto::DynamicValue>, Error> {
+    let Some(i) = i else {
+        return Ok(None);
+    };
+    c.values.get(i).map(Some).ok_or_else(|| {
+        Error::invalid(format!(
+            "the after value is missing ({} given)",
+            c.values.len()
+        ))
+    })
 }
