@@ -8,6 +8,7 @@ use crate::plan::Client;
 use crate::rawstate::{RawInstance, RawResource, RawState};
 use crate::values::{Index, Mode};
 use bumpalo::Bump;
+use std::collections::{HashMap, HashSet};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Decoder, Number, Program, Type, TypedJson as _, Value};
 
@@ -312,6 +313,10 @@ fn instance_key(s: &str) -> Option<(Option<Index<'_>>, usize)> {
     }
 }
 
+/// The most module levels an address may nest (the document's module tree is written
+/// recursively, one level a frame).
+pub const MAX_MODULE_DEPTH: usize = 256;
+
 /// The steps of a module instance address as the clients write it
 /// (`module.a["x"].module.b[0]`), each with the text of the address up to it.
 fn module_steps(addr: &str) -> Result<Vec<(ModuleStep<'_>, &str)>, Error> {
@@ -324,6 +329,11 @@ fn module_steps(addr: &str) -> Result<Vec<(ModuleStep<'_>, &str)>, Error> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < addr.len() {
+        if out.len() == MAX_MODULE_DEPTH {
+            return Err(invalid(format!(
+                "a module address nested more than {MAX_MODULE_DEPTH} levels deep"
+            )));
+        }
         if !out.is_empty() {
             if !addr[at..].starts_with('.') {
                 return Err(bad());
@@ -352,7 +362,8 @@ fn module_steps(addr: &str) -> Result<Vec<(ModuleStep<'_>, &str)>, Error> {
 ///
 /// # Errors
 ///
-/// [`ErrorKind::Invalid`] for text that is not a module instance address.
+/// [`ErrorKind::Invalid`] for text that is not a module instance address, or one nested
+/// more than [`MAX_MODULE_DEPTH`] levels deep.
 pub fn module_ancestors(addr: &str) -> Result<Vec<&str>, Error> {
     Ok(module_steps(addr)?.into_iter().map(|(_, a)| a).collect())
 }
@@ -589,75 +600,71 @@ fn modules(
     schemas: &ProgramCache,
     options: &StateJson,
 ) -> Result<(), Error> {
-    // Every module instance address, with its parent's.
-    let mut all: Vec<(&str, &str)> = Vec::new();
-    for r in state.resources {
-        let Some(m) = r.module.filter(|m| !m.is_empty()) else {
-            continue;
-        };
-        let steps = module_steps(m).map_err(|e| {
-            e.in_key("module")
-                .in_key(&format!("{} {}", r.type_name, r.name))
-        })?;
+    let mut tree = Tree::default();
+    for (i, r) in state.resources.iter().enumerate() {
+        let m = r.module.unwrap_or("");
+        tree.resources.entry(m).or_default().push(r);
+        let steps =
+            module_steps(m).map_err(|e| e.in_key("module").in_index(i).in_key("resources"))?;
         let mut parent = "";
         for (_, prefix) in steps {
-            if !all.iter().any(|(a, _)| *a == prefix) {
-                all.push((prefix, parent));
+            if tree.seen.insert(prefix) {
+                tree.children.entry(parent).or_default().push(prefix);
             }
             parent = prefix;
         }
     }
-    module(w, "", &all, state, schemas, options)
+    tree.module(w, "", schemas, options)
 }
 
-fn module(
-    w: &mut Writer<'_>,
-    addr: &str,
-    all: &[(&str, &str)],
-    state: &RawState<'_>,
-    schemas: &ProgramCache,
-    options: &StateJson,
-) -> Result<(), Error> {
-    w.begin_object()?;
-    let mut resources: Vec<&RawResource<'_>> = state
-        .resources
-        .iter()
-        .filter(|r| r.module.unwrap_or("") == addr)
-        .collect();
-    resources.sort_by(|a, b| {
-        mode_rank(a.mode)
-            .cmp(&mode_rank(b.mode))
-            .then_with(|| a.type_name.cmp(b.type_name))
-            .then_with(|| a.name.cmp(b.name))
-    });
-    let has_instances = resources.iter().any(|r| !r.instances.is_empty());
-    if has_instances {
-        w.key("resources")?;
-        w.begin_array()?;
-        for r in resources {
-            resource(w, r, schemas, options)?;
+/// The module instances of a state: each one's resources and child modules.
+#[derive(Default)]
+struct Tree<'s, 'a> {
+    resources: HashMap<&'a str, Vec<&'s RawResource<'a>>>,
+    children: HashMap<&'a str, Vec<&'a str>>,
+    seen: HashSet<&'a str>,
+}
+
+impl Tree<'_, '_> {
+    fn module(
+        &mut self,
+        w: &mut Writer<'_>,
+        addr: &str,
+        schemas: &ProgramCache,
+        options: &StateJson,
+    ) -> Result<(), Error> {
+        w.begin_object()?;
+        let mut resources = self.resources.remove(addr).unwrap_or_default();
+        resources.sort_by(|a, b| {
+            mode_rank(a.mode)
+                .cmp(&mode_rank(b.mode))
+                .then_with(|| a.type_name.cmp(b.type_name))
+                .then_with(|| a.name.cmp(b.name))
+        });
+        if resources.iter().any(|r| !r.instances.is_empty()) {
+            w.key("resources")?;
+            w.begin_array()?;
+            for r in resources {
+                resource(w, r, schemas, options)?;
+            }
+            w.end_array()?;
         }
-        w.end_array()?;
-    }
-    if !addr.is_empty() {
-        w.member_str("address", addr)?;
-    }
-    let mut children: Vec<&str> = all
-        .iter()
-        .filter(|(_, p)| *p == addr)
-        .map(|(a, _)| *a)
-        .collect();
-    if !children.is_empty() {
-        children.sort_unstable();
-        w.key("child_modules")?;
-        w.begin_array()?;
-        for c in children {
-            module(w, c, all, state, schemas, options)?;
+        if !addr.is_empty() {
+            w.member_str("address", addr)?;
         }
-        w.end_array()?;
+        let mut children = self.children.remove(addr).unwrap_or_default();
+        if !children.is_empty() {
+            children.sort_unstable();
+            w.key("child_modules")?;
+            w.begin_array()?;
+            for c in children {
+                self.module(w, c, schemas, options)?;
+            }
+            w.end_array()?;
+        }
+        w.end_object()?;
+        Ok(())
     }
-    w.end_object()?;
-    Ok(())
 }
 
 /// The provider's source address in a provider configuration address

@@ -129,7 +129,8 @@ pub use error::{Error, ErrorKind};
 pub use filter::{Filter, Glob};
 pub use json::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, is_unsafe_char};
 pub use jsonstate::{
-    CheckRecord, StateJson, module_ancestors, state_show_json, write_checks, write_state_json,
+    CheckRecord, MAX_MODULE_DEPTH, StateJson, module_ancestors, state_show_json, write_checks,
+    write_state_json,
 };
 pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};

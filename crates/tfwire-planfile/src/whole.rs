@@ -12,6 +12,7 @@ use crate::show::{
 };
 use crate::{Dialect, Planfile};
 use bumpalo::Bump;
+use std::collections::{HashMap, HashSet};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Ty, Value};
 use tfwire_plan::ctyjson::{self as values, SchemaAt, Sensitive, Writer};
@@ -158,9 +159,10 @@ pub(crate) fn write_planned_values(
         c.action == proto::Action::Delete as i32
             || (pf.dialect == Dialect::Terraform && c.action == proto::Action::Forget as i32)
     };
-    let mut by_module: Vec<(&str, Vec<(Address<'_>, &proto::ResourceInstanceChange)>)> =
-        vec![("", Vec::new())];
-    let mut tree: Vec<(&str, &str)> = Vec::new();
+    let mut by_module: HashMap<&str, Vec<(Address<'_>, &proto::ResourceInstanceChange)>> =
+        HashMap::new();
+    let mut children: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for rc in &p.resource_changes {
         if !rc.deposed_key.is_empty() {
             continue;
@@ -174,24 +176,21 @@ pub(crate) fn write_planned_values(
         }
         let addr = Address::parse(&rc.addr).map_err(|e| e.at(&rc.addr))?;
         let module = addr.module_text;
-        match by_module.iter_mut().find(|(m, _)| *m == module) {
-            Some((_, list)) => list.push((addr, rc)),
-            None => by_module.push((module, vec![(addr, rc)])),
-        }
+        by_module.entry(module).or_default().push((addr, rc));
         let mut parent = "";
         for m in tfwire_plan::module_ancestors(module).map_err(|e| Error::from(e).at(&rc.addr))? {
-            if !tree.iter().any(|(a, _)| *a == m) {
-                tree.push((m, parent));
+            if seen.insert(m) {
+                children.entry(parent).or_default().push(m);
             }
             parent = m;
         }
     }
     w.key("root_module")?;
-    let cx = Cx {
+    let mut cx = Cx {
         pf,
         schemas,
-        by_module: &by_module,
-        tree: &tree,
+        by_module,
+        children,
         forget: &forget,
         limit,
     };
@@ -200,34 +199,27 @@ pub(crate) fn write_planned_values(
     Ok(())
 }
 
-/// What the module writer needs.
+/// What the module writer needs: each module's changes and child modules (in the order
+/// the changes first name them), taken as they are written.
 struct Cx<'c, 'p> {
     pf: &'p Planfile,
     schemas: &'p ProgramCache,
-    by_module: &'c [(
-        &'p str,
-        Vec<(Address<'p>, &'p proto::ResourceInstanceChange)>,
-    )],
-    tree: &'c [(&'p str, &'p str)],
+    by_module: HashMap<&'p str, Vec<(Address<'p>, &'p proto::ResourceInstanceChange)>>,
+    children: HashMap<&'p str, Vec<&'p str>>,
     forget: &'c dyn Fn(&proto::Change) -> bool,
     limit: u64,
 }
 
 impl Cx<'_, '_> {
-    fn module(&self, w: &mut Writer<'_>, addr: &str, arena: &mut Bump) -> Result<(), Error> {
+    fn module(&mut self, w: &mut Writer<'_>, addr: &str, arena: &mut Bump) -> Result<(), Error> {
         w.begin_object()?;
-        let mut resources: Vec<&(Address<'_>, &proto::ResourceInstanceChange)> = self
-            .by_module
-            .iter()
-            .filter(|(m, _)| *m == addr)
-            .flat_map(|(_, l)| l.iter())
-            .filter(|(_, rc)| rc.change.as_ref().is_some_and(|c| !(self.forget)(c)))
-            .collect();
+        let mut resources = self.by_module.remove(addr).unwrap_or_default();
+        resources.retain(|(_, rc)| rc.change.as_ref().is_some_and(|c| !(self.forget)(c)));
         if !resources.is_empty() {
             resources.sort_by(|a, b| a.1.addr.cmp(&b.1.addr));
             w.key("resources")?;
             w.begin_array()?;
-            for (a, rc) in resources {
+            for (a, rc) in &resources {
                 self.resource(w, a, rc, arena)
                     .map_err(|e| e.at(&rc.addr).at("planned_values"))?;
                 arena.reset();
@@ -238,12 +230,7 @@ impl Cx<'_, '_> {
         if !addr.is_empty() {
             w.member_str("address", addr)?;
         }
-        let mut children: Vec<&str> = self
-            .tree
-            .iter()
-            .filter(|(_, p)| *p == addr)
-            .map(|(a, _)| *a)
-            .collect();
+        let mut children = self.children.remove(addr).unwrap_or_default();
         if !children.is_empty() {
             if addr.is_empty() {
                 children.sort_unstable();

@@ -146,3 +146,21 @@ fn refusals_name_the_instance() {
         "(root): the document would hold more than 64 bytes"
     );
 }
+
+/// A module address nested deeper than `MAX_MODULE_DEPTH` is refused (the module tree is
+/// written one level a frame).
+#[test]
+fn module_nesting_is_bounded() {
+    let deep = vec!["module.m"; tfwire_plan::MAX_MODULE_DEPTH + 1].join(".");
+    assert!(tfwire_plan::module_ancestors(&deep[..deep.len() - 9]).is_ok());
+    let input = format!(
+        r#"{{"version":4,"resources":[{{"module":"{deep}","mode":"managed","type":"null_resource",
+        "name":"n","provider":"provider[\"registry.opentofu.org/hashicorp/null\"]",
+        "instances":[]}}]}}"#
+    );
+    let open = StateJson::new(tfwire_plan::Client::OpenTofu);
+    assert_eq!(
+        error_of(input.into_bytes(), &open),
+        ".resources[0].module: a module address nested more than 256 levels deep"
+    );
+}
