@@ -1,5 +1,6 @@
 //! `Planfile::show_json` against `plan.json` of every scenario of both real-client corpora
-//! (`corpus/real-client/` for OpenTofu, `corpus/real-client-terraform/` for Terraform):
+//! (`corpus/real-client/` for OpenTofu, `corpus/real-client-terraform/` for Terraform) and
+//! of OpenTofu's small plan files (`corpus/planfiles/`):
 //! `plan.json` is the client's `show -json plan.tfplan`, byte for byte, and `schemas.json`
 //! its `providers schema -json`.
 //!
@@ -24,6 +25,7 @@ const CONFIGURATION: bool = false;
 /// with the scenarios where they differ for that reason (`variables`: the defaults of the
 /// root variables the plan did not set).
 const NEEDS_CONFIGURATION: &[(&str, &str)] = &[
+    ("variables", "planfiles/basic"),
     ("variables", "real-client/checks"),
     ("variables", "real-client/sensitive"),
     ("variables", "real-client-terraform/checks"),
@@ -46,6 +48,7 @@ fn scenarios() -> Vec<PathBuf> {
     let filter = std::env::var("TFWIRE_TEST").unwrap_or_default();
     let mut out = Vec::new();
     for set in [
+        "../../corpus/planfiles",
         "../../corpus/real-client",
         "../../corpus/real-client-terraform",
     ] {
