@@ -1,6 +1,7 @@
 //! `Planfile::show_json` against `plan.json` of every scenario of both real-client corpora
 //! (`corpus/real-client/` for OpenTofu, `corpus/real-client-terraform/` for Terraform) and
-//! of OpenTofu's small plan files (`corpus/planfiles/`):
+//! of OpenTofu's small plan files (`corpus/planfiles/`; the Terraform ones of
+//! `tests/data/terraform/` are re-indented, not byte-comparable):
 //! `plan.json` is the client's `show -json plan.tfplan`, byte for byte, and `schemas.json`
 //! its `providers schema -json`.
 //!
@@ -56,6 +57,7 @@ fn scenarios() -> Vec<PathBuf> {
             let p = e.path();
             if p.join("plan.tfplan").is_file()
                 && p.join("plan.json").is_file()
+                && p.join("schemas.json").is_file()
                 && p.to_string_lossy().contains(&filter)
             {
                 out.push(p);
