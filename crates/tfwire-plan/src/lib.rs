@@ -66,6 +66,13 @@
 //! Attribute values are untyped [`Json`] views. The [`decode`] module is the extension
 //! point for decoding them with provider schemas through `tfwire`'s compiled programs.
 //!
+//! # Writing `show -json` of a raw state
+//!
+//! [`write_state_json`] (and [`state_show_json`], from the file's bytes) writes the document
+//! `tofu show -json terraform.tfstate` / `terraform show -json terraform.tfstate` writes, byte
+//! for byte, from a [`RawState`] and the provider schemas; [`ctyjson`] has the value writers
+//! it and tfwire-planfile share.
+//!
 //! # What protects the caller
 //!
 //! The parser is simd-json's (validating, UTF-8 checked); nesting deeper than
@@ -88,12 +95,14 @@ mod build;
 mod change;
 mod checks;
 pub mod config;
+pub mod ctyjson;
 pub mod decode;
 mod diff;
 mod document;
 mod error;
 mod filter;
 mod json;
+mod jsonstate;
 mod mask;
 mod merged;
 mod plan;
@@ -119,6 +128,10 @@ pub use document::{Document, DocumentKind};
 pub use error::{Error, ErrorKind};
 pub use filter::{Filter, Glob};
 pub use json::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIter, is_unsafe_char};
+pub use jsonstate::{
+    CheckRecord, MAX_MODULE_DEPTH, StateJson, module_ancestors, state_show_json, write_checks,
+    write_state_json,
+};
 pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};
 pub use plan::{Client, Plan, RelevantAttribute, Variable};

@@ -117,6 +117,16 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
     let state = member("tfstate")?;
     let prev_state = member("tfstate-prev")?;
     let lock_file = member(".terraform.lock.hcl")?;
+    // The configuration snapshot, under the same budget (directories hold nothing).
+    let mut config = Vec::new();
+    for name in names
+        .iter()
+        .filter(|n| n.starts_with("tfconfig/") && !n.ends_with('/'))
+    {
+        if let Some(bytes) = member(name)? {
+            config.push((name["tfconfig/".len()..].to_string(), bytes));
+        }
+    }
     let config_files = names
         .into_iter()
         .filter(|n| n.starts_with("tfconfig/"))
@@ -127,6 +137,7 @@ pub(crate) fn read(bytes: &[u8], config: &Config) -> Result<Members, Error> {
         prev_state,
         lock_file,
         config_files,
+        config,
     })
 }
 

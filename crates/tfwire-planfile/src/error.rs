@@ -102,6 +102,14 @@ impl From<fmt::Error> for Error {
     }
 }
 
+/// An error of tfwire-plan's value writer or state writer, as an invalid field.
+impl From<tfwire_plan::Error> for Error {
+    #[cold]
+    fn from(e: tfwire_plan::Error) -> Error {
+        Error::invalid(e.to_string())
+    }
+}
+
 impl From<ErrorKind> for Error {
     fn from(kind: ErrorKind) -> Error {
         Error::new(kind)

@@ -90,9 +90,20 @@
 //! `config_sensitive` holds only the paths the plan records. `terraform show -json` always
 //! has the schemas: compare with it, or render for display, with them.
 //!
-//! Always left out, since they need the configuration (HCL) or the state decoded with
-//! schemas: `configuration`, `planned_values`, `prior_state` and the defaults of
-//! variables the plan did not set.
+//! [`Planfile::to_json`] always leaves out what needs the configuration (HCL) or the
+//! state decoded with schemas: `configuration`, `planned_values`, `prior_state` and the
+//! defaults of variables the plan did not set.
+//!
+//! # The client's whole document
+//!
+//! [`Planfile::show_json`] writes the whole document the client's `show -json PLANFILE`
+//! writes, byte for byte and in the client's member order, from the plan file and the
+//! provider schemas: `planned_values` (the changes' after values, as `jsonplan` builds
+//! them), `prior_state` (the `tfstate` member through [`tfwire_plan::write_state_json`]),
+//! `configuration` and the root variables' defaults (the `tfconfig/` snapshot,
+//! [`Planfile::config_snapshot`], through `tfwire_config`), strings escaped as Go's
+//! `encoding/json` escapes them. The tests compare it member by member with `plan.json` of
+//! every scenario of both real-client corpora.
 //!
 //! # What protects the caller
 //!
@@ -121,14 +132,44 @@ mod address;
 mod budget;
 mod container;
 mod dialect;
+mod document;
 mod error;
 mod show;
-mod values;
+mod whole;
 
 pub use container::looks_encrypted;
 pub use dialect::{DeferredChange, Dialect, TerraformPlan};
 pub use error::{Error, ErrorKind};
-pub use values::write_show_json;
+pub use whole::ShowJson;
+
+/// Writes a wholly known value as `show -json` writes it: go-cty's JSON
+/// (`ctyjson.Marshal`), a value at a `dynamic` position written as its own value (the
+/// clients marshal values with their concrete types). For callers that decoded a plan or
+/// state value typed and need its `show -json` text (the CLI's renderer draws a typed
+/// number with the text written here). [`tfwire_plan::ctyjson`] has the writer's other
+/// trees.
+///
+/// ```
+/// use tfwire::{Config, Decoder, Program, Type};
+/// let ty: Type = r#"["object",{"id":"string","n":"number"}]"#.parse()?;
+/// let program = Program::compile(&ty);
+/// let mut decoder = Decoder::new(Config::default());
+/// let arena = tfwire::bumpalo::Bump::new();
+/// let value = decoder.decode_json(&program, br#"{"id":"a","n":1.50}"#, &arena)?;
+/// let mut out = String::new();
+/// tfwire_planfile::write_show_json(&mut out, value)?;
+/// assert_eq!(out, r#"{"id":"a","n":1.5}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// [`ErrorKind::Invalid`] for a value that is not wholly known, or a number go-cty cannot
+/// write.
+pub fn write_show_json(out: &mut String, v: tfwire::Value<'_>) -> Result<(), Error> {
+    tfwire_plan::ctyjson::write_known(&mut tfwire_plan::ctyjson::writer(out), v)?;
+    Ok(())
+}
 
 /// The generated protobuf types of the `tfplan` member: OpenTofu's dialect (from OpenTofu
 /// v1.12.6's `planfile.proto`, with tfwire's additions: Terraform's `applyable` and
@@ -157,7 +198,7 @@ pub const JSON_FORMAT_VERSION: &str = "1.2";
 #[non_exhaustive]
 pub struct Config {
     /// The most bytes the members read (`tfplan`, `tfstate`, `tfstate-prev`,
-    /// `.terraform.lock.hcl`) may inflate to, together. Default 512 MiB: the largest real
+    /// `.terraform.lock.hcl`, the files under `tfconfig/`) may inflate to, together. Default 512 MiB: the largest real
     /// plans are tens of megabytes.
     pub max_inflated_bytes: u64,
     /// The most nodes of 8 bytes the `tfplan` member and the message it decodes to may take
@@ -200,6 +241,8 @@ pub(crate) struct Members {
     pub(crate) prev_state: Option<Vec<u8>>,
     pub(crate) lock_file: Option<Vec<u8>>,
     pub(crate) config_files: Vec<String>,
+    /// The files of the configuration snapshot: (name relative to `tfconfig/`, bytes).
+    pub(crate) config: Vec<(String, Vec<u8>)>,
 }
 
 /// A plan file, read: the decoded `tfplan` message and the other members.
@@ -217,6 +260,7 @@ pub struct Planfile {
     prev_state: Option<Vec<u8>>,
     lock_file: Option<Vec<u8>>,
     config_files: Vec<String>,
+    config: Vec<(String, Vec<u8>)>,
     tfplan_len: usize,
     max_document_bytes: u64,
 }
@@ -284,6 +328,7 @@ impl Planfile {
             prev_state: members.prev_state,
             lock_file: members.lock_file,
             config_files: members.config_files,
+            config: members.config,
             tfplan_len: members.tfplan.len(),
             max_document_bytes: config.max_inflated_bytes,
         })
@@ -299,7 +344,62 @@ impl Planfile {
     /// invalid field (unknown action, malformed address), or — with `schemas` — a resource
     /// whose schema is not among them ([`ErrorKind::MissingSchema`], naming the provider).
     pub fn to_json(&self, schemas: Option<&tfwire::schema::ProgramCache>) -> Result<String, Error> {
-        show::document(self, schemas)
+        document::document(self, schemas, document::Form::Tfwire)
+    }
+
+    /// The whole document `tofu show -json PLANFILE` or `terraform show -json PLANFILE`
+    /// writes for this plan file (the client that wrote it: [`Planfile::dialect`]), byte for
+    /// byte, every member in the client's order: `format_version`, `terraform_version`,
+    /// `variables` (with the defaults of the root variables the plan did not set),
+    /// `planned_values`, `resource_drift`, `resource_changes`, Terraform's
+    /// `deferred_changes` and action invocations, `output_changes`, `prior_state` (the
+    /// `tfstate` member, through [`tfwire_plan::write_state_json`]), `configuration` (the
+    /// configuration snapshot, through `tfwire_config`), `relevant_attributes`, `checks`,
+    /// `timestamp`, Terraform's `applyable` and `complete`, `errored`. Strings are escaped
+    /// as Go's `encoding/json` escapes them. Built from the plan file and `schemas` alone
+    /// (the providers' `providers schema -json`): no client, no provider.
+    ///
+    /// ```
+    /// use tfwire::schema::{ProgramCache, ProviderSchemas};
+    /// let dir = "../../corpus/real-client/outputs";
+    /// let planfile = tfwire_planfile::Planfile::read(&std::fs::read(format!("{dir}/plan.tfplan"))?)?;
+    /// let schemas = ProgramCache::new(ProviderSchemas::from_json(&std::fs::read(format!("{dir}/schemas.json"))?)?);
+    /// // Without the configuration snapshot's members (see `ShowJson`):
+    /// let options = tfwire_planfile::ShowJson::default().configuration(false);
+    /// let doc = planfile.show_json_with(&schemas, &options)?;
+    /// assert!(doc.starts_with(r#"{"format_version":"1.2","terraform_version":"1.12.6","planned_values":{"outputs":{"#));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Planfile::to_json`]; also a state member or configuration snapshot that does
+    /// not read, a resource type the schemas lack, a state whose schema version differs
+    /// from the schemas' (as the clients refuse it), a document larger than
+    /// [`Config::max_inflated_bytes`] ([`ErrorKind::DocumentTooLarge`]).
+    pub fn show_json(&self, schemas: &tfwire::schema::ProgramCache) -> Result<String, Error> {
+        self.show_json_with(schemas, &ShowJson::default())
+    }
+
+    /// [`Planfile::show_json`] with options: [`ShowJson::configuration`] leaves out what
+    /// the configuration snapshot gives.
+    ///
+    /// # Errors
+    ///
+    /// As [`Planfile::show_json`].
+    pub fn show_json_with(
+        &self,
+        schemas: &tfwire::schema::ProgramCache,
+        options: &ShowJson,
+    ) -> Result<String, Error> {
+        document::document(
+            self,
+            Some(schemas),
+            document::Form::Show {
+                schemas,
+                options: *options,
+            },
+        )
     }
 
     /// Which client's dialect the plan file is written in, told from the file itself (see
@@ -340,5 +440,25 @@ impl Planfile {
     /// The names of the configuration snapshot's members (under `tfconfig/`).
     pub fn config_files(&self) -> &[String] {
         &self.config_files
+    }
+
+    /// The files of the configuration snapshot, for `tfwire_config::Configuration::read`:
+    /// each member under `tfconfig/` (directories aside) with its name relative to it
+    /// (`modules.json`, `m-/main.tf`, `m-child/x.tf`), inflated within
+    /// [`Config::max_inflated_bytes`] together with the other members.
+    ///
+    /// ```
+    /// let bytes = std::fs::read("../../corpus/real-client/create/plan.tfplan")?;
+    /// let planfile = tfwire_planfile::Planfile::read(&bytes)?;
+    /// let files = planfile.config_snapshot();
+    /// assert!(files.iter().any(|(name, _)| *name == "modules.json"));
+    /// assert!(files.iter().any(|(name, text)| *name == "m-/main.tf" && !text.is_empty()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn config_snapshot(&self) -> Vec<(&str, &[u8])> {
+        self.config
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect()
     }
 }

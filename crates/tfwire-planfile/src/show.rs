@@ -1,18 +1,18 @@
 //! The `show -json` document of a plan file: what `tofu show -json PLANFILE` prints, built
 //! from the protobuf message and the values inside it.
 
+use crate::Dialect;
 use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
 use crate::proto;
 use crate::proto::terraform as tf;
-use crate::values::{self, Schema, Sensitive, Step, Writer};
-use crate::{Dialect, JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
 use std::sync::{Arc, OnceLock};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Program, Ty, Type, Value};
+use tfwire_plan::ctyjson::{self as values, SchemaAt as Schema, Sensitive, Step, Writer};
 
-fn dynamic() -> &'static Program {
+pub(crate) fn dynamic() -> &'static Program {
     static DYNAMIC: OnceLock<Program> = OnceLock::new();
     DYNAMIC.get_or_init(|| Program::compile(&Type::Dynamic))
 }
@@ -57,7 +57,7 @@ fn write_actions(w: &mut Writer<'_>, action: i32, dialect: Dialect) -> Result<()
 
 /// Which of a change's values are before and after (OpenTofu's reader: a create has only
 /// an after, a delete or forget only a before, a no-op one value that is both).
-fn value_indexes(action: i32) -> (Option<usize>, Option<usize>) {
+pub(crate) fn value_indexes(action: i32) -> (Option<usize>, Option<usize>) {
     use proto::Action as A;
     match A::try_from(action) {
         Ok(A::Noop) => (Some(0), Some(0)),
@@ -105,7 +105,7 @@ fn action_reason(reason: i32, dialect: Dialect) -> Result<Option<&'static str>, 
 }
 
 /// Decodes a `DynamicValue` with `program`.
-fn decode<'a>(
+pub(crate) fn decode<'a>(
     program: &'a Program,
     v: &'a proto::DynamicValue,
     arena: &'a Bump,
@@ -118,7 +118,7 @@ fn decode<'a>(
 /// type it implies), in the order [`path`] takes them. They are compiled before anything is
 /// decoded so that the values, which borrow from their program, can borrow from this list
 /// (an arena would never drop the programs).
-fn key_programs<'p>(
+pub(crate) fn key_programs<'p>(
     paths: impl IntoIterator<Item = &'p proto::Path>,
 ) -> Result<Vec<Program>, Error> {
     let mut out = Vec::new();
@@ -136,7 +136,7 @@ fn key_programs<'p>(
 
 /// A `Path` message as path steps, its element keys decoded with the next programs of
 /// `programs` (from [`key_programs`]).
-fn path<'a>(
+pub(crate) fn path<'a>(
     p: &'a proto::Path,
     programs: &mut impl Iterator<Item = &'a Program>,
     arena: &'a Bump,
@@ -157,173 +157,28 @@ fn path<'a>(
 }
 
 /// A path as `show -json` writes it: `["tags", "env"]`, `["rule", 0, "port"]`.
-fn write_path(w: &mut Writer<'_>, steps: &[Step<'_>]) -> Result<(), Error> {
+pub(crate) fn write_path(w: &mut Writer<'_>, steps: &[Step<'_>]) -> Result<(), Error> {
     w.begin_array()?;
     for s in steps {
         match s {
             Step::Attr(n) => w.string(n)?,
-            Step::Index(v) => values::known(w, *v)?,
+            Step::Index(v) => values::write_known(w, *v)?,
         }
     }
     w.end_array()?;
     Ok(())
 }
 
-/// Builds the document.
-pub(crate) fn document(pf: &Planfile, schemas: Option<&ProgramCache>) -> Result<String, Error> {
-    let p = &pf.plan;
-    let dialect = pf.dialect;
-    let mut arena = Bump::new();
-    let limit = pf.max_document_bytes;
-    // About three bytes of JSON a byte of `tfplan`, never more than the document may hold.
-    let guess = (pf.tfplan_len as u64).saturating_mul(3).min(limit);
-    let mut out = String::with_capacity(256 + usize::try_from(guess).unwrap_or(0));
-    let mut writer = values::writer(&mut out);
-    let w = &mut writer;
-    w.begin_object()?;
-    w.member_str("format_version", JSON_FORMAT_VERSION)?;
-    if !p.terraform_version.is_empty() {
-        w.member_str("terraform_version", &p.terraform_version)?;
-    }
-    if !p.variables.is_empty() {
-        w.key("variables")?;
-        let mut names: Vec<&String> = p.variables.keys().collect();
-        names.sort();
-        w.begin_object()?;
-        for name in names {
-            let v = decode(dynamic(), &p.variables[name], &arena)
-                .map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
-            w.key(name)?;
-            w.begin_object()?;
-            w.key("value")?;
-            values::known(w, v).map_err(|e| e.at(format_args!("variables[{name:?}]")))?;
-            w.end_object()?;
-        }
-        w.end_object()?;
-    }
-    // In refresh-only mode every drifted object is listed; otherwise move-only drift is
-    // part of the planned changes and left out here, as OpenTofu does.
-    let refresh_only = p.ui_mode == proto::Mode::RefreshOnly as i32;
-    let drift: Vec<&proto::ResourceInstanceChange> = p
-        .resource_drift
-        .iter()
-        .filter(|rc| {
-            refresh_only || rc.change.as_ref().map_or(0, |c| c.action) != proto::Action::Noop as i32
-        })
-        .collect();
-    if !drift.is_empty() {
-        w.key("resource_drift")?;
-        let drift: Vec<Listed<'_>> = drift.into_iter().map(|rc| (rc, None)).collect();
-        resource_changes(w, &drift, dialect, schemas, &mut arena, limit)
-            .map_err(|e| e.at("resource_drift"))?;
-    }
-    // Written even when empty (OpenTofu leaves it out then), so that the document is
-    // recognisable as a plan whatever else it lacks.
-    let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
-    w.key("resource_changes")?;
-    resource_changes(w, &all, dialect, schemas, &mut arena, limit)
-        .map_err(|e| e.at("resource_changes"))?;
-    let extra = pf.terraform.as_ref();
-    if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
-        w.key("deferred_changes")?;
-        let listed: Vec<Listed<'_>> = deferred
-            .iter()
-            .map(|d| (&d.change, Some(deferred_reason(d.reason))))
-            .collect();
-        resource_changes(w, &listed, dialect, schemas, &mut arena, limit)
-            .map_err(|e| e.at("deferred_changes"))?;
-    }
-    if let Some(deferred) = extra
-        .map(|t| &t.deferred_action_invocations)
-        .filter(|d| !d.is_empty())
-    {
-        let section = "deferred_action_invocations";
-        w.key(section)?;
-        let listed = deferred
-            .iter()
-            .map(|d| {
-                let ai = d.action_invocation.as_ref().ok_or_else(|| {
-                    Error::invalid("the action invocation is missing").at(section)
-                })?;
-                Ok((
-                    Some(deferred_reason(d.deferred.map_or(0, |d| d.reason))),
-                    ai,
-                ))
-            })
-            .collect::<Result<Vec<_>, Error>>()?;
-        action_invocations(w, section, &listed, schemas, &mut arena, limit)?;
-    }
-    if !p.output_changes.is_empty() {
-        w.key("output_changes")?;
-        let mut outputs: Vec<&proto::OutputChange> = p.output_changes.iter().collect();
-        outputs.sort_by(|a, b| a.name.cmp(&b.name));
-        w.begin_object()?;
-        for oc in outputs {
-            w.key(&oc.name)?;
-            output_change(w, oc, dialect, &arena)
-                .map_err(|e| e.at(format_args!("output_changes[{:?}]", oc.name)))?;
-            arena.reset();
-            within(w, limit)?;
-        }
-        w.end_object()?;
-    }
-    if let Some(actions) = extra
-        .map(|t| &t.action_invocations)
-        .filter(|a| !a.is_empty())
-    {
-        w.key("action_invocations")?;
-        let listed: Vec<_> = actions.iter().map(|ai| (None, ai)).collect();
-        action_invocations(w, "action_invocations", &listed, schemas, &mut arena, limit)?;
-    }
-    if !p.relevant_attributes.is_empty() {
-        w.key("relevant_attributes")?;
-        let mut attrs: Vec<&proto::plan::ResourceAttr> = p.relevant_attributes.iter().collect();
-        attrs.sort_by(|a, b| a.resource.cmp(&b.resource));
-        let programs = key_programs(attrs.iter().filter_map(|ra| ra.attr.as_ref()))?;
-        let mut programs = programs.iter();
-        w.begin_array()?;
-        for ra in &attrs {
-            w.begin_object()?;
-            w.member_str("resource", &ra.resource)?;
-            w.key("attribute")?;
-            let steps = match &ra.attr {
-                Some(a) => path(a, &mut programs, &arena)?,
-                None => Vec::new(),
-            };
-            write_path(w, &steps).map_err(|e| e.at("relevant_attributes"))?;
-            w.end_object()?;
-        }
-        w.end_array()?;
-    }
-    if !p.check_results.is_empty() {
-        w.key("checks")?;
-        checks(w, &p.check_results).map_err(|e| e.at("checks"))?;
-    }
-    if !p.timestamp.is_empty() {
-        w.member_str("timestamp", &p.timestamp)?;
-    }
-    // Terraform writes both, always; a plan file that holds either is Terraform's, and the
-    // other was false (not written).
-    if p.applyable.is_some() || p.complete.is_some() {
-        w.member_bool("applyable", p.applyable == Some(true))?;
-        w.member_bool("complete", p.complete == Some(true))?;
-    }
-    w.member_bool("errored", p.errored)?;
-    w.end_object()?;
-    within(w, limit)?;
-    Ok(out)
-}
-
 /// Refuses a document that has grown past `limit` bytes (checked after each change, so it
 /// exceeds the limit by one change's text at most).
-fn within(w: &Writer<'_>, limit: u64) -> Result<(), Error> {
+pub(crate) fn within(w: &Writer<'_>, limit: u64) -> Result<(), Error> {
     if w.get_ref().len() as u64 > limit {
         return Err(Error::new(crate::ErrorKind::DocumentTooLarge { limit }));
     }
     Ok(())
 }
 
-fn output_change(
+pub(crate) fn output_change(
     w: &mut Writer<'_>,
     oc: &proto::OutputChange,
     dialect: Dialect,
@@ -353,11 +208,11 @@ fn output_change(
     w.begin_object()?;
     write_actions(w, c.action, dialect)?;
     w.key("before")?;
-    values::known(w, before)?;
+    values::write_known(w, before)?;
     let known = after.is_wholly_known();
     if values::has_after(after, known) {
         w.key("after")?;
-        values::after(w, after, known)?;
+        values::write_after(w, after, known)?;
     }
     w.key("after_unknown")?;
     if known {
@@ -372,11 +227,11 @@ fn output_change(
 }
 
 /// A resource change to list, with why it was deferred (`None` for a planned one).
-type Listed<'a> = (&'a proto::ResourceInstanceChange, Option<&'static str>);
+pub(crate) type Listed<'a> = (&'a proto::ResourceInstanceChange, Option<&'static str>);
 
 /// `deferred_changes` entries are `{"reason": ..., "resource_change": {...}}`, in the
 /// same order; a deleted data source is listed there too.
-fn resource_changes(
+pub(crate) fn resource_changes(
     w: &mut Writer<'_>,
     changes: &[Listed<'_>],
     dialect: Dialect,
@@ -395,11 +250,7 @@ fn resource_changes(
             .change
             .as_ref()
             .ok_or_else(|| Error::invalid("the change is missing").at(&rc.addr))?;
-        // Data sources are "deleted" to clean up their state entries: not shown.
-        if deferred.is_none()
-            && addr.mode == address::Mode::Data
-            && c.action == proto::Action::Delete as i32
-        {
+        if deferred.is_none() && !listed(rc) {
             continue;
         }
         with_reason(w, *deferred, "resource_change", |w| {
@@ -413,9 +264,19 @@ fn resource_changes(
     Ok(())
 }
 
+/// Whether a planned change is listed: data sources are "deleted" to clean up their state
+/// entries, which is not shown.
+pub(crate) fn listed(rc: &proto::ResourceInstanceChange) -> bool {
+    let delete = rc
+        .change
+        .as_ref()
+        .is_some_and(|c| c.action == proto::Action::Delete as i32);
+    !(delete && Address::parse(&rc.addr).is_ok_and(|a| a.mode == address::Mode::Data))
+}
+
 /// The provider's source address in a provider configuration address
 /// (`provider["registry.terraform.io/hashicorp/aws"].east`).
-fn provider_of(config_addr: &str) -> Result<&str, Error> {
+pub(crate) fn provider_of(config_addr: &str) -> Result<&str, Error> {
     address::provider_name(config_addr).ok_or_else(|| {
         Error::invalid(format!(
             "invalid provider configuration address {config_addr:?}"
@@ -446,6 +307,9 @@ fn resource_change(
     w.member_str("name", addr.name)?;
     instance_key(w, "index", &addr.key)?;
     w.member_str("provider_name", provider)?;
+    if !rc.deposed_key.is_empty() {
+        w.member_str("deposed", &rc.deposed_key)?;
+    }
     w.key("change")?;
     w.begin_object()?;
     write_actions(w, c.action, dialect)?;
@@ -512,9 +376,6 @@ fn resource_change(
         w.raw(&json)?;
     }
     w.end_object()?;
-    if !rc.deposed_key.is_empty() {
-        w.member_str("deposed", &rc.deposed_key)?;
-    }
     if let Some(reason) = action_reason(rc.action_reason, dialect)? {
         w.member_str("action_reason", reason)?;
     }
@@ -598,11 +459,11 @@ fn change_values(
         .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
 
     w.key("before")?;
-    values::known(w, before).map_err(|e| e.at("before"))?;
+    values::write_known(w, before).map_err(|e| Error::from(e).at("before"))?;
     let known = after.is_wholly_known();
     if values::has_after(after, known) {
         w.key("after")?;
-        values::after(w, after, known).map_err(|e| e.at("after"))?;
+        values::write_after(w, after, known).map_err(|e| Error::from(e).at("after"))?;
     }
     w.key("after_unknown")?;
     if known {
@@ -623,7 +484,7 @@ fn change_values(
 
 /// The schema and program of a type in `schemas` (`None` without schemas), or the error
 /// `missing` makes when the schemas lack it.
-fn typed<'s>(
+pub(crate) fn typed<'s>(
     schemas: Option<&'s ProgramCache>,
     provider: &str,
     kind: Kind,
@@ -651,12 +512,12 @@ fn implied_program(v: &proto::DynamicValue) -> Result<Program, Error> {
 }
 
 /// A decoded [`Side`]: the value, its type and its sensitive paths.
-type Decoded<'a> = (Value<'a>, Ty<'a>, Vec<Vec<Step<'a>>>);
+pub(crate) type Decoded<'a> = (Value<'a>, Ty<'a>, Vec<Vec<Step<'a>>>);
 
 /// One value of a change (`before`, `after`) or an action's configuration, with its
 /// sensitive paths, and the programs they are decoded with, compiled before anything is
 /// decoded (the values borrow from them).
-struct Side<'c> {
+pub(crate) struct Side<'c> {
     value: Option<&'c proto::DynamicValue>,
     paths: &'c [proto::Path],
     /// The member, for errors.
@@ -669,7 +530,7 @@ struct Side<'c> {
 
 impl<'c> Side<'c> {
     /// `typed`: whether a schema's program decodes the value.
-    fn new(
+    pub(crate) fn new(
         value: Option<&'c proto::DynamicValue>,
         paths: &'c [proto::Path],
         which: &'static str,
@@ -690,7 +551,7 @@ impl<'c> Side<'c> {
 
     /// The value (null when absent) decoded with the schema's `program` or the implied one,
     /// its type, and its sensitive paths.
-    fn decode<'a>(
+    pub(crate) fn decode<'a>(
         &'a self,
         program: Option<&'a Program>,
         arena: &'a Bump,
@@ -727,21 +588,15 @@ fn check_status(status: i32) -> Result<&'static str, Error> {
     })
 }
 
-/// The check results as `show -json` writes them (OpenTofu's `jsonchecks`): each
-/// configuration object with its kind and address parts, sorted by address, each with its
-/// instances sorted by address and their failure messages sorted.
-fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Error> {
+/// The check results as `show -json` writes them ([`tfwire_plan::write_checks`], the
+/// clients' `jsonchecks`).
+pub(crate) fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Error> {
     use proto::check_results::ObjectKind as K;
-    let mut sorted: Vec<&proto::CheckResults> = results.iter().collect();
-    sorted.sort_by(|a, b| a.config_addr.cmp(&b.config_addr));
-    w.begin_array()?;
-    for r in &sorted {
-        // A configuration address has the shape of an instance address without keys
-        // (`module.a.aws_s3_bucket.b`, `module.a.output.o`, `check.c`, `var.v`).
-        let addr = Address::parse(&r.config_addr).map_err(|e| e.at(&r.config_addr))?;
+    let mut records = Vec::with_capacity(results.len());
+    for r in results {
         let kind = match K::try_from(r.kind) {
             Ok(K::Resource) => "resource",
-            Ok(K::OutputValue) => "output_value",
+            Ok(K::OutputValue) => "output",
             Ok(K::Check) => "check",
             Ok(K::InputVariable) => "var",
             _ => {
@@ -751,70 +606,30 @@ fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Result<(), Err
                 )));
             }
         };
-        w.begin_object()?;
-        w.key("address")?;
-        w.begin_object()?;
-        w.member_str("kind", kind)?;
-        if kind == "resource" {
-            w.member_str("mode", addr.mode.name())?;
-            w.member_str("type", addr.type_name)?;
-        }
-        if !addr.module_text.is_empty() {
-            w.member_str("module", addr.module_text)?;
-        }
-        w.member_str("name", addr.name)?;
-        w.member_str("to_display", &r.config_addr)?;
-        w.end_object()?;
-        w.member_str("status", check_status(r.status)?)?;
-        if !r.objects.is_empty() {
-            let mut objects: Vec<&proto::check_results::ObjectResult> = r.objects.iter().collect();
-            objects.sort_by(|a, b| a.object_addr.cmp(&b.object_addr));
-            w.key("instances")?;
-            w.begin_array()?;
-            for o in objects {
-                let oaddr = Address::parse(&o.object_addr).map_err(|e| e.at(&o.object_addr))?;
-                w.begin_object()?;
-                w.key("address")?;
-                w.begin_object()?;
-                w.member_str("to_display", &o.object_addr)?;
-                if !oaddr.module_text.is_empty() {
-                    w.member_str("module", oaddr.module_text)?;
-                }
-                if kind == "resource" {
-                    if oaddr.key == address::Key::Unknown {
-                        return Err(Error::invalid(format!(
-                            "a check result for {:?}, whose instance key is unknown",
-                            o.object_addr
-                        )));
-                    }
-                    instance_key(w, "instance_key", &oaddr.key)?;
-                }
-                w.end_object()?;
-                w.member_str("status", check_status(o.status)?)?;
-                if !o.failure_messages.is_empty() {
-                    let mut messages: Vec<&String> = o.failure_messages.iter().collect();
-                    messages.sort();
-                    w.key("problems")?;
-                    w.begin_array()?;
-                    for m in messages {
-                        w.begin_object()?;
-                        w.member_str("message", m)?;
-                        w.end_object()?;
-                    }
-                    w.end_array()?;
-                }
-                w.end_object()?;
-            }
-            w.end_array()?;
-        }
-        w.end_object()?;
+        let objects = r
+            .objects
+            .iter()
+            .map(|o| {
+                Ok((
+                    o.object_addr.as_str(),
+                    check_status(o.status)?,
+                    o.failure_messages.iter().map(String::as_str).collect(),
+                ))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        records.push(tfwire_plan::CheckRecord::new(
+            kind,
+            &r.config_addr,
+            check_status(r.status)?,
+            objects,
+        ));
     }
-    w.end_array()?;
+    tfwire_plan::write_checks(w, &mut records)?;
     Ok(())
 }
 
 /// How a change's identities (before, after, the one imported) are decoded.
-enum IdentityType {
+pub(crate) enum IdentityType {
     /// With the resource type's identity schema (schemas given, and it has one).
     Schema(Arc<Program>),
     /// With the type each value's MessagePack implies (no schemas given).
@@ -824,7 +639,7 @@ enum IdentityType {
 }
 
 /// The identity type of the resource at `addr`: only managed resources have identities.
-fn identity_type(
+pub(crate) fn identity_type(
     addr: &Address<'_>,
     provider: &str,
     schemas: Option<&ProgramCache>,
@@ -863,7 +678,7 @@ fn client(dialect: Dialect) -> &'static str {
 /// null: decoded with the identity schema's `program`, or without one with the type its
 /// MessagePack implies. The two differ for a number go-cty sent as a string (one no 64-bit
 /// integer or binary64 holds): the implied type reads it as that string.
-fn identity_json(
+pub(crate) fn identity_json(
     v: &proto::DynamicValue,
     program: Option<&Program>,
     arena: &Bump,
@@ -878,12 +693,12 @@ fn identity_json(
     };
     let value = decode(program, v, arena)?;
     let mut out = String::new();
-    values::known(&mut values::writer(&mut out), value)?;
+    values::write_known(&mut values::writer(&mut out), value)?;
     Ok((out, value.is_null()))
 }
 
 /// Terraform's name of a deferral reason (`unknown` for one it does not know).
-fn deferred_reason(reason: i32) -> &'static str {
+pub(crate) fn deferred_reason(reason: i32) -> &'static str {
     use tf::DeferredReason as R;
     match R::try_from(reason) {
         Ok(R::InstanceCountUnknown) => "instance_count_unknown",
@@ -924,7 +739,7 @@ fn with_reason<'o>(
 
 /// Writes a list of action invocations (of the plan's `section`) in the file's order, as
 /// Terraform writes them; one deferred (with a reason) as `{"reason":…,"action_invocation":…}`.
-fn action_invocations(
+pub(crate) fn action_invocations(
     w: &mut Writer<'_>,
     section: &str,
     list: &[(Option<&str>, &tf::ActionInvocation)],
@@ -977,7 +792,7 @@ fn action_invocation(
         w.key("config_values")?;
         let known = value.is_wholly_known();
         if values::has_after(value, known) {
-            values::after(w, value, known).map_err(|e| e.at("config"))?;
+            values::write_after(w, value, known).map_err(|e| Error::from(e).at("config"))?;
         } else {
             w.null()?;
         }
@@ -1049,7 +864,9 @@ fn action_invocation(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Planfile;
     use crate::dialect;
+    use crate::document::{Form, document};
     use serde_json::{Value as J, json};
 
     const PROVIDER: &str = r#"provider["terraform.io/builtin/terraform"]"#;
@@ -1088,6 +905,7 @@ mod tests {
             prev_state: None,
             lock_file: None,
             config_files: Vec::new(),
+            config: Vec::new(),
             tfplan_len: 0,
             max_document_bytes: 1 << 20,
         }
@@ -1257,7 +1075,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            document(&planfile_of(no_event), None)
+            document(&planfile_of(no_event), None, Form::Tfwire)
                 .unwrap_err()
                 .to_string(),
             "action_invocations: action.t.n: unsupported action trigger event 0"
@@ -1295,7 +1113,7 @@ mod tests {
     }
 
     fn json_of(pf: &Planfile, schemas: Option<&ProgramCache>) -> J {
-        serde_json::from_str(&document(pf, schemas).unwrap()).unwrap()
+        serde_json::from_str(&document(pf, schemas, Form::Tfwire).unwrap()).unwrap()
     }
 
     /// OpenTofu's plans carry identities too, at the same field numbers but for the
@@ -1349,7 +1167,9 @@ mod tests {
         let mut pf = opentofu_planfile(vec![other]);
         pf.dialect = Dialect::Terraform;
         assert_eq!(
-            document(&pf, Some(&cache)).unwrap_err().to_string(),
+            document(&pf, Some(&cache), Form::Tfwire)
+                .unwrap_err()
+                .to_string(),
             "resource_changes: u.x: importing.identity: no identity schema for resource type \
              \"u\" of provider terraform.io/builtin/terraform in the given schemas (`terraform \
              providers schema -json` in the plan's working directory has it)"
@@ -1399,7 +1219,7 @@ mod tests {
         assert_eq!(ai["config_values"], json!({"ratio": "0.001", "token": "s"}));
         assert_eq!(ai["config_sensitive"], json!({}));
         assert_eq!(
-            document(&planfile_of(plan("action.b.x")), Some(&cache))
+            document(&planfile_of(plan("action.b.x")), Some(&cache), Form::Tfwire)
                 .unwrap_err()
                 .to_string(),
             "action_invocations: action.b.x: no schema for action type \"b\" of provider \

@@ -9,5 +9,6 @@ mod model;
 mod numbers;
 mod rawstate;
 mod real_client;
+mod state_json;
 mod summary_stream;
 mod terraform;

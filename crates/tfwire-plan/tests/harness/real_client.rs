@@ -20,7 +20,7 @@ const CORPORA: [(&str, Client); 2] = [
 /// The scenario directories of every real-client corpus (named `corpus/scenario`), with the
 /// client that wrote them and whether `MANIFEST.json` says their outputs are committed
 /// (`"committed": false`: only the configuration is, `e2e/run.sh` makes the rest).
-fn scenarios() -> Vec<(String, PathBuf, Client, bool)> {
+pub(crate) fn scenarios() -> Vec<(String, PathBuf, Client, bool)> {
     let mut out = Vec::new();
     for (corpus, client) in CORPORA {
         let root = corpus_dir().join(corpus);

@@ -1,22 +1,47 @@
 //! Decoded values written as `show -json` writes them: go-cty's JSON of a value
 //! (`ctyjson.Marshal`), the known parts of a value (unknowns left out of objects and maps,
 //! `null` in sequences), the `after_unknown` tree and the `before_sensitive` /
-//! `after_sensitive` trees, exactly as OpenTofu's `jsonplan` builds them.
+//! `after_sensitive` / `sensitive_values` trees, exactly as the clients' `jsonplan` and
+//! `jsonstate` build them. The plan file reader (tfwire-planfile) writes its documents with
+//! these functions, and the state writer ([`crate::write_state_json`]) with the same ones.
+//!
+//! ```
+//! use tfwire::{Decoder, Program, Type};
+//! use tfwire_plan::ctyjson::{self, Sensitive, SchemaAt};
+//! let ty: Type = r#"["object",{"id":"string","tags":["map","string"]}]"#.parse()?;
+//! let program = Program::compile(&ty);
+//! let arena = tfwire::bumpalo::Bump::new();
+//! let v = Decoder::default().decode_json(&program, br#"{"tags":{"a":"<b>"},"id":"x"}"#, &arena)?;
+//! let mut out = String::new();
+//! ctyjson::write_known(&mut ctyjson::go_writer(&mut out), v)?;
+//! assert_eq!(out, r#"{"id":"x","tags":{"a":"\u003cb\u003e"}}"#);
+//! out.clear();
+//! Sensitive { marks: &[] }.write(&mut ctyjson::go_writer(&mut out), v, program.ty().to_ty(&arena), SchemaAt::None, false)?;
+//! assert_eq!(out, r#"{"tags":{}}"#);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
-use crate::Error;
+use crate::error::{Error, ErrorKind};
 use core::fmt;
 use std::sync::OnceLock;
 use tfwire::schema::{AttributeType, Block, Nesting};
 use tfwire::{Number, Program, Ty, Type, Value};
 use tfwire_json::{Escape, JsonWriter};
 
-/// The writer the document is written with: into a `String`, strings and keys with the
-/// escape rule for people ([`Escape::Safe`]).
-pub(crate) type Writer<'o> = JsonWriter<&'o mut String>;
+/// The writer documents are written with: into a `String`, strings and keys with the
+/// writer's escape rule ([`writer`], [`go_writer`]).
+pub type Writer<'o> = JsonWriter<&'o mut String>;
 
-/// A [`Writer`] appending to `out`.
-pub(crate) fn writer(out: &mut String) -> Writer<'_> {
+/// A [`Writer`] appending to `out`, with the escape rule for people ([`Escape::Safe`]):
+/// tfwire's own documents.
+pub fn writer(out: &mut String) -> Writer<'_> {
     JsonWriter::new(out, Escape::Safe)
+}
+
+/// A [`Writer`] appending to `out` with Go's `encoding/json` rule ([`Escape::Go`]: `<`, `>`
+/// and `&` as `\u003c`, `\u003e`, `\u0026`): the clients' own `show -json` documents.
+pub fn go_writer(out: &mut String) -> Writer<'_> {
+    JsonWriter::new(out, Escape::Go)
 }
 
 /// A number as go-cty writes it in JSON (through tfwire's own writer, into `text`, which
@@ -26,53 +51,35 @@ fn number(w: &mut Writer<'_>, n: Number<'_>, text: &mut String) -> Result<(), Er
     let program = NUMBER.get_or_init(|| Program::compile(&Type::Number));
     text.clear();
     tfwire::encode_json_into(program, &Value::Number(n), text)
-        .map_err(|e| Error::invalid(e.to_string()))?;
+        .map_err(|e| invalid(e.to_string()))?;
     // tfwire's writer wrote one JSON number.
     w.raw(text)?;
     Ok(())
 }
 
+#[cold]
+fn invalid(msg: impl Into<String>) -> Error {
+    Error::argument(ErrorKind::Invalid(msg.into()))
+}
+
 /// Writes a wholly known value as `show -json` writes it: go-cty's JSON
-/// (`ctyjson.Marshal`), a value at a `dynamic` position written as its own value (OpenTofu
-/// marshals values with their concrete types). For callers that decoded a plan or state
-/// value typed and need its `show -json` text (the CLI's renderer draws a typed number
-/// with the text written here).
-///
-/// ```
-/// use tfwire::{Config, Decoder, Program, Type};
-/// let ty: Type = r#"["object",{"id":"string","n":"number"}]"#.parse()?;
-/// let program = Program::compile(&ty);
-/// let mut decoder = Decoder::new(Config::default());
-/// let arena = tfwire::bumpalo::Bump::new();
-/// let value = decoder.decode_json(&program, br#"{"id":"a","n":1.50}"#, &arena)?;
-/// let mut out = String::new();
-/// tfwire_planfile::write_show_json(&mut out, value)?;
-/// assert_eq!(out, r#"{"id":"a","n":1.5}"#);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// (`ctyjson.Marshal`), a value at a `dynamic` position written as its own value (the
+/// clients marshal values with their concrete types).
 ///
 /// # Errors
 ///
-/// [`ErrorKind::Invalid`](crate::ErrorKind::Invalid) for a value that is not wholly known,
-/// or a number go-cty cannot write.
-pub fn write_show_json(out: &mut String, v: Value<'_>) -> Result<(), Error> {
-    known(&mut writer(out), v)
-}
-
-/// `ctyjson.Marshal` of a wholly known value (a value at a dynamic position is written as
-/// its own value: `show -json` marshals values with their concrete types).
-pub(crate) fn known(w: &mut Writer<'_>, v: Value<'_>) -> Result<(), Error> {
+/// [`ErrorKind::Invalid`] for a value that is not wholly known, or a number go-cty cannot
+/// write.
+pub fn write_known(w: &mut Writer<'_>, v: Value<'_>) -> Result<(), Error> {
     known_with(w, v, &mut String::new())
 }
 
-/// [`known`], numbers written through `text`.
+/// [`write_known`], numbers written through `text`.
 fn known_with(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<(), Error> {
     match v {
         Value::Null => w.null()?,
         Value::Unknown(_) => {
-            return Err(Error::invalid(
-                "an unknown value where a known one is required",
-            ));
+            return Err(invalid("an unknown value where a known one is required"));
         }
         Value::Bool(b) => w.bool(b)?,
         Value::Number(n) => number(w, n, text)?,
@@ -99,15 +106,19 @@ fn known_with(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<(),
 
 /// Whether the `after` of a change is written: unless it is wholly unknown. `known`: whether
 /// it is wholly known ([`Value::is_wholly_known`], a walk of the value the caller makes once).
-pub(crate) fn has_after(v: Value<'_>, known: bool) -> bool {
+pub fn has_after(v: Value<'_>, known: bool) -> bool {
     known || !v.unwrap_dynamic().is_unknown()
 }
 
 /// The `after` of a change: the value if wholly `known`, else its known parts
 /// (`omitUnknowns`); for a value [`has_after`] accepts.
-pub(crate) fn after(w: &mut Writer<'_>, v: Value<'_>, known: bool) -> Result<(), Error> {
+///
+/// # Errors
+///
+/// As [`write_known`].
+pub fn write_after(w: &mut Writer<'_>, v: Value<'_>, known: bool) -> Result<(), Error> {
     if known {
-        self::known(w, v)
+        write_known(w, v)
     } else {
         omit_unknowns(w, v, &mut String::new())
     }
@@ -146,7 +157,11 @@ fn omit_unknowns(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<
 
 /// `unknownAsBool`: `true` for unknown leaves, `false` for known ones, with the `false`
 /// members of objects and maps left out.
-pub(crate) fn unknown_as_bool(w: &mut Writer<'_>, v: Value<'_>) -> fmt::Result {
+///
+/// # Errors
+///
+/// Only the writer's.
+pub fn unknown_as_bool(w: &mut Writer<'_>, v: Value<'_>) -> fmt::Result {
     match v {
         Value::Unknown(_) => w.bool(true),
         Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
@@ -161,7 +176,7 @@ pub(crate) fn unknown_as_bool(w: &mut Writer<'_>, v: Value<'_>) -> fmt::Result {
             let mut item = String::new();
             for (k, e) in kvs {
                 item.clear();
-                unknown_as_bool(&mut writer(&mut item), *e)?;
+                unknown_as_bool(&mut JsonWriter::new(&mut item, w.escape()), *e)?;
                 member_unless_false(w, k, &item)?;
             }
             w.end_object()
@@ -184,8 +199,11 @@ fn member_unless_false(w: &mut Writer<'_>, k: &str, item: &str) -> fmt::Result {
 /// One step of a path into a value: an attribute, or an index (a list index as a number,
 /// a map key as a string, a set element as itself).
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Step<'a> {
+pub enum Step<'a> {
+    /// An attribute of an object.
     Attr(&'a str),
+    /// An element of a collection: a list index (a number), a map key (a string), a set
+    /// element (the element itself).
     Index(Value<'a>),
 }
 
@@ -211,8 +229,9 @@ fn step_eq(walked: &Step<'_>, mark: &Step<'_>) -> bool {
 
 /// What the provider schema says about a position of a value: which attributes of the
 /// objects there are sensitive.
-#[derive(Clone, Copy)]
-pub(crate) enum Schema<'s> {
+#[derive(Clone, Copy, Debug)]
+pub enum SchemaAt<'s> {
+    /// Nothing known: no attribute is sensitive by the schema.
     None,
     /// An object of this block.
     Block(&'s Block),
@@ -224,46 +243,46 @@ pub(crate) enum Schema<'s> {
     AttrsMany(&'s [tfwire::schema::Attribute]),
 }
 
-impl<'s> Schema<'s> {
+impl<'s> SchemaAt<'s> {
     /// Whether attribute `name` of an object here is sensitive, and the schema of its value.
-    fn attr(self, name: &str) -> (bool, Schema<'s>) {
+    fn attr(self, name: &str) -> (bool, SchemaAt<'s>) {
         let attrs = match self {
-            Schema::Block(b) => {
+            SchemaAt::Block(b) => {
                 if let Some(nb) = b.block_type(name) {
                     return (
                         false,
                         match nb.nesting {
-                            Nesting::Single | Nesting::Group => Schema::Block(&nb.block),
-                            _ => Schema::Blocks(&nb.block),
+                            Nesting::Single | Nesting::Group => SchemaAt::Block(&nb.block),
+                            _ => SchemaAt::Blocks(&nb.block),
                         },
                     );
                 }
                 &b.attributes[..]
             }
-            Schema::Attrs(a) => a,
-            _ => return (false, Schema::None),
+            SchemaAt::Attrs(a) => a,
+            _ => return (false, SchemaAt::None),
         };
         match attrs.iter().find(|a| a.name == name) {
             Some(a) => (
                 a.sensitive,
                 match &a.ty {
                     AttributeType::Nested(n) if n.nesting == Nesting::Single => {
-                        Schema::Attrs(&n.attributes)
+                        SchemaAt::Attrs(&n.attributes)
                     }
-                    AttributeType::Nested(n) => Schema::AttrsMany(&n.attributes),
-                    AttributeType::Type(_) => Schema::None,
+                    AttributeType::Nested(n) => SchemaAt::AttrsMany(&n.attributes),
+                    AttributeType::Type(_) => SchemaAt::None,
                 },
             ),
-            None => (false, Schema::None),
+            None => (false, SchemaAt::None),
         }
     }
 
     /// The schema of the elements of a collection here.
-    fn element(self) -> Schema<'s> {
+    fn element(self) -> SchemaAt<'s> {
         match self {
-            Schema::Blocks(b) => Schema::Block(b),
-            Schema::AttrsMany(a) => Schema::Attrs(a),
-            _ => Schema::None,
+            SchemaAt::Blocks(b) => SchemaAt::Block(b),
+            SchemaAt::AttrsMany(a) => SchemaAt::Attrs(a),
+            _ => SchemaAt::None,
         }
     }
 }
@@ -271,21 +290,30 @@ impl<'s> Schema<'s> {
 /// `SensitiveAsBoolWithPathValueMarks`: `true` where a sensitive path (from the plan) or a
 /// sensitive attribute (from the schema) is, `false` elsewhere, with the `false` members
 /// of objects and maps left out. `ty` is the value's type (for unknown collections).
+/// The same tree is a state's `sensitive_values` (`jsonstate`'s `SensitiveAsBool`).
 ///
 /// Only the paths that lead to a node are carried down to it (the others are dropped at
 /// the step where they part), so the walk costs the value's size plus the paths' lengths,
 /// not their product.
-pub(crate) struct Sensitive<'p, 'a> {
-    pub(crate) marks: &'p [Vec<Step<'a>>],
+#[derive(Clone, Copy, Debug)]
+pub struct Sensitive<'p, 'a> {
+    /// The sensitive paths (each a list of steps from the value's root).
+    pub marks: &'p [Vec<Step<'a>>],
 }
 
 impl Sensitive<'_, '_> {
-    pub(crate) fn write(
+    /// Writes the tree of `v` (of type `ty`, in a position `schema` describes; everything
+    /// `true` when `marked`).
+    ///
+    /// # Errors
+    ///
+    /// Only the writer's.
+    pub fn write(
         &self,
         w: &mut Writer<'_>,
         v: Value<'_>,
         ty: Ty<'_>,
-        schema: Schema<'_>,
+        schema: SchemaAt<'_>,
         marked: bool,
     ) -> fmt::Result {
         let marks: Vec<&[Step<'_>]> = self.marks.iter().map(Vec::as_slice).collect();
@@ -306,7 +334,7 @@ fn walk(
     w: &mut Writer<'_>,
     v: Value<'_>,
     ty: Ty<'_>,
-    schema: Schema<'_>,
+    schema: SchemaAt<'_>,
     marked: bool,
     marks: &[&[Step<'_>]],
 ) -> fmt::Result {
@@ -378,7 +406,14 @@ fn walk(
                     below(marks, &step)
                 };
                 item.clear();
-                walk(&mut writer(&mut item), *e, ety, eschema, sensitive, &next)?;
+                walk(
+                    &mut JsonWriter::new(&mut item, w.escape()),
+                    *e,
+                    ety,
+                    eschema,
+                    sensitive,
+                    &next,
+                )?;
                 member_unless_false(w, k, &item)?;
             }
             w.end_object()
