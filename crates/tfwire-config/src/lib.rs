@@ -22,7 +22,12 @@
 
 mod configuration;
 mod error;
+mod expr;
+mod jsonconfig;
 mod lockfile;
+mod manifest;
+mod module;
+mod value;
 
 pub use configuration::{Client, Configuration, Limits};
 pub use error::{Error, ErrorKind, Location};

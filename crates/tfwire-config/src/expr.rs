@@ -1,0 +1,663 @@
+//! HCL expressions without a context: the constant value HCL computes for them (`Value(nil)`),
+//! the references the client finds in them (`lang.ReferencesInExpr` + `addrs.ParseRef`), and
+//! type constraints (`typeexpr`).
+
+use crate::value::{Kind, Ty, Val};
+use hcl_edit::expr::{BinaryOperator, Expression, ObjectKey, TraversalOperator, UnaryOperator};
+use hcl_edit::template::{Directive, Element, Template};
+use std::collections::BTreeMap;
+
+/// The value of `e` evaluated with no variables and no functions, when that succeeds.
+pub(crate) fn constant(e: &Expression) -> Option<Val> {
+    match e {
+        Expression::Null(_) => Some(Val::Null),
+        Expression::Bool(b) => Some(Val::Bool(*b.value())),
+        Expression::Number(n) => number_literal(n),
+        Expression::String(s) => Some(Val::String(s.value().clone())),
+        Expression::Array(a) => {
+            let items: Option<Vec<Val>> = a.iter().map(constant).collect();
+            Some(Val::Seq(Kind::Structural, items?))
+        }
+        Expression::Object(o) => {
+            let mut out = BTreeMap::new();
+            for (k, v) in o.iter() {
+                let key = match k {
+                    ObjectKey::Ident(i) => i.value().as_str().to_owned(),
+                    ObjectKey::Expression(e) => constant(e)?.as_template_str()?,
+                };
+                let val = constant(v.expr())?;
+                if out.insert(key, val).is_some() {
+                    return None;
+                }
+            }
+            Some(Val::Map(Kind::Structural, out))
+        }
+        Expression::StringTemplate(t) => template(t),
+        Expression::HeredocTemplate(h) => template(&h.template),
+        Expression::Parenthesis(p) => constant(p.inner()),
+        Expression::Conditional(c) => match constant(&c.cond_expr)? {
+            Val::Bool(true) => constant(&c.true_expr),
+            Val::Bool(false) => constant(&c.false_expr),
+            _ => None,
+        },
+        Expression::UnaryOp(u) => {
+            let v = constant(&u.expr)?;
+            match (u.operator.value(), v) {
+                (UnaryOperator::Not, Val::Bool(b)) => Some(Val::Bool(!b)),
+                (UnaryOperator::Neg, Val::Number(n)) => Some(negate(&n)),
+                _ => None,
+            }
+        }
+        Expression::BinaryOp(b) => {
+            let l = constant(&b.lhs_expr)?;
+            let r = constant(&b.rhs_expr)?;
+            binary(*b.operator.value(), l, r)
+        }
+        Expression::Traversal(t) => {
+            let mut v = constant(&t.expr)?;
+            for op in &t.operators {
+                v = match op.value() {
+                    TraversalOperator::GetAttr(name) => match v {
+                        Val::Map(Kind::Structural, m) => m.get(name.value().as_str())?.clone(),
+                        _ => return None,
+                    },
+                    TraversalOperator::Index(k) => index(v, &constant(k)?)?,
+                    TraversalOperator::LegacyIndex(i) => {
+                        index(v, &Val::Number(i.value().to_string()))?
+                    }
+                    _ => return None,
+                };
+            }
+            Some(v)
+        }
+        Expression::Variable(_) | Expression::FuncCall(_) | Expression::ForExpr(_) => None,
+    }
+}
+
+fn number_literal(n: &hcl_edit::Formatted<hcl_edit::Number>) -> Option<Val> {
+    let repr: &str = n.as_repr()?;
+    let text: String = repr.chars().filter(|c| !c.is_whitespace()).collect();
+    let (neg, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, text.as_str()),
+    };
+    let digits = digits.trim_start_matches('0');
+    let digits = if digits.is_empty() || digits.starts_with(['.', 'e', 'E']) {
+        format!("0{digits}")
+    } else {
+        digits.to_owned()
+    };
+    let v = Val::number(&digits)?;
+    Some(if neg {
+        match v {
+            Val::Number(n) => negate(&n),
+            v => v,
+        }
+    } else {
+        v
+    })
+}
+
+fn negate(n: &str) -> Val {
+    Val::Number(match n.strip_prefix('-') {
+        Some(p) => p.to_owned(),
+        None if n == "0" => n.to_owned(),
+        None => format!("-{n}"),
+    })
+}
+
+fn index(v: Val, key: &Val) -> Option<Val> {
+    match v {
+        Val::Seq(_, items) => {
+            let Val::Number(n) = key else { return None };
+            let i: usize = n.parse().ok()?;
+            items.into_iter().nth(i)
+        }
+        Val::Map(_, mut m) => m.remove(&key.as_template_str()?),
+        _ => None,
+    }
+}
+
+fn binary(op: BinaryOperator, l: Val, r: Val) -> Option<Val> {
+    use BinaryOperator as B;
+    match op {
+        B::Eq => Some(Val::Bool(l == r)),
+        B::NotEq => Some(Val::Bool(l != r)),
+        B::And | B::Or => match (l, r) {
+            (Val::Bool(a), Val::Bool(b)) => {
+                Some(Val::Bool(if op == B::And { a && b } else { a || b }))
+            }
+            _ => None,
+        },
+        _ => {
+            let a = as_int(&l)?;
+            let b = as_int(&r)?;
+            let n = match op {
+                B::Less => return Some(Val::Bool(a < b)),
+                B::LessEq => return Some(Val::Bool(a <= b)),
+                B::Greater => return Some(Val::Bool(a > b)),
+                B::GreaterEq => return Some(Val::Bool(a >= b)),
+                B::Plus => a.checked_add(b)?,
+                B::Minus => a.checked_sub(b)?,
+                B::Mul => a.checked_mul(b)?,
+                // Division and remainder leave the integers: go-cty's big floats are not
+                // reproduced for them.
+                _ => return None,
+            };
+            Some(Val::Number(n.to_string()))
+        }
+    }
+}
+
+/// An integer operand (numbers given as strings convert, as go-cty converts them).
+fn as_int(v: &Val) -> Option<i64> {
+    match v {
+        Val::Number(n) | Val::String(n) => n.parse().ok(),
+        _ => None,
+    }
+}
+
+fn template(t: &Template) -> Option<Val> {
+    let elements: Vec<&Element> = t.iter().collect();
+    // A template of exactly one interpolation is the interpolated value itself.
+    if let [Element::Interpolation(i)] = elements.as_slice() {
+        return constant(&i.expr);
+    }
+    let mut out = String::new();
+    for e in elements {
+        match e {
+            Element::Literal(l) => out.push_str(l.value()),
+            Element::Interpolation(i) => out.push_str(&constant(&i.expr)?.as_template_str()?),
+            Element::Directive(_) => return None,
+        }
+    }
+    Some(Val::String(out))
+}
+
+/// One step of a traversal after its root.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Step {
+    Attr(String),
+    Index(Val),
+}
+
+/// An absolute traversal: a root name and its steps.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Traversal {
+    pub(crate) root: String,
+    pub(crate) steps: Vec<Step>,
+}
+
+/// The traversals (variables) of `e`, in HCL's walk order, without the names a `for`
+/// expression binds, then the provider functions it calls (as one-step traversals).
+pub(crate) fn traversals(e: &Expression) -> Vec<Traversal> {
+    let mut out = Vec::new();
+    let mut funcs = Vec::new();
+    walk(e, &mut Vec::new(), &mut out, &mut funcs);
+    out.extend(funcs.into_iter().map(|root| Traversal {
+        root,
+        steps: Vec::new(),
+    }));
+    out
+}
+
+fn walk(
+    e: &Expression,
+    bound: &mut Vec<String>,
+    out: &mut Vec<Traversal>,
+    funcs: &mut Vec<String>,
+) {
+    match e {
+        Expression::Null(_)
+        | Expression::Bool(_)
+        | Expression::Number(_)
+        | Expression::String(_) => {}
+        Expression::Array(a) => a.iter().for_each(|i| walk(i, bound, out, funcs)),
+        Expression::Object(o) => {
+            for (k, v) in o.iter() {
+                if let ObjectKey::Expression(k) = k {
+                    // A bare name as a key is the name itself, not a reference.
+                    if !matches!(k, Expression::Variable(_)) {
+                        walk(k, bound, out, funcs);
+                    }
+                }
+                walk(v.expr(), bound, out, funcs);
+            }
+        }
+        Expression::StringTemplate(t) => walk_template(t, bound, out, funcs),
+        Expression::HeredocTemplate(h) => walk_template(&h.template, bound, out, funcs),
+        Expression::Parenthesis(p) => walk(p.inner(), bound, out, funcs),
+        Expression::Variable(v) => push(out, bound, v.value().as_str(), Vec::new()),
+        Expression::Conditional(c) => {
+            walk(&c.cond_expr, bound, out, funcs);
+            walk(&c.true_expr, bound, out, funcs);
+            walk(&c.false_expr, bound, out, funcs);
+        }
+        Expression::FuncCall(f) => {
+            if f.name.namespace.first().map(|n| n.value().as_str()) == Some("provider") {
+                let mut name: Vec<&str> = f
+                    .name
+                    .namespace
+                    .iter()
+                    .map(|n| n.value().as_str())
+                    .collect();
+                name.push(f.name.name.value().as_str());
+                funcs.push(name.join("::"));
+            }
+            f.args.iter().for_each(|a| walk(a, bound, out, funcs));
+        }
+        Expression::Traversal(t) => {
+            let mut rest = &t.operators[..];
+            if let Expression::Variable(root) = &t.expr {
+                let mut steps = Vec::new();
+                while let Some((op, tail)) = rest.split_first() {
+                    let step = match op.value() {
+                        TraversalOperator::GetAttr(n) => Step::Attr(n.value().as_str().to_owned()),
+                        TraversalOperator::LegacyIndex(i) => {
+                            Step::Index(Val::Number(i.value().to_string()))
+                        }
+                        TraversalOperator::Index(k) => match literal_key(k) {
+                            Some(v) => Step::Index(v),
+                            None => break,
+                        },
+                        _ => break,
+                    };
+                    steps.push(step);
+                    rest = tail;
+                }
+                push(out, bound, root.value().as_str(), steps);
+            } else {
+                walk(&t.expr, bound, out, funcs);
+            }
+            for op in rest {
+                if let TraversalOperator::Index(k) = op.value() {
+                    walk(k, bound, out, funcs);
+                }
+            }
+        }
+        Expression::UnaryOp(u) => walk(&u.expr, bound, out, funcs),
+        Expression::BinaryOp(b) => {
+            walk(&b.lhs_expr, bound, out, funcs);
+            walk(&b.rhs_expr, bound, out, funcs);
+        }
+        Expression::ForExpr(f) => {
+            walk(&f.intro.collection_expr, bound, out, funcs);
+            let n = bound.len();
+            if let Some(k) = &f.intro.key_var {
+                bound.push(k.value().as_str().to_owned());
+            }
+            bound.push(f.intro.value_var.value().as_str().to_owned());
+            if let Some(k) = &f.key_expr {
+                walk(k, bound, out, funcs);
+            }
+            walk(&f.value_expr, bound, out, funcs);
+            if let Some(c) = &f.cond {
+                walk(&c.expr, bound, out, funcs);
+            }
+            bound.truncate(n);
+        }
+    }
+}
+
+fn walk_template(
+    t: &Template,
+    bound: &mut Vec<String>,
+    out: &mut Vec<Traversal>,
+    funcs: &mut Vec<String>,
+) {
+    for e in t.iter() {
+        match e {
+            Element::Literal(_) => {}
+            Element::Interpolation(i) => walk(&i.expr, bound, out, funcs),
+            Element::Directive(d) => match &**d {
+                Directive::If(i) => {
+                    walk(&i.if_expr.cond_expr, bound, out, funcs);
+                    walk_template(&i.if_expr.template, bound, out, funcs);
+                    if let Some(e) = &i.else_expr {
+                        walk_template(&e.template, bound, out, funcs);
+                    }
+                }
+                Directive::For(f) => {
+                    walk(&f.for_expr.collection_expr, bound, out, funcs);
+                    let n = bound.len();
+                    if let Some(k) = &f.for_expr.key_var {
+                        bound.push(k.value().as_str().to_owned());
+                    }
+                    bound.push(f.for_expr.value_var.value().as_str().to_owned());
+                    walk_template(&f.for_expr.template, bound, out, funcs);
+                    bound.truncate(n);
+                }
+            },
+        }
+    }
+}
+
+fn push(out: &mut Vec<Traversal>, bound: &[String], root: &str, steps: Vec<Step>) {
+    if bound.iter().any(|b| b == root) {
+        return;
+    }
+    out.push(Traversal {
+        root: root.to_owned(),
+        steps,
+    });
+}
+
+/// The key of an index step HCL folds into a traversal: a literal (number, bool, null) or a
+/// string without interpolation.
+fn literal_key(k: &Expression) -> Option<Val> {
+    match k {
+        Expression::Number(n) => number_literal(n),
+        Expression::String(s) => Some(Val::String(s.value().clone())),
+        Expression::Bool(b) => Some(Val::Bool(*b.value())),
+        Expression::StringTemplate(t) => {
+            let mut s = String::new();
+            for e in t.iter() {
+                match e {
+                    Element::Literal(l) => s.push_str(l.value()),
+                    _ => return None,
+                }
+            }
+            Some(Val::String(s))
+        }
+        _ => None,
+    }
+}
+
+/// The subject of a `depends_on` entry, as the client writes it (empty where it does not
+/// parse as one reference).
+pub(crate) fn subject(e: &Expression) -> String {
+    let ts = traversals(e);
+    match ts.as_slice() {
+        [t] => parse_ref(t, false).map(|r| r.0).unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// The reference strings `jsonconfig` writes for `e`'s traversals.
+pub(crate) fn references(e: &Expression, terraform: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in traversals(e) {
+        reference_strings(&t, terraform, &mut out);
+    }
+    out
+}
+
+/// What `addrs.ParseRef` makes of a traversal, unwrapped into the strings `jsonconfig`
+/// writes (each prefix of the remaining steps, the subject, the subject without its key).
+fn reference_strings(t: &Traversal, terraform: bool, out: &mut Vec<String>) {
+    let Some((subject, remaining, extra)) = parse_ref(t, terraform) else {
+        return;
+    };
+    for n in (1..=remaining.len()).rev() {
+        out.push(format!("{subject}{}", traversal_str(&remaining[..n])));
+    }
+    out.push(subject);
+    if let Some(e) = extra {
+        out.push(e);
+    }
+}
+
+/// The subject, the remaining steps and the subject without its instance key.
+type Ref<'t> = (String, &'t [Step], Option<String>);
+
+fn parse_ref(t: &Traversal, terraform: bool) -> Option<Ref<'_>> {
+    let root = t.root.as_str();
+    let steps = &t.steps[..];
+    match root {
+        "count" | "each" | "local" | "path" | "terraform" | "var" => single_attr(root, steps),
+        "tofu" if !terraform => single_attr(root, steps),
+        "self" => Some(("self".to_owned(), steps, None)),
+        "data" | "ephemeral" | "resource" => {
+            let (Some(Step::Attr(ty)), true) = (steps.first(), steps.len() >= 2) else {
+                return None;
+            };
+            let prefix = match root {
+                "resource" => "",
+                "data" => "data.",
+                _ => "ephemeral.",
+            };
+            resource_ref(prefix, ty, &steps[1..])
+        }
+        "module" => {
+            let Some(Step::Attr(name)) = steps.first() else {
+                return None;
+            };
+            let call = format!("module.{name}");
+            let rest = &steps[1..];
+            match rest.split_first() {
+                None => Some((call, rest, None)),
+                Some((Step::Index(k), tail)) => {
+                    let inst = format!("{call}{}", instance_key(k)?);
+                    match tail.split_first() {
+                        None => Some((inst, tail, Some(call))),
+                        Some((Step::Attr(out), tail)) => {
+                            Some((format!("{inst}.{out}"), tail, Some(inst)))
+                        }
+                        Some(_) => None,
+                    }
+                }
+                Some((Step::Attr(out), tail)) => Some((format!("{call}.{out}"), tail, Some(call))),
+            }
+        }
+        "template" | "lazy" | "arg" if !terraform => None,
+        _ if root.starts_with("provider::") => Some((root.to_owned(), &[], None)),
+        _ => resource_ref("", root, steps),
+    }
+}
+
+fn single_attr<'t>(root: &str, steps: &'t [Step]) -> Option<Ref<'t>> {
+    match steps.split_first() {
+        Some((Step::Attr(name), rest)) => Some((format!("{root}.{name}"), rest, None)),
+        // The client keeps a reference with an empty name (and an error it ignores here).
+        _ => Some((format!("{root}."), &[], None)),
+    }
+}
+
+fn resource_ref<'t>(prefix: &str, ty: &str, steps: &'t [Step]) -> Option<Ref<'t>> {
+    let Some((Step::Attr(name), rest)) = steps.split_first() else {
+        return None;
+    };
+    let resource = format!("{prefix}{ty}.{name}");
+    match rest.split_first() {
+        None => Some((resource, rest, None)),
+        Some((Step::Index(k), tail)) => {
+            let inst = format!("{resource}{}", instance_key(k)?);
+            Some((inst, tail, Some(resource)))
+        }
+        Some(_) => Some((resource, rest, None)),
+    }
+}
+
+/// An instance key as an address writes it (`[0]`, `["a"]`), when the key is valid.
+fn instance_key(k: &Val) -> Option<String> {
+    match k {
+        Val::Number(n) => {
+            let i: i64 = n.parse().ok()?;
+            Some(format!("[{i}]"))
+        }
+        Val::String(s) => Some(format!("[{}]", hcl_quoted(s))),
+        _ => None,
+    }
+}
+
+/// A string quoted as HCL writes it (OpenTofu's and Terraform's `toHCLQuotedString`).
+fn hcl_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '$' | '%' if chars.peek() == Some(&'{') => {
+                out.push(c);
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Steps as `addrs.TraversalStr` writes them.
+fn traversal_str(steps: &[Step]) -> String {
+    let mut out = String::new();
+    for s in steps {
+        match s {
+            Step::Attr(n) => {
+                out.push('.');
+                out.push_str(n);
+            }
+            Step::Index(Val::String(k)) => {
+                out.push('[');
+                out.push_str(&go_quote(k));
+                out.push(']');
+            }
+            Step::Index(Val::Number(n)) => {
+                out.push('[');
+                out.push_str(&number_g10(n));
+                out.push(']');
+            }
+            Step::Index(_) => out.push_str("[...]"),
+        }
+    }
+    out
+}
+
+/// A number as Go's `big.Float.Text('g', 10)`: up to 10 significant digits, exponent form
+/// past them.
+fn number_g10(n: &str) -> String {
+    let (neg, digits) = match n.strip_prefix('-') {
+        Some(d) => ("-", d),
+        None => ("", n),
+    };
+    if !digits.contains('.') && digits.len() <= 10 {
+        return n.to_owned();
+    }
+    match digits.parse::<f64>() {
+        Ok(f) => {
+            let s = format!("{f:.9e}");
+            let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+            let mant = mant.trim_end_matches('0').trim_end_matches('.');
+            let exp: i32 = exp.parse().unwrap_or(0);
+            if (-4..10).contains(&exp) {
+                let plain = format!("{f}");
+                format!("{neg}{plain}")
+            } else {
+                let sign = if exp < 0 { '-' } else { '+' };
+                format!("{neg}{mant}e{sign}{:02}", exp.abs())
+            }
+        }
+        Err(_) => n.to_owned(),
+    }
+}
+
+/// A string as Go's `%q` writes it (`strconv.Quote`).
+pub(crate) fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A type constraint expression (`string`, `list(object({a = optional(number, 1)}))`).
+pub(crate) fn type_constraint(e: &Expression) -> Option<Ty> {
+    match e {
+        Expression::Variable(v) => match v.value().as_str() {
+            "string" => Some(Ty::String),
+            "number" => Some(Ty::Number),
+            "bool" => Some(Ty::Bool),
+            "any" => Some(Ty::Any),
+            _ => None,
+        },
+        Expression::Parenthesis(p) => type_constraint(p.inner()),
+        Expression::FuncCall(f) if f.name.namespace.is_empty() => {
+            let args: Vec<&Expression> = f.args.iter().collect();
+            let one = || -> Option<Box<Ty>> {
+                match args.as_slice() {
+                    [a] => type_constraint(a).map(Box::new),
+                    _ => None,
+                }
+            };
+            match f.name.name.value().as_str() {
+                "list" => one().map(Ty::List),
+                "set" => one().map(Ty::Set),
+                "map" => one().map(Ty::Map),
+                "tuple" => match args.as_slice() {
+                    [Expression::Array(a)] => {
+                        let items: Option<Vec<Ty>> = a.iter().map(type_constraint).collect();
+                        items.map(Ty::Tuple)
+                    }
+                    _ => None,
+                },
+                "object" => match args.as_slice() {
+                    [Expression::Object(o)] => {
+                        let mut attrs = BTreeMap::new();
+                        for (k, v) in o.iter() {
+                            let name = match k {
+                                ObjectKey::Ident(i) => i.value().as_str().to_owned(),
+                                ObjectKey::Expression(Expression::Variable(i)) => {
+                                    i.value().as_str().to_owned()
+                                }
+                                ObjectKey::Expression(e) => match constant(e)? {
+                                    Val::String(s) => s,
+                                    _ => return None,
+                                },
+                            };
+                            attrs.insert(name, optional_attr(v.expr())?);
+                        }
+                        Some(Ty::Object(attrs))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An object attribute's type: `optional(T)`, `optional(T, default)` or `T`.
+fn optional_attr(e: &Expression) -> Option<(Ty, bool, Option<Val>)> {
+    if let Expression::FuncCall(f) = e
+        && f.name.namespace.is_empty()
+        && f.name.name.value().as_str() == "optional"
+    {
+        let args: Vec<&Expression> = f.args.iter().collect();
+        return match args.as_slice() {
+            [t] => Some((type_constraint(t)?, true, None)),
+            [t, d] => {
+                let ty = type_constraint(t)?;
+                let d = ty.convert(&constant(d)?)?;
+                Some((ty, true, Some(d)))
+            }
+            _ => None,
+        };
+    }
+    Some((type_constraint(e)?, false, None))
+}
