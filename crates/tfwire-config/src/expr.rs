@@ -23,7 +23,11 @@ pub(crate) fn constant(e: &Expression) -> Option<Val> {
             for (k, v) in o.iter() {
                 let key = match k {
                     ObjectKey::Ident(i) => i.value().as_str().to_owned(),
-                    ObjectKey::Expression(e) => constant(e)?.as_template_str()?,
+                    ObjectKey::Expression(e) => match e {
+                        // A keyword as a key is its name.
+                        Expression::Null(_) => "null".to_owned(),
+                        _ => constant(e)?.as_template_str()?,
+                    },
                 };
                 let val = constant(v.expr())?;
                 if out.insert(key, val).is_some() {
@@ -101,7 +105,6 @@ fn number_literal(n: &hcl_edit::Formatted<hcl_edit::Number>) -> Option<Val> {
 fn negate(n: &str) -> Val {
     Val::Number(match n.strip_prefix('-') {
         Some(p) => p.to_owned(),
-        None if n == "0" => n.to_owned(),
         None => format!("-{n}"),
     })
 }
@@ -377,6 +380,10 @@ pub(crate) fn subject(e: &Expression) -> String {
 pub(crate) fn references(e: &Expression, terraform: bool) -> Vec<String> {
     let mut out = Vec::new();
     for t in traversals(e) {
+        // Terraform does not count provider functions as references.
+        if terraform && t.root.starts_with("provider::") {
+            continue;
+        }
         reference_strings(&t, terraform, &mut out);
     }
     out

@@ -197,6 +197,12 @@ impl<'a> Module<'a> {
                 };
                 self.calls.insert((*name).to_owned(), call);
             }
+            ("check", [_]) => {
+                // A check's scoped data sources are the module's data resources.
+                for d in b.body.get_blocks("data") {
+                    self.block(d);
+                }
+            }
             (kind @ ("resource" | "data" | "ephemeral" | "action"), [ty, name]) => {
                 let mode = match kind {
                     "data" => Mode::Data,
