@@ -2,23 +2,13 @@
 //! module's HCL files.
 
 use crate::error::{Error, ErrorKind};
-use crate::jsonconfig::{Marshal, Tree, variable_default};
+use crate::jsonconfig::{Client, Marshal, Tree, variable_default};
 use crate::manifest;
 use crate::module::Module;
 use hcl_edit::structure::Body;
 use std::collections::BTreeMap;
 use tfwire::schema::ProgramCache;
 use tfwire_json::{Escape, JsonWriter};
-
-/// Which client's `show -json` to reproduce where the two differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Client {
-    /// OpenTofu.
-    OpenTofu,
-    /// Terraform.
-    Terraform,
-}
 
 /// Limits on a snapshot, for [`Configuration::read`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,6 @@
 //! The `configuration` member of `show -json` (the client's `jsonconfig` package) built from
 //! the decoded module tree and the provider schemas.
 
-use crate::configuration::Client;
 use crate::error::{Error, ErrorKind};
 use crate::expr;
 use crate::module::{self, Mode, Module, Resource};
@@ -12,6 +11,16 @@ use hcl_edit::structure::{Body, Structure};
 use std::collections::BTreeMap;
 use tfwire::schema::{Block, Nesting, ProgramCache};
 use tfwire_json::JsonWriter;
+
+/// Which client's `show -json` to reproduce where the two differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Client {
+    /// OpenTofu.
+    OpenTofu,
+    /// Terraform.
+    Terraform,
+}
 
 /// A module and its children, keyed by call name.
 pub(crate) struct Tree<'a> {

@@ -29,6 +29,7 @@ mod manifest;
 mod module;
 mod value;
 
-pub use configuration::{Client, Configuration, Limits};
+pub use configuration::{Configuration, Limits};
 pub use error::{Error, ErrorKind, Location};
+pub use jsonconfig::Client;
 pub use lockfile::{LockFile, LockedProvider};

@@ -47,6 +47,9 @@ pub(crate) struct Output<'a> {
     pub(crate) depends_on: Option<Vec<String>>,
 }
 
+/// A provider configuration as a module names it: local name and alias.
+pub(crate) type LocalConfig = (String, Option<String>);
+
 /// A `module` block.
 pub(crate) struct Call<'a> {
     pub(crate) source: String,
@@ -55,7 +58,7 @@ pub(crate) struct Call<'a> {
     pub(crate) for_each: Option<&'a Expression>,
     pub(crate) depends_on: Option<Vec<String>>,
     /// `providers = { child = parent }`: (child local name, alias), (parent local name, alias).
-    pub(crate) providers: Vec<((String, Option<String>), (String, Option<String>))>,
+    pub(crate) providers: Vec<(LocalConfig, LocalConfig)>,
     pub(crate) body: &'a Body,
 }
 
@@ -371,7 +374,7 @@ fn bool_attr(body: &Body, name: &str) -> bool {
 }
 
 /// A provider reference (`aws` or `aws.west`).
-fn provider_ref(e: &Expression) -> Option<(String, Option<String>)> {
+fn provider_ref(e: &Expression) -> Option<LocalConfig> {
     let ts = expr::traversals(e);
     let [t] = ts.as_slice() else { return None };
     match t.steps.as_slice() {

@@ -32,7 +32,7 @@ fn snapshot(plan: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for i in 0..zip.len() {
         let mut f = zip.by_index(i).unwrap();
-        let full = f.name().unwrap().to_owned();
+        let full = f.name().unwrap().into_owned();
         let Some(name) = full.strip_prefix("tfconfig/").map(str::to_owned) else {
             continue;
         };
