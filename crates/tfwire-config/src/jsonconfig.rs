@@ -192,7 +192,7 @@ impl Marshal<'_> {
         let reqs = md.requirements();
         let version = |fqn: &str| {
             reqs.get(fqn)
-                .map(|v| module::version_constraints_string(&v.join(",")))
+                .map(|v| module::version_constraints_string(v))
                 .unwrap_or_default()
         };
         for p in &md.providers {

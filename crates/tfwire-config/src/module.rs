@@ -190,7 +190,10 @@ impl<'a> Module<'a> {
                 let call = Call {
                     source: str_attr(&b.body, "source").unwrap_or_default(),
                     version: str_attr(&b.body, "version")
-                        .map(|v| version_constraints_string(&v))
+                        .map(|v| {
+                            let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+                            parts.join(",")
+                        })
                         .unwrap_or_default(),
                     count: b.body.get_attribute("count").map(|a| &a.value),
                     for_each: b.body.get_attribute("for_each").map(|a| &a.value),
@@ -395,26 +398,75 @@ fn depends_on(body: &Body) -> Option<Vec<String>> {
     if out.is_empty() { None } else { Some(out) }
 }
 
-/// `getproviders.VersionConstraintsString` for a constraint string as written: each
-/// constraint's operator and version, separated by `, `.
-pub(crate) fn version_constraints_string(s: &str) -> String {
-    s.split(',')
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .map(|c| {
-            let op_len = c
-                .find(|ch: char| ch.is_ascii_alphanumeric())
-                .unwrap_or(c.len());
-            let (op, ver) = c.split_at(op_len);
-            let op = op.trim();
-            if op.is_empty() || op == "=" {
-                ver.trim().to_owned()
-            } else {
-                format!("{op} {}", ver.trim())
+/// `getproviders.VersionConstraintsString` for the constraint strings of a provider: each
+/// distinct constraint as operator and three-part version (`~>` with two parts keeps two),
+/// sorted by version then operator, separated by `, `. A constraint that does not parse is
+/// kept as written.
+pub(crate) fn version_constraints_string(specs: &[String]) -> String {
+    let mut sels: Vec<(Vec<u64>, String, u8, String)> = Vec::new();
+    let mut unparsed = Vec::new();
+    for c in specs.iter().flat_map(|s| s.split(',')).map(str::trim) {
+        if c.is_empty() {
+            continue;
+        }
+        match selection(c) {
+            Some(sel) => {
+                if !sels.contains(&sel) {
+                    sels.push(sel);
+                }
             }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+            None => unparsed.push(c.to_owned()),
+        }
+    }
+    sels.sort_by(|a, b| (&a.0, &a.1, a.2).cmp(&(&b.0, &b.1, b.2)));
+    let mut out: Vec<String> = sels.into_iter().map(|s| s.3).collect();
+    out.extend(unparsed);
+    out.join(", ")
+}
+
+/// One constraint: its version numbers, prerelease, operator priority and written form.
+fn selection(c: &str) -> Option<(Vec<u64>, String, u8, String)> {
+    let op_len = c
+        .find(|ch: char| ch.is_ascii_digit() || ch == 'v')
+        .unwrap_or(c.len());
+    let (op, ver) = c.split_at(op_len);
+    let ver = ver.trim().trim_start_matches('v');
+    let (ver, meta) = ver.split_once('+').map_or((ver, ""), |(v, m)| (v, m));
+    let (ver, pre) = ver.split_once('-').map_or((ver, ""), |(v, p)| (v, p));
+    let parts: Vec<u64> = ver
+        .split('.')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let (prio, text) = match op.trim() {
+        ">" => (1, "> "),
+        ">=" => (2, ">= "),
+        "" | "=" => (3, ""),
+        "~>" if parts.len() >= 3 => (4, "~> "),
+        "~>" => (5, "~> "),
+        "<=" => (6, "<= "),
+        "<" => (7, "< "),
+        "!=" => (8, "!= "),
+        _ => return None,
+    };
+    let mut nums = parts.clone();
+    nums.resize(3, 0);
+    let mut written = if prio == 5 {
+        format!("{text}{}.{}", nums[0], nums[1])
+    } else {
+        format!("{text}{}.{}.{}", nums[0], nums[1], nums[2])
+    };
+    if !pre.is_empty() {
+        written.push('-');
+        written.push_str(pre);
+    }
+    if !meta.is_empty() {
+        written.push('+');
+        written.push_str(meta);
+    }
+    Some((nums, pre.to_owned(), prio, written))
 }
 
 /// The attributes and blocks of a body, skipping `names`.
