@@ -2,6 +2,7 @@
 //! the references the client finds in them (`lang.ReferencesInExpr` + `addrs.ParseRef`), and
 //! type constraints (`typeexpr`).
 
+use crate::num;
 use crate::value::{Kind, Ty, Val};
 use hcl_edit::expr::{BinaryOperator, Expression, ObjectKey, TraversalOperator, UnaryOperator};
 use hcl_edit::template::{Directive, Element, Template};
@@ -9,13 +10,34 @@ use std::collections::BTreeMap;
 
 /// The value of `e` evaluated with no variables and no functions, when that succeeds.
 pub(crate) fn constant(e: &Expression) -> Option<Val> {
+    eval(e, &mut Vec::new()).filter(|v| !has_infinity(v))
+}
+
+/// Whether a value holds an infinite number (go-cty cannot write it as JSON).
+fn has_infinity(v: &Val) -> bool {
+    match v {
+        Val::Number(n) => n.ends_with("Inf"),
+        Val::Seq(_, items) => items.iter().any(has_infinity),
+        Val::Map(_, m) => m.values().any(has_infinity),
+        _ => false,
+    }
+}
+
+/// The names a `for` expression binds, innermost last.
+type Scope = Vec<(String, Val)>;
+
+/// The most elements a `for` expression or a template `for` directive may produce while
+/// evaluating a constant: beyond it the expression is left unevaluated.
+const MAX_ITERATIONS: usize = 100_000;
+
+fn eval(e: &Expression, scope: &mut Scope) -> Option<Val> {
     match e {
         Expression::Null(_) => Some(Val::Null),
         Expression::Bool(b) => Some(Val::Bool(*b.value())),
         Expression::Number(n) => number_literal(n),
         Expression::String(s) => Some(Val::String(s.value().clone())),
         Expression::Array(a) => {
-            let items: Option<Vec<Val>> = a.iter().map(constant).collect();
+            let items: Option<Vec<Val>> = a.iter().map(|i| eval(i, scope)).collect();
             Some(Val::Seq(Kind::Structural, items?))
         }
         Expression::Object(o) => {
@@ -24,58 +46,172 @@ pub(crate) fn constant(e: &Expression) -> Option<Val> {
                 let key = match k {
                     ObjectKey::Ident(i) => i.value().as_str().to_owned(),
                     ObjectKey::Expression(e) => match e {
-                        // A keyword as a key is its name.
+                        // A keyword or a bare name as a key is its name.
                         Expression::Null(_) => "null".to_owned(),
-                        _ => constant(e)?.as_template_str()?,
+                        Expression::Variable(v) => v.value().as_str().to_owned(),
+                        _ => eval(e, scope)?.as_template_str()?,
                     },
                 };
-                let val = constant(v.expr())?;
+                let val = eval(v.expr(), scope)?;
                 if out.insert(key, val).is_some() {
                     return None;
                 }
             }
             Some(Val::Map(Kind::Structural, out))
         }
-        Expression::StringTemplate(t) => template(t),
-        Expression::HeredocTemplate(h) => template(&h.template),
-        Expression::Parenthesis(p) => constant(p.inner()),
-        Expression::Conditional(c) => match constant(&c.cond_expr)? {
-            Val::Bool(true) => constant(&c.true_expr),
-            Val::Bool(false) => constant(&c.false_expr),
-            _ => None,
-        },
+        Expression::StringTemplate(t) => template(t, scope),
+        Expression::HeredocTemplate(h) => template(&h.template, scope),
+        Expression::Parenthesis(p) => eval(p.inner(), scope),
+        Expression::Variable(v) => scope
+            .iter()
+            .rev()
+            .find(|(n, _)| n == v.value().as_str())
+            .map(|(_, v)| v.clone()),
+        Expression::Conditional(c) => {
+            let t = eval(&c.true_expr, scope);
+            let f = eval(&c.false_expr, scope);
+            let chosen = match eval(&c.cond_expr, scope)? {
+                Val::Bool(true) => t.clone()?,
+                Val::Bool(false) => f.clone()?,
+                _ => return None,
+            };
+            unify(chosen, t.as_ref()?, f.as_ref()?)
+        }
         Expression::UnaryOp(u) => {
-            let v = constant(&u.expr)?;
+            let v = eval(&u.expr, scope)?;
             match (u.operator.value(), v) {
                 (UnaryOperator::Not, Val::Bool(b)) => Some(Val::Bool(!b)),
-                (UnaryOperator::Neg, Val::Number(n)) => Some(negate(&n)),
+                (UnaryOperator::Neg, v) => Some(negate(&to_number(&v)?)),
                 _ => None,
             }
         }
         Expression::BinaryOp(b) => {
-            let l = constant(&b.lhs_expr)?;
-            let r = constant(&b.rhs_expr)?;
+            let l = eval(&b.lhs_expr, scope)?;
+            let r = eval(&b.rhs_expr, scope)?;
             binary(*b.operator.value(), l, r)
         }
         Expression::Traversal(t) => {
-            let mut v = constant(&t.expr)?;
-            for op in &t.operators {
-                v = match op.value() {
-                    TraversalOperator::GetAttr(name) => match v {
-                        Val::Map(Kind::Structural, m) => m.get(name.value().as_str())?.clone(),
-                        _ => return None,
-                    },
-                    TraversalOperator::Index(k) => index(v, &constant(k)?)?,
-                    TraversalOperator::LegacyIndex(i) => {
-                        index(v, &Val::Number(i.value().to_string()))?
-                    }
-                    _ => return None,
-                };
-            }
-            Some(v)
+            let v = eval(&t.expr, scope)?;
+            apply_ops(v, &t.operators, scope)
         }
-        Expression::Variable(_) | Expression::FuncCall(_) | Expression::ForExpr(_) => None,
+        Expression::ForExpr(f) => for_expr(f, scope),
+        Expression::FuncCall(_) => None,
     }
+}
+
+/// Applies traversal operators to a value; a splat applies the rest to each element.
+fn apply_ops(
+    mut v: Val,
+    ops: &[hcl_edit::Decorated<TraversalOperator>],
+    scope: &mut Scope,
+) -> Option<Val> {
+    for (i, op) in ops.iter().enumerate() {
+        v = match op.value() {
+            TraversalOperator::GetAttr(name) => match v {
+                Val::Map(_, m) => m.get(name.value().as_str())?.clone(),
+                _ => return None,
+            },
+            TraversalOperator::Index(k) => index(v, &eval(k, scope)?)?,
+            TraversalOperator::LegacyIndex(n) => index(v, &Val::Number(n.value().to_string()))?,
+            TraversalOperator::AttrSplat(_) | TraversalOperator::FullSplat(_) => {
+                let items = match v {
+                    Val::Null => Vec::new(),
+                    Val::Seq(_, items) => items,
+                    other => vec![other],
+                };
+                let rest = &ops[i + 1..];
+                let out: Option<Vec<Val>> = items
+                    .into_iter()
+                    .map(|item| apply_ops(item, rest, scope))
+                    .collect();
+                return Some(Val::Seq(Kind::Structural, out?));
+            }
+        };
+    }
+    Some(v)
+}
+
+/// A `for` expression over a constant collection.
+fn for_expr(f: &hcl_edit::expr::ForExpr, scope: &mut Scope) -> Option<Val> {
+    let coll = eval(&f.intro.collection_expr, scope)?;
+    let pairs: Vec<(Val, Val)> = match coll {
+        Val::Seq(_, items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (Val::Number(i.to_string()), v))
+            .collect(),
+        Val::Map(_, m) => m.into_iter().map(|(k, v)| (Val::String(k), v)).collect(),
+        _ => return None,
+    };
+    if pairs.len() > MAX_ITERATIONS {
+        return None;
+    }
+    let key_var = f
+        .intro
+        .key_var
+        .as_ref()
+        .map(|k| k.value().as_str().to_owned());
+    let value_var = f.intro.value_var.value().as_str().to_owned();
+    let mut list = Vec::new();
+    let mut map: BTreeMap<String, Val> = BTreeMap::new();
+    let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
+    for (k, v) in pairs {
+        let n = scope.len();
+        if let Some(kv) = &key_var {
+            scope.push((kv.clone(), k));
+        }
+        scope.push((value_var.clone(), v));
+        let result = (|| -> Option<Option<(Option<String>, Val)>> {
+            if let Some(c) = &f.cond {
+                match eval(&c.expr, scope)? {
+                    Val::Bool(true) => {}
+                    Val::Bool(false) => return Some(None),
+                    _ => return None,
+                }
+            }
+            let key = match &f.key_expr {
+                Some(k) => Some(eval(k, scope)?.as_template_str()?),
+                None => None,
+            };
+            Some(Some((key, eval(&f.value_expr, scope)?)))
+        })();
+        scope.truncate(n);
+        match result? {
+            None => {}
+            Some((None, v)) => list.push(v),
+            Some((Some(k), v)) if f.grouping => groups.entry(k).or_default().push(v),
+            // A duplicate key is an error without the grouping `...`.
+            Some((Some(k), _)) if map.contains_key(&k) => return None,
+            Some((Some(k), v)) => {
+                map.insert(k, v);
+            }
+        }
+    }
+    Some(match &f.key_expr {
+        None => Val::Seq(Kind::Structural, list),
+        Some(_) if f.grouping => Val::Map(
+            Kind::Structural,
+            groups
+                .into_iter()
+                .map(|(k, v)| (k, Val::Seq(Kind::Structural, v)))
+                .collect(),
+        ),
+        Some(_) => Val::Map(Kind::Structural, map),
+    })
+}
+
+/// The result of a conditional: both branches converted to their common type where they
+/// are primitives of different types (a string wins).
+fn unify(chosen: Val, t: &Val, f: &Val) -> Option<Val> {
+    let prim = |v: &Val| matches!(v, Val::String(_) | Val::Number(_) | Val::Bool(_));
+    let kind = |v: &Val| core::mem::discriminant(v);
+    if prim(t) && prim(f) && kind(t) != kind(f) {
+        if matches!(t, Val::String(_)) || matches!(f, Val::String(_)) {
+            return chosen.as_template_str().map(Val::String);
+        }
+        return None;
+    }
+    Some(chosen)
 }
 
 fn number_literal(n: &hcl_edit::Formatted<hcl_edit::Number>) -> Option<Val> {
@@ -112,7 +248,7 @@ fn negate(n: &str) -> Val {
 fn index(v: Val, key: &Val) -> Option<Val> {
     match v {
         Val::Seq(_, items) => {
-            let Val::Number(n) = key else { return None };
+            let n = to_number(key)?;
             let i: usize = n.parse().ok()?;
             items.into_iter().nth(i)
         }
@@ -121,11 +257,23 @@ fn index(v: Val, key: &Val) -> Option<Val> {
     }
 }
 
+/// A number operand: numbers, and strings that convert to one.
+fn to_number(v: &Val) -> Option<String> {
+    match v {
+        Val::Number(n) => Some(n.clone()),
+        Val::String(s) => match Val::number(s.trim_start_matches('+'))? {
+            Val::Number(n) => Some(n),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 fn binary(op: BinaryOperator, l: Val, r: Val) -> Option<Val> {
     use BinaryOperator as B;
     match op {
-        B::Eq => Some(Val::Bool(l == r)),
-        B::NotEq => Some(Val::Bool(l != r)),
+        B::Eq => Some(Val::Bool(equal(&l, &r))),
+        B::NotEq => Some(Val::Bool(!equal(&l, &r))),
         B::And | B::Or => match (l, r) {
             (Val::Bool(a), Val::Bool(b)) => {
                 Some(Val::Bool(if op == B::And { a && b } else { a || b }))
@@ -133,48 +281,161 @@ fn binary(op: BinaryOperator, l: Val, r: Val) -> Option<Val> {
             _ => None,
         },
         _ => {
-            let a = as_int(&l)?;
-            let b = as_int(&r)?;
-            let n = match op {
-                B::Less => return Some(Val::Bool(a < b)),
-                B::LessEq => return Some(Val::Bool(a <= b)),
-                B::Greater => return Some(Val::Bool(a > b)),
-                B::GreaterEq => return Some(Val::Bool(a >= b)),
-                B::Plus => a.checked_add(b)?,
-                B::Minus => a.checked_sub(b)?,
-                B::Mul => a.checked_mul(b)?,
-                // Division and remainder leave the integers: go-cty's big floats are not
-                // reproduced for them.
-                _ => return None,
-            };
-            Some(Val::Number(n.to_string()))
+            let a = to_number(&l)?;
+            let b = to_number(&r)?;
+            let arith = |o| num::arith(o, &a, &b).map(Val::Number);
+            match op {
+                B::Less => Some(Val::Bool(num::compare(&a, &b)?.is_lt())),
+                B::LessEq => Some(Val::Bool(num::compare(&a, &b)?.is_le())),
+                B::Greater => Some(Val::Bool(num::compare(&a, &b)?.is_gt())),
+                B::GreaterEq => Some(Val::Bool(num::compare(&a, &b)?.is_ge())),
+                B::Plus => arith(num::Op::Add),
+                B::Minus => arith(num::Op::Sub),
+                B::Mul => arith(num::Op::Mul),
+                B::Div => arith(num::Op::Div),
+                B::Mod => arith(num::Op::Mod),
+                _ => None,
+            }
         }
     }
 }
 
-/// An integer operand (numbers given as strings convert, as go-cty converts them).
-fn as_int(v: &Val) -> Option<i64> {
-    match v {
-        Val::Number(n) | Val::String(n) => n.parse().ok(),
-        _ => None,
+/// go-cty's equality of known values: numbers by value (`-0` equals `0`).
+fn equal(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Number(x), Val::Number(y)) => num::compare(x, y) == Some(core::cmp::Ordering::Equal),
+        (Val::Seq(_, x), Val::Seq(_, y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| equal(a, b))
+        }
+        (Val::Map(_, x), Val::Map(_, y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, a), (kb, b))| ka == kb && equal(a, b))
+        }
+        _ => a == b,
     }
 }
 
-fn template(t: &Template) -> Option<Val> {
+/// A template's value: a lone interpolation is the interpolated value itself; otherwise
+/// the literals and the interpolated strings, with the whitespace that `~` markers strip
+/// removed.
+fn template(t: &Template, scope: &mut Scope) -> Option<Val> {
     let elements: Vec<&Element> = t.iter().collect();
-    // A template of exactly one interpolation is the interpolated value itself.
     if let [Element::Interpolation(i)] = elements.as_slice() {
-        return constant(&i.expr);
+        return eval(&i.expr, scope);
     }
-    let mut out = String::new();
-    for e in elements {
+    let mut out = Out::default();
+    render(t, scope, &mut out)?;
+    Some(Val::String(out.text))
+}
+
+/// A template's text under construction, and whether the next literal loses its leading
+/// whitespace.
+#[derive(Default)]
+struct Out {
+    text: String,
+    /// Where the last literal ended, when nothing came after it.
+    literal_end: Option<usize>,
+    strip_next: bool,
+}
+
+impl Out {
+    fn literal(&mut self, s: &str) {
+        let s = if self.strip_next { s.trim_start() } else { s };
+        self.strip_next = false;
+        self.text.push_str(s);
+        self.literal_end = Some(self.text.len());
+    }
+    fn value(&mut self, s: &str) {
+        self.strip_next = false;
+        self.text.push_str(s);
+        self.literal_end = None;
+    }
+    /// A marker: strips the literal before it and/or the one after it.
+    fn marker(&mut self, strip: hcl_edit::template::Strip) {
+        if strip.strip_start() && self.literal_end == Some(self.text.len()) {
+            let trimmed = self.text.trim_end().len();
+            self.text.truncate(trimmed);
+        }
+        self.literal_end = None;
+        self.strip_next = strip.strip_end();
+    }
+}
+
+fn render(t: &Template, scope: &mut Scope, out: &mut Out) -> Option<()> {
+    for e in t.iter() {
         match e {
-            Element::Literal(l) => out.push_str(l.value()),
-            Element::Interpolation(i) => out.push_str(&constant(&i.expr)?.as_template_str()?),
-            Element::Directive(_) => return None,
+            Element::Literal(l) => out.literal(l.value()),
+            Element::Interpolation(i) => {
+                let v = eval(&i.expr, scope)?.as_template_str()?;
+                strip_around(out, i.strip, |out| out.value(&v));
+            }
+            Element::Directive(d) => match &**d {
+                Directive::If(i) => {
+                    let cond = match eval(&i.if_expr.cond_expr, scope)? {
+                        Val::Bool(b) => b,
+                        _ => return None,
+                    };
+                    out.marker(i.if_expr.strip);
+                    if cond {
+                        render(&i.if_expr.template, scope, out)?;
+                    }
+                    if let Some(e) = &i.else_expr {
+                        out.marker(e.strip);
+                        if !cond {
+                            render(&e.template, scope, out)?;
+                        }
+                    }
+                    out.marker(i.endif_expr.strip);
+                }
+                Directive::For(f) => {
+                    let coll = eval(&f.for_expr.collection_expr, scope)?;
+                    let pairs: Vec<(Val, Val)> = match coll {
+                        Val::Seq(_, items) => items
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, v)| (Val::Number(i.to_string()), v))
+                            .collect(),
+                        Val::Map(_, m) => m.into_iter().map(|(k, v)| (Val::String(k), v)).collect(),
+                        _ => return None,
+                    };
+                    if pairs.len() > MAX_ITERATIONS {
+                        return None;
+                    }
+                    out.marker(f.for_expr.strip);
+                    for (k, v) in pairs {
+                        let n = scope.len();
+                        if let Some(kv) = &f.for_expr.key_var {
+                            scope.push((kv.value().as_str().to_owned(), k));
+                        }
+                        scope.push((f.for_expr.value_var.value().as_str().to_owned(), v));
+                        let r = render(&f.for_expr.template, scope, out);
+                        scope.truncate(n);
+                        r?;
+                        if out.text.len() > MAX_TEMPLATE_BYTES {
+                            return None;
+                        }
+                    }
+                    out.marker(f.endfor_expr.strip);
+                }
+            },
         }
     }
-    Some(Val::String(out))
+    Some(())
+}
+
+/// The longest string a constant template may build.
+const MAX_TEMPLATE_BYTES: usize = 16 << 20;
+
+/// An interpolation's own `~` markers: `${~` strips the literal before, `~}` the one after.
+fn strip_around(out: &mut Out, strip: hcl_edit::template::Strip, f: impl FnOnce(&mut Out)) {
+    if strip.strip_start() && out.literal_end == Some(out.text.len()) {
+        let trimmed = out.text.trim_end().len();
+        out.text.truncate(trimmed);
+    }
+    f(out);
+    out.strip_next = strip.strip_end();
 }
 
 /// One step of a traversal after its root.

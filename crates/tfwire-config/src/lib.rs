@@ -20,6 +20,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bigfloat;
 mod configuration;
 mod error;
 mod expr;
@@ -27,6 +28,7 @@ mod jsonconfig;
 mod lockfile;
 mod manifest;
 mod module;
+mod num;
 mod value;
 
 pub use configuration::{Configuration, Limits};

@@ -146,6 +146,12 @@ fn run(name: &str, client: Client) -> (usize, Vec<String>) {
             continue;
         }
         if out != expected {
+            // TFWIRE_CONFIG_DUMP=DIR writes both texts, for a diff.
+            if let Ok(d) = std::env::var("TFWIRE_CONFIG_DUMP") {
+                let d = Path::new(&d);
+                std::fs::write(d.join(format!("{scenario}.ours.json")), &out).unwrap();
+                std::fs::write(d.join(format!("{scenario}.expected.json")), expected).unwrap();
+            }
             let at = out
                 .bytes()
                 .zip(expected.bytes())
