@@ -8,6 +8,9 @@ use core::cmp::Ordering;
 /// The mantissa bits.
 const PREC: u64 = 512;
 
+/// The most digits an operand may have (a 512-bit float has about 155 significant digits).
+const MAX_DIGITS: usize = 400;
+
 /// The most bits an intermediate value may shift by (bounds the work on hostile exponents).
 const MAX_SHIFT: u64 = 1 << 14;
 
@@ -254,7 +257,7 @@ impl Float {
         if int.is_empty() || !(int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())) {
             return None;
         }
-        if (int.len() + frac.len()) as u64 > MAX_SHIFT / 4 {
+        if int.len() + frac.len() > MAX_DIGITS {
             return None;
         }
         let mut n = Big::zero();

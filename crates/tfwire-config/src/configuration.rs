@@ -61,6 +61,10 @@ pub struct Configuration {
 
 const MANIFEST: &str = "modules.json";
 
+/// The deepest module nesting written (the clients set none; the bound keeps the writer's
+/// recursion within the stack).
+const MAX_MODULE_DEPTH: usize = 100;
+
 impl Configuration {
     /// Reads a snapshot from its files: the members under `tfconfig/` of a plan file, named
     /// relative to it (`modules.json`, `m-/main.tf`, `m-child.leaf/x.tf`). Files of a module
@@ -142,13 +146,13 @@ impl Configuration {
     }
 
     /// The module tree, decoded.
-    fn tree(&self, client: Client) -> Tree<'_> {
+    fn tree(&self, client: Client) -> Result<Tree<'_>, Error> {
         let terraform = client == Client::Terraform;
         let mut by_key: BTreeMap<&str, &ModuleFiles> = BTreeMap::new();
         for m in &self.modules {
             by_key.insert(m.key.as_str(), m);
         }
-        self.subtree("", "", &by_key, terraform)
+        self.subtree("", "", &by_key, terraform, 0)
     }
 
     fn subtree<'a>(
@@ -157,8 +161,24 @@ impl Configuration {
         path: &str,
         by_key: &BTreeMap<&str, &'a ModuleFiles>,
         terraform: bool,
-    ) -> Tree<'a> {
-        let m = by_key[key];
+        depth: usize,
+    ) -> Result<Tree<'a>, Error> {
+        let Some(m) = by_key.get(key) else {
+            return Err(Error::new(
+                ErrorKind::Invalid(format!("the modules manifest has no module {key:?}")),
+                MANIFEST,
+                None,
+            ));
+        };
+        if depth > MAX_MODULE_DEPTH {
+            return Err(Error::new(
+                ErrorKind::Invalid(format!(
+                    "modules nested more than {MAX_MODULE_DEPTH} levels deep (module {key:?})"
+                )),
+                MANIFEST,
+                None,
+            ));
+        }
         let bodies: Vec<&Body> = m.files.iter().map(|(_, b)| b).collect();
         let module = Module::decode(&bodies, terraform);
         let mut children = BTreeMap::new();
@@ -176,11 +196,11 @@ impl Configuration {
                 };
                 children.insert(
                     name.clone(),
-                    self.subtree(&child_key, &child_path, by_key, terraform),
+                    self.subtree(&child_key, &child_path, by_key, terraform, depth + 1)?,
                 );
             }
         }
-        Tree {
+        Ok(Tree {
             path: path.to_owned(),
             file: m
                 .files
@@ -188,7 +208,7 @@ impl Configuration {
                 .map_or_else(|| format!("m-{key}/"), |(n, _)| n.clone()),
             module,
             children,
-        }
+        })
     }
 
     /// Writes the value of `show -json`'s `configuration` member: the provider
@@ -207,7 +227,7 @@ impl Configuration {
         schemas: &ProgramCache,
         client: Client,
     ) -> Result<(), Error> {
-        let tree = self.tree(client);
+        let tree = self.tree(client)?;
         let node = Marshal { schemas, client }.config(&tree)?;
         node.write(w).map_err(|_| {
             Error::new(
@@ -226,7 +246,7 @@ impl Configuration {
     ///
     /// [`ErrorKind::Unsupported`] for a default this crate cannot evaluate or convert.
     pub fn root_variable_defaults(&self) -> Result<Vec<(String, String)>, Error> {
-        let tree = self.tree(Client::OpenTofu);
+        let tree = self.tree(Client::OpenTofu)?;
         let mut out = Vec::new();
         for (name, v) in &tree.module.variables {
             let Some(e) = v.default else { continue };

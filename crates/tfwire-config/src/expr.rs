@@ -10,8 +10,17 @@ use std::collections::BTreeMap;
 
 /// The value of `e` evaluated with no variables and no functions, when that succeeds.
 pub(crate) fn constant(e: &Expression) -> Option<Val> {
-    eval(e, &mut Vec::new()).filter(|v| !has_infinity(v))
+    let mut scope = Scope {
+        vars: Vec::new(),
+        budget: MAX_WORK,
+    };
+    eval(e, &mut scope).filter(|v| !has_infinity(v))
 }
+
+/// The work one constant may cost: each expression evaluated counts one, each value a `for`
+/// variable copies and each template's text count their size. Past it the expression is left
+/// unevaluated (nested `for` expressions could otherwise multiply their lengths).
+const MAX_WORK: u64 = 4_000_000;
 
 /// Whether a value holds an infinite number (go-cty cannot write it as JSON).
 fn has_infinity(v: &Val) -> bool {
@@ -23,14 +32,41 @@ fn has_infinity(v: &Val) -> bool {
     }
 }
 
-/// The names a `for` expression binds, innermost last.
-type Scope = Vec<(String, Val)>;
+/// The names `for` expressions bind (innermost last) and the work left.
+struct Scope {
+    vars: Vec<(String, Val)>,
+    budget: u64,
+}
+
+impl Scope {
+    /// Spends `n` units of work; `None` when none are left.
+    fn charge(&mut self, n: u64) -> Option<()> {
+        self.budget = self.budget.checked_sub(n)?;
+        Some(())
+    }
+}
+
+/// A value's size, for the work budget.
+fn weight(v: &Val) -> u64 {
+    match v {
+        Val::String(s) | Val::Number(s) => 1 + s.len() as u64 / 16,
+        Val::Seq(_, items) => 1 + items.iter().map(weight).sum::<u64>(),
+        Val::Map(_, m) => {
+            1 + m
+                .iter()
+                .map(|(k, v)| k.len() as u64 / 16 + weight(v))
+                .sum::<u64>()
+        }
+        _ => 1,
+    }
+}
 
 /// The most elements a `for` expression or a template `for` directive may produce while
 /// evaluating a constant: beyond it the expression is left unevaluated.
 const MAX_ITERATIONS: usize = 100_000;
 
 fn eval(e: &Expression, scope: &mut Scope) -> Option<Val> {
+    scope.charge(1)?;
     match e {
         Expression::Null(_) => Some(Val::Null),
         Expression::Bool(b) => Some(Val::Bool(*b.value())),
@@ -62,11 +98,16 @@ fn eval(e: &Expression, scope: &mut Scope) -> Option<Val> {
         Expression::StringTemplate(t) => template(t, scope),
         Expression::HeredocTemplate(h) => template(&h.template, scope),
         Expression::Parenthesis(p) => eval(p.inner(), scope),
-        Expression::Variable(v) => scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n == v.value().as_str())
-            .map(|(_, v)| v.clone()),
+        Expression::Variable(v) => {
+            let found = scope
+                .vars
+                .iter()
+                .rev()
+                .find(|(n, _)| n == v.value().as_str())
+                .map(|(_, v)| v.clone())?;
+            scope.charge(weight(&found))?;
+            Some(found)
+        }
         Expression::Conditional(c) => {
             let t = eval(&c.true_expr, scope);
             let f = eval(&c.false_expr, scope);
@@ -156,11 +197,11 @@ fn for_expr(f: &hcl_edit::expr::ForExpr, scope: &mut Scope) -> Option<Val> {
     let mut map: BTreeMap<String, Val> = BTreeMap::new();
     let mut groups: BTreeMap<String, Vec<Val>> = BTreeMap::new();
     for (k, v) in pairs {
-        let n = scope.len();
+        let n = scope.vars.len();
         if let Some(kv) = &key_var {
-            scope.push((kv.clone(), k));
+            scope.vars.push((kv.clone(), k));
         }
-        scope.push((value_var.clone(), v));
+        scope.vars.push((value_var.clone(), v));
         let result = (|| -> Option<Option<(Option<String>, Val)>> {
             if let Some(c) = &f.cond {
                 match eval(&c.expr, scope)? {
@@ -175,7 +216,7 @@ fn for_expr(f: &hcl_edit::expr::ForExpr, scope: &mut Scope) -> Option<Val> {
             };
             Some(Some((key, eval(&f.value_expr, scope)?)))
         })();
-        scope.truncate(n);
+        scope.vars.truncate(n);
         match result? {
             None => {}
             Some((None, v)) => list.push(v),
@@ -327,6 +368,7 @@ fn template(t: &Template, scope: &mut Scope) -> Option<Val> {
     }
     let mut out = Out::default();
     render(t, scope, &mut out)?;
+    scope.charge(out.text.len() as u64 / 16)?;
     Some(Val::String(out.text))
 }
 
@@ -405,13 +447,15 @@ fn render(t: &Template, scope: &mut Scope, out: &mut Out) -> Option<()> {
                     }
                     out.marker(f.for_expr.strip);
                     for (k, v) in pairs {
-                        let n = scope.len();
+                        let n = scope.vars.len();
                         if let Some(kv) = &f.for_expr.key_var {
-                            scope.push((kv.value().as_str().to_owned(), k));
+                            scope.vars.push((kv.value().as_str().to_owned(), k));
                         }
-                        scope.push((f.for_expr.value_var.value().as_str().to_owned(), v));
+                        scope
+                            .vars
+                            .push((f.for_expr.value_var.value().as_str().to_owned(), v));
                         let r = render(&f.for_expr.template, scope, out);
-                        scope.truncate(n);
+                        scope.vars.truncate(n);
                         r?;
                         if out.text.len() > MAX_TEMPLATE_BYTES {
                             return None;
