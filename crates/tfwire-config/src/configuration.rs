@@ -38,6 +38,9 @@ impl Default for Limits {
 struct ModuleFiles {
     key: String,
     files: Vec<(String, Body)>,
+    /// A file this crate does not read (a JSON-syntax file, an override file, which the
+    /// clients merge into the others), and what it is: writing the module is an error.
+    unsupported: Option<(String, &'static str)>,
 }
 
 /// A configuration snapshot, read: the modules manifest and every module's parsed `.tf`
@@ -68,8 +71,11 @@ const MAX_MODULE_DEPTH: usize = 100;
 impl Configuration {
     /// Reads a snapshot from its files: the members under `tfconfig/` of a plan file, named
     /// relative to it (`modules.json`, `m-/main.tf`, `m-child.leaf/x.tf`). Files of a module
-    /// the manifest does not list, and files that are not `.tf` files, are ignored (as the
-    /// client ignores them).
+    /// the manifest does not list, and files that are not configuration files (`.tftest.hcl`,
+    /// `.tfquery.hcl`, ...), are ignored (as the client ignores them). A module with
+    /// configuration in JSON syntax (`.tf.json`) or with override files (`override.tf`,
+    /// `*_override.tf`) is read, but writing it is an [`ErrorKind::Unsupported`] error naming
+    /// the file: this crate does not merge them, and never writes a module incompletely.
     ///
     /// # Errors
     ///
@@ -111,6 +117,7 @@ impl Configuration {
             .map(|key| ModuleFiles {
                 key,
                 files: Vec::new(),
+                unsupported: None,
             })
             .collect();
         let mut sorted: Vec<&(&str, &[u8])> = files.iter().collect();
@@ -122,12 +129,26 @@ impl Configuration {
             let Some(key) = dir.strip_prefix("m-") else {
                 continue;
             };
-            if file.contains('/') || !file.ends_with(".tf") {
-                continue;
-            }
             let Some(m) = modules.iter_mut().find(|m| m.key == key) else {
                 continue;
             };
+            if file.contains('/') {
+                continue;
+            }
+            if file.ends_with(".tf.json") {
+                m.unsupported.get_or_insert_with(|| {
+                    ((*name).to_owned(), "configuration files in JSON syntax")
+                });
+                continue;
+            }
+            if !file.ends_with(".tf") {
+                continue;
+            }
+            if file == "override.tf" || file.ends_with("_override.tf") {
+                m.unsupported
+                    .get_or_insert_with(|| ((*name).to_owned(), "override files"));
+                continue;
+            }
             let text = core::str::from_utf8(bytes).map_err(|e| {
                 let at = crate::lockfile::location(bytes, e.valid_up_to());
                 Error::new(ErrorKind::NotUtf8, *name, Some(at))
@@ -170,6 +191,15 @@ impl Configuration {
                 None,
             ));
         };
+        if let Some((file, what)) = &m.unsupported {
+            return Err(Error::new(
+                ErrorKind::Unsupported(format!(
+                    "{what} (the module would be written incompletely)"
+                )),
+                file.clone(),
+                None,
+            ));
+        }
         if depth > MAX_MODULE_DEPTH {
             return Err(Error::new(
                 ErrorKind::Invalid(format!(

@@ -377,12 +377,15 @@ fn bool_attr(body: &Body, name: &str) -> bool {
 }
 
 /// A provider reference (`aws` or `aws.west`).
+///
+/// An instance key after the alias (`aws.by_region[each.key]`, OpenTofu's providers with
+/// `for_each`) does not change the configuration's address.
 fn provider_ref(e: &Expression) -> Option<LocalConfig> {
     let ts = expr::traversals(e);
-    let [t] = ts.as_slice() else { return None };
+    let t = ts.first()?;
     match t.steps.as_slice() {
-        [] => Some((t.root.clone(), None)),
-        [Step::Attr(a)] => Some((t.root.clone(), Some(a.clone()))),
+        [] if ts.len() == 1 => Some((t.root.clone(), None)),
+        [Step::Attr(a), ..] => Some((t.root.clone(), Some(a.clone()))),
         _ => None,
     }
 }

@@ -276,3 +276,25 @@ fn random_fragments_never_panic() {
         "{tf}"
     );
 }
+
+#[test]
+fn json_and_override_files_are_refused_by_name() {
+    for name in ["m-/extra.tf.json", "m-/override.tf", "m-/x_override.tf"] {
+        let files: [(&str, &[u8]); 3] = [
+            ("modules.json", MANIFEST),
+            ("m-/main.tf", b"locals {\n  a = 1\n}\n"),
+            (name, b"{}"),
+        ];
+        let config = Configuration::read(&files, &Limits::default()).unwrap();
+        let mut out = String::new();
+        let err = config
+            .write_json(
+                &mut JsonWriter::new(&mut out, Escape::Go),
+                &schemas(),
+                Client::OpenTofu,
+            )
+            .unwrap_err();
+        assert_eq!(err.file(), name);
+        assert!(matches!(err.kind(), ErrorKind::Unsupported(_)), "{err}");
+    }
+}
