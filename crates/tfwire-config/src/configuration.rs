@@ -218,17 +218,25 @@ impl Configuration {
             } else {
                 format!("{key}.{name}")
             };
-            if by_key.contains_key(child_key.as_str()) {
-                let child_path = if path.is_empty() {
-                    format!("module.{name}")
-                } else {
-                    format!("{path}.module.{name}")
-                };
-                children.insert(
-                    name.clone(),
-                    self.subtree(&child_key, &child_path, by_key, terraform, depth + 1)?,
-                );
+            if !by_key.contains_key(child_key.as_str()) {
+                // The clients record every called module in the snapshot.
+                return Err(Error::new(
+                    ErrorKind::Invalid(format!(
+                        "module call {name:?} has no module {child_key:?} in the modules manifest"
+                    )),
+                    m.files.first().map_or(MANIFEST, |(n, _)| n.as_str()),
+                    None,
+                ));
             }
+            let child_path = if path.is_empty() {
+                format!("module.{name}")
+            } else {
+                format!("{path}.module.{name}")
+            };
+            children.insert(
+                name.clone(),
+                self.subtree(&child_key, &child_path, by_key, terraform, depth + 1)?,
+            );
         }
         Ok(Tree {
             path: path.to_owned(),

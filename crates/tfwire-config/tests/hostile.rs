@@ -298,3 +298,14 @@ fn json_and_override_files_are_refused_by_name() {
         assert!(matches!(err.kind(), ErrorKind::Unsupported(_)), "{err}");
     }
 }
+
+#[test]
+fn a_module_call_without_its_module_is_an_error() {
+    let err = run("module \"gone\" {\n  source = \"./gone\"\n}\n").unwrap_err();
+    assert_eq!(err.file(), "m-/main.tf");
+    assert!(
+        err.to_string()
+            .contains("module call \"gone\" has no module \"gone\""),
+        "{err}"
+    );
+}
