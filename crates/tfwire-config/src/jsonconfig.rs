@@ -1,6 +1,7 @@
 //! The `configuration` member of `show -json` (the client's `jsonconfig` package) built from
 //! the decoded module tree and the provider schemas.
 
+use crate::blocktoattr;
 use crate::error::{Error, ErrorKind};
 use crate::expr;
 use crate::module::{self, Mode, Module, Resource};
@@ -595,6 +596,8 @@ impl Marshal<'_> {
         let Some(schema) = schema else { return out };
         let mut lists: BTreeMap<String, Vec<Node>> = BTreeMap::new();
         let mut maps: BTreeMap<String, BTreeMap<String, Node>> = BTreeMap::new();
+        let ambiguous = blocktoattr::ambiguous_names(schema);
+        let mut as_blocks: BTreeMap<&str, Vec<&Body>> = BTreeMap::new();
         for s in module::structures(body, skip) {
             match s {
                 Structure::Attribute(a) => {
@@ -605,6 +608,10 @@ impl Marshal<'_> {
                 }
                 Structure::Block(b) => {
                     let name = b.ident.value().as_str();
+                    if ambiguous.iter().any(|(n, _)| *n == name) && !body.has_attribute(name) {
+                        as_blocks.entry(name).or_default().push(&b.body);
+                        continue;
+                    }
                     let Some(nb) = schema.block_types.iter().find(|x| x.type_name == name) else {
                         continue;
                     };
@@ -627,6 +634,26 @@ impl Marshal<'_> {
                     }
                 }
             }
+        }
+        for (name, bodies) in as_blocks {
+            let Some((_, ety)) = ambiguous.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            let mut parts = Vec::new();
+            if let Some(v) = blocktoattr::value(&bodies, ety) {
+                parts.push(("constant_value".to_owned(), Node::Val(v)));
+            }
+            let mut args = Vec::new();
+            blocktoattr::arguments(&bodies, &mut args);
+            let refs: Vec<Node> = args
+                .into_iter()
+                .flat_map(|e| expr::references(e, self.terraform()))
+                .map(Node::Str)
+                .collect();
+            if !refs.is_empty() {
+                parts.push(("references".to_owned(), Node::Arr(refs)));
+            }
+            out.insert(name.to_owned(), Node::Obj(parts));
         }
         for (k, v) in lists {
             out.insert(k, Node::Arr(v));

@@ -37,6 +37,7 @@
 #![forbid(unsafe_code)]
 
 mod bigfloat;
+mod blocktoattr;
 mod configuration;
 mod error;
 mod expr;

@@ -309,3 +309,27 @@ fn a_module_call_without_its_module_is_an_error() {
         "{err}"
     );
 }
+
+/// A legacy provider's list-of-objects attribute configured as blocks becomes one attribute
+/// expression (the clients' `lang/blocktoattr`): the list of the blocks' objects, every
+/// attribute present (null where unset, converted to its type), and the blocks' references.
+#[test]
+fn blocks_for_a_list_of_objects_attribute_are_one_expression() {
+    let doc = br#"{"format_version":"1.0","provider_schemas":{"registry.opentofu.org/hashicorp/legacy":{"resource_schemas":{"legacy_group":{"version":2,"block":{"attributes":{"name":{"type":"string","optional":true},"ingress":{"type":["set",["object",{"from":"number","cidrs":["list","string"]}]],"optional":true},"egress":{"type":["list",["object",{"to":"string"}]],"optional":true}}}}}}}}"#;
+    let cache = ProgramCache::new(ProviderSchemas::from_json(doc).unwrap());
+    let main = b"resource \"legacy_group\" \"g\" {\n  name = \"n\"\n  ingress {\n    from  = \"1\"\n    cidrs = [\"a\"]\n  }\n  ingress {\n    from = 2\n  }\n  egress {\n    to = var.dest\n  }\n}\n";
+    let files: [(&str, &[u8]); 2] = [("modules.json", MANIFEST), ("m-/main.tf", main)];
+    let config = Configuration::read(&files, &Limits::default()).unwrap();
+    let mut out = String::new();
+    config
+        .write_json(
+            &mut JsonWriter::new(&mut out, Escape::Go),
+            &cache,
+            Client::OpenTofu,
+        )
+        .unwrap();
+    assert!(
+        out.contains(r#""expressions":{"egress":{"references":["var.dest"]},"ingress":{"constant_value":[{"cidrs":["a"],"from":1},{"cidrs":null,"from":2}]},"name":{"constant_value":"n"}},"schema_version":2"#),
+        "{out}"
+    );
+}
