@@ -808,14 +808,39 @@ fn hcl_quoted(s: &str) -> String {
                 out.push(c);
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
+            c if !is_go_print(c) => out.push_str(&go_unicode_escape(c)),
             c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+/// `\uXXXX` or `\UXXXXXXXX`, as Go writes a code point it does not print.
+fn go_unicode_escape(c: char) -> String {
+    if (c as u32) < 0x10000 {
+        format!("\\u{:04x}", c as u32)
+    } else {
+        format!("\\U{:08x}", c as u32)
+    }
+}
+
+/// Go's `unicode.IsPrint`, without the table of unassigned code points: ASCII from space to
+/// `~`, and beyond ASCII everything but controls, format characters, separators other than
+/// the space, private use and non-characters.
+fn is_go_print(c: char) -> bool {
+    let u = c as u32;
+    if u < 0x80 {
+        return (0x20..0x7f).contains(&u);
+    }
+    !(c.is_control()
+        || matches!(u,
+            0xa0 | 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x1680 | 0x180e
+            | 0x2000..=0x200f | 0x2028..=0x202f | 0x205f..=0x2064 | 0x2066..=0x206f
+            | 0x3000 | 0xd800..=0xf8ff | 0xfdd0..=0xfdef | 0xfeff | 0xfff9..=0xfffb
+            | 0x110bd | 0x1bca0..=0x1bca3 | 0x1d173..=0x1d17a | 0xe0001..=0xe007f
+            | 0xf0000..=0x10ffff)
+        || (u & 0xfffe) == 0xfffe)
 }
 
 /// Steps as `addrs.TraversalStr` writes them.
@@ -889,7 +914,7 @@ pub(crate) fn go_quote(s: &str) -> String {
             c if (c as u32) < 0x20 || c == '\u{7f}' => {
                 out.push_str(&format!("\\x{:02x}", c as u32))
             }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if !is_go_print(c) => out.push_str(&go_unicode_escape(c)),
             c => out.push(c),
         }
     }

@@ -33,3 +33,25 @@ resource "terraform_data" "more" {
     z = 1e20 / 7
   }
 }
+
+resource "terraform_data" "keyed" {
+  for_each = toset(["a\u00a0b", "c\u2028d", "é", "tab\there", "ctl\u0001"])
+  input    = each.key
+}
+
+resource "terraform_data" "refs" {
+  input = [
+    terraform_data.keyed["a\u00a0b"].id,
+    terraform_data.keyed["c\u2028d"].output,
+    terraform_data.keyed["é"],
+    terraform_data.keyed["tab\there"].input,
+    terraform_data.keyed["ctl\u0001"].input,
+    terraform_data.more2.input["a\u00a0b"],
+    terraform_data.more2.input["c\u2028d"],
+    terraform_data.more2.input["ctl\u0001\u007f"],
+  ]
+}
+
+resource "terraform_data" "more2" {
+  input = { "a\u00a0b" = 1, "c\u2028d" = 2, "ctl\u0001\u007f" = 3 }
+}
