@@ -189,12 +189,8 @@ impl<'a> Module<'a> {
                 }
                 let call = Call {
                     source: str_attr(&b.body, "source").unwrap_or_default(),
-                    version: str_attr(&b.body, "version")
-                        .map(|v| {
-                            let parts: Vec<&str> = v.split(',').map(str::trim).collect();
-                            parts.join(",")
-                        })
-                        .unwrap_or_default(),
+                    // go-version writes its constraints as they were written.
+                    version: str_attr(&b.body, "version").unwrap_or_default(),
                     count: b.body.get_attribute("count").map(|a| &a.value),
                     for_each: b.body.get_attribute("for_each").map(|a| &a.value),
                     depends_on: depends_on(&b.body),
