@@ -169,12 +169,15 @@ impl Ty {
             },
             (Ty::List(e), Val::Seq(_, items)) => {
                 let items: Option<Vec<Val>> = items.iter().map(|i| e.convert(i)).collect();
-                Some(Val::Seq(Kind::Collection, items?))
+                Some(Val::Seq(Kind::Collection, unify_any(e, items?)?))
             }
             (Ty::Set(e), Val::Seq(_, items)) => {
-                let mut items: Vec<Val> =
-                    items.iter().map(|i| e.convert(i)).collect::<Option<_>>()?;
-                if !matches!(**e, Ty::String | Ty::Number | Ty::Bool) {
+                let items: Vec<Val> = items.iter().map(|i| e.convert(i)).collect::<Option<_>>()?;
+                let mut items = unify_any(e, items)?;
+                if !items
+                    .iter()
+                    .all(|v| matches!(v, Val::String(_) | Val::Number(_) | Val::Bool(_)))
+                {
                     // go-cty orders sets of structural values by their hash: not reproduced.
                     return None;
                 }
@@ -187,7 +190,13 @@ impl Ty {
                     .iter()
                     .map(|(k, i)| Some((k.clone(), e.convert(i)?)))
                     .collect();
-                Some(Val::Map(Kind::Collection, items?))
+                let items = items?;
+                let keys: Vec<String> = items.keys().cloned().collect();
+                let values = unify_any(e, items.into_values().collect())?;
+                Some(Val::Map(
+                    Kind::Collection,
+                    keys.into_iter().zip(values).collect(),
+                ))
             }
             (Ty::Tuple(types), Val::Seq(_, items)) if types.len() == items.len() => {
                 let items: Option<Vec<Val>> =
@@ -214,6 +223,38 @@ impl Ty {
             }
             _ => None,
         }
+    }
+}
+
+/// The elements of a collection whose element type is `any`, converted to the one type
+/// go-cty unifies them to: primitives of mixed kinds become strings when one is a string;
+/// other mixes (a number and a bool, structural values of different shapes) are not
+/// reproduced (`None`).
+fn unify_any(e: &Ty, items: Vec<Val>) -> Option<Vec<Val>> {
+    if *e != Ty::Any {
+        return Some(items);
+    }
+    let kind = |v: &Val| match v {
+        Val::Null => 0,
+        Val::Bool(_) => 1,
+        Val::Number(_) => 2,
+        Val::String(_) => 3,
+        Val::Seq(..) => 4,
+        Val::Map(..) => 5,
+    };
+    let mut kinds: Vec<u8> = items.iter().map(kind).filter(|k| *k != 0).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    match kinds.as_slice() {
+        [] | [_] => Some(items),
+        ks if ks.iter().all(|k| (1..=3).contains(k)) && ks.contains(&3) => items
+            .into_iter()
+            .map(|v| match v {
+                Val::Null => Some(Val::Null),
+                v => v.as_template_str().map(Val::String),
+            })
+            .collect(),
+        _ => None,
     }
 }
 
