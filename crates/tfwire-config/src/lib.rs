@@ -4,10 +4,23 @@
 //! written as the `configuration` member of `tofu show -json` / `terraform show -json`.
 //!
 //! ```
-//! use tfwire_config::LockFile;
+//! use tfwire::schema::{ProgramCache, ProviderSchemas};
+//! use tfwire_config::{Client, Configuration, Limits, LockFile};
+//! use tfwire_json::{Escape, JsonWriter};
 //!
 //! let lock = LockFile::parse(b"provider \"registry.opentofu.org/tfwire/tfwire\" {\n  version = \"1.0.0\"\n}\n")?;
 //! assert_eq!(lock.providers()[0].version, "1.0.0");
+//!
+//! // The `tfconfig/` members of a plan file, and the providers' schemas.
+//! let files: [(&str, &[u8]); 2] = [
+//!     ("modules.json", br#"[{"Key":"","Dir":"."}]"#),
+//!     ("m-/main.tf", b"output \"n\" {\n  value = 1 + var.x\n}\n"),
+//! ];
+//! let config = Configuration::read(&files, &Limits::default())?;
+//! let schemas = ProgramCache::new(ProviderSchemas::default());
+//! let mut out = String::new();
+//! config.write_json(&mut JsonWriter::new(&mut out, Escape::Go), &schemas, Client::OpenTofu)?;
+//! assert_eq!(out, r#"{"root_module":{"outputs":{"n":{"expression":{"references":["var.x"]}}}}}"#);
 //! # Ok::<(), tfwire_config::Error>(())
 //! ```
 //!
@@ -15,15 +28,27 @@
 //!
 //! Configuration files come from untrusted pull requests. hcl-edit's parser refuses
 //! expressions, templates and blocks nested more than 64 levels deep (a parse error, not a
-//! stack overflow), and [`Limits`] bounds what a snapshot may hold. Every failure is an
-//! [`Error`] naming the file, the line, the column and the byte offset.
+//! stack overflow); [`Limits`] bounds the bytes, files and modules a snapshot may hold;
+//! modules nest at most 100 levels; evaluating an expression's constant value has a work
+//! budget (past it the value is left out, as for anything this crate does not evaluate) and
+//! its arithmetic bounded operands. Every failure is an [`Error`] naming the file, and
+//! where known the line, the column and the byte offset.
 
 #![forbid(unsafe_code)]
 
+mod bigfloat;
+mod blocktoattr;
 mod configuration;
 mod error;
+mod expr;
+mod jsonconfig;
 mod lockfile;
+mod manifest;
+mod module;
+mod num;
+mod value;
 
-pub use configuration::{Client, Configuration, Limits};
+pub use configuration::{Configuration, Limits};
 pub use error::{Error, ErrorKind, Location};
+pub use jsonconfig::Client;
 pub use lockfile::{LockFile, LockedProvider};

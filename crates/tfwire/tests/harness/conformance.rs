@@ -310,6 +310,11 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
     ),
     ("tap/", &["follow", "choose"], "the CLI's tap.rs"),
     (
+        "config/",
+        &["follow", "choose"],
+        "tfwire-config's real_client.rs",
+    ),
+    (
         "schema/",
         &["follow", "choose", "reject"],
         "the schema tests, the CLI's typed.rs and schema.rs",
