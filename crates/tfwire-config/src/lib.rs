@@ -23,7 +23,11 @@
 mod configuration;
 mod error;
 mod lockfile;
+mod schemas;
 
 pub use configuration::{Client, Configuration, Limits};
 pub use error::{Error, ErrorKind, Location};
 pub use lockfile::{LockFile, LockedProvider};
+pub use schemas::{
+    CachedSchema, Filed, Outcome, ProviderAddress, SchemaCache, Selection, check_version,
+};
