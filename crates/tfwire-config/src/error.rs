@@ -137,13 +137,12 @@ impl fmt::Display for Error {
             ErrorKind::VersionUnknown { address, cached } if cached.len() > 1 => write!(
                 f,
                 "several versions of provider {address} are cached ({}) and nothing says which \
-                 the plan used: give the lock file",
+                 to take",
                 versions(cached)
             ),
-            ErrorKind::VersionUnknown { address, .. } => write!(
-                f,
-                "no version is known for provider {address}: the lock file does not list it"
-            ),
+            ErrorKind::VersionUnknown { address, .. } => {
+                write!(f, "no version is known for provider {address}")
+            }
         }
     }
 }
