@@ -1,60 +1,5 @@
-//! A cache of provider schemas on disk, indexed by provider address and version: what lets
-//! `show -json` run without launching a provider.
-//!
-//! A provider's schema is fixed by its version, so a `providers schema -json` document
-//! fetched once serves every later plan that locks that version. [`SchemaCache::add`] files
-//! each provider of such a document under its address and version; [`SchemaCache::select`]
-//! picks, for one plan, the version of each provider its dependency lock file names and
-//! merges them into one [`ProviderSchemas`].
-//!
-//! # Layout
-//!
-//! ```text
-//! DIR/<host>/<namespace>/<type>/<version>.json
-//! DIR/registry.opentofu.org/hashicorp/null/3.2.4.json
-//! DIR/terraform.io/builtin/terraform/1.16.0.json
-//! ```
-//!
-//! Each file is a `providers schema -json` document holding that one provider
-//! (`{"format_version":"1.0","provider_schemas":{"registry.opentofu.org/hashicorp/null":{...}}}`),
-//! so any file of the cache can be given to a tool that reads that document. The address is
-//! kept as the lock file writes it, lower-cased (addresses are case-insensitive); the version
-//! as written. Built-in providers (`terraform.io/builtin/terraform`), which lock files never
-//! list, are filed under the version of the client that planned. Files are written to a
-//! temporary name beside their place (`.<version>.json.tmp-…`, skipped when listing) and
-//! renamed, so a reader never sees half a file and filing twice changes nothing.
-//!
-//! # Names from untrusted input
-//!
-//! The addresses and versions that become file names come from lock files and schema
-//! documents, which may come from an untrusted pull request. Each part is checked before it
-//! touches a path ([`ProviderAddress::parse`], [`check_version`]): a host of letters, digits,
-//! dots and hyphens; a namespace and type of letters, digits, hyphens and underscores; a
-//! version of letters, digits, dots, `+`, `-` and `_`; each starting with a letter or
-//! digit. No part can be empty, `.`, `..`, or hold a separator, so no name leaves the cache
-//! directory. Every file read is bounded by the size given to [`SchemaCache::new`].
-//!
-//! # Why this crate
-//!
-//! Selection reads the dependency lock file, which this crate parses ([`LockFile`]); the
-//! schemas are tfwire's [`ProviderSchemas`], a dependency this crate already has. The
-//! plan-file crate sits above and the CLI only wires the two together.
-//!
-//! ```
-//! use tfwire_config::{LockFile, SchemaCache};
-//!
-//! let dir = std::env::temp_dir().join(format!("tfwire-doc-cache-{}", std::process::id()));
-//! let cache = SchemaCache::new(&dir, 1 << 20);
-//! let doc = br#"{"format_version":"1.0","provider_schemas":{"registry.opentofu.org/hashicorp/null":
-//!   {"resource_schemas":{"null_resource":{"version":0,"block":{"attributes":{"id":{"type":"string","computed":true}}}}}}}}"#;
-//! let lock = LockFile::parse(b"provider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.4\"\n}\n")?;
-//! let filed = cache.add(doc, |addr| lock.provider(addr).map(|p| p.version.clone()))?;
-//! assert_eq!(filed[0].version, "3.2.4");
-//! let schemas = cache.select(&tfwire_config::Selection { lock: Some(&lock), ..Default::default() })?;
-//! assert!(schemas.provider("registry.opentofu.org/hashicorp/null").is_some());
-//! # std::fs::remove_dir_all(&dir).ok();
-//! # Ok::<(), tfwire_config::Error>(())
-//! ```
+//! A cache of provider schemas on disk, indexed by provider address and version
+//! ([`SchemaCache`]: its layout, the rules for names, and why it is in this crate).
 
 use crate::error::{Error, ErrorKind};
 use crate::lockfile::LockFile;
@@ -70,7 +15,63 @@ const HOST_MAX: usize = 253;
 /// The longest namespace, type or version accepted.
 const PART_MAX: usize = 128;
 
-/// A provider schema cache directory (see the [module documentation](self) for its layout).
+/// A cache of provider schemas on disk, indexed by provider address and version: what lets
+/// `show -json` run without launching a provider.
+///
+/// A provider's schema is fixed by its version, so a `providers schema -json` document
+/// fetched once serves every later plan that locks that version. [`SchemaCache::add`] files
+/// each provider of such a document under its address and version; [`SchemaCache::select`]
+/// picks, for one plan, the version of each provider its dependency lock file names and
+/// merges them into one [`ProviderSchemas`].
+///
+/// # Layout
+///
+/// ```text
+/// DIR/<host>/<namespace>/<type>/<version>.json
+/// DIR/registry.opentofu.org/hashicorp/null/3.2.4.json
+/// DIR/terraform.io/builtin/terraform/1.16.0.json
+/// ```
+///
+/// Each file is a `providers schema -json` document holding that one provider
+/// (`{"format_version":"1.0","provider_schemas":{"registry.opentofu.org/hashicorp/null":{...}}}`),
+/// so any file of the cache can be given to a tool that reads that document. The address is
+/// kept as the lock file writes it, lower-cased (addresses are case-insensitive); the version
+/// as written. Built-in providers (`terraform.io/builtin/terraform`), which lock files never
+/// list, are filed under the version of the client that planned. Files are written to a
+/// temporary name beside their place (`.<version>.json.tmp-…`, skipped when listing) and
+/// renamed, so a reader never sees half a file and filing twice changes nothing.
+///
+/// # Names from untrusted input
+///
+/// The addresses and versions that become file names come from lock files and schema
+/// documents, which may come from an untrusted pull request. Each part is checked before it
+/// touches a path ([`ProviderAddress::parse`], [`check_version`]): a host of letters, digits,
+/// dots and hyphens; a namespace and type of letters, digits, hyphens and underscores; a
+/// version of letters, digits, dots, `+`, `-` and `_`; each starting with a letter or
+/// digit. No part can be empty, `.`, `..`, or hold a separator, so no name leaves the cache
+/// directory. Every file read is bounded by the size given to [`SchemaCache::new`].
+///
+/// # Why this crate
+///
+/// Selection reads the dependency lock file, which this crate parses ([`LockFile`]); the
+/// schemas are tfwire's [`ProviderSchemas`], a dependency this crate already has. The
+/// plan-file crate sits above and the CLI only wires the two together.
+///
+/// ```
+/// use tfwire_config::{LockFile, SchemaCache};
+///
+/// let dir = std::env::temp_dir().join(format!("tfwire-doc-cache-{}", std::process::id()));
+/// let cache = SchemaCache::new(&dir, 1 << 20);
+/// let doc = br#"{"format_version":"1.0","provider_schemas":{"registry.opentofu.org/hashicorp/null":
+///   {"resource_schemas":{"null_resource":{"version":0,"block":{"attributes":{"id":{"type":"string","computed":true}}}}}}}}"#;
+/// let lock = LockFile::parse(b"provider \"registry.opentofu.org/hashicorp/null\" {\n  version = \"3.2.4\"\n}\n")?;
+/// let filed = cache.add(doc, |addr| lock.provider(addr).map(|p| p.version.clone()))?;
+/// assert_eq!(filed[0].version, "3.2.4");
+/// let schemas = cache.select(&tfwire_config::Selection { lock: Some(&lock), ..Default::default() })?;
+/// assert!(schemas.provider("registry.opentofu.org/hashicorp/null").is_some());
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), tfwire_config::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct SchemaCache {
     dir: PathBuf,
@@ -138,7 +139,7 @@ pub struct Selection<'a> {
 
 impl ProviderAddress {
     /// Checks a full source address (`registry.opentofu.org/hashicorp/null`): three parts,
-    /// each of the characters the [module documentation](self) lists. Letters are
+    /// each of the characters [`SchemaCache`]'s documentation lists. Letters are
     /// lower-cased.
     ///
     /// ```
