@@ -314,10 +314,15 @@ enum CacheCommand {
     List(ListArgs),
 }
 
-/// File each provider of `providers schema -json` documents into a cache directory, under
-/// its address and the version the plan file's lock file (or --lock-file, or --version)
-/// gives. A provider with no known version is an error and nothing is filed; filing the
-/// same schema again changes nothing. Each file is written whole (a temporary file renamed).
+/// File `providers schema -json` documents into a schema cache directory.
+///
+/// Each provider of each document is filed as `DIR/<host>/<namespace>/<type>/<version>.json`
+/// (a `providers schema -json` document of that provider alone), under the version the
+/// plan file's lock file (or --lock-file, or --version) gives; built-in providers
+/// (`terraform.io/builtin/...`) take the version of the client that made the plan. A
+/// provider with no known version is an error and nothing is filed; filing the same schema
+/// again changes nothing. Each file is written whole (a temporary file renamed). Prints one
+/// line a provider: `added|unchanged|replaced ADDRESS VERSION FILE`.
 #[derive(clap::Args)]
 struct AddArgs {
     /// The cache directory (created when needed).

@@ -11,10 +11,11 @@ use tfwire_json::tape::{DEFAULT_MAX_DEPTH, INPUT_PADDING, TapeParser};
 use tfwire_planfile::Planfile;
 use tfwire_render::escape::Inline;
 
-/// Write the JSON document `tofu show -json` / `terraform show -json` writes for a plan
-/// file or a state file, byte for byte, without launching a provider: their schemas come
-/// from --schemas, a `providers schema -json` document or a cache directory (`tfwire
-/// schema add`). `-json` is spelled as the clients spell it (`--json` works too); this
+/// Write what `tofu show -json` / `terraform show -json` writes for a plan or state file.
+///
+/// The document is written byte for byte as the client writes it, without launching a
+/// provider: the schemas come from --schemas, a `providers schema -json` document or a
+/// cache directory (`tfwire schema add`). `-json` is spelled as the clients spell it (`--json` works too); this
 /// command writes JSON only: for the human rendering, use `tfwire plan show` or `tfwire
 /// state show`.
 ///
@@ -90,7 +91,7 @@ pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
     } else {
         let client = state_client(&bytes, name)?;
         let schemas = schemas(limits, &args, None, &client, Some(&bytes))?;
-        state_document(&bytes, &schemas)
+        state_document(bytes, &schemas)
             .map_err(|e| Failure::Input(format!("{name}: {}", Inline(&e))))?
     };
     text.push('\n');
@@ -188,10 +189,12 @@ fn plan_document(pf: &Planfile, schemas: &ProgramCache) -> Result<String, String
     pf.to_json(Some(schemas)).map_err(|e| e.to_string())
 }
 
-/// The `show -json` document of a raw state (version 4).
+/// The `show -json` document of a raw state (version 4), parsed in place.
 ///
-/// MERGE ADAPTER: tfwire-plan's state writer (raw `.tfstate` + schemas → the `show -json`
-/// state document) is not in this build; this body becomes a call to it.
-fn state_document(_state: &[u8], _schemas: &ProgramCache) -> Result<String, String> {
+/// MERGE ADAPTER: tfwire-plan's state writer is not in this build; with it, this body
+/// becomes `tfwire_plan::state_show_json(&mut state, schemas, None).map_err(|e|
+/// e.to_string())`.
+fn state_document(state: Vec<u8>, schemas: &ProgramCache) -> Result<String, String> {
+    let _ = (state, schemas);
     Err("the `show -json` document of a state is not written by this build of tfwire".into())
 }
