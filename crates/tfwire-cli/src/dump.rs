@@ -7,7 +7,6 @@ use crate::{input, output};
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
-use tfwire::schema::ProviderSchemas;
 use tfwire_plugin::Programs;
 use tfwire_plugin::dump::{Dump, DumpConfig, INDEX_NAMES, Index, is_value_file};
 
@@ -55,9 +54,14 @@ pub(crate) struct Args {
     masks: crate::mask::MaskArgs,
     /// The directory of captured values.
     dir: String,
-    /// The provider's schemas: a `providers schema -json` document.
-    #[arg(long, value_name = "FILE")]
+    /// The provider's schemas: a `providers schema -json` document, or a schema cache
+    /// directory (`tfwire schema add`).
+    #[arg(long, value_name = "FILE|DIR")]
     schemas: String,
+    /// With --schemas DIR: the dependency lock file that says which version of each
+    /// provider to take (without it, the cache's only version of each).
+    #[arg(long, value_name = "FILE")]
+    lock_file: Option<String>,
     /// The provider (full address or short name), when the document has several; by default
     /// the index's provider, or the document's only one.
     #[arg(long, value_name = "ADDR")]
@@ -164,8 +168,11 @@ pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
         );
         break;
     }
-    let doc = ProviderSchemas::from_json(&input::read(limits, Some(&args.schemas))?)
-        .map_err(|e| Failure::Input(format!("{}: {e}", args.schemas)))?;
+    let versions = crate::schema::Versions {
+        lock_file: args.lock_file.as_deref(),
+        input: None,
+    };
+    let doc = crate::schema::load(limits, &args.schemas, versions)?;
     let wanted = args
         .provider
         .clone()

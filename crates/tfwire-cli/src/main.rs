@@ -31,6 +31,7 @@ mod output;
 mod plan;
 mod report;
 mod schema;
+mod show;
 mod state;
 mod suggest;
 mod tap;
@@ -59,6 +60,7 @@ const EXIT_CODES: &str = "Examples:
   tfwire plan show plan.json aws_instance.web
   tfwire state list terraform.tfstate
   tfwire state show terraform.tfstate aws_instance.web
+  tfwire show -json plan.tfplan --schemas ~/.cache/tfwire/schemas   (as `tofu show -json`)
   echo '82 a1 61 01 a1 62 c0' | tfwire decode --hex --type '[\"map\",\"number\"]'
 
 Every command reads a file or standard input (`-`); gzip-compressed input, UTF-16
@@ -74,12 +76,13 @@ enum Command {
     Encode(encode::Args),
     Plan(plan::Args),
     Schema(schema::Args),
+    Show(show::Args),
     State(state::Args),
     Tap(tap::Args),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(show::spelling(std::env::args_os()));
     let limits = input::Limits::new(cli.max_input_bytes);
     let result = match cli.command {
         Command::Decode(args) => decode::run(args, limits),
@@ -87,6 +90,7 @@ fn main() -> ExitCode {
         Command::Encode(args) => encode::run(args, limits),
         Command::Plan(args) => plan::run(args, limits),
         Command::Schema(args) => schema::run(args, limits),
+        Command::Show(args) => show::run(args, limits),
         Command::State(args) => state::run(args, limits),
         Command::Tap(args) => tap::run(args),
     };

@@ -110,7 +110,7 @@ struct SummaryArgs {
     max_bytes: Option<usize>,
     #[command(flatten)]
     filters: FilterArgs,
-    /// Provider schemas (`tofu providers schema -json`): check the plan against them
+    /// Provider schemas (`tofu providers schema -json`, or a cache of them: `tfwire schema add`): check the plan against them
     /// before summarising it. Every resource value (`before` and `after` of each change and
     /// drift, `prior_state`, `planned_values`) is decoded with its resource type's schema,
     /// every identity (`before_identity`, `after_identity`, `importing.identity`, a
@@ -119,8 +119,14 @@ struct SummaryArgs {
     /// does not conform (with its path and byte), or a type the schemas lack, rejects the
     /// plan (exit 1) and nothing is summarised. A binary plan
     /// file's values are decoded with them in the first place.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE|DIR")]
     schemas: Option<String>,
+    /// With --schemas DIR for a JSON document (which carries no lock file): the dependency
+    /// lock file that says which version of each provider to take (without it, the
+    /// cache's only version of each provider the document names). A plan file's own lock
+    /// file is used otherwise.
+    #[arg(long, value_name = "FILE")]
+    lock_file: Option<String>,
     /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
     /// by content (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
@@ -401,13 +407,20 @@ struct ShowArgs {
     /// Show unchanged attributes too.
     #[arg(long)]
     all: bool,
-    /// The provider schemas (`tofu providers schema -json`), for output identical to
+    /// The provider schemas (`tofu providers schema -json`, or a cache of them: `tfwire schema
+    /// add`), for output identical to
     /// `tofu show`; without them (and without the schemas a redacted plan carries),
     /// blocks, maps and write-only attributes are drawn as the JSON shows them (see
     /// above). Required for a binary plan file, whose resource values are decoded with
     /// them (the schemas say which attributes are sensitive).
-    #[arg(long, value_name = "SCHEMAS")]
+    #[arg(long, value_name = "FILE|DIR")]
     schemas: Option<String>,
+    /// With --schemas DIR for a JSON document (which carries no lock file): the dependency
+    /// lock file that says which version of each provider to take (without it, the
+    /// cache's only version of each provider the document names). A plan file's own lock
+    /// file is used otherwise.
+    #[arg(long, value_name = "FILE")]
+    lock_file: Option<String>,
     /// Whose words and drawing rules to use: the client that wrote the plan (`auto`:
     /// Terraform for a plan with `applyable`/`complete`, which Terraform writes since 1.9,
     /// or a redacted plan; OpenTofu otherwise), OpenTofu's ("OpenTofu will perform ...")
@@ -519,7 +532,11 @@ fn summary(args: SummaryArgs, limits: input::Limits) -> Result<(), Failure> {
     }
     let name = input::display_name(&args.file).to_string();
     let masks = args.masks.masks()?;
-    let schemas = schema::cache(limits, args.schemas.as_deref())?;
+    let versions = schema::Versions {
+        lock_file: args.lock_file.as_deref(),
+        input: Some(&args.file),
+    };
+    let schemas = schema::cache(limits, args.schemas.as_deref(), versions)?;
     // Markdown shows which attributes change (a diff of the values), and `--schemas` checks
     // every value; otherwise a summary prints addresses and actions only, and reads the plan
     // without its values.
@@ -662,7 +679,11 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let masks = args.masks.masks()?;
-    let cache = schema::cache(limits, args.schemas.as_deref())?;
+    let versions = schema::Versions {
+        lock_file: args.lock_file.as_deref(),
+        input: Some(&args.file),
+    };
+    let cache = schema::cache(limits, args.schemas.as_deref(), versions)?;
     let mut human = show::Options {
         color: args.color.enabled(),
         dialect: show::Dialect::OpenTofu,

@@ -120,11 +120,17 @@ struct ShowArgs {
     /// The resource instance address, as `state list` prints it.
     #[arg(value_name = "ADDRESS")]
     address: String,
-    /// Provider schemas (`tofu providers schema -json`): draw the resource with its
+    /// Provider schemas (`tofu providers schema -json`, or a cache of them: `tfwire schema add`): draw the resource with its
     /// schema, as `tofu state show` does (see above). The instance's `identity` is checked
     /// against the type's identity schema too (of the `identity_schema_version` it names).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE|DIR")]
     schemas: Option<String>,
+    /// With --schemas DIR for a JSON document (which carries no lock file): the dependency
+    /// lock file that says which version of each provider to take (without it, the
+    /// cache's only version of each provider the document names). A plan file's own lock
+    /// file is used otherwise.
+    #[arg(long, value_name = "FILE")]
+    lock_file: Option<String>,
     /// Whose drawing rules to follow with --schemas (see above).
     #[arg(long, value_enum, default_value_t = Wording::Auto)]
     wording: Wording,
@@ -177,7 +183,11 @@ fn addresses(doc: &Document<'_>) -> Option<Vec<String>> {
 fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     let masks = args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
-    let cache = crate::schema::cache(limits, args.schemas.as_deref())?;
+    let versions = crate::schema::Versions {
+        lock_file: args.lock_file.as_deref(),
+        input: Some(&args.file),
+    };
+    let cache = crate::schema::cache(limits, args.schemas.as_deref(), versions)?;
     let schemas = cache
         .as_ref()
         .zip(args.schemas.as_deref())

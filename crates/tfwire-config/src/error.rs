@@ -48,6 +48,25 @@ pub enum ErrorKind {
     },
     /// What the configuration asks for is not supported by this version of tfwire.
     Unsupported(String),
+    /// A file or directory could not be read or written (the operating system's message).
+    Io(String),
+    /// A schema cache lacks the schema of a provider at the version wanted.
+    NotCached {
+        /// The provider's address.
+        address: String,
+        /// The version wanted, when one is known.
+        version: Option<String>,
+        /// The versions of that provider the cache holds.
+        cached: Vec<String>,
+    },
+    /// Nothing says which version of a provider to use: the lock file does not list it, or
+    /// none was given and the cache holds several.
+    VersionUnknown {
+        /// The provider's address.
+        address: String,
+        /// The versions of that provider the cache holds.
+        cached: Vec<String>,
+    },
 }
 
 impl Error {
@@ -103,7 +122,37 @@ impl fmt::Display for Error {
             ErrorKind::Invalid(m) => f.write_str(m),
             ErrorKind::TooLarge { limit } => write!(f, "larger than the limit of {limit} bytes"),
             ErrorKind::Unsupported(m) => write!(f, "not supported: {m}"),
+            ErrorKind::Io(m) => f.write_str(m),
+            ErrorKind::NotCached {
+                address,
+                version,
+                cached,
+            } => {
+                match version {
+                    Some(v) => write!(f, "no schema of provider {address} version {v} is cached")?,
+                    None => write!(f, "no schema of provider {address} is cached")?,
+                }
+                write!(f, " (cached versions: {})", versions(cached))
+            }
+            ErrorKind::VersionUnknown { address, cached } if cached.len() > 1 => write!(
+                f,
+                "several versions of provider {address} are cached ({}) and nothing says which \
+                 to take",
+                versions(cached)
+            ),
+            ErrorKind::VersionUnknown { address, .. } => {
+                write!(f, "no version is known for provider {address}")
+            }
         }
+    }
+}
+
+/// A list of versions for a message.
+fn versions(cached: &[String]) -> String {
+    if cached.is_empty() {
+        "none".into()
+    } else {
+        cached.join(", ")
     }
 }
 

@@ -1,7 +1,8 @@
 //! The configuration a plan file carries: the dependency lock file
 //! (`.terraform.lock.hcl`: which version of each provider was used) and the configuration
 //! snapshot (`tfconfig/`: every module's `.tf` files), read with the `hcl-edit` crate and
-//! written as the `configuration` member of `tofu show -json` / `terraform show -json`.
+//! written as the `configuration` member of `tofu show -json` / `terraform show -json`; and
+//! the provider schema cache ([`SchemaCache`]) whose versions a plan's lock file selects.
 //!
 //! ```
 //! use tfwire::schema::{ProgramCache, ProviderSchemas};
@@ -46,9 +47,13 @@ mod lockfile;
 mod manifest;
 mod module;
 mod num;
+mod schemas;
 mod value;
 
 pub use configuration::{Configuration, Limits};
 pub use error::{Error, ErrorKind, Location};
 pub use jsonconfig::Client;
 pub use lockfile::{LockFile, LockedProvider};
+pub use schemas::{
+    CachedSchema, Filed, Outcome, ProviderAddress, SchemaCache, Selection, check_version,
+};

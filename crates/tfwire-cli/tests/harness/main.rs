@@ -13,6 +13,7 @@ mod planfile;
 mod readme;
 mod rendering;
 mod schema;
+mod schema_cache;
 mod show;
 mod summaries;
 mod tap;
