@@ -186,7 +186,7 @@ fn state_client(bytes: &[u8], name: &str) -> Result<String, Failure> {
 /// `prior_state`, `configuration`) until `Planfile::show_json` is in the build; then this
 /// body becomes `pf.show_json(schemas).map_err(|e| e.to_string())`.
 fn plan_document(pf: &Planfile, schemas: &ProgramCache) -> Result<String, String> {
-    pf.to_json(Some(schemas)).map_err(|e| e.to_string())
+    pf.show_json(schemas).map_err(|e| e.to_string())
 }
 
 /// The `show -json` document of a raw state (version 4), parsed in place.
@@ -195,6 +195,6 @@ fn plan_document(pf: &Planfile, schemas: &ProgramCache) -> Result<String, String
 /// becomes `tfwire_plan::state_show_json(&mut state, schemas, None).map_err(|e|
 /// e.to_string())`.
 fn state_document(state: Vec<u8>, schemas: &ProgramCache) -> Result<String, String> {
-    let _ = (state, schemas);
-    Err("the `show -json` document of a state is not written by this build of tfwire".into())
+    let mut state = state;
+    tfwire_plan::state_show_json(&mut state, schemas, None).map_err(|e| e.to_string())
 }
