@@ -5,33 +5,14 @@
 //! `plan.json` is the client's `show -json plan.tfplan`, byte for byte, and `schemas.json`
 //! its `providers schema -json`.
 //!
-//! The documents are compared member by member, each member's text byte for byte, and the
-//! members' order. `configuration` (and the defaults of unset root variables, which come
-//! from the same configuration snapshot) is written by tfwire-config; while it cannot
-//! write them, [`CONFIGURATION`] is `false` and the documents are compared without them
-//! (`ShowJson::configuration(false)`); set it to `true` to compare the whole documents
-//! byte for byte.
+//! The documents are compared byte for byte, and member by member (each member's text and
+//! the members' order) to say where they differ, less the differences [`KNOWN`] lists.
 //!
 //! `TFWIRE_TEST=name` runs only the scenarios whose path contains `name`.
 
 use std::path::{Path, PathBuf};
 use tfwire::schema::{ProgramCache, ProviderSchemas};
-use tfwire_planfile::{Planfile, ShowJson};
-
-/// Whether tfwire-config writes `configuration` and the variables' defaults: then the
-/// whole documents are compared byte for byte.
-const CONFIGURATION: bool = false;
-
-/// The members that need the configuration snapshot when [`CONFIGURATION`] is `false`,
-/// with the scenarios where they differ for that reason (`variables`: the defaults of the
-/// root variables the plan did not set).
-const NEEDS_CONFIGURATION: &[(&str, &str)] = &[
-    ("variables", "planfiles/basic"),
-    ("variables", "real-client/checks"),
-    ("variables", "real-client/sensitive"),
-    ("variables", "real-client-terraform/checks"),
-    ("variables", "real-client-terraform/sensitive"),
-];
+use tfwire_planfile::Planfile;
 
 /// Members in which tfwire differs from the client for a reason recorded in
 /// `corpus/conformance/decisions.jsonl`, with the scenarios: Terraform's order of
@@ -132,8 +113,7 @@ fn show_json_is_the_clients_document_member_by_member() {
         let schemas =
             ProviderSchemas::from_json(&std::fs::read(dir.join("schemas.json")).unwrap()).unwrap();
         let cache = ProgramCache::new(schemas);
-        let options = ShowJson::default().configuration(CONFIGURATION);
-        let got = match planfile.show_json_with(&cache, &options) {
+        let got = match planfile.show_json(&cache) {
             Ok(g) => g,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));
@@ -141,25 +121,15 @@ fn show_json_is_the_clients_document_member_by_member() {
             }
         };
         documents += 1;
-        if CONFIGURATION && got.trim_end() != expected.trim_end() {
+        let known = KNOWN.iter().any(|(_, n)| *n == name);
+        if got.trim_end() != expected.trim_end() && !known {
             failures.push(format!("{name}: the documents differ"));
         }
         let theirs = members(&expected);
         let ours = members(&got);
-        let keys = |m: &[(String, &str)]| -> Vec<String> {
-            m.iter()
-                .map(|(k, _)| k.clone())
-                .filter(|k| CONFIGURATION || k != "configuration")
-                .collect()
-        };
-        let absent_variables = !CONFIGURATION
-            && NEEDS_CONFIGURATION.contains(&("variables", name.as_str()))
-            && !ours.iter().any(|(k, _)| k == "variables");
-        let mut their_keys = keys(&theirs);
-        if absent_variables {
-            their_keys.retain(|k| k != "variables");
-        }
-        if keys(&ours) != their_keys {
+        let keys =
+            |m: &[(String, &str)]| -> Vec<String> { m.iter().map(|(k, _)| k.clone()).collect() };
+        if keys(&ours) != keys(&theirs) {
             failures.push(format!(
                 "{name}: members {:?}, the client's {:?}",
                 keys(&ours),
@@ -167,18 +137,12 @@ fn show_json_is_the_clients_document_member_by_member() {
             ));
         }
         for (k, v) in &theirs {
-            if !CONFIGURATION && k == "configuration" {
-                continue;
-            }
             let entry = passes.entry((corpus.clone(), k.clone())).or_default();
             entry.1 += 1;
             let mine = ours.iter().find(|(o, _)| o == k).map(|(_, v)| *v);
             if mine == Some(*v) {
                 entry.0 += 1;
-            } else if CONFIGURATION && NEEDS_CONFIGURATION.contains(&(k.as_str(), name.as_str()))
-                || !NEEDS_CONFIGURATION.contains(&(k.as_str(), name.as_str()))
-                    && !KNOWN.contains(&(k.as_str(), name.as_str()))
-            {
+            } else if !KNOWN.contains(&(k.as_str(), name.as_str())) {
                 let mine = mine.unwrap_or("(absent)");
                 let at = mine
                     .bytes()
