@@ -9,7 +9,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ $# -lt 1 ] || [ "${1#-}" != "$1" ]; then
-  sed -n 2,9p "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n 2,8p "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 tfwire=$1
