@@ -4,7 +4,7 @@ of RESOURCES resources (default 10,000): wall time and peak RSS, same run, inter
 and the two documents compared byte for byte.
 
     python3 benches/show_json.py [--client tofu|terraform|both] [--resources 10000] [--runs 5]
-                                 [--tfwire PATH | --tfwire none] [--bin DIR] [--check]
+                                 [--tfwire PATH | --tfwire none] [--schemas cache|file] [--bin DIR] [--check]
 
 The plan is made with the real client (e2e/bin/tofu, e2e/bin/terraform) and the project's test provider
 (e2e/bin/terraform-provider-tfwire), all built by `bash e2e/run.sh` (`--bin DIR` to take them elsewhere), installed in a filesystem mirror as e2e/run.sh
@@ -16,8 +16,9 @@ TFWIRE_BENCH_CACHE (default ~/.cache/tfwire-e2e/show-json-bench/CLIENT-RESOURCES
 configuration, the client or the provider changes; the time it took is printed when it is made.
 
 Each round runs the client's `show -json plan.tfplan` (in that directory: it launches the provider to read its
-schema) then `tfwire show -json plan.tfplan --schemas schemas.json` (the file alone; no provider), each writing to a
-file. Wall time is the process's, from spawn to exit; peak RSS is the process's own ru_maxrss from wait4, so the
+schema) then `tfwire show -json plan.tfplan --schemas DIR` (the file alone; no provider), each writing to a file.
+DIR is a schema cache that `tfwire schema add --cache DIR --plan plan.tfplan schemas.json` fills before the rounds
+(not timed); `--schemas file` gives tfwire schemas.json itself instead. Wall time is the process's, from spawn to exit; peak RSS is the process's own ru_maxrss from wait4, so the
 client's figure leaves out its provider process (which makes the memory ratio harder for tfwire, not easier).
 Before the figures, the two documents are compared: a difference is reported with its first offset and the script
 exits 1 after printing everything. `--tfwire none` (a dry run of the tfwire side) generates the plan and times
@@ -225,6 +226,9 @@ def main():
                     help="the tfwire binary, or `none` to time the client alone")
     ap.add_argument("--bin", default=os.path.join(ROOT, "e2e", "bin"),
                     help="where e2e/run.sh put the clients and the provider (default e2e/bin)")
+    ap.add_argument("--schemas", choices=["cache", "file"], default="cache",
+                    help="give tfwire a schema cache directory filled by `tfwire schema add` (default) or the "
+                         "`providers schema -json` file itself")
     ap.add_argument("--check", action="store_true", help="exit 1 unless >= 20x faster and <= 1/4 peak memory")
     args = ap.parse_args()
     if args.resources < 10 or args.resources % 10:
@@ -244,13 +248,21 @@ def main():
         env = prepare(client, cbin, provider, args.resources, cache)
         plan = os.path.join(cache, "plan.tfplan")
         commands = {client: ([cbin, "show", "-json", "plan.tfplan"], cache)}
-        if tfwire:
-            commands["tfwire"] = ([tfwire, "show", "-json", plan, "--schemas", os.path.join(cache, "schemas.json")],
-                                  ROOT)
-        else:
-            print(f"tfwire side (dry run): tfwire show -json {plan} --schemas {cache}/schemas.json")
         tmp = tempfile.mkdtemp(prefix="tfwire-show-json-")
+        schemas = os.path.join(cache, "schemas.json")
         try:
+            if tfwire and args.schemas == "cache":
+                # A schema cache filed by `tfwire schema add` (versions from the plan's lock file), made here
+                # each time and not timed: `show -json` then picks the provider's schema by address and version.
+                schemas = os.path.join(tmp, "schema-cache")
+                add = subprocess.run([tfwire, "schema", "add", "--cache", schemas, "--plan", plan,
+                                      os.path.join(cache, "schemas.json")], capture_output=True, text=True)
+                if add.returncode != 0:
+                    sys.exit(f"show_json.py: tfwire schema add exited {add.returncode}: {add.stderr.strip()}")
+            if tfwire:
+                commands["tfwire"] = ([tfwire, "show", "-json", plan, "--schemas", schemas], ROOT)
+            else:
+                print(f"tfwire side (dry run): tfwire show -json {plan} --schemas {schemas}")
             runs = {k: [] for k in commands}
             for r in range(args.runs):
                 for name, (cmd, cwd) in commands.items():
@@ -272,7 +284,8 @@ def main():
         for name, rs in runs.items():
             walls, rss = [w for w, _ in rs], [m for _, m in rs]
             med[name] = (statistics.median(walls), statistics.median(rss))
-            label = f"{client} show -json plan.tfplan" if name == client else "tfwire show -json plan.tfplan --schemas"
+            label = (f"{client} show -json plan.tfplan" if name == client
+                     else f"tfwire show -json plan.tfplan --schemas {'DIR' if args.schemas == 'cache' else 'FILE'}")
             print(f"| `{label}` | {med[name][0] * 1000:.0f} ms | {min(walls) * 1000:.0f} ms | "
                   f"{med[name][1] / 1024:.1f} MiB |")
         if tfwire:
