@@ -70,17 +70,20 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// A number as OpenTofu writes it in plans: integers and decimals in positional
-    /// notation, never with an exponent (`0.00000015`, not `1.5e-7`), and numbers kept as
-    /// text as written (a typed number: go-cty's JSON text of it, which is positional and
-    /// exact). `None` when this is not a number.
+    /// A number as the clients' renderers draw it: the text of the JSON they read it from,
+    /// as written (they decode with `json.Decoder.UseNumber`), so a document's `1.50`, `-0`
+    /// or `1E2` (in a string holding JSON, or a plan not written by go-cty) stays so; a
+    /// typed number as go-cty's JSON text of it (positional and exact, `0.00000015`).
+    /// `None` when this is not a number.
     pub(crate) fn number_text(&self) -> Option<String> {
         match self {
-            Node::Json(j) => j.as_number().map(|n| match n {
-                JsonNumber::F64(x) if x.is_finite() => format!("{x}"),
-                other => other.to_string(),
+            Node::Json(j) => j.as_number_text().map(str::to_string).or_else(|| {
+                j.as_number().map(|n| match n {
+                    JsonNumber::F64(x) if x.is_finite() => format!("{x}"),
+                    other => other.to_string(),
+                })
             }),
-            Node::Typed(v) => v.as_number().map(|n| drawn(&typed_text(Value::Number(n)))),
+            Node::Typed(v) => v.as_number().map(|n| typed_text(Value::Number(n))),
             Node::Object(_) | Node::Array(_) => None,
         }
     }
@@ -103,34 +106,6 @@ impl<'a> Node<'a> {
             Node::Array(es) => Some(Elements::Built(es)),
             Node::Object(_) => None,
         }
-    }
-}
-
-/// A number's `show -json` text as the renderer draws a document's number with that text
-/// (the classification of [`JsonNumber`]): an integer that fits 64 bits as that integer
-/// (`-0` is `0`), text of 16 characters or more (or an exponent beyond an `f64`'s normal
-/// range) as written, any other number as the shortest positional text of its `f64`.
-fn drawn(text: &str) -> String {
-    if let Ok(n) = text.parse::<u64>() {
-        return n.to_string();
-    }
-    if let Ok(n) = text.parse::<i64>() {
-        return n.to_string();
-    }
-    let mut parts = text.split(['e', 'E']);
-    let mantissa = parts.next().unwrap_or_default();
-    let exponent = parts.next().is_some();
-    match text.parse::<f64>() {
-        Ok(x)
-            if x.is_finite()
-                && text.len() < 16
-                && (x.is_normal()
-                    || !exponent
-                    || !mantissa.bytes().any(|b| b.is_ascii_digit() && b != b'0')) =>
-        {
-            format!("{x}")
-        }
-        _ => text.to_string(),
     }
 }
 
@@ -297,9 +272,9 @@ impl<'a> Iterator for ElementIter<'a> {
 mod tests {
     use super::Node;
 
-    /// A typed number draws as the text the renderer drew when the value was written as
-    /// `show -json` text and parsed again (what `state show --schemas` did before it drew
-    /// typed values directly).
+    /// A typed number draws as its `show -json` text, which is also what that text draws as
+    /// once parsed again (what `state show --schemas` did before it drew typed values
+    /// directly).
     #[test]
     fn typed_numbers_draw_as_their_show_json_text_parsed_again() {
         let program = tfwire::Program::compile(&tfwire::Type::Number);
@@ -345,6 +320,7 @@ mod tests {
                 "{text}"
             );
             assert_eq!(typed.to_string(), written, "{text}");
+            assert_eq!(typed.number_text().as_deref(), Some(&*written), "{text}");
         }
     }
 }

@@ -541,7 +541,7 @@ pub(crate) fn canonical(v: V<'_>, out: &mut String) {
         JsonKind::Null => out.push('n'),
         JsonKind::Bool => out.push(if n.as_bool() == Some(true) { 't' } else { 'f' }),
         JsonKind::Number => {
-            let _ = write!(out, "#{};", n);
+            let _ = write!(out, "#{};", n.number_text().unwrap_or_default());
         }
         JsonKind::String => {
             let text = n.as_str().unwrap_or_default();
@@ -596,7 +596,8 @@ pub(crate) fn json_eq(a: Node<'_>, b: Node<'_>) -> bool {
         JsonKind::Null => true,
         JsonKind::Bool => a.as_bool() == b.as_bool(),
         JsonKind::String => a.as_str() == b.as_str(),
-        JsonKind::Number => a.to_string() == b.to_string(),
+        // As the clients compare `json.Number`s: by their text.
+        JsonKind::Number => a.number_text() == b.number_text(),
         JsonKind::Array => {
             let (Some(x), Some(y)) = (a.as_array(), b.as_array()) else {
                 return false;
