@@ -171,13 +171,16 @@ fn list(args: ListArgs, limits: input::Limits) -> Result<(), Failure> {
     })
 }
 
+/// The state's addresses in `state list` order.
 fn addresses(doc: &Document<'_>) -> Option<Vec<String>> {
-    Some(match doc {
+    let mut all: Vec<String> = match doc {
         Document::State(s) => s.addresses().map(str::to_string).collect(),
         Document::RawState(s) => s.addresses().map(|a| a.to_string()).collect(),
         Document::LegacyState(s) => s.addresses().collect(),
         Document::Plan(_) => return None,
-    })
+    };
+    tfwire_plan::address::sort_state_list(&mut all);
+    Some(all)
 }
 
 fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
@@ -210,6 +213,9 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
             _ => Dialect::OpenTofu,
         };
         let mut text = String::new();
+        // The address as the clients write it, however its keys were escaped.
+        let wanted = tfwire_plan::address::canonical(&args.address);
+        let is_wanted = |a: &str| tfwire_plan::address::canonical(a) == wanted;
         // Deposed objects at the address, not printed (without --deposed).
         let mut deposed_left = 0;
         match doc {
@@ -217,7 +223,7 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
             Document::State(s) => {
                 let values = s.values;
                 for r in values.iter().flat_map(|v| v.resources()) {
-                    if r.address == args.address {
+                    if is_wanted(r.address) {
                         if r.deposed_key.is_some() && !args.deposed {
                             deposed_left += 1;
                             continue;
@@ -269,7 +275,7 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
             Document::RawState(s) => {
                 for r in s.resources {
                     for inst in r.instances {
-                        if r.address(inst.index_key).to_string() == args.address {
+                        if is_wanted(&r.address(inst.index_key).to_string()) {
                             if inst.deposed.is_some() && !args.deposed {
                                 deposed_left += 1;
                                 continue;
@@ -278,7 +284,7 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
                                 &mut text,
                                 r,
                                 inst,
-                                &args.address,
+                                &wanted,
                                 schemas.as_ref(),
                                 &masks,
                                 dialect,
@@ -290,8 +296,8 @@ fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
             Document::LegacyState(s) => {
                 for m in s.modules {
                     for r in m.resources {
-                        if r.address(m.path) == args.address {
-                            legacy(&mut text, &args.address, r, &masks);
+                        if is_wanted(&r.address(m.path)) {
+                            legacy(&mut text, &wanted, r, &masks);
                         }
                     }
                 }

@@ -1,18 +1,19 @@
 //! The escape rules: one string writer per rule, and the characters a person must never
 //! receive raw.
 //!
-//! Three rules, three writers; nothing else in the workspace escapes a JSON string.
+//! Four rules, four writers; nothing else in the workspace escapes a JSON string.
 //!
 //! | writer | rule | used for |
 //! |---|---|---|
 //! | [`write_go_str`] | Go's `encoding/json` as go-cty writes values: `<`, `>`, `&`, U+2028, U+2029 escaped too | DynamicValue JSON, type JSON (byte-identical to go-cty) |
 //! | [`write_canonical_str`] | serde_json's compact writer: `\b` `\f` `\n` `\r` `\t`, other C0 as `\u00xx` | tfwire's canonical text |
 //! | [`write_safe_str`] | for people: every [`is_unsafe_char`] escaped (C0, DEL, C1, bidirectional controls, U+2028, U+2029) | plan/state JSON, error messages, terminal and log output |
+//! | [`write_go_safe_str`] | Go ≥ 1.22's `encoding/json` (`<`, `>`, `&` escaped, `\b`, `\f`), and the rest of [`is_unsafe_char`] too | JSON text the clients' human output shows as Go wrote it (a delete reason's instance key, an imported identity) |
 //!
 //! [`write_safe_inline`] applies the safe rule to text placed in a line without quotes, and
 //! [`Safe`] is the safe writer as a `Display` value.
 //!
-//! All three write valid JSON (RFC 8259) and read back to the same string. Whole documents
+//! All four write valid JSON (RFC 8259) and read back to the same string. Whole documents
 //! are written with [`JsonWriter`](crate::JsonWriter), which takes one of the rules
 //! ([`Escape`](crate::Escape)) and places the separators.
 
@@ -272,6 +273,47 @@ pub fn write_safe_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Res
 /// ```
 pub fn write_safe_inline(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Result {
     write_safe(out, s, false)
+}
+
+/// Writes `s` as a JSON string as Go's `encoding/json` writes it since Go 1.22 (the Go that
+/// builds the clients), for text their human output shows as Go wrote it: `"` and `\`
+/// escaped, `\b` `\f` `\n` `\r` `\t`, other controls below 0x20 as `\u00xx`, and `<`, `>`,
+/// `&`, U+2028, U+2029 as `\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`. The other
+/// characters of [`is_unsafe_char`], which Go leaves raw (DEL, C1, bidirectional
+/// controls), are escaped too (`\u007f`), so the text never acts on a terminal.
+///
+/// ```
+/// let mut s = String::new();
+/// tfwire_json::write_go_safe_str(&mut s, "a<b>&\u{8}\u{1}\u{7f}")?;
+/// assert_eq!(s, r#""a\u003cb\u003e\u0026\b\u0001\u007f""#);
+/// # Ok::<(), core::fmt::Error>(())
+/// ```
+pub fn write_go_safe_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Result {
+    out.write_char('"')?;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        let esc = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\u{8}' => "\\b",
+            '\u{c}' => "\\f",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            '<' | '>' | '&' => "",
+            c if is_unsafe_char(c) => "",
+            _ => continue,
+        };
+        out.write_str(&s[start..i])?;
+        if esc.is_empty() {
+            write!(out, "\\u{:04x}", u32::from(c))?;
+        } else {
+            out.write_str(esc)?;
+        }
+        start = i + c.len_utf8();
+    }
+    out.write_str(&s[start..])?;
+    out.write_char('"')
 }
 
 fn write_safe(out: &mut (impl fmt::Write + ?Sized), s: &str, quotes: bool) -> fmt::Result {

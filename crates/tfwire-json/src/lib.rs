@@ -36,7 +36,7 @@
 //! |---|---|
 //! | [`swar`] | word-at-a-time byte tests, the workspace's one set |
 //! | [`utf8`] | UTF-8 checks with an ASCII fast path |
-//! | [`escape`] | the three escape rules ([`write_go_str`], [`write_canonical_str`], [`write_safe_str`]) and [`is_unsafe_char`] |
+//! | [`escape`] | the four escape rules ([`write_go_str`], [`write_canonical_str`], [`write_safe_str`], [`write_go_safe_str`]) and [`is_unsafe_char`] |
 //! | [`write`](mod@write) | [`JsonWriter`]: whole documents, separators placed by the writer |
 //! | [`scan`] | the byte-wise scanner: white space, strings, the number grammar ([`is_number`]) |
 //! | [`shape`] | the shape pass ([`json_shape`]) every tape parse runs first |
@@ -87,7 +87,8 @@ pub mod write;
 
 pub use error::{Error, ErrorKind, line_column};
 pub use escape::{
-    Safe, is_unsafe_char, write_canonical_str, write_go_str, write_safe_inline, write_safe_str,
+    Safe, is_unsafe_char, write_canonical_str, write_go_safe_str, write_go_str, write_safe_inline,
+    write_safe_str,
 };
 pub use scan::is_number;
 pub use shape::{JSON_NODE_BYTES, JsonShape, check_json_shape, json_shape};

@@ -1087,7 +1087,9 @@ mod tests {
                 }
                 parser.recycle(tape);
             } else {
-                assert!(name.contains("1e400"), "{name}");
+                // A document with a number beyond `f64`'s range (the made-up `1e400` one, a
+                // real client's plan holding go-cty's 401-digit integers).
+                assert!(shape.wide_numbers, "{name}");
             }
             checked += 1;
         }

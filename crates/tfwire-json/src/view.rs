@@ -259,6 +259,30 @@ impl<'a> Json<'a> {
         }
     }
 
+    /// The number's text exactly as the document wrote it (`1.50`, `-0`, `1E2` stay so), if
+    /// this is a number of a document: for a reader that keeps numbers as written, as Go's
+    /// `json.Decoder.UseNumber` does. `None` for any other value and for [`Json::null`].
+    ///
+    /// ```
+    /// # use tfwire_json::{json_shape, tape::{INPUT_PADDING, TapeParser}};
+    /// let text = br#"[1.50,-0,1E2,7]"#;
+    /// let mut buf = text.to_vec();
+    /// buf.resize(text.len() + INPUT_PADDING, b' ');
+    /// let shape = json_shape(text, 64, usize::MAX)?;
+    /// let mut parser = TapeParser::default();
+    /// let doc = parser.parse_document(&mut buf, text.len(), &shape).unwrap();
+    /// let texts: Vec<_> = doc.root().as_array().unwrap().iter().map(|n| n.as_number_text()).collect();
+    /// assert_eq!(texts, [Some("1.50"), Some("-0"), Some("1E2"), Some("7")]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn as_number_text(&self) -> Option<&'a str> {
+        if self.kind() != JsonKind::Number {
+            return None;
+        }
+        let text = self.doc.number_text(self.node_index()?);
+        (!text.is_empty()).then_some(text)
+    }
+
     /// The number as a `u64`, if this is a non-negative integer that fits.
     pub fn as_u64(&self) -> Option<u64> {
         match self.as_number()? {

@@ -91,6 +91,7 @@
 #![forbid(unsafe_code)]
 
 mod action;
+pub mod address;
 mod build;
 mod change;
 mod checks;

@@ -272,8 +272,8 @@ impl<'a> RawState<'a> {
 
     /// The address of every resource instance (current objects; an instance with only
     /// deposed objects is listed once), in document order: the addresses `tofu state list` /
-    /// `terraform state list` print (the commands sort them, shorter module paths first;
-    /// checked against OpenTofu in `corpus/real-client`).
+    /// `terraform state list` print (the commands sort them: [`crate::address::sort_state_list`];
+    /// checked against both clients in `corpus/real-client*`).
     pub fn addresses(&self) -> impl Iterator<Item = InstanceAddress<'a>> + use<'a> {
         self.resources.iter().flat_map(|r| {
             let r = *r;

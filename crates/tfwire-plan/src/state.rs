@@ -57,8 +57,8 @@ impl<'a> State<'a> {
 
     /// The address of every resource instance, depth first through the module tree: the
     /// addresses `tofu state list` / `terraform state list` print, in document order (the
-    /// commands sort them, shorter module paths first; checked against OpenTofu in
-    /// `corpus/real-client`).
+    /// commands sort them: [`crate::address::sort_state_list`]; checked against both clients
+    /// in `corpus/real-client*`).
     pub fn addresses(&self) -> impl Iterator<Item = &'a str> + use<'a> {
         self.values
             .into_iter()

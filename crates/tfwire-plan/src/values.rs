@@ -75,14 +75,15 @@ impl<'a> Index<'a> {
     }
 }
 
-/// The address form: `[0]` or `["key"]` (with `"` and `\` escaped).
+/// The address form: `[0]` or `["key"]`, the key quoted as the clients quote it
+/// ([`crate::address::write_key_str`]: `${` as `$${`, controls escaped).
 impl fmt::Display for Index<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Index::Int(n) => write!(f, "[{n}]"),
             Index::Str(s) => {
                 f.write_str("[")?;
-                tfwire_json::write_safe_str(f, s)?;
+                crate::address::write_key_str(f, s)?;
                 f.write_str("]")
             }
         }

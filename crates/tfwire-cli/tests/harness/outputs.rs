@@ -198,12 +198,14 @@ fn state_list_show_json_and_raw_states() {
          module.old.null_resource.gone\n"
     );
 
+    // Data sources before managed resources, as `tofu state list` sorts a state it upgraded
+    // from version 3.
     let raw3 = std::fs::read(fixture("raw-v3.tfstate")).unwrap();
     let out = tfwire(&["state", "list", "-"], Some(&raw3));
     assert_eq!(
         text(&out.stdout),
-        "aws_instance.web\n\
-         data.aws_ami.ubuntu\n\
+        "data.aws_ami.ubuntu\n\
+         aws_instance.web\n\
          module.network.aws_subnet.private[0]\n\
          module.network.aws_subnet.private[1]\n"
     );

@@ -133,10 +133,13 @@ fn planfiles_read_as_their_show_json() {
         let mut state = pf.state().unwrap().to_vec();
         let tape = tfwire_plan::Parser::new().parse(&mut state).unwrap();
         let arena = bumpalo::Bump::new();
-        let listed: String = match tape.document(&arena).unwrap() {
-            tfwire_plan::Document::RawState(s) => s.addresses().map(|a| format!("{a}\n")).collect(),
+        let mut listed: Vec<String> = match tape.document(&arena).unwrap() {
+            tfwire_plan::Document::RawState(s) => s.addresses().map(|a| a.to_string()).collect(),
             other => panic!("{tfplan}: tfstate is {:?}", other.kind()),
         };
+        // In `state list` order.
+        tfwire_plan::address::sort_state_list(&mut listed);
+        let listed: String = listed.iter().map(|a| format!("{a}\n")).collect();
         assert_eq!(
             ok(&["state", "list", &tfplan]),
             listed,

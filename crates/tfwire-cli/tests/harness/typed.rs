@@ -844,3 +844,67 @@ fn state_show_matches_the_clients_state_show() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `state list` and `state show ADDRESS` read addresses as the clients write them: for every
+/// scenario of both real-client corpora, `state list` of the raw state and of the `show
+/// -json` state is `state-list.txt` (the client's order: `count` indexes by number, shorter
+/// module paths first), and every address of `state-list.txt`, as the client printed it
+/// (`k["a$${x}"]`, `k["ctl\u0001x"]`), found in the `show -json` state draws what the
+/// client's `state show` printed (`state-show.txt`), for OpenTofu's scenarios (a `show
+/// -json` state does not say that Terraform wrote it, so it is drawn with OpenTofu's rules);
+/// where the scenario's `show -json` state is not the last state (a failed apply), the raw
+/// state alone.
+#[test]
+fn state_list_and_show_read_the_clients_addresses() {
+    let (mut lists, mut addresses) = (0, 0);
+    let mut failures = Vec::new();
+    for dir in scenarios() {
+        let Ok(want_list) = std::fs::read_to_string(dir.join("state-list.txt")) else {
+            continue;
+        };
+        let want_show = std::fs::read_to_string(dir.join("state-show.txt")).unwrap();
+        let sc = dir.join("schemas.json").to_string_lossy().into_owned();
+        for file in ["terraform.tfstate", "state.json"] {
+            let path = dir.join(file);
+            if !path.is_file() {
+                continue;
+            }
+            let st = path.to_string_lossy().into_owned();
+            let (code, listed, err) = run(&["state", "list", &st], b"");
+            lists += 1;
+            if file == "state.json" && listed != want_list {
+                // The `show -json` state after the apply; the raw state is later.
+                continue;
+            }
+            if code != 0 || listed != want_list {
+                failures.push(format!(
+                    "{st}: state list: exit {code} {err}\n--- want\n{want_list}--- got\n{listed}"
+                ));
+                continue;
+            }
+            let terraform = dir
+                .parent()
+                .is_some_and(|p| p.ends_with("real-client-terraform"));
+            if file == "terraform.tfstate" || terraform {
+                // `state_show_matches_the_clients_state_show` draws the raw states.
+                continue;
+            }
+            let mut got = String::new();
+            for address in want_list.lines() {
+                got.push_str(&state_show(&sc, &st, address));
+                got.push('\n');
+                addresses += 1;
+            }
+            if got != want_show {
+                failures.push(format!(
+                    "{st}: state show of state-list.txt's addresses\n--- want\n{want_show}--- got\n{got}"
+                ));
+            }
+        }
+    }
+    assert!(
+        lists >= 80 && addresses > 100,
+        "{lists} lists, {addresses} addresses"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -5,7 +5,7 @@
 
 use super::differ::{self, Blocks, Diff, Prim, R};
 use super::text::{attribute_name, color, json_prefix, quote};
-use super::value::{Dialect, Matcher, Unknown, V, Val, json};
+use super::value::{Dialect, Matcher, Unknown, V, Val, written};
 use crate::escape::{DEPTH_MAX, Padded, column_width};
 use std::fmt::Write as _;
 use tfwire_plan::DiffOp;
@@ -500,8 +500,8 @@ fn as_json(
         return render(&tc, indent, o);
     }
     let v = Val {
-        before: json(bj),
-        after: json(aj),
+        before: written(bj),
+        after: written(aj),
         before_explicit: d.op != DiffOp::Create,
         after_explicit: d.op != DiffOp::Delete,
         unknown: Unknown::None,

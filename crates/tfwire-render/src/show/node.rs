@@ -16,8 +16,12 @@ use tfwire_plan::{Array, ArrayIter, Json, JsonKind, JsonNumber, Object, ObjectIt
 /// One value the renderer draws (see the module documentation).
 #[derive(Clone, Copy, Debug)]
 pub enum Node<'a> {
-    /// A value of a JSON document (plan, state, or a JSON string's content).
+    /// A value of a JSON document (plan or state): its numbers drawn as go-cty writes them.
     Json(Json<'a>),
+    /// A value of JSON text the clients decode themselves, with `json.Decoder.UseNumber`: a
+    /// string's content that is JSON (`jsonencode(...)`). Its numbers are drawn and
+    /// compared as written (`1.50`, `-0`, `1E2`), as the clients' `json.Number`s.
+    Written(Json<'a>),
     /// A value decoded with its schema. Never unknown: callers check
     /// [`Value::is_wholly_known`] (a state holds known values only); an unknown reads as
     /// null.
@@ -33,7 +37,7 @@ impl<'a> Node<'a> {
     /// The JSON kind the value is drawn as.
     pub(crate) fn kind(&self) -> JsonKind {
         match *self {
-            Node::Json(j) => j.kind(),
+            Node::Json(j) | Node::Written(j) => j.kind(),
             Node::Typed(v) => match v.unwrap_dynamic() {
                 Value::Null | Value::Unknown(_) | Value::Dynamic(_) => JsonKind::Null,
                 Value::Bool(_) => JsonKind::Bool,
@@ -55,7 +59,7 @@ impl<'a> Node<'a> {
     /// The bool, if this is one.
     pub(crate) fn as_bool(&self) -> Option<bool> {
         match self {
-            Node::Json(j) => j.as_bool(),
+            Node::Json(j) | Node::Written(j) => j.as_bool(),
             Node::Typed(v) => v.as_bool(),
             Node::Object(_) | Node::Array(_) => None,
         }
@@ -64,7 +68,7 @@ impl<'a> Node<'a> {
     /// The string, if this is one.
     pub(crate) fn as_str(&self) -> Option<&'a str> {
         match self {
-            Node::Json(j) => j.as_str(),
+            Node::Json(j) | Node::Written(j) => j.as_str(),
             Node::Typed(v) => v.as_str(),
             Node::Object(_) | Node::Array(_) => None,
         }
@@ -80,8 +84,21 @@ impl<'a> Node<'a> {
                 JsonNumber::F64(x) if x.is_finite() => format!("{x}"),
                 other => other.to_string(),
             }),
+            Node::Written(j) => j.as_number_text().map(str::to_string),
             Node::Typed(v) => v.as_number().map(|n| drawn(&typed_text(Value::Number(n)))),
             Node::Object(_) | Node::Array(_) => None,
+        }
+    }
+
+    /// The text two numbers are compared by: a [`Node::Written`] number's as written (the
+    /// clients compare `json.Number`s by their text: `1e2` and `1E2` differ), any other's
+    /// JSON text.
+    pub(crate) fn compared_text(&self) -> String {
+        match self {
+            Node::Written(j) => j
+                .as_number_text()
+                .map_or_else(|| j.to_string(), str::to_string),
+            _ => self.to_string(),
         }
     }
 
@@ -89,6 +106,7 @@ impl<'a> Node<'a> {
     pub(crate) fn as_object(&self) -> Option<Members<'a>> {
         match self {
             Node::Json(j) => j.as_object().map(Members::Json),
+            Node::Written(j) => j.as_object().map(Members::Written),
             Node::Typed(v) => v.entries().map(Members::Typed),
             Node::Object(ms) => Some(Members::Built(ms)),
             Node::Array(_) => None,
@@ -99,6 +117,7 @@ impl<'a> Node<'a> {
     pub(crate) fn as_array(&self) -> Option<Elements<'a>> {
         match self {
             Node::Json(j) => j.as_array().map(Elements::Json),
+            Node::Written(j) => j.as_array().map(Elements::Written),
             Node::Typed(v) => v.elements().map(Elements::Typed),
             Node::Array(es) => Some(Elements::Built(es)),
             Node::Object(_) => None,
@@ -150,7 +169,7 @@ fn typed_text(v: Value<'_>) -> String {
 impl fmt::Display for Node<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Node::Json(j) => write!(f, "{j}"),
+            Node::Json(j) | Node::Written(j) => write!(f, "{j}"),
             Node::Typed(v) => f.write_str(&typed_text(*v)),
             Node::Object(_) | Node::Array(_) => {
                 self.write_json(&mut JsonWriter::new(f, Escape::Safe))
@@ -163,7 +182,7 @@ impl Node<'_> {
     /// Writes the value as [`Display`](fmt::Display) does, as one value of `w`'s document.
     fn write_json<W: fmt::Write>(&self, w: &mut JsonWriter<W>) -> fmt::Result {
         match self {
-            Node::Json(j) => w.raw(&j.to_string()),
+            Node::Json(j) | Node::Written(j) => w.raw(&j.to_string()),
             Node::Typed(v) => w.raw(&typed_text(*v)),
             Node::Object(members) => {
                 w.begin_object()?;
@@ -189,6 +208,7 @@ impl Node<'_> {
 #[derive(Clone, Copy)]
 pub(crate) enum Members<'a> {
     Json(Object<'a>),
+    Written(Object<'a>),
     Typed(&'a [(&'a str, Value<'a>)]),
     Built(&'a [(&'a str, Node<'a>)]),
 }
@@ -197,7 +217,7 @@ impl<'a> Members<'a> {
     /// How many members there are.
     pub(crate) fn len(&self) -> usize {
         match self {
-            Members::Json(o) => o.len(),
+            Members::Json(o) | Members::Written(o) => o.len(),
             Members::Typed(es) => es.len(),
             Members::Built(ms) => ms.len(),
         }
@@ -207,6 +227,7 @@ impl<'a> Members<'a> {
     pub(crate) fn get(&self, key: &str) -> Option<Node<'a>> {
         match self {
             Members::Json(o) => o.get(key).map(Node::Json),
+            Members::Written(o) => o.get(key).map(Node::Written),
             Members::Typed(es) => es
                 .binary_search_by(|(k, _)| (*k).cmp(key))
                 .ok()
@@ -220,6 +241,7 @@ impl<'a> Members<'a> {
     pub(crate) fn iter(&self) -> MemberIter<'a> {
         match *self {
             Members::Json(o) => MemberIter::Json(o.iter()),
+            Members::Written(o) => MemberIter::Written(o.iter()),
             Members::Typed(es) => MemberIter::Typed(es.iter()),
             Members::Built(ms) => MemberIter::Built(ms.iter()),
         }
@@ -229,6 +251,7 @@ impl<'a> Members<'a> {
 /// The iterator of [`Members::iter`].
 pub(crate) enum MemberIter<'a> {
     Json(ObjectIter<'a>),
+    Written(ObjectIter<'a>),
     Typed(std::slice::Iter<'a, (&'a str, Value<'a>)>),
     Built(std::slice::Iter<'a, (&'a str, Node<'a>)>),
 }
@@ -239,6 +262,7 @@ impl<'a> Iterator for MemberIter<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             MemberIter::Json(it) => it.next().map(|(k, v)| (k, Node::Json(v))),
+            MemberIter::Written(it) => it.next().map(|(k, v)| (k, Node::Written(v))),
             MemberIter::Typed(it) => it.next().map(|(k, v)| (*k, Node::Typed(*v))),
             MemberIter::Built(it) => it.next().copied(),
         }
@@ -250,6 +274,7 @@ impl<'a> Iterator for MemberIter<'a> {
 #[derive(Clone, Copy)]
 pub(crate) enum Elements<'a> {
     Json(Array<'a>),
+    Written(Array<'a>),
     Typed(&'a [Value<'a>]),
     Built(&'a [Node<'a>]),
 }
@@ -258,7 +283,7 @@ impl<'a> Elements<'a> {
     /// How many elements there are.
     pub(crate) fn len(&self) -> usize {
         match self {
-            Elements::Json(a) => a.len(),
+            Elements::Json(a) | Elements::Written(a) => a.len(),
             Elements::Typed(es) => es.len(),
             Elements::Built(es) => es.len(),
         }
@@ -268,6 +293,7 @@ impl<'a> Elements<'a> {
     pub(crate) fn iter(&self) -> ElementIter<'a> {
         match *self {
             Elements::Json(a) => ElementIter::Json(a.iter()),
+            Elements::Written(a) => ElementIter::Written(a.iter()),
             Elements::Typed(es) => ElementIter::Typed(es.iter()),
             Elements::Built(es) => ElementIter::Built(es.iter()),
         }
@@ -277,6 +303,7 @@ impl<'a> Elements<'a> {
 /// The iterator of [`Elements::iter`].
 pub(crate) enum ElementIter<'a> {
     Json(ArrayIter<'a>),
+    Written(ArrayIter<'a>),
     Typed(std::slice::Iter<'a, Value<'a>>),
     Built(std::slice::Iter<'a, Node<'a>>),
 }
@@ -287,6 +314,7 @@ impl<'a> Iterator for ElementIter<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             ElementIter::Json(it) => it.next().map(Node::Json),
+            ElementIter::Written(it) => it.next().map(Node::Written),
             ElementIter::Typed(it) => it.next().copied().map(Node::Typed),
             ElementIter::Built(it) => it.next().copied(),
         }

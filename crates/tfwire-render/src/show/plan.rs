@@ -1000,13 +1000,34 @@ impl<'p, 'a> Renderer<'p, 'a> {
     }
 }
 
+/// An instance key as the clients print it in a delete reason: the JSON text Go's encoder
+/// wrote (a string with `<`, `>`, `&` escaped, [`tfwire_json::write_go_safe_str`]).
 fn raw_text(v: Option<Json<'_>>) -> String {
-    v.map(|j| j.to_string()).unwrap_or_default()
+    let mut out = String::new();
+    if let Some(j) = v {
+        go_scalar(j, &mut out);
+    }
+    out
+}
+
+/// A scalar JSON value as Go's `encoding/json` wrote it: a string by
+/// [`tfwire_json::write_go_safe_str`], a number as written.
+fn go_scalar(v: Json<'_>, out: &mut String) {
+    match (v.as_str(), v.as_number_text()) {
+        (Some(s), _) => {
+            let _ = tfwire_json::write_go_safe_str(out, s);
+        }
+        (_, Some(n)) => out.push_str(n),
+        _ => {
+            let _ = write!(out, "{v}");
+        }
+    }
 }
 
 /// JSON text indented as Go's `json.Indent` indents it (every line after the first starts
 /// with `prefix`, each level adds `indent`), up to [`DEPTH_MAX`] levels: deeper lines are
-/// indented as the 32nd level, so the output stays linear in the input.
+/// indented as the 32nd level, so the output stays linear in the input. Strings and numbers
+/// are written as Go wrote them ([`go_scalar`]).
 fn indent_json(v: Json<'_>, prefix: &str, indent: &str) -> String {
     fn go(v: Json<'_>, depth: usize, prefix: &str, indent: &str, out: &mut String) {
         let nl = |out: &mut String, d: usize| {
@@ -1025,7 +1046,7 @@ fn indent_json(v: Json<'_>, prefix: &str, indent: &str) -> String {
                     out.push(',');
                 }
                 nl(out, depth + 1);
-                let _ = tfwire_json::write_safe_str(out, k);
+                let _ = tfwire_json::write_go_safe_str(out, k);
                 out.push_str(": ");
                 go(x, depth + 1, prefix, indent, out);
             }
@@ -1047,7 +1068,7 @@ fn indent_json(v: Json<'_>, prefix: &str, indent: &str) -> String {
             nl(out, depth);
             out.push(']');
         } else {
-            let _ = write!(out, "{v}");
+            go_scalar(v, out);
         }
     }
     let mut out = String::new();

@@ -20,6 +20,12 @@ pub(crate) fn json(v: Option<Json<'_>>) -> V<'_> {
     non_null(v.map(Node::Json))
 }
 
+/// The value of JSON text the clients decode themselves (a string holding JSON), as
+/// [`Node::Written`]: its numbers as written.
+pub(crate) fn written(v: Option<Json<'_>>) -> V<'_> {
+    non_null(v.map(Node::Written))
+}
+
 /// Whose `show` a plan is drawn like: OpenTofu's and Terraform's renderers share their
 /// layout but differ in a few rules (how lists are aligned, which empty strings count as
 /// null, write-only attributes, wholly unknown blocks, forgotten resources).
@@ -541,7 +547,7 @@ pub(crate) fn canonical(v: V<'_>, out: &mut String) {
         JsonKind::Null => out.push('n'),
         JsonKind::Bool => out.push(if n.as_bool() == Some(true) { 't' } else { 'f' }),
         JsonKind::Number => {
-            let _ = write!(out, "#{};", n);
+            let _ = write!(out, "#{};", n.compared_text());
         }
         JsonKind::String => {
             let text = n.as_str().unwrap_or_default();
@@ -596,7 +602,7 @@ pub(crate) fn json_eq(a: Node<'_>, b: Node<'_>) -> bool {
         JsonKind::Null => true,
         JsonKind::Bool => a.as_bool() == b.as_bool(),
         JsonKind::String => a.as_str() == b.as_str(),
-        JsonKind::Number => a.to_string() == b.to_string(),
+        JsonKind::Number => a.compared_text() == b.compared_text(),
         JsonKind::Array => {
             let (Some(x), Some(y)) = (a.as_array(), b.as_array()) else {
                 return false;
