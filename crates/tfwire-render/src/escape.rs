@@ -38,9 +38,9 @@
 //! wide: a name longer than that is written unpadded and the others align without it, so
 //! one long name cannot add its length to every line.
 
+use crate::unicode_tables::{GO_PRINT, HCL_ID_CONTINUE, HCL_ID_START};
 use std::borrow::Cow;
 use std::fmt;
-use crate::unicode_tables::{GO_PRINT, HCL_ID_CONTINUE, HCL_ID_START};
 use tfwire_plan::is_unsafe_char;
 
 /// A document's text shown inline: every unsafe character escaped (see the module
