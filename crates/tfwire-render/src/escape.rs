@@ -38,6 +38,7 @@
 //! wide: a name longer than that is written unpadded and the others align without it, so
 //! one long name cannot add its length to every line.
 
+use crate::unicode_tables::{GO_PRINT, HCL_ID_CONTINUE, HCL_ID_START};
 use std::borrow::Cow;
 use std::fmt;
 use tfwire_plan::is_unsafe_char;
@@ -226,36 +227,41 @@ pub fn html_code(s: &str) -> String {
 }
 
 /// Whether `s` is written bare as a name (an attribute or a map key in a diff or a tree),
-/// rather than quoted: an HCL identifier, as OpenTofu's renderer decides with
-/// `hclsyntax.ValidIdentifier` (HCL's scanner: `(ID_Start | '_') (ID_Continue | '-')*`,
-/// Unicode's identifier properties, UAX #31).
-///
-/// `unicode-ident` gives `XID_Start`/`XID_Continue`, which leave out a few compatibility
-/// characters of `ID_Start`/`ID_Continue` (their NFKC forms are not identifiers); those are
-/// added back here. The zero-width joiner and non-joiner (identifier characters only since
-/// Unicode 15.1, later than HCL's generated tables, and invisible) keep a name quoted. No
+/// rather than quoted: an HCL identifier, as OpenTofu's and Terraform's renderers decide with
+/// `hclsyntax.ValidIdentifier`. HCL's scanner reads `(ID_Start | '_') (ID_Continue | '-')*`
+/// with tables generated from Unicode 9.0.0, so a letter added to Unicode later (Georgian
+/// Mtavruli `Ა`, U+1C90, from Unicode 11) keeps a name quoted, and so do the zero-width
+/// joiner and non-joiner (identifier characters only since Unicode 15.1). The tables
+/// (`unicode_tables.rs`) are generated from HCL itself by `e2e/unicodetables/gen.sh`. No
 /// unsafe character (see the module documentation) is ever part of an identifier.
+///
+/// ```
+/// use tfwire_render::escape::is_identifier;
+/// assert!(is_identifier("aws_instance"));
+/// assert!(is_identifier("a-b"));
+/// assert!(is_identifier("名前"));
+/// assert!(!is_identifier("kubernetes.io/role"));
+/// assert!(!is_identifier("\u{1C90}"));
+/// ```
 pub fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
-    chars.next().is_some_and(|c| c == '_' || id_start(c))
-        && chars.all(|c| c == '-' || id_continue(c))
+    chars.next().is_some_and(|c| in_table(HCL_ID_START, c))
+        && chars.all(|c| in_table(HCL_ID_CONTINUE, c))
 }
 
-/// `ID_Start` characters that are not `XID_Start`.
-const ID_START_ONLY: &[char] = &[
-    '\u{37A}', '\u{E33}', '\u{EB3}', '\u{309B}', '\u{309C}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}',
-    '\u{FC61}', '\u{FC62}', '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}',
-    '\u{FE76}', '\u{FE78}', '\u{FE7A}', '\u{FE7C}', '\u{FE7E}', '\u{FF9E}', '\u{FF9F}',
-];
-
-fn id_start(c: char) -> bool {
-    unicode_ident::is_xid_start(c) || ID_START_ONLY.contains(&c)
+/// Whether Go's `%q` (`strconv.Quote`) writes `c` as it is: `strconv.IsPrint` (letters,
+/// marks, numbers, punctuation, symbols and the ASCII space) in the Unicode version of the
+/// Go that builds the clients (15.0.0 for Go 1.26). Everything else, unassigned code points
+/// and characters of later Unicode versions (U+1FAE9, from Unicode 16) included, it escapes.
+pub(crate) fn is_go_printable(c: char) -> bool {
+    matches!(c, ' '..='~') || (c > '~' && in_table(GO_PRINT, c))
 }
 
-fn id_continue(c: char) -> bool {
-    (unicode_ident::is_xid_continue(c) || ID_START_ONLY.contains(&c))
-        && !matches!(c, '\u{200C}' | '\u{200D}')
-        && !is_unsafe_char(c)
+/// Whether `c` lies in one of `table`'s sorted, disjoint inclusive ranges (a binary search).
+fn in_table(table: &[(u32, u32)], c: char) -> bool {
+    let c = u32::from(c);
+    let i = table.partition_point(|&(_, last)| last < c);
+    table.get(i).is_some_and(|&(first, _)| first <= c)
 }
 
 /// The CLI's own text in HTML: `&`, `<`, `>` and `"` as entities.
@@ -289,6 +295,15 @@ mod tests {
             // ID_Start but not XID_Start (GREEK YPOGEGRAMMENI): HCL takes it.
             ("\u{37A}", true),
             ("x\u{FF9E}", true),
+            // Letters of Unicode versions after HCL's 9.0.0: Georgian Mtavruli (11.0),
+            // Latin capital old Polish O (14.0), an ideograph of CJK extension G (13.0).
+            ("\u{1C90}", false),
+            ("a\u{1C90}", false),
+            ("\u{A7C0}", false),
+            ("\u{30000}", false),
+            // Unicode 9.0's own: Adlam (9.0), a CJK extension E ideograph (8.0).
+            ("\u{1E900}", true),
+            ("\u{2B820}", true),
             ("", false),
             ("-a", false),
             ("1a", false),
@@ -316,6 +331,35 @@ mod tests {
             ("a\u{200f}", false),
         ] {
             assert_eq!(is_identifier(name), bare, "{name:?}");
+        }
+    }
+
+    /// The generated tables are what [`in_table`]'s binary search needs: sorted ranges that
+    /// neither overlap nor touch, within Unicode's code space.
+    #[test]
+    fn tables_are_sorted_ranges() {
+        for table in [GO_PRINT, HCL_ID_START, HCL_ID_CONTINUE] {
+            assert!(!table.is_empty());
+            for &(first, last) in table {
+                assert!(first <= last && last <= 0x10FFFF, "{first:x}..{last:x}");
+            }
+            for w in table.windows(2) {
+                assert!(w[0].1 + 1 < w[1].0, "{:x?}", w);
+            }
+            for &(first, last) in table {
+                for c in [first, last, first.wrapping_sub(1), last + 1] {
+                    if let Some(ch) = char::from_u32(c) {
+                        let linear = table.iter().any(|&(a, b)| a <= c && c <= b);
+                        assert_eq!(in_table(table, ch), linear, "{c:x}");
+                    }
+                }
+            }
+        }
+        // Every identifier character is printable, and none is unsafe.
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            if in_table(HCL_ID_CONTINUE, c) {
+                assert!(is_go_printable(c) && !is_unsafe_char(c), "{:x}", c as u32);
+            }
         }
     }
 

@@ -95,8 +95,9 @@ fn code(name: &str) -> Option<&'static str> {
     })
 }
 
-/// `s` quoted as Go's `%q` quotes it: printable characters as they are, `"` and `\`
-/// escaped, control and other non-printing characters as `\n`, `\x00`, `\u200b`, ...
+/// `s` quoted as Go's `%q` quotes it: printable characters (as the clients' Go counts them,
+/// see [`is_go_printable`](crate::escape::is_go_printable)) as they are, `"` and `\` escaped,
+/// control and other non-printing characters as `\n`, `\x00`, `\u200b`, `\U0001fae9`, ...
 pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -104,7 +105,7 @@ pub(crate) fn quote(s: &str) -> String {
         match ch {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if printable(c) => out.push(c),
+            c if crate::escape::is_go_printable(c) => out.push(c),
             '\x07' => out.push_str("\\a"),
             '\x08' => out.push_str("\\b"),
             '\x0c' => out.push_str("\\f"),
@@ -121,27 +122,6 @@ pub(crate) fn quote(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// Whether Go counts `c` as printable: letters, marks, numbers, punctuation, symbols and
-/// the ASCII space. Without Unicode category tables this rejects the characters that
-/// matter (controls, spaces other than U+0020, format characters such as bidirectional
-/// overrides and zero-width spaces, private use, noncharacters) and accepts the rest.
-fn printable(c: char) -> bool {
-    let u = c as u32;
-    if c == ' ' {
-        return true;
-    }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    !matches!(u,
-        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
-        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
-        | 0xD800..=0xDFFF | 0xE000..=0xF8FF | 0xFDD0..=0xFDEF | 0xFEFF | 0xFFF9..=0xFFFB
-        | 0x110BD | 0x110CD | 0x13430..=0x1343F | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
-        | 0xE0001 | 0xE0020..=0xE007F | 0xF0000..=0x10FFFF)
-        && (u & 0xFFFE) != 0xFFFE
 }
 
 /// An attribute name as written in a diff: bare when an identifier, quoted otherwise.
@@ -371,6 +351,13 @@ mod tests {
         assert_eq!(
             quote("a\"b\\c\n\t\u{1}\u{7f}é\u{a0}\u{202e}"),
             r#""a\"b\\c\n\t\x01\x7fé\u00a0\u202e""#
+        );
+        // Printable as Go 1.26 (Unicode 15.0) counts: an emoji of Unicode 16, an unassigned
+        // code point, a noncharacter and a private use character are escaped; Unicode
+        // 15.0's own characters (U+1FAE8, U+1E030, an ideograph of CJK extension H) are not.
+        assert_eq!(
+            quote("\u{1FAE9}\u{378}\u{FFFF}\u{E000}\u{1FAE8}\u{1E030}\u{31350}\u{1C90}"),
+            "\"\\U0001fae9\\u0378\\uffff\\ue000\u{1FAE8}\u{1E030}\u{31350}\u{1C90}\""
         );
     }
 
