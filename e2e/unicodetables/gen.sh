@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates crates/tfwire-render/src/unicode_tables.rs: the code points Go's %q writes as
+# Regenerates crates/tfwire-json/src/unicode_tables.rs: the code points Go's %q writes as
 # they are (strconv.IsPrint of the Go running this, which builds the clients) and HCL's
 # identifier tables (hclsyntax.ValidIdentifier of the HCL module e2e/go.mod resolves,
 # OpenTofu's). See main.go.
@@ -12,7 +12,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-file="$root/crates/tfwire-render/src/unicode_tables.rs"
+file="$root/crates/tfwire-json/src/unicode_tables.rs"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$root/e2e" && GOFLAGS=-mod=readonly go run ./unicodetables -out "$tmp/unicode_tables.rs")

@@ -1,4 +1,4 @@
-// Command unicodetables writes crates/tfwire-render/src/unicode_tables.rs: the code point
+// Command unicodetables writes crates/tfwire-json/src/unicode_tables.rs: the code point
 // ranges behind two decisions of the clients' human renderers, asked of the code the clients
 // are built from rather than typed by hand.
 //
@@ -31,7 +31,7 @@ import (
 const hclModule = "github.com/hashicorp/hcl/v2"
 
 func main() {
-	out := flag.String("out", "../crates/tfwire-render/src/unicode_tables.rs", "the Rust file to write")
+	out := flag.String("out", "../crates/tfwire-json/src/unicode_tables.rs", "the Rust file to write")
 	flag.Parse()
 
 	start := ranges(func(r rune) bool { return hclsyntax.ValidIdentifier(string(r)) })

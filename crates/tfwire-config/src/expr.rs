@@ -795,52 +795,9 @@ fn instance_key(k: &Val) -> Option<String> {
 /// A string quoted as HCL writes it (OpenTofu's and Terraform's `toHCLQuotedString`).
 fn hcl_quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c if !is_go_print(c) => out.push_str(&go_unicode_escape(c)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    // Writing to a String cannot fail.
+    let _ = tfwire_json::escape::write_hcl_quoted(&mut out, s);
     out
-}
-
-/// `\uXXXX` or `\UXXXXXXXX`, as Go writes a code point it does not print.
-fn go_unicode_escape(c: char) -> String {
-    if (c as u32) < 0x10000 {
-        format!("\\u{:04x}", c as u32)
-    } else {
-        format!("\\U{:08x}", c as u32)
-    }
-}
-
-/// Go's `unicode.IsPrint`, without the table of unassigned code points: ASCII from space to
-/// `~`, and beyond ASCII everything but controls, format characters, separators other than
-/// the space, private use and non-characters.
-fn is_go_print(c: char) -> bool {
-    let u = c as u32;
-    if u < 0x80 {
-        return (0x20..0x7f).contains(&u);
-    }
-    !(c.is_control()
-        || matches!(u,
-            0xa0 | 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x1680 | 0x180e
-            | 0x2000..=0x200f | 0x2028..=0x202f | 0x205f..=0x2064 | 0x2066..=0x206f
-            | 0x3000 | 0xd800..=0xf8ff | 0xfdd0..=0xfdef | 0xfeff | 0xfff9..=0xfffb
-            | 0x110bd | 0x1bca0..=0x1bca3 | 0x1d173..=0x1d17a | 0xe0001..=0xe007f
-            | 0xf0000..=0x10ffff)
-        || (u & 0xfffe) == 0xfffe)
 }
 
 /// Steps as `addrs.TraversalStr` writes them.
@@ -899,26 +856,8 @@ fn number_g10(n: &str) -> String {
 /// A string as Go's `%q` writes it (`strconv.Quote`).
 pub(crate) fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if !is_go_print(c) => out.push_str(&go_unicode_escape(c)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    // Writing to a String cannot fail.
+    let _ = tfwire_json::escape::write_go_quoted(&mut out, s);
     out
 }
 

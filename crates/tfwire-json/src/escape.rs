@@ -18,6 +18,7 @@
 //! ([`Escape`](crate::Escape)) and places the separators.
 
 use crate::swar;
+use crate::unicode_tables::{GO_PRINT, HCL_ID_CONTINUE, HCL_ID_START};
 use core::fmt;
 
 /// Writes `s` as a JSON string exactly as Go's `encoding/json` (before Go 1.22, which built
@@ -244,6 +245,122 @@ pub fn is_unsafe_char(c: char) -> bool {
         | '\u{2066}'..='\u{2069}')
 }
 
+/// Whether Go's `%q` (`strconv.Quote`) writes `c` as it is: `strconv.IsPrint` (letters,
+/// marks, numbers, punctuation, symbols and the ASCII space) in the Unicode version of the
+/// Go that builds the clients (15.0.0 for Go 1.26). Everything else, unassigned code points
+/// and characters of later Unicode versions (U+1FAE9, from Unicode 16) included, it escapes.
+/// The table (`unicode_tables.rs`) is generated from Go itself by `e2e/unicodetables/gen.sh`.
+///
+/// ```
+/// use tfwire_json::escape::is_go_printable;
+/// assert!(is_go_printable('é') && is_go_printable('\u{1FAE8}'));
+/// assert!(!is_go_printable('\u{1FAE9}') && !is_go_printable('\u{378}') && !is_go_printable('\u{a0}'));
+/// ```
+pub fn is_go_printable(c: char) -> bool {
+    matches!(c, ' '..='~') || (c > '~' && in_table(GO_PRINT, c))
+}
+
+/// Whether `s` is an HCL identifier, as `hclsyntax.ValidIdentifier` decides (what the
+/// clients' renderers write bare rather than quoted): `(ID_Start | '_') (ID_Continue | '-')*`
+/// with HCL's tables, generated from Unicode 9.0.0, so a letter added to Unicode later
+/// (Georgian Mtavruli `Ა`, U+1C90, from Unicode 11) is not one. The tables
+/// (`unicode_tables.rs`) are generated from HCL itself by `e2e/unicodetables/gen.sh`.
+///
+/// ```
+/// use tfwire_json::escape::is_hcl_identifier;
+/// assert!(is_hcl_identifier("aws_instance") && is_hcl_identifier("a-b") && is_hcl_identifier("名前"));
+/// assert!(!is_hcl_identifier("kubernetes.io/role") && !is_hcl_identifier("\u{1C90}"));
+/// ```
+pub fn is_hcl_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| in_table(HCL_ID_START, c))
+        && chars.all(|c| in_table(HCL_ID_CONTINUE, c))
+}
+
+/// Writes `s` quoted as Go's `%q` (`strconv.Quote`) quotes it, as the clients' renderers
+/// quote strings, map keys and block labels: `"` and `\` escaped, [printable](is_go_printable)
+/// characters as they are, `\a` `\b` `\f` `\n` `\r` `\t` `\v`, other ASCII controls and
+/// DEL as `\x00`, everything else as `\u200b` or `\U0001fae9`.
+///
+/// ```
+/// let mut s = String::new();
+/// tfwire_json::escape::write_go_quoted(&mut s, "a\"\n\u{1}é\u{a0}\u{1FAE9}")?;
+/// assert_eq!(s, r#""a\"\n\x01é\u00a0\U0001fae9""#);
+/// # Ok::<(), core::fmt::Error>(())
+/// ```
+pub fn write_go_quoted(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Result {
+    out.write_char('"')?;
+    for c in s.chars() {
+        match c {
+            '"' => out.write_str("\\\"")?,
+            '\\' => out.write_str("\\\\")?,
+            c if is_go_printable(c) => out.write_char(c)?,
+            '\u{7}' => out.write_str("\\a")?,
+            '\u{8}' => out.write_str("\\b")?,
+            '\u{c}' => out.write_str("\\f")?,
+            '\n' => out.write_str("\\n")?,
+            '\r' => out.write_str("\\r")?,
+            '\t' => out.write_str("\\t")?,
+            '\u{b}' => out.write_str("\\v")?,
+            c if c < ' ' || c == '\u{7f}' => write!(out, "\\x{:02x}", u32::from(c))?,
+            c => write_go_unicode_escape(out, c)?,
+        }
+    }
+    out.write_char('"')
+}
+
+/// Writes `s` quoted as HCL's quoted-string syntax, as OpenTofu and Terraform quote a
+/// `for_each` key in an address (`toHCLQuotedString`): `"` and `\` escaped, `\n` `\r` `\t`,
+/// a template introducer doubled (`${` → `$${`, `%{` → `%%{`), every character Go does not
+/// [print](is_go_printable) as `\u` with four lower-case hex digits (`\U` with eight above
+/// U+FFFF).
+///
+/// ```
+/// let mut s = String::new();
+/// tfwire_json::escape::write_hcl_quoted(&mut s, "a${x}%{y}\"\u{1}\n<")?;
+/// assert_eq!(s, r#""a$${x}%%{y}\"\u0001\n<""#);
+/// # Ok::<(), core::fmt::Error>(())
+/// ```
+pub fn write_hcl_quoted(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Result {
+    out.write_char('"')?;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => out.write_str("\\n")?,
+            '\r' => out.write_str("\\r")?,
+            '\t' => out.write_str("\\t")?,
+            '"' => out.write_str("\\\"")?,
+            '\\' => out.write_str("\\\\")?,
+            '$' | '%' => {
+                out.write_char(c)?;
+                if chars.peek() == Some(&'{') {
+                    out.write_char(c)?;
+                }
+            }
+            c if !is_go_printable(c) => write_go_unicode_escape(out, c)?,
+            c => out.write_char(c)?,
+        }
+    }
+    out.write_char('"')
+}
+
+/// `\uXXXX` below U+10000, `\UXXXXXXXX` above, lower-case hex, as Go writes a code point.
+fn write_go_unicode_escape(out: &mut (impl fmt::Write + ?Sized), c: char) -> fmt::Result {
+    let n = u32::from(c);
+    if n < 0x10000 {
+        write!(out, "\\u{n:04x}")
+    } else {
+        write!(out, "\\U{n:08x}")
+    }
+}
+
+/// Whether `c` lies in one of `table`'s sorted, disjoint inclusive ranges (a binary search).
+fn in_table(table: &[(u32, u32)], c: char) -> bool {
+    let c = u32::from(c);
+    let i = table.partition_point(|&(_, last)| last < c);
+    table.get(i).is_some_and(|&(first, _)| first <= c)
+}
+
 /// Writes `s` as a JSON string for a person (the "safe" rule): `"` and `\` escaped, `\n`,
 /// `\r`, `\t` for those controls, and `\u` with four lower-case hex digits for the other
 /// characters of [`is_unsafe_char`] (the rest of C0, DEL, C1 and the bidirectional controls,
@@ -395,6 +512,42 @@ static NEEDS_CARE: [bool; 256] = {
 
 #[cfg(test)]
 mod tests {
+
+    /// The generated tables are what [`in_table`]'s binary search needs: sorted ranges that
+    /// neither overlap nor touch, within Unicode's code space.
+    #[test]
+    fn tables_are_sorted_ranges() {
+        use super::{
+            GO_PRINT, HCL_ID_CONTINUE, HCL_ID_START, in_table, is_go_printable, is_unsafe_char,
+        };
+        for table in [GO_PRINT, HCL_ID_START, HCL_ID_CONTINUE] {
+            assert!(!table.is_empty());
+            for &(first, last) in table {
+                assert!(first <= last && last <= 0x10FFFF, "{first:x}..{last:x}");
+            }
+            for w in table.windows(2) {
+                assert!(w[0].1 + 1 < w[1].0, "{:x?}", w);
+            }
+            for &(first, last) in table {
+                for c in [first, last, first.wrapping_sub(1), last + 1] {
+                    if let Some(ch) = char::from_u32(c) {
+                        let linear = table.iter().any(|&(a, b)| a <= c && c <= b);
+                        assert_eq!(in_table(table, ch), linear, "{c:x}");
+                    }
+                }
+            }
+        }
+        // Every unsafe character is one Go escapes.
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert!(!is_unsafe_char(c) || !is_go_printable(c), "{:x}", c as u32);
+        }
+        // Every identifier character is printable, and none is unsafe.
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            if in_table(HCL_ID_CONTINUE, c) {
+                assert!(is_go_printable(c) && !is_unsafe_char(c), "{:x}", c as u32);
+            }
+        }
+    }
     use super::{GoScan, push_go_str, write_go_str};
 
     /// The plain path writes exactly what `write_go_str` writes whenever it takes a string

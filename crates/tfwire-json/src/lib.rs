@@ -81,6 +81,7 @@ pub mod shape;
 pub mod skeleton;
 pub mod swar;
 pub mod tape;
+mod unicode_tables;
 pub mod utf8;
 pub mod view;
 pub mod write;

@@ -1,10 +1,12 @@
 //! Resource instance addresses as the clients write, read and sort them.
 //!
-//! - [`write_key_str`]: a `for_each` key in an address, quoted as OpenTofu's and
+//! - [`write_hcl_quoted`]: a `for_each` key in an address, quoted as OpenTofu's and
 //!   Terraform's `addrs.StringKey` quote it (HCL's quoted-string syntax): `"` and `\`
 //!   escaped, `\n` `\r` `\t`, a template introducer doubled (`${` → `$${`, `%{` → `%%{`),
-//!   characters that act on a terminal as `\u` with four lower-case hex digits (`\U` with
-//!   eight above U+FFFF).
+//!   every character Go's `unicode.IsPrint` rejects in the Go that built the clients
+//!   ([`tfwire_json::escape::is_go_printable`]: controls, format characters, unassigned
+//!   code points, characters of later Unicode versions) as `\u` with four lower-case hex
+//!   digits (`\U` with eight above U+FFFF).
 //! - [`InstanceAddr::parse`]: an address read back from that text (`module.m["a$${x}"].
 //!   tfwire_item.k[0]`), so that `state show ADDRESS` finds every address `state list`
 //!   prints, whichever way its keys were escaped.
@@ -22,48 +24,10 @@
 //! assert_eq!(list, ["a.b[9]", "a.b[10]", "module.m[0].a.b"]);
 //! ```
 
-use crate::json::is_unsafe_char;
 use core::cmp::Ordering;
 use core::fmt;
 use std::borrow::Cow;
-
-/// Writes `s` as the clients quote a `for_each` key in an address (see the module docs).
-///
-/// ```
-/// let mut s = String::new();
-/// tfwire_plan::address::write_key_str(&mut s, "a${x}%{y}\"\u{1}\n<")?;
-/// assert_eq!(s, r#""a$${x}%%{y}\"\u0001\n<""#);
-/// # Ok::<(), core::fmt::Error>(())
-/// ```
-pub fn write_key_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Result {
-    out.write_char('"')?;
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => out.write_str("\\n")?,
-            '\r' => out.write_str("\\r")?,
-            '\t' => out.write_str("\\t")?,
-            '"' => out.write_str("\\\"")?,
-            '\\' => out.write_str("\\\\")?,
-            '$' | '%' => {
-                out.write_char(c)?;
-                if chars.peek() == Some(&'{') {
-                    out.write_char(c)?;
-                }
-            }
-            c if is_unsafe_char(c) => {
-                let n = u32::from(c);
-                if n < 0x10000 {
-                    write!(out, "\\u{n:04x}")?;
-                } else {
-                    write!(out, "\\U{n:08x}")?;
-                }
-            }
-            c => out.write_char(c)?,
-        }
-    }
-    out.write_char('"')
-}
+use tfwire_json::escape::write_hcl_quoted;
 
 /// An instance key of an address read back ([`InstanceAddr::parse`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,7 +67,7 @@ impl fmt::Display for Key<'_> {
             Key::Int(n) => write!(f, "[{n}]"),
             Key::Str(s) => {
                 f.write_str("[")?;
-                write_key_str(f, s)?;
+                write_hcl_quoted(f, s)?;
                 f.write_str("]")
             }
         }
@@ -365,9 +329,9 @@ mod tests {
         ];
         for k in keys {
             let mut text = String::from("module.m[");
-            write_key_str(&mut text, k).unwrap();
+            write_hcl_quoted(&mut text, k).unwrap();
             text.push_str("].t.n[");
-            write_key_str(&mut text, k).unwrap();
+            write_hcl_quoted(&mut text, k).unwrap();
             text.push(']');
             let a = InstanceAddr::parse(&text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!(a.key, Some(Key::Str(Cow::Borrowed(k))), "{text}");

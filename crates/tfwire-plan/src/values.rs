@@ -76,14 +76,14 @@ impl<'a> Index<'a> {
 }
 
 /// The address form: `[0]` or `["key"]`, the key quoted as the clients quote it
-/// ([`crate::address::write_key_str`]: `${` as `$${`, controls escaped).
+/// ([`tfwire_json::escape::write_hcl_quoted`]: `${` as `$${`, controls escaped).
 impl fmt::Display for Index<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Index::Int(n) => write!(f, "[{n}]"),
             Index::Str(s) => {
                 f.write_str("[")?;
-                crate::address::write_key_str(f, s)?;
+                tfwire_json::escape::write_hcl_quoted(f, s)?;
                 f.write_str("]")
             }
         }

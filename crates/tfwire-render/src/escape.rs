@@ -38,7 +38,6 @@
 //! wide: a name longer than that is written unpadded and the others align without it, so
 //! one long name cannot add its length to every line.
 
-use crate::unicode_tables::{GO_PRINT, HCL_ID_CONTINUE, HCL_ID_START};
 use std::borrow::Cow;
 use std::fmt;
 use tfwire_plan::is_unsafe_char;
@@ -232,7 +231,7 @@ pub fn html_code(s: &str) -> String {
 /// with tables generated from Unicode 9.0.0, so a letter added to Unicode later (Georgian
 /// Mtavruli `Ა`, U+1C90, from Unicode 11) keeps a name quoted, and so do the zero-width
 /// joiner and non-joiner (identifier characters only since Unicode 15.1). The tables
-/// (`unicode_tables.rs`) are generated from HCL itself by `e2e/unicodetables/gen.sh`. No
+/// are tfwire-json's, generated from HCL itself by `e2e/unicodetables/gen.sh`. No
 /// unsafe character (see the module documentation) is ever part of an identifier.
 ///
 /// ```
@@ -244,24 +243,7 @@ pub fn html_code(s: &str) -> String {
 /// assert!(!is_identifier("\u{1C90}"));
 /// ```
 pub fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(|c| in_table(HCL_ID_START, c))
-        && chars.all(|c| in_table(HCL_ID_CONTINUE, c))
-}
-
-/// Whether Go's `%q` (`strconv.Quote`) writes `c` as it is: `strconv.IsPrint` (letters,
-/// marks, numbers, punctuation, symbols and the ASCII space) in the Unicode version of the
-/// Go that builds the clients (15.0.0 for Go 1.26). Everything else, unassigned code points
-/// and characters of later Unicode versions (U+1FAE9, from Unicode 16) included, it escapes.
-pub(crate) fn is_go_printable(c: char) -> bool {
-    matches!(c, ' '..='~') || (c > '~' && in_table(GO_PRINT, c))
-}
-
-/// Whether `c` lies in one of `table`'s sorted, disjoint inclusive ranges (a binary search).
-fn in_table(table: &[(u32, u32)], c: char) -> bool {
-    let c = u32::from(c);
-    let i = table.partition_point(|&(_, last)| last < c);
-    table.get(i).is_some_and(|&(first, _)| first <= c)
+    tfwire_json::escape::is_hcl_identifier(s)
 }
 
 /// The CLI's own text in HTML: `&`, `<`, `>` and `"` as entities.
@@ -331,35 +313,6 @@ mod tests {
             ("a\u{200f}", false),
         ] {
             assert_eq!(is_identifier(name), bare, "{name:?}");
-        }
-    }
-
-    /// The generated tables are what [`in_table`]'s binary search needs: sorted ranges that
-    /// neither overlap nor touch, within Unicode's code space.
-    #[test]
-    fn tables_are_sorted_ranges() {
-        for table in [GO_PRINT, HCL_ID_START, HCL_ID_CONTINUE] {
-            assert!(!table.is_empty());
-            for &(first, last) in table {
-                assert!(first <= last && last <= 0x10FFFF, "{first:x}..{last:x}");
-            }
-            for w in table.windows(2) {
-                assert!(w[0].1 + 1 < w[1].0, "{:x?}", w);
-            }
-            for &(first, last) in table {
-                for c in [first, last, first.wrapping_sub(1), last + 1] {
-                    if let Some(ch) = char::from_u32(c) {
-                        let linear = table.iter().any(|&(a, b)| a <= c && c <= b);
-                        assert_eq!(in_table(table, ch), linear, "{c:x}");
-                    }
-                }
-            }
-        }
-        // Every identifier character is printable, and none is unsafe.
-        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
-            if in_table(HCL_ID_CONTINUE, c) {
-                assert!(is_go_printable(c) && !is_unsafe_char(c), "{:x}", c as u32);
-            }
         }
     }
 

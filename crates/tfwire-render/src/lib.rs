@@ -20,7 +20,6 @@ pub mod paint;
 pub mod show;
 pub mod state;
 pub mod summary;
-mod unicode_tables;
 
 pub use error::Error;
 

@@ -96,31 +96,12 @@ fn code(name: &str) -> Option<&'static str> {
 }
 
 /// `s` quoted as Go's `%q` quotes it: printable characters (as the clients' Go counts them,
-/// see [`is_go_printable`](crate::escape::is_go_printable)) as they are, `"` and `\` escaped,
+/// see [`tfwire_json::escape::write_go_quoted`]) as they are, `"` and `\` escaped,
 /// control and other non-printing characters as `\n`, `\x00`, `\u200b`, `\U0001fae9`, ...
 pub(crate) fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if crate::escape::is_go_printable(c) => out.push(c),
-            '\x07' => out.push_str("\\a"),
-            '\x08' => out.push_str("\\b"),
-            '\x0c' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\x0b' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\x7f' => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push('"');
+    // Writing to a String cannot fail.
+    let _ = tfwire_json::escape::write_go_quoted(&mut out, s);
     out
 }
 
