@@ -10,6 +10,7 @@ use bumpalo::Bump;
 use std::sync::{Arc, OnceLock};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Program, Ty, Type, Value};
+use tfwire_json::{Escape, JsonWriter};
 use tfwire_plan::ctyjson::{self as values, SchemaAt as Schema, Sensitive, Step, Writer};
 
 pub(crate) fn dynamic() -> &'static Program {
@@ -345,8 +346,8 @@ fn resource_change(
                 }
             };
             if let Some(program) = program {
-                let (json, _) =
-                    identity_json(v, program, arena).map_err(|e| e.at("importing.identity"))?;
+                let (json, _) = identity_json(v, program, arena, w.escape())
+                    .map_err(|e| e.at("importing.identity"))?;
                 w.key("identity")?;
                 w.raw(&json)?;
             }
@@ -367,7 +368,7 @@ fn resource_change(
             // Terraform writes identities only for a type with an identity schema.
             (IdentityType::Missing, Dialect::Terraform) => continue,
         };
-        let (json, null) = identity_json(v, program, arena).map_err(|e| e.at(name))?;
+        let (json, null) = identity_json(v, program, arena, w.escape()).map_err(|e| e.at(name))?;
         // OpenTofu leaves a null identity out; Terraform writes what it holds.
         if null && dialect == Dialect::OpenTofu {
             continue;
@@ -677,11 +678,13 @@ fn client(dialect: Dialect) -> &'static str {
 /// A resource identity (before, after, or the one imported) as JSON, and whether it is
 /// null: decoded with the identity schema's `program`, or without one with the type its
 /// MessagePack implies. The two differ for a number go-cty sent as a string (one no 64-bit
-/// integer or binary64 holds): the implied type reads it as that string.
+/// integer or binary64 holds): the implied type reads it as that string. Strings are
+/// written with `escape`, the rule of the document it goes into.
 pub(crate) fn identity_json(
     v: &proto::DynamicValue,
     program: Option<&Program>,
     arena: &Bump,
+    escape: Escape,
 ) -> Result<(String, bool), Error> {
     let implied;
     let program = match program {
@@ -693,7 +696,7 @@ pub(crate) fn identity_json(
     };
     let value = decode(program, v, arena)?;
     let mut out = String::new();
-    values::write_known(&mut values::writer(&mut out), value)?;
+    values::write_known(&mut JsonWriter::new(&mut out, escape), value)?;
     Ok((out, value.is_null()))
 }
 

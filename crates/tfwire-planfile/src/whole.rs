@@ -315,7 +315,7 @@ impl Cx<'_, '_> {
                 .map_or(0, |s| s.version);
             match (dialect, &identity) {
                 (Dialect::Terraform, IdentityType::Schema(p)) => {
-                    let (json, null) = identity_json(v, Some(p), arena)?;
+                    let (json, null) = identity_json(v, Some(p), arena, w.escape())?;
                     if !null {
                         w.key("identity_schema_version")?;
                         w.int(version)?;
@@ -329,8 +329,8 @@ impl Cx<'_, '_> {
                         IdentityType::Schema(p) => Some(&**p),
                         _ => None,
                     };
-                    let (json, null) =
-                        identity_json(v, program, arena).map_err(|e| e.at("after_identity"))?;
+                    let (json, null) = identity_json(v, program, arena, w.escape())
+                        .map_err(|e| e.at("after_identity"))?;
                     if !null {
                         w.key("identity")?;
                         w.raw(&json)?;
