@@ -384,16 +384,10 @@ fn walk(
             w.begin_object()?;
             let mut item = String::new();
             for (k, e) in kvs {
-                let (ety, sensitive, eschema) = if is_map {
-                    let ety = match ty {
-                        Ty::Map(t) => *t,
-                        _ => Ty::Dynamic,
-                    };
-                    (ety, false, schema.element())
+                let (sensitive, eschema) = if is_map {
+                    (false, schema.element())
                 } else {
-                    let ety = ty.attr(k).map_or(Ty::Dynamic, |a| a.ty);
-                    let (s, sch) = schema.attr(k);
-                    (ety, s, sch)
+                    schema.attr(k)
                 };
                 let step = if is_map {
                     Step::Index(Value::String(k))
@@ -404,6 +398,25 @@ fn walk(
                     Vec::new()
                 } else {
                     below(marks, &step)
+                };
+                // A known primitive neither sensitive nor marked is `false`: left out.
+                let leaf = match e {
+                    Value::Dynamic(d) => d.value,
+                    e => *e,
+                };
+                if !sensitive
+                    && next.is_empty()
+                    && matches!(
+                        leaf,
+                        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)
+                    )
+                {
+                    continue;
+                }
+                let ety = match ty {
+                    Ty::Map(t) if is_map => *t,
+                    _ if is_map => Ty::Dynamic,
+                    _ => ty.attr(k).map_or(Ty::Dynamic, |a| a.ty),
                 };
                 item.clear();
                 walk(

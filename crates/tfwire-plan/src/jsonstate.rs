@@ -786,7 +786,7 @@ fn instance(
         ctyjson::write_known(w, value).map_err(|e| e.in_key("values"))?;
     }
     w.key("sensitive_values")?;
-    let ty = program.ty().to_ty(&arena);
+    let ty = program.ty_in(&arena);
     Sensitive { marks: &marks }.write(w, value, ty, SchemaAt::Block(&schema.block), false)?;
     if !inst.dependencies.is_empty() {
         w.key("depends_on")?;

@@ -562,7 +562,7 @@ impl<'c> Side<'c> {
             return Ok((Value::Null, Ty::Dynamic, marks));
         };
         let value = decode(program, v, arena).map_err(|e| e.at(self.which))?;
-        Ok((value, program.ty().to_ty(arena), marks))
+        Ok((value, program.ty_in(arena), marks))
     }
 }
 

@@ -372,6 +372,23 @@ impl Program {
         self.type_of(self.root)
     }
 
+    /// The type constraint the program decodes, built in `bump`: [`Program::ty`] without the
+    /// owned type (no sorting, names borrowed from the program), for callers that need it
+    /// once a value.
+    ///
+    /// ```
+    /// let program = tfwire::Program::compile(&tfwire::Type::from_json(r#"["object",{"b":"number","a":["list","string"]}]"#)?);
+    /// let bump = bumpalo::Bump::new();
+    /// assert_eq!(program.ty_in(&bump).to_type(), program.ty());
+    /// # Ok::<(), tfwire::Error>(())
+    /// ```
+    pub fn ty_in<'a>(&'a self, bump: &'a bumpalo::Bump) -> Ty<'a> {
+        match self.try_node_ty(self.root, bump) {
+            Some(ty) => ty,
+            None => self.ty().to_ty(bump),
+        }
+    }
+
     pub(crate) fn type_of(&self, id: NodeId) -> Type {
         match self.nodes[id as usize] {
             Node::Bool => Type::Bool,

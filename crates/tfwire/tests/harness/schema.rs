@@ -35,6 +35,12 @@ fn every_real_schema_loads_and_every_type_compiles() {
                 for (name, s) in map {
                     let program = Program::from_block(&s.block);
                     assert_eq!(program.ty(), s.block.implied_type(), "{addr} {kind} {name}");
+                    let bump = bumpalo::Bump::new();
+                    assert_eq!(
+                        program.ty_in(&bump).to_type(),
+                        program.ty(),
+                        "{addr} {kind} {name}"
+                    );
                     nodes += program.len();
                     if kind == "resource" {
                         resources += 1
