@@ -47,6 +47,7 @@ mod lockfile;
 mod manifest;
 mod module;
 mod num;
+mod parse;
 mod schemas;
 mod value;
 
