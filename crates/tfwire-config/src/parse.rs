@@ -195,7 +195,7 @@ mod tests {
         assert_eq!(literals("a = - 1.5E+400\n"), ["- 1.5E+400"]);
         assert_eq!(literals("a = 1e-400\n"), ["1e-400"]);
         let big = format!("1{}", "0".repeat(399));
-        assert_eq!(literals(&format!("a = {big}\n")), [big.clone()]);
+        assert_eq!(literals(&format!("a = {big}\n")), [big]);
         assert_eq!(
             literals("a = [1e400, 2, \"${3e400}\"]\nb {\n  c = 1 + 4e999\n}\n"),
             ["1e400", "2", "3e400", "1", "4e999"]
