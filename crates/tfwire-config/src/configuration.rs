@@ -153,7 +153,7 @@ impl Configuration {
                 let at = crate::lockfile::location(bytes, e.valid_up_to());
                 Error::new(ErrorKind::NotUtf8, *name, Some(at))
             })?;
-            let body = hcl_edit::parser::parse_body(text).map_err(|e| Error::syntax(name, &e))?;
+            let body = crate::parse::parse_body(name, text)?;
             m.files.push(((*name).to_owned(), body));
         }
         if !modules.iter().any(|m| m.key.is_empty()) {

@@ -256,7 +256,7 @@ fn unify(chosen: Val, t: &Val, f: &Val) -> Option<Val> {
 }
 
 fn number_literal(n: &hcl_edit::Formatted<hcl_edit::Number>) -> Option<Val> {
-    let repr: &str = n.as_repr()?;
+    let repr: &str = crate::parse::literal_text(n)?;
     let text: String = repr.chars().filter(|c| !c.is_whitespace()).collect();
     let (neg, digits) = match text.strip_prefix('-') {
         Some(d) => (true, d),
@@ -936,4 +936,42 @@ fn optional_attr(e: &Expression) -> Option<(Ty, bool, Option<Val>)> {
         };
     }
     Some((type_constraint(e)?, false, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The constant value of the attribute `a` of `text`.
+    fn constant_of(text: &str) -> Option<Val> {
+        let body = crate::parse::parse_body("t.tf", text).unwrap();
+        constant(&body.get_attribute("a").unwrap().value)
+    }
+
+    #[test]
+    fn literals_beyond_binary64_are_exact() {
+        // go-cty writes these as `constant_value` (the fidelity-numbers scenario).
+        let e400 = format!("1{}", "0".repeat(400));
+        assert_eq!(constant_of("a = 1e400\n"), Some(Val::Number(e400.clone())));
+        assert_eq!(
+            constant_of("a = -1e400\n"),
+            Some(Val::Number(format!("-{e400}")))
+        );
+        assert_eq!(
+            constant_of("a = 1e-400\n"),
+            Some(Val::Number(format!("0.{}1", "0".repeat(399))))
+        );
+        let digits = format!("9{}7", "1".repeat(398));
+        assert_eq!(
+            constant_of(&format!("a = {digits}\n")),
+            Some(Val::Number(digits.clone()))
+        );
+        assert_eq!(
+            constant_of("a = [1e400, \"1e400\"]\n"),
+            Some(Val::Seq(
+                Kind::Structural,
+                vec![Val::Number(e400), Val::String("1e400".into())]
+            ))
+        );
+    }
 }

@@ -25,6 +25,19 @@
 //! # Ok::<(), tfwire_config::Error>(())
 //! ```
 //!
+//! # Number literals beyond binary64's range
+//!
+//! HCL reads a number literal as a 512-bit binary float, so `index = 1e400` or a 400-digit
+//! integer is valid configuration; hcl-edit reads literals as `f64` and refuses those. When a
+//! file fails to parse and holds such tokens, each is replaced by as many `0`s (offsets,
+//! lines and columns unchanged) and the file parsed again; a replaced token that does not
+//! come back as a number literal at exactly its byte range (it was inside a string, a
+//! heredoc, a comment or a name) is put back and the file parsed once more (three parses at
+//! most, each linear). The literals keep their original text in a decor prefix that starts
+//! with a NUL, which no prefix the parser reads starts with, and constants are computed from
+//! that text, exactly, as from any other literal's. A syntax error is reported at its place
+//! in the text as written.
+//!
 //! # What protects the caller
 //!
 //! Configuration files come from untrusted pull requests. hcl-edit's parser refuses
@@ -47,6 +60,7 @@ mod lockfile;
 mod manifest;
 mod module;
 mod num;
+mod parse;
 mod schemas;
 mod value;
 

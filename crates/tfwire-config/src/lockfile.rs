@@ -61,7 +61,7 @@ impl LockFile {
             let at = location(bytes, e.valid_up_to());
             Error::new(ErrorKind::NotUtf8, FILE, Some(at))
         })?;
-        let body: Body = hcl_edit::parser::parse_body(text).map_err(|e| Error::syntax(FILE, &e))?;
+        let body: Body = crate::parse::parse_body(FILE, text)?;
         let mut providers: Vec<LockedProvider> = Vec::new();
         for block in body.blocks().filter(|b| b.ident.as_str() == "provider") {
             let provider = provider(text, block)?;
