@@ -2,8 +2,10 @@
 //! ([`crate::Planfile::to_json`]) from the members [`crate::show`] writes, or the client's
 //! whole document ([`crate::Planfile::show_json`]) with what [`crate::whole`] adds.
 
+use crate::Dialect;
 use crate::error::Error;
 use crate::proto;
+use crate::relevant;
 use crate::show::{
     Listed, action_invocations, checks, decode, deferred_reason, dynamic, key_programs, listed,
     output_change, path, resource_changes, within, write_path,
@@ -211,20 +213,42 @@ pub(crate) fn document(
     }
     if !p.relevant_attributes.is_empty() {
         w.key("relevant_attributes")?;
-        let mut attrs: Vec<&proto::plan::ResourceAttr> = p.relevant_attributes.iter().collect();
-        attrs.sort_by(|a, b| a.resource.cmp(&b.resource));
+        let attrs = &p.relevant_attributes;
         let programs = key_programs(attrs.iter().filter_map(|ra| ra.attr.as_ref()))?;
         let mut programs = programs.iter();
+        let steps = attrs
+            .iter()
+            .map(|ra| match &ra.attr {
+                Some(a) => path(a, &mut programs, &arena).map(Some),
+                None => Ok(None),
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        // Terraform's order follows its sort algorithm (crate::relevant), where tfwire can
+        // write the texts it compares; otherwise, and for OpenTofu, by resource address, in
+        // the file's order within one resource.
+        let texts = match dialect {
+            Dialect::Terraform => attrs
+                .iter()
+                .zip(&steps)
+                .map(|(ra, s)| relevant::go_text(&ra.resource, s.as_deref()))
+                .collect::<Option<Vec<String>>>(),
+            Dialect::OpenTofu => None,
+        };
+        let order = match texts {
+            Some(t) => relevant::slice_stable(t.len(), |i, j| t[i] < t[j]),
+            None => {
+                let mut order: Vec<usize> = (0..attrs.len()).collect();
+                order.sort_by(|&a, &b| attrs[a].resource.cmp(&attrs[b].resource));
+                order
+            }
+        };
         w.begin_array()?;
-        for ra in &attrs {
+        for i in order {
             w.begin_object()?;
-            w.member_str("resource", &ra.resource)?;
+            w.member_str("resource", &attrs[i].resource)?;
             w.key("attribute")?;
-            let steps = match &ra.attr {
-                Some(a) => path(a, &mut programs, &arena)?,
-                None => Vec::new(),
-            };
-            write_path(w, &steps).map_err(|e| e.at("relevant_attributes"))?;
+            write_path(w, steps[i].as_deref().unwrap_or_default())
+                .map_err(|e| e.at("relevant_attributes"))?;
             w.end_object()?;
         }
         w.end_array()?;

@@ -15,15 +15,8 @@ use tfwire::schema::{ProgramCache, ProviderSchemas};
 use tfwire_planfile::Planfile;
 
 /// Members in which tfwire differs from the client for a reason recorded in
-/// `corpus/conformance/decisions.jsonl`, with the scenarios: Terraform's order of
-/// `relevant_attributes` follows its sort algorithm on unsorted input
-/// (`planfile/terraform-relevant-attributes-order`).
-const KNOWN: &[(&str, &str)] = &[
-    ("relevant_attributes", "real-client-terraform/create"),
-    ("relevant_attributes", "real-client-terraform/modules"),
-    ("relevant_attributes", "real-client-terraform/outputs"),
-    ("relevant_attributes", "real-client-terraform/sensitive"),
-];
+/// `corpus/conformance/decisions.jsonl`, with the scenarios: none in the corpora.
+const KNOWN: &[(&str, &str)] = &[];
 
 fn scenarios() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
