@@ -117,17 +117,6 @@ fn compare(name: &str, ours: &J, theirs: &J, with_schemas: bool) {
                     }
                 }
             }
-            // Terraform sorts them by a key its sort does not read consistently (see
-            // decisions.jsonl, planfile-terraform-relevant-attributes-order): the same
-            // entries, in this crate's order.
-            "relevant_attributes" if theirs.get("applyable").is_some() => {
-                let key = |j: &J| j.to_string();
-                for list in [&mut v, &mut theirs_v] {
-                    if let Some(a) = list.as_array_mut() {
-                        a.sort_by_key(key);
-                    }
-                }
-            }
             _ => {}
         }
         if !(v == theirs_v || !with_schemas && loose_eq(&v, &theirs_v)) {

@@ -300,7 +300,7 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
     ),
     (
         "planfile/",
-        &["reject", "choose", "normalize"],
+        &["reject", "choose", "normalize", "follow"],
         "tfwire-planfile, the CLI's limits.rs",
     ),
     (
