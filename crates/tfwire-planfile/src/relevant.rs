@@ -326,6 +326,74 @@ mod tests {
         }
     }
 
+    /// Terraform's order of 33 entries (modules, keys, modes, string and number index
+    /// keys, repeated entries), as Go 1.26 gives it for the `globalref.ResourceAttr` values
+    /// Terraform's packages build from them and the comparator of Terraform's `jsonplan`.
+    #[test]
+    fn terraform_order_follows_go() {
+        // `address|steps`: a step is an attribute, `#N` a number index, `'S` a string index.
+        let entries = [
+            "tfwire_item.b|id",
+            "module.counted[1].tfwire_item.in_box|id",
+            "data.t.x|name,#0",
+            "module.each[\"large\"].tfwire_item.in_box|id",
+            "tfwire_item.a[0]|tags,'env",
+            "tfwire_item.a[10]|tags,'env",
+            "tfwire_item.a[2]|tags,'Env",
+            "module.counted.tfwire_item.in_box|id",
+            "ephemeral.e.s|value",
+            "module.each[\"small\"].tfwire_item.in_box|id",
+            "tfwire_item.b|",
+            "module.m.module.n[3].data.d.x[\"q\"]|rule,#1000000,port",
+            "tfwire_item.a[1]|list,#120",
+            "tfwire_item.a[1]|list,#-7",
+            "tfwire_item.a[1]|list,#1200000",
+            "module.counted[0].tfwire_item.in_box|id",
+            "tfwire_item.z[\"a b\"]|x",
+            "tfwire_item.z[\"a\\\"b\"]|x",
+            "module.each[\"large\"].module.leaf[0].tfwire_shapes.leaf|id",
+            "module.each.tfwire_item.in_box|id",
+            "tfwire_item.b|id",
+            "tfwire_item.b|name",
+            "data.t.x|name,#10",
+            "tfwire_item.y_1|m,'k\n",
+            "tfwire_item.y-1|m,'k",
+            "module.a_b.tfwire_item.c|d",
+            "module.a-b.tfwire_item.c|d",
+            "module.a.tfwire_item.c|d",
+            "tfwire_item.c|d,e,f",
+            "tfwire_item.c|d,e",
+            "tfwire_item.c|d,'e",
+            "data.t.x|name,#9",
+            "tfwire_item.a[0]|tags",
+        ];
+        let go = "0 2 1 4 3 5 6 8 7 20 22 21 24 23 28 27 10 9 13 12 11 14 16 15 26 25 29 31 30 \
+                  32 17 18 19";
+        let texts: Vec<String> = entries
+            .iter()
+            .map(|e| {
+                let (addr, steps) = e.split_once('|').unwrap();
+                let steps: Vec<Step<'_>> = steps
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|s| {
+                        if let Some(n) = s.strip_prefix('#') {
+                            Step::Index(Value::Number(tfwire::Number::Int(n.parse().unwrap())))
+                        } else if let Some(k) = s.strip_prefix('\'') {
+                            Step::Index(Value::String(k))
+                        } else {
+                            Step::Attr(s)
+                        }
+                    })
+                    .collect();
+                go_text(addr, Some(&steps)).unwrap()
+            })
+            .collect();
+        let got = slice_stable(texts.len(), |i, j| texts[i] < texts[j]);
+        let go: Vec<usize> = go.split_whitespace().map(|d| d.parse().unwrap()).collect();
+        assert_eq!(got, go);
+    }
+
     /// Texts checked against Go's `fmt.Sprintf("%#v", ...)` of values built with
     /// Terraform's `addrs.ParseAbsResourceInstanceStr` and `cty` paths.
     #[test]
