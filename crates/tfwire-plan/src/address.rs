@@ -154,7 +154,7 @@ impl<'a> InstanceAddr<'a> {
     }
 }
 
-/// The clients' text of the address: keys quoted by [`write_key_str`].
+/// The clients' text of the address: keys quoted by [`write_hcl_quoted`].
 impl fmt::Display for InstanceAddr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (name, key) in &self.module {
@@ -176,7 +176,7 @@ impl fmt::Display for InstanceAddr<'_> {
 }
 
 /// The address `text` written as the clients write it (its keys quoted by
-/// [`write_key_str`]), or `text` itself when it does not read as an address: two texts
+/// [`write_hcl_quoted`]), or `text` itself when it does not read as an address: two texts
 /// of one address have the same canonical form.
 ///
 /// ```
@@ -305,7 +305,7 @@ fn unquote(s: &str) -> Option<(Cow<'_, str>, &str)> {
 mod tests {
     use super::*;
 
-    /// Every key quoted by `write_key_str` reads back as itself, alone and in an address.
+    /// Every key quoted by `write_hcl_quoted` reads back as itself, alone and in an address.
     #[test]
     fn keys_read_back() {
         let keys = [
