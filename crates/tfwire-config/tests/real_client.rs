@@ -206,13 +206,3 @@ fn opentofu_configuration_is_byte_identical() {
 fn terraform_configuration_is_byte_identical() {
     check("real-client-terraform", Client::Terraform);
 }
-
-#[test]
-fn opentofu_configuration_of_the_expression_scenarios() {
-    check("real-client-config/opentofu", Client::OpenTofu);
-}
-
-#[test]
-fn terraform_configuration_of_the_expression_scenarios() {
-    check("real-client-config/terraform", Client::Terraform);
-}

@@ -149,8 +149,7 @@ impl<L: FnMut(usize, usize) -> bool> Sorter<L> {
 
 /// The text Go's `fmt.Sprintf("%#v", ra)` gives for the `globalref.ResourceAttr` Terraform
 /// reads from a plan file's relevant attribute (`resource`, `attr`), or `None` where tfwire
-/// does not reproduce it: a text with a character outside ASCII (Go escapes the characters
-/// Unicode does not call printable, by its own tables), an index key other than a string
+/// does not reproduce it: an index key other than a string
 /// or an integer of magnitude below 2^53, a missing path, or an address Terraform refuses
 /// (`[*]`, a negative key).
 pub(crate) fn go_text(resource: &str, attr: Option<&[Step<'_>]>) -> Option<String> {
@@ -237,31 +236,10 @@ fn instance_key(t: &mut String, key: &Key) -> Option<()> {
     Some(())
 }
 
-/// Go's `strconv.Quote` of an ASCII string; `None` for any other.
+/// Go's `strconv.Quote` of a string (characters Go does not call printable escaped by the
+/// Unicode tables of the Go that builds the clients).
 fn quote(t: &mut String, s: &str) -> Option<()> {
-    if !s.is_ascii() {
-        return None;
-    }
-    t.push('"');
-    for c in s.chars() {
-        match c {
-            '\x07' => t.push_str("\\a"),
-            '\x08' => t.push_str("\\b"),
-            '\x0c' => t.push_str("\\f"),
-            '\n' => t.push_str("\\n"),
-            '\r' => t.push_str("\\r"),
-            '\t' => t.push_str("\\t"),
-            '\x0b' => t.push_str("\\v"),
-            '"' => t.push_str("\\\""),
-            '\\' => t.push_str("\\\\"),
-            ' '..='~' => t.push(c),
-            c => {
-                let _ = write!(t, "\\x{:02x}", c as u32);
-            }
-        }
-    }
-    t.push('"');
-    Some(())
+    tfwire_json::escape::write_go_quoted(t, s).ok()
 }
 
 /// An integer as Go's `%v` writes a `*big.Float` holding it exactly (`'g'`, shortest): the
@@ -439,6 +417,11 @@ mod tests {
         }
         assert_eq!(go_text("t.b[*]", Some(&[])), None);
         assert_eq!(go_text("t.b", None), None);
-        assert_eq!(go_text("t.é", Some(&[])), None);
+        // Outside ASCII, strconv.Quote keeps what Go calls printable and escapes the rest.
+        let text = go_text("t.é[\"a\u{a0}b\u{2028}\u{1FAE9}\"]", Some(&[])).unwrap();
+        assert!(
+            text.contains("Type:\"t\", Name:\"é\"}, Key:\"a\\u00a0b\\u2028\\U0001fae9\"}}"),
+            "{text}"
+        );
     }
 }
