@@ -77,6 +77,12 @@ impl<W: fmt::Write> JsonWriter<W> {
         &self.out
     }
 
+    /// The output, mutably: to reserve room before a long value, say. What is written
+    /// through it bypasses the writer (no comma, no escaping).
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// The escape rule strings are written with.
     pub fn escape(&self) -> Escape {
         self.escape

@@ -40,8 +40,17 @@ pub(crate) fn document(
     let dialect = pf.dialect;
     let mut arena = Bump::new();
     let limit = pf.max_document_bytes;
-    // About three bytes of JSON a byte of `tfplan`, never more than the document may hold.
-    let guess = (pf.tfplan_len as u64).saturating_mul(3).min(limit);
+    // About three bytes of JSON a byte of `tfplan` (four with `planned_values`, and two a
+    // byte of the prior state), never more than the document may hold: the text is not
+    // copied again and again as it grows.
+    let tfplan = pf.tfplan_len as u64;
+    let guess = match form {
+        Form::Tfwire => tfplan.saturating_mul(3),
+        Form::Show { .. } => tfplan
+            .saturating_mul(4)
+            .saturating_add((pf.state().map_or(0, <[u8]>::len) as u64).saturating_mul(2)),
+    }
+    .min(limit);
     let mut out = String::with_capacity(256 + usize::try_from(guess).unwrap_or(0));
     let mut writer = match form {
         Form::Tfwire => values::writer(&mut out),
@@ -108,7 +117,10 @@ pub(crate) fn document(
         let changes = write_changes.then(|| {
             let all = &all;
             scope.spawn(move || -> Result<String, Error> {
-                let mut text = String::new();
+                // About two bytes of JSON a byte of `tfplan`: most of it is the changes.
+                let mut text = String::with_capacity(
+                    usize::try_from(tfplan.saturating_mul(2).min(limit)).unwrap_or(0),
+                );
                 let mut arena = Bump::new();
                 resource_changes(
                     &mut JsonWriter::new(&mut text, escape),
@@ -147,6 +159,7 @@ pub(crate) fn document(
                 Error::invalid("the thread writing resource_changes stopped").at("resource_changes")
             })??;
             w.key("resource_changes")?;
+            w.get_mut().reserve(text.len() + 1);
             w.raw(&text)?;
             within(w, limit)?;
         }
