@@ -228,6 +228,9 @@ def files_of(client):
 VOLATILE = [
     {"file": "plan.json", "path": "/timestamp", "why": "the time the plan was made"},
     {"file": "terraform.tfstate", "path": "/lineage", "why": "a random UUID given to each new state"},
+    {"file": "terraform.tfstate", "path": "/serial",
+     "why": "besides one snapshot per command, the local backend persists intermediate snapshots during an apply "
+            "on a timer (the state hook's persist interval), each with the next serial: how many depends on timing"},
     {"file": "terraform.tfstate", "path": "/resources/*/instances/*/deposed",
      "why": "deposed objects get a random 8-hex-digit key"},
     {"file": "plan.json", "path": "/prior_state/values/root_module/resources/*/deposed_key", "why": "deposed key"},
