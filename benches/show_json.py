@@ -248,7 +248,10 @@ def main():
         env = prepare(client, cbin, provider, args.resources, cache)
         plan = os.path.join(cache, "plan.tfplan")
         commands = {client: ([cbin, "show", "-json", "plan.tfplan"], cache)}
-        tmp = tempfile.mkdtemp(prefix="tfwire-show-json-")
+        # The documents go to memory (tmpfs) when the machine has one, so that the disk writeback of one
+        # run's 10 MB does not land on the next run, whichever command that is.
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+        tmp = tempfile.mkdtemp(prefix="tfwire-show-json-", dir=shm)
         schemas = os.path.join(cache, "schemas.json")
         try:
             if tfwire and args.schemas == "cache":

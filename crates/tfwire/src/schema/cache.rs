@@ -64,7 +64,8 @@ impl Kind {
 #[derive(Debug)]
 pub struct ProgramCache {
     schemas: ProviderSchemas,
-    programs: RwLock<HashMap<(String, Kind, String), Arc<Program>>>,
+    /// By [`key`]: looked up without allocating.
+    programs: RwLock<HashMap<Box<[u8]>, Arc<Program>>>,
 }
 
 impl ProgramCache {
@@ -164,12 +165,12 @@ impl ProgramCache {
         } else {
             type_name
         };
-        let key = (key_provider.to_owned(), kind, name.to_owned());
+        let key = key(key_provider, kind, name);
         if let Some(p) = self
             .programs
             .read()
             .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
+            .get(&key[..])
         {
             return Ok(p.clone());
         }
@@ -178,8 +179,20 @@ impl ProgramCache {
             _ => Program::from_block(&self.schema(provider, kind, type_name)?.block),
         });
         let mut map = self.programs.write().unwrap_or_else(|e| e.into_inner());
-        Ok(map.entry(key).or_insert(program).clone())
+        Ok(map.entry(key[..].into()).or_insert(program).clone())
     }
+}
+
+/// The key of a program in [`ProgramCache`]'s map: the kind, the length of the provider's
+/// key (so that no two pairs of names make the same key, whatever bytes they hold), the
+/// provider's key and the type name; on the stack when short.
+fn key(provider: &str, kind: Kind, name: &str) -> smallvec::SmallVec<[u8; 128]> {
+    let mut key = smallvec::SmallVec::with_capacity(provider.len() + name.len() + 9);
+    key.push(kind as u8);
+    key.extend_from_slice(&(provider.len() as u64).to_le_bytes());
+    key.extend_from_slice(provider.as_bytes());
+    key.extend_from_slice(name.as_bytes());
+    key
 }
 
 fn not_found(what: String) -> Error {
@@ -194,4 +207,26 @@ fn missing(provider: &str, kind: Kind, type_name: &str) -> Error {
         kind.name(),
         Safe(type_name)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, key};
+
+    #[test]
+    fn keys_never_collide() {
+        assert_ne!(
+            key("a\0b", Kind::Resource, "c"),
+            key("a", Kind::Resource, "b\0c")
+        );
+        assert_ne!(
+            key("ab", Kind::Resource, "c"),
+            key("a", Kind::Resource, "bc")
+        );
+        assert_ne!(
+            key("a", Kind::Resource, "b"),
+            key("a", Kind::DataSource, "b")
+        );
+        assert_eq!(key("a", Kind::Resource, "b"), key("a", Kind::Resource, "b"));
+    }
 }
