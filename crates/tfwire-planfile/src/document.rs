@@ -236,24 +236,27 @@ pub(crate) fn document(
                 None => Ok(None),
             })
             .collect::<Result<Vec<_>, Error>>()?;
-        // Terraform's order follows its sort algorithm (crate::relevant), where tfwire can
-        // write the texts it compares; otherwise, and for OpenTofu, by resource address, in
-        // the file's order within one resource.
-        let texts = match dialect {
-            Dialect::Terraform => attrs
+        // Each client's order follows its sort algorithm (crate::relevant): OpenTofu's
+        // `sort.Slice` by resource address; Terraform's `sort.SliceStable` of the texts it
+        // compares where tfwire can write them, otherwise by resource address, in the
+        // file's order within one resource.
+        let order = match dialect {
+            Dialect::OpenTofu => relevant::slice(attrs.len(), |x, y| {
+                attrs[x].resource.as_bytes() < attrs[y].resource.as_bytes()
+            }),
+            Dialect::Terraform => match attrs
                 .iter()
                 .zip(&steps)
                 .map(|(ra, s)| relevant::go_text(&ra.resource, s.as_deref()))
-                .collect::<Option<Vec<String>>>(),
-            Dialect::OpenTofu => None,
-        };
-        let order = match texts {
-            Some(t) => relevant::slice_stable(t.len(), |i, j| t[i] < t[j]),
-            None => {
-                let mut order: Vec<usize> = (0..attrs.len()).collect();
-                order.sort_by(|&a, &b| attrs[a].resource.cmp(&attrs[b].resource));
-                order
-            }
+                .collect::<Option<Vec<String>>>()
+            {
+                Some(t) => relevant::slice_stable(t.len(), |i, j| t[i] < t[j]),
+                None => {
+                    let mut order: Vec<usize> = (0..attrs.len()).collect();
+                    order.sort_by(|&a, &b| attrs[a].resource.cmp(&attrs[b].resource));
+                    order
+                }
+            },
         };
         w.begin_array()?;
         for i in order {
