@@ -172,9 +172,10 @@ fn apply_ops(
     Some(v)
 }
 
-/// A `for` expression over a constant collection.
-fn for_expr(f: &hcl_edit::expr::ForExpr, scope: &mut Scope) -> Option<Val> {
-    let coll = eval(&f.intro.collection_expr, scope)?;
+/// The (key, value) pairs a `for` expression or a template `for` directive iterates over a
+/// constant collection (a sequence's keys are its indexes); `None` for anything else, or
+/// past [`MAX_ITERATIONS`].
+fn iteration(coll: Val) -> Option<Vec<(Val, Val)>> {
     let pairs: Vec<(Val, Val)> = match coll {
         Val::Seq(_, items) => items
             .into_iter()
@@ -184,9 +185,12 @@ fn for_expr(f: &hcl_edit::expr::ForExpr, scope: &mut Scope) -> Option<Val> {
         Val::Map(_, m) => m.into_iter().map(|(k, v)| (Val::String(k), v)).collect(),
         _ => return None,
     };
-    if pairs.len() > MAX_ITERATIONS {
-        return None;
-    }
+    (pairs.len() <= MAX_ITERATIONS).then_some(pairs)
+}
+
+/// A `for` expression over a constant collection.
+fn for_expr(f: &hcl_edit::expr::ForExpr, scope: &mut Scope) -> Option<Val> {
+    let pairs = iteration(eval(&f.intro.collection_expr, scope)?)?;
     let key_var = f
         .intro
         .key_var
@@ -432,19 +436,7 @@ fn render(t: &Template, scope: &mut Scope, out: &mut Out) -> Option<()> {
                     out.marker(i.endif_expr.strip);
                 }
                 Directive::For(f) => {
-                    let coll = eval(&f.for_expr.collection_expr, scope)?;
-                    let pairs: Vec<(Val, Val)> = match coll {
-                        Val::Seq(_, items) => items
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, v)| (Val::Number(i.to_string()), v))
-                            .collect(),
-                        Val::Map(_, m) => m.into_iter().map(|(k, v)| (Val::String(k), v)).collect(),
-                        _ => return None,
-                    };
-                    if pairs.len() > MAX_ITERATIONS {
-                        return None;
-                    }
+                    let pairs = iteration(eval(&f.for_expr.collection_expr, scope)?)?;
                     out.marker(f.for_expr.strip);
                     for (k, v) in pairs {
                         let n = scope.vars.len();

@@ -220,23 +220,22 @@ impl Marshal<'_> {
             m.insert(opaque_key(&key_name, &c.path), pc);
         }
         for (local, r) in &md.required {
+            // A provider the module requires but configures nowhere: no alias, no expressions.
+            let implied = |parent_key: String| ProviderConfig {
+                name: local.clone(),
+                full_name: r.fqn.clone(),
+                alias: String::new(),
+                version_constraint: version(&r.fqn),
+                module_address: c.path.clone(),
+                expressions: BTreeMap::new(),
+                parent_key,
+            };
             for (alias_local, alias) in &r.aliases {
                 let key = opaque_key(&format!("{alias_local}.{alias}"), &c.path);
                 if m.contains_key(&key) {
                     continue;
                 }
-                m.insert(
-                    key,
-                    ProviderConfig {
-                        name: local.clone(),
-                        full_name: r.fqn.clone(),
-                        alias: String::new(),
-                        version_constraint: version(&r.fqn),
-                        module_address: c.path.clone(),
-                        expressions: BTreeMap::new(),
-                        parent_key: String::new(),
-                    },
-                );
+                m.insert(key, implied(String::new()));
             }
             let key = opaque_key(local, &c.path);
             if m.contains_key(&key) {
@@ -246,18 +245,7 @@ impl Marshal<'_> {
                 Some(p) => find_source_key(&opaque_key(local, &p.path), &r.fqn, m),
                 None => String::new(),
             };
-            m.insert(
-                key,
-                ProviderConfig {
-                    name: local.clone(),
-                    full_name: r.fqn.clone(),
-                    alias: String::new(),
-                    version_constraint: version(&r.fqn),
-                    module_address: c.path.clone(),
-                    expressions: BTreeMap::new(),
-                    parent_key,
-                },
-            );
+            m.insert(key, implied(parent_key));
         }
         for fqn in reqs.keys() {
             let ty = fqn.rsplit('/').next().unwrap_or(fqn);
