@@ -106,6 +106,7 @@ pub use generated::tfplugin5;
 /// Protocol 6 (`tfplugin6.proto` 6.11): messages, `provider_client`/`provider_server`.
 pub use generated::tfplugin6;
 
+pub mod cassette;
 pub mod dump;
 mod error;
 pub mod handshake;
