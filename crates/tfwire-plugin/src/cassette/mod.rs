@@ -58,9 +58,10 @@ mod append;
 mod data;
 mod format;
 mod record;
-
+pub mod redact;
 mod show;
 
 pub use data::{Call, CallStatus, Cassette, FORMAT, Session};
 pub use format::{MAX_DEPTH, MAX_LINE_BYTES, MAX_MESSAGES, MAX_SESSIONS};
 pub use record::{Recorder, Recording, provider_from_path};
+pub use redact::redact;
