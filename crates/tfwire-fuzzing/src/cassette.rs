@@ -18,7 +18,8 @@ const METHODS: [&str; 4] = [
 ];
 
 /// Mode bit: the rest of the input is one message of a session with the test schema's
-/// provider (bit 1: a response, bits 2–3: [`METHODS`]), not a cassette file.
+/// provider (bit 1: a response; bits 2–3: the method, `PlanResourceChange`, `ReadResource`,
+/// `ImportResourceState` or go-plugin's `StreamStdio`), not a cassette file.
 pub const MESSAGE: u8 = 1;
 
 /// A provider schema with a secret in every kind of position: resource `t` with sensitive
