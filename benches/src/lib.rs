@@ -9,12 +9,14 @@
 //!   `serde_json` values, simd-json tapes and values) so that it can be checked.
 //! - [`peers`]: the decoders tfwire is compared with, each returning its counts.
 //! - [`timing`]: interleaved rounds and medians.
+//! - [`icount`]: the hot paths whose instructions CI counts (`benches/icount.sh`).
 //!
 //! Not published: the peer crates (rmpv, rmp-serde, serde_json, criterion) must never reach
 //! the library crates.
 
 pub mod answers;
 pub mod count;
+pub mod icount;
 pub mod inputs;
 pub mod peers;
 pub mod timing;
