@@ -9,7 +9,7 @@
 //! then, once). So a burst of calls costs no wake-up at all, and an idle tap no CPU.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering, fence};
 use std::sync::mpsc::{Receiver as Rx, SyncSender, TryRecvError, TrySendError, sync_channel};
 use std::thread::Thread;
 use std::time::Duration;
@@ -78,6 +78,9 @@ impl<T> Sender<T> {
             Err(TrySendError::Full(_)) => return Err(SendError::Full),
             Err(TrySendError::Disconnected(_)) => return Err(SendError::Gone),
         }
+        // The item is queued before the flag is read (the receiver sets the flag before it
+        // looks at the queue): one of the two sees the other.
+        fence(Ordering::SeqCst);
         if self.shared.idle.load(Ordering::SeqCst)
             && self.shared.idle.swap(false, Ordering::SeqCst)
             && let Some(t) = self.shared.worker.get()
@@ -117,6 +120,7 @@ impl<T> Receiver<T> {
             // Tell the senders to wake us, then look once more: a send that came before the
             // flag was set is found here, one after it wakes us.
             self.shared.idle.store(true, Ordering::SeqCst);
+            fence(Ordering::SeqCst);
             match self.rx.try_recv() {
                 Ok(item) => {
                     self.shared.idle.store(false, Ordering::SeqCst);
