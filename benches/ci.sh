@@ -18,7 +18,7 @@ fi
 TFWIRE_BENCH_PLAN_MB=4 cargo bench -p tfwire-benches -- --test
 
 # The peer comparison on the 1 MB resource payload, both formats (answers checked first).
-cargo build --release -p tfwire-benches --bin compare --bin small
+cargo build --release -p tfwire-benches --bin compare --bin small --bin tap
 for fmt in msgpack json; do
     "${CARGO_TARGET_DIR:-target}/release/compare" --type corpus/payloads/resource.type.json --input "$fmt" \
         --rounds 15 "corpus/payloads/resource-1m.$fmt"
@@ -26,3 +26,6 @@ for fmt in msgpack json; do
         --input "$fmt" --rounds 15 "corpus/payloads/resource-1m.$fmt"
 done
 "${CARGO_TARGET_DIR:-target}/release/small" --rounds 15
+# The tap against direct calls, a few calls of each size through each path: every planned
+# state must be the value sent, every value decoded, one log line a value (no timing asserted).
+"${CARGO_TARGET_DIR:-target}/release/tap" --quick

@@ -5,9 +5,10 @@
 //! decodes its values with the provider's schema ([`crate::rpc`]'s table says which fields
 //! are values and which schema types each), writes one JSON line per value
 //! ([`crate::log::Record`], sensitive attributes masked), and keeps the figures ([`Stats`]).
-//! Nothing runs on the forwarding path but a channel send that never waits: the channel is
-//! bounded ([`WorkerConfig::queue`] events), and when it is full (the decoder fell that far
-//! behind) the event is dropped and counted ([`Stats::dropped`]), the call goes on.
+//! Nothing runs on the forwarding path but a queue send that never waits and, while traffic
+//! flows, wakes nobody (the worker drains the queue in batches): the queue is bounded
+//! ([`WorkerConfig::queue`] events), and when it is full (the decoder fell that far behind)
+//! the event is dropped and counted ([`Stats::dropped`]), the call goes on.
 //!
 //! The schema comes from the `GetProviderSchema` (protocol 5: `GetSchema`) and
 //! `GetResourceIdentitySchemas` responses seen on the wire, or, when the client does not ask
@@ -48,6 +49,7 @@
 //! ```
 
 mod fetch;
+mod queue;
 mod stats;
 mod time;
 mod validate;

@@ -1,6 +1,7 @@
 //! The worker thread and the observers that feed it.
 
 use super::fetch::fetch_schemas;
+use super::queue::{Receiver, SendError, Sender, queue};
 use super::stats::{Counts, Stats};
 use super::time::{rfc3339, write_rfc3339};
 use super::validate::validate_config;
@@ -12,7 +13,6 @@ use bytes::Bytes;
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, SystemTime};
 use tfwire::mask::Masks;
@@ -43,7 +43,7 @@ enum Event {
 /// it for the worker, without waiting.
 pub struct Tap {
     provider: usize,
-    tx: SyncSender<Event>,
+    tx: Sender<Event>,
     /// Events dropped because the queue was full (shared by every observer).
     dropped: Arc<AtomicU64>,
     fetch: Arc<Fetch>,
@@ -95,7 +95,7 @@ impl Tap {
     /// Queues `event` for the worker without waiting: dropped (and counted) when the queue is
     /// full, ignored when the worker has ended.
     fn send(&self, event: Event) {
-        if let Err(TrySendError::Full(_)) = self.tx.try_send(event) {
+        if let Err(SendError::Full) = self.tx.send(event) {
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -197,7 +197,7 @@ struct Provider {
 
 /// The worker: a thread that owns the log, the schemas and the statistics.
 pub struct Worker {
-    tx: Option<SyncSender<Event>>,
+    tx: Option<Sender<Event>>,
     dropped: Arc<AtomicU64>,
     thread: Option<std::thread::JoinHandle<Stats>>,
     providers: Vec<(Upstream, Arc<Fetch>)>,
@@ -213,7 +213,7 @@ impl Worker {
         log: Option<Box<dyn Write + Send>>,
         config: WorkerConfig,
     ) -> Worker {
-        let (tx, rx) = sync_channel(config.queue);
+        let (tx, rx) = queue(config.queue);
         let dropped = Arc::new(AtomicU64::new(0));
         let providers: Vec<(Upstream, Arc<Fetch>)> =
             providers.into_iter().map(|u| (u, Arc::default())).collect();
@@ -240,7 +240,7 @@ impl Worker {
         let (upstream, fetch) = &self.providers[provider];
         Tap {
             provider,
-            tx: self.tx.clone().unwrap_or_else(|| sync_channel(0).0),
+            tx: self.tx.clone().unwrap_or_else(|| queue(1).0),
             dropped: self.dropped.clone(),
             fetch: fetch.clone(),
             channel: upstream.channel.clone(),
@@ -578,7 +578,7 @@ mod tests {
             .unwrap();
         let endpoint = tonic::transport::Endpoint::from_static("http://127.0.0.1:9");
         let channel = runtime.block_on(async { endpoint.connect_lazy() });
-        let (tx, rx) = sync_channel(2);
+        let (tx, mut rx) = queue(2);
         let tap = Tap {
             provider: 0,
             tx,
@@ -601,7 +601,7 @@ mod tests {
         tap.forwarded(frame, Duration::from_micros(5));
         tap.forwarded(frame, Duration::from_micros(5));
         assert_eq!(tap.dropped.load(Ordering::Relaxed), 3);
-        assert_eq!(rx.try_iter().count(), 2);
+        assert_eq!(rx.by_ref().take(2).count(), 2);
         // Once the worker has gone, sends are ignored, not counted.
         drop(rx);
         tap.frame(frame);
