@@ -13,7 +13,6 @@ use crate::show::{
 use crate::{JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
 use tfwire::schema::ProgramCache;
-use tfwire_json::JsonWriter;
 use tfwire_plan::ctyjson as values;
 
 /// Which document [`document`] writes.
@@ -105,66 +104,36 @@ pub(crate) fn document(
         }
         w.end_object()?;
     }
-    // `resource_changes`, the largest member, is written by a second thread into its own
-    // text while this one writes the members before it (`planned_values` above all); the
-    // two together hold at most twice the document limit for that time.
+    // `planned_values` and `resource_changes`, the largest members, are each written in
+    // chunks on several threads (crate::parallel).
+    if let Form::Show { schemas, .. } = form {
+        crate::whole::write_planned_values(w, pf, schemas, &mut arena, limit)?;
+    }
+    // In refresh-only mode every drifted object is listed; otherwise move-only drift is
+    // part of the planned changes and left out here, as OpenTofu does.
+    let refresh_only = p.ui_mode == proto::Mode::RefreshOnly as i32;
+    let drift: Vec<Listed<'_>> = p
+        .resource_drift
+        .iter()
+        .filter(|rc| {
+            refresh_only
+                || rc.change.as_ref().map_or(0, |c| c.action) != proto::Action::Noop as i32
+        })
+        .map(|rc| (rc, None))
+        .collect();
+    if !drift.is_empty() {
+        w.key("resource_drift")?;
+        resource_changes(w, &drift, dialect, schemas, limit).map_err(|e| e.at("resource_drift"))?;
+    }
     let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
     // Written even when empty in tfwire's document (the clients leave it out then), so that
     // the document is recognisable as a plan whatever else it lacks.
-    let write_changes = matches!(form, Form::Tfwire) || all.iter().any(|(rc, _)| listed(rc));
-    let escape = w.escape();
-    std::thread::scope(|scope| -> Result<(), Error> {
-        let changes = write_changes.then(|| {
-            let all = &all;
-            scope.spawn(move || -> Result<String, Error> {
-                // About two bytes of JSON a byte of `tfplan`: most of it is the changes.
-                let mut text = String::with_capacity(
-                    usize::try_from(tfplan.saturating_mul(2).min(limit)).unwrap_or(0),
-                );
-                let mut arena = Bump::new();
-                resource_changes(
-                    &mut JsonWriter::new(&mut text, escape),
-                    all,
-                    dialect,
-                    schemas,
-                    &mut arena,
-                    limit,
-                )
-                .map_err(|e| e.at("resource_changes"))?;
-                Ok(text)
-            })
-        });
-        if let Form::Show { schemas, .. } = form {
-            crate::whole::write_planned_values(w, pf, schemas, &mut arena, limit)?;
-        }
-        // In refresh-only mode every drifted object is listed; otherwise move-only drift is
-        // part of the planned changes and left out here, as OpenTofu does.
-        let refresh_only = p.ui_mode == proto::Mode::RefreshOnly as i32;
-        let drift: Vec<&proto::ResourceInstanceChange> = p
-            .resource_drift
-            .iter()
-            .filter(|rc| {
-                refresh_only
-                    || rc.change.as_ref().map_or(0, |c| c.action) != proto::Action::Noop as i32
-            })
-            .collect();
-        if !drift.is_empty() {
-            w.key("resource_drift")?;
-            let drift: Vec<Listed<'_>> = drift.into_iter().map(|rc| (rc, None)).collect();
-            resource_changes(w, &drift, dialect, schemas, &mut arena, limit)
-                .map_err(|e| e.at("resource_drift"))?;
-        }
-        if let Some(changes) = changes {
-            let text = changes.join().map_err(|_| {
-                Error::invalid("the thread writing resource_changes stopped").at("resource_changes")
-            })??;
-            w.key("resource_changes")?;
-            w.get_mut().reserve(text.len() + 1);
-            w.raw(&text)?;
-            within(w, limit)?;
-        }
-        Ok(())
-    })?;
+    if matches!(form, Form::Tfwire) || all.iter().any(|(rc, _)| listed(rc)) {
+        w.key("resource_changes")?;
+        resource_changes(w, &all, dialect, schemas, limit)
+            .map_err(|e| e.at("resource_changes"))?;
+        within(w, limit)?;
+    }
     let extra = pf.terraform.as_ref();
     if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
         w.key("deferred_changes")?;
@@ -172,7 +141,7 @@ pub(crate) fn document(
             .iter()
             .map(|d| (&d.change, Some(deferred_reason(d.reason))))
             .collect();
-        resource_changes(w, &listed, dialect, schemas, &mut arena, limit)
+        resource_changes(w, &listed, dialect, schemas, limit)
             .map_err(|e| e.at("deferred_changes"))?;
     }
     if let Some(deferred) = extra
