@@ -351,11 +351,9 @@ fn writes_false(v: Value<'_>, ty: Ty<'_>, marked: bool, marks: &[&[Step<'_>]]) -
         v => (v, ty),
     };
     match v {
-        Value::Null
-        | Value::Bool(_)
-        | Value::Number(_)
-        | Value::String(_)
-        | Value::Dynamic(_) => true,
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Dynamic(_) => {
+            true
+        }
         Value::Unknown(_) => !matches!(
             ty,
             Ty::List(_) | Ty::Set(_) | Ty::Tuple(_) | Ty::Map(_) | Ty::Object(_)

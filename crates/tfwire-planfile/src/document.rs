@@ -4,11 +4,12 @@
 
 use crate::Dialect;
 use crate::error::Error;
+use crate::parallel::Budget;
 use crate::proto;
 use crate::relevant;
 use crate::show::{
-    Listed, action_invocations, checks, decode, deferred_reason, dynamic, key_programs, listed,
-    output_change, path, resource_changes, within, write_path,
+    Listed, action_invocations, checks, decode, deferred_reason, dynamic, join, key_programs,
+    listed, output_change, path, resource_change_texts, resource_changes, within, write_path,
 };
 use crate::{JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
@@ -104,36 +105,56 @@ pub(crate) fn document(
         }
         w.end_object()?;
     }
-    // `planned_values` and `resource_changes`, the largest members, are each written in
-    // chunks on several threads (crate::parallel).
-    if let Form::Show { schemas, .. } = form {
-        crate::whole::write_planned_values(w, pf, schemas, &mut arena, limit)?;
-    }
-    // In refresh-only mode every drifted object is listed; otherwise move-only drift is
-    // part of the planned changes and left out here, as OpenTofu does.
-    let refresh_only = p.ui_mode == proto::Mode::RefreshOnly as i32;
-    let drift: Vec<Listed<'_>> = p
-        .resource_drift
-        .iter()
-        .filter(|rc| {
-            refresh_only
-                || rc.change.as_ref().map_or(0, |c| c.action) != proto::Action::Noop as i32
-        })
-        .map(|rc| (rc, None))
-        .collect();
-    if !drift.is_empty() {
-        w.key("resource_drift")?;
-        resource_changes(w, &drift, dialect, schemas, limit).map_err(|e| e.at("resource_drift"))?;
-    }
+    // `resource_changes`, the largest member, is written by a second thread while this one
+    // writes the members before it (`planned_values` above all); each writes its list in
+    // chunks on threads of its own (crate::parallel). The changes' texts are charged
+    // against the document limit on their own until they join the document: the two
+    // together hold at most twice the limit for that time.
     let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
     // Written even when empty in tfwire's document (the clients leave it out then), so that
     // the document is recognisable as a plan whatever else it lacks.
-    if matches!(form, Form::Tfwire) || all.iter().any(|(rc, _)| listed(rc)) {
-        w.key("resource_changes")?;
-        resource_changes(w, &all, dialect, schemas, limit)
-            .map_err(|e| e.at("resource_changes"))?;
-        within(w, limit)?;
-    }
+    let write_changes = matches!(form, Form::Tfwire) || all.iter().any(|(rc, _)| listed(rc));
+    let escape = w.escape();
+    std::thread::scope(|scope| -> Result<(), Error> {
+        let changes = write_changes.then(|| {
+            let all = &all;
+            scope.spawn(move || -> Result<Vec<String>, Error> {
+                // About two bytes of JSON a byte of `tfplan`: most of it is the changes.
+                let hint = usize::try_from(tfplan.saturating_mul(2).min(limit)).unwrap_or(0);
+                resource_change_texts(all, dialect, schemas, escape, &Budget::new(0, limit), hint)
+                    .map_err(|e| e.at("resource_changes"))
+            })
+        });
+        if let Form::Show { schemas, .. } = form {
+            crate::whole::write_planned_values(w, pf, schemas, &mut arena, limit)?;
+        }
+        // In refresh-only mode every drifted object is listed; otherwise move-only drift is
+        // part of the planned changes and left out here, as OpenTofu does.
+        let refresh_only = p.ui_mode == proto::Mode::RefreshOnly as i32;
+        let drift: Vec<Listed<'_>> = p
+            .resource_drift
+            .iter()
+            .filter(|rc| {
+                refresh_only
+                    || rc.change.as_ref().map_or(0, |c| c.action) != proto::Action::Noop as i32
+            })
+            .map(|rc| (rc, None))
+            .collect();
+        if !drift.is_empty() {
+            w.key("resource_drift")?;
+            resource_changes(w, &drift, dialect, schemas, limit)
+                .map_err(|e| e.at("resource_drift"))?;
+        }
+        if let Some(changes) = changes {
+            let texts = changes.join().map_err(|_| {
+                Error::invalid("the thread writing resource_changes stopped").at("resource_changes")
+            })??;
+            w.key("resource_changes")?;
+            join(w, &texts)?;
+            within(w, limit)?;
+        }
+        Ok(())
+    })?;
     let extra = pf.terraform.as_ref();
     if let Some(deferred) = extra.map(|t| &t.deferred_changes).filter(|d| !d.is_empty()) {
         w.key("deferred_changes")?;

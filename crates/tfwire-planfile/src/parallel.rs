@@ -76,7 +76,9 @@ impl Budget {
         *charged = len;
         let total = self.written.fetch_add(grown, Ordering::Relaxed) + grown;
         if self.before.saturating_add(total) > self.limit {
-            return Err(Error::new(ErrorKind::DocumentTooLarge { limit: self.limit }));
+            return Err(Error::new(ErrorKind::DocumentTooLarge {
+                limit: self.limit,
+            }));
         }
         Ok(())
     }

@@ -4,8 +4,8 @@
 use crate::Dialect;
 use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
-use crate::proto;
 use crate::parallel::{Budget, map_chunks};
+use crate::proto;
 use crate::proto::terraform as tf;
 use bumpalo::Bump;
 use std::sync::{Arc, OnceLock};
@@ -232,9 +232,7 @@ pub(crate) fn output_change(
 pub(crate) type Listed<'a> = (&'a proto::ResourceInstanceChange, Option<&'static str>);
 
 /// `deferred_changes` entries are `{"reason": ..., "resource_change": {...}}`, in the
-/// same order; a deleted data source is listed there too. A long list is written in
-/// chunks on several threads ([`crate::parallel`]), each decoding one change's values at a
-/// time in its own arena.
+/// same order; a deleted data source is listed there too.
 pub(crate) fn resource_changes(
     w: &mut Writer<'_>,
     changes: &[Listed<'_>],
@@ -242,15 +240,30 @@ pub(crate) fn resource_changes(
     schemas: Option<&ProgramCache>,
     limit: u64,
 ) -> Result<(), Error> {
+    let budget = Budget::new(w.get_ref().len(), limit);
+    let texts = resource_change_texts(changes, dialect, schemas, w.escape(), &budget, 0)?;
+    join(w, &texts)
+}
+
+/// The items of a list of resource changes (see [`resource_changes`]), sorted, written in
+/// chunks on several threads ([`crate::parallel`]), each decoding one change's values at a
+/// time in its own arena: one text a chunk, for [`join`]. `hint`: about how many bytes
+/// they take together.
+pub(crate) fn resource_change_texts(
+    changes: &[Listed<'_>],
+    dialect: Dialect,
+    schemas: Option<&ProgramCache>,
+    escape: Escape,
+    budget: &Budget,
+    hint: usize,
+) -> Result<Vec<String>, Error> {
     let mut sorted: Vec<(Address<'_>, Listed<'_>)> = changes
         .iter()
         .map(|l| Ok((Address::parse(&l.0.addr)?, *l)))
         .collect::<Result<_, Error>>()?;
     sorted.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.0.deposed_key.cmp(&y.0.deposed_key)));
-    let budget = Budget::new(w.get_ref().len(), limit);
-    let escape = w.escape();
-    let texts = map_chunks(&sorted, |chunk| {
-        let mut text = String::new();
+    map_chunks(&sorted, |chunk| {
+        let mut text = String::with_capacity(share(hint, chunk.len(), sorted.len()));
         let mut w = JsonWriter::new(&mut text, escape);
         let mut arena = Bump::new();
         let type_arena = Bump::new();
@@ -273,8 +286,15 @@ pub(crate) fn resource_changes(
             budget.charge(&mut charged, w.get_ref().len())?;
         }
         Ok(text)
-    })?;
-    join(w, &texts)
+    })
+}
+
+/// A chunk's share of `hint` bytes: `part` items of `all`.
+pub(crate) fn share(hint: usize, part: usize, all: usize) -> usize {
+    if all == 0 {
+        return 0;
+    }
+    usize::try_from(hint as u128 * part as u128 / all as u128).unwrap_or(0)
 }
 
 /// Writes an array of the items of `texts`, each the items of one chunk, written by a
@@ -589,7 +609,9 @@ impl<'s, 't> Types<'s, 't> {
                             Ok(p) => IdentityType::Schema(p),
                             Err(_) => IdentityType::Missing,
                         };
-                        let version = schemas.identity(provider, type_name).map_or(0, |s| s.version);
+                        let version = schemas
+                            .identity(provider, type_name)
+                            .map_or(0, |s| s.version);
                         (identity, version)
                     } else {
                         (IdentityType::Missing, 0)
@@ -615,7 +637,9 @@ impl<'s, 't> Types<'s, 't> {
         if self.schemas.is_none() || addr.mode != address::Mode::Managed {
             return identity_type(addr, provider, self.schemas);
         }
-        match self.typed(provider, Kind::Resource, addr.type_name, || Error::invalid("")) {
+        match self.typed(provider, Kind::Resource, addr.type_name, || {
+            Error::invalid("")
+        }) {
             Ok(Some(info)) => info.identity.clone(),
             _ => identity_type(addr, provider, self.schemas),
         }
@@ -916,10 +940,8 @@ fn action_invocation(
             "config",
             typed.is_some(),
         )?;
-        let (value, ty, marks) = config.decode(
-            typed.as_ref().map(|(_, p)| (&**p, p.ty_in(arena))),
-            arena,
-        )?;
+        let (value, ty, marks) =
+            config.decode(typed.as_ref().map(|(_, p)| (&**p, p.ty_in(arena))), arena)?;
         w.key("config_values")?;
         let known = value.is_wholly_known();
         if values::has_after(value, known) {

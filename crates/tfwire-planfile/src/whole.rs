@@ -8,8 +8,8 @@ use crate::error::Error;
 use crate::parallel::{Budget, map_chunks};
 use crate::proto;
 use crate::show::{
-    IdentityType, Side, Types, decode, dynamic, identity_json, provider_of,
-    join, value_indexes,
+    IdentityType, Side, Types, decode, dynamic, identity_json, join, provider_of, share,
+    value_indexes,
 };
 use crate::{Dialect, Planfile};
 use bumpalo::Bump;
@@ -195,6 +195,11 @@ pub(crate) fn write_planned_values(
         children,
         forget: &forget,
         limit,
+        // About one and a half bytes of JSON a byte of `tfplan`.
+        hint: usize::try_from((pf.tfplan_len as u64).saturating_mul(3) / 2)
+            .unwrap_or(0)
+            .min(usize::try_from(limit).unwrap_or(usize::MAX)),
+        resources: p.resource_changes.len(),
     };
     cx.module(w, "")?;
     w.end_object()?;
@@ -210,6 +215,10 @@ struct Cx<'c, 'p> {
     children: HashMap<&'p str, Vec<&'p str>>,
     forget: &'c (dyn Fn(&proto::Change) -> bool + Sync),
     limit: u64,
+    /// About how many bytes the resources take, all modules together ...
+    hint: usize,
+    /// ... and how many there are.
+    resources: usize,
 }
 
 impl Cx<'_, '_> {
@@ -224,7 +233,8 @@ impl Cx<'_, '_> {
             let escape = w.escape();
             let this = &*self;
             let texts = map_chunks(&resources, |chunk| {
-                let mut text = String::new();
+                let hint = share(this.hint, chunk.len(), this.resources);
+                let mut text = String::with_capacity(hint);
                 let mut w = JsonWriter::new(&mut text, escape);
                 let mut arena = Bump::new();
                 let type_arena = Bump::new();
