@@ -86,8 +86,12 @@ pub(crate) fn run(args: Args, limits: input::Limits) -> Result<(), Failure> {
             &pf.plan.terraform_version,
             None,
         )?;
-        plan_document(&pf, &schemas)
-            .map_err(|e| Failure::Input(format!("{name}: {}", Inline(&e))))?
+        let doc = plan_document(&pf, &schemas)
+            .map_err(|e| Failure::Input(format!("{name}: {}", Inline(&e))))?;
+        // The process ends once the document is written: the plan's thousands of values
+        // go back to the system with it instead of being freed one by one first.
+        std::mem::forget(pf);
+        doc
     } else {
         let client = state_client(&bytes, name)?;
         let schemas = schemas(limits, &args, None, &client, Some(&bytes))?;

@@ -49,6 +49,13 @@ pub fn write_go_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Resul
                 }
                 i += 8;
             }
+            // Fewer than eight bytes left (all of most keys): one test of them together.
+            if i < bytes.len()
+                && bytes.len() - i < 8
+                && !word_needs_care(swar::load_short(&bytes[i..], b'a'))
+            {
+                i = bytes.len();
+            }
             // The next eight bytes (or the rest) one by one.
             stop = i + 8;
             if i >= bytes.len() {

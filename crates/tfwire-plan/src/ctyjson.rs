@@ -23,6 +23,7 @@
 
 use crate::error::{Error, ErrorKind};
 use core::fmt;
+use core::ops::Range;
 use std::sync::OnceLock;
 use tfwire::schema::{AttributeType, Block, Nesting};
 use tfwire::{Number, Program, Ty, Type, Value};
@@ -44,17 +45,15 @@ pub fn go_writer(out: &mut String) -> Writer<'_> {
     JsonWriter::new(out, Escape::Go)
 }
 
-/// A number as go-cty writes it in JSON (through tfwire's own writer, into `text`, which
-/// the caller keeps to reuse for the next number).
-fn number(w: &mut Writer<'_>, n: Number<'_>, text: &mut String) -> Result<(), Error> {
+/// A number as go-cty writes it in JSON (through tfwire's own writer, straight into the
+/// output).
+fn number(w: &mut Writer<'_>, n: Number<'_>) -> Result<(), Error> {
     static NUMBER: OnceLock<Program> = OnceLock::new();
     let program = NUMBER.get_or_init(|| Program::compile(&Type::Number));
-    text.clear();
-    tfwire::encode_json_into(program, &Value::Number(n), text)
-        .map_err(|e| invalid(e.to_string()))?;
-    // tfwire's writer wrote one JSON number.
-    w.raw(text)?;
-    Ok(())
+    // The separator, then tfwire's writer appends one JSON number (nothing on an error).
+    w.raw("")?;
+    tfwire::encode_json_into(program, &Value::Number(n), w.get_mut())
+        .map_err(|e| invalid(e.to_string()))
 }
 
 #[cold]
@@ -71,23 +70,18 @@ fn invalid(msg: impl Into<String>) -> Error {
 /// [`ErrorKind::Invalid`] for a value that is not wholly known, or a number go-cty cannot
 /// write.
 pub fn write_known(w: &mut Writer<'_>, v: Value<'_>) -> Result<(), Error> {
-    known_with(w, v, &mut String::new())
-}
-
-/// [`write_known`], numbers written through `text`.
-fn known_with(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<(), Error> {
     match v {
         Value::Null => w.null()?,
         Value::Unknown(_) => {
             return Err(invalid("an unknown value where a known one is required"));
         }
         Value::Bool(b) => w.bool(b)?,
-        Value::Number(n) => number(w, n, text)?,
+        Value::Number(n) => number(w, n)?,
         Value::String(s) => w.string(s)?,
         Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
             w.begin_array()?;
             for e in es {
-                known_with(w, *e, text)?;
+                write_known(w, *e)?;
             }
             w.end_array()?;
         }
@@ -95,11 +89,11 @@ fn known_with(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<(),
             w.begin_object()?;
             for (k, e) in kvs {
                 w.key(k)?;
-                known_with(w, *e, text)?;
+                write_known(w, *e)?;
             }
             w.end_object()?;
         }
-        Value::Dynamic(d) => known_with(w, d.value, text)?,
+        Value::Dynamic(d) => write_known(w, d.value)?,
     }
     Ok(())
 }
@@ -120,11 +114,11 @@ pub fn write_after(w: &mut Writer<'_>, v: Value<'_>, known: bool) -> Result<(), 
     if known {
         write_known(w, v)
     } else {
-        omit_unknowns(w, v, &mut String::new())
+        omit_unknowns(w, v)
     }
 }
 
-fn omit_unknowns(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<(), Error> {
+fn omit_unknowns(w: &mut Writer<'_>, v: Value<'_>) -> Result<(), Error> {
     match v {
         Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
             w.begin_array()?;
@@ -133,7 +127,7 @@ fn omit_unknowns(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<
                     // Element order is how unknowns are correlated: null in its place.
                     w.null()?;
                 } else {
-                    omit_unknowns(w, *e, text)?;
+                    omit_unknowns(w, *e)?;
                 }
             }
             w.end_array()?;
@@ -145,12 +139,12 @@ fn omit_unknowns(w: &mut Writer<'_>, v: Value<'_>, text: &mut String) -> Result<
                     continue;
                 }
                 w.key(k)?;
-                omit_unknowns(w, *e, text)?;
+                omit_unknowns(w, *e)?;
             }
             w.end_object()?;
         }
-        Value::Dynamic(d) => omit_unknowns(w, d.value, text)?,
-        other => known_with(w, other, text)?,
+        Value::Dynamic(d) => omit_unknowns(w, d.value)?,
+        other => write_known(w, other)?,
     }
     Ok(())
 }
@@ -173,11 +167,12 @@ pub fn unknown_as_bool(w: &mut Writer<'_>, v: Value<'_>) -> fmt::Result {
         }
         Value::Map(kvs) | Value::Object(kvs) => {
             w.begin_object()?;
-            let mut item = String::new();
             for (k, e) in kvs {
-                item.clear();
-                unknown_as_bool(&mut JsonWriter::new(&mut item, w.escape()), *e)?;
-                member_unless_false(w, k, &item)?;
+                // A known primitive is `false`: left out.
+                if !known_primitive(*e) {
+                    w.key(k)?;
+                    unknown_as_bool(w, *e)?;
+                }
             }
             w.end_object()
         }
@@ -186,14 +181,14 @@ pub fn unknown_as_bool(w: &mut Writer<'_>, v: Value<'_>) -> fmt::Result {
     }
 }
 
-/// Writes the member `"k":item` unless `item` (JSON this module wrote) is `false`: the
-/// members of these masks that mark nothing are left out.
-fn member_unless_false(w: &mut Writer<'_>, k: &str, item: &str) -> fmt::Result {
-    if item == "false" {
-        return Ok(());
+/// Whether [`unknown_as_bool`] writes `false` for `v`: a known primitive (at any depth of
+/// `dynamic`).
+fn known_primitive(v: Value<'_>) -> bool {
+    match v {
+        Value::Dynamic(d) => known_primitive(d.value),
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
+        _ => false,
     }
-    w.key(k)?;
-    w.raw(item)
 }
 
 /// One step of a path into a value: an attribute, or an index (a list index as a number,
@@ -262,7 +257,12 @@ impl<'s> SchemaAt<'s> {
             SchemaAt::Attrs(a) => a,
             _ => return (false, SchemaAt::None),
         };
-        match attrs.iter().find(|a| a.name == name) {
+        // Attributes are sorted by name in a schema tfwire read; one built by hand may not be.
+        let found = match attrs.binary_search_by(|a| a.name.as_str().cmp(name)) {
+            Ok(i) => Some(&attrs[i]),
+            Err(_) => attrs.iter().find(|a| a.name == name),
+        };
+        match found {
             Some(a) => (
                 a.sensitive,
                 match &a.ty {
@@ -316,35 +316,73 @@ impl Sensitive<'_, '_> {
         schema: SchemaAt<'_>,
         marked: bool,
     ) -> fmt::Result {
-        let marks: Vec<&[Step<'_>]> = self.marks.iter().map(Vec::as_slice).collect();
-        walk(w, v, ty, schema, marked, &marks)
+        let mut marks: Vec<&[Step<'_>]> = self.marks.iter().map(Vec::as_slice).collect();
+        let all = 0..marks.len();
+        walk(w, v, ty, schema, marked, all, &mut marks)
     }
 }
 
-/// The marks that continue below `step`, each without its first step.
-fn below<'m, 'a>(marks: &[&'m [Step<'a>]], step: &Step<'_>) -> Vec<&'m [Step<'a>]> {
-    marks
-        .iter()
-        .filter(|m| m.first().is_some_and(|s| step_eq(step, s)))
-        .map(|m| &m[1..])
-        .collect()
+/// Pushes onto `marks` the marks of `marks[of]` that continue below `step`, each without
+/// its first step, and returns where they are.
+fn below<'m, 'a>(
+    marks: &mut Vec<&'m [Step<'a>]>,
+    of: &Range<usize>,
+    step: &Step<'_>,
+) -> Range<usize> {
+    let start = marks.len();
+    for i in of.clone() {
+        let m = marks[i];
+        if m.first().is_some_and(|s| step_eq(step, s)) {
+            marks.push(&m[1..]);
+        }
+    }
+    start..marks.len()
 }
 
-fn walk(
+/// Whether [`walk`] writes `false` for `v`: a known primitive (or a value of a
+/// `dynamic` type inside a `dynamic` one), or an unknown that is no collection, neither
+/// marked nor reached by a mark's end.
+fn writes_false(v: Value<'_>, ty: Ty<'_>, marked: bool, marks: &[&[Step<'_>]]) -> bool {
+    if marked || marks.iter().any(|m| m.is_empty()) {
+        return false;
+    }
+    let (v, ty) = match v {
+        Value::Dynamic(d) => (d.value, d.ty),
+        v => (v, ty),
+    };
+    match v {
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Dynamic(_) => {
+            true
+        }
+        Value::Unknown(_) => !matches!(
+            ty,
+            Ty::List(_) | Ty::Set(_) | Ty::Tuple(_) | Ty::Map(_) | Ty::Object(_)
+        ),
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Map(_) | Value::Object(_) => {
+            false
+        }
+    }
+}
+
+/// The tree of `v`, the marks that reach it being `marks[at]` (the marks below are pushed
+/// after them while its members are written, and taken off again).
+fn walk<'m, 'a>(
     w: &mut Writer<'_>,
     v: Value<'_>,
     ty: Ty<'_>,
     schema: SchemaAt<'_>,
     marked: bool,
-    marks: &[&[Step<'_>]],
+    at: Range<usize>,
+    marks: &mut Vec<&'m [Step<'a>]>,
 ) -> fmt::Result {
-    if marked || marks.iter().any(|m| m.is_empty()) {
+    if marked || marks[at.clone()].iter().any(|m| m.is_empty()) {
         return w.bool(true);
     }
     let (v, ty) = match v {
         Value::Dynamic(d) => (d.value, d.ty),
         v => (v, ty),
     };
+    let top = marks.len();
     match v {
         Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => w.bool(false),
         Value::Unknown(_) => match ty {
@@ -361,73 +399,62 @@ fn walk(
         Value::List(es) | Value::Set(es) | Value::Tuple(es) => {
             w.begin_array()?;
             for (i, e) in es.iter().enumerate() {
-                let key = match v {
-                    Value::Set(_) => *e,
-                    _ => Value::Number(Number::Int(i as i64)),
-                };
                 let ety = match ty {
                     Ty::List(t) | Ty::Set(t) => *t,
                     Ty::Tuple(ts) => ts.get(i).copied().unwrap_or(Ty::Dynamic),
                     _ => Ty::Dynamic,
                 };
-                let next = if marks.is_empty() {
-                    Vec::new()
+                let next = if at.is_empty() {
+                    top..top
                 } else {
-                    below(marks, &Step::Index(key))
+                    let key = match v {
+                        Value::Set(_) => *e,
+                        _ => Value::Number(Number::Int(i as i64)),
+                    };
+                    below(marks, &at, &Step::Index(key))
                 };
-                walk(w, *e, ety, schema.element(), false, &next)?;
+                walk(w, *e, ety, schema.element(), false, next, marks)?;
+                marks.truncate(top);
             }
             w.end_array()
         }
         Value::Map(kvs) | Value::Object(kvs) => {
             let is_map = matches!(v, Value::Map(_));
+            // The type's attributes are sorted by name, as the value's are: the one at the
+            // same position is almost always the one.
+            let attrs = match ty {
+                Ty::Object(attrs) if !is_map => attrs,
+                _ => &[],
+            };
             w.begin_object()?;
-            let mut item = String::new();
-            for (k, e) in kvs {
+            for (i, (k, e)) in kvs.iter().enumerate() {
                 let (sensitive, eschema) = if is_map {
                     (false, schema.element())
                 } else {
                     schema.attr(k)
                 };
-                let step = if is_map {
-                    Step::Index(Value::String(k))
+                let next = if at.is_empty() {
+                    top..top
+                } else if is_map {
+                    below(marks, &at, &Step::Index(Value::String(k)))
                 } else {
-                    Step::Attr(k)
+                    below(marks, &at, &Step::Attr(k))
                 };
-                let next = if marks.is_empty() {
-                    Vec::new()
-                } else {
-                    below(marks, &step)
-                };
-                // A known primitive neither sensitive nor marked is `false`: left out.
-                let leaf = match e {
-                    Value::Dynamic(d) => d.value,
-                    e => *e,
-                };
-                if !sensitive
-                    && next.is_empty()
-                    && matches!(
-                        leaf,
-                        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_)
-                    )
-                {
-                    continue;
-                }
                 let ety = match ty {
                     Ty::Map(t) if is_map => *t,
                     _ if is_map => Ty::Dynamic,
-                    _ => ty.attr(k).map_or(Ty::Dynamic, |a| a.ty),
+                    _ => match attrs.get(i) {
+                        Some(a) if a.name == *k => a.ty,
+                        _ => ty.attr(k).map_or(Ty::Dynamic, |a| a.ty),
+                    },
                 };
-                item.clear();
-                walk(
-                    &mut JsonWriter::new(&mut item, w.escape()),
-                    *e,
-                    ety,
-                    eschema,
-                    sensitive,
-                    &next,
-                )?;
-                member_unless_false(w, k, &item)?;
+                // What is `false` (neither sensitive nor marked, nothing unknown to show)
+                // is left out.
+                if !writes_false(*e, ety, sensitive, &marks[next.clone()]) {
+                    w.key(k)?;
+                    walk(w, *e, ety, eschema, sensitive, next, marks)?;
+                }
+                marks.truncate(top);
             }
             w.end_object()
         }

@@ -228,7 +228,13 @@ fn unquote(s: &str) -> Result<(String, &str), &'static str> {
 /// The provider's address (`registry.opentofu.org/hashicorp/aws`) in a provider
 /// configuration address (`module.a.provider["registry.opentofu.org/hashicorp/aws"].west`).
 pub(crate) fn provider_name(config_addr: &str) -> Option<&str> {
-    let start = config_addr.find("provider[\"")? + "provider[\"".len();
+    const OPEN: &str = "provider[\"";
+    // Most are the root module's: no search.
+    let start = if config_addr.starts_with(OPEN) {
+        OPEN.len()
+    } else {
+        config_addr.find(OPEN)? + OPEN.len()
+    };
     let len = config_addr[start..].find('"')?;
     Some(&config_addr[start..start + len])
 }

@@ -4,16 +4,16 @@
 
 use crate::Dialect;
 use crate::error::Error;
+use crate::parallel::Budget;
 use crate::proto;
 use crate::relevant;
 use crate::show::{
-    Listed, action_invocations, checks, decode, deferred_reason, dynamic, key_programs, listed,
-    output_change, path, resource_changes, within, write_path,
+    Listed, action_invocations, checks, decode, deferred_reason, dynamic, join, key_programs,
+    listed, output_change, path, resource_change_texts, resource_changes, within, write_path,
 };
 use crate::{JSON_FORMAT_VERSION, Planfile};
 use bumpalo::Bump;
 use tfwire::schema::ProgramCache;
-use tfwire_json::JsonWriter;
 use tfwire_plan::ctyjson as values;
 
 /// Which document [`document`] writes.
@@ -105,9 +105,11 @@ pub(crate) fn document(
         }
         w.end_object()?;
     }
-    // `resource_changes`, the largest member, is written by a second thread into its own
-    // text while this one writes the members before it (`planned_values` above all); the
-    // two together hold at most twice the document limit for that time.
+    // `resource_changes`, the largest member, is written by a second thread while this one
+    // writes the members before it (`planned_values` above all); each writes its list in
+    // chunks on threads of its own (crate::parallel). The changes' texts are charged
+    // against the document limit on their own until they join the document: the two
+    // together hold at most twice the limit for that time.
     let all: Vec<Listed<'_>> = p.resource_changes.iter().map(|rc| (rc, None)).collect();
     // Written even when empty in tfwire's document (the clients leave it out then), so that
     // the document is recognisable as a plan whatever else it lacks.
@@ -116,22 +118,11 @@ pub(crate) fn document(
     std::thread::scope(|scope| -> Result<(), Error> {
         let changes = write_changes.then(|| {
             let all = &all;
-            scope.spawn(move || -> Result<String, Error> {
+            scope.spawn(move || -> Result<Vec<String>, Error> {
                 // About two bytes of JSON a byte of `tfplan`: most of it is the changes.
-                let mut text = String::with_capacity(
-                    usize::try_from(tfplan.saturating_mul(2).min(limit)).unwrap_or(0),
-                );
-                let mut arena = Bump::new();
-                resource_changes(
-                    &mut JsonWriter::new(&mut text, escape),
-                    all,
-                    dialect,
-                    schemas,
-                    &mut arena,
-                    limit,
-                )
-                .map_err(|e| e.at("resource_changes"))?;
-                Ok(text)
+                let hint = usize::try_from(tfplan.saturating_mul(2).min(limit)).unwrap_or(0);
+                resource_change_texts(all, dialect, schemas, escape, &Budget::new(0, limit), hint)
+                    .map_err(|e| e.at("resource_changes"))
             })
         });
         if let Form::Show { schemas, .. } = form {
@@ -140,27 +131,26 @@ pub(crate) fn document(
         // In refresh-only mode every drifted object is listed; otherwise move-only drift is
         // part of the planned changes and left out here, as OpenTofu does.
         let refresh_only = p.ui_mode == proto::Mode::RefreshOnly as i32;
-        let drift: Vec<&proto::ResourceInstanceChange> = p
+        let drift: Vec<Listed<'_>> = p
             .resource_drift
             .iter()
             .filter(|rc| {
                 refresh_only
                     || rc.change.as_ref().map_or(0, |c| c.action) != proto::Action::Noop as i32
             })
+            .map(|rc| (rc, None))
             .collect();
         if !drift.is_empty() {
             w.key("resource_drift")?;
-            let drift: Vec<Listed<'_>> = drift.into_iter().map(|rc| (rc, None)).collect();
-            resource_changes(w, &drift, dialect, schemas, &mut arena, limit)
+            resource_changes(w, &drift, dialect, schemas, limit)
                 .map_err(|e| e.at("resource_drift"))?;
         }
         if let Some(changes) = changes {
-            let text = changes.join().map_err(|_| {
+            let texts = changes.join().map_err(|_| {
                 Error::invalid("the thread writing resource_changes stopped").at("resource_changes")
             })??;
             w.key("resource_changes")?;
-            w.get_mut().reserve(text.len() + 1);
-            w.raw(&text)?;
+            join(w, &texts)?;
             within(w, limit)?;
         }
         Ok(())
@@ -172,7 +162,7 @@ pub(crate) fn document(
             .iter()
             .map(|d| (&d.change, Some(deferred_reason(d.reason))))
             .collect();
-        resource_changes(w, &listed, dialect, schemas, &mut arena, limit)
+        resource_changes(w, &listed, dialect, schemas, limit)
             .map_err(|e| e.at("deferred_changes"))?;
     }
     if let Some(deferred) = extra

@@ -134,6 +134,7 @@ mod container;
 mod dialect;
 mod document;
 mod error;
+mod parallel;
 mod relevant;
 mod show;
 mod whole;

@@ -4,6 +4,7 @@
 use crate::Dialect;
 use crate::address::{self, Address};
 use crate::error::{Error, ErrorKind};
+use crate::parallel::{Budget, map_chunks};
 use crate::proto;
 use crate::proto::terraform as tf;
 use bumpalo::Bump;
@@ -237,29 +238,74 @@ pub(crate) fn resource_changes(
     changes: &[Listed<'_>],
     dialect: Dialect,
     schemas: Option<&ProgramCache>,
-    arena: &mut Bump,
     limit: u64,
 ) -> Result<(), Error> {
+    let budget = Budget::new(w.get_ref().len(), limit);
+    let texts = resource_change_texts(changes, dialect, schemas, w.escape(), &budget, 0)?;
+    join(w, &texts)
+}
+
+/// The items of a list of resource changes (see [`resource_changes`]), sorted, written in
+/// chunks on several threads ([`crate::parallel`]), each decoding one change's values at a
+/// time in its own arena: one text a chunk, for [`join`]. `hint`: about how many bytes
+/// they take together.
+pub(crate) fn resource_change_texts(
+    changes: &[Listed<'_>],
+    dialect: Dialect,
+    schemas: Option<&ProgramCache>,
+    escape: Escape,
+    budget: &Budget,
+    hint: usize,
+) -> Result<Vec<String>, Error> {
     let mut sorted: Vec<(Address<'_>, Listed<'_>)> = changes
         .iter()
         .map(|l| Ok((Address::parse(&l.0.addr)?, *l)))
         .collect::<Result<_, Error>>()?;
     sorted.sort_by(|(a, x), (b, y)| a.cmp(b).then_with(|| x.0.deposed_key.cmp(&y.0.deposed_key)));
-    w.begin_array()?;
-    for (addr, (rc, deferred)) in &sorted {
-        let c = rc
-            .change
-            .as_ref()
-            .ok_or_else(|| Error::invalid("the change is missing").at(&rc.addr))?;
-        if deferred.is_none() && !listed(rc) {
-            continue;
+    map_chunks(&sorted, |chunk| {
+        let mut text = String::with_capacity(share(hint, chunk.len(), sorted.len()));
+        let mut w = JsonWriter::new(&mut text, escape);
+        let mut arena = Bump::new();
+        let type_arena = Bump::new();
+        let mut types = Types::new(schemas, &type_arena);
+        let mut charged = 0;
+        for (addr, (rc, deferred)) in chunk {
+            let c = rc
+                .change
+                .as_ref()
+                .ok_or_else(|| Error::invalid("the change is missing").at(&rc.addr))?;
+            if deferred.is_none() && !listed(rc) {
+                continue;
+            }
+            with_reason(&mut w, *deferred, "resource_change", |w| {
+                resource_change(w, addr, rc, c, dialect, &mut types, &arena)
+                    .map_err(|e| e.at(&rc.addr))
+            })?;
+            // The change's values are written: their memory serves the next one.
+            arena.reset();
+            budget.charge(&mut charged, w.get_ref().len())?;
         }
-        with_reason(w, *deferred, "resource_change", |w| {
-            resource_change(w, addr, rc, c, dialect, schemas, arena).map_err(|e| e.at(&rc.addr))
-        })?;
-        // The change's values are written: their memory serves the next one.
-        arena.reset();
-        within(w, limit)?;
+        Ok(text)
+    })
+}
+
+/// A chunk's share of `hint` bytes: `part` items of `all`.
+pub(crate) fn share(hint: usize, part: usize, all: usize) -> usize {
+    if all == 0 {
+        return 0;
+    }
+    usize::try_from(hint as u128 * part as u128 / all as u128).unwrap_or(0)
+}
+
+/// Writes an array of the items of `texts`, each the items of one chunk, written by a
+/// writer of its own (so without a leading comma; an empty one holds none).
+pub(crate) fn join(w: &mut Writer<'_>, texts: &[String]) -> Result<(), Error> {
+    w.get_mut()
+        .reserve(texts.iter().map(|t| t.len() + 1).sum::<usize>() + 2);
+    w.begin_array()?;
+    for t in texts.iter().filter(|t| !t.is_empty()) {
+        // Separated from the chunk before by the writer's comma.
+        w.raw(t)?;
     }
     w.end_array()?;
     Ok(())
@@ -291,7 +337,7 @@ fn resource_change(
     rc: &proto::ResourceInstanceChange,
     c: &proto::Change,
     dialect: Dialect,
-    schemas: Option<&ProgramCache>,
+    types: &mut Types<'_, '_>,
     arena: &Bump,
 ) -> Result<(), Error> {
     let provider = provider_of(&rc.provider)?;
@@ -314,7 +360,7 @@ fn resource_change(
     w.key("change")?;
     w.begin_object()?;
     write_actions(w, c.action, dialect)?;
-    change_values(w, addr, provider, c, schemas, arena)?;
+    change_values(w, addr, provider, c, types, arena)?;
     if !rc.required_replace.is_empty() {
         let programs = key_programs(&rc.required_replace)?;
         let mut programs = programs.iter();
@@ -325,7 +371,7 @@ fn resource_change(
         }
         w.end_array()?;
     }
-    let identity = identity_type(addr, provider, schemas);
+    let identity = types.identity(addr, provider);
     if let Some(imp) = &c.importing {
         w.key("importing")?;
         w.begin_object()?;
@@ -407,7 +453,7 @@ fn change_values(
     addr: &Address<'_>,
     provider: &str,
     c: &proto::Change,
-    schemas: Option<&ProgramCache>,
+    types: &mut Types<'_, '_>,
     arena: &Bump,
 ) -> Result<(), Error> {
     let kind = match addr.mode {
@@ -423,7 +469,7 @@ fn change_values(
             addr.type_name
         )))
     };
-    let typed = typed(schemas, provider, kind, addr.type_name, missing)?;
+    let typed = types.typed(provider, kind, addr.type_name, missing)?;
     let (before_i, after_i) = value_indexes(c.action);
     // Ephemeral resources' values are never written (OpenTofu nulls them).
     let ephemeral = addr.mode == address::Mode::Ephemeral;
@@ -452,12 +498,10 @@ fn change_values(
         "after",
         typed.is_some(),
     )?;
-    let schema_program = typed.as_ref().map(|(_, p)| &**p);
+    let schema_program = typed.map(|t| (&*t.program, t.ty));
     let (before, before_ty, before_marks) = before.decode(schema_program, arena)?;
     let (after, after_ty, after_marks) = after.decode(schema_program, arena)?;
-    let block = typed
-        .as_ref()
-        .map_or(Schema::None, |(s, _)| Schema::Block(&s.block));
+    let block = typed.map_or(Schema::None, |t| Schema::Block(&t.schema.block));
 
     w.key("before")?;
     values::write_known(w, before).map_err(|e| Error::from(e).at("before"))?;
@@ -502,6 +546,104 @@ pub(crate) fn typed<'s>(
         .get(provider, kind, type_name)
         .map_err(|_| missing())?;
     Ok(Some((schema, program)))
+}
+
+/// What a resource type's values are written with: its schema, the program that decodes
+/// them, the type that program decodes, and its identity's program and schema version.
+pub(crate) struct TypeInfo<'s, 't> {
+    pub(crate) schema: &'s tfwire::schema::Schema,
+    pub(crate) program: Arc<Program>,
+    pub(crate) ty: Ty<'t>,
+    /// For a managed resource type; [`IdentityType::Missing`] for the others.
+    pub(crate) identity: IdentityType,
+    /// The identity schema's version (0 without one).
+    pub(crate) identity_version: i64,
+}
+
+/// The [`TypeInfo`] of each resource type a writer meets, looked up in the schemas the
+/// first time only: a list of changes names a handful of types thousands of times.
+pub(crate) struct Types<'s, 't> {
+    schemas: Option<&'s ProgramCache>,
+    /// Where the types are built, for as long as the writer runs.
+    arena: &'t Bump,
+    seen: Vec<(Kind, String, String, Option<TypeInfo<'s, 't>>)>,
+}
+
+impl<'s, 't> Types<'s, 't> {
+    pub(crate) fn new(schemas: Option<&'s ProgramCache>, arena: &'t Bump) -> Types<'s, 't> {
+        Types {
+            schemas,
+            arena,
+            seen: Vec::new(),
+        }
+    }
+
+    /// [`typed`], remembered: `None` without schemas, the error `missing` makes when the
+    /// schemas lack the type.
+    pub(crate) fn typed(
+        &mut self,
+        provider: &str,
+        kind: Kind,
+        type_name: &str,
+        missing: impl Fn() -> Error,
+    ) -> Result<Option<&TypeInfo<'s, 't>>, Error> {
+        let Some(schemas) = self.schemas else {
+            return Ok(None);
+        };
+        let found = self
+            .seen
+            .iter()
+            .position(|(k, t, p, _)| *k == kind && t == type_name && p == provider);
+        let i = match found {
+            Some(i) => i,
+            None => {
+                let info = typed(Some(schemas), provider, kind, type_name, || {
+                    Error::invalid("")
+                })
+                .ok()
+                .flatten()
+                .map(|(schema, program)| {
+                    let ty = program.ty().to_ty(self.arena);
+                    let (identity, identity_version) = if kind == Kind::Resource {
+                        let identity = match schemas.get(provider, Kind::Identity, type_name) {
+                            Ok(p) => IdentityType::Schema(p),
+                            Err(_) => IdentityType::Missing,
+                        };
+                        let version = schemas
+                            .identity(provider, type_name)
+                            .map_or(0, |s| s.version);
+                        (identity, version)
+                    } else {
+                        (IdentityType::Missing, 0)
+                    };
+                    TypeInfo {
+                        schema,
+                        program,
+                        ty,
+                        identity,
+                        identity_version,
+                    }
+                });
+                self.seen
+                    .push((kind, type_name.to_owned(), provider.to_owned(), info));
+                self.seen.len() - 1
+            }
+        };
+        self.seen[i].3.as_ref().map(Some).ok_or_else(missing)
+    }
+
+    /// [`identity_type`], remembered for the types [`Types::typed`] found.
+    pub(crate) fn identity(&mut self, addr: &Address<'_>, provider: &str) -> IdentityType {
+        if self.schemas.is_none() || addr.mode != address::Mode::Managed {
+            return identity_type(addr, provider, self.schemas);
+        }
+        match self.typed(provider, Kind::Resource, addr.type_name, || {
+            Error::invalid("")
+        }) {
+            Ok(Some(info)) => info.identity.clone(),
+            _ => identity_type(addr, provider, self.schemas),
+        }
+    }
 }
 
 /// The program of the type a value's MessagePack implies (for a value decoded without
@@ -552,17 +694,23 @@ impl<'c> Side<'c> {
 
     /// The value (null when absent) decoded with the schema's `program` or the implied one,
     /// its type, and its sensitive paths.
+    /// `typed`: the schema's program and the type it decodes.
     pub(crate) fn decode<'a>(
         &'a self,
-        program: Option<&'a Program>,
+        typed: Option<(&'a Program, Ty<'a>)>,
         arena: &'a Bump,
     ) -> Result<Decoded<'a>, Error> {
         let marks = marks(self.paths, &self.keys, arena)?;
-        let (Some(v), Some(program)) = (self.value, program.or(self.implied.as_ref())) else {
+        let Some(v) = self.value else {
             return Ok((Value::Null, Ty::Dynamic, marks));
         };
+        let (program, ty) = match (typed, &self.implied) {
+            (Some((program, ty)), _) => (program, ty),
+            (None, Some(program)) => (program, program.ty_in(arena)),
+            (None, None) => return Ok((Value::Null, Ty::Dynamic, marks)),
+        };
         let value = decode(program, v, arena).map_err(|e| e.at(self.which))?;
-        Ok((value, program.ty_in(arena), marks))
+        Ok((value, ty, marks))
     }
 }
 
@@ -630,6 +778,7 @@ pub(crate) fn checks(w: &mut Writer<'_>, results: &[proto::CheckResults]) -> Res
 }
 
 /// How a change's identities (before, after, the one imported) are decoded.
+#[derive(Clone)]
 pub(crate) enum IdentityType {
     /// With the resource type's identity schema (schemas given, and it has one).
     Schema(Arc<Program>),
@@ -791,7 +940,8 @@ fn action_invocation(
             "config",
             typed.is_some(),
         )?;
-        let (value, ty, marks) = config.decode(typed.as_ref().map(|(_, p)| &**p), arena)?;
+        let (value, ty, marks) =
+            config.decode(typed.as_ref().map(|(_, p)| (&**p, p.ty_in(arena))), arena)?;
         w.key("config_values")?;
         let known = value.is_wholly_known();
         if values::has_after(value, known) {

@@ -5,16 +5,18 @@
 
 use crate::address::{self, Address};
 use crate::error::Error;
+use crate::parallel::{Budget, map_chunks};
 use crate::proto;
 use crate::show::{
-    IdentityType, Side, decode, dynamic, identity_json, identity_type, provider_of, typed,
-    value_indexes, within,
+    IdentityType, Side, Types, decode, dynamic, identity_json, join, provider_of, share,
+    value_indexes,
 };
 use crate::{Dialect, Planfile};
 use bumpalo::Bump;
 use std::collections::{HashMap, HashSet};
 use tfwire::schema::{Kind, ProgramCache};
 use tfwire::{Ty, Value};
+use tfwire_json::JsonWriter;
 use tfwire_plan::ctyjson::{self as values, SchemaAt, Sensitive, Writer};
 
 /// Options of [`Planfile::show_json_with`].
@@ -193,8 +195,13 @@ pub(crate) fn write_planned_values(
         children,
         forget: &forget,
         limit,
+        // About one and a half bytes of JSON a byte of `tfplan`.
+        hint: usize::try_from((pf.tfplan_len as u64).saturating_mul(3) / 2)
+            .unwrap_or(0)
+            .min(usize::try_from(limit).unwrap_or(usize::MAX)),
+        resources: p.resource_changes.len(),
     };
-    cx.module(w, "", arena)?;
+    cx.module(w, "")?;
     w.end_object()?;
     Ok(())
 }
@@ -206,26 +213,42 @@ struct Cx<'c, 'p> {
     schemas: &'p ProgramCache,
     by_module: HashMap<&'p str, Vec<(Address<'p>, &'p proto::ResourceInstanceChange)>>,
     children: HashMap<&'p str, Vec<&'p str>>,
-    forget: &'c dyn Fn(&proto::Change) -> bool,
+    forget: &'c (dyn Fn(&proto::Change) -> bool + Sync),
     limit: u64,
+    /// About how many bytes the resources take, all modules together ...
+    hint: usize,
+    /// ... and how many there are.
+    resources: usize,
 }
 
 impl Cx<'_, '_> {
-    fn module(&mut self, w: &mut Writer<'_>, addr: &str, arena: &mut Bump) -> Result<(), Error> {
+    fn module(&mut self, w: &mut Writer<'_>, addr: &str) -> Result<(), Error> {
         w.begin_object()?;
         let mut resources = self.by_module.remove(addr).unwrap_or_default();
         resources.retain(|(_, rc)| rc.change.as_ref().is_some_and(|c| !(self.forget)(c)));
         if !resources.is_empty() {
             resources.sort_by(|a, b| a.1.addr.cmp(&b.1.addr));
             w.key("resources")?;
-            w.begin_array()?;
-            for (a, rc) in &resources {
-                self.resource(w, a, rc, arena)
-                    .map_err(|e| e.at(&rc.addr).at("planned_values"))?;
-                arena.reset();
-                within(w, self.limit)?;
-            }
-            w.end_array()?;
+            let budget = Budget::new(w.get_ref().len(), self.limit);
+            let escape = w.escape();
+            let this = &*self;
+            let texts = map_chunks(&resources, |chunk| {
+                let hint = share(this.hint, chunk.len(), this.resources);
+                let mut text = String::with_capacity(hint);
+                let mut w = JsonWriter::new(&mut text, escape);
+                let mut arena = Bump::new();
+                let type_arena = Bump::new();
+                let mut types = Types::new(Some(this.schemas), &type_arena);
+                let mut charged = 0;
+                for (a, rc) in chunk {
+                    this.resource(&mut w, a, rc, &mut types, &arena)
+                        .map_err(|e| e.at(&rc.addr).at("planned_values"))?;
+                    arena.reset();
+                    budget.charge(&mut charged, w.get_ref().len())?;
+                }
+                Ok(text)
+            })?;
+            join(w, &texts)?;
         }
         if !addr.is_empty() {
             w.member_str("address", addr)?;
@@ -238,7 +261,7 @@ impl Cx<'_, '_> {
             w.key("child_modules")?;
             w.begin_array()?;
             for c in children {
-                self.module(w, c, arena)?;
+                self.module(w, c)?;
             }
             w.end_array()?;
         }
@@ -251,6 +274,7 @@ impl Cx<'_, '_> {
         w: &mut Writer<'_>,
         addr: &Address<'_>,
         rc: &proto::ResourceInstanceChange,
+        types: &mut Types<'_, '_>,
         arena: &Bump,
     ) -> Result<(), Error> {
         let dialect = self.pf.dialect;
@@ -276,12 +300,19 @@ impl Cx<'_, '_> {
             ))
             .into()
         };
-        let (schema, program) = typed(Some(self.schemas), provider, kind, addr.type_name, missing)?
+        let info = types
+            .typed(provider, kind, addr.type_name, missing)?
             .ok_or_else(missing)?;
+        let (schema, typed, identity, version) = (
+            info.schema,
+            (&*info.program, info.ty),
+            info.identity.clone(),
+            info.identity_version,
+        );
         let (_, after_i) = value_indexes(c.action);
         let raw = after_value(c, after_i)?;
         let side = Side::new(raw, &c.after_sensitive_paths, "after", true)?;
-        let (after, ty, marks) = side.decode(Some(&program), arena)?;
+        let (after, ty, marks) = side.decode(Some(typed), arena)?;
         w.begin_object()?;
         w.member_str("address", &rc.addr)?;
         w.member_str("mode", addr.mode.name())?;
@@ -308,11 +339,6 @@ impl Cx<'_, '_> {
         w.key("sensitive_values")?;
         Sensitive { marks: &marks }.write(w, after, ty, SchemaAt::None, false)?;
         if let Some(v) = &c.after_identity {
-            let identity = identity_type(addr, provider, Some(self.schemas));
-            let version = self
-                .schemas
-                .identity(provider, addr.type_name)
-                .map_or(0, |s| s.version);
             match (dialect, &identity) {
                 (Dialect::Terraform, IdentityType::Schema(p)) => {
                     let (json, null) = identity_json(v, Some(p), arena, w.escape())?;
