@@ -16,6 +16,9 @@ pub enum ErrorKind {
     #[cfg_attr(feature = "tls", doc = "")]
     #[cfg_attr(feature = "tls", doc = "See [`crate::tls`].")]
     Tls,
+    /// A cassette that cannot be replayed: no session of the provider, sessions of several
+    /// providers or protocols, a recorded message that does not read ([`crate::replay`]).
+    Replay,
 }
 
 /// A handshake or TLS failure: its kind and what is wrong, in one line.
