@@ -27,6 +27,10 @@ pub struct Session {
     /// Whether every sensitive and write-only value, and every value the masks matched,
     /// was replaced by a placeholder ([`crate::cassette::redact`]).
     pub redacted: bool,
+    /// The mask patterns ([`tfwire::mask::Masks::patterns`]) the redaction applied besides
+    /// the schema's markers (empty when not redacted): a replayer needs them to know which
+    /// recorded positions hold placeholders.
+    pub masks: Vec<String>,
     /// The provider's `GetProviderSchema` (protocol 5: `GetSchema`) response, as protobuf,
     /// as the tap fetched it when the provider started.
     pub schema: Bytes,

@@ -238,11 +238,27 @@ impl Cassette {
                     Some(v) if !v.is_null() => Some(line.bytes("identities", &v)?),
                     _ => None,
                 };
+                let masks = match line.get("masks") {
+                    None => Vec::new(),
+                    Some(v) => {
+                        let a = v
+                            .expect_array()
+                            .map_err(|e| line.err(Some(&v), format!("masks: {e}")))?;
+                        a.iter()
+                            .map(|m| {
+                                m.expect_str()
+                                    .map(str::to_owned)
+                                    .map_err(|e| line.err(Some(&m), format!("masks: {e}")))
+                            })
+                            .collect::<Result<_, _>>()?
+                    }
+                };
                 let session = Session {
                     provider: line.opt_string("provider")?,
                     version: line.opt_string("version")?,
                     protocol,
                     redacted,
+                    masks,
                     schema,
                     identities,
                     calls: Vec::new(),
@@ -357,6 +373,14 @@ fn write_header(out: &mut String, s: &Session) {
         opt(&mut w, "version", &s.version)?;
         w.member_uint("protocol", u64::from(s.protocol))?;
         w.member_bool("redacted", s.redacted)?;
+        if !s.masks.is_empty() {
+            w.key("masks")?;
+            w.begin_array()?;
+            for m in &s.masks {
+                w.string(m)?;
+            }
+            w.end_array()?;
+        }
         w.member_uint("calls", s.calls.len() as u64)?;
         w.member_str("schema", &base64_encode(&s.schema))?;
         w.key("identities")?;

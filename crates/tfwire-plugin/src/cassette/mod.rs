@@ -64,4 +64,4 @@ mod show;
 pub use data::{Call, CallStatus, Cassette, FORMAT, Session};
 pub use format::{MAX_DEPTH, MAX_LINE_BYTES, MAX_MESSAGES, MAX_SESSIONS};
 pub use record::{Recorder, Recording, provider_from_path};
-pub use redact::redact;
+pub use redact::{is_placeholder, masks_of, redact};

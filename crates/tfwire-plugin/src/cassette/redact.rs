@@ -207,6 +207,11 @@ pub fn redact(session: &mut Session, masks: &Masks) -> Result<(), Error> {
     }
     session.calls = calls;
     session.redacted = true;
+    for p in masks.patterns() {
+        if !session.masks.contains(p) {
+            session.masks.push(p.clone());
+        }
+    }
     Ok(())
 }
 
@@ -433,8 +438,15 @@ impl Secrets {
     }
 }
 
-/// Whether a string is a placeholder already (redacting twice changes nothing).
-fn is_placeholder(s: &str) -> bool {
+/// Whether a string is a redaction's placeholder (`(redacted-N)`): in a redacted session,
+/// such a string stands for a secret, whatever the position.
+///
+/// ```
+/// use tfwire_plugin::cassette::redact::is_placeholder;
+/// assert!(is_placeholder("(redacted-12)"));
+/// assert!(!is_placeholder("(redacted-)") && !is_placeholder("redacted-1"));
+/// ```
+pub fn is_placeholder(s: &str) -> bool {
     s.strip_prefix("(redacted-")
         .and_then(|r| r.strip_suffix(')'))
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
@@ -647,4 +659,20 @@ impl<'a> Walk<'_, 'a> {
             }
         }
     }
+}
+
+/// The masks a redacted session was redacted with ([`Session::masks`]), to tell which of
+/// its positions hold placeholders.
+///
+/// # Errors
+///
+/// A pattern of the file that is not one ([`ErrorKind::Cassette`]).
+pub fn masks_of(session: &Session) -> Result<Masks, Error> {
+    let mut masks = Masks::new();
+    for p in &session.masks {
+        masks
+            .add(p)
+            .map_err(|e| err(format!("the session's mask {p:?}: {e}")))?;
+    }
+    Ok(masks)
 }

@@ -3,6 +3,7 @@
 //! module each
 //! (`cargo test -p tfwire-plugin --test harness proxy::`).
 
+mod cassette;
 mod kinds;
 mod proxy;
 mod schema;
