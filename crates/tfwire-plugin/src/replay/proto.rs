@@ -455,7 +455,13 @@ impl Diff {
     }
 
     pub(crate) fn add(&mut self, path: &str, expected: impl FnOnce() -> String, found: impl FnOnce() -> String) {
-        if self.first.is_none() {
+        // The first difference, or the first in the configuration: what a person edits.
+        let config = |p: &str| p.starts_with("config");
+        if self
+            .first
+            .as_ref()
+            .is_none_or(|(p, _, _)| !config(p) && config(path))
+        {
             self.first = Some((path.to_owned(), expected(), found()));
         }
         self.count += 1;

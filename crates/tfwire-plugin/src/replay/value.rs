@@ -425,7 +425,7 @@ fn walk(a: &V, b: &V, path: &mut String, redacted: bool, masked: bool, d: &mut D
     match (a, b) {
         (V::Sensitive(x), V::Sensitive(y)) if redacted => {
             if class(x) != class(y) {
-                add(d, path, Some(a), Some(b));
+                walk(x, y, path, false, true, d);
             }
         }
         (V::Sensitive(x), V::Sensitive(y)) => walk(x, y, path, redacted, true, d),
