@@ -118,7 +118,9 @@ async fn serve(
     let protocol = replayer.protocol();
     if let Ok(versions) = std::env::var("PLUGIN_PROTOCOL_VERSIONS")
         && !reattach
-        && !versions.split(',').any(|v| v.trim() == protocol.to_string())
+        && !versions
+            .split(',')
+            .any(|v| v.trim() == protocol.to_string())
     {
         return Err(Failure::Input(format!(
             "the cassette speaks protocol {protocol}; the client asks for {versions}"
@@ -183,9 +185,8 @@ async fn serve(
     let clients = Arc::new(Clients::default());
     let incoming = clients.track(tls::incoming(listener, server_tls.map(|(_, c)| c)));
     let server = replay.router().serve_with_incoming(incoming);
-    let handler = |kind, name| {
-        signal(kind).map_err(|e| Failure::Input(format!("{name} handler: {e}")))
-    };
+    let handler =
+        |kind, name| signal(kind).map_err(|e| Failure::Input(format!("{name} handler: {e}")));
     let mut term = handler(SignalKind::terminate(), "SIGTERM")?;
     let mut hup = handler(SignalKind::hangup(), "SIGHUP")?;
     let mut int = handler(SignalKind::interrupt(), "SIGINT")?;

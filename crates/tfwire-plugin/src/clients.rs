@@ -2,12 +2,12 @@
 //! tap`, `tfwire replay`) knows when its client has gone (go-plugin's client closes its
 //! connection when it is done with a plugin, then kills the plugin's process after 2 s).
 
+use crate::tls::Conn;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
-use crate::tls::Conn;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Notify;
 use tokio_stream::{Stream, StreamExt as _};

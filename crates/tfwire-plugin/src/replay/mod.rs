@@ -540,7 +540,10 @@ impl Replayer {
                     programs: &self.groups[group],
                 },
             };
-            requests.iter().map(|r| proto::request_tree(&cx, r)).collect()
+            requests
+                .iter()
+                .map(|r| proto::request_tree(&cx, r))
+                .collect()
         };
         let mut by_group: HashMap<usize, Vec<Node>> = HashMap::new();
         let mut candidates = Vec::new();
@@ -560,10 +563,7 @@ impl Replayer {
                 }
             };
             let print = fingerprint(tree, requests, redacted);
-            if let Some(calls) = self
-                .index
-                .get(&(method.to_owned(), group, redacted, print))
-            {
+            if let Some(calls) = self.index.get(&(method.to_owned(), group, redacted, print)) {
                 for &(s, c) in calls {
                     let call = &self.sessions[s].calls[c];
                     if same(&call.trees, tree, &call.requests, requests, redacted) {

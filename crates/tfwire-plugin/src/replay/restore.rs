@@ -186,18 +186,16 @@ impl<'a> Walk<'_, 'a> {
                 }
                 None => v,
             },
-            Value::Number(n) if inside => {
-                match self.secrets.numbers.get(n.to_string().as_str()) {
-                    Some(r) => match Number::parse(self.arena.alloc_str(r)) {
-                        Ok(n) => {
-                            self.changed = true;
-                            Value::Number(n)
-                        }
-                        Err(_) => v,
-                    },
-                    None => v,
-                }
-            }
+            Value::Number(n) if inside => match self.secrets.numbers.get(n.to_string().as_str()) {
+                Some(r) => match Number::parse(self.arena.alloc_str(r)) {
+                    Ok(n) => {
+                        self.changed = true;
+                        Value::Number(n)
+                    }
+                    Err(_) => v,
+                },
+                None => v,
+            },
             Value::List(vs) => Value::List(self.all(vs, at, cur, inside)),
             Value::Set(vs) => Value::Set(self.all(vs, at, cur, inside)),
             Value::Tuple(vs) => Value::Tuple(self.all(vs, At::Plain, cur, inside)),

@@ -161,7 +161,11 @@ impl ValueTree<'_> {
     fn convert(&self, v: Value<'_>, schema: SchemaRef<'_>) -> V {
         let masks = self.programs.masks();
         let c = Convert { masks };
-        c.value(v, at(self.programs.block(schema)), &masks.start(schema.type_name()))
+        c.value(
+            v,
+            at(self.programs.block(schema)),
+            &masks.start(schema.type_name()),
+        )
     }
 }
 
@@ -200,7 +204,9 @@ impl Convert<'_> {
             Value::String(s) => V::String(s.into()),
             Value::List(vs) => V::List(vs.iter().map(|v| self.value(*v, at, cur)).collect()),
             Value::Set(vs) => V::Set(vs.iter().map(|v| self.value(*v, at, cur)).collect()),
-            Value::Tuple(vs) => V::Tuple(vs.iter().map(|v| self.value(*v, At::Plain, cur)).collect()),
+            Value::Tuple(vs) => {
+                V::Tuple(vs.iter().map(|v| self.value(*v, At::Plain, cur)).collect())
+            }
             Value::Map(es) => V::Map(
                 es.iter()
                     .map(|(k, v)| ((*k).into(), self.value(*v, at, &self.masks.step(cur, k))))
@@ -208,7 +214,12 @@ impl Convert<'_> {
             ),
             Value::Object(es) => V::Object(
                 es.iter()
-                    .map(|(k, v)| ((*k).into(), self.attribute(k, *v, at, &self.masks.step(cur, k))))
+                    .map(|(k, v)| {
+                        (
+                            (*k).into(),
+                            self.attribute(k, *v, at, &self.masks.step(cur, k)),
+                        )
+                    })
                     .collect(),
             ),
             Value::Dynamic(d) => V::Dynamic(
@@ -413,7 +424,11 @@ fn walk(a: &V, b: &V, path: &mut String, redacted: bool, masked: bool, d: &mut D
             // Two known sensitive values: say that they differ, not how.
             let (x, y) = (s(a), s(b));
             if x == y {
-                d.add(path, || format!("{x} (one value)"), || format!("{y} (another)"));
+                d.add(
+                    path,
+                    || format!("{x} (one value)"),
+                    || format!("{y} (another)"),
+                );
             } else {
                 d.add(path, || x, || y);
             }
@@ -497,7 +512,11 @@ fn walk(a: &V, b: &V, path: &mut String, redacted: bool, masked: bool, d: &mut D
             if ta == tb {
                 walk(va, vb, path, redacted, masked, d);
             } else {
-                d.add(path, || format!("a value of type {ta}"), || format!("a value of type {tb}"));
+                d.add(
+                    path,
+                    || format!("a value of type {ta}"),
+                    || format!("a value of type {tb}"),
+                );
             }
         }
         (V::Raw(x, _), V::Raw(y, _)) if x == y => {}

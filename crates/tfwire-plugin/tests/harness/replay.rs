@@ -36,7 +36,8 @@ fn dv(msgpack: &[u8]) -> Option<tfplugin6::DynamicValue> {
 }
 
 /// A db object: name, password, size 1, tags {env = "prod", team = "a"}, in attribute order.
-const STATE: &[u8] = b"\x84\xa4name\xa1a\xa8password\xa2pw\xa4size\x01\xa4tags\x82\xa3env\xa4prod\xa4team\xa1a";
+const STATE: &[u8] =
+    b"\x84\xa4name\xa1a\xa8password\xa2pw\xa4size\x01\xa4tags\x82\xa3env\xa4prod\xa4team\xa1a";
 
 fn read(state: &[u8]) -> tfplugin6::read_resource::Request {
     tfplugin6::read_resource::Request {
@@ -213,7 +214,11 @@ async fn repeated_calls_answer_in_order() {
             .unwrap()
             .into_inner();
         assert!(schema.resource_schemas.contains_key("db"));
-        let r = client.read_resource(read(STATE)).await.unwrap().into_inner();
+        let r = client
+            .read_resource(read(STATE))
+            .await
+            .unwrap()
+            .into_inner();
         privates.push(String::from_utf8(r.private.to_vec()).unwrap());
     }
     assert_eq!(privates, ["first", "second", "third", "third", "third"]);
@@ -300,7 +305,10 @@ async fn mismatch_errors_name_the_path() {
     let logged = logged.lock().unwrap();
     assert_eq!(logged.len(), 6);
     assert_eq!(logged[1].path, "current_state.size");
-    assert_eq!((logged[1].expected.as_str(), logged[1].found.as_str()), ("1", "2"));
+    assert_eq!(
+        (logged[1].expected.as_str(), logged[1].found.as_str()),
+        ("1", "2")
+    );
     assert_eq!(logged[1].type_name.as_deref(), Some("db"));
     assert_eq!(logged[1].rpc, "ReadResource");
 }
@@ -315,7 +323,11 @@ async fn redacted_sessions_match_and_restore_secrets() {
     s.redacted = true;
     let (channel, _) = serve(Cassette { sessions: vec![s] }).await;
     let mut client = v6(channel);
-    let got = client.read_resource(read(STATE)).await.unwrap().into_inner();
+    let got = client
+        .read_resource(read(STATE))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(got.new_state, dv(STATE));
     // A null where the recording had a value does not match.
     let null_password =
