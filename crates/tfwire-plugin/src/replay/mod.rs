@@ -521,6 +521,9 @@ impl Replayer {
     /// # Errors
     ///
     /// A [`Mismatch`] when no recorded call matches (also kept: [`Replayer::mismatches`]).
+    // A mismatch is the rare, slow path (the nearest call is searched for it); the error is
+    // the value itself, which a caller logs and turns into a status, not a boxed one.
+    #[allow(clippy::result_large_err)]
     pub fn answer(&self, method: &str, requests: &[Bytes]) -> Result<Answer, Mismatch> {
         let m = Method::from_path(method);
         let rpc = m.map_or(method, |m| m.name);
@@ -698,13 +701,13 @@ impl Replayer {
         for &(s, c) in calls.iter().take(MAX_NEAREST) {
             let session = &self.sessions[s];
             let call = &session.calls[c];
-            if !by_group.contains_key(&session.group) {
-                match trees(session.group) {
-                    Ok(t) => by_group.insert(session.group, t),
+            let tree = match by_group.entry(session.group) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => match trees(session.group) {
+                    Ok(t) => e.insert(t),
                     Err(_) => continue,
-                };
-            }
-            let tree = &by_group[&session.group];
+                },
+            };
             let mut d = Diff::counting(MAX_COUNTED);
             let mut path = String::new();
             for i in 0..call.trees.len().max(tree.len()) {
