@@ -310,6 +310,11 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
     ),
     ("tap/", &["follow", "choose"], "the CLI's tap.rs"),
     (
+        "cassette/",
+        &["choose"],
+        "tfwire-plugin's harness cassette.rs",
+    ),
+    (
         "config/",
         &["follow", "choose"],
         "tfwire-config's real_client.rs",
