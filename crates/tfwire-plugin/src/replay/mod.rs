@@ -140,9 +140,22 @@
 //!
 //! With no candidate, the nearest recorded call of the method and type (the one whose
 //! requests differ in the fewest places) makes the [`Mismatch`]: the RPC, the type name,
-//! the first differing path (`config.tags["env"]`, `prior_state.size`,
-//! `client_capabilities` never), and the recorded and the new value there, each
+//! the first differing path (`config.tags["env"]`, `prior_state.size`; one in the
+//! configuration before one in another field, since the configuration is what a person
+//! edits; a volatile field never), and the recorded and the new value there, each
 //! `"(sensitive)"` at a sensitive position.
+//!
+//! In a redacted session, a matched request's values at its placeholders' positions are
+//! also put back into the recorded responses (the same secret has the same placeholder
+//! throughout a session): a client checks a planned value of a non-computed attribute
+//! against its configuration, and a placeholder would fail that check.
+//!
+//! # Limits
+//!
+//! A request's messages are read with a bound on nesting (32 messages deep) and, by
+//! [`service`], on their number and size (100,000 messages, 1 GiB per call); the search
+//! for the nearest call compares at most 10,000 recorded calls, counting at most 64
+//! differences each; a replayer keeps the first 1,000 mismatches.
 
 mod proto;
 mod restore;
