@@ -307,6 +307,25 @@ struct State {
     hint: Option<usize>,
     mismatches: Vec<Mismatch>,
     mismatch_count: usize,
+    /// How long each answer took, in µs (the first [`MAX_TIMED`]).
+    times: Vec<u32>,
+    calls: usize,
+}
+
+/// The answers whose time is kept for [`Replayer::stats`].
+const MAX_TIMED: usize = 1 << 20;
+
+/// What a replayer did: calls answered (or not), and how long finding an answer took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Calls asked ([`Replayer::answer`]).
+    pub calls: usize,
+    /// Calls no recorded call matched.
+    pub mismatches: usize,
+    /// The median time of an answer (reading the request, matching, restoring), in µs.
+    pub p50_us: u64,
+    /// The 99th percentile of that time, in µs.
+    pub p99_us: u64,
 }
 
 /// The recorded sessions of one provider, answering calls (see the module documentation).
@@ -538,6 +557,37 @@ impl Replayer {
     // the value itself, which a caller logs and turns into a status, not a boxed one.
     #[allow(clippy::result_large_err)]
     pub fn answer(&self, method: &str, requests: &[Bytes]) -> Result<Answer, Mismatch> {
+        let started = std::time::Instant::now();
+        let answer = self.find(method, requests);
+        let us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.calls += 1;
+        if state.times.len() < MAX_TIMED {
+            state.times.push(us);
+        }
+        answer
+    }
+
+    /// The calls so far and the time their answers took.
+    pub fn stats(&self) -> Stats {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut times = state.times.clone();
+        times.sort_unstable();
+        let at = |q: usize| {
+            times
+                .get((times.len() * q / 100).min(times.len().saturating_sub(1)))
+                .map_or(0, |&t| u64::from(t))
+        };
+        Stats {
+            calls: state.calls,
+            mismatches: state.mismatch_count,
+            p50_us: at(50),
+            p99_us: at(99),
+        }
+    }
+
+    #[allow(clippy::result_large_err)]
+    fn find(&self, method: &str, requests: &[Bytes]) -> Result<Answer, Mismatch> {
         let m = Method::from_path(method);
         let rpc = m.map_or(method, |m| m.name);
         let type_name = match (m, requests.first()) {
