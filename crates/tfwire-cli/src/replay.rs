@@ -38,9 +38,9 @@ use tokio::signal::unix::{SignalKind, signal};
 /// (`config.tags["env"]: expected "prod", found "dev"`; sensitive values shown as
 /// "(sensitive)"); the same line goes to standard error, and the exit status is then 1.
 ///
-/// At its end it writes one line to standard error: `tfwire replay: {"calls":N,
-/// "mismatches":M,"answer_p50_us":…,"answer_p99_us":…}` (the time an answer took, from the
-/// request read to the answer found).
+/// At its end it writes one JSON line to standard error: `{"summary":{"calls":N,
+/// "unmatched":M,"answer_us":{"p50":…,"p99":…}}}` (the time an answer took, from the request
+/// read to the answer found).
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     # A wrapper in a filesystem mirror, in the provider's place:\n  \
@@ -103,7 +103,7 @@ pub(crate) fn run(args: Args, limits: crate::input::Limits) -> Result<(), Failur
     ended?;
     let stats = replayer.stats();
     eprintln!(
-        "tfwire replay: {{\"calls\":{},\"mismatches\":{},\"answer_p50_us\":{},\"answer_p99_us\":{}}}",
+        "{{\"summary\":{{\"calls\":{},\"unmatched\":{},\"answer_us\":{{\"p50\":{},\"p99\":{}}}}}}}",
         stats.calls, stats.mismatches, stats.p50_us, stats.p99_us
     );
     match stats.mismatches {
