@@ -176,13 +176,13 @@ fn replay_shim_answers_under_automtls_and_ends_on_shutdown() {
          \"a\", found \"b\""
     );
     // The summary: both ReadResource calls (Shutdown is go-plugin's, not the cassette's).
-    let summary: serde_json::Value =
-        serde_json::from_str(lines[1].strip_prefix("tfwire replay: ").unwrap()).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    let summary = &summary["summary"];
     assert_eq!(
-        (summary["calls"].as_u64(), summary["mismatches"].as_u64()),
+        (summary["calls"].as_u64(), summary["unmatched"].as_u64()),
         (Some(2), Some(1))
     );
-    assert!(summary["answer_p99_us"].as_u64() >= summary["answer_p50_us"].as_u64());
+    assert!(summary["answer_us"]["p99"].as_u64() >= summary["answer_us"]["p50"].as_u64());
     assert_eq!(lines[2], "tfwire replay: 1 call matched no recorded call");
     assert_eq!(std::fs::read_dir(&sockets).unwrap().count(), 0);
 }
