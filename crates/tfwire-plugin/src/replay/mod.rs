@@ -157,6 +157,7 @@
 //! for the nearest call compares at most 10,000 recorded calls, counting at most 64
 //! differences each; a replayer keeps the first 1,000 mismatches.
 
+mod diff;
 mod proto;
 mod restore;
 mod service;
@@ -171,7 +172,8 @@ use crate::rpc::Method;
 use crate::{Error, ErrorKind};
 use bytes::Bytes;
 use core::fmt;
-use proto::{Context, Diff, Node};
+use diff::Diff;
+use proto::{Context, Node};
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::Mutex;
