@@ -20,6 +20,9 @@ pub enum ErrorKind {
     /// A cassette that does not read, a session that does not redact, a file that does not
     /// take a session ([`crate::cassette`]).
     Cassette,
+    /// A cassette that cannot be replayed: no session of the provider, sessions of several
+    /// providers or protocols, a recorded message that does not read ([`crate::replay`]).
+    Replay,
 }
 
 /// A handshake, TLS or cassette failure: its kind and what is wrong, in one line.

@@ -82,6 +82,9 @@
 //! `plugin.GRPCController`, `plugin.GRPCBroker`), streams in either direction. Services
 //! outside that list are answered `Unimplemented` by the proxy itself. [`rpc::decode`] turns a frame of a known method into its
 //! `DynamicValue`s.
+//! [`cassette`] records what crosses the proxy; [`replay`] answers from a recording, in a
+//! provider's place, matching requests by value (its documentation shows an in-process
+//! harness).
 //! [`tap`] is the observer `tfwire tap` runs: a worker thread decoding and logging every
 //! value, with the run's statistics.
 //!
@@ -107,6 +110,8 @@ pub use generated::tfplugin5;
 pub use generated::tfplugin6;
 
 pub mod cassette;
+#[cfg(feature = "tls")]
+pub mod clients;
 pub mod dump;
 mod error;
 pub mod handshake;
@@ -115,6 +120,7 @@ mod programs;
 pub mod proxy;
 
 pub mod redact;
+pub mod replay;
 pub mod rpc;
 mod schema;
 pub mod tap;

@@ -364,7 +364,7 @@ fn raw_state(method: Method, frame: &Bytes) -> Option<Bytes> {
 /// each replacement's range (frame offsets) replaced by its bytes: a length-delimited field
 /// whose payload is exactly a range gets the new bytes and length; one whose payload holds a
 /// range is a message, rewritten the same way with its new length; everything else is copied.
-fn rewrite(
+pub(crate) fn rewrite(
     msg: &[u8],
     offset: usize,
     replacements: &[(core::ops::Range<usize>, Vec<u8>)],

@@ -6,6 +6,7 @@
 mod cassette;
 mod kinds;
 mod proxy;
+mod replay;
 mod schema;
 mod tap;
 mod values;

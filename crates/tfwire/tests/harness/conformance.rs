@@ -324,6 +324,11 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
         &["follow", "choose", "reject"],
         "the schema tests, the CLI's typed.rs and schema.rs",
     ),
+    (
+        "replay/",
+        &["choose", "follow"],
+        "tfwire_plugin::replay's harness, the CLI's replay.rs",
+    ),
 ];
 
 #[test]
