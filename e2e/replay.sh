@@ -91,14 +91,14 @@ if has cassette redact; then redact_cmd=true; fi
 $record_ok || echo "replay.sh: this tfwire's tap has no --record: recording with --log only, nothing to replay" >&2
 $replay_ok || echo "replay.sh: this tfwire has no replay command" >&2
 
-# wrapper NAME COMMAND: the script run.sh --wrap installs, run as `NAME TYPE PROVIDER ARGS...` with
+# wrapper NAME COMMAND: the script run.sh --wrap installs, run as `NAME TYPE PROVIDER ENTRY ARGS...` with
 # TFWIRE_E2E_CLIENT and TFWIRE_E2E_SCENARIO set; COMMAND is shell text using $c (the cassette directory of that
-# client and scenario, created), $type and $provider. Standard error goes to logs/NAME/CLIENT/SCENARIO/.
+# client and scenario, created), $type, $provider and $entry. Standard error goes to logs/NAME/CLIENT/SCENARIO/.
 wrapper() {
   cat >"$top/$1.sh" <<SH
 #!/bin/sh
-type=\$1 provider=\$2
-shift 2
+type=\$1 provider=\$2 entry=\$3
+shift 3
 c=$top/cassettes/\$TFWIRE_E2E_CLIENT/\$TFWIRE_E2E_SCENARIO
 l=$top/logs/$1/\$TFWIRE_E2E_CLIENT/\$TFWIRE_E2E_SCENARIO
 mkdir -p "\$c" "\$l"
@@ -244,7 +244,7 @@ for c in clients:
             continue
         scenarios += 1
         want = text(d)
-        for mode in ("replay", "replay-redacted"):
+        for mode in ("replay", "replay-redacted") if replay_ok else ():
             got = text(os.path.join(top, "out", mode, c, name, "plan.txt"))
             if got == want:
                 if mode == "replay":
@@ -272,7 +272,7 @@ if record_ok and not glob.glob(os.path.join(top, "cassettes", "*", "*", "*.redac
 
 # The edited scenario: the client's output must name the RPC, the resource type and the edited path.
 clear = replay_ok
-for c in clients:
+for c in clients if replay_ok else ():
     log = os.path.join(top, "work", f"{c}-m", c, "scenarios", "create", "run.log")
     out = open(log, encoding="utf-8", errors="replace").read() if os.path.exists(log) else ""
     ok = "create" in failed("mismatch", c) and edited_path in out and "tfwire_shapes" in out \
@@ -300,24 +300,40 @@ for c in clients:
             problems.append(f"{c}: the replayed 2,000-resource plan is slower than the real one: {t}")
     elif replay_ok:
         problems.append(f"{c}: the 2,000-resource plan was not timed both ways: {t}")
+    else:
+        continue
     for kind in ("real", "replay"):
         got = [text(p) for p in sorted(glob.glob(os.path.join(top, "out", f"{kind}-*", c, "plan-2000", "plan.txt")))]
         want = text(os.path.join(top, "out", "record", c, "plan-2000", "plan.txt"))
         if replay_ok and (not got or any(g != want for g in got)):
             problems.append(f"{c}: plan-2000: a {kind} plan differs from the recorded one")
+
+
+def answer_p99s(doc, inside=False):
+    """The numbers under a key "p99" inside an object whose key holds "answer" (tfwire replay's summary)."""
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if inside and k == "p99" and isinstance(v, (int, float)):
+                yield v
+            else:
+                yield from answer_p99s(v, inside or "answer" in k)
+
+
 p99s = []
 for f in glob.glob(os.path.join(top, "logs", "replay*", "*", "*", "*.err")):
     for line in open(f, encoding="utf-8", errors="replace"):
-        if line.startswith("{") and '"answer_us"' in line:
+        if line.startswith("{"):
             try:
-                p99s.append(json.loads(line)["answer_us"]["p99"])
-            except (ValueError, KeyError, TypeError):
+                p99s.extend(answer_p99s(json.loads(line)))
+            except ValueError:
                 pass
 result = {"scenarios": scenarios, "identical": identical, "identical_redacted": identical_redacted,
           "leaked_secrets": leaked, "mismatch_errors_clear": clear,
           "replay_p99_us": max(p99s) if p99s else None,
           "plan_2000_s": timing}
 print(json.dumps(result))
+if not (record_ok and replay_ok):
+    problems.append("nothing replayed: this tfwire lacks tap --record or the replay command")
 for p in problems:
     print(f"replay.sh: {p}", file=sys.stderr)
 ok = (record_ok and replay_ok and scenarios > 0 and identical == scenarios and identical_redacted == scenarios

@@ -10,9 +10,10 @@
 # appended, so corpus/real-client-terraform). Layouts: corpus/real-client/README.md and
 # corpus/real-client-terraform/README.md; scenario conventions: e2e/README.md.
 # --bin DIR: build nothing, take the clients (and the providers, unless --wrap ignores them) from DIR.
-# --wrap SCRIPT: the mirror holds, for each provider, a script running `SCRIPT TYPE BINARY ARGS...` instead of
-#   the provider (e2e/replay.sh: tfwire tap --record, tfwire replay); TFWIRE_E2E_CLIENT and TFWIRE_E2E_SCENARIO
-#   tell SCRIPT where it runs. A step's after.sh that fails is then reported, not fatal (a replayed provider makes
+# --wrap SCRIPT: the mirror holds, for each provider, a script running `SCRIPT TYPE BINARY ENTRY ARGS...` instead
+#   of the provider (ENTRY: that script's path in the mirror, which says the provider's address and version;
+#   e2e/replay.sh: tfwire tap --record, tfwire replay); TFWIRE_E2E_CLIENT and TFWIRE_E2E_SCENARIO tell SCRIPT
+#   where it runs. A step's after.sh that fails is then reported, not fatal (a replayed provider makes
 #   no files for it to edit).
 # --plan-only: the steps and the plan, then only OUT/<scenario>/plan.txt (show -no-color) and the plan's wall
 #   time on standard error; no proto capture, no apply, no manifest.
@@ -147,7 +148,7 @@ install() { # install NAMESPACE TYPE VERSION BINARY
     d=$mirror/$(host_of $c)/$1/$2/$3/$platform
     mkdir -p "$d"
     if [ -n "$wrap" ]; then
-      printf '#!/bin/sh\nexec "%s" %s "%s" "$@"\n' "$wrap" "$2" "$bin/$4" >"$d/terraform-provider-${2}_v$3"
+      printf '#!/bin/sh\nexec "%s" %s "%s" "$0" "$@"\n' "$wrap" "$2" "$bin/$4" >"$d/terraform-provider-${2}_v$3"
       chmod +x "$d/terraform-provider-${2}_v$3"
     else
       cp "$bin/$4" "$d/terraform-provider-${2}_v$3"
