@@ -195,6 +195,30 @@ for c in "${clients[@]}"; do
   fi
 done
 
+# The README's four commands, through dev_overrides instead of the mirror: tap/secrets recorded with
+# `tap --record --redact`, then replayed from that cassette; readme/CLIENT/{recorded,replayed}.txt must be equal.
+readme() {
+  local c=$1 d=$top/readme/$1
+  mkdir -p "$d/shim" "$d/w"
+  cp "$here/tap/secrets/main.tf" "$d/w/"
+  printf 'provider_installation {\n  dev_overrides {\n    "tfwire/tfwire" = "%s"\n  }\n  direct {}\n}\n' \
+    "$d/shim" >"$d/bug.tfrc"
+  (
+    cd "$d/w"
+    export TF_CLI_CONFIG_FILE=$d/bug.tfrc
+    printf '#!/bin/sh\nexec %s tap --record %s/bug.jsonl --redact -- %s "$@"\n' "$tfwire" "$PWD" \
+      "$bin/terraform-provider-tfwire" >"$d/shim/terraform-provider-tfwire"
+    chmod +x "$d/shim/terraform-provider-tfwire" && "$bin/$c" plan -no-color -out=recorded.tfplan >>"$d/run.log" 2>&1
+    "$bin/$c" show -no-color recorded.tfplan >"$d/recorded.txt" 2>>"$d/run.log"
+    printf '#!/bin/sh\nexec %s replay %s/bug.jsonl "$@"\n' "$tfwire" "$PWD" >"$d/shim/terraform-provider-tfwire"
+    chmod +x "$d/shim/terraform-provider-tfwire" && "$top/clients/$c" plan -no-color -out=replayed.tfplan >>"$d/run.log" 2>&1
+    "$top/clients/$c" show -no-color replayed.tfplan >"$d/replayed.txt" 2>>"$d/run.log"
+  ) || echo "replay.sh: $c: the README's commands failed: see $d/run.log" >&2
+}
+if $record_ok && $replay_ok; then
+  for c in "${clients[@]}"; do readme "$c"; done
+fi
+
 # The timed plan: real providers and replay alternately (run.sh's "plan in" timing lines).
 if $record_ok && $replay_ok; then
   for c in "${clients[@]}"; do
@@ -258,9 +282,10 @@ for c in clients:
                 problems.append(f"{c}: {name}: {mode}: the plan differs from the recorded one")
     scenarios += len(failed("record", c))
 
-# Secrets: in no redacted cassette (and, from the wrappers' logs, nowhere the replays printed).
+# Secrets: in no redacted cassette.
 leaked = 0
-for f in glob.glob(os.path.join(top, "cassettes", "*", "*", "*.redacted.jsonl")):
+for f in glob.glob(os.path.join(top, "cassettes", "*", "*", "*.redacted.jsonl")) + \
+        glob.glob(os.path.join(top, "readme", "*", "w", "bug.jsonl")):
     data = open(f, "rb").read()
     for s in SECRETS:
         k = data.count(s.encode())
@@ -319,6 +344,14 @@ def answer_p99s(doc, inside=False):
                 yield from answer_p99s(v, inside or "answer" in k)
 
 
+# The README's commands: the plan replayed from the redacted cassette is the recorded one.
+readme = replay_ok
+for c in clients if replay_ok else ():
+    a, b = (text(os.path.join(top, "readme", c, f)) for f in ("recorded.txt", "replayed.txt"))
+    if a is None or a != b:
+        problems.append(f"{c}: the README's commands: the replayed plan " + ("is missing" if b is None else "differs"))
+        readme = False
+
 p99s = []
 for f in glob.glob(os.path.join(top, "logs", "replay*", "*", "*", "*.err")):
     for line in open(f, encoding="utf-8", errors="replace"):
@@ -330,14 +363,14 @@ for f in glob.glob(os.path.join(top, "logs", "replay*", "*", "*", "*.err")):
 result = {"scenarios": scenarios, "identical": identical, "identical_redacted": identical_redacted,
           "leaked_secrets": leaked, "mismatch_errors_clear": clear,
           "replay_p99_us": max(p99s) if p99s else None,
-          "plan_2000_s": timing}
+          "readme_identical": readme, "plan_2000_s": timing}
 print(json.dumps(result))
 if not (record_ok and replay_ok):
     problems.append("nothing replayed: this tfwire lacks tap --record or the replay command")
 for p in problems:
     print(f"replay.sh: {p}", file=sys.stderr)
 ok = (record_ok and replay_ok and scenarios > 0 and identical == scenarios and identical_redacted == scenarios
-      and leaked == 0 and clear and not problems)
+      and leaked == 0 and clear and readme and not problems)
 sys.exit(0 if ok else 1)
 PY
 echo "replay.sh: timing: everything in $((SECONDS - t0)) s" >&2
