@@ -1,4 +1,5 @@
-//! The crate's one error type: a handshake line that is not one, or a TLS setup that failed.
+//! The crate's one error type: a handshake line that is not one, a TLS setup that failed, a
+//! cassette that does not read.
 //!
 //! (Schema messages that do not convert, and values that do not decode, are
 //! [`tfwire::Error`]s: the core crate's error, with its path and offset.)
@@ -16,9 +17,15 @@ pub enum ErrorKind {
     #[cfg_attr(feature = "tls", doc = "")]
     #[cfg_attr(feature = "tls", doc = "See [`crate::tls`].")]
     Tls,
+    /// A cassette that does not read, a session that does not redact, a file that does not
+    /// take a session ([`crate::cassette`]).
+    Cassette,
+    /// A cassette that cannot be replayed: no session of the provider, sessions of several
+    /// providers or protocols, a recorded message that does not read ([`crate::replay`]).
+    Replay,
 }
 
-/// A handshake or TLS failure: its kind and what is wrong, in one line.
+/// A handshake, TLS or cassette failure: its kind and what is wrong, in one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     kind: ErrorKind,

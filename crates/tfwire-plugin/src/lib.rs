@@ -106,6 +106,7 @@ pub use generated::tfplugin5;
 /// Protocol 6 (`tfplugin6.proto` 6.11): messages, `provider_client`/`provider_server`.
 pub use generated::tfplugin6;
 
+pub mod cassette;
 pub mod dump;
 mod error;
 pub mod handshake;
@@ -114,6 +115,7 @@ mod programs;
 pub mod proxy;
 
 pub mod redact;
+pub mod replay;
 pub mod rpc;
 mod schema;
 pub mod tap;

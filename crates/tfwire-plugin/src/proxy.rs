@@ -141,7 +141,8 @@ impl<O: Observer> Forward<O> {
 }
 
 type BoxStream = Pin<Box<dyn Stream<Item = Result<Bytes, Status>> + Send>>;
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+/// A boxed future, as the services here return them.
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
 /// One call: forwards its request stream upstream, and the response stream back.
 struct Call<O> {
@@ -267,22 +268,45 @@ impl<O: Observer> Service<http::Request<Body>> for Named<O> {
     }
 }
 
+/// What [`router`] serves: a tower service of HTTP requests answering every method of its
+/// services, as [`Named`] (the forwarder) and [`crate::replay::Replay`] do.
+pub trait Served:
+    Service<
+        http::Request<Body>,
+        Response = http::Response<Body>,
+        Error = Infallible,
+        Future = BoxFuture<Result<http::Response<Body>, Infallible>>,
+    > + Clone
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<S> Served for S where
+    S: Service<
+            http::Request<Body>,
+            Response = http::Response<Body>,
+            Error = Infallible,
+            Future = BoxFuture<Result<http::Response<Body>, Infallible>>,
+        > + Clone
+        + Send
+        + Sync
+        + 'static
+{
+}
+
 macro_rules! named {
     ($($t:ident $n:literal;)*) => {$(
-        #[doc = concat!("`", $n, "`, routed to the forwarder.")]
-        pub struct $t<O>(Named<O>);
+        #[doc = concat!("`", $n, "`, routed to the service inside.")]
+        #[derive(Clone)]
+        pub struct $t<S>(S);
 
-        impl<O> Clone for $t<O> {
-            fn clone(&self) -> Self {
-                $t(self.0.clone())
-            }
-        }
-
-        impl<O> NamedService for $t<O> {
+        impl<S> NamedService for $t<S> {
             const NAME: &'static str = $n;
         }
 
-        impl<O: Observer> Service<http::Request<Body>> for $t<O> {
+        impl<S: Served> Service<http::Request<Body>> for $t<S> {
             type Response = http::Response<Body>;
             type Error = Infallible;
             type Future = BoxFuture<Result<http::Response<Body>, Infallible>>;
@@ -308,23 +332,24 @@ named! {
     Health "grpc.health.v1.Health";
 }
 
-impl<O: Observer> Forward<O> {
-    fn named(&self) -> Named<O> {
-        Named {
-            forward: self.clone(),
-        }
-    }
+/// A tonic router serving `service` under every name of [`SERVICES`].
+pub fn router<S: Served>(service: S) -> tonic::transport::server::Router {
+    tonic::transport::Server::builder()
+        .add_service(Tfplugin5Provider(service.clone()))
+        .add_service(Tfplugin5Provisioner(service.clone()))
+        .add_service(Tfplugin6Provider(service.clone()))
+        .add_service(GrpcStdio(service.clone()))
+        .add_service(GrpcController(service.clone()))
+        .add_service(GrpcBroker(service.clone()))
+        .add_service(Health(service))
+}
 
+impl<O: Observer> Forward<O> {
     /// A tonic router with every service of [`SERVICES`] forwarded.
     pub fn router(&self) -> tonic::transport::server::Router {
-        tonic::transport::Server::builder()
-            .add_service(Tfplugin5Provider(self.named()))
-            .add_service(Tfplugin5Provisioner(self.named()))
-            .add_service(Tfplugin6Provider(self.named()))
-            .add_service(GrpcStdio(self.named()))
-            .add_service(GrpcController(self.named()))
-            .add_service(GrpcBroker(self.named()))
-            .add_service(Health(self.named()))
+        router(Named {
+            forward: self.clone(),
+        })
     }
 }
 

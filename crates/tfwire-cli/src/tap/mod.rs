@@ -3,6 +3,7 @@
 
 mod child;
 mod clients;
+mod record;
 
 use crate::Failure;
 use std::io::Write as _;
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tfwire_json::{Escape, JsonWriter};
+use tfwire_plugin::cassette::Recording;
 use tfwire_plugin::handshake::{Handshake, LineReader};
 use tfwire_plugin::proxy::Forward;
 use tfwire_plugin::tap::{Upstream, Worker, WorkerConfig, fetch_schemas};
@@ -50,12 +52,23 @@ use tokio::net::UnixListener;
 /// standard error at exit. Values are decoded on a thread of their own, never on the
 /// forwarding path, and a value that does not decode never stops the call. Values the masks
 /// match (see the Masks options) are "(sensitive)" in the log too.
+///
+/// The cassette (`--record FILE`, JSON Lines, appended under an exclusive lock): when the tap
+/// ends, one session per provider it served (address, version, protocol, schema, every call's
+/// messages in order and its status), for `tfwire replay`. With `--redact`, every value the
+/// schema marks sensitive or write-only, and every value the masks match, is a placeholder of
+/// the same type (`"(redacted-N)"`, `N`, `false`; the same secret, the same N), and those
+/// strings are overwritten with `*` wherever else they occur (diagnostics, private state,
+/// provider logs); the session says `"redacted":true`. A session that cannot be redacted is
+/// not written (exit 1).
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     tfwire tap --log /tmp/tap.jsonl -- /opt/providers/terraform-provider-aws_v6.0.0\n  \
-    tfwire tap --reattach \"$TF_REATTACH_PROVIDERS\" --log /tmp/tap.jsonl\n\n\
+    tfwire tap --reattach \"$TF_REATTACH_PROVIDERS\" --log /tmp/tap.jsonl\n  \
+    tfwire tap --record /tmp/cassette.jsonl --redact -- /opt/providers/terraform-provider-aws_v6.0.0\n\n\
     Exit codes: 0 the provider ended (or SIGTERM) and every value decoded, 1 the provider could \
-    not be started or reached, a value did not decode or (--validate) did not conform, \
+    not be started or reached, a value did not decode or (--validate) did not conform, the \
+    cassette (--record) could not be written or its session redacted, \
     2 usage error.")]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -63,6 +76,21 @@ pub(crate) struct Args {
     /// Write every value as a JSON line to FILE (created or truncated).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Append the provider's session (its schema, every call and status) to the cassette
+    /// FILE when the tap ends (created when missing; several taps may append at once).
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// With --record: replace every sensitive, write-only and masked value by a placeholder
+    /// of the same type, so that the cassette can be shared.
+    #[arg(long, requires = "record")]
+    redact: bool,
+    /// With --record: the provider's source address (registry.opentofu.org/hashicorp/null),
+    /// when it cannot be read from the provider's path (…/HOST/NS/TYPE/VERSION/OS_ARCH/…).
+    #[arg(long = "provider", value_name = "ADDR", requires = "record")]
+    provider_address: Option<String>,
+    /// With --record: the provider's version (3.2.4), when not in its path.
+    #[arg(long, value_name = "VERSION", requires = "record")]
+    provider_version: Option<String>,
     /// Also report configuration values that do not conform to the schema beyond their type:
     /// required attributes null, computed-only attributes set, block counts outside
     /// min_items/max_items.
@@ -101,6 +129,15 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
                 .into(),
         ));
     }
+    let record = match &args.record {
+        Some(path) => Some(record::Record::new(
+            path.clone(),
+            args.redact.then(|| args.masks.masks()).transpose()?,
+            args.provider_address.clone(),
+            args.provider_version.clone(),
+        )),
+        None => None,
+    };
     let log: Option<Box<dyn std::io::Write + Send>> = match &args.log {
         None => None,
         Some(p) => Some(Box::new(std::io::BufWriter::with_capacity(
@@ -115,10 +152,17 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
         .map_err(|e| Failure::Input(format!("starting the runtime: {e}")))?;
     let handle = runtime.handle().clone();
     let (worker, ended) = match &args.reattach {
-        Some(json) => runtime.block_on(reattach(json, handle, log, config))?,
+        Some(json) => runtime.block_on(reattach(json, handle, log, config, record.as_ref()))?,
         None => {
             let timeout = start_timeout(args.start_timeout.as_deref())?;
-            runtime.block_on(shim(&args.provider, timeout, handle, log, config))?
+            runtime.block_on(shim(
+                &args.provider,
+                timeout,
+                handle,
+                log,
+                config,
+                record.as_ref(),
+            ))?
         }
     };
     // The runtime's tasks (connections) hold observers: end them, then the worker drains
@@ -126,6 +170,9 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));
     let mut stats = worker.finish();
     eprintln!("tfwire tap: {}", stats.summary_json());
+    if let Some(r) = record {
+        r.finish()?;
+    }
     if stats.dropped > 0 {
         eprintln!(
             "tfwire tap: the decoder fell behind: {} frames or timings were not logged (the calls \
@@ -241,6 +288,7 @@ async fn shim(
     handle: tokio::runtime::Handle,
     log: Option<Box<dyn std::io::Write + Send>>,
     config: WorkerConfig,
+    record: Option<&record::Record>,
 ) -> Result<(Worker, Result<(), Failure>), Failure> {
     if std::env::var_os("TF_PLUGIN_MAGIC_COOKIE").is_none() {
         return Err(Failure::Usage(
@@ -401,7 +449,17 @@ async fn shim(
         }
     };
     let worker = Worker::start(vec![Upstream::new(channel.clone(), handle)], log, config);
-    let forward = Forward::new(channel, worker.observer(0));
+    let recorder = match record {
+        Some(r) => {
+            let executable = Path::new(&command[0]);
+            Some(
+                r.start(up.app_version, Some(executable), None, channel.clone())
+                    .await,
+            )
+        }
+        None => None,
+    };
+    let forward = Forward::new(channel, Recording::new(worker.observer(0), recorder));
     // The schema, asked for before OpenTofu is told where to connect (see `tfwire_plugin::tap::Tap::fetched`).
     forward.observer().fetched(schemas);
     let ours = Handshake {
@@ -463,6 +521,7 @@ async fn reattach(
     handle: tokio::runtime::Handle,
     log: Option<Box<dyn std::io::Write + Send>>,
     config: WorkerConfig,
+    record: Option<&record::Record>,
 ) -> Result<(Worker, Result<(), Failure>), Failure> {
     let mut bytes = json.as_bytes().to_vec();
     let tape = tfwire_plan::Parser::new()
@@ -502,7 +561,7 @@ async fn reattach(
                 .unwrap_or(5),
         ));
         upstreams.push(Upstream::new(channel.clone(), handle.clone()).label(addr));
-        listeners.push((listener, channel));
+        listeners.push((listener, channel, addr.to_owned()));
         let _ = w
             .key(addr)
             .and_then(|()| write_json(&mut w, p, json, Some(&path.display().to_string())));
@@ -510,8 +569,19 @@ async fn reattach(
     let _ = w.end_object();
     let worker = Worker::start(upstreams, log, config);
     let mut servers = tokio::task::JoinSet::new();
-    for (i, (listener, channel)) in listeners.into_iter().enumerate() {
-        let forward = Forward::new(channel, worker.observer(i));
+    for (i, (listener, channel, addr)) in listeners.into_iter().enumerate() {
+        let recorder = match record {
+            Some(r) => {
+                let app = if versions[i] == tfwire::schema::Protocol::V6 {
+                    6
+                } else {
+                    5
+                };
+                Some(r.start(app, None, Some(&addr), channel.clone()).await)
+            }
+            None => None,
+        };
+        let forward = Forward::new(channel, Recording::new(worker.observer(i), recorder));
         forward.observer().start_fetch(versions[i]);
         servers.spawn(
             forward

@@ -43,7 +43,10 @@ pub async fn fetch_schemas(channel: Channel, protocol: Protocol) -> Result<Provi
 
 /// One unary call of `path` with an empty request message (both schema calls' requests have
 /// no fields), the response kept as its raw frame.
-async fn call(grpc: &mut Grpc<Channel>, path: &'static str) -> Result<Bytes, tonic::Status> {
+pub(crate) async fn call(
+    grpc: &mut Grpc<Channel>,
+    path: &'static str,
+) -> Result<Bytes, tonic::Status> {
     grpc.ready()
         .await
         .map_err(|e| tonic::Status::unavailable(e.to_string()))?;

@@ -53,6 +53,7 @@ mod time;
 mod validate;
 mod worker;
 
+pub(crate) use fetch::call as empty_unary;
 pub use fetch::fetch_schemas;
 pub use stats::Stats;
 pub use time::{rfc3339, write_rfc3339};
