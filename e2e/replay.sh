@@ -102,16 +102,21 @@ shift 3
 c=$top/cassettes/\$TFWIRE_E2E_CLIENT/\$TFWIRE_E2E_SCENARIO
 l=$top/logs/$1/\$TFWIRE_E2E_CLIENT/\$TFWIRE_E2E_SCENARIO
 mkdir -p "\$c" "\$l"
+# The provider's address and version from its entry, …/HOST/NS/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vV.
+d=\${entry%/*}; d=\${d%/*}; version=\${d##*/}; d=\${d%/*}; addr=\${d##*/}; d=\${d%/*}; addr=\${d##*/}/\$addr
+d=\${d%/*}; addr=\${d##*/}/\$addr
 exec $2 2>>"\$l/\$type-\$\$.err"
 SH
   chmod +x "$top/$1.sh"
 }
 if $record_ok; then
-  wrapper record "\"$tfwire\" tap --record \"\$c/\$type.jsonl\" -- \"\$provider\" \"\$@\""
+  wrapper record "\"$tfwire\" tap --record \"\$c/\$type.jsonl\" --provider \"\$addr\" --provider-version \"\$version\" \
+  -- \"\$provider\" \"\$@\""
 else
   wrapper record "\"$tfwire\" tap --log \"\$l/\$type-\$\$.jsonl\" -- \"\$provider\" \"\$@\""
 fi
-wrapper record-redacted "\"$tfwire\" tap --record \"\$c/\$type.redacted.jsonl\" --redact -- \"\$provider\" \"\$@\""
+wrapper record-redacted "\"$tfwire\" tap --record \"\$c/\$type.redacted.jsonl\" --redact --provider \"\$addr\" \
+  --provider-version \"\$version\" -- \"\$provider\" \"\$@\""
 wrapper replay "\"$tfwire\" replay \"\$c/\$type.jsonl\" \"\$@\""
 wrapper replay-redacted "\"$tfwire\" replay \"\$c/\$type.redacted.jsonl\" \"\$@\""
 
@@ -230,7 +235,7 @@ if $record_ok && $replay_ok; then
 fi
 
 python3 - "$top" "$here" "$edited_path" "${#clients[@]}" "$record_ok" "$replay_ok" "${clients[@]}" <<'PY' || status=1
-import glob, json, os, re, statistics, sys
+import base64, glob, json, os, re, statistics, sys
 top, here, edited_path, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 record_ok, replay_ok = sys.argv[5] == "true", sys.argv[6] == "true"
 clients = sys.argv[7:7 + n]
@@ -282,16 +287,55 @@ for c in clients:
                 problems.append(f"{c}: {name}: {mode}: the plan differs from the recorded one")
     scenarios += len(failed("record", c))
 
-# Secrets: in no redacted cassette.
+
+
+def secrets_in(path):
+    """How many times each secret occurs in a cassette: in its text, and in every string of it that is base64
+    (the protobuf messages), decoded."""
+    found = dict.fromkeys(SECRETS, 0)
+
+    def walk(v):
+        if isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, str):
+            blobs = [v.encode()]
+            try:
+                blobs.append(base64.b64decode(v + "=" * (-len(v) % 4), validate=True))
+            except ValueError:
+                pass
+            for b in blobs:
+                for s in SECRETS:
+                    found[s] += b.count(s.encode())
+
+    for line in open(path, encoding="utf-8"):
+        walk(json.loads(line))
+    return found
+
+
+# Secrets: in no redacted cassette; and, so that the check is known to see them, each in the plain cassettes
+# of tap/secrets and sensitive.
 leaked = 0
 for f in glob.glob(os.path.join(top, "cassettes", "*", "*", "*.redacted.jsonl")) + \
         glob.glob(os.path.join(top, "readme", "*", "w", "bug.jsonl")):
-    data = open(f, "rb").read()
-    for s in SECRETS:
-        k = data.count(s.encode())
+    for s, k in secrets_in(f).items():
         if k:
             leaked += k
             problems.append(f"{os.path.relpath(f, top)}: {k} x {s!r}")
+for c in clients if record_ok else ():
+    seen = dict.fromkeys(SECRETS, 0)
+    for f in glob.glob(os.path.join(top, "cassettes", c, "secrets", "*.jsonl")) + \
+            glob.glob(os.path.join(top, "cassettes", c, "sensitive", "*.jsonl")):
+        if not f.endswith(".redacted.jsonl"):
+            for s, k in secrets_in(f).items():
+                seen[s] += k
+    missing = [s for s, k in seen.items() if not k]
+    if missing and os.path.isdir(os.path.join(top, "cassettes", c, "secrets")):
+        problems.append(f"{c}: the plain cassettes of secrets and sensitive do not hold {missing}: "
+                        "the leak check would not see them either")
 if record_ok and not glob.glob(os.path.join(top, "cassettes", "*", "*", "*.redacted.jsonl")):
     problems.append("no redacted cassette was written")
 
