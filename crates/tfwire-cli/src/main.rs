@@ -29,6 +29,7 @@ mod input;
 mod mask;
 mod output;
 mod plan;
+mod replay;
 mod report;
 mod schema;
 mod show;
@@ -75,6 +76,7 @@ enum Command {
     Dump(dump::Args),
     Encode(encode::Args),
     Plan(plan::Args),
+    Replay(replay::Args),
     Schema(schema::Args),
     Show(show::Args),
     State(state::Args),
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
         Command::Dump(args) => dump::run(args, limits),
         Command::Encode(args) => encode::run(args, limits),
         Command::Plan(args) => plan::run(args, limits),
+        Command::Replay(args) => replay::run(args, limits),
         Command::Schema(args) => schema::run(args, limits),
         Command::Show(args) => show::run(args, limits),
         Command::State(args) => state::run(args, limits),

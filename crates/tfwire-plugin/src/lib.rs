@@ -107,6 +107,8 @@ pub use generated::tfplugin5;
 pub use generated::tfplugin6;
 
 pub mod cassette;
+#[cfg(feature = "tls")]
+pub mod clients;
 pub mod dump;
 mod error;
 pub mod handshake;

@@ -2,7 +2,6 @@
 //! every `DynamicValue` decoded with the provider's schema, sensitive attributes masked.
 
 mod child;
-mod clients;
 mod record;
 
 use crate::Failure;
@@ -479,7 +478,7 @@ async fn shim(
             Err(Failure::Input(format!("writing the handshake line: {e}"))),
         ));
     }
-    let clients = Arc::new(clients::Clients::default());
+    let clients = Arc::new(tfwire_plugin::clients::Clients::default());
     let serve = forward
         .router()
         .serve_with_incoming(clients.track(tls::incoming(listener, server_tls.map(|(_, c)| c))));

@@ -12,6 +12,7 @@ mod outputs;
 mod planfile;
 mod readme;
 mod rendering;
+mod replay;
 mod schema;
 mod schema_cache;
 mod show;

@@ -4,7 +4,8 @@
 //! `tfwire-tap-testkit`: resource `db` with a sensitive `password`, planning echoes the
 //! configuration) stands in for a provider in debug mode on a unix socket; the tap runs as a child process, prints the `TF_REATTACH_PROVIDERS` value to use
 //! instead, forwards calls made through its socket, logs their values with the secrets
-//! masked, and on SIGTERM exits 0 and removes its socket.
+//! masked, records them in a redacted cassette, and on SIGTERM exits 0 and removes its
+//! socket.
 //!
 //! Shim mode (`-- PROVIDER`): fake providers written as shell scripts (silent, flooding,
 //! failing, serving a socket that never answers, ignoring SIGTERM, or pointing at the
@@ -78,6 +79,7 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
         }
     });
     let log = dir.path().join("tap.jsonl");
+    let cassette = dir.path().join("cassette.jsonl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
         .args([
             "tap",
@@ -85,6 +87,9 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
             "name",
             "--log",
             log.to_str().unwrap(),
+            "--record",
+            cassette.to_str().unwrap(),
+            "--redact",
             "--reattach",
         ])
         .arg(reattach.to_string())
@@ -173,6 +178,33 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
     assert_eq!(summary["decode_errors"], 0, "{summary}");
     // The same summary went to standard error.
     assert!(stderr.contains("\"decode_errors\":0"), "{stderr}");
+
+    // The cassette: one session, named by the reattach key, with the schema the tap asked
+    // for and the client's calls, redacted: the secret (by its schema) and the name (by
+    // `--mask name`) are placeholders, in the request and the response.
+    let file = std::fs::read(&cassette).unwrap();
+    let c = tfwire_plugin::cassette::Cassette::read(&file).unwrap();
+    assert_eq!(c.sessions.len(), 1);
+    let s = &c.sessions[0];
+    assert_eq!(s.provider.as_deref(), Some(address));
+    assert_eq!((s.protocol, s.redacted), (6, true));
+    assert!(s.masks.iter().any(|m| m == "name"), "{:?}", s.masks);
+    assert!(!s.schema.is_empty());
+    let plan = s
+        .calls
+        .iter()
+        .find(|c| c.method == "/tfplugin6.Provider/PlanResourceChange")
+        .expect("the plan call");
+    let redacted = b"\x82\xa4name\xac(redacted-1)\xa8password\xac(redacted-2)";
+    for m in plan.requests.iter().chain(&plan.responses) {
+        let at = m
+            .windows(redacted.len())
+            .position(|w| w == redacted)
+            .map(|_| ());
+        assert_eq!(at, Some(()), "{m:?}");
+        assert!(!m.windows(SECRET.len()).any(|w| w == SECRET.as_bytes()));
+    }
+    assert!(!String::from_utf8_lossy(&file).contains(SECRET));
     drop(dir);
 }
 

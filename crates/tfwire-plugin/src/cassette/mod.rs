@@ -36,11 +36,12 @@
 //! - **Exact.** The messages themselves are standard base64 (without padding) of the
 //!   protobuf bytes: a replayer answers with the bytes the provider sent, not with a
 //!   re-encoding of a readable form. Protobuf inside JSON costs a third more than the bytes
-//!   (base64), and the readable view about as much again; a 2,000-resource plan's session is
-//!   measured in the README.
-//! - **Compact enough.** The schema is written once per session. A ZIP of protobuf files
-//!   would be smaller but neither appendable under a lock nor readable in a bug report;
-//!   gzip of the file (`gzip -9`) is left to the user, and compresses it several times over.
+//!   (base64), and the readable view about as much again.
+//! - **Compact enough.** The schema is written once per session. Measured: OpenTofu's plan
+//!   of 2,000 resources of the e2e provider records 3 sessions in 4,018 lines, 2.27 MB
+//!   (0.73 MB of base64 messages, 0.94 MB of readable values, 5 KB of schema per session),
+//!   123 KB under `gzip -9`. A ZIP of protobuf files would be smaller but neither appendable
+//!   under a lock nor readable in a bug report; compressing the file is left to the user.
 //!
 //! Reading ([`Cassette::read`]) is bounded for a file of unknown origin (a cassette attached
 //! to a bug report): every limit ([`MAX_LINE_BYTES`], [`MAX_DEPTH`], [`MAX_SESSIONS`],

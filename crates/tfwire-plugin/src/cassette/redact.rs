@@ -189,19 +189,14 @@ pub fn redact(session: &mut Session, masks: &Masks) -> Result<(), Error> {
         }
         call.responses = out;
     }
-    let scrub: Vec<&[u8]> = secrets
-        .scrub
-        .iter()
-        .filter(|s| s.len() >= MIN_SCRUB_BYTES)
-        .map(|s| s.as_bytes())
-        .collect();
+    let scrub = Scrub::new(secrets.scrub.iter().map(String::as_bytes));
     for call in &mut calls {
         for m in call.requests.iter_mut().chain(call.responses.iter_mut()) {
-            if let Some(s) = scrubbed(m, &scrub) {
+            if let Some(s) = scrub.apply(m) {
                 *m = Bytes::from(s);
             }
         }
-        if let Some(s) = scrubbed(call.status.message.as_bytes(), &scrub) {
+        if let Some(s) = scrub.apply(call.status.message.as_bytes()) {
             call.status.message = String::from_utf8_lossy(&s).into_owned();
         }
     }
@@ -215,34 +210,40 @@ pub fn redact(session: &mut Session, masks: &Masks) -> Result<(), Error> {
     Ok(())
 }
 
-/// `bytes` with every occurrence of each of `secrets` overwritten by `*`, or `None` when
-/// none occurs.
-fn scrubbed(bytes: &[u8], secrets: &[&[u8]]) -> Option<Vec<u8>> {
-    let mut out: Option<Vec<u8>> = None;
-    for s in secrets {
-        let hay = out.as_deref().unwrap_or(bytes);
-        let mut at = 0;
-        let mut hits = Vec::new();
-        while let Some(i) = find(&hay[at..], s) {
-            hits.push(at + i);
-            at += i + s.len();
-        }
-        if hits.is_empty() {
-            continue;
-        }
-        let o = out.get_or_insert_with(|| bytes.to_vec());
-        for h in hits {
-            o[h..h + s.len()].fill(b'*');
-        }
-    }
-    out
+/// The strings to overwrite wherever they occur, by their first [`MIN_SCRUB_BYTES`] bytes:
+/// one pass over a message finds them all, however many there are.
+struct Scrub<'s> {
+    by_prefix: HashMap<&'s [u8], Vec<&'s [u8]>>,
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || hay.len() < needle.len() {
-        return None;
+impl<'s> Scrub<'s> {
+    fn new(secrets: impl Iterator<Item = &'s [u8]>) -> Scrub<'s> {
+        let mut by_prefix: HashMap<&[u8], Vec<&[u8]>> = HashMap::new();
+        for s in secrets.filter(|s| s.len() >= MIN_SCRUB_BYTES) {
+            by_prefix.entry(&s[..MIN_SCRUB_BYTES]).or_default().push(s);
+        }
+        Scrub { by_prefix }
     }
-    hay.windows(needle.len()).position(|w| w == needle)
+
+    /// `bytes` with every occurrence of every secret overwritten by `*`, or `None` when
+    /// none occurs.
+    fn apply(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+        if self.by_prefix.is_empty() || bytes.len() < MIN_SCRUB_BYTES {
+            return None;
+        }
+        let mut out: Option<Vec<u8>> = None;
+        for i in 0..=bytes.len() - MIN_SCRUB_BYTES {
+            let Some(candidates) = self.by_prefix.get(&bytes[i..i + MIN_SCRUB_BYTES]) else {
+                continue;
+            };
+            for s in candidates {
+                if bytes[i..].starts_with(s) {
+                    out.get_or_insert_with(|| bytes.to_vec())[i..i + s.len()].fill(b'*');
+                }
+            }
+        }
+        out
+    }
 }
 
 /// One message with its values redacted (the same `Bytes` when nothing changed).
@@ -322,7 +323,7 @@ fn message(
 /// each replacement's range (frame offsets) replaced by its bytes: a length-delimited field
 /// whose payload is exactly a range gets the new bytes and length; one whose payload holds a
 /// range is a message, rewritten the same way with its new length; everything else is copied.
-fn rewrite(
+pub(crate) fn rewrite(
     msg: &[u8],
     offset: usize,
     replacements: &[(core::ops::Range<usize>, Vec<u8>)],

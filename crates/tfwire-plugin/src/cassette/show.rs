@@ -83,9 +83,7 @@ impl Viewer {
                     if let Some(x) = f.index {
                         key.push_str(&format!("[{x}]"));
                     }
-                    let mut w = JsonWriter::new(&mut body, Escape::Safe);
-                    let _ = w.key(&key);
-                    drop(w);
+                    let _ = JsonWriter::new(&mut body, Escape::Safe).key(&key);
                     let value = programs.get(f.schema).and_then(|p| {
                         let v = decoder.decode_dynamic_value(&p, f.value, &arena)?;
                         let mut s = String::new();

@@ -145,6 +145,7 @@
 //! `"(sensitive)"` at a sensitive position.
 
 mod proto;
+mod restore;
 mod service;
 mod value;
 
@@ -396,7 +397,7 @@ impl Replayer {
         let provider = sessions.iter().find_map(|(_, s)| s.provider.clone());
         let version = sessions.iter().find_map(|(_, s)| s.version.clone());
         let mut groups: Vec<Programs> = Vec::new();
-        let mut group_keys: Vec<(Bytes, Option<Bytes>)> = Vec::new();
+        let mut group_keys: Vec<(Bytes, Option<Bytes>, Vec<String>)> = Vec::new();
         let mut replayed = Vec::new();
         for (number, s) in sessions {
             if s.protocol != protocol {
@@ -406,7 +407,7 @@ impl Replayer {
                     s.protocol
                 )));
             }
-            let key = (s.schema.clone(), s.identities.clone());
+            let key = (s.schema.clone(), s.identities.clone(), s.masks.clone());
             let group = match group_keys.iter().position(|k| *k == key) {
                 Some(g) => g,
                 None => {
@@ -539,7 +540,10 @@ impl Replayer {
                     programs: &self.groups[group],
                 },
             };
-            requests.iter().map(|r| proto::request_tree(&cx, r)).collect()
+            requests
+                .iter()
+                .map(|r| proto::request_tree(&cx, r))
+                .collect()
         };
         let mut by_group: HashMap<usize, Vec<Node>> = HashMap::new();
         let mut candidates = Vec::new();
@@ -559,10 +563,7 @@ impl Replayer {
                 }
             };
             let print = fingerprint(tree, requests, redacted);
-            if let Some(calls) = self
-                .index
-                .get(&(method.to_owned(), group, redacted, print))
-            {
+            if let Some(calls) = self.index.get(&(method.to_owned(), group, redacted, print)) {
                 for &(s, c) in calls {
                     let call = &self.sessions[s].calls[c];
                     if same(&call.trees, tree, &call.requests, requests, redacted) {
@@ -579,9 +580,29 @@ impl Replayer {
             if !common {
                 state.hint = Some(s);
             }
-            let call = &self.sessions[s].calls[c];
+            drop(state);
+            let session = &self.sessions[s];
+            let call = &session.calls[c];
+            let mut responses = call.responses.clone();
+            if session.redacted
+                && let (Some(m), Some(tree)) = (m, by_group.get(&session.group))
+            {
+                let mut secrets = restore::Secrets::default();
+                for (a, b) in call.trees.iter().zip(tree) {
+                    secrets.pair(a, b);
+                }
+                if !secrets.is_empty() {
+                    responses = restore::restore(
+                        m,
+                        &type_name,
+                        &self.groups[session.group],
+                        &responses,
+                        &secrets,
+                    );
+                }
+            }
             return Ok(Answer {
-                responses: call.responses.clone(),
+                responses,
                 status: call.status.clone(),
                 recorded: Some((self.sessions[s].number, c)),
             });
@@ -733,7 +754,9 @@ fn programs(s: &Session, number: usize) -> Result<Programs, Error> {
             ))
         })?;
     }
-    Ok(Programs::new(schema))
+    let masks = crate::cassette::masks_of(s)
+        .map_err(|e| err(format!("sessions[{number}]: {}", e.message())))?;
+    Ok(Programs::new(schema).with_masks(masks))
 }
 
 /// The fingerprint of a call's requests: their trees, or their bytes for a method outside

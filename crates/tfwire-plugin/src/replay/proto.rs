@@ -323,7 +323,8 @@ fn message(
     }
     // proto3: a scalar at its default is the field absent.
     out.retain(|(_, _, v)| {
-        !(v.len() == 1 && matches!(&v[0], Node::Scalar(0)) || matches!(&v[..], [Node::Bytes(b)] if b.is_empty()))
+        !(v.len() == 1 && matches!(&v[0], Node::Scalar(0))
+            || matches!(&v[..], [Node::Bytes(b)] if b.is_empty()))
     });
     out.sort_by_key(|(n, _, _)| *n);
     for (_, _, v) in &mut out {
@@ -454,8 +455,19 @@ impl Diff {
         self.count >= self.limit
     }
 
-    pub(crate) fn add(&mut self, path: &str, expected: impl FnOnce() -> String, found: impl FnOnce() -> String) {
-        if self.first.is_none() {
+    pub(crate) fn add(
+        &mut self,
+        path: &str,
+        expected: impl FnOnce() -> String,
+        found: impl FnOnce() -> String,
+    ) {
+        // The first difference, or the first in the configuration: what a person edits.
+        let config = |p: &str| p.starts_with("config");
+        if self
+            .first
+            .as_ref()
+            .is_none_or(|(p, _, _)| !config(p) && config(path))
+        {
             self.first = Some((path.to_owned(), expected(), found()));
         }
         self.count += 1;

@@ -147,9 +147,8 @@ impl Service<Request<Streaming<Bytes>>> for Answering {
             }
             match replay.replayer.answer(&path, &requests) {
                 Ok(a) => {
-                    let end = (!a.status.is_ok()).then(|| {
-                        Status::new(tonic::Code::from(a.status.code), a.status.message)
-                    });
+                    let end = (!a.status.is_ok())
+                        .then(|| Status::new(tonic::Code::from(a.status.code), a.status.message));
                     match end {
                         Some(s) if a.responses.is_empty() => Err(s),
                         end => Ok(stream(a.responses, end)),

@@ -8,7 +8,8 @@ use crate::values::SchemaRef;
 use bytes::Bytes;
 use core::fmt::Write as _;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use tfwire::schema::{Attribute, AttributeType, Block, Nesting};
+use tfwire::mask::{Cursor, Masks};
+use tfwire::schema::{Attribute, AttributeType, Block};
 use tfwire::{DynamicValue, Number, PathStep, Value};
 
 /// What a message says of an attribute, key or element one side lacks.
@@ -42,6 +43,13 @@ impl NumKey {
 pub(crate) struct Num {
     key: NumKey,
     text: Box<str>,
+}
+
+impl Num {
+    /// The number as it was sent.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
 }
 
 impl PartialEq for Num {
@@ -125,7 +133,7 @@ impl ValueTree<'_> {
         let arena = bumpalo::Bump::new();
         let mut decoder = tfwire::Decoder::default();
         match decoder.decode_dynamic_value(&program, dv, &arena) {
-            Ok(v) => convert(v, at(self.programs.block(schema))),
+            Ok(v) => self.convert(v, schema),
             Err(e) => V::Raw(raw(), e.to_string().into()),
         }
     }
@@ -143,9 +151,21 @@ impl ValueTree<'_> {
         let arena = bumpalo::Bump::new();
         let mut decoder = tfwire::Decoder::default();
         match decoder.decode_json(&program, json, &arena) {
-            Ok(v) => convert(v, at(self.programs.block(schema))),
+            Ok(v) => self.convert(v, schema),
             Err(e) => raw(e.to_string()),
         }
+    }
+}
+
+impl ValueTree<'_> {
+    fn convert(&self, v: Value<'_>, schema: SchemaRef<'_>) -> V {
+        let masks = self.programs.masks();
+        let c = Convert { masks };
+        c.value(
+            v,
+            at(self.programs.block(schema)),
+            &masks.start(schema.type_name()),
+        )
     }
 }
 
@@ -153,75 +173,91 @@ fn at(block: Option<&Block>) -> At<'_> {
     block.map_or(At::Plain, At::Block)
 }
 
-fn convert(v: Value<'_>, at: At<'_>) -> V {
-    match v {
-        Value::Null => V::Null,
-        Value::Unknown(r) => V::Unknown(Box::new(r.map_or_else(Refine::default, |r| Refine {
-            not_null: r.not_null,
-            prefix: r.prefix.map(Into::into),
-            lower: r.lower.map(|(n, i)| (NumKey::of(&n), i)),
-            upper: r.upper.map(|(n, i)| (NumKey::of(&n), i)),
-            len_lower: r.len_lower,
-            len_upper: r.len_upper,
-        }))),
-        Value::Bool(b) => V::Bool(b),
-        Value::Number(n) => V::Number(Num {
-            key: NumKey::of(&n),
-            text: n.to_string().into(),
-        }),
-        Value::String(s) => V::String(s.into()),
-        Value::List(vs) => V::List(vs.iter().map(|v| convert(*v, at)).collect()),
-        Value::Set(vs) => V::Set(vs.iter().map(|v| convert(*v, at)).collect()),
-        Value::Tuple(vs) => V::Tuple(vs.iter().map(|v| convert(*v, At::Plain)).collect()),
-        Value::Map(es) => V::Map(
-            es.iter()
-                .map(|(k, v)| ((*k).into(), convert(*v, at)))
-                .collect(),
-        ),
-        Value::Object(es) => V::Object(
-            es.iter()
-                .map(|(k, v)| ((*k).into(), attribute(k, *v, at)))
-                .collect(),
-        ),
-        Value::Dynamic(d) => V::Dynamic(
-            d.ty.to_string().into(),
-            Box::new(convert(d.value, At::Plain)),
-        ),
-    }
+/// Converts with the schema's and the masks' sensitive positions marked.
+pub(crate) struct Convert<'m> {
+    pub(crate) masks: &'m Masks,
 }
 
-/// The attribute `name` of an object at `at`.
-fn attribute(name: &str, v: Value<'_>, at: At<'_>) -> V {
-    let attrs = match at {
-        At::Block(b) => {
-            if let Some(nb) = b.block_types.iter().find(|nb| nb.type_name == name) {
-                return nested(v, nb.nesting, At::Block(&nb.block));
-            }
-            &b.attributes[..]
+impl Convert<'_> {
+    fn value(&self, v: Value<'_>, at: At<'_>, cur: &Cursor) -> V {
+        if cur.is_masked() {
+            // Everything inside is hidden already: walked without masks.
+            let none = Masks::new();
+            let inner = Convert { masks: &none }.value(v, at, &none.start(""));
+            return V::Sensitive(Box::new(inner));
         }
-        At::Attrs(a) => a,
-        At::Plain => return convert(v, At::Plain),
-    };
-    let Some(a) = attrs.iter().find(|a| a.name == name) else {
-        return convert(v, At::Plain);
-    };
-    let inner = match &a.ty {
-        AttributeType::Nested(n) => nested(v, n.nesting, At::Attrs(&n.attributes)),
-        AttributeType::Type(_) => convert(v, At::Plain),
-    };
-    if a.sensitive || a.write_only {
-        V::Sensitive(Box::new(inner))
-    } else {
-        inner
+        match v {
+            Value::Null => V::Null,
+            Value::Unknown(r) => V::Unknown(Box::new(r.map_or_else(Refine::default, |r| Refine {
+                not_null: r.not_null,
+                prefix: r.prefix.map(Into::into),
+                lower: r.lower.map(|(n, i)| (NumKey::of(&n), i)),
+                upper: r.upper.map(|(n, i)| (NumKey::of(&n), i)),
+                len_lower: r.len_lower,
+                len_upper: r.len_upper,
+            }))),
+            Value::Bool(b) => V::Bool(b),
+            Value::Number(n) => V::Number(Num {
+                key: NumKey::of(&n),
+                text: n.to_string().into(),
+            }),
+            Value::String(s) => V::String(s.into()),
+            Value::List(vs) => V::List(vs.iter().map(|v| self.value(*v, at, cur)).collect()),
+            Value::Set(vs) => V::Set(vs.iter().map(|v| self.value(*v, at, cur)).collect()),
+            Value::Tuple(vs) => {
+                V::Tuple(vs.iter().map(|v| self.value(*v, At::Plain, cur)).collect())
+            }
+            Value::Map(es) => V::Map(
+                es.iter()
+                    .map(|(k, v)| ((*k).into(), self.value(*v, at, &self.masks.step(cur, k))))
+                    .collect(),
+            ),
+            Value::Object(es) => V::Object(
+                es.iter()
+                    .map(|(k, v)| {
+                        (
+                            (*k).into(),
+                            self.attribute(k, *v, at, &self.masks.step(cur, k)),
+                        )
+                    })
+                    .collect(),
+            ),
+            Value::Dynamic(d) => V::Dynamic(
+                d.ty.to_string().into(),
+                Box::new(self.value(d.value, At::Plain, cur)),
+            ),
+        }
     }
-}
 
-/// A nested block's or nested attribute's value: the object itself, or a collection of them.
-fn nested(v: Value<'_>, nesting: Nesting, inner: At<'_>) -> V {
-    match nesting {
-        Nesting::Single | Nesting::Group => convert(v, inner),
-        // A list, set or map of objects: each element at `inner`.
-        _ => convert(v, inner),
+    /// The attribute `name` of an object at `at`.
+    fn attribute(&self, name: &str, v: Value<'_>, at: At<'_>, cur: &Cursor) -> V {
+        if cur.is_masked() {
+            return self.value(v, At::Plain, cur);
+        }
+        let attrs = match at {
+            At::Block(b) => {
+                if let Some(nb) = b.block_types.iter().find(|nb| nb.type_name == name) {
+                    return self.value(v, At::Block(&nb.block), cur);
+                }
+                &b.attributes[..]
+            }
+            At::Attrs(a) => a,
+            At::Plain => return self.value(v, At::Plain, cur),
+        };
+        let Some(a) = attrs.iter().find(|a| a.name == name) else {
+            return self.value(v, At::Plain, cur);
+        };
+        // A nested attribute's (or block's) value is the object, or a list, set or map of
+        // them: each element at the same position.
+        let inner = match &a.ty {
+            AttributeType::Nested(n) => self.value(v, At::Attrs(&n.attributes), cur),
+            AttributeType::Type(_) => self.value(v, At::Plain, cur),
+        };
+        if a.sensitive || a.write_only {
+            V::Sensitive(Box::new(inner))
+        } else {
+            inner
+        }
     }
 }
 
@@ -388,7 +424,11 @@ fn walk(a: &V, b: &V, path: &mut String, redacted: bool, masked: bool, d: &mut D
             // Two known sensitive values: say that they differ, not how.
             let (x, y) = (s(a), s(b));
             if x == y {
-                d.add(path, || format!("{x} (one value)"), || format!("{y} (another)"));
+                d.add(
+                    path,
+                    || format!("{x} (one value)"),
+                    || format!("{y} (another)"),
+                );
             } else {
                 d.add(path, || x, || y);
             }
@@ -400,7 +440,7 @@ fn walk(a: &V, b: &V, path: &mut String, redacted: bool, masked: bool, d: &mut D
     match (a, b) {
         (V::Sensitive(x), V::Sensitive(y)) if redacted => {
             if class(x) != class(y) {
-                add(d, path, Some(a), Some(b));
+                walk(x, y, path, false, true, d);
             }
         }
         (V::Sensitive(x), V::Sensitive(y)) => walk(x, y, path, redacted, true, d),
@@ -472,7 +512,11 @@ fn walk(a: &V, b: &V, path: &mut String, redacted: bool, masked: bool, d: &mut D
             if ta == tb {
                 walk(va, vb, path, redacted, masked, d);
             } else {
-                d.add(path, || format!("a value of type {ta}"), || format!("a value of type {tb}"));
+                d.add(
+                    path,
+                    || format!("a value of type {ta}"),
+                    || format!("a value of type {tb}"),
+                );
             }
         }
         (V::Raw(x, _), V::Raw(y, _)) if x == y => {}

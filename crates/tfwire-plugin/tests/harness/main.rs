@@ -3,8 +3,10 @@
 //! module each
 //! (`cargo test -p tfwire-plugin --test harness proxy::`).
 
+mod cassette;
 mod kinds;
 mod proxy;
+mod replay;
 mod schema;
 mod tap;
 mod values;

@@ -310,6 +310,11 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
     ),
     ("tap/", &["follow", "choose"], "the CLI's tap.rs"),
     (
+        "cassette/",
+        &["choose"],
+        "tfwire-plugin's harness cassette.rs",
+    ),
+    (
         "config/",
         &["follow", "choose"],
         "tfwire-config's real_client.rs",
@@ -318,6 +323,11 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
         "schema/",
         &["follow", "choose", "reject"],
         "the schema tests, the CLI's typed.rs and schema.rs",
+    ),
+    (
+        "replay/",
+        &["choose", "follow"],
+        "tfwire_plugin::replay's harness, the CLI's replay.rs",
     ),
 ];
 

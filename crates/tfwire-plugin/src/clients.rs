@@ -1,13 +1,13 @@
-//! OpenTofu's connections to the tap, counted, so that the tap knows when its client has gone
-//! (go-plugin's client closes its connection when it is done with a plugin, then kills the
-//! plugin's process after 2 s).
+//! A plugin server's client connections, counted, so that a server in a plugin's place (`tfwire
+//! tap`, `tfwire replay`) knows when its client has gone (go-plugin's client closes its
+//! connection when it is done with a plugin, then kills the plugin's process after 2 s).
 
+use crate::tls::Conn;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
-use tfwire_plugin::tls::Conn;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Notify;
 use tokio_stream::{Stream, StreamExt as _};
@@ -15,7 +15,7 @@ use tonic::transport::server::Connected;
 
 /// The live connections: how many, and whether there ever was one.
 #[derive(Default)]
-pub(super) struct Clients {
+pub struct Clients {
     live: AtomicUsize,
     seen: AtomicBool,
     changed: Notify,
@@ -23,7 +23,7 @@ pub(super) struct Clients {
 
 impl Clients {
     /// Counts the connections of `incoming` while they last.
-    pub(super) fn track(
+    pub fn track(
         self: &Arc<Self>,
         incoming: impl Stream<Item = io::Result<Conn>> + Send + 'static,
     ) -> impl Stream<Item = io::Result<Tracked>> + Send + 'static {
@@ -41,7 +41,7 @@ impl Clients {
     }
 
     /// Returns once a client has connected and every connection has closed since.
-    pub(super) async fn gone(&self) {
+    pub async fn gone(&self) {
         loop {
             let changed = self.changed.notified();
             tokio::pin!(changed);
@@ -55,7 +55,7 @@ impl Clients {
 }
 
 /// A connection, counted until it is dropped.
-pub(super) struct Tracked {
+pub struct Tracked {
     conn: Conn,
     clients: Arc<Clients>,
 }
