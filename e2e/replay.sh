@@ -344,13 +344,15 @@ clear = replay_ok
 for c in clients if replay_ok else ():
     log = os.path.join(top, "work", f"{c}-m", c, "scenarios", "create", "run.log")
     out = open(log, encoding="utf-8", errors="replace").read() if os.path.exists(log) else ""
-    ok = "create" in failed("mismatch", c) and edited_path in out and "tfwire_shapes" in out \
-        and any(rpc in out for rpc in ("ValidateResourceConfig", "PlanResourceChange"))
+    flat = " ".join(out.split())  # the client wraps its diagnostics at spaces
+    ok = "create" in failed("mismatch", c) and all(w in flat for w in (
+        edited_path, '"tfwire_shapes"', 'expected "x"', 'found "edited"')) \
+        and any(rpc in flat for rpc in ("ValidateResourceConfig", "PlanResourceChange"))
     print(f"replay.sh: {c}: the edited create replayed: "
           + ("failed as expected" if "create" in failed("mismatch", c) else "did NOT fail"), file=sys.stderr)
-    for line in out.splitlines():
-        if edited_path in line or "rpc error" in line:
-            print(f"  {line.strip()}", file=sys.stderr)
+    m = re.search(r"tfwire replay: [^\n]*", "\n".join(" ".join(p.split()) for p in out.split("\n\n")))
+    if m:
+        print(f"  {m.group(0)}", file=sys.stderr)
     if not ok:
         problems.append(f"{c}: the edited create: no clear mismatch error naming {edited_path} in {log}")
         clear = False
