@@ -21,6 +21,7 @@ use clap::{Parser, Subcommand};
 use failure::Failure;
 use std::process::ExitCode;
 
+mod cassette;
 mod decode;
 mod dump;
 mod encode;
@@ -72,6 +73,7 @@ and for JSON the line with a caret), 2 usage error.";
 
 #[derive(Subcommand)]
 enum Command {
+    Cassette(cassette::Args),
     Decode(decode::Args),
     Dump(dump::Args),
     Encode(encode::Args),
@@ -87,6 +89,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(show::spelling(std::env::args_os()));
     let limits = input::Limits::new(cli.max_input_bytes);
     let result = match cli.command {
+        Command::Cassette(args) => cassette::run(args, limits),
         Command::Decode(args) => decode::run(args, limits),
         Command::Dump(args) => dump::run(args, limits),
         Command::Encode(args) => encode::run(args, limits),

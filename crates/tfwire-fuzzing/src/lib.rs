@@ -32,6 +32,7 @@
 //! | [`dump`] | `(file name, bytes)` entries ([`dump_entries_of`]) | no panic in `tfwire_plugin::dump::dump_entries` (with the test provider of `corpus/proto-data/sensitive`, small decode, index and inference limits); an index that does not read is a one-line error; one line per non-empty value file, in order, each one JSON object without terminal controls naming its file and size; errors counted are error lines |
 //! | [`tap_handshake`] | cuts, a provider's standard output | `tfwire tap`'s handshake line reader (`LineReader`) finds the same line, or the same error, whether the output comes whole, in the pieces between the cuts or byte by byte; the line stays within 64 KiB; errors are one line without terminal controls; a parsed line prints and parses back to the same handshake |
 //! | [`tap_frames`] | a method byte, a direction byte, cuts, a gRPC body | tonic's decoder with the proxy's raw codec, fed the pieces between the cuts, gives the messages a direct reading of gRPC's framing gives, and errs exactly when the body is not clean; every message decodes (or fails) as its method's request or response without a panic, its `DynamicValue`s inside it |
+//! | [`cassette`] | a mode byte, then a cassette file or (bit 0, [`MESSAGE`]) one recorded message | the reader never panics, fails with one clean line naming line and byte, and a cassette it reads writes back to the same cassette; every session (or a session of a schema with secrets in every kind of position holding the message) redacts or fails cleanly and unchanged; a redacted session writes and reads back, and redacts again |
 //!
 //! # Input layouts
 //!
@@ -52,6 +53,7 @@
 //! name, a little-endian `u16` length `m` and `m` bytes of content; [`dump_input`] writes one.
 #![forbid(unsafe_code)]
 
+mod cassette;
 mod compare;
 mod decode;
 mod dump;
@@ -63,6 +65,7 @@ mod skeleton;
 mod tap;
 mod tokenize;
 
+pub use cassette::{MESSAGE, cassette, message_session};
 pub use decode::{decode_json, decode_msgpack, msgpack_vs_json, stream};
 pub use dump::{dump, dump_entries_of, dump_input};
 pub use input::{flags, typed_input, with_cuts};
@@ -90,6 +93,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("dump", dump),
     ("tap_handshake", tap_handshake),
     ("tap_frames", tap_frames),
+    ("cassette", cassette),
 ];
 
 /// The check of the target called `name`.

@@ -23,7 +23,12 @@ pub struct Seed {
 /// The longest input given to a target (libFuzzer's `-max_len`): seeds longer than this are
 /// left out.
 pub fn max_len(target: &str) -> usize {
-    if target == "plan" || target == "skeleton" || target == "planfile" || target == "dump" {
+    if target == "plan"
+        || target == "skeleton"
+        || target == "planfile"
+        || target == "dump"
+        || target == "cassette"
+    {
         32 * 1024
     } else if target == "tap_handshake" {
         68 * 1024
@@ -181,6 +186,7 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
         );
     }
     tap_seeds(&mut push);
+    cassette_seeds(&mut push);
     Ok(seeds)
 }
 
@@ -253,6 +259,91 @@ fn tap_seeds(push: &mut impl FnMut(&'static str, String, Vec<u8>)) {
                 ),
                 frames_input(i, response, &[3, 9], &body),
             );
+        }
+    }
+}
+
+/// Seeds for the `cassette` target: a cassette of a session of the target's provider (a
+/// configuration with a secret in every kind of position, planned), whole and cut short, and
+/// the plan request and response alone as messages.
+fn cassette_seeds(push: &mut impl FnMut(&'static str, String, Vec<u8>)) {
+    use tfwire_plugin::cassette::{Cassette, Session};
+    // {"name": "n", "password": "hunter2-pass", "pin": 7, "flag": true, "env": {"K": "v1"},
+    //  "tags": ["t1"], "list": [{"id": "i", "key": "k1"}], the rest null}
+    let mut value = vec![0x8f];
+    let mut put = |k: &str, v: &[u8]| {
+        value.push(0xa0 | k.len() as u8);
+        value.extend_from_slice(k.as_bytes());
+        value.extend_from_slice(v);
+    };
+    let nested_block = b"\x82\xa2id\xa1i\xa3key\xa2k1";
+    put("dyn", b"\xc0");
+    put("env", b"\x81\xa1K\xa2v1");
+    put("flag", b"\xc3");
+    put("group", b"\xc0");
+    put("list", &[&[0x91][..], nested_block].concat());
+    put("map", b"\xc0");
+    put("name", b"\xa1n");
+    put("nested", b"\xc0");
+    put("obj", b"\xc0");
+    put("password", b"\xachunter2-pass");
+    put("pin", b"\x07");
+    put("set", b"\xc0");
+    put("single", b"\xc0");
+    put("tags", b"\x91\xa2t1");
+    put("wo", b"\xc0");
+    // A length-delimited protobuf field: its tag byte, the length as a varint, the bytes.
+    let field = |tag: u8, bytes: &[u8]| {
+        let mut out = vec![tag];
+        let mut n = bytes.len();
+        while n >= 0x80 {
+            out.push((n as u8) | 0x80);
+            n >>= 7;
+        }
+        out.push(n as u8);
+        out.extend_from_slice(bytes);
+        out
+    };
+    let dv = field(0x0a, &value);
+    // PlanResourceChange: request {type_name: "t", config: dv, prior_private: …}; response
+    // {planned_state: dv, diagnostics: [{detail: "…hunter2-pass…"}]}.
+    let request = [
+        field(0x0a, b"t"),
+        field(0x22, &dv),
+        field(0x2a, br#"{"pw":"hunter2-pass"}"#),
+    ]
+    .concat();
+    let response = [
+        field(0x0a, &dv),
+        field(0x22, &field(0x1a, b"hunter2-pass!")),
+    ]
+    .concat();
+    let mut session: Session =
+        crate::message_session("/tfplugin6.Provider/PlanResourceChange", &request, false);
+    session.calls[0].responses = vec![response.clone().into()];
+    let mut file = Vec::new();
+    Cassette {
+        sessions: vec![session.clone(), session],
+    }
+    .write(&mut file)
+    .expect("writing to memory");
+    let with_mode = |mode: u8, rest: &[u8]| [&[mode][..], rest].concat();
+    push("cassette", "file".into(), with_mode(0, &file));
+    // Cut anywhere: sessions short of their calls, lines cut in the middle.
+    for i in 1..16 {
+        let cut = &file[..file.len() * i / 16];
+        push("cassette", format!("file-cut-{i}"), with_mode(0, cut));
+    }
+    // The plan messages under every method the message mode records, both ways.
+    for (name, m) in [("request", &request), ("response", &response)] {
+        for method in 0..4u8 {
+            for direction in [0, 2] {
+                push(
+                    "cassette",
+                    format!("{name}-as-{method}-{direction}"),
+                    with_mode(crate::MESSAGE | direction | method << 2, m),
+                );
+            }
         }
     }
 }

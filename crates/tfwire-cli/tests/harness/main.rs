@@ -2,6 +2,7 @@
 //! command or concern. Select tests by name as usual (`cargo test -p tfwire-cli --test
 //! harness summaries::`); the corpus-wide tests take no filter of their own.
 
+mod cassette;
 mod common;
 mod dump;
 mod hostile;

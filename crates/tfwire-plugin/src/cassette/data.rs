@@ -25,7 +25,7 @@ pub struct Session {
     /// The plugin protocol's major version (5 or 6): the handshake's application version.
     pub protocol: u32,
     /// Whether every sensitive and write-only value, and every value the masks matched,
-    /// was replaced by a placeholder ([`crate::cassette::redact`]).
+    /// was replaced by a placeholder ([`crate::cassette::redact()`]).
     pub redacted: bool,
     /// The mask patterns ([`tfwire::mask::Masks::patterns`]) the redaction applied besides
     /// the schema's markers (empty when not redacted): a replayer needs them to know which

@@ -315,7 +315,7 @@ impl Cassette {
 
     /// Writes every session, each as its header line and one line per call (see the module
     /// docs of [`crate::cassette`]). Appending a session to a file is writing a cassette of
-    /// one session at its end ([`Cassette::append_to`]).
+    /// one session at its end ([`Session::append_to`]).
     ///
     /// # Errors
     ///

@@ -52,7 +52,7 @@
 //!
 //! [`Recorder`] is a [`crate::proxy::Observer`]: installed in the proxy (beside the tap's own
 //! observer: [`Recording`]) it keeps every frame of every call; [`Recorder::finish`] returns
-//! the [`Session`]. [`redact`] makes a session shareable. [`provider_from_path`] finds the
+//! the [`Session`]. [`redact()`] makes a session shareable. [`provider_from_path`] finds the
 //! provider's address and version from where its executable lies.
 
 mod append;
