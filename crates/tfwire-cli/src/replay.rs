@@ -37,6 +37,10 @@ use tokio::signal::unix::{SignalKind, signal};
 /// the resource type and the first path where the nearest recorded request differs
 /// (`config.tags["env"]: expected "prod", found "dev"`; sensitive values shown as
 /// "(sensitive)"); the same line goes to standard error, and the exit status is then 1.
+///
+/// At its end it writes one JSON line to standard error: `{"summary":{"calls":N,
+/// "unmatched":M,"answer_us":{"p50":…,"p99":…}}}` (the time an answer took, from the request
+/// read to the answer found).
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
     # A wrapper in a filesystem mirror, in the provider's place:\n  \
@@ -97,9 +101,14 @@ pub(crate) fn run(args: Args, limits: crate::input::Limits) -> Result<(), Failur
     let ended = runtime.block_on(serve(replayer.clone(), args.reattach, args.provider));
     runtime.shutdown_timeout(Duration::from_millis(500));
     ended?;
-    match replayer.mismatches() {
-        (_, 0) => Ok(()),
-        (_, n) => Err(Failure::Exit(
+    let stats = replayer.stats();
+    eprintln!(
+        "{{\"summary\":{{\"calls\":{},\"unmatched\":{},\"answer_us\":{{\"p50\":{},\"p99\":{}}}}}}}",
+        stats.calls, stats.mismatches, stats.p50_us, stats.p99_us
+    );
+    match stats.mismatches {
+        0 => Ok(()),
+        n => Err(Failure::Exit(
             1,
             Some(format!(
                 "tfwire replay: {n} call{} matched no recorded call",

@@ -82,6 +82,9 @@
 //! `plugin.GRPCController`, `plugin.GRPCBroker`), streams in either direction. Services
 //! outside that list are answered `Unimplemented` by the proxy itself. [`rpc::decode`] turns a frame of a known method into its
 //! `DynamicValue`s.
+//! [`cassette`] records what crosses the proxy; [`replay`] answers from a recording, in a
+//! provider's place, matching requests by value (its documentation shows an in-process
+//! harness).
 //! [`tap`] is the observer `tfwire tap` runs: a worker thread decoding and logging every
 //! value, with the run's statistics.
 //!

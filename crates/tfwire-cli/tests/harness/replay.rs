@@ -167,12 +167,23 @@ fn replay_shim_answers_under_automtls_and_ends_on_shutdown() {
     });
     let (code, stderr) = ended(child);
     assert_eq!(code, Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
     assert_eq!(
-        stderr,
+        lines[0],
         "tfwire replay: ReadResource of \"db\": no recorded call matches; the nearest \
          (sessions[0].calls[0]) differs in 1 place, first at current_state.name: expected \
-         \"a\", found \"b\"\ntfwire replay: 1 call matched no recorded call\n"
+         \"a\", found \"b\""
     );
+    // The summary: both ReadResource calls (Shutdown is go-plugin's, not the cassette's).
+    let summary: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+    let summary = &summary["summary"];
+    assert_eq!(
+        (summary["calls"].as_u64(), summary["unmatched"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert!(summary["answer_us"]["p99"].as_u64() >= summary["answer_us"]["p50"].as_u64());
+    assert_eq!(lines[2], "tfwire replay: 1 call matched no recorded call");
     assert_eq!(std::fs::read_dir(&sockets).unwrap().count(), 0);
 }
 

@@ -140,10 +140,24 @@
 //!
 //! With no candidate, the nearest recorded call of the method and type (the one whose
 //! requests differ in the fewest places) makes the [`Mismatch`]: the RPC, the type name,
-//! the first differing path (`config.tags["env"]`, `prior_state.size`,
-//! `client_capabilities` never), and the recorded and the new value there, each
+//! the first differing path (`config.tags["env"]`, `prior_state.size`; one in the
+//! configuration before one in another field, since the configuration is what a person
+//! edits; a volatile field never), and the recorded and the new value there, each
 //! `"(sensitive)"` at a sensitive position.
+//!
+//! In a redacted session, a matched request's values at its placeholders' positions are
+//! also put back into the recorded responses (the same secret has the same placeholder
+//! throughout a session): a client checks a planned value of a non-computed attribute
+//! against its configuration, and a placeholder would fail that check.
+//!
+//! # Limits
+//!
+//! A request's messages are read with a bound on nesting (32 messages deep) and, by
+//! [`service`], on their number and size (100,000 messages, 1 GiB per call); the search
+//! for the nearest call compares at most 10,000 recorded calls, counting at most 64
+//! differences each; a replayer keeps the first 1,000 mismatches.
 
+mod diff;
 mod proto;
 mod restore;
 mod service;
@@ -158,7 +172,8 @@ use crate::rpc::Method;
 use crate::{Error, ErrorKind};
 use bytes::Bytes;
 use core::fmt;
-use proto::{Context, Diff, Node};
+use diff::Diff;
+use proto::{Context, Node};
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::Mutex;
@@ -294,6 +309,25 @@ struct State {
     hint: Option<usize>,
     mismatches: Vec<Mismatch>,
     mismatch_count: usize,
+    /// How long each answer took, in µs (the first [`MAX_TIMED`]).
+    times: Vec<u32>,
+    calls: usize,
+}
+
+/// The answers whose time is kept for [`Replayer::stats`].
+const MAX_TIMED: usize = 1 << 20;
+
+/// What a replayer did: calls answered (or not), and how long finding an answer took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Calls asked ([`Replayer::answer`]).
+    pub calls: usize,
+    /// Calls no recorded call matched.
+    pub mismatches: usize,
+    /// The median time of an answer (reading the request, matching, restoring), in µs.
+    pub p50_us: u64,
+    /// The 99th percentile of that time, in µs.
+    pub p99_us: u64,
 }
 
 /// The recorded sessions of one provider, answering calls (see the module documentation).
@@ -521,7 +555,41 @@ impl Replayer {
     /// # Errors
     ///
     /// A [`Mismatch`] when no recorded call matches (also kept: [`Replayer::mismatches`]).
+    // A mismatch is the rare, slow path (the nearest call is searched for it); the error is
+    // the value itself, which a caller logs and turns into a status, not a boxed one.
+    #[allow(clippy::result_large_err)]
     pub fn answer(&self, method: &str, requests: &[Bytes]) -> Result<Answer, Mismatch> {
+        let started = std::time::Instant::now();
+        let answer = self.find(method, requests);
+        let us = u32::try_from(started.elapsed().as_micros()).unwrap_or(u32::MAX);
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.calls += 1;
+        if state.times.len() < MAX_TIMED {
+            state.times.push(us);
+        }
+        answer
+    }
+
+    /// The calls so far and the time their answers took.
+    pub fn stats(&self) -> Stats {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut times = state.times.clone();
+        times.sort_unstable();
+        let at = |q: usize| {
+            times
+                .get((times.len() * q / 100).min(times.len().saturating_sub(1)))
+                .map_or(0, |&t| u64::from(t))
+        };
+        Stats {
+            calls: state.calls,
+            mismatches: state.mismatch_count,
+            p50_us: at(50),
+            p99_us: at(99),
+        }
+    }
+
+    #[allow(clippy::result_large_err)]
+    fn find(&self, method: &str, requests: &[Bytes]) -> Result<Answer, Mismatch> {
         let m = Method::from_path(method);
         let rpc = m.map_or(method, |m| m.name);
         let type_name = match (m, requests.first()) {
@@ -698,13 +766,13 @@ impl Replayer {
         for &(s, c) in calls.iter().take(MAX_NEAREST) {
             let session = &self.sessions[s];
             let call = &session.calls[c];
-            if !by_group.contains_key(&session.group) {
-                match trees(session.group) {
-                    Ok(t) => by_group.insert(session.group, t),
+            let tree = match by_group.entry(session.group) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => match trees(session.group) {
+                    Ok(t) => e.insert(t),
                     Err(_) => continue,
-                };
-            }
-            let tree = &by_group[&session.group];
+                },
+            };
             let mut d = Diff::counting(MAX_COUNTED);
             let mut path = String::new();
             for i in 0..call.trees.len().max(tree.len()) {

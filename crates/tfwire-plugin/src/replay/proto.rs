@@ -2,6 +2,7 @@
 //! `.proto`, compiled at build time), every `DynamicValue` decoded with its schema
 //! ([`super::value`]), the volatile fields left out.
 
+use super::diff::Diff;
 use super::value::{V, ValueTree};
 use crate::rpc::{Direction, Method};
 use bytes::Bytes;
@@ -253,7 +254,12 @@ fn message(
     }
     if ty.ends_with(".DynamicValue") {
         let dv = tfwire::DynamicValue::from_protobuf(frame).map_err(|e| e.to_string())?;
-        return Ok(Node::Value(cx.values.dynamic(cx, top, dv)));
+        return Ok(Node::Value(cx.values.dynamic(
+            cx.method,
+            cx.type_name,
+            top,
+            dv,
+        )));
     }
     let Some(desc) = d.messages.get(ty) else {
         return Ok(Node::Bytes(frame.clone()));
@@ -287,7 +293,7 @@ fn message(
                 continue;
             }
             (Kind::Bytes, Wire::Len(b)) if raw_state && f.name == "json" => {
-                vec![Node::Value(cx.values.raw_state(cx, &b))]
+                vec![Node::Value(cx.values.raw_state(cx.type_name, &b))]
             }
             (Kind::Bytes, Wire::Len(b)) => vec![Node::Bytes(b)],
             // Packed repeated numbers.
@@ -430,47 +436,6 @@ impl Node {
         let mut d = Diff::counting(1);
         diff(self, found, &mut String::new(), redacted, &mut d);
         d.count == 0
-    }
-}
-
-/// The differences between a recorded request and a new one: the first (path, expected,
-/// found) and how many were seen (up to a limit).
-#[derive(Debug, Default)]
-pub(crate) struct Diff {
-    pub(crate) first: Option<(String, String, String)>,
-    pub(crate) count: usize,
-    limit: usize,
-}
-
-impl Diff {
-    pub(crate) fn counting(limit: usize) -> Diff {
-        Diff {
-            first: None,
-            count: 0,
-            limit,
-        }
-    }
-
-    pub(crate) fn full(&self) -> bool {
-        self.count >= self.limit
-    }
-
-    pub(crate) fn add(
-        &mut self,
-        path: &str,
-        expected: impl FnOnce() -> String,
-        found: impl FnOnce() -> String,
-    ) {
-        // The first difference, or the first in the configuration: what a person edits.
-        let config = |p: &str| p.starts_with("config");
-        if self
-            .first
-            .as_ref()
-            .is_none_or(|(p, _, _)| !config(p) && config(path))
-        {
-            self.first = Some((path.to_owned(), expected(), found()));
-        }
-        self.count += 1;
     }
 }
 

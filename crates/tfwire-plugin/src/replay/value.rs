@@ -1,9 +1,10 @@
 //! `DynamicValue`s as comparable values: decoded with the recorded schema, owned, with every
 //! sensitive or write-only position marked.
 
-use super::proto::{Context, Diff};
+use super::diff::Diff;
 use crate::Programs;
 use crate::rpc::Direction;
+use crate::rpc::Method;
 use crate::values::SchemaRef;
 use bytes::Bytes;
 use core::fmt::Write as _;
@@ -108,13 +109,13 @@ impl ValueTree<'_> {
     /// A `DynamicValue` of the request, under the top-level field `top`.
     pub(crate) fn dynamic(
         &self,
-        cx: &Context<'_>,
+        method: Method,
+        type_name: &str,
         top: Option<(&'static str, Option<usize>)>,
         dv: DynamicValue<'_>,
     ) -> V {
         let schema = top.and_then(|(name, index)| {
-            cx.method
-                .field_schema(Direction::Request, name, index, cx.type_name)
+            method.field_schema(Direction::Request, name, index, type_name)
         });
         let raw = || {
             Bytes::copy_from_slice(if dv.msgpack.is_empty() {
@@ -141,8 +142,8 @@ impl ValueTree<'_> {
     /// `RawState.json` (`UpgradeResourceState`): the stored state's JSON, decoded with the
     /// resource type's schema when it conforms (a state of the current schema version), else
     /// compared as bytes.
-    pub(crate) fn raw_state(&self, cx: &Context<'_>, json: &Bytes) -> V {
-        let schema = SchemaRef::Resource(cx.type_name);
+    pub(crate) fn raw_state(&self, type_name: &str, json: &Bytes) -> V {
+        let schema = SchemaRef::Resource(type_name);
         let raw = |e: String| V::Raw(json.clone(), e.into());
         let program = match self.programs.get(schema) {
             Ok(p) => p,
