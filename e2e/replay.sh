@@ -267,6 +267,17 @@ for c in clients:
     rec_dir = os.path.join(top, "out", "record", c)
     for name in sorted(failed("record", c)):
         problems.append(f"{c}: {name}: the recorded run failed (logs/record-{c}-*.log)")
+    # Every provider process the record wrapper started must have appended its session.
+    for mode, suffix in (("record", ".jsonl"), ("record-redacted", ".redacted.jsonl")):
+        for d in sorted(glob.glob(os.path.join(top, "logs", mode, c, "*"))):
+            name = os.path.basename(d)
+            for t in sorted({os.path.basename(f).rsplit("-", 1)[0] for f in glob.glob(os.path.join(d, "*.err"))}):
+                started = len(glob.glob(os.path.join(d, f"{t}-*.err")))
+                f = os.path.join(top, "cassettes", c, name, t + suffix)
+                sessions = sum('"tfwire_cassette"' in line for line in open(f)) if os.path.exists(f) else 0
+                if sessions < started:
+                    problems.append(f"{c}: {name}: {mode}: {started} {t} provider processes, {sessions} sessions "
+                                    f"in {os.path.relpath(f, top)}")
     for d in sorted(glob.glob(os.path.join(rec_dir, "*", "plan.txt"))):
         name = os.path.basename(os.path.dirname(d))
         if name == "plan-2000":
@@ -377,7 +388,7 @@ for c in clients:
         got = [text(p) for p in sorted(glob.glob(os.path.join(top, "out", f"{kind}-*", c, "plan-2000", "plan.txt")))]
         want = text(os.path.join(top, "out", "record", c, "plan-2000", "plan.txt"))
         if replay_ok and (not got or any(g != want for g in got)):
-            problems.append(f"{c}: plan-2000: a {kind} plan differs from the recorded one")
+            problems.append(f"{c}: plan-2000: a {kind} plan is missing or differs from the recorded one")
 
 
 def answer_p99s(doc, inside=False):
