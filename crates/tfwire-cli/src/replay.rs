@@ -49,7 +49,9 @@ use tokio::signal::unix::{SignalKind, signal};
     exec tfwire replay /work/bug/null.cassette.jsonl \"$@\"\n\n  \
     # Reattach mode:\n  \
     tfwire replay --reattach cassette.jsonl > reattach.json &\n  \
-    TF_REATTACH_PROVIDERS=\"$(cat reattach.json)\" tofu plan\n\n\
+    until [ -s reattach.json ]; do sleep 0.1; done\n  \
+    TF_REATTACH_PROVIDERS=\"$(cat reattach.json)\" tofu plan\n  \
+    kill %1\n\n\
     Exit codes: 0 every call was answered, 1 the cassette could not be read or replayed, or a \
     call matched no recorded call, 2 usage error.")]
 pub(crate) struct Args {

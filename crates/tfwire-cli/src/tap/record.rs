@@ -7,6 +7,9 @@ use std::sync::Mutex;
 use tfwire::mask::Masks;
 use tfwire_plugin::cassette::{Recorder, provider_from_path, redact};
 
+/// How long the recorder waits for the provider's schema.
+const FETCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Where sessions go and how.
 pub(crate) struct Record {
     path: PathBuf,
@@ -52,8 +55,15 @@ impl Record {
             .or_else(|| found.as_ref().map(|f| f.0.clone()));
         let version = self.version.clone().or_else(|| found.map(|f| f.1));
         recorder.set_provider(address, version);
-        if let Err(e) = recorder.fetch_schema(channel).await {
-            eprintln!("tfwire tap: --record: {e}");
+        // The provider answered the tap's own schema call already: the bound is for a
+        // provider that stops answering in between.
+        match tokio::time::timeout(FETCH_TIMEOUT, recorder.fetch_schema(channel)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => eprintln!("tfwire tap: --record: {e}"),
+            Err(_) => eprintln!(
+                "tfwire tap: --record: the provider did not return its schema within {} s",
+                FETCH_TIMEOUT.as_secs()
+            ),
         }
         self.recorders
             .lock()

@@ -41,8 +41,10 @@
 //!
 //! Secrets also travel outside `DynamicValue`s: a provider may repeat one in a diagnostic, in
 //! its private state blob, in its log lines (go-plugin's `GRPCStdio` stream), in a gRPC status
-//! message, and the state of an older schema version reaches `UpgradeResourceState` as JSON
-//! (`raw_state`). These are not values the schema types, so they are handled by value: every
+//! message. The stored state reaches `UpgradeResourceState` as JSON (`raw_state`): when it
+//! conforms to the resource type's current schema it is redacted as a value is (and written
+//! back as go-cty's JSON); a state of an older schema version does not, and is left to what
+//! follows. These are not values the schema types, so they are handled by value: every
 //! string the walk above replaced, of at least [`MIN_SCRUB_BYTES`] bytes, is then overwritten
 //! wherever else its bytes occur in the session, in every message of every method and in
 //! every status message, by as many `*` (same length, so every protobuf, MessagePack and
@@ -263,23 +265,43 @@ fn message(
     };
     let mut fields = Vec::new();
     decoded.dynamic_values(type_name, &mut |f| {
-        fields.push((f.name, f.index, f.schema, f.value));
+        let label = match f.index {
+            Some(i) => format!("{}[{i}]", f.name),
+            None => f.name.to_owned(),
+        };
+        fields.push((label, f.schema, f.value, true));
     });
+    // The stored state `UpgradeResourceState` gets as JSON: redacted by the resource type's
+    // schema when it conforms to it (a state of the current schema version); otherwise only
+    // the overwriting by value reaches it.
+    let raw = (method.name == "UpgradeResourceState" && direction == Direction::Request)
+        .then(|| raw_state(method, frame))
+        .flatten();
+    let raw_type = decoded.type_name();
+    if let Some(json) = raw.as_ref().filter(|j| !j.is_empty()) {
+        let value = tfwire::DynamicValue { msgpack: &[], json };
+        fields.push((
+            "raw_state.json".to_owned(),
+            SchemaRef::Resource(raw_type),
+            value,
+            false,
+        ));
+    }
     let base = frame.as_ptr() as usize;
     let mut replacements: Vec<(core::ops::Range<usize>, Vec<u8>)> = Vec::new();
     let arena = Bump::new();
     let mut decoder = tfwire::Decoder::new(tfwire::Config::default());
-    for (name, index, schema, value) in fields {
-        let field = match index {
-            Some(i) => format!("{name}[{i}]"),
-            None => name.to_owned(),
+    for (field, schema, value, required) in fields {
+        let program = match programs.get(schema) {
+            Ok(p) => p,
+            Err(_) if !required => continue,
+            Err(e) => return Err(format!("{field}: no schema to redact it with: {e}")),
         };
-        let program = programs
-            .get(schema)
-            .map_err(|e| format!("{field}: no schema to redact it with: {e}"))?;
-        let v = decoder
-            .decode_dynamic_value(&program, value, &arena)
-            .map_err(|e| format!("{field}: the value does not decode: {e}"))?;
+        let v = match decoder.decode_dynamic_value(&program, value, &arena) {
+            Ok(v) => v,
+            Err(_) if !required => continue,
+            Err(e) => return Err(format!("{field}: the value does not decode: {e}")),
+        };
         let mut walk = Walk {
             masks,
             arena: &arena,
@@ -310,13 +332,32 @@ fn message(
             .ok_or_else(|| format!("{field}: the value is not inside its message"))?;
         replacements.push((start..start + slice.len(), bytes));
     }
-    drop(decoded);
     if replacements.is_empty() {
         return Ok(frame.clone());
     }
     let mut out = Vec::with_capacity(frame.len());
     rewrite(frame, 0, &replacements, &mut out)?;
     Ok(Bytes::from(out))
+}
+
+/// The `raw_state.json` of an `UpgradeResourceState` request (a slice of `frame`).
+fn raw_state(method: Method, frame: &Bytes) -> Option<Bytes> {
+    use prost::Message as _;
+    let raw = match method.protocol {
+        tfwire::schema::Protocol::V5 => {
+            crate::tfplugin5::upgrade_resource_state::Request::decode(frame.clone())
+                .ok()?
+                .raw_state?
+                .json
+        }
+        tfwire::schema::Protocol::V6 => {
+            crate::tfplugin6::upgrade_resource_state::Request::decode(frame.clone())
+                .ok()?
+                .raw_state?
+                .json
+        }
+    };
+    Some(raw)
 }
 
 /// Writes the protobuf message `msg` (which starts at `offset` in the frame) to `out` with

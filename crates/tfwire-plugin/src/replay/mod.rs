@@ -389,7 +389,7 @@ impl Replayer {
 
     /// Replays the sessions of `cassette` whose provider is `provider`
     /// (`registry.opentofu.org/hashicorp/null`; the host may be left out, as in
-    /// `hashicorp/null`).
+    /// `hashicorp/null`), and those whose provider is unknown.
     ///
     /// # Errors
     ///
@@ -405,7 +405,7 @@ impl Replayer {
             .sessions
             .into_iter()
             .enumerate()
-            .filter(|(_, s)| s.provider.as_deref().is_some_and(same))
+            .filter(|(_, s)| s.provider.as_deref().is_none_or(same))
             .collect();
         if sessions.is_empty() {
             let mut recorded = recorded;
@@ -413,11 +413,7 @@ impl Replayer {
             recorded.dedup();
             return Err(err(format!(
                 "the cassette holds no session of {provider:?} (it holds {})",
-                if recorded.is_empty() {
-                    "sessions of unnamed providers only".to_owned()
-                } else {
-                    recorded.join(", ")
-                }
+                recorded.join(", ")
             )));
         }
         Replayer::build(sessions)

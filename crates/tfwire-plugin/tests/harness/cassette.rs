@@ -675,3 +675,62 @@ fn redaction_refuses_what_it_cannot_read() {
     );
     assert_eq!(session, kept);
 }
+
+/// The stored state `UpgradeResourceState` gets as JSON is redacted by the schema when it
+/// conforms to it (short secrets included), and left to the overwriting by value when not.
+#[test]
+fn redaction_of_the_stored_state() {
+    use tfwire_plugin::tfplugin6::{RawState, upgrade_resource_state};
+    let upgrade = |json: &'static str| {
+        upgrade_resource_state::Request {
+            type_name: "u".into(),
+            version: 0,
+            raw_state: Some(RawState {
+                json: Bytes::from_static(json.as_bytes()),
+                ..Default::default()
+            }),
+        }
+        .encode_to_vec()
+        .into()
+    };
+    // The upgraded state repeats the long secret: it is found in the older state too.
+    let upgraded = upgrade_resource_state::Response {
+        upgraded_state: Some(DynamicValue {
+            msgpack: Bytes::from_static(b"\x82\xa5other\xc0\xa6secret\xacolder-secret"),
+            json: Bytes::new(),
+        }),
+        ..Default::default()
+    };
+    let mut session = Session {
+        protocol: 6,
+        schema: redaction_schema().encode_to_vec().into(),
+        calls: vec![
+            Call {
+                method: "/tfplugin6.Provider/UpgradeResourceState".into(),
+                requests: vec![upgrade(r#"{"other": "ab", "secret": "xyz"}"#)],
+                responses: vec![],
+                status: CallStatus::OK,
+            },
+            Call {
+                method: "/tfplugin6.Provider/UpgradeResourceState".into(),
+                requests: vec![upgrade(r#"{"gone":1,"secret":"older-secret"}"#)],
+                responses: vec![upgraded.encode_to_vec().into()],
+                status: CallStatus::OK,
+            },
+        ],
+        ..Session::default()
+    };
+    redact(&mut session, &Masks::new()).unwrap();
+    let json = |c: usize| {
+        upgrade_resource_state::Request::decode(session.calls[c].requests[0].clone())
+            .unwrap()
+            .raw_state
+            .unwrap()
+            .json
+    };
+    assert_eq!(
+        &json(0)[..],
+        br#"{"other":"(redacted-1)","secret":"(redacted-2)"}"#
+    );
+    assert_eq!(&json(1)[..], br#"{"gone":1,"secret":"************"}"#);
+}
