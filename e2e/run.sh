@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # e2e/run.sh [--client tofu|terraform|both] [--scenario DIR]... [--out DIR] [--out-terraform DIR]
+#            [--bin DIR] [--wrap SCRIPT] [--plan-only]
 #
 # Builds the real clients (OpenTofu, and Terraform through e2e/terraform.sh) and the providers from source (Go's
 # caches make repeated builds quick), installs the providers into a local filesystem mirror, runs each scenario
@@ -8,6 +9,14 @@
 # corpus/real-client), Terraform's to --out-terraform (default: the --out directory's path with "-terraform"
 # appended, so corpus/real-client-terraform). Layouts: corpus/real-client/README.md and
 # corpus/real-client-terraform/README.md; scenario conventions: e2e/README.md.
+# --bin DIR: build nothing, take the clients (and the providers, unless --wrap ignores them) from DIR.
+# --wrap SCRIPT: the mirror holds, for each provider, a script running `SCRIPT TYPE BINARY ENTRY ARGS...` instead
+#   of the provider (ENTRY: that script's path in the mirror, which says the provider's address and version;
+#   e2e/replay.sh: tfwire tap --record, tfwire replay); TFWIRE_E2E_CLIENT and TFWIRE_E2E_SCENARIO tell SCRIPT
+#   where it runs. A step's after.sh that fails is then reported, not fatal (a replayed provider makes
+#   no files for it to edit).
+# --plan-only: the steps and the plan, then only OUT/<scenario>/plan.txt (show -no-color) and the plan's wall
+#   time on standard error; no proto capture, no apply, no manifest.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +25,10 @@ out=$root/corpus/real-client
 out_terraform=
 client=both
 scenarios=()
-usage="usage: run.sh [--client tofu|terraform|both] [--scenario DIR]... [--out DIR] [--out-terraform DIR]"
+bin=
+wrap=
+plan_only=false
+usage="usage: run.sh [--client tofu|terraform|both] [--scenario DIR]... [--out DIR] [--out-terraform DIR] [--bin DIR] [--wrap SCRIPT] [--plan-only]"
 while [ $# -gt 0 ]; do
   case $1 in
     --client)   [ $# -ge 2 ] || { echo "run.sh: --client needs tofu, terraform or both" >&2; exit 2; }
@@ -30,7 +42,12 @@ while [ $# -gt 0 ]; do
     --out-terraform)
                 [ $# -ge 2 ] || { echo "run.sh: --out-terraform needs a directory" >&2; exit 2; }
                 mkdir -p "$2"; out_terraform=$(cd "$2" && pwd); shift 2 ;;
-    -h|--help)  sed -n 2,10p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --bin)      [ $# -ge 2 ] || { echo "run.sh: --bin needs a directory" >&2; exit 2; }
+                bin=$(cd "$2" && pwd); shift 2 ;;
+    --wrap)     [ $# -ge 2 ] && [ -x "$2" ] || { echo "run.sh: --wrap needs an executable script" >&2; exit 2; }
+                wrap=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+    --plan-only) plan_only=true; shift ;;
+    -h|--help)  sed -n 2,18p "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *)          echo "run.sh: unknown argument $1 ($usage)" >&2; exit 2 ;;
   esac
 done
@@ -88,27 +105,33 @@ if ! go_new_enough go; then
   fi
 fi
 
-bin=$here/bin
-mkdir -p "$bin"
 t0=$SECONDS
 wants() { [[ " ${clients[*]} " == *" $1 "* ]]; }
-if wants tofu; then
+if [ -n "$bin" ]; then
+  for c in "${clients[@]}"; do
+    [ -x "$bin/$c" ] || { echo "run.sh: --bin $bin has no $c" >&2; exit 2; }
+  done
+else
+  bin=$here/bin
+  mkdir -p "$bin"
+  if wants tofu; then
+    b0=$SECONDS
+    echo "run.sh: building OpenTofu" >&2
+    (cd "$here" && go build -ldflags "$TOFU_LDFLAGS" -o "$bin/tofu" github.com/opentofu/opentofu/cmd/tofu)
+    echo "run.sh: timing: OpenTofu built in $((SECONDS - b0)) s" >&2
+  fi
+  if wants terraform; then
+    b0=$SECONDS
+    bash "$here/terraform.sh" "$bin"
+    echo "run.sh: timing: Terraform built in $((SECONDS - b0)) s" >&2
+  fi
   b0=$SECONDS
-  echo "run.sh: building OpenTofu" >&2
-  (cd "$here" && go build -ldflags "$TOFU_LDFLAGS" -o "$bin/tofu" github.com/opentofu/opentofu/cmd/tofu)
-  echo "run.sh: timing: OpenTofu built in $((SECONDS - b0)) s" >&2
+  echo "run.sh: building the providers" >&2
+  (cd "$here/provider" && go build -o "$bin/terraform-provider-tfwire" . \
+    && go build -o "$bin/terraform-provider-time" github.com/hashicorp/terraform-provider-time)
+  (cd "$here/local" && go build -o "$bin/terraform-provider-local" github.com/terraform-providers/terraform-provider-local)
+  echo "run.sh: timing: providers built in $((SECONDS - b0)) s" >&2
 fi
-if wants terraform; then
-  b0=$SECONDS
-  bash "$here/terraform.sh" "$bin"
-  echo "run.sh: timing: Terraform built in $((SECONDS - b0)) s" >&2
-fi
-b0=$SECONDS
-echo "run.sh: building the providers" >&2
-(cd "$here/provider" && go build -o "$bin/terraform-provider-tfwire" . \
-  && go build -o "$bin/terraform-provider-time" github.com/hashicorp/terraform-provider-time)
-(cd "$here/local" && go build -o "$bin/terraform-provider-local" github.com/terraform-providers/terraform-provider-local)
-echo "run.sh: timing: providers built in $((SECONDS - b0)) s" >&2
 
 # Fixed directories: paths may show in outputs, so they do not depend on the checkout or a random temp name.
 work=${TFWIRE_E2E_WORK:-/tmp/tfwire-e2e}
@@ -124,7 +147,12 @@ install() { # install NAMESPACE TYPE VERSION BINARY
   for c in tofu terraform; do
     d=$mirror/$(host_of $c)/$1/$2/$3/$platform
     mkdir -p "$d"
-    cp "$bin/$4" "$d/terraform-provider-${2}_v$3"
+    if [ -n "$wrap" ]; then
+      printf '#!/bin/sh\nexec "%s" %s "%s" "$0" "$@"\n' "$wrap" "$2" "$bin/$4" >"$d/terraform-provider-${2}_v$3"
+      chmod +x "$d/terraform-provider-${2}_v$3"
+    else
+      cp "$bin/$4" "$d/terraform-provider-${2}_v$3"
+    fi
   done
 }
 install tfwire tfwire "$TFWIRE_VERSION" terraform-provider-tfwire
@@ -171,7 +199,7 @@ fail() {
 # run_client CLIENT OUT: every scenario through one client, written to OUT/<scenario>/, then OUT/MANIFEST.json.
 run_client() {
   cname=$1
-  local out=$2 c0=$SECONDS host src dest cfg capture log step sname args expect rc applied f why
+  local out=$2 c0=$SECONDS p0 p1 host src dest cfg capture log step sname args expect rc applied f why
   local ran=() skipped=()
   cbin=$bin/$cname
   host=$(host_of "$cname")
@@ -194,8 +222,8 @@ run_client() {
     (cd "$src" && tar --exclude=./steps --exclude=./.terraform --exclude='./*.tfstate*' --exclude=./.terraform.lock.hcl -cf - .) | (cd "$wd" && tar -xf -)
     cfg=$src/scenario.json
     capture=$(json_get "$cfg" capture_proto true)
-    export TFWIRE_PROTO_DATA_DIR=
-    if [ "$capture" = true ]; then export TFWIRE_PROTO_DATA_DIR=$work/$cname/proto/$name; fi
+    export TFWIRE_PROTO_DATA_DIR= TFWIRE_E2E_CLIENT=$cname TFWIRE_E2E_SCENARIO=$name
+    if [ "$capture" = true ] && [ "$plan_only" = false ]; then export TFWIRE_PROTO_DATA_DIR=$work/$cname/proto/$name; fi
     log=$wd/run.log
     : >"$log"
     cd "$wd"
@@ -218,8 +246,11 @@ run_client() {
         if [ "$expect" != true ] && [ $rc -ne 0 ]; then fail "$sname: apply failed"; fi
         if [ -f "$step/after.sh" ]; then
           echo "\$ bash $step/after.sh" >>"$log"
+          rc=0
           TFWIRE_CLIENT=$cbin TFWIRE_CLIENT_NAME=$cname TFWIRE_PROTO_PHASE=$sname bash "$step/after.sh" >>"$log" 2>&1 \
-            || fail "$sname: after.sh failed"
+            || rc=$?
+          if [ $rc -ne 0 ] && [ -z "$wrap" ]; then fail "$sname: after.sh failed"; fi
+          if [ $rc -ne 0 ]; then echo "run.sh: $cname: $name: $sname: after.sh failed (exit $rc; --wrap: not fatal)" >&2; fi
         fi
       done
       rm -f "$wd"/*.tf
@@ -229,7 +260,19 @@ run_client() {
     # The captured step: plan into a planfile, show it both ways, then apply it when the scenario says so.
     tf init "$log" init -input=false -no-color -lock=false || fail "init failed"
     eval "args=($(json_get "$cfg" plan_args '[]'))"
+    p0=$(date +%s.%N)
     tf plan "$log" plan -input=false -no-color -lock=false -out=plan.tfplan "${args[@]}" || fail "plan failed"
+    p1=$(date +%s.%N)
+    if [ "$plan_only" = true ]; then
+      "$cbin" show -no-color plan.tfplan >plan.txt 2>>"$log" || fail "show plan.tfplan failed"
+      rm -rf "$dest"
+      mkdir -p "$dest"
+      cp plan.txt "$dest/plan.txt"
+      cd "$root"
+      echo "run.sh: timing: $cname: $name plan in $(awk -v a="$p0" -v b="$p1" 'BEGIN { printf "%.3f", b - a }') s" >&2
+      echo "run.sh: $cname: $name done in $((SECONDS - s0)) s" >&2
+      continue
+    fi
     "$cbin" show -json plan.tfplan >plan.json 2>>"$log" || fail "show -json plan.tfplan failed"
     "$cbin" show -no-color plan.tfplan >plan.txt 2>>"$log" || fail "show plan.tfplan failed"
     "$cbin" providers schema -json >schemas.json 2>>"$log" || fail "providers schema failed"
@@ -288,7 +331,9 @@ run_client() {
     cd "$root"
     echo "run.sh: $cname: $name done in $((SECONDS - s0)) s" >&2
   done
-  python3 "$here/corpus.py" manifest "$out" "$here" "$cname" "${skipped[@]}" "${ran[@]}"
+  if [ "$plan_only" = false ]; then
+    python3 "$here/corpus.py" manifest "$out" "$here" "$cname" "${skipped[@]}" "${ran[@]}"
+  fi
   echo "run.sh: timing: $cname: ${#ran[@]} scenarios ($((${#skipped[@]} / 2)) skipped) written to $out in $((SECONDS - c0)) s" >&2
 }
 

@@ -205,13 +205,11 @@ for cname in "${clients[@]}"; do
     identical=false
   fi
 
-  python3 - "$work" "$cname" "$identical" "{${extra#, }}" <<'PY' || status=1
-import glob, hashlib, json, os, statistics, sys
+  python3 - "$work" "$cname" "$identical" "{${extra#, }}" "$here/tap" <<'PY' || status=1
+import glob, json, os, statistics, sys
 work, client, identical, extra = sys.argv[1], sys.argv[2], sys.argv[3] == "true", json.loads(sys.argv[4])
-secrets = ["s3cret", "tap-leak-provider-secret", "tap-leak-resource-secret", "tap-leak-map-value",
-           "tap-leak-write-only", "tap-leak-data-secret",
-           # the ephemeral token of tap/secrets (the provider's value: "tok-" and its digest of name and scopes)
-           "tok-" + hashlib.sha256(b"tap-leak-token\0leak").hexdigest()[:12]]
+sys.path.insert(0, sys.argv[5])
+from leaks import SECRETS as secrets
 rpcs = values = errors = leaked = 0
 p99s = []
 for f in sorted(glob.glob(os.path.join(work, "logs", "*.jsonl"))):
