@@ -72,6 +72,22 @@ impl<'a, 't> DocText<'a, 't> {
     }
 }
 
+impl<'a> DocText<'a, '_> {
+    /// The structural index of array node `node` (see
+    /// [`Locator::structural_index`](tfwire_json::tape::Locator::structural_index)).
+    #[inline]
+    pub(crate) fn structural_index(&self, node: usize) -> Option<usize> {
+        self.loc.structural_index(self.nodes, node)
+    }
+
+    /// The text of the number at structural `i` of an array of scalars (see
+    /// [`Locator::scalar_number_text`](tfwire_json::tape::Locator::scalar_number_text)).
+    #[inline]
+    pub(crate) fn scalar_number_text(&self, i: usize) -> Option<&'a str> {
+        self.loc.scalar_number_text(i)
+    }
+}
+
 impl<'a> TapeText<'a> for DocText<'a, '_> {
     #[inline]
     fn offset(&self, node: usize) -> usize {
@@ -144,7 +160,7 @@ impl CleanBlocks {
 
     /// Whether `s`, a string of the tape, is surely in NFC.
     #[inline(always)]
-    fn surely_nfc(&self, s: &str) -> bool {
+    pub(crate) fn surely_nfc(&self, s: &str) -> bool {
         let at = (s.as_ptr() as usize).wrapping_sub(self.base);
         match at.checked_add(s.len()) {
             Some(end) if end <= self.len => {
