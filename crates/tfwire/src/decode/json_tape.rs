@@ -165,8 +165,14 @@ impl CleanBlocks {
         match at.checked_add(s.len()) {
             Some(end) if end <= self.len => {
                 let (first, last) = (at / 64, end.saturating_sub(1).max(at) / 64);
-                (first..=last).all(|b| self.dirty[b / 64] & (1 << (b % 64)) == 0)
-                    || crate::nfc::surely_nfc(s)
+                let clean = if first / 64 == last / 64 {
+                    // One word of the map: the bits `first..=last` of it at once.
+                    let bits = (u64::MAX >> (63 - (last - first))) << (first % 64);
+                    self.dirty[first / 64] & bits == 0
+                } else {
+                    (first..=last).all(|b| self.dirty[b / 64] & (1 << (b % 64)) == 0)
+                };
+                clean || crate::nfc::surely_nfc(s)
             }
             _ => crate::nfc::surely_nfc(s),
         }

@@ -60,15 +60,6 @@ impl<'a> Walk<'a, '_, '_> {
         Ok(v)
     }
 
-    /// The index after the subtree rooted at tape node `k`.
-    #[inline(always)]
-    fn after(&self, k: usize) -> usize {
-        match self.nodes[k] {
-            TapeNode::Array { count, .. } | TapeNode::Object { count, .. } => k + count + 1,
-            _ => k + 1,
-        }
-    }
-
     /// A string of the tape, in NFC.
     #[inline(always)]
     fn string(&self, s: &'a str) -> Result<&'a str, GiveUp> {
@@ -238,7 +229,10 @@ impl<'a> Walk<'a, '_, '_> {
     }
 
     /// The object at tape node `k` (`n` members) of attributes `attrs`: every attribute in
-    /// the program's order, null where the document leaves it out.
+    /// the program's order, null where the document leaves it out. One pass over the
+    /// attributes: the next key either names the attribute at hand or the attribute is
+    /// absent; keys must come sorted, as the program's attributes are (go-cty writes them
+    /// so), and a key left over at the end (out of order, repeated or undeclared) gives up.
     fn object(
         &mut self,
         attrs: &'a [AttrNode],
@@ -247,53 +241,61 @@ impl<'a> Walk<'a, '_, '_> {
         depth: usize,
     ) -> Result<Value<'a>, GiveUp> {
         self.open(n, depth)?;
-        let slots = self
-            .bump
-            .try_alloc_slice_fill_iter(attrs.iter().map(|a| (&*a.name, Value::Null)))
-            .map_err(|_| GiveUp)?;
+        let bump = self.bump;
         let mut j = k + 1;
-        // The attribute the next key should name: keys come sorted, as the program's
-        // attributes are (any other order goes to the machine, which finds repeats).
-        let mut next = 0;
-        for _ in 0..n {
-            let TapeNode::String(key) = self.nodes[j] else {
-                return Err(GiveUp);
-            };
-            let i = match attrs.get(next) {
-                Some(a) if crate::text::eq_short(a.name.as_bytes(), key.as_bytes()) => next,
-                _ => match attrs.binary_search_by(|a| (*a.name).cmp(key)) {
-                    Ok(i) if i > next => i,
-                    Ok(_) => return Err(GiveUp),
-                    Err(_) if self.config.lenient => {
-                        j = self.after(j + 1);
-                        continue;
+        let mut left = n;
+        let mut failed = false;
+        let slots = bump
+            .try_alloc_slice_fill_with(attrs.len(), |i| {
+                let a = &attrs[i];
+                let name = &*a.name;
+                if left == 0 || failed {
+                    return (name, Value::Null);
+                }
+                let TapeNode::String(key) = self.nodes[j] else {
+                    failed = true;
+                    return (name, Value::Null);
+                };
+                if !crate::text::eq_short(name.as_bytes(), key.as_bytes()) {
+                    return (name, Value::Null);
+                }
+                left -= 1;
+                // The commonest leaves inline; anything else by recursion.
+                let v = match (self.program.node(a.node), self.nodes[j + 1]) {
+                    (Node::String, TapeNode::String(s)) => match self.string(s) {
+                        Ok(s) => {
+                            j += 2;
+                            Value::String(s)
+                        }
+                        Err(GiveUp) => {
+                            failed = true;
+                            Value::Null
+                        }
+                    },
+                    (Node::Bool, TapeNode::Static(StaticNode::Bool(b))) => {
+                        j += 2;
+                        Value::Bool(b)
                     }
-                    Err(_) => return Err(GiveUp),
-                },
-            };
-            let a = &attrs[i];
-            let v = self.nodes[j + 1];
-            // The commonest leaves inline; anything else by recursion.
-            slots[i].1 = match (self.program.node(a.node), v) {
-                (Node::String, TapeNode::String(s)) => {
-                    j += 2;
-                    Value::String(self.string(s)?)
-                }
-                (Node::Bool, TapeNode::Static(StaticNode::Bool(b))) => {
-                    j += 2;
-                    Value::Bool(b)
-                }
-                (Node::String | Node::Bool, TapeNode::Static(StaticNode::Null)) => {
-                    j += 2;
-                    Value::Null
-                }
-                _ => {
-                    let (v, after) = self.value(a.node, j + 1, depth + 1)?;
-                    j = after;
-                    v
-                }
-            };
-            next = i + 1;
+                    (Node::String | Node::Bool, TapeNode::Static(StaticNode::Null)) => {
+                        j += 2;
+                        Value::Null
+                    }
+                    _ => match self.value(a.node, j + 1, depth + 1) {
+                        Ok((v, after)) => {
+                            j = after;
+                            v
+                        }
+                        Err(GiveUp) => {
+                            failed = true;
+                            Value::Null
+                        }
+                    },
+                };
+                (name, v)
+            })
+            .map_err(|_| GiveUp)?;
+        if failed || left != 0 {
+            return Err(GiveUp);
         }
         Ok(Value::Object(slots))
     }
