@@ -206,7 +206,7 @@ fn main() -> ExitCode {
     let mut owned = SimdJsonOwned::default();
     let mut jiter = JiterValue::default();
     let paths = if args.format == "json" {
-        peers::lookup_paths(&peers::serde_json_value(&input))
+        peers::lookup_paths(&peers::serde_json_value(input))
     } else {
         Vec::new()
     };
