@@ -9,7 +9,8 @@
 //!
 //! The walk covers what well-formed values need and nothing else: as soon as it meets
 //! anything it does not handle (an error of any kind, a limit reached, attributes out of
-//! the program's order, a string where a number is expected, a null nested block of
+//! the program's order, repeated or undeclared (in lenient mode too), a string where a
+//! number is expected, a null nested block of
 //! `GROUP` nesting, a tuple), it gives up, and the general machine decodes the document
 //! from the start ([`super::machine`], over [`super::json_tape::TapeSource`]). So every
 //! error, with its path and offset, is the machine's; the walk only ever returns values
