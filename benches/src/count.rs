@@ -144,3 +144,44 @@ pub fn simd_json_tape(tape: &[simd_json::Node<'_>], bytes: usize) -> JsonCounts 
     }
     c
 }
+
+/// Counts a `sonic_rs::Value`: every value and object key, string bytes (keys included).
+pub fn sonic_rs_value(v: &sonic_rs::Value, c: &mut JsonCounts) {
+    use sonic_rs::{JsonContainerTrait, JsonValueTrait};
+    c.nodes += 1;
+    if let Some(s) = v.as_str() {
+        c.string_bytes += s.len() as u64;
+    } else if let Some(a) = v.as_array() {
+        for e in a.iter() {
+            sonic_rs_value(e, c);
+        }
+    } else if let Some(o) = v.as_object() {
+        for (k, e) in o.iter() {
+            c.nodes += 1;
+            c.string_bytes += k.len() as u64;
+            sonic_rs_value(e, c);
+        }
+    }
+}
+
+/// Counts a `jiter::JsonValue`: every value and object key, string bytes (keys included).
+pub fn jiter_value(v: &jiter::JsonValue<'_>, c: &mut JsonCounts) {
+    use jiter::JsonValue as V;
+    c.nodes += 1;
+    match v {
+        V::Str(s) => c.string_bytes += s.len() as u64,
+        V::Array(vs) => {
+            for e in vs.iter() {
+                jiter_value(e, c);
+            }
+        }
+        V::Object(es) => {
+            for (k, e) in es.iter() {
+                c.nodes += 1;
+                c.string_bytes += k.len() as u64;
+                jiter_value(e, c);
+            }
+        }
+        _ => {}
+    }
+}

@@ -190,3 +190,79 @@ impl SimdJsonOwned {
             .expect("simd-json")
     }
 }
+
+/// `sonic_rs_value`: `sonic_rs::from_slice` into a `sonic_rs::Value` (its document, typed
+/// deserialisation through serde).
+///
+/// # Panics
+/// If the input does not decode.
+#[inline(never)]
+pub fn sonic_rs_value(input: &[u8]) -> sonic_rs::Value {
+    sonic_rs::from_slice(input).expect("sonic-rs")
+}
+
+/// `jiter_value`: `jiter::JsonValue` parsed on a reused `JsonValueScratch` (strings borrowed
+/// from the input where they hold no escape).
+#[derive(Default)]
+pub struct JiterValue<'j> {
+    scratch: jiter::JsonValueScratch<'j>,
+}
+
+impl<'j> JiterValue<'j> {
+    /// Parses `input` and hands the value to `f`.
+    ///
+    /// # Panics
+    /// If the input does not parse.
+    #[inline(never)]
+    pub fn run<R>(&mut self, input: &'j [u8], f: impl FnOnce(&jiter::JsonValue<'_>) -> R) -> R {
+        let v = self
+            .scratch
+            .parse(input, false, jiter::PartialMode::Off)
+            .expect("jiter");
+        f(&v)
+    }
+}
+
+/// The paths `sonic_rs_get_many` looks up in a payload (`serde_json`'s reading of it): a
+/// summary-like lookup of three members, the first, middle and last of the root object's
+/// keys or of the root array's elements, as JSON pointer steps.
+pub fn lookup_paths(v: &serde_json::Value) -> Vec<Vec<sonic_rs::PointerNode>> {
+    let pick = |n: usize| -> Vec<usize> {
+        let mut p = vec![0, n / 2, n.saturating_sub(1)];
+        p.dedup();
+        p.retain(|&i| i < n);
+        p
+    };
+    match v {
+        serde_json::Value::Object(m) => {
+            let keys: Vec<&String> = m.keys().collect();
+            pick(keys.len())
+                .into_iter()
+                .map(|i| vec![sonic_rs::PointerNode::Key(keys[i].clone().into())])
+                .collect()
+        }
+        serde_json::Value::Array(a) => pick(a.len())
+            .into_iter()
+            .map(|i| vec![sonic_rs::PointerNode::Index(i)])
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// `sonic_rs_get_many`: sonic-rs's lazy API, `sonic_rs::get_many` of `tree` (the values'
+/// raw texts, nothing decoded beyond them), as a plan summary reads a few members of a
+/// large document.
+///
+/// # Panics
+/// If the input does not parse or a path is not found.
+#[inline(never)]
+pub fn sonic_rs_get_many<'a>(
+    input: &'a [u8],
+    tree: &sonic_rs::PointerTree,
+) -> Vec<sonic_rs::LazyValue<'a>> {
+    sonic_rs::get_many(input, tree)
+        .expect("sonic-rs get_many")
+        .into_iter()
+        .map(|v| v.expect("every path is there"))
+        .collect()
+}

@@ -10,7 +10,11 @@
 //! (`rmp_serde` into `serde_json::Value`), `limit_walk` (every token read, every string's
 //! UTF-8 validated, nothing built: the ceiling for a validating decoder). JSON peers:
 //! `serde_json_value`, `simd_json_tape` (`fill_tape` with reused buffers, the input copy
-//! included), `simd_json_owned` (`OwnedValue`).
+//! included), `simd_json_owned` (`OwnedValue`), `sonic_rs_value` (`sonic_rs::from_slice`
+//! into `sonic_rs::Value`), `jiter_value` (`jiter::JsonValue` on a reused scratch) and
+//! `sonic_rs_get_many` (sonic-rs's lazy `get_many` of three members of the root: the first,
+//! middle and last key or element; not a full decode, so not an answer to compare with
+//! tfwire's, only with the cost of finding a few members).
 //!
 //! Every decoder's answer is checked first: against `benches/answers.json` when the payload
 //! is one of `corpus/payloads/KIND-1m.*`, otherwise against each other. Then interleaved
@@ -42,7 +46,7 @@ use tfwire::{Config, Decoder, Program};
 use tfwire_benches::answers::{Answers, JsonCounts, MsgpackCounts, check};
 use tfwire_benches::count;
 use tfwire_benches::inputs::{repeat_json, repeat_msgpack};
-use tfwire_benches::peers::{self, SimdJsonOwned, SimdJsonTape, Tfwire};
+use tfwire_benches::peers::{self, JiterValue, SimdJsonOwned, SimdJsonTape, Tfwire};
 use tfwire_benches::timing::{Contender, interleaved};
 
 const USAGE: &str = "usage: compare --type TYPE.json --input msgpack|json [--encode] [--rounds N] \
@@ -200,6 +204,16 @@ fn main() -> ExitCode {
     let mut tfwire = Tfwire::default();
     let mut tape = SimdJsonTape::default();
     let mut owned = SimdJsonOwned::default();
+    let mut jiter = JiterValue::default();
+    let paths = if args.format == "json" {
+        peers::lookup_paths(&peers::serde_json_value(input))
+    } else {
+        Vec::new()
+    };
+    let mut tree = sonic_rs::PointerTree::new();
+    for p in &paths {
+        tree.add_path(p.iter());
+    }
     if args.format == "msgpack" {
         let tf = tfwire.msgpack(&program, input, count::tfwire_value);
         let walk = peers::limit_walk(input);
@@ -248,12 +262,38 @@ fn main() -> ExitCode {
             ..JsonCounts::default()
         };
         count::simd_json_owned(&owned.parse(input), &mut owned_counts);
+        let mut sonic_counts = JsonCounts {
+            bytes: input.len() as u64,
+            ..JsonCounts::default()
+        };
+        count::sonic_rs_value(&peers::sonic_rs_value(input), &mut sonic_counts);
+        let mut jiter_counts = JsonCounts {
+            bytes: input.len() as u64,
+            ..JsonCounts::default()
+        };
+        jiter.run(input, |v| count::jiter_value(v, &mut jiter_counts));
+        // The lazy lookup finds what serde_json finds at each path.
+        let whole = peers::serde_json_value(input);
+        for (path, found) in paths.iter().zip(peers::sonic_rs_get_many(input, &tree)) {
+            let mut want = &whole;
+            for step in path {
+                want = match step {
+                    sonic_rs::PointerNode::Key(k) => &want[k.as_str()],
+                    sonic_rs::PointerNode::Index(i) => &want[*i],
+                };
+            }
+            let got: serde_json::Value =
+                serde_json::from_str(found.as_raw_str()).expect("a JSON value");
+            check("sonic_rs_get_many finds serde_json's value", &got, want);
+        }
         match answers {
             Some(a) => {
                 check("tfwire", tf, a.value);
                 check("serde_json_value", serde_counts, a.json);
                 check("simd_json_tape", tape_counts, a.json);
                 check("simd_json_owned", owned_counts, a.json);
+                check("sonic_rs_value", sonic_counts, a.json);
+                check("jiter_value", jiter_counts, a.json);
             }
             None => {
                 check(
@@ -264,6 +304,16 @@ fn main() -> ExitCode {
                 check(
                     "simd_json_owned against serde_json_value",
                     owned_counts,
+                    serde_counts,
+                );
+                check(
+                    "sonic_rs_value against serde_json_value",
+                    sonic_counts,
+                    serde_counts,
+                );
+                check(
+                    "jiter_value against serde_json_value",
+                    jiter_counts,
                     serde_counts,
                 );
                 check(
@@ -308,6 +358,18 @@ fn main() -> ExitCode {
         }));
         contenders.push(Contender::new("simd_json_owned", move || {
             drop(std::hint::black_box(owned.parse(input)));
+        }));
+        contenders.push(Contender::new("sonic_rs_value", || {
+            drop(std::hint::black_box(peers::sonic_rs_value(input)));
+        }));
+        contenders.push(Contender::new("jiter_value", move || {
+            jiter.run(input, |v| {
+                std::hint::black_box(v);
+            })
+        }));
+        let tree = &tree;
+        contenders.push(Contender::new("sonic_rs_get_many", move || {
+            drop(std::hint::black_box(peers::sonic_rs_get_many(input, tree)));
         }));
     }
     contenders.retain(|c| wanted(c.name));

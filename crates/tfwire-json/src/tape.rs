@@ -473,6 +473,47 @@ impl<'a, 's> Locator<'a, 's> {
         crate::utf8::utf8(&self.text[at..end]).unwrap_or("")
     }
 
+    /// The position in simd-json's structural indexes of node `node`, an array (or any node
+    /// that is not a string), found as [`Locator::offset`] finds its offset; `None` when the
+    /// locator steps over the text (it holds no index) or for a string node.
+    ///
+    /// In an array whose elements are all scalars (numbers, strings, `true`, `false`,
+    /// `null`), element `j` is structural `i + 1 + 2 j` (each scalar is one structural, each
+    /// followed by a `,` or the `]`): see [`Locator::scalar_number_text`].
+    pub fn structural_index(&self, nodes: &[Node<'_>], node: usize) -> Option<usize> {
+        if self.structurals.is_empty()
+            || node >= nodes.len()
+            || matches!(nodes[node], Node::String(_))
+        {
+            return None;
+        }
+        let at = self.index_offset(nodes, node);
+        let i = (self.cursor.load(Ordering::Relaxed) & 0xFFFF_FFFF) as usize;
+        (self.structurals.get(i).map(|&s| s as usize) == Some(at)).then_some(i)
+    }
+
+    /// The exact text of the number at structural `i` (from [`Locator::structural_index`]):
+    /// the bytes up to the next structural, white space after it left out, when they are a
+    /// number of the RFC 8259 grammar; `None` otherwise (or past the index's end). Reads
+    /// two indexes and the number's own bytes, not the structurals before it.
+    #[inline]
+    pub fn scalar_number_text(&self, i: usize) -> Option<&'a str> {
+        let (&at, &next) = (self.structurals.get(i)?, self.structurals.get(i + 1)?);
+        let (at, mut end) = (at as usize, next as usize);
+        let text = self.text.get(at..end)?;
+        if !matches!(text.first(), Some(b'-' | b'0'..=b'9')) {
+            return None;
+        }
+        while end > at && matches!(self.text[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            end -= 1;
+        }
+        let text = &self.text[at..end];
+        // simd-json checked the grammar of the number it parsed here; that it is the whole
+        // of these bytes is checked again (cheaply) only in debug builds.
+        debug_assert_eq!(crate::scan::number_end(self.text, at), Ok(end));
+        crate::utf8::utf8(text)
+    }
+
     /// The offset of the opening quote of the string node `node`, if it is one.
     #[inline]
     fn string_offset(&self, nodes: &[Node<'_>], node: usize) -> Option<usize> {

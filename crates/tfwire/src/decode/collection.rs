@@ -198,7 +198,7 @@ fn negative_zero(n: &crate::Number<'_>) -> bool {
 /// `a < b` bytewise, inlined (map keys are short: a `memcmp` call costs more than
 /// comparing them): eight bytes at a time, as big-endian words, then byte by byte.
 #[inline]
-fn key_lt(a: &str, b: &str) -> bool {
+pub(crate) fn key_lt(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let n = a.len().min(b.len());
     let mut i = 0;

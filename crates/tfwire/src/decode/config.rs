@@ -22,7 +22,10 @@ pub struct Config {
     /// Largest input accepted, in bytes. Default 1 GiB.
     pub max_input_bytes: usize,
     /// Most arena memory one decode may use, in bytes (enforced with bumpalo's allocation
-    /// limit for the duration of the decode). Default 4 GiB.
+    /// limit for the duration of the decode). Default 4 GiB. A JSON decode whose fast
+    /// typed walk over the tape gives up (an error, or a value it does not cover) decodes
+    /// again on the general path with a budget of its own, so it may leave up to twice the
+    /// budget in the arena.
     pub max_arena_bytes: usize,
     /// Most elements in one list, set, map, tuple or object. Default 2^26.
     pub max_collection_len: usize,

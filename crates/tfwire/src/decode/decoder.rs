@@ -6,7 +6,7 @@ use super::fault::Fault;
 use super::machine::Stacks;
 use super::shape::Cur;
 use super::source::Source;
-use super::{json_tape, json_text, msgpack};
+use super::{json_tape, json_text, json_walk, msgpack};
 use crate::error::{Error, ErrorKind, Limit, Path};
 use crate::program::{NodeId, Program};
 use crate::value::Value;
@@ -122,6 +122,19 @@ impl Decoder {
                 let texts =
                     json_tape::DocText::new(input, self.json.structural_indexes(), &tape.0, base);
                 self.clean.fill(input, base);
+                if json_walk::Walk::applies(program)
+                    && let Some(v) = walk_tape(
+                        &self.config,
+                        &mut self.stacks,
+                        program,
+                        arena,
+                        (&tape.0, &texts, &self.clean),
+                        len,
+                    )
+                {
+                    self.json.recycle(tape);
+                    return Ok(v);
+                }
                 let mut src = json_tape::TapeSource::new(&tape.0, texts, Some(&self.clean));
                 let r = run_machine(
                     &self.config,
@@ -288,6 +301,42 @@ fn run_machine<'a, S: Source<'a>>(
         *stacks = Some(m.into_stacks());
         result.map_err(|e| config.name_arena_limit(e, limit))
     }
+}
+
+/// The typed walk over a whole tape ([`json_walk`]) under the decode's arena budget, as
+/// [`run_machine`] sets it; `None` when the walk gives up (the machine then decodes the
+/// document, under a budget of its own: what the walk allocated is not counted again).
+fn walk_tape<'a>(
+    config: &Config,
+    stacks: &mut Option<Stacks>,
+    program: &'a Program,
+    arena: &'a Bump,
+    (nodes, texts, clean): (
+        &[tfwire_json::tape::Node<'a>],
+        &json_tape::DocText<'a, '_>,
+        &json_tape::CleanBlocks,
+    ),
+    input_len: usize,
+) -> Option<Value<'a>> {
+    let scratch = stacks.get_or_insert_with(Stacks::default);
+    let mut indexes = scratch.lend_scratch();
+    let previous_limit = arena.allocation_limit();
+    let (allowed, _) = config.arena_budget(input_len);
+    let budget = arena.allocated_bytes().saturating_add(allowed);
+    arena.set_allocation_limit(Some(previous_limit.map_or(budget, |l| l.min(budget))));
+    let v = json_walk::Walk {
+        program,
+        bump: arena,
+        nodes,
+        texts,
+        clean,
+        config,
+        scratch: &mut indexes,
+    }
+    .root();
+    arena.set_allocation_limit(previous_limit);
+    scratch.give_back_scratch(indexes);
+    v.ok()
 }
 
 /// Inputs up to this size go to simd-json without the shape check: its tape for them costs

@@ -72,6 +72,22 @@ impl<'a, 't> DocText<'a, 't> {
     }
 }
 
+impl<'a> DocText<'a, '_> {
+    /// The structural index of array node `node` (see
+    /// [`Locator::structural_index`](tfwire_json::tape::Locator::structural_index)).
+    #[inline]
+    pub(crate) fn structural_index(&self, node: usize) -> Option<usize> {
+        self.loc.structural_index(self.nodes, node)
+    }
+
+    /// The text of the number at structural `i` of an array of scalars (see
+    /// [`Locator::scalar_number_text`](tfwire_json::tape::Locator::scalar_number_text)).
+    #[inline]
+    pub(crate) fn scalar_number_text(&self, i: usize) -> Option<&'a str> {
+        self.loc.scalar_number_text(i)
+    }
+}
+
 impl<'a> TapeText<'a> for DocText<'a, '_> {
     #[inline]
     fn offset(&self, node: usize) -> usize {
@@ -144,13 +160,19 @@ impl CleanBlocks {
 
     /// Whether `s`, a string of the tape, is surely in NFC.
     #[inline(always)]
-    fn surely_nfc(&self, s: &str) -> bool {
+    pub(crate) fn surely_nfc(&self, s: &str) -> bool {
         let at = (s.as_ptr() as usize).wrapping_sub(self.base);
         match at.checked_add(s.len()) {
             Some(end) if end <= self.len => {
                 let (first, last) = (at / 64, end.saturating_sub(1).max(at) / 64);
-                (first..=last).all(|b| self.dirty[b / 64] & (1 << (b % 64)) == 0)
-                    || crate::nfc::surely_nfc(s)
+                let clean = if first / 64 == last / 64 {
+                    // One word of the map: the bits `first..=last` of it at once.
+                    let bits = (u64::MAX >> (63 - (last - first))) << (first % 64);
+                    self.dirty[first / 64] & bits == 0
+                } else {
+                    (first..=last).all(|b| self.dirty[b / 64] & (1 << (b % 64)) == 0)
+                };
+                clean || crate::nfc::surely_nfc(s)
             }
             _ => crate::nfc::surely_nfc(s),
         }

@@ -91,15 +91,25 @@ fn parse_text(s: &str) -> Result<Number<'_>, Fault> {
 /// as `-0`, and its sets keep `-0` and `0` apart).
 #[inline]
 pub(crate) fn json_number(t: &str) -> Result<Number<'_>, Fault> {
-    let mut point = false;
-    for b in t.bytes() {
-        match b {
-            b'e' | b'E' => return parse_text(t),
-            b'.' => point = true,
-            _ => {}
-        }
+    use tfwire_json::swar::{any_zero_byte, load_short, splat, try_load};
+    // Whether the literal has a point or an exponent, eight bytes at a time (`| 0x20` folds
+    // `E` onto `e` and leaves the other bytes of the grammar apart from `e`).
+    let b = t.as_bytes();
+    let (mut point, mut exponent) = (0, 0);
+    let mut i = 0;
+    let mut look = |w: u64| {
+        point |= any_zero_byte(w ^ splat(b'.'));
+        exponent |= any_zero_byte((w | splat(0x20)) ^ splat(b'e'));
+    };
+    while let Some(w) = try_load(b, i) {
+        look(w);
+        i += 8;
     }
-    if !point && t != "-0" {
+    look(load_short(&b[i..], b'0'));
+    if exponent != 0 {
+        return parse_text(t);
+    }
+    if point == 0 && t != "-0" {
         if let Ok(i) = t.parse::<i64>() {
             return Ok(Number::Int(i));
         }

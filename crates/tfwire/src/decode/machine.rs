@@ -142,6 +142,16 @@ fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
 }
 
 impl Stacks {
+    /// Lends the index scratch (to the typed tape walk).
+    pub(crate) fn lend_scratch(&mut self) -> Vec<u32> {
+        core::mem::take(&mut self.scratch)
+    }
+
+    /// Takes back what [`Stacks::lend_scratch`] lent.
+    pub(crate) fn give_back_scratch(&mut self, scratch: Vec<u32>) {
+        self.scratch = scratch;
+    }
+
     pub(crate) fn into_machine<'a>(
         self,
         program: &'a Program,

@@ -27,6 +27,7 @@ mod dynamic_value;
 pub(crate) mod fault;
 mod json_tape;
 mod json_text;
+mod json_walk;
 mod leaf;
 mod machine;
 mod msgpack;
