@@ -52,9 +52,12 @@ use tokio::net::UnixListener;
 /// forwarding path, and a value that does not decode never stops the call. Values the masks
 /// match (see the Masks options) are "(sensitive)" in the log too.
 ///
-/// The cassette (`--record FILE`, JSON Lines, appended under an exclusive lock): when the tap
-/// ends, one session per provider it served (address, version, protocol, schema, every call's
-/// messages in order and its status), for `tfwire replay`. With `--redact`, every value the
+/// The cassette (`--record FILE`, JSON Lines, appended under an exclusive lock): one session
+/// per provider the tap served (address, version, protocol, schema, every call's messages in
+/// order and its status), for `tfwire replay`, written as soon as the provider has ended or
+/// the client's last connection closed. When it starts, the tap appends a line that marks
+/// the session open: a tap killed before it wrote its session leaves a cassette that
+/// `tfwire replay` refuses, naming the tap's pid. With `--redact`, every value the
 /// schema marks sensitive or write-only, and every value the masks match, is a placeholder of
 /// the same type (`"(redacted-N)"`, `N`, `false`; the same secret, the same N), and those
 /// strings are overwritten with `*` wherever else they occur (diagnostics, private state,
@@ -164,14 +167,16 @@ pub(crate) fn run(args: Args) -> Result<(), Failure> {
             ))?
         }
     };
+    // The sessions first (shim and reattach wrote them already when the provider ended;
+    // this writes any left): the client kills the tap soon after its provider is asked to
+    // shut down, and the recorder has every frame already.
+    let recorded = record.map_or(Ok(()), record::Record::finish);
     // The runtime's tasks (connections) hold observers: end them, then the worker drains
     // what was sent and returns the figures.
     runtime.shutdown_timeout(std::time::Duration::from_millis(500));
     let mut stats = worker.finish();
     eprintln!("tfwire tap: {}", stats.summary_json());
-    if let Some(r) = record {
-        r.finish()?;
-    }
+    recorded?;
     if stats.dropped > 0 {
         eprintln!(
             "tfwire tap: the decoder fell behind: {} frames or timings were not logged (the calls \
@@ -495,18 +500,27 @@ async fn shim(
             provider.stop().await;
             Ok(())
         }
-        () = clients.gone() => match provider.reap().await {
-            Some(s) if !s.success() => Err(Failure::Exit(1, Some(format!(
-                "tfwire tap: {}",
-                provider.ended(&name, s, "after OpenTofu closed its connection").await
-            )))),
-            _ => Ok(()),
-        },
+        () = clients.gone() => {
+            // The client's last call is over: the session is complete.
+            if let Some(r) = record {
+                r.write();
+            }
+            match provider.reap().await {
+                Some(s) if !s.success() => Err(Failure::Exit(1, Some(format!(
+                    "tfwire tap: {}",
+                    provider.ended(&name, s, "after OpenTofu closed its connection").await
+                )))),
+                _ => Ok(()),
+            }
+        }
         r = serve => match r {
             Ok(()) => Ok(()),
             Err(e) => Err(Failure::Input(format!("serving: {e}"))),
         },
     };
+    if let Some(r) = record {
+        r.write();
+    }
     // Whatever ended the tap, nothing of the provider's group stays behind.
     provider.stop().await;
     drop(forward);
@@ -608,6 +622,9 @@ async fn reattach(
     };
     servers.abort_all();
     while servers.join_next().await.is_some() {}
+    if let Some(r) = record {
+        r.write();
+    }
     drop(dir);
     Ok((worker, ended))
 }

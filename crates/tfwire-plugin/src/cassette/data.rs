@@ -37,6 +37,11 @@ pub struct Session {
     /// The provider's `GetResourceIdentitySchemas` response, as protobuf, when it answered
     /// one (providers older than the call do not).
     pub identities: Option<Bytes>,
+    /// The recording tap's id for this session (`PID-NANOSECONDS-N`), the same as in the
+    /// open marker ([`Session::open_marker`]) the tap appended when it started: a reader
+    /// pairs the two, and refuses a marker that no session closes. `None` in files written
+    /// without markers.
+    pub id: Option<String>,
     /// The calls the client made, in the order they started.
     pub calls: Vec<Call>,
 }

@@ -22,6 +22,12 @@ pub const MAX_DEPTH: usize = 256;
 
 /// The header key that starts a session, its value the format's version.
 pub(crate) const HEADER_KEY: &str = "tfwire_cassette";
+/// The key of a recording tap's open marker, its value the format's version.
+pub(crate) const OPEN_KEY: &str = "tfwire_cassette_open";
+
+/// What a reader says of a marker that no session closes.
+const CUT_SHORT: &str = "record again; the client kills a provider that has not exited 2 s \
+                         after Shutdown";
 
 fn err(line: usize, offset: usize, what: impl core::fmt::Display) -> Error {
     Error::new(
@@ -120,6 +126,14 @@ impl<'j> Line<'j> {
     }
 }
 
+/// An open marker no session has closed yet: its line, byte offset, pid and provider.
+struct Marker {
+    line: usize,
+    start: usize,
+    pid: u64,
+    provider: Option<String>,
+}
+
 /// A session being read: its header's line, the calls it announced.
 struct Open {
     session: Session,
@@ -162,12 +176,15 @@ impl Cassette {
     ///
     /// A line that is not one JSON object, a member missing or of the wrong kind, a message
     /// that is not base64, a session whose calls the file does not hold (a write cut short),
-    /// a call line before any session header, a session of another format version, a limit
-    /// exceeded: each as one [`Error`] of kind [`ErrorKind::Cassette`] naming the line and the
+    /// a call line before any session header, a session of another format version, a
+    /// recording tap's open marker that no session closes (the tap was killed before it
+    /// wrote its session: see [`Session::open_marker`]), a limit exceeded: each as one [`Error`] of kind [`ErrorKind::Cassette`] naming the line and the
     /// byte offset in the file.
     pub fn read(bytes: &[u8]) -> Result<Cassette, Error> {
         let mut cassette = Cassette::default();
         let mut open: Option<Open> = None;
+        let mut markers: std::collections::HashMap<String, Marker> =
+            std::collections::HashMap::new();
         let mut parser = TapeParser::new(MAX_DEPTH);
         let mut buf = Vec::new();
         let mut start = 0;
@@ -209,7 +226,40 @@ impl Cassette {
                 number,
                 start,
             };
-            if line.get(HEADER_KEY).is_some() {
+            if line.get(OPEN_KEY).is_some() {
+                if let Some(o) = open.take() {
+                    return Err(truncated(&o, &line));
+                }
+                if markers.len() >= MAX_SESSIONS {
+                    return Err(line.err(None, format!("more than {MAX_SESSIONS} open markers")));
+                }
+                let version = line.uint(OPEN_KEY, u64::from(u32::MAX))?;
+                if version != u64::from(FORMAT) {
+                    return Err(line.err(
+                        line.get(OPEN_KEY).as_ref(),
+                        format!(
+                            "a marker of format version {version}; this reader knows version {FORMAT}"
+                        ),
+                    ));
+                }
+                let id = line.string("session")?;
+                let marker = Marker {
+                    line: number,
+                    start,
+                    pid: line.uint("pid", u64::from(u32::MAX))?,
+                    provider: line.opt_string("provider")?,
+                };
+                if let Some(m) = markers.get(id) {
+                    return Err(line.err(
+                        line.get("session").as_ref(),
+                        format!(
+                            "the session id {id:?} was opened already on line {}",
+                            m.line
+                        ),
+                    ));
+                }
+                markers.insert(id.to_owned(), marker);
+            } else if line.get(HEADER_KEY).is_some() {
                 if let Some(o) = open.take() {
                     return Err(truncated(&o, &line));
                 }
@@ -253,7 +303,12 @@ impl Cassette {
                             .collect::<Result<_, _>>()?
                     }
                 };
+                let id = line.opt_string("session")?;
+                if let Some(id) = &id {
+                    markers.remove(id);
+                }
                 let session = Session {
+                    id,
                     provider: line.opt_string("provider")?,
                     version: line.opt_string("version")?,
                     protocol,
@@ -310,6 +365,21 @@ impl Cassette {
                 ),
             ));
         }
+        if let Some(m) = markers.into_values().min_by_key(|m| m.line) {
+            return Err(err(
+                m.line,
+                m.start,
+                format!(
+                    "a recording tap (pid {}) started a session here for {} and was stopped \
+                     before writing it: {CUT_SHORT}",
+                    m.pid,
+                    m.provider.as_deref().map_or_else(
+                        || "a provider of unknown address".to_owned(),
+                        |p| format!("the provider {p}")
+                    )
+                ),
+            ));
+        }
         Ok(cassette)
     }
 
@@ -356,6 +426,26 @@ fn memchr_newline(b: &[u8]) -> Option<usize> {
     b.iter().position(|&c| c == b'\n')
 }
 
+/// The line of a recording tap's open marker (without its newline).
+pub(crate) fn marker_line(id: &str, pid: u32, provider: Option<&str>) -> String {
+    let mut out = String::new();
+    let mut w = JsonWriter::new(&mut out, Escape::Safe);
+    // Writing to a String cannot fail.
+    let _ = (|| {
+        w.begin_object()?;
+        w.member_uint(OPEN_KEY, u64::from(FORMAT))?;
+        w.member_str("session", id)?;
+        w.member_uint("pid", u64::from(pid))?;
+        w.key("provider")?;
+        match provider {
+            Some(p) => w.string(p),
+            None => w.null(),
+        }?;
+        w.end_object()
+    })();
+    out
+}
+
 fn write_header(out: &mut String, s: &Session) {
     let mut w = JsonWriter::new(out, Escape::Safe);
     let opt = |w: &mut JsonWriter<&mut String>, k: &str, v: &Option<String>| {
@@ -369,6 +459,9 @@ fn write_header(out: &mut String, s: &Session) {
     let _ = (|| {
         w.begin_object()?;
         w.member_uint(HEADER_KEY, u64::from(FORMAT))?;
+        if let Some(id) = &s.id {
+            w.member_str("session", id)?;
+        }
         opt(&mut w, "provider", &s.provider)?;
         opt(&mut w, "version", &s.version)?;
         w.member_uint("protocol", u64::from(s.protocol))?;

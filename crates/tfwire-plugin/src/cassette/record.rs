@@ -74,6 +74,12 @@ impl Recorder {
         s.session.version = version;
     }
 
+    /// Sets the session's id ([`Session::id`]): the one of the open marker the tap appended
+    /// ([`Session::open_marker`]).
+    pub fn set_id(&self, id: Option<String>) {
+        self.lock().session.id = id;
+    }
+
     /// Sets the provider's schema responses (protobuf): `GetProviderSchema` (protocol 5:
     /// `GetSchema`) and, when the provider has one, `GetResourceIdentitySchemas`.
     pub fn set_schema(&self, schema: Bytes, identities: Option<Bytes>) {
