@@ -129,6 +129,7 @@ async fn a_session_recorded_through_the_proxy() {
 #[test]
 fn round_trip() {
     let full = Session {
+        id: Some("4242-1764262800000000000-0".into()),
         provider: Some("registry.opentofu.org/hashicorp/null".into()),
         version: Some("3.2.4".into()),
         protocol: 5,
@@ -241,6 +242,8 @@ fn hostile_files() {
     let header = r#"{"tfwire_cassette":1,"protocol":6,"calls":1,"schema":""}"#;
     let call = r#"{"method":"/m","code":0,"requests":[""],"responses":[]}"#;
     let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+    let marker = r#"{"tfwire_cassette_open":1,"session":"9-1-0","pid":9,"provider":null}"#;
+    let closing = header.replace("\"calls\":1", "\"session\":\"9-1-0\",\"calls\":1");
     let cases: Vec<(String, &str)> = vec![
         ("not json\n".into(), "cassette line 1 (byte 0): "),
         (
@@ -300,6 +303,31 @@ fn hostile_files() {
         ),
         (format!("{deep}\n"), "cassette line 1 (byte 256): "),
         (
+            format!("{header}\n{call}\n{marker}\n"),
+            "cassette line 3 (byte 113): a recording tap (pid 9) started a session here for a provider of unknown address and was stopped before writing it",
+        ),
+        (
+            // A marker inside a session: the session was cut short.
+            format!("{closing}\n{marker}\n{call}\n"),
+            "cassette line 2 (byte 75): a session header, but the session of line 1 announced 1 calls and has 0",
+        ),
+        (
+            format!("{marker}\n{marker}\n{closing}\n{call}\n"),
+            "cassette line 2 (byte 105): the session id \"9-1-0\" was opened already on line 1",
+        ),
+        (
+            marker.replace("\"tfwire_cassette_open\":1", "\"tfwire_cassette_open\":2"),
+            "cassette line 1 (byte 24): a marker of format version 2; this reader knows version 1",
+        ),
+        (
+            marker.replace("\"pid\":9", "\"pid\":\"9\""),
+            "cassette line 1 (byte 50): pid: expected a non-negative integer, found a string",
+        ),
+        (
+            marker.replace("\"session\":\"9-1-0\",", ""),
+            "cassette line 1 (byte 0): the member \"session\" is missing",
+        ),
+        (
             "{\"a\":\"\u{0}\"}\n".into(),
             "cassette line 1 (byte 0): invalid JSON: syntax error",
         ),
@@ -317,6 +345,61 @@ fn hostile_files() {
     for input in [&b"\xff\xfe\n"[..], b"{\"tfwire_cassette\":1,\x80}", b"\x00"] {
         assert!(Cassette::read(input).is_err());
     }
+}
+
+/// A recording tap that starts a session appends a marker; the session written at its end
+/// carries the same id and closes it. A marker no session closes (the tap was killed first)
+/// makes the whole file an error naming the marker's line, the tap's pid and the provider;
+/// a file without markers still reads; sessions of other taps in between do not matter.
+#[test]
+fn a_marker_without_its_session() {
+    let dir = std::env::temp_dir().join(format!("tfwire-cassette-marker-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("c.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let null = "registry.opentofu.org/hashicorp/null";
+    let session = |id: &str| Session {
+        id: Some(id.into()),
+        provider: Some(null.into()),
+        protocol: 5,
+        calls: vec![Call {
+            method: "/tfplugin5.Provider/GetMetadata".into(),
+            requests: vec![Bytes::new()],
+            responses: vec![Bytes::new()],
+            status: CallStatus::OK,
+        }],
+        ..Session::default()
+    };
+    // Two taps at once: the first killed, the second writes its session.
+    Session::open_marker(&path, "41-100-0", 41, Some(null)).unwrap();
+    Session::open_marker(&path, "42-200-0", 42, None).unwrap();
+    session("42-200-0").append_to(&path).unwrap();
+    let file = std::fs::read(&path).unwrap();
+    let e = Cassette::read(&file).unwrap_err();
+    assert_eq!(e.kind(), tfwire_plugin::ErrorKind::Cassette);
+    assert_eq!(
+        e.to_string(),
+        "cassette line 1 (byte 0): a recording tap (pid 41) started a session here for the \
+         provider registry.opentofu.org/hashicorp/null and was stopped before writing it: \
+         record again; the client kills a provider that has not exited 2 s after Shutdown"
+    );
+    // Once the first tap's session is there too, the file reads, ids and all.
+    session("41-100-0").append_to(&path).unwrap();
+    let c = Cassette::read(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(c.sessions, [session("42-200-0"), session("41-100-0")]);
+    // A file of sessions without markers or ids (as written before markers) reads.
+    let mut old = Vec::new();
+    Cassette {
+        sessions: vec![Session {
+            id: None,
+            ..session("")
+        }],
+    }
+    .write(&mut old)
+    .unwrap();
+    assert!(!String::from_utf8_lossy(&old).contains("session"));
+    assert_eq!(Cassette::read(&old).unwrap().sessions.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // ---- redaction ----
