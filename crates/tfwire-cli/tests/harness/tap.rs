@@ -187,6 +187,13 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
     assert_eq!(c.sessions.len(), 1);
     let s = &c.sessions[0];
     assert_eq!(s.provider.as_deref(), Some(address));
+    // The open marker the tap appended when it started, closed by the session's id.
+    let first: serde_json::Value =
+        serde_json::from_slice(file.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(first["tfwire_cassette_open"], 1, "{first}");
+    assert_eq!(first["pid"], child.id(), "{first}");
+    assert_eq!(first["provider"], address, "{first}");
+    assert_eq!(first["session"].as_str(), s.id.as_deref(), "{first}");
     assert_eq!((s.protocol, s.redacted), (6, true));
     assert!(s.masks.iter().any(|m| m == "name"), "{:?}", s.masks);
     assert!(!s.schema.is_empty());
@@ -205,6 +212,82 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
         assert!(!m.windows(SECRET.len()).any(|w| w == SECRET.as_bytes()));
     }
     assert!(!String::from_utf8_lossy(&file).contains(SECRET));
+    drop(dir);
+}
+
+/// A recording tap killed before it wrote its session (SIGKILL, as the client does to a
+/// provider that has not exited 2 s after Shutdown) leaves its open marker: the cassette
+/// then does not read, and `tfwire replay` refuses it naming the tap's pid and the provider.
+#[test]
+fn a_recording_tap_killed_before_writing_leaves_a_cassette_replay_refuses() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let dir = SocketDir::new(None).unwrap();
+    let provider_path = dir.path().join("provider.sock");
+    {
+        let _guard = runtime.enter();
+        let listener = tokio::net::UnixListener::bind(&provider_path).unwrap();
+        runtime.spawn(
+            tonic::transport::Server::builder()
+                .add_service(tfwire_tap_testkit::fake())
+                .serve_with_incoming(tls::incoming(listener, None)),
+        );
+    }
+    let address = "registry.opentofu.org/test/db";
+    let reattach = serde_json::json!({
+        address: {
+            "Protocol": "grpc",
+            "ProtocolVersion": 6,
+            "Pid": 4242,
+            "Test": true,
+            "Addr": {"Network": "unix", "String": provider_path.to_str().unwrap()},
+        }
+    });
+    let cassette = dir.path().join("cassette.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
+        .args(["tap", "--record", cassette.to_str().unwrap(), "--reattach"])
+        .arg(reattach.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let printed: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let tap_path = printed[address]["Addr"]["String"].as_str().unwrap().to_owned();
+    let planned = runtime.block_on(async {
+        let channel = tls::connect(Path::new(&tap_path), None).await.unwrap();
+        tfwire_tap_testkit::schema_then_plan(channel, config(), true).await
+    });
+    assert_eq!(planned, Some(config()));
+    let pid = child.id();
+    signal(pid, "KILL");
+    child.wait().unwrap();
+
+    let file = std::fs::read(&cassette).unwrap();
+    let e = tfwire_plugin::cassette::Cassette::read(&file).unwrap_err();
+    let want = format!(
+        "cassette line 1 (byte 0): a recording tap (pid {pid}) started a session here for the \
+         provider {address} and was stopped before writing it: record again; the client kills \
+         a provider that has not exited 2 s after Shutdown"
+    );
+    assert_eq!(e.to_string(), want);
+    let out = Command::new(env!("CARGO_BIN_EXE_tfwire"))
+        .arg("replay")
+        .arg(&cassette)
+        .env_remove("TF_PLUGIN_MAGIC_COOKIE")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&want), "{stderr}");
     drop(dir);
 }
 

@@ -11,20 +11,33 @@
 //! # The file: JSON Lines
 //!
 //! ```text
-//! {"tfwire_cassette":1,"provider":"registry.opentofu.org/hashicorp/null","version":"3.2.4","protocol":5,"redacted":false,"calls":3,"schema":"CgQI…","identities":null}
+//! {"tfwire_cassette_open":1,"session":"81234-1764262800123456789-0","pid":81234,"provider":"registry.opentofu.org/hashicorp/null"}
+//! {"tfwire_cassette":1,"session":"81234-1764262800123456789-0","provider":"registry.opentofu.org/hashicorp/null","version":"3.2.4","protocol":5,"redacted":false,"calls":3,"schema":"CgQI…","identities":null}
 //! {"method":"/tfplugin5.Provider/GetMetadata","code":0,"message":"","requests":[""],"responses":["EgIIAQ…"]}
 //! {"method":"/tfplugin5.Provider/PlanResourceChange","code":0,"message":"","requests":["CgZudWxs…"],"responses":["CmQK…"],"type_name":"null_resource","values":{"request.prior_state":null,"request.proposed_new_state":{"id":"(known after apply)","triggers":{"a":"1"}},…}}
 //! ```
 //!
 //! A session is a header line (the key `tfwire_cassette` holds the format version,
-//! [`FORMAT`]) followed by exactly `calls` call lines; a file is any number of sessions. Why
-//! this shape:
+//! [`FORMAT`]) followed by exactly `calls` call lines; a file is any number of sessions, and
+//! of open markers (the key `tfwire_cassette_open`, also the format version), each a line of
+//! its own between sessions. Why this shape:
 //!
 //! - **Appending without rewriting.** Each tap process appends its session when its provider
 //!   ends ([`Session::append_to`], one write under an exclusive `flock`): nothing in the file
 //!   is read or rewritten, and sessions of providers running at once never interleave. The
 //!   header's call count makes a session cut short (a tap killed mid-write) an error of the
 //!   reader instead of a silently shorter recording.
+//! - **A session never written is an error too.** The client kills a provider process (the
+//!   tap) that has not exited 2 s after asking it to shut down; on a slow machine or a large
+//!   plan a tap may not get to write its session. So a recording tap appends, when it starts,
+//!   a marker line ([`Session::open_marker`]: the tap's pid, a session id unique per process
+//!   (`PID-NANOSECONDS-N`), the provider's address when known), and the session's header
+//!   carries the same id ([`Session::id`]). A reader refuses a file where a marker has no
+//!   session, naming the marker's line, the pid and the provider: a replay then fails at
+//!   once instead of answering from a recording that lacks calls. Markers and ids are
+//!   optional: a file without them (written before they existed, or by hand) reads as
+//!   before, so the format stays version 1; a reader older than markers refuses a file that
+//!   has them (a line with neither a header key nor a call's members).
 //! - **Diffable.** One line per call: two recordings of the same plan differ by the lines of
 //!   the calls that differ. Each call line also shows every `DynamicValue` of the call as
 //!   JSON (`values`, decoded with the session's schema, keyed `request.config`,
