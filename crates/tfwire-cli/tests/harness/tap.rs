@@ -260,7 +260,10 @@ fn a_recording_tap_killed_before_writing_leaves_a_cassette_replay_refuses() {
         .read_line(&mut line)
         .unwrap();
     let printed: serde_json::Value = serde_json::from_str(&line).unwrap();
-    let tap_path = printed[address]["Addr"]["String"].as_str().unwrap().to_owned();
+    let tap_path = printed[address]["Addr"]["String"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let planned = runtime.block_on(async {
         let channel = tls::connect(Path::new(&tap_path), None).await.unwrap();
         tfwire_tap_testkit::schema_then_plan(channel, config(), true).await
@@ -330,6 +333,11 @@ struct Shim {
 
 impl Shim {
     fn start(body: &str, client_cert: Option<&str>, timeout: &str) -> Shim {
+        Shim::start_with(body, client_cert, timeout, &[])
+    }
+
+    /// [`Shim::start`] with more options for the tap (before its `--`).
+    fn start_with(body: &str, client_cert: Option<&str>, timeout: &str, options: &[&str]) -> Shim {
         use std::os::unix::fs::PermissionsExt;
         let work = SocketDir::new(None).unwrap();
         let tmp = work.path().join("tmp");
@@ -346,7 +354,9 @@ impl Shim {
         .unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tfwire"));
-        cmd.args(["tap", "--start-timeout", timeout, "--"])
+        cmd.args(["tap", "--start-timeout", timeout])
+            .args(options)
+            .arg("--")
             .arg(&script)
             .env(
                 "TF_PLUGIN_MAGIC_COOKIE",
@@ -657,6 +667,11 @@ fn serve_fake(runtime: &tokio::runtime::Runtime, dir: &Path) -> String {
 /// A provider whose handshake line points at the in-process server and that then runs
 /// `rest`: the tap serves; a call through it, then `end` ends it.
 fn served(rest: &str, end: impl FnOnce(&Shim, &str)) -> Outcome {
+    served_with(&[], rest, end)
+}
+
+/// [`served`] with more options for the tap.
+fn served_with(options: &[&str], rest: &str, end: impl FnOnce(&Shim, &str)) -> Outcome {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -664,7 +679,12 @@ fn served(rest: &str, end: impl FnOnce(&Shim, &str)) -> Outcome {
         .unwrap();
     let work = SocketDir::new(None).unwrap();
     let path = serve_fake(&runtime, work.path());
-    let mut shim = Shim::start(&format!("echo '1|6|unix|{path}|grpc|'\n{rest}"), None, "60");
+    let mut shim = Shim::start_with(
+        &format!("echo '1|6|unix|{path}|grpc|'\n{rest}"),
+        None,
+        "60",
+        options,
+    );
     let mut line = String::new();
     let mut out = BufReader::new(shim.child.stdout.take().unwrap());
     out.read_line(&mut line).unwrap();
@@ -700,6 +720,59 @@ fn tap_shim_client_gone_ends_a_provider_that_stays() {
     // go-plugin closes its connection when done; a provider that stays is ended after 1 s.
     let o = served("trap '' TERM\nexec sleep 1000", |_, _| {});
     assert_eq!(o.code, Some(0), "{}", o.stderr);
+}
+
+/// With `--record`, the session is in the cassette as soon as the client's last connection
+/// has closed, before the tap's 1 s wait for its provider to end by itself (the client kills
+/// the tap 2 s after asking it to shut down): here a provider that stays, so that the wait
+/// is spent in full, and the session must be there well before it ends.
+#[test]
+fn tap_shim_record_writes_the_session_before_ending_the_provider() {
+    let dir = SocketDir::new(None).unwrap();
+    let cassette = dir.path().join("cassette.jsonl");
+    let record = cassette.to_str().unwrap();
+    let o = served_with(
+        &[
+            "--record",
+            record,
+            "--provider",
+            "registry.opentofu.org/test/db",
+        ],
+        "trap '' TERM\nexec sleep 1000",
+        |_, _| {
+            // The client's channel has just been dropped.
+            let gone = Instant::now();
+            let c = loop {
+                let file = std::fs::read(&cassette).unwrap_or_default();
+                if let Ok(c) = tfwire_plugin::cassette::Cassette::read(&file)
+                    && !c.sessions.is_empty()
+                {
+                    break c;
+                }
+                assert!(
+                    gone.elapsed() < Duration::from_secs(1),
+                    "no session within the tap's 1 s wait for its provider"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            };
+            assert_eq!(c.sessions.len(), 1);
+            let s = &c.sessions[0];
+            assert_eq!(s.provider.as_deref(), Some("registry.opentofu.org/test/db"));
+            assert!(s.id.is_some());
+            assert!(
+                s.calls
+                    .iter()
+                    .any(|c| c.method == "/tfplugin6.Provider/GetProviderSchema"),
+                "{:?}",
+                s.calls
+            );
+        },
+    );
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    // Written once: the end of the tap adds nothing.
+    let c = tfwire_plugin::cassette::Cassette::read(&std::fs::read(&cassette).unwrap()).unwrap();
+    assert_eq!(c.sessions.len(), 1);
+    drop(dir);
 }
 
 #[test]
