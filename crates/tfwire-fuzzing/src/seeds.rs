@@ -323,12 +323,28 @@ fn cassette_seeds(push: &mut impl FnMut(&'static str, String, Vec<u8>)) {
     session.calls[0].responses = vec![response.clone().into()];
     let mut file = Vec::new();
     Cassette {
-        sessions: vec![session.clone(), session],
+        sessions: vec![session.clone(), session.clone()],
     }
     .write(&mut file)
     .expect("writing to memory");
     let with_mode = |mode: u8, rest: &[u8]| [&[mode][..], rest].concat();
     push("cassette", "file".into(), with_mode(0, &file));
+    // With the open markers recording taps append when they start: one closed by its
+    // session's id, one left open (a tap killed before writing).
+    let marker = |id: &str| {
+        format!("{{\"tfwire_cassette_open\":1,\"session\":\"{id}\",\"pid\":7,\"provider\":null}}\n")
+    };
+    let mut marked = marker("7-1-0").into_bytes();
+    marked.extend_from_slice(marker("7-2-1").as_bytes());
+    Cassette {
+        sessions: vec![Session {
+            id: Some("7-1-0".into()),
+            ..session
+        }],
+    }
+    .write(&mut marked)
+    .expect("writing to memory");
+    push("cassette", "file-marked".into(), with_mode(0, &marked));
     // Cut anywhere: sessions short of their calls, lines cut in the middle.
     for i in 1..16 {
         let cut = &file[..file.len() * i / 16];
