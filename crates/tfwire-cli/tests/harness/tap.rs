@@ -50,8 +50,18 @@ fn sigterm(pid: u32) {
     signal(pid, "TERM");
 }
 
-#[test]
-fn reattach_forwards_logs_and_ends_on_sigterm() {
+/// The provider address the reattach tests give the fake provider.
+const REATTACH_ADDRESS: &str = "registry.opentofu.org/test/db";
+
+/// The fake provider served on a unix socket of a fresh directory, as a provider in debug
+/// mode serves: the runtime serving it, the directory, the socket and the
+/// `TF_REATTACH_PROVIDERS` value naming it.
+fn fake_in_debug_mode() -> (
+    tokio::runtime::Runtime,
+    SocketDir,
+    std::path::PathBuf,
+    serde_json::Value,
+) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -68,9 +78,8 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
                 .serve_with_incoming(tls::incoming(listener, None)),
         );
     }
-    let address = "registry.opentofu.org/test/db";
     let reattach = serde_json::json!({
-        address: {
+        REATTACH_ADDRESS: {
             "Protocol": "grpc",
             "ProtocolVersion": 6,
             "Pid": 4242,
@@ -78,6 +87,13 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
             "Addr": {"Network": "unix", "String": provider_path.to_str().unwrap()},
         }
     });
+    (runtime, dir, provider_path, reattach)
+}
+
+#[test]
+fn reattach_forwards_logs_and_ends_on_sigterm() {
+    let (runtime, dir, provider_path, reattach) = fake_in_debug_mode();
+    let address = REATTACH_ADDRESS;
     let log = dir.path().join("tap.jsonl");
     let cassette = dir.path().join("cassette.jsonl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
@@ -220,32 +236,8 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
 /// then does not read, and `tfwire replay` refuses it naming the tap's pid and the provider.
 #[test]
 fn a_recording_tap_killed_before_writing_leaves_a_cassette_replay_refuses() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let dir = SocketDir::new(None).unwrap();
-    let provider_path = dir.path().join("provider.sock");
-    {
-        let _guard = runtime.enter();
-        let listener = tokio::net::UnixListener::bind(&provider_path).unwrap();
-        runtime.spawn(
-            tonic::transport::Server::builder()
-                .add_service(tfwire_tap_testkit::fake())
-                .serve_with_incoming(tls::incoming(listener, None)),
-        );
-    }
-    let address = "registry.opentofu.org/test/db";
-    let reattach = serde_json::json!({
-        address: {
-            "Protocol": "grpc",
-            "ProtocolVersion": 6,
-            "Pid": 4242,
-            "Test": true,
-            "Addr": {"Network": "unix", "String": provider_path.to_str().unwrap()},
-        }
-    });
+    let (runtime, dir, _, reattach) = fake_in_debug_mode();
+    let address = REATTACH_ADDRESS;
     let cassette = dir.path().join("cassette.jsonl");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tfwire"))
         .args(["tap", "--record", cassette.to_str().unwrap(), "--reattach"])
