@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 use prost::Message as _;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -78,26 +78,8 @@ fn tfwire() -> Command {
 }
 
 /// Waits for `child` to end within [`ENDS_WITHIN`]; its exit code and standard error.
-fn ended(mut child: Child) -> (Option<i32>, String) {
-    let started = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if started.elapsed() > ENDS_WITHIN {
-            let _ = child.kill();
-            panic!("tfwire replay did not end within {ENDS_WITHIN:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    (status.code(), stderr)
+fn ended(child: Child) -> (Option<i32>, String) {
+    crate::common::ended(child, ENDS_WITHIN, "tfwire replay")
 }
 
 fn runtime() -> tokio::runtime::Runtime {

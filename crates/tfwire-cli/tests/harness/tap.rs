@@ -138,23 +138,10 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
     assert_eq!(planned, Some(config()));
 
     // SIGTERM: a clean exit, the socket removed.
-    sigterm(child.id());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "the tap did not end on SIGTERM");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert_eq!(status.code(), Some(0), "{stderr}");
+    let pid = child.id();
+    sigterm(pid);
+    let (code, stderr) = crate::common::ended(child, Duration::from_secs(30), "the tap (SIGTERM)");
+    assert_eq!(code, Some(0), "{stderr}");
     // The summary with its latency figures, for `--nocapture` readers.
     eprint!("{stderr}");
     assert!(!Path::new(&tap_path).exists(), "{tap_path} is left behind");
@@ -207,7 +194,7 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
     let first: serde_json::Value =
         serde_json::from_slice(file.split(|&b| b == b'\n').next().unwrap()).unwrap();
     assert_eq!(first["tfwire_cassette_open"], 1, "{first}");
-    assert_eq!(first["pid"], child.id(), "{first}");
+    assert_eq!(first["pid"], pid, "{first}");
     assert_eq!(first["provider"], address, "{first}");
     assert_eq!(first["session"].as_str(), s.id.as_deref(), "{first}");
     assert_eq!((s.protocol, s.redacted), (6, true));

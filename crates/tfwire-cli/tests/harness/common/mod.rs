@@ -207,3 +207,33 @@ pub(crate) fn raw_state_base(r: &serde_json::Value) -> String {
     ));
     base
 }
+
+/// Waits for `child` to end within `within` (else kills it and panics naming `what`); its
+/// exit code and standard error (which must have been piped).
+pub(crate) fn ended(
+    mut child: std::process::Child,
+    within: std::time::Duration,
+    what: &str,
+) -> (Option<i32>, String) {
+    use std::io::Read;
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > within {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not end within {within:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (status.code(), stderr)
+}
