@@ -4,7 +4,6 @@ use crate::Failure;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tfwire_json::{Escape, JsonWriter};
 use tfwire_plugin::cassette::Cassette;
@@ -14,6 +13,10 @@ use tfwire_plugin::replay::{Replay, Replayer, service};
 use tfwire_plugin::tls::{self, Identity, SocketDir};
 use tokio::net::UnixListener;
 use tokio::signal::unix::{SignalKind, signal};
+
+/// How long the server may take to answer Shutdown and the calls under way before the
+/// process ends anyway (go-plugin's client kills a plugin 2 s after asking it to shut down).
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 /// Answer as a provider from a cassette recorded by `tfwire tap --record`, with no provider,
 /// no credentials and no network.
@@ -154,16 +157,21 @@ async fn serve(
     let path = dir.path().join("replay.sock");
     let listener = UnixListener::bind(&path)
         .map_err(|e| Failure::Input(format!("listening on {}: {e}", path.display())))?;
-    let stop = Arc::new(tokio::sync::Notify::new());
-    let stopped = Arc::new(AtomicBool::new(false));
-    let replay: Replay = {
-        let (stop, stopped) = (stop.clone(), stopped.clone());
-        service(replayer.clone())
-            .on_shutdown(move || {
-                stopped.store(true, Ordering::SeqCst);
-                stop.notify_one();
-            })
-            .on_mismatch(|m| eprintln!("{m}"))
+    // The controller's Shutdown: true once it came.
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let replay: Replay = service(replayer.clone())
+        .on_shutdown(move || {
+            let _ = stop.send(true);
+        })
+        .on_mismatch(|m| eprintln!("{m}"));
+    // A started provider ends on Shutdown (a reattached one outlives each client).
+    let shutdown_asked = move || {
+        let mut stopped = stopped.clone();
+        async move {
+            if reattach || stopped.wait_for(|s| *s).await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
     };
     let line = if reattach {
         let address = provider
@@ -195,7 +203,10 @@ async fn serve(
     }
     let clients = Arc::new(Clients::default());
     let incoming = clients.track(tls::incoming(listener, server_tls.map(|(_, c)| c)));
-    let server = replay.router().serve_with_incoming(incoming);
+    // On Shutdown the server answers it and every call under way, then ends.
+    let server = replay
+        .router()
+        .serve_with_incoming_shutdown(incoming, shutdown_asked());
     let handler =
         |kind, name| signal(kind).map_err(|e| Failure::Input(format!("{name} handler: {e}")));
     let mut term = handler(SignalKind::terminate(), "SIGTERM")?;
@@ -216,11 +227,10 @@ async fn serve(
         }
         clients.gone().await;
     };
+    // Should the client keep its connection after Shutdown, the server is not waited for.
     let shutdown = async {
-        if reattach {
-            std::future::pending::<()>().await;
-        }
-        stop.notified().await;
+        shutdown_asked().await;
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
     };
     let ended = tokio::select! {
         r = server => r.map_err(|e| Failure::Input(format!("serving: {e}"))),
