@@ -1,0 +1,1 @@
+//! Skeleton: see the crate README.
