@@ -29,6 +29,7 @@ struct ErrorImpl {
     path: Option<String>,
     offset: Option<usize>,
     message: String,
+    unreadable: bool,
 }
 
 impl Error {
@@ -41,6 +42,7 @@ impl Error {
             path: None,
             offset: None,
             message: message.into(),
+            unreadable: false,
         }))
     }
 
@@ -78,6 +80,19 @@ impl Error {
             self.0.offset = Some(offset);
         }
         self
+    }
+
+    /// Marks the error as the input being no state or plan at all (not JSON, not a plan
+    /// file, another kind of document): what [`crate::Options::skip_unreadable`] skips.
+    #[must_use]
+    pub fn unreadable(mut self) -> Error {
+        self.0.unreadable = true;
+        self
+    }
+
+    /// Whether the input is no state or plan at all (see [`Error::unreadable`]).
+    pub fn is_unreadable(&self) -> bool {
+        self.0.unreadable
     }
 
     /// The input's path or URL, when known.

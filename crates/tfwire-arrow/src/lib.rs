@@ -6,6 +6,8 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod export;
+mod input;
 mod mapping;
 mod marks;
 mod rows;
@@ -13,9 +15,11 @@ mod schemas;
 pub mod table;
 
 pub use error::Error;
+pub use export::{ExportReport, export, hive_escape};
+pub use input::{Input, MAX_INPUT_BYTES, discover, memory_store};
 pub use mapping::{DECIMAL_PRECISION, DECIMAL_SCALE};
 pub use schemas::{
     ATTRIBUTES_COLUMNS, COMMON_COLUMNS, FleetSchemas, MAX_SCHEMA_FILE_BYTES, OUTPUTS_COLUMNS,
-    table_name,
+    attribute_column, table_name,
 };
 pub use table::{MAX_DOCUMENT_BYTES, Mode, Options, TableBuilder, TableDef, TableKind};

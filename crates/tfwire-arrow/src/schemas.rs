@@ -200,15 +200,17 @@ impl FleetSchemas {
                     }
                     let mut fields = common_fields();
                     for a in &attrs {
-                        if COMMON_COLUMNS.contains(&a.name.as_str()) {
+                        let column = attribute_column(&a.name);
+                        if column != a.name && attrs.iter().any(|b| b.name == column) {
                             return Err(Error::new(format!(
-                                "attribute {:?} of {} {type_name:?} ({address}) has the name of a common column",
+                                "attribute {:?} of {} {type_name:?} ({address}) has the name of a common column, \
+                                 and its column name {column:?} is another attribute's",
                                 a.name,
                                 mode.name()
                             ))
                             .with_source(cache.dir().display().to_string()));
                         }
-                        fields.push(Field::new(&a.name, a.col.data_type(), true));
+                        fields.push(Field::new(column, a.col.data_type(), true));
                     }
                     by_name.insert(
                         name.clone(),
@@ -318,6 +320,22 @@ impl TypeTable {
             },
             schema: self.schema.clone(),
         }
+    }
+}
+
+/// The column of a schema attribute (or nested block type) in a type table: its name,
+/// or `attr_<name>` when the name is a common column's (`name`, `type`, `provider`, ...:
+/// `aws_iam_role.name` is the column `attr_name`, beside the resource's `name`).
+///
+/// ```
+/// assert_eq!(tfwire_arrow::attribute_column("acl"), "acl");
+/// assert_eq!(tfwire_arrow::attribute_column("name"), "attr_name");
+/// ```
+pub fn attribute_column(name: &str) -> String {
+    if COMMON_COLUMNS.contains(&name) {
+        format!("attr_{name}")
+    } else {
+        name.to_owned()
     }
 }
 

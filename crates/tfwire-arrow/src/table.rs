@@ -121,6 +121,7 @@ pub struct TableBuilder {
     /// The `"type"` text the cheap refusal looks for.
     needle: Option<Vec<u8>>,
     rows: usize,
+    skipped: usize,
     /// Columns of rows kept from before a document that failed (see `truncate`).
     carried: Vec<Vec<ArrayRef>>,
     carried_rows: usize,
@@ -191,6 +192,7 @@ impl TableBuilder {
             attrs,
             needle,
             rows: 0,
+            skipped: 0,
             carried: Vec::new(),
             carried_rows: 0,
             decoded: 0,
@@ -244,7 +246,13 @@ impl TableBuilder {
             // Keep the columns aligned: a failed document's rows are dropped.
             self.truncate(rows);
         }
-        r.map_err(|e| e.with_source(source))
+        match r {
+            Err(e) if e.is_unreadable() && self.options.skip_unreadable => {
+                self.skipped += 1;
+                Ok(())
+            }
+            r => r.map_err(|e| e.with_source(source)),
+        }
     }
 
     fn add_document(
@@ -257,7 +265,8 @@ impl TableBuilder {
         let mut input = if zip {
             let config =
                 tfwire_planfile::Config::default().max_inflated_bytes(MAX_DOCUMENT_BYTES as u64);
-            let planfile = tfwire_planfile::Planfile::read_with(bytes, &config)?;
+            let planfile = tfwire_planfile::Planfile::read_with(bytes, &config)
+                .map_err(|e| Error::from(e).unreadable())?;
             let lock = planfile
                 .lock_file()
                 .and_then(|b| tfwire_config::LockFile::parse(b).ok());
@@ -269,9 +278,13 @@ impl TableBuilder {
         };
         let mut parser = core::mem::replace(&mut self.parser, tfwire_plan::Parser::new());
         let r = (|| {
-            let tape = parser.parse(&mut input)?;
+            let tape = parser
+                .parse(&mut input)
+                .map_err(|e| Error::from(e).unreadable())?;
             let arena = bumpalo::Bump::new();
-            let doc = tape.document(&arena)?;
+            let doc = tape
+                .document(&arena)
+                .map_err(|e| Error::from(e).unreadable())?;
             match self.kind.clone() {
                 TableKind::Outputs => rows::visit_outputs(&doc, &mut |o| {
                     self.push_output(source, workspace, &o);
@@ -583,6 +596,12 @@ impl TableBuilder {
     /// Whether no row was appended since the last [`TableBuilder::finish`].
     pub fn is_empty(&self) -> bool {
         self.rows == 0
+    }
+
+    /// The number of documents skipped as not a state or plan (with
+    /// [`Options::skip_unreadable`]).
+    pub fn skipped(&self) -> usize {
+        self.skipped
     }
 
     /// The number of attribute values decoded so far (a projection's effect shows here).
