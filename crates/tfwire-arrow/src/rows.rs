@@ -422,8 +422,8 @@ fn write_json(w: &mut tfwire_json::JsonWriter<&mut String>, v: Json<'_>) -> core
     if let Some(b) = v.as_bool() {
         return w.bool(b);
     }
-    match v.as_number() {
-        Some(n) => w.display(n),
+    match v.as_number_text() {
+        Some(text) => w.number(text),
         None => w.null(),
     }
 }

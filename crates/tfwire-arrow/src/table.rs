@@ -242,8 +242,9 @@ impl TableBuilder {
         }
         let rows = self.rows;
         let r = self.add_document(workspace, source, bytes, zip);
-        if r.is_err() && self.rows != rows {
-            // Keep the columns aligned: a failed document's rows are dropped.
+        if r.is_err() {
+            // Keep the columns aligned: a failed document's rows (and the cells of a row
+            // it left half-written) are dropped.
             self.truncate(rows);
         }
         match r {
