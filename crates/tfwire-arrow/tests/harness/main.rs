@@ -5,5 +5,6 @@
 
 mod common;
 mod corpus;
+mod export;
 mod mapping;
 mod sensitive;
