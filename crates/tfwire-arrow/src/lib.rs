@@ -5,6 +5,12 @@
 
 #![forbid(unsafe_code)]
 
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
+mod def;
 mod error;
 mod export;
 mod input;

@@ -3,7 +3,7 @@
 
 use crate::error::Error;
 use crate::mapping::{Col, list_of, map_of};
-use crate::table::{Mode, TableDef, TableKind};
+use crate::def::{Mode, TableDef, TableKind};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
