@@ -51,4 +51,3 @@ pub struct TableDef {
     /// Its columns.
     pub schema: SchemaRef,
 }
-

@@ -32,7 +32,7 @@ pub(crate) enum Sensitivity<'a> {
     /// when the document has none for the value.
     Tree(Option<Json<'a>>),
     /// A raw state's `sensitive_attributes`.
-    Raw(RawInstance<'a>),
+    Raw(&'a RawInstance<'a>),
 }
 
 /// One resource instance object in one phase.
@@ -133,7 +133,7 @@ pub(crate) fn visit_objects<'a>(
                         } else {
                             inst.attributes
                         },
-                        sensitive: Sensitivity::Raw(*inst),
+                        sensitive: Sensitivity::Raw(inst),
                         unknown: None,
                         wrapped_dynamic: true,
                         flat,

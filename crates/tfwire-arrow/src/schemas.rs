@@ -1,9 +1,9 @@
 //! [`FleetSchemas`]: every schema of a schema cache, merged per resource type, and the
 //! tables they give.
 
+use crate::def::{Mode, TableDef, TableKind};
 use crate::error::Error;
 use crate::mapping::{Col, list_of, map_of};
-use crate::def::{Mode, TableDef, TableKind};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -117,8 +117,8 @@ impl TableBuilder {
         }
         let mut attrs = Vec::new();
         let mut needle = None;
-        if let TableKind::Type { .. } = &def.kind {
-            if let Some(t) = schemas.type_table(&def.name) {
+        if let (TableKind::Type { .. }, Some(t)) = (&def.kind, schemas.type_table(&def.name)) {
+            {
                 let all = [SENSITIVE_PATHS, UNKNOWN_PATHS, INEXACT_NUMBERS]
                     .iter()
                     .any(|c| projection.contains(c));
@@ -347,8 +347,8 @@ impl TableBuilder {
                 .ok_or_else(|| Error::new("the table is not in the schemas"))?,
             _ => return Ok(()),
         };
-        if let Some(v) = o.value.filter(|v| !v.is_null()) {
-            if v.as_object().is_none() {
+        if let Some(v) = o.value.filter(|v| !v.is_null() && v.as_object().is_none()) {
+            {
                 let mut e = Error::new(format!("an object is required, found {}", v.kind()))
                     .with_address(address());
                 if let Some(off) = v.offset() {

@@ -8,6 +8,9 @@ use std::path::Path;
 use std::sync::Arc;
 use tfwire_arrow::{FleetSchemas, Options, TableBuilder, TableKind};
 
+/// Mode, type, row.
+type Expected = (String, String, Row);
+
 /// One expected row: the document's values with the paths the clients mark.
 struct Row {
     phase: &'static str,
@@ -18,12 +21,11 @@ struct Row {
     unk: J,
 }
 
-fn module_rows(m: &J, phase: &'static str, out: &mut Vec<(String, String, String, Row)>) {
+fn module_rows(m: &J, phase: &'static str, out: &mut Vec<Expected>) {
     for r in m["resources"].as_array().into_iter().flatten() {
         out.push((
             r["mode"].as_str().unwrap().into(),
             r["type"].as_str().unwrap().into(),
-            String::new(),
             Row {
                 phase,
                 address: r["address"].as_str().unwrap().into(),
@@ -39,11 +41,7 @@ fn module_rows(m: &J, phase: &'static str, out: &mut Vec<(String, String, String
     }
 }
 
-fn change_rows(
-    rcs: &J,
-    phases: (&'static str, &'static str),
-    out: &mut Vec<(String, String, String, Row)>,
-) {
+fn change_rows(rcs: &J, phases: (&'static str, &'static str), out: &mut Vec<Expected>) {
     for rc in rcs.as_array().into_iter().flatten() {
         let c = &rc["change"];
         let actions: Vec<String> = c["actions"]
@@ -56,7 +54,6 @@ fn change_rows(
             (
                 rc["mode"].as_str().unwrap().to_owned(),
                 rc["type"].as_str().unwrap().to_owned(),
-                String::new(),
                 Row {
                     phase,
                     address: rc["address"].as_str().unwrap().into(),
@@ -87,7 +84,7 @@ fn change_rows(
 }
 
 /// The expected rows of a JSON document (state.json, plan.json) in document order.
-fn doc_rows(doc: &J) -> Vec<(String, String, String, Row)> {
+fn doc_rows(doc: &J) -> Vec<Expected> {
     let mut out = Vec::new();
     if doc.get("resource_changes").is_some() || doc.get("planned_values").is_some() {
         if let Some(root) = doc
@@ -195,7 +192,7 @@ fn raw_marks(paths: &J) -> J {
     tree
 }
 
-fn raw_rows(doc: &J, fleet: &FleetSchemas, schemas: &J) -> Vec<(String, String, String, Row)> {
+fn raw_rows(doc: &J, fleet: &FleetSchemas, schemas: &J) -> Vec<Expected> {
     let _ = fleet;
     let mut out = Vec::new();
     for r in doc["resources"].as_array().into_iter().flatten() {
@@ -237,7 +234,6 @@ fn raw_rows(doc: &J, fleet: &FleetSchemas, schemas: &J) -> Vec<(String, String, 
             out.push((
                 mode.into(),
                 ty.into(),
-                String::new(),
                 Row {
                     phase: "state",
                     address,
@@ -391,7 +387,7 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
     let fleet = fleet(&dir.join("schemas.json"), &tmp, "1.0.0");
     let schemas = read_json(&dir.join("schemas.json"));
     let mut cells = 0;
-    let mut docs: Vec<(&str, Vec<(String, String, String, Row)>)> = Vec::new();
+    let mut docs: Vec<(&str, Vec<Expected>)> = Vec::new();
     for name in ["state.json", "plan.json"] {
         let p = dir.join(name);
         if p.is_file() {
@@ -410,7 +406,7 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
         // `resources`: one row per object, in document order.
         let res = batch_of(&fleet, "resources", name, &bytes, options);
         assert_eq!(res.num_rows(), rows.len(), "{what}: resources");
-        for (i, (_, _, _, r)) in rows.iter().enumerate() {
+        for (i, (_, _, r)) in rows.iter().enumerate() {
             assert_eq!(
                 str_cell(&res, "address", i).as_deref(),
                 Some(r.address.as_str()),
@@ -428,8 +424,8 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
             };
             let want: Vec<&Row> = rows
                 .iter()
-                .filter(|(m, t, _, _)| m == mode.name() && t == type_name)
-                .map(|(_, _, _, r)| r)
+                .filter(|(m, t, _)| m == mode.name() && t == type_name)
+                .map(|(_, _, r)| r)
                 .collect();
             let batch = batch_of(&fleet, &def.name, name, &bytes, options);
             let attrs = table_attrs(&schemas, mode.name(), type_name).unwrap();
