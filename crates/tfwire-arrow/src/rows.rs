@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::marks::Marks;
 use std::borrow::Cow;
-use tfwire_plan::{Document, Json, Path, RawInstance, ResourceChange};
+use tfwire_plan::{Document, Json, RawInstance, ResourceChange};
 
 /// What the common columns hold for one row.
 #[derive(Debug)]
@@ -426,37 +426,4 @@ fn write_json(w: &mut tfwire_json::JsonWriter<&mut String>, v: Json<'_>) -> core
         Some(text) => w.number(text),
         None => w.null(),
     }
-}
-
-/// The paths a marker tree marks, as cty path text.
-pub(crate) fn marked_paths(m: &Marks, out: &mut Vec<String>) {
-    fn walk(m: &Marks, path: &mut Path<'static>, out: &mut Vec<String>) {
-        match m {
-            Marks::None => {}
-            Marks::All => {
-                let t = path.to_string();
-                out.push(t.strip_prefix('.').unwrap_or(&t).to_owned());
-            }
-            Marks::Members(ms) => {
-                for (k, m) in ms {
-                    let step = if path.is_root() {
-                        tfwire_plan::PathStep::Attr(Cow::Owned(k.clone()))
-                    } else {
-                        tfwire_plan::PathStep::Key(Cow::Owned(k.clone()))
-                    };
-                    path.push(step);
-                    walk(m, path, out);
-                    path.pop();
-                }
-            }
-            Marks::Elements(es) => {
-                for (i, m) in es.iter().enumerate() {
-                    path.push(tfwire_plan::PathStep::Index(i as u64));
-                    walk(m, path, out);
-                    path.pop();
-                }
-            }
-        }
-    }
-    walk(m, &mut Path::root(), out);
 }

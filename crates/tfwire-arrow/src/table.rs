@@ -3,7 +3,7 @@
 
 pub use crate::def::{Mode, TableDef, TableKind};
 use crate::error::Error;
-use crate::mapping::{Acc, Walk};
+use crate::mapping::{Acc, Col, ColField, Walk};
 use crate::marks::Marks;
 use crate::rows::{self, Object, OutputRow};
 use crate::schemas::{FleetSchemas, TypeTable};
@@ -229,6 +229,9 @@ impl TableBuilder {
             bytes.to_vec()
         };
         let mut parser = core::mem::replace(&mut self.parser, tfwire_plan::Parser::new());
+        // The compiled programs outlive the document's values that borrow them.
+        let programs: Vec<Option<Arc<Program>>> =
+            self.attrs.iter().map(|a| a.program.clone()).collect();
         let r = (|| {
             let tape = parser
                 .parse(&mut input)
@@ -249,7 +252,7 @@ impl TableBuilder {
                         TableKind::Attributes => self.push_long(source, workspace, &o),
                         TableKind::Type { mode, type_name } => {
                             if o.meta.mode == mode.name() && o.meta.type_name == type_name {
-                                self.push_typed(source, workspace, &o, &values)
+                                self.push_typed(source, workspace, &o, &values, &programs)
                             } else {
                                 Ok(())
                             }
@@ -306,12 +309,44 @@ impl TableBuilder {
         workspace: &str,
         o: &Object<'_>,
     ) -> Result<(), Error> {
+        // The markers' paths, told as a typed table tells them where a schema describes
+        // the type (map keys as `["k"]`).
+        let columns = match o.meta.mode {
+            "managed" => self.schemas.type_table(o.meta.type_name),
+            "data" => self
+                .schemas
+                .type_table(&format!("data_{}", o.meta.type_name)),
+            _ => None,
+        }
+        .filter(|t| t.type_name == o.meta.type_name)
+        .map(|t| Col::Struct {
+            fields: t
+                .attrs
+                .iter()
+                .map(|a| ColField {
+                    name: a.name.clone(),
+                    col: a.col.clone(),
+                    sensitive: a.sensitive,
+                })
+                .collect(),
+            tuple: false,
+        });
         let (mut sensitive, mut unknown) = (Vec::new(), Vec::new());
         if self.columns[SENSITIVE_PATHS].is_some() && !self.options.include_sensitive && !o.flat {
-            rows::marked_paths(&o.sensitive_marks()?, &mut sensitive);
+            Col::marked_paths(
+                columns.as_ref(),
+                &o.sensitive_marks()?,
+                &mut String::new(),
+                &mut sensitive,
+            );
         }
         if self.columns[UNKNOWN_PATHS].is_some() {
-            rows::marked_paths(&o.unknown_marks()?, &mut unknown);
+            Col::marked_paths(
+                columns.as_ref(),
+                &o.unknown_marks()?,
+                &mut String::new(),
+                &mut unknown,
+            );
         }
         self.push_common(source, workspace, o, &sensitive, &unknown, &[]);
         self.rows += 1;
@@ -324,6 +359,7 @@ impl TableBuilder {
         workspace: &str,
         o: &Object<'v>,
         arena: &'v bumpalo::Bump,
+        programs: &'v [Option<Arc<Program>>],
     ) -> Result<(), Error> {
         let address = || o.meta.address.to_string();
         if o.flat {
@@ -365,7 +401,7 @@ impl TableBuilder {
         };
         for (i, a) in table.attrs.iter().enumerate() {
             let state = &mut self.attrs[i];
-            let Some(program) = &state.program else {
+            let Some(program) = programs.get(i).and_then(Option::as_deref) else {
                 continue;
             };
             let acc = match (&mut self.columns[COMMON + i], &mut state.scratch) {
@@ -378,7 +414,6 @@ impl TableBuilder {
                 None => tfwire::Value::Null,
                 Some(j) => {
                     self.decoded += 1;
-                    let program: &'v Program = arena.alloc(program.clone());
                     j.decode_typed(program, decoder, arena).map_err(|e| {
                         let e = Error::from(e);
                         let inner = e.path().map(str::to_owned);

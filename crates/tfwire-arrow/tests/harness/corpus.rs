@@ -418,6 +418,9 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
                 "{what}: resources row {i}"
             );
         }
+        // The markers' paths in `resources` are among those of the type tables' rows
+        // (written alike: map keys as key steps).
+        let mut typed_sensitive: Vec<(String, String, Vec<String>)> = Vec::new();
         for def in fleet.tables() {
             let TableKind::Type { mode, type_name } = &def.kind else {
                 continue;
@@ -436,6 +439,40 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
                 options,
                 &format!("{what} {}", def.name),
             );
+            for i in 0..batch.num_rows() {
+                typed_sensitive.push((
+                    str_cell(&batch, "address", i).unwrap(),
+                    str_cell(&batch, "phase", i).unwrap(),
+                    // A value both sensitive and unknown is listed as unknown.
+                    [
+                        strings(batch.column_by_name("sensitive_paths").unwrap(), i).unwrap(),
+                        strings(batch.column_by_name("unknown_paths").unwrap(), i).unwrap(),
+                    ]
+                    .concat(),
+                ));
+            }
+        }
+        for i in 0..res.num_rows() {
+            let (a, p) = (
+                str_cell(&res, "address", i).unwrap(),
+                str_cell(&res, "phase", i).unwrap(),
+            );
+            let paths = strings(res.column_by_name("sensitive_paths").unwrap(), i).unwrap();
+            let typed = typed_sensitive
+                .iter()
+                .find(|(ta, tp, _)| *ta == a && *tp == p);
+            for path in &paths {
+                let typed = &typed
+                    .unwrap_or_else(|| panic!("{what}: {a} {p} in no type table"))
+                    .2;
+                // A typed path covers what is below it (a `dynamic` cell is null whole).
+                let covered = typed.iter().any(|t| {
+                    path == t
+                        || (path.starts_with(t.as_str())
+                            && matches!(path.as_bytes()[t.len()], b'.' | b'['))
+                });
+                assert!(covered, "{what}: {a} {p}: {path} not among {typed:?}");
+            }
         }
     }
     // The binary plan gives the batches plan.json gives.

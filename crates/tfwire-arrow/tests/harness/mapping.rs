@@ -557,3 +557,14 @@ fn a_type_table_is_the_union_of_the_cached_versions() {
     let e = FleetSchemas::load(&c).unwrap_err().to_string();
     assert!(e.contains("acme/t") && e.contains("other/t"), "{e}");
 }
+
+#[test]
+fn builders_cross_threads() {
+    fn send<T: Send>() {}
+    fn send_sync<T: Send + Sync>() {}
+    send::<TableBuilder>();
+    send_sync::<FleetSchemas>();
+    send_sync::<tfwire_arrow::TableDef>();
+    send_sync::<tfwire_arrow::Input>();
+    send_sync::<tfwire_arrow::Error>();
+}
