@@ -187,7 +187,11 @@ impl TableBuilder {
             let utf8 = !bytes.starts_with(&[0xff, 0xfe])
                 && !bytes.starts_with(&[0xfe, 0xff])
                 && !bytes.iter().take(4).any(|b| *b == 0);
-            if !zip && utf8 && memchr::memmem::find(bytes, needle).is_none() {
+            if !zip
+                && utf8
+                && memchr::memmem::find(bytes, needle).is_none()
+                && !escapes_a_name(bytes)
+            {
                 return Ok(());
             }
         }
@@ -632,6 +636,21 @@ impl TableBuilder {
         self.carried_rows = 0;
         Ok(RecordBatch::try_new_with_options(schema, arrays, &options)?)
     }
+}
+
+/// Whether the text escapes a character a type name may hold (`\u0061` for `a`): then the
+/// type's name may be in it unseen by a byte search, and the document is parsed. The
+/// clients escape only `<`, `>`, `&`, controls and a few others, never these.
+fn escapes_a_name(bytes: &[u8]) -> bool {
+    memchr::memmem::find_iter(bytes, b"\\u00").any(|at| {
+        let hex = |i: usize| bytes.get(at + i).map(u8::to_ascii_lowercase);
+        match (hex(4), hex(5)) {
+            (Some(b'3'), Some(d)) => d.is_ascii_digit(),
+            (Some(b'5'), Some(b'f')) => true,
+            (Some(b'6' | b'7'), Some(_)) => true,
+            _ => false,
+        }
+    })
 }
 
 /// The leaves of an untyped value, with their markers.
