@@ -93,6 +93,15 @@ fn discover_files_directories_globs_and_urls() {
             ),
         ]
     );
+    // Where each input is read from, as plain data, locates the same document.
+    for input in block_on(discover(&[d.clone(), format!("file://{d}/team-a")])).unwrap() {
+        let again =
+            tfwire_arrow::Input::locate(&input.location().unwrap(), &input.workspace).unwrap();
+        assert_eq!(
+            block_on(again.read()).unwrap(),
+            block_on(input.read()).unwrap()
+        );
+    }
     for bad in [
         format!("{d}/nothing-here"),
         format!("{d}/*.nothing"),
