@@ -226,7 +226,7 @@ impl TableBuilder {
             let lock = planfile
                 .lock_file()
                 .and_then(|b| tfwire_config::LockFile::parse(b).ok());
-            let cache = tfwire::schema::ProgramCache::new(self.schemas.for_plan(lock.as_ref()));
+            let cache = self.schemas.for_plan(lock.as_ref());
             let options = tfwire_planfile::ShowJson::default().configuration(false);
             planfile.show_json_with(&cache, &options)?.into_bytes()
         } else {
