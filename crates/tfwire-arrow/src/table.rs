@@ -3,7 +3,7 @@
 
 pub use crate::def::{Mode, TableDef, TableKind};
 use crate::error::Error;
-use crate::mapping::{Acc, Col, ColField, Walk};
+use crate::mapping::{Acc, Col, Walk};
 use crate::marks::Marks;
 use crate::rows::{self, Object, OutputRow};
 use crate::schemas::{FleetSchemas, TypeTable};
@@ -29,7 +29,8 @@ pub struct Options {
 
 /// Rows of one table from documents, only the projected columns decoded.
 ///
-/// Create one per partition (cheap: compiled programs for the projected attributes);
+/// `Send`: create one per partition (cheap: compiled programs for the projected
+/// attributes; [`FleetSchemas`] is `Send + Sync` and shared in an `Arc`);
 /// [`TableBuilder::add`] each document, then [`TableBuilder::finish`] for a batch (the
 /// builder is reusable after).
 ///
@@ -313,48 +314,44 @@ impl TableBuilder {
         workspace: &str,
         o: &Object<'_>,
     ) -> Result<(), Error> {
-        // The markers' paths, told as a typed table tells them where a schema describes
-        // the type (map keys as `["k"]`).
-        let columns = match o.meta.mode {
+        let (mut sensitive, mut unknown) = (Vec::new(), Vec::new());
+        if self.columns[SENSITIVE_PATHS].is_some() && !self.options.include_sensitive && !o.flat {
+            self.marked_paths(o, &o.sensitive_marks()?, &mut sensitive);
+        }
+        if self.columns[UNKNOWN_PATHS].is_some() {
+            self.marked_paths(o, &o.unknown_marks()?, &mut unknown);
+        }
+        self.push_common(source, workspace, o, &sensitive, &unknown, &[]);
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// The paths `marks` marks in an object's value, told as a typed table tells them
+    /// where a schema describes the type (map keys as `["k"]`).
+    fn marked_paths(&self, o: &Object<'_>, marks: &Marks, out: &mut Vec<String>) {
+        let table = match o.meta.mode {
             "managed" => self.schemas.type_table(o.meta.type_name),
             "data" => self
                 .schemas
                 .type_table(&format!("data_{}", o.meta.type_name)),
             _ => None,
         }
-        .filter(|t| t.type_name == o.meta.type_name)
-        .map(|t| Col::Struct {
-            fields: t
-                .attrs
-                .iter()
-                .map(|a| ColField {
-                    name: a.name.clone(),
-                    col: a.col.clone(),
-                    sensitive: a.sensitive,
-                })
-                .collect(),
-            tuple: false,
-        });
-        let (mut sensitive, mut unknown) = (Vec::new(), Vec::new());
-        if self.columns[SENSITIVE_PATHS].is_some() && !self.options.include_sensitive && !o.flat {
-            Col::marked_paths(
-                columns.as_ref(),
-                &o.sensitive_marks()?,
-                &mut String::new(),
-                &mut sensitive,
-            );
+        .filter(|t| t.type_name == o.meta.type_name);
+        let mut path = String::new();
+        match (marks, table) {
+            (Marks::Members(ms), Some(t)) => {
+                for (name, m) in ms {
+                    let col = t.attrs.iter().find(|a| a.name == *name).map(|a| &a.col);
+                    let len = path.len();
+                    path.push_str(
+                        &tfwire::PathStep::Attr(std::borrow::Cow::Borrowed(name)).to_string(),
+                    );
+                    Col::marked_paths(col, m, &mut path, out);
+                    path.truncate(len);
+                }
+            }
+            _ => Col::marked_paths(None, marks, &mut path, out),
         }
-        if self.columns[UNKNOWN_PATHS].is_some() {
-            Col::marked_paths(
-                columns.as_ref(),
-                &o.unknown_marks()?,
-                &mut String::new(),
-                &mut unknown,
-            );
-        }
-        self.push_common(source, workspace, o, &sensitive, &unknown, &[]);
-        self.rows += 1;
-        Ok(())
     }
 
     fn push_typed<'v>(
