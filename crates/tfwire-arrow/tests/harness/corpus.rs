@@ -475,6 +475,74 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
             }
         }
     }
+    // Outputs: every output of every document, its value unless sensitive or unknown.
+    for name in ["state.json", "plan.json", "terraform.tfstate"] {
+        let p = dir.join(name);
+        if !p.is_file() {
+            continue;
+        }
+        let doc = read_json(&p);
+        let mut want: Vec<(&str, String, Option<J>, bool)> = Vec::new();
+        let values = |phase, outs: &J, want: &mut Vec<(&str, String, Option<J>, bool)>| {
+            for (k, o) in outs.as_object().into_iter().flatten() {
+                let sensitive = o["sensitive"] == J::Bool(true);
+                let v = (!sensitive || options.include_sensitive).then(|| o["value"].clone());
+                want.push((phase, k.clone(), v, sensitive));
+            }
+        };
+        if name == "terraform.tfstate" {
+            values("state", &doc["outputs"], &mut want);
+        } else if name == "state.json" {
+            values("state", &doc["values"]["outputs"], &mut want);
+        } else {
+            values("prior", &doc["prior_state"]["values"]["outputs"], &mut want);
+            for (k, oc) in doc["output_changes"].as_object().into_iter().flatten() {
+                let c = oc;
+                for (phase, v, s, u) in [
+                    ("before", "before", "before_sensitive", "-"),
+                    ("after", "after", "after_sensitive", "after_unknown"),
+                ] {
+                    let unknown = marked(c.get(u).unwrap_or(&J::Null));
+                    if c[v].is_null() && !unknown {
+                        continue;
+                    }
+                    let sensitive = marked(&c[s]);
+                    let value = (!unknown && (!sensitive || options.include_sensitive))
+                        .then(|| c[v].clone());
+                    want.push((phase, k.clone(), value, sensitive));
+                }
+            }
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        let got = batch_of(&fleet, "outputs", name, &bytes, options);
+        assert_eq!(
+            got.num_rows(),
+            want.len(),
+            "{}/{name}: outputs",
+            dir.display()
+        );
+        let sensitive = got.column_by_name("sensitive").unwrap();
+        for (i, (phase, k, v, s)) in want.iter().enumerate() {
+            let at = format!("{}/{name}: output {k} ({phase})", dir.display());
+            assert_eq!(str_cell(&got, "phase", i).as_deref(), Some(*phase), "{at}");
+            assert_eq!(
+                str_cell(&got, "name", i).as_deref(),
+                Some(k.as_str()),
+                "{at}"
+            );
+            let value = str_cell(&got, "value", i).map(|t| serde_json::from_str::<J>(&t).unwrap());
+            assert_eq!(
+                value.map(numbers_as_text),
+                v.clone().map(numbers_as_text),
+                "{at}"
+            );
+            assert_eq!(
+                arrow_array::cast::AsArray::as_boolean(sensitive).value(i),
+                *s,
+                "{at}"
+            );
+        }
+    }
     // The binary plan gives the batches plan.json gives.
     if dir.join("plan.tfplan").is_file() && dir.join("plan.json").is_file() {
         let bin = std::fs::read(dir.join("plan.tfplan")).unwrap();
