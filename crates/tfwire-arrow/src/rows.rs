@@ -95,6 +95,15 @@ fn index_text(i: Option<tfwire_plan::Index<'_>>) -> Option<String> {
     })
 }
 
+/// A raw state's `serial` and `lineage` (versions 3 and 4 write them alike), from its
+/// top-level members.
+fn serial_lineage(raw: Json<'_>) -> (Option<u64>, Option<&str>) {
+    (
+        raw.get("serial").and_then(|v| v.as_u64()),
+        raw.get("lineage").and_then(|v| v.as_str()),
+    )
+}
+
 fn module_of(address: &str) -> Option<Cow<'_, str>> {
     let m = tfwire_plan::module_of(address);
     (!m.is_empty()).then_some(Cow::Borrowed(m))
@@ -107,6 +116,7 @@ pub(crate) fn visit_objects<'a>(
 ) -> Result<(), Error> {
     match doc {
         Document::RawState(state) => {
+            let (serial, lineage) = serial_lineage(state.raw);
             for r in state.resources {
                 for inst in r.instances {
                     let address = r.address(inst.index_key).to_string();
@@ -125,8 +135,8 @@ pub(crate) fn visit_objects<'a>(
                             provider: r.provider,
                             schema_version: inst.schema_version,
                             identity: inst.identity.filter(|v| !v.is_null()),
-                            serial: state.serial,
-                            lineage: state.lineage,
+                            serial,
+                            lineage,
                         },
                         value: if flat {
                             inst.attributes_flat
@@ -142,6 +152,7 @@ pub(crate) fn visit_objects<'a>(
             }
         }
         Document::LegacyState(state) => {
+            let (serial, lineage) = serial_lineage(state.raw);
             for m in state.modules {
                 for r in m.resources {
                     let address = r.address(m.path);
@@ -177,8 +188,8 @@ pub(crate) fn visit_objects<'a>(
                             provider: r.provider,
                             schema_version: None,
                             identity: None,
-                            serial: state.serial,
-                            lineage: state.lineage,
+                            serial,
+                            lineage,
                         },
                         value: primary.and_then(|p| p.get("attributes")),
                         sensitive: Sensitivity::Tree(Some(Json::null())),
