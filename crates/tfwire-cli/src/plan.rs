@@ -121,12 +121,8 @@ struct SummaryArgs {
     /// file's values are decoded with them in the first place.
     #[arg(long, value_name = "FILE|DIR")]
     schemas: Option<String>,
-    /// With --schemas DIR for a JSON document (which carries no lock file): the dependency
-    /// lock file that says which version of each provider to take (without it, the
-    /// cache's only version of each provider the document names). A plan file's own lock
-    /// file is used otherwise.
-    #[arg(long, value_name = "FILE")]
-    lock_file: Option<String>,
+    #[command(flatten)]
+    lock_file: crate::schema::LockFileArg,
     /// The plan: `show -json` output or a binary plan file (`tofu plan -out`), told apart
     /// by content (`-`: standard input; gzip-compressed input is read too).
     #[arg(value_name = "PLAN")]
@@ -415,12 +411,8 @@ struct ShowArgs {
     /// them (the schemas say which attributes are sensitive).
     #[arg(long, value_name = "FILE|DIR")]
     schemas: Option<String>,
-    /// With --schemas DIR for a JSON document (which carries no lock file): the dependency
-    /// lock file that says which version of each provider to take (without it, the
-    /// cache's only version of each provider the document names). A plan file's own lock
-    /// file is used otherwise.
-    #[arg(long, value_name = "FILE")]
-    lock_file: Option<String>,
+    #[command(flatten)]
+    lock_file: crate::schema::LockFileArg,
     /// Whose words and drawing rules to use: the client that wrote the plan (`auto`:
     /// Terraform for a plan with `applyable`/`complete`, which Terraform writes since 1.9,
     /// or a redacted plan; OpenTofu otherwise), OpenTofu's ("OpenTofu will perform ...")
@@ -532,10 +524,7 @@ fn summary(args: SummaryArgs, limits: input::Limits) -> Result<(), Failure> {
     }
     let name = input::display_name(&args.file).to_string();
     let masks = args.masks.masks()?;
-    let versions = schema::Versions {
-        lock_file: args.lock_file.as_deref(),
-        input: Some(&args.file),
-    };
+    let versions = args.lock_file.versions(&args.file);
     let schemas = schema::cache(limits, args.schemas.as_deref(), versions)?;
     // Markdown shows which attributes change (a diff of the values), and `--schemas` checks
     // every value; otherwise a summary prints addresses and actions only, and reads the plan
@@ -679,10 +668,7 @@ fn expect_plan<'a>(name: &str, doc: Document<'a>) -> Result<&'a tfwire_plan::Pla
 fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     let name = input::display_name(&args.file).to_string();
     let masks = args.masks.masks()?;
-    let versions = schema::Versions {
-        lock_file: args.lock_file.as_deref(),
-        input: Some(&args.file),
-    };
+    let versions = args.lock_file.versions(&args.file);
     let cache = schema::cache(limits, args.schemas.as_deref(), versions)?;
     let mut human = show::Options {
         color: args.color.enabled(),

@@ -91,6 +91,27 @@ pub(crate) struct Versions<'a> {
     pub(crate) input: Option<&'a str>,
 }
 
+/// `--lock-file FILE` of a command that reads a JSON document or a plan file.
+#[derive(clap::Args)]
+pub(crate) struct LockFileArg {
+    /// With --schemas DIR for a JSON document (which carries no lock file): the dependency
+    /// lock file that says which version of each provider to take (without it, the
+    /// cache's only version of each provider the document names). A plan file's own lock
+    /// file is used otherwise.
+    #[arg(long, value_name = "FILE")]
+    lock_file: Option<String>,
+}
+
+impl LockFileArg {
+    /// The versions for the schemas of `input` (the document's file name).
+    pub(crate) fn versions<'a>(&'a self, input: &'a str) -> Versions<'a> {
+        Versions {
+            lock_file: self.lock_file.as_deref(),
+            input: Some(input),
+        }
+    }
+}
+
 /// Loads `--schemas FILE|DIR` (`tofu providers schema -json`, or a cache of them) as a
 /// program cache.
 pub(crate) fn cache(

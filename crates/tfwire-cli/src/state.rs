@@ -125,12 +125,8 @@ struct ShowArgs {
     /// against the type's identity schema too (of the `identity_schema_version` it names).
     #[arg(long, value_name = "FILE|DIR")]
     schemas: Option<String>,
-    /// With --schemas DIR for a JSON document (which carries no lock file): the dependency
-    /// lock file that says which version of each provider to take (without it, the
-    /// cache's only version of each provider the document names). A plan file's own lock
-    /// file is used otherwise.
-    #[arg(long, value_name = "FILE")]
-    lock_file: Option<String>,
+    #[command(flatten)]
+    lock_file: crate::schema::LockFileArg,
     /// Whose drawing rules to follow with --schemas (see above).
     #[arg(long, value_enum, default_value_t = Wording::Auto)]
     wording: Wording,
@@ -186,10 +182,7 @@ fn addresses(doc: &Document<'_>) -> Option<Vec<String>> {
 fn show(args: ShowArgs, limits: input::Limits) -> Result<(), Failure> {
     let masks = args.masks.masks()?;
     let name = input::display_name(&args.file).to_string();
-    let versions = crate::schema::Versions {
-        lock_file: args.lock_file.as_deref(),
-        input: Some(&args.file),
-    };
+    let versions = args.lock_file.versions(&args.file);
     let cache = crate::schema::cache(limits, args.schemas.as_deref(), versions)?;
     let schemas = cache
         .as_ref()

@@ -679,17 +679,10 @@ fn provisioner_schema(ty: &str) -> Block {
     };
     let mut b = Block::default();
     for n in names {
-        b.attributes.push(tfwire::schema::Attribute {
-            name: (*n).to_owned(),
-            ty: tfwire::schema::AttributeType::Type(tfwire::Type::Dynamic),
-            required: false,
-            optional: true,
-            computed: false,
-            sensitive: false,
-            deprecated: false,
-            write_only: false,
-            description: String::new(),
-        });
+        b.attributes.push(tfwire::schema::Attribute::optional(
+            *n,
+            tfwire::Type::Dynamic,
+        ));
     }
     b
 }

@@ -17,20 +17,21 @@ fn run(main: &str) -> Result<(String, String), tfwire_config::Error> {
     let files: [(&str, &[u8]); 2] = [("modules.json", MANIFEST), ("m-/main.tf", main.as_bytes())];
     let config = Configuration::read(&files, &Limits::default())?;
     let cache = schemas();
-    let mut tofu = String::new();
-    config.write_json(
-        &mut JsonWriter::new(&mut tofu, Escape::Go),
-        &cache,
-        Client::OpenTofu,
-    )?;
-    let mut tf = String::new();
-    config.write_json(
-        &mut JsonWriter::new(&mut tf, Escape::Go),
-        &cache,
-        Client::Terraform,
-    )?;
+    let tofu = write(&config, &cache, Client::OpenTofu)?;
+    let tf = write(&config, &cache, Client::Terraform)?;
     config.root_variable_defaults()?;
     Ok((tofu, tf))
+}
+
+/// The `configuration` document `client` writes for `config`.
+fn write(
+    config: &Configuration,
+    cache: &ProgramCache,
+    client: Client,
+) -> Result<String, tfwire_config::Error> {
+    let mut out = String::new();
+    config.write_json(&mut JsonWriter::new(&mut out, Escape::Go), cache, client)?;
+    Ok(out)
 }
 
 #[test]
@@ -161,14 +162,7 @@ fn modules_nest_to_a_bounded_depth() {
     files.push(("modules.json".into(), manifest.into_bytes()));
     let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
     let config = Configuration::read(&refs, &Limits::default()).unwrap();
-    let mut out = String::new();
-    let err = config
-        .write_json(
-            &mut JsonWriter::new(&mut out, Escape::Go),
-            &schemas(),
-            Client::OpenTofu,
-        )
-        .unwrap_err();
+    let err = write(&config, &schemas(), Client::OpenTofu).unwrap_err();
     assert!(err.to_string().contains("nested more than"), "{err}");
 }
 
@@ -286,14 +280,7 @@ fn json_and_override_files_are_refused_by_name() {
             (name, b"{}"),
         ];
         let config = Configuration::read(&files, &Limits::default()).unwrap();
-        let mut out = String::new();
-        let err = config
-            .write_json(
-                &mut JsonWriter::new(&mut out, Escape::Go),
-                &schemas(),
-                Client::OpenTofu,
-            )
-            .unwrap_err();
+        let err = write(&config, &schemas(), Client::OpenTofu).unwrap_err();
         assert_eq!(err.file(), name);
         assert!(matches!(err.kind(), ErrorKind::Unsupported(_)), "{err}");
     }
@@ -320,14 +307,7 @@ fn blocks_for_a_list_of_objects_attribute_are_one_expression() {
     let main = b"resource \"legacy_group\" \"g\" {\n  name = \"n\"\n  ingress {\n    from  = \"1\"\n    cidrs = [\"a\"]\n  }\n  ingress {\n    from = 2\n  }\n  egress {\n    to = var.dest\n  }\n}\n";
     let files: [(&str, &[u8]); 2] = [("modules.json", MANIFEST), ("m-/main.tf", main)];
     let config = Configuration::read(&files, &Limits::default()).unwrap();
-    let mut out = String::new();
-    config
-        .write_json(
-            &mut JsonWriter::new(&mut out, Escape::Go),
-            &cache,
-            Client::OpenTofu,
-        )
-        .unwrap();
+    let out = write(&config, &cache, Client::OpenTofu).unwrap();
     assert!(
         out.contains(r#""expressions":{"egress":{"references":["var.dest"]},"ingress":{"constant_value":[{"cidrs":["a"],"from":1},{"cidrs":null,"from":2}]},"name":{"constant_value":"n"}},"schema_version":2"#),
         "{out}"

@@ -414,43 +414,45 @@ pub fn write_safe_inline(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::
 /// ```
 pub fn write_go_safe_str(out: &mut (impl fmt::Write + ?Sized), s: &str) -> fmt::Result {
     out.write_char('"')?;
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\u{8}' => "\\b",
-            '\u{c}' => "\\f",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            '<' | '>' | '&' => "",
-            c if is_unsafe_char(c) => "",
-            _ => continue,
-        };
-        out.write_str(&s[start..i])?;
-        if esc.is_empty() {
-            write!(out, "\\u{:04x}", u32::from(c))?;
-        } else {
-            out.write_str(esc)?;
-        }
-        start = i + c.len_utf8();
-    }
-    out.write_str(&s[start..])?;
+    write_escaped(out, s, |c| match c {
+        '"' => Some("\\\""),
+        '\\' => Some("\\\\"),
+        '\u{8}' => Some("\\b"),
+        '\u{c}' => Some("\\f"),
+        '\n' => Some("\\n"),
+        '\r' => Some("\\r"),
+        '\t' => Some("\\t"),
+        '<' | '>' | '&' => Some(""),
+        c if is_unsafe_char(c) => Some(""),
+        _ => None,
+    })?;
     out.write_char('"')
 }
 
 fn write_safe(out: &mut (impl fmt::Write + ?Sized), s: &str, quotes: bool) -> fmt::Result {
+    write_escaped(out, s, |c| match c {
+        '"' if quotes => Some("\\\""),
+        '\\' if quotes => Some("\\\\"),
+        '\n' => Some("\\n"),
+        '\r' => Some("\\r"),
+        '\t' => Some("\\t"),
+        c if is_unsafe_char(c) => Some(""),
+        _ => None,
+    })
+}
+
+/// Writes `s` with each character `escape` names replaced by the text it gives, or by `\u`
+/// and four lower-case hex digits where that text is empty; the runs between are written
+/// whole.
+fn write_escaped(
+    out: &mut (impl fmt::Write + ?Sized),
+    s: &str,
+    escape: impl Fn(char) -> Option<&'static str>,
+) -> fmt::Result {
     let mut start = 0;
     for (i, c) in s.char_indices() {
-        let esc = match c {
-            '"' if quotes => "\\\"",
-            '\\' if quotes => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            c if is_unsafe_char(c) => "",
-            _ => continue,
+        let Some(esc) = escape(c) else {
+            continue;
         };
         out.write_str(&s[start..i])?;
         if esc.is_empty() {

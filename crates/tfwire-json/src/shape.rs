@@ -39,6 +39,13 @@ static CLASS: [u8; 256] = {
     t
 };
 
+/// Whether `b` outside a string closes an array or object (`]` `}`) or separates its
+/// members (`,` `:`): the punctuation that never opens a value.
+#[inline]
+pub(crate) fn is_close_or_separator(b: u8) -> bool {
+    matches!(CLASS[b as usize], CLOSE | SEPARATOR)
+}
+
 /// Checks, before a tape parser allocates anything for `input`, that its arrays and
 /// objects nest at most `max_depth` deep and that it has at most `max_nodes` nodes
 /// (brackets, commas, colons and strings outside strings: an upper bound, within a factor

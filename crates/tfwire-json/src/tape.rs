@@ -747,16 +747,9 @@ fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept:
 /// [`Locator`]'s step over them).
 #[inline]
 pub fn opens_value(input: &[u8], at: u32) -> bool {
-    /// Bytes that open a value (`true`); punctuation does not.
-    const OPENS: [bool; 256] = {
-        let mut t = [true; 256];
-        t[b':' as usize] = false;
-        t[b',' as usize] = false;
-        t[b']' as usize] = false;
-        t[b'}' as usize] = false;
-        t
-    };
-    input.get(at as usize).is_some_and(|&b| OPENS[b as usize])
+    input
+        .get(at as usize)
+        .is_some_and(|&b| !crate::shape::is_close_or_separator(b))
 }
 
 /// The error for a document simd-json rejected (`len` bytes long; `container`: it starts

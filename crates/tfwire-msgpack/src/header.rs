@@ -32,36 +32,31 @@ fn be64(b: &[u8]) -> u64 {
 
 /// Header length (marker included) of every marker; `0` marks the reserved `0xc1`.
 const HEADER_LEN: [u8; 256] = {
+    // Each family's markers in order, with the bytes that follow each marker: a length or
+    // a value of 1, 2, 4 or 8 bytes, and an extension's type byte.
+    const FAMILIES: [(usize, &[u8]); 9] = [
+        (0xc4, &[1, 2, 4]),       // bin8, bin16, bin32
+        (0xc7, &[2, 3, 5]),       // ext8, ext16, ext32: length + type
+        (0xca, &[4, 8]),          // float32, float64
+        (0xcc, &[1, 2, 4, 8]),    // uint8 to uint64
+        (0xd0, &[1, 2, 4, 8]),    // int8 to int64
+        (0xd4, &[1, 1, 1, 1, 1]), // fixext1 to fixext16: type
+        (0xd9, &[1, 2, 4]),       // str8, str16, str32
+        (0xdc, &[2, 4]),          // array16, array32
+        (0xde, &[2, 4]),          // map16, map32
+    ];
     let mut t = [1u8; 256];
     t[0xc1] = 0;
-    t[0xc4] = 2; // bin8
-    t[0xc5] = 3;
-    t[0xc6] = 5;
-    t[0xc7] = 3; // ext8: len + type
-    t[0xc8] = 4;
-    t[0xc9] = 6;
-    t[0xca] = 5; // float32
-    t[0xcb] = 9;
-    t[0xcc] = 2; // uint8
-    t[0xcd] = 3;
-    t[0xce] = 5;
-    t[0xcf] = 9;
-    t[0xd0] = 2; // int8
-    t[0xd1] = 3;
-    t[0xd2] = 5;
-    t[0xd3] = 9;
-    t[0xd4] = 2; // fixext: type byte
-    t[0xd5] = 2;
-    t[0xd6] = 2;
-    t[0xd7] = 2;
-    t[0xd8] = 2;
-    t[0xd9] = 2; // str8
-    t[0xda] = 3;
-    t[0xdb] = 5;
-    t[0xdc] = 3; // array16
-    t[0xdd] = 5;
-    t[0xde] = 3; // map16
-    t[0xdf] = 5;
+    let mut f = 0;
+    while f < FAMILIES.len() {
+        let (first, extra) = FAMILIES[f];
+        let mut i = 0;
+        while i < extra.len() {
+            t[first + i] = 1 + extra[i];
+            i += 1;
+        }
+        f += 1;
+    }
     t
 };
 

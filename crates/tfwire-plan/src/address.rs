@@ -10,6 +10,8 @@
 //! - [`InstanceAddr::parse`]: an address read back from that text (`module.m["a$${x}"].
 //!   tfwire_item.k[0]`), so that `state show ADDRESS` finds every address `state list`
 //!   prints, whichever way its keys were escaped.
+//! - [`unquote_hcl`]: one quoted key read back (the reverse of [`write_hcl_quoted`]), for
+//!   every crate that reads addresses.
 //! - [`sort_state_list`]: the order of `tofu state list` (`addrs.AbsResourceInstance.Less`):
 //!   shorter module paths first, then module names and keys, then ephemeral, data and
 //!   managed resources, type, name and key; `count` indexes by number (`[9]` before
@@ -232,7 +234,7 @@ fn name_and_key(s: &str) -> Option<(&str, Option<Key<'_>>, &str)> {
         return Some((name, None, rest));
     };
     if let Some(quoted) = inner.strip_prefix('"') {
-        let (key, after) = unquote(quoted)?;
+        let (key, after) = unquote_hcl(quoted).ok()?;
         let after = after.strip_prefix(']')?;
         return Some((name, Some(Key::Str(key)), after));
     }
@@ -245,23 +247,36 @@ fn name_and_key(s: &str) -> Option<(&str, Option<Key<'_>>, &str)> {
     Some((name, Some(Key::Int(n)), &inner[close + 1..]))
 }
 
-/// The string whose quoted text starts `s` (after the opening quote), and what follows its
-/// closing quote.
-fn unquote(s: &str) -> Option<(Cow<'_, str>, &str)> {
+/// The HCL quoted string whose text starts `s` (after the opening quote), unescaped, and
+/// the text after its closing quote: the reverse of [`write_hcl_quoted`]. Escapes are
+/// `\n` `\r` `\t` `\"` `\\`, `\u` with four and `\U` with eight hex digits; a doubled
+/// template introducer (`$${`, `%%{`) stands for `${`, `%{`, and a bare one is refused (it
+/// would start a template). No allocation when the key has no escape.
+///
+/// ```
+/// use tfwire_plan::address::unquote_hcl;
+/// let (key, rest) = unquote_hcl(r#"a$${x}\u0041"]"#).unwrap();
+/// assert_eq!((&*key, rest), ("a${x}A", "]"));
+/// assert_eq!(unquote_hcl("a${x}\"").unwrap_err(), "a template in a quoted key");
+/// assert_eq!(unquote_hcl("a").unwrap_err(), "unterminated string");
+/// ```
+pub fn unquote_hcl(s: &str) -> Result<(Cow<'_, str>, &str), &'static str> {
+    const UNTERMINATED: &str = "unterminated string";
     let bytes = s.as_bytes();
     let plain = bytes
         .iter()
-        .position(|&b| matches!(b, b'"' | b'\\' | b'$' | b'%'))?;
+        .position(|&b| matches!(b, b'"' | b'\\' | b'$' | b'%'))
+        .ok_or(UNTERMINATED)?;
     if bytes[plain] == b'"' {
-        return Some((Cow::Borrowed(&s[..plain]), &s[plain + 1..]));
+        return Ok((Cow::Borrowed(&s[..plain]), &s[plain + 1..]));
     }
     let mut out = String::from(&s[..plain]);
     let mut chars = s[plain..].char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match c {
-            '"' => return Some((Cow::Owned(out), &s[plain + i + 1..])),
+            '"' => return Ok((Cow::Owned(out), &s[plain + i + 1..])),
             '\\' => {
-                let (_, e) = chars.next()?;
+                let (_, e) = chars.next().ok_or(UNTERMINATED)?;
                 match e {
                     'n' => out.push('\n'),
                     'r' => out.push('\r'),
@@ -272,12 +287,12 @@ fn unquote(s: &str) -> Option<(Cow<'_, str>, &str)> {
                         let digits = if e == 'u' { 4 } else { 8 };
                         let mut n = 0u32;
                         for _ in 0..digits {
-                            let (_, h) = chars.next()?;
-                            n = n * 16 + h.to_digit(16)?;
+                            let h = chars.next().and_then(|(_, h)| h.to_digit(16));
+                            n = n * 16 + h.ok_or("invalid \\u escape")?;
                         }
-                        out.push(char::from_u32(n)?);
+                        out.push(char::from_u32(n).ok_or("invalid \\u escape")?);
                     }
-                    _ => return None,
+                    _ => return Err("invalid escape"),
                 }
             }
             // `$${` is a literal `${` (the scanner matches it wherever it starts: in `$$${`,
@@ -291,14 +306,14 @@ fn unquote(s: &str) -> Option<(Cow<'_, str>, &str)> {
                         out.push(c);
                         out.push('{');
                     }
-                    (Some((_, '{')), _) => return None,
+                    (Some((_, '{')), _) => return Err("a template in a quoted key"),
                     _ => out.push(c),
                 }
             }
             c => out.push(c),
         }
     }
-    None
+    Err(UNTERMINATED)
 }
 
 #[cfg(test)]

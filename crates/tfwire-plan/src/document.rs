@@ -134,8 +134,8 @@ impl<'a> Document<'a> {
         match self {
             Document::Plan(p) => p.terraform_version,
             Document::State(s) => s.terraform_version,
-            Document::RawState(s) => s.terraform_version,
-            Document::LegacyState(s) => s.terraform_version,
+            Document::RawState(s) => s.header.terraform_version,
+            Document::LegacyState(s) => s.header.terraform_version,
         }
     }
 }

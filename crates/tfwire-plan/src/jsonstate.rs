@@ -176,7 +176,7 @@ pub fn write_state_json(
     w.member_str("format_version", FORMAT_VERSION)?;
     let empty = state.outputs.is_empty() && state.resources.is_empty();
     if !empty {
-        if let Some(v) = state.terraform_version {
+        if let Some(v) = state.header.terraform_version {
             w.member_str("terraform_version", v)?;
         }
         w.key("values")?;

@@ -137,8 +137,8 @@ pub use mask::{masked_marks, with_masked_plan};
 pub use merged::{Mark, Merged};
 pub use plan::{Client, Plan, RelevantAttribute, Variable};
 pub use rawstate::{
-    InstanceAddress, LegacyModule, LegacyResource, LegacyState, RawInstance, RawOutput,
-    RawResource, RawState,
+    InstanceAddress, LegacyModule, LegacyResource, LegacyState, RawInstance, RawResource, RawState,
+    StateHeader,
 };
 pub use state::State;
 pub use summary::{

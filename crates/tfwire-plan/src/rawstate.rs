@@ -4,7 +4,7 @@
 use crate::build::{Cx, Result};
 use crate::error::{Error, ErrorKind};
 use crate::json::Json;
-use crate::values::{Index, Mode};
+use crate::values::{Index, Mode, Output};
 use crate::{Path, PathStep};
 use core::fmt;
 use std::borrow::Cow;
@@ -93,11 +93,11 @@ impl MarkTree {
     }
 }
 
-/// A raw state file, version 4.
+/// The members every version of a raw state file has.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
-pub struct RawState<'a> {
-    /// `version`: always 4 here.
+pub struct StateHeader<'a> {
+    /// `version`: 4 in a [`RawState`], 3 in a [`LegacyState`].
     pub version: u64,
     /// `terraform_version`: the Terraform (or OpenTofu) version that last wrote the state.
     pub terraform_version: Option<&'a str>,
@@ -105,29 +105,43 @@ pub struct RawState<'a> {
     pub serial: Option<u64>,
     /// `lineage`: a UUID fixed when the state was created.
     pub lineage: Option<&'a str>,
+}
+
+impl<'a> StateHeader<'a> {
+    fn new(version: u64) -> StateHeader<'a> {
+        StateHeader {
+            version,
+            terraform_version: None,
+            serial: None,
+            lineage: None,
+        }
+    }
+
+    /// Reads the member `k` if it is one of the header's; false for the others.
+    fn read(&mut self, k: &str, item: Json<'a>) -> Result<bool> {
+        match k {
+            "terraform_version" => self.terraform_version = item.opt_str()?,
+            "serial" => self.serial = item.opt_u64()?,
+            "lineage" => self.lineage = item.opt_str()?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// A raw state file, version 4.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct RawState<'a> {
+    /// `version` (always 4 here), `terraform_version`, `serial` and `lineage`.
+    pub header: StateHeader<'a>,
     /// `outputs`: root module outputs, in document order.
-    pub outputs: &'a [RawOutput<'a>],
+    pub outputs: &'a [Output<'a>],
     /// `resources`, in document order.
     pub resources: &'a [RawResource<'a>],
     /// `check_results`, as written.
     pub check_results: Option<Json<'a>>,
     /// The whole object as written, including properties this model does not know.
-    pub raw: Json<'a>,
-}
-
-/// A root module output of a raw state.
-#[derive(Clone, Copy, Debug)]
-#[non_exhaustive]
-pub struct RawOutput<'a> {
-    /// The output's name.
-    pub name: &'a str,
-    /// `value`.
-    pub value: Option<Json<'a>>,
-    /// `type`: type JSON.
-    pub ty: Option<Json<'a>>,
-    /// `sensitive`.
-    pub sensitive: bool,
-    /// The whole object as written.
     pub raw: Json<'a>,
 }
 
@@ -226,41 +240,18 @@ impl fmt::Display for InstanceAddress<'_> {
 impl<'a> RawState<'a> {
     pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>, version: u64) -> Result<RawState<'a>> {
         let mut s = RawState {
-            version,
-            terraform_version: None,
-            serial: None,
-            lineage: None,
+            header: StateHeader::new(version),
             outputs: &[],
             resources: &[],
             check_results: None,
             raw: v,
         };
         cx.members(v, |k, item| {
+            if s.header.read(k, item)? {
+                return Ok(());
+            }
             match k {
-                "terraform_version" => s.terraform_version = item.opt_str()?,
-                "serial" => s.serial = item.opt_u64()?,
-                "lineage" => s.lineage = item.opt_str()?,
-                "outputs" => {
-                    s.outputs = cx.named(item, |cx, name, o| {
-                        let mut out = RawOutput {
-                            name,
-                            value: None,
-                            ty: None,
-                            sensitive: false,
-                            raw: o,
-                        };
-                        cx.members(o, |k, v| {
-                            match k {
-                                "value" => out.value = Some(v),
-                                "type" => out.ty = v.opt(),
-                                "sensitive" => out.sensitive = v.opt_bool()?.unwrap_or(false),
-                                _ => {}
-                            }
-                            Ok(())
-                        })?;
-                        Ok(out)
-                    })?
-                }
+                "outputs" => s.outputs = cx.named(item, Output::build)?,
                 "resources" => s.resources = cx.list(item, RawResource::build)?,
                 "check_results" => s.check_results = item.opt(),
                 _ => {}
@@ -450,14 +441,8 @@ impl<'a> RawInstance<'a> {
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct LegacyState<'a> {
-    /// `version`: always 3 here.
-    pub version: u64,
-    /// `terraform_version`.
-    pub terraform_version: Option<&'a str>,
-    /// `serial`.
-    pub serial: Option<u64>,
-    /// `lineage`.
-    pub lineage: Option<&'a str>,
+    /// `version` (always 3 here), `terraform_version`, `serial` and `lineage`.
+    pub header: StateHeader<'a>,
     /// `modules`, in document order.
     pub modules: &'a [LegacyModule<'a>],
     /// The whole object as written.
@@ -500,20 +485,13 @@ pub struct LegacyResource<'a> {
 impl<'a> LegacyState<'a> {
     pub(crate) fn build(cx: &Cx<'a>, v: Json<'a>, version: u64) -> Result<LegacyState<'a>> {
         let mut s = LegacyState {
-            version,
-            terraform_version: None,
-            serial: None,
-            lineage: None,
+            header: StateHeader::new(version),
             modules: &[],
             raw: v,
         };
         cx.members(v, |k, item| {
-            match k {
-                "terraform_version" => s.terraform_version = item.opt_str()?,
-                "serial" => s.serial = item.opt_u64()?,
-                "lineage" => s.lineage = item.opt_str()?,
-                "modules" => s.modules = cx.list(item, LegacyModule::build)?,
-                _ => {}
+            if !s.header.read(k, item)? && k == "modules" {
+                s.modules = cx.list(item, LegacyModule::build)?;
             }
             Ok(())
         })?;

@@ -144,7 +144,7 @@ impl<'a> Values<'a> {
     }
 }
 
-/// A root module output in a values representation.
+/// A root module output in a values representation or a raw state.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct Output<'a> {
@@ -161,7 +161,7 @@ pub struct Output<'a> {
 }
 
 impl<'a> Output<'a> {
-    fn build(cx: &Cx<'a>, name: &'a str, v: Json<'a>) -> Result<Output<'a>> {
+    pub(crate) fn build(cx: &Cx<'a>, name: &'a str, v: Json<'a>) -> Result<Output<'a>> {
         let mut out = Output {
             name,
             value: None,

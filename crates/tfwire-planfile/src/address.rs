@@ -174,55 +174,15 @@ fn key(s: &str) -> Result<(Key, &str), &'static str> {
         return Ok((Key::Unknown, r));
     }
     if let Some(q) = r.strip_prefix('"') {
-        let (text, r) = unquote(q)?;
+        let (text, r) = tfwire_plan::address::unquote_hcl(q)?;
         let r = r.strip_prefix(']').ok_or("']' is expected")?;
-        return Ok((Key::Str(text), r));
+        return Ok((Key::Str(text.into_owned()), r));
     }
     let end = r.find(']').ok_or("']' is expected")?;
     let n = r[..end]
         .parse()
         .map_err(|_| "an integer or a quoted key is expected")?;
     Ok((Key::Int(n), &r[end + 1..]))
-}
-
-/// The HCL quoted string whose opening quote precedes `s`, unescaped, and the text after
-/// its closing quote.
-fn unquote(s: &str) -> Result<(String, &str), &'static str> {
-    let mut out = String::new();
-    let mut chars = s.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return Ok((out, &s[i + 1..])),
-            '\\' => {
-                let (_, e) = chars.next().ok_or("unterminated string")?;
-                match e {
-                    'n' => out.push('\n'),
-                    'r' => out.push('\r'),
-                    't' => out.push('\t'),
-                    '"' => out.push('"'),
-                    '\\' => out.push('\\'),
-                    'u' | 'U' => {
-                        let len = if e == 'u' { 4 } else { 8 };
-                        let hex: String = chars.by_ref().take(len).map(|(_, c)| c).collect();
-                        let c = u32::from_str_radix(&hex, 16)
-                            .ok()
-                            .filter(|_| hex.len() == len)
-                            .and_then(char::from_u32)
-                            .ok_or("invalid \\u escape")?;
-                        out.push(c);
-                    }
-                    _ => return Err("invalid escape"),
-                }
-            }
-            // HCL doubles the template introducers: `$${` and `%%{` stand for `${`, `%{`.
-            '$' | '%' if s[i + 1..].starts_with(&format!("{c}{{")) => {
-                out.push(c);
-                chars.next();
-            }
-            c => out.push(c),
-        }
-    }
-    Err("unterminated string")
 }
 
 /// The provider's address (`registry.opentofu.org/hashicorp/aws`) in a provider

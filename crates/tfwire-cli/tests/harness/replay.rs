@@ -3,9 +3,9 @@
 //! line under TLS, stopped by go-plugin's controller; started by a parent that dies; in
 //! reattach mode, ended by SIGTERM. Each test bounds how long the process takes to end.
 
+use crate::common::first_line;
 use bytes::Bytes;
 use prost::Message as _;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -111,10 +111,7 @@ fn replay_shim_answers_under_automtls_and_ends_on_shutdown() {
         .env("PLUGIN_UNIX_SOCKET_DIR", &sockets)
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = first_line(&mut child);
     let h = Handshake::parse(&line).unwrap_or_else(|e| panic!("printed {line:?}: {e}"));
     assert_eq!((h.app_version, h.network.as_str()), (6, "unix"));
     assert!(Path::new(&h.address).starts_with(&sockets), "{}", h.address);
@@ -188,10 +185,7 @@ fn replay_ends_when_its_parent_does() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut pid = String::new();
-    BufReader::new(parent.stdout.take().unwrap())
-        .read_line(&mut pid)
-        .unwrap();
+    let pid = first_line(&mut parent);
     let pid = pid.trim().to_owned();
     let alive = |pid: &str| {
         std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
@@ -230,10 +224,7 @@ fn replay_reattach_ends_on_sigterm() {
         .arg(&path)
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = first_line(&mut child);
     let json: serde_json::Value = serde_json::from_str(&line).unwrap();
     let p = &json["registry.opentofu.org/acme/db"];
     assert_eq!(p["ProtocolVersion"], 6);

@@ -300,6 +300,11 @@ fn a_missing_provider_or_version_names_it_and_the_command_that_fills_it() {
     assert_eq!(with_lock, with_file);
 }
 
+/// `tfwire schema add --version VERSION --cache CACHE DOC`.
+fn schema_add<'a>(version: &'a str, cache: &'a str, doc: &'a str) -> [&'a str; 7] {
+    ["schema", "add", "--version", version, "--cache", cache, doc]
+}
+
 #[test]
 fn hostile_addresses_and_versions_never_leave_the_cache() {
     let cache = TempDir::new("hostile");
@@ -307,18 +312,7 @@ fn hostile_addresses_and_versions_never_leave_the_cache() {
     let create = corpus("real-client/create/schemas.json");
     for version in ["../../../x", "..", "1.0.0/../../x", ".hidden", ""] {
         let v = format!("registry.opentofu.org/tfwire/tfwire={version}");
-        let err = fails(
-            &[
-                "schema",
-                "add",
-                "--version",
-                &v,
-                "--cache",
-                cache.path(),
-                &create,
-            ],
-            b"",
-        );
+        let err = fails(&schema_add(&v, cache.path(), &create), b"");
         assert!(
             err.contains("invalid provider version"),
             "{version:?}: {err}"
@@ -330,18 +324,7 @@ fn hostile_addresses_and_versions_never_leave_the_cache() {
         "registry.opentofu.org/tfwire/..",
     ] {
         let v = format!("{address}=1.0.0");
-        let (code, _, err) = run(
-            &[
-                "schema",
-                "add",
-                "--version",
-                &v,
-                "--cache",
-                cache.path(),
-                &create,
-            ],
-            b"",
-        );
+        let (code, _, err) = run(&schema_add(&v, cache.path(), &create), b"");
         assert_eq!(code, 2, "{address}: {err}");
         assert!(err.contains("provider address"), "{address}: {err}");
     }
@@ -366,43 +349,39 @@ fn hostile_addresses_and_versions_never_leave_the_cache() {
         b"",
     );
     assert!(err.contains("invalid namespace"), "{err}");
-    // A lock file that climbs out, given to a command that reads the cache.
-    let lock = outside.0.join(".terraform.lock.hcl");
-    std::fs::write(
-        &lock,
-        "provider \"registry.opentofu.org/../../../etc\" {\n  version = \"1.0.0\"\n}\n",
-    )
-    .unwrap();
+    // Lock files that climb out (by the address, by the version), given to a command that
+    // reads the cache.
     std::fs::create_dir_all(&cache.0).unwrap();
     let json_plan = corpus("real-client/create/plan.json");
-    let args = [
-        "plan",
-        "summary",
-        "--schemas",
-        cache.path(),
-        "--lock-file",
-        s(&lock),
-        &json_plan,
-    ];
-    let err = fails(&args, b"");
-    assert!(err.contains("is not a full source address"), "{err}");
-    let lock_version = outside.0.join("v.hcl");
-    std::fs::write(
-        &lock_version,
-        "provider \"registry.opentofu.org/tfwire/tfwire\" {\n  version = \"../../../../x\"\n}\n",
-    )
-    .unwrap();
-    let args = [
-        "plan",
-        "summary",
-        "--schemas",
-        cache.path(),
-        "--lock-file",
-        s(&lock_version),
-        &json_plan,
-    ];
-    let err = fails(&args, b"");
-    assert!(err.contains("invalid provider version"), "{err}");
+    for (name, provider, version, error) in [
+        (
+            ".terraform.lock.hcl",
+            "registry.opentofu.org/../../../etc",
+            "1.0.0",
+            "is not a full source address",
+        ),
+        (
+            "v.hcl",
+            "registry.opentofu.org/tfwire/tfwire",
+            "../../../../x",
+            "invalid provider version",
+        ),
+    ] {
+        let lock = outside.0.join(name);
+        let text = format!("provider \"{provider}\" {{\n  version = \"{version}\"\n}}\n");
+        std::fs::write(&lock, text).unwrap();
+        let args = [
+            "plan",
+            "summary",
+            "--schemas",
+            cache.path(),
+            "--lock-file",
+            s(&lock),
+            &json_plan,
+        ];
+        let err = fails(&args, b"");
+        assert!(err.contains(error), "{err}");
+    }
     // Nothing was written anywhere: the cache is still empty.
     assert_eq!(ok(&["schema", "list", "--cache", cache.path()], b""), "");
     assert_eq!(std::fs::read_dir(&cache.0).unwrap().count(), 0);

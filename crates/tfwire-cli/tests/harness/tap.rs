@@ -13,6 +13,7 @@
 //! message, that the tap returned (a generous bound: these are not speed tests), that no
 //! process of the provider's group is left, and that the tap's `TMPDIR` is empty afterwards.
 
+use crate::common::first_line;
 use bytes::Bytes;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -114,10 +115,7 @@ fn reattach_forwards_logs_and_ends_on_sigterm() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = first_line(&mut child);
     let printed: serde_json::Value = serde_json::from_str(&line)
         .unwrap_or_else(|e| panic!("the tap printed {line:?}, not JSON: {e}"));
     // The same configuration, with the tap's own socket as the address.
@@ -234,10 +232,7 @@ fn a_recording_tap_killed_before_writing_leaves_a_cassette_replay_refuses() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = first_line(&mut child);
     let printed: serde_json::Value = serde_json::from_str(&line).unwrap();
     let tap_path = printed[address]["Addr"]["String"]
         .as_str()
@@ -418,37 +413,33 @@ impl Shim {
         let pgid = self.provider();
         // A killed process's parent may take a moment to reap it.
         let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
+        until_none_left(deadline, &stderr, || {
             let left = group_members(pgid);
-            if left.is_empty() {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the provider's group {pgid} is still running: {left:?}\n{stderr}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            (!left.is_empty())
+                .then(|| format!("the provider's group {pgid} is still running: {left:?}"))
+        });
         // (After a SIGKILL to the tap, its watchdog removes the directory: give it a moment.)
-        loop {
+        until_none_left(deadline, &stderr, || {
             let left: Vec<_> = std::fs::read_dir(self.work.path().join("tmp"))
                 .unwrap()
                 .map(|e| e.unwrap().path())
                 .collect();
-            if left.is_empty() {
-                break;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "left in TMPDIR: {left:?}\n{stderr}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+            (!left.is_empty()).then(|| format!("left in TMPDIR: {left:?}"))
+        });
         Outcome {
             code: status.code(),
             stdout,
             stderr,
         }
+    }
+}
+
+/// Polls `left` every 50 ms until it answers `None`; past `deadline`, panics with its last
+/// answer and the tap's standard error.
+fn until_none_left(deadline: Instant, stderr: &str, left: impl Fn() -> Option<String>) {
+    while let Some(left) = left() {
+        assert!(Instant::now() < deadline, "{left}\n{stderr}");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

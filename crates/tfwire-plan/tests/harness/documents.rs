@@ -174,8 +174,8 @@ fn read(text: &str) -> Result<String, String> {
     Ok(match doc {
         Document::Plan(_) => "plan".into(),
         Document::State(_) => "state".into(),
-        Document::RawState(s) => format!("raw state {}", s.version),
-        Document::LegacyState(s) => format!("legacy state {}", s.version),
+        Document::RawState(s) => format!("raw state {}", s.header.version),
+        Document::LegacyState(s) => format!("legacy state {}", s.header.version),
     })
 }
 

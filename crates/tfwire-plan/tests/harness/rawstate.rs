@@ -20,10 +20,13 @@ fn version_4_model_and_addresses() {
     let tape = Parser::new().parse(&mut input).unwrap();
     let arena = bumpalo::Bump::new();
     let state = tape.raw_state(&arena).unwrap();
-    assert_eq!(state.version, 4);
-    assert_eq!(state.terraform_version, Some("1.9.8"));
-    assert_eq!(state.serial, Some(12));
-    assert_eq!(state.lineage, Some("7f3c2f4e-0b5a-4b1e-9d1c-2a7e3f0c9b11"));
+    assert_eq!(state.header.version, 4);
+    assert_eq!(state.header.terraform_version, Some("1.9.8"));
+    assert_eq!(state.header.serial, Some(12));
+    assert_eq!(
+        state.header.lineage,
+        Some("7f3c2f4e-0b5a-4b1e-9d1c-2a7e3f0c9b11")
+    );
     let outputs: Vec<_> = state
         .outputs
         .iter()
@@ -126,8 +129,8 @@ fn version_3_addresses_in_todays_syntax() {
     let Document::LegacyState(state) = tape.document(&arena).unwrap() else {
         panic!("not a legacy state")
     };
-    assert_eq!((state.version, state.serial), (3, Some(7)));
-    assert_eq!(state.terraform_version, Some("0.11.14"));
+    assert_eq!((state.header.version, state.header.serial), (3, Some(7)));
+    assert_eq!(state.header.terraform_version, Some("0.11.14"));
     assert_eq!(state.modules[1].path, ["root", "network"]);
     assert_eq!(state.modules[0].resources[0].provider, Some("provider.aws"));
     let addresses: Vec<String> = state.addresses().collect();

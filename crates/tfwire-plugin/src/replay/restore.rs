@@ -10,7 +10,7 @@
 //! does not explain (a secret the provider computed) stays as it is.
 
 use super::proto::Node;
-use super::value::V;
+use super::value::{At, V};
 use crate::Programs;
 use crate::cassette::is_placeholder;
 use crate::rpc::{Direction, Message, Method};
@@ -18,7 +18,6 @@ use bumpalo::Bump;
 use bytes::Bytes;
 use std::collections::HashMap;
 use tfwire::mask::{Cursor, Masks};
-use tfwire::schema::{Attribute, AttributeType, Block};
 use tfwire::{Number, Value};
 
 /// What each placeholder of a matched request stands for.
@@ -161,13 +160,6 @@ fn message(
     Some(Bytes::from(out))
 }
 
-#[derive(Clone, Copy)]
-enum At<'s> {
-    Block(&'s Block),
-    Attrs(&'s [Attribute]),
-    Plain,
-}
-
 struct Walk<'m, 'a> {
     secrets: &'m Secrets,
     masks: &'m Masks,
@@ -250,23 +242,8 @@ impl<'a> Walk<'_, 'a> {
         cur: &Cursor,
         inside: bool,
     ) -> Value<'a> {
-        let attrs = match at {
-            At::Block(b) => {
-                if let Some(nb) = b.block_types.iter().find(|nb| nb.type_name == name) {
-                    return self.value(v, At::Block(&nb.block), cur, inside);
-                }
-                &b.attributes[..]
-            }
-            At::Attrs(a) => a,
-            At::Plain => return self.value(v, At::Plain, cur, inside),
-        };
-        let Some(a) = attrs.iter().find(|a| a.name == name) else {
-            return self.value(v, At::Plain, cur, inside);
-        };
-        let inside = inside || a.sensitive || a.write_only;
-        match &a.ty {
-            AttributeType::Nested(n) => self.value(v, At::Attrs(&n.attributes), cur, inside),
-            AttributeType::Type(_) => self.value(v, At::Plain, cur, inside),
-        }
+        let (at, a) = at.member(name);
+        let inside = inside || a.is_some_and(|a| a.sensitive || a.write_only);
+        self.value(v, at, cur, inside)
     }
 }

@@ -99,10 +99,40 @@ pub(crate) struct ValueTree<'p> {
 
 /// Where a value sits in its schema: what tells its sensitive attributes.
 #[derive(Clone, Copy)]
-enum At<'s> {
+pub(crate) enum At<'s> {
+    /// A block's object.
     Block(&'s Block),
+    /// A nested attribute's object.
     Attrs(&'s [Attribute]),
+    /// A value the schema says nothing inside of.
     Plain,
+}
+
+impl<'s> At<'s> {
+    /// Where the member `name` of an object at `self` sits, and its attribute (`None` for a
+    /// nested block, or a member the schema does not name). A nested attribute's (or
+    /// block's) value is the object, or a list, set or map of them: each element at the
+    /// same position.
+    pub(crate) fn member(self, name: &str) -> (At<'s>, Option<&'s Attribute>) {
+        let attrs = match self {
+            At::Block(b) => {
+                if let Some(nb) = b.block_types.iter().find(|nb| nb.type_name == name) {
+                    return (At::Block(&nb.block), None);
+                }
+                &b.attributes[..]
+            }
+            At::Attrs(a) => a,
+            At::Plain => return (At::Plain, None),
+        };
+        let Some(a) = attrs.iter().find(|a| a.name == name) else {
+            return (At::Plain, None);
+        };
+        let at = match &a.ty {
+            AttributeType::Nested(n) => At::Attrs(&n.attributes),
+            AttributeType::Type(_) => At::Plain,
+        };
+        (at, Some(a))
+    }
 }
 
 impl ValueTree<'_> {
@@ -235,26 +265,9 @@ impl Convert<'_> {
         if cur.is_masked() {
             return self.value(v, At::Plain, cur);
         }
-        let attrs = match at {
-            At::Block(b) => {
-                if let Some(nb) = b.block_types.iter().find(|nb| nb.type_name == name) {
-                    return self.value(v, At::Block(&nb.block), cur);
-                }
-                &b.attributes[..]
-            }
-            At::Attrs(a) => a,
-            At::Plain => return self.value(v, At::Plain, cur),
-        };
-        let Some(a) = attrs.iter().find(|a| a.name == name) else {
-            return self.value(v, At::Plain, cur);
-        };
-        // A nested attribute's (or block's) value is the object, or a list, set or map of
-        // them: each element at the same position.
-        let inner = match &a.ty {
-            AttributeType::Nested(n) => self.value(v, At::Attrs(&n.attributes), cur),
-            AttributeType::Type(_) => self.value(v, At::Plain, cur),
-        };
-        if a.sensitive || a.write_only {
+        let (at, a) = at.member(name);
+        let inner = self.value(v, at, cur);
+        if a.is_some_and(|a| a.sensitive || a.write_only) {
             V::Sensitive(Box::new(inner))
         } else {
             inner

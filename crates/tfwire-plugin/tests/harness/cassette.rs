@@ -12,8 +12,7 @@ use tfwire_plugin::cassette::{
 };
 use tfwire_plugin::tfplugin6::provider_client::ProviderClient;
 use tfwire_plugin::tfplugin6::{
-    self, DynamicValue, Schema, diagnostic, get_provider_schema, plan_resource_change,
-    read_state_bytes, schema,
+    self, DynamicValue, Schema, diagnostic, get_provider_schema, plan_resource_change, schema,
 };
 use tfwire_plugin::{Programs, SchemaRef};
 use tfwire_tap_testkit::{schema_then_plan, through_proxy};
@@ -44,15 +43,7 @@ async fn a_session_recorded_through_the_proxy() {
         Some(state.clone())
     );
     let mut client = ProviderClient::new(channel);
-    let mut read = client
-        .read_state_bytes(read_state_bytes::Request {
-            type_name: "store".into(),
-            state_id: "s1".into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    while read.message().await.unwrap().is_some() {}
+    crate::read_store_state(&mut client).await;
     // A call the provider does not know: its status is recorded.
     let e = client
         .get_functions(tfplugin6::get_functions::Request {})
@@ -244,94 +235,130 @@ fn hostile_files() {
     let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
     let marker = r#"{"tfwire_cassette_open":1,"session":"9-1-0","pid":9,"provider":null}"#;
     let closing = header.replace("\"calls\":1", "\"session\":\"9-1-0\",\"calls\":1");
-    let cases: Vec<(String, &str)> = vec![
-        ("not json\n".into(), "cassette line 1 (byte 0): "),
+    // Files of whole lines.
+    let files: &[(&[&str], &str)] = &[
+        (&["not json"], "cassette line 1 (byte 0): "),
         (
-            "[1,2]\n".into(),
+            &["[1,2]"],
             "cassette line 1 (byte 0): expected an object, found an array: every line of a cassette is a JSON object",
         ),
         (
-            format!("{call}\n"),
+            &[call],
             "cassette line 1 (byte 0): a call before any session header",
         ),
         (
-            format!("{header}\n"),
+            &[header],
             "cassette line 1 (byte 57): the session of line 1 announces 1 calls, the file ends after 0 (a write cut short?)",
         ),
         (
-            format!("{header}\n{header}\n{call}\n"),
+            &[header, header, call],
             "cassette line 2 (byte 57): a session header, but the session of line 1 announced 1 calls and has 0",
         ),
+        (&[&deep], "cassette line 1 (byte 256): "),
         (
-            header.replace("\"tfwire_cassette\":1", "\"tfwire_cassette\":2"),
-            "cassette line 1 (byte 19): a session of format version 2; this reader knows version 1",
-        ),
-        (
-            header.replace("\"calls\":1", "\"calls\":-1"),
-            "cassette line 1 (byte 42): calls: expected a non-negative integer, found the number -1",
-        ),
-        (
-            // A count far beyond the file: refused at the end, nothing allocated for it.
-            header.replace("\"calls\":1", "\"calls\":18446744073709551615"),
-            "announces 18446744073709551615 calls, the file ends after 0",
-        ),
-        (
-            header.replace("\"schema\":\"\"", "\"schema\":\"@@\""),
-            "cassette line 1 (byte 53): schema: not base64: byte 0x40 at offset 0",
-        ),
-        (
-            format!("{header}\n{}\n", call.replace("[\"\"]", "[\"A\"]")),
-            "cassette line 2 (byte 93): requests[0]: not base64",
-        ),
-        (
-            format!(
-                "{header}\n{}\n",
-                call.replace("\"code\":0", "\"code\":4294967296")
-            ),
-            "cassette line 2 (byte 79): code: expected a gRPC status code",
-        ),
-        (
-            format!(
-                "{header}\n{}\n",
-                call.replace("\"responses\":[]", "\"responses\":{}")
-            ),
-            "cassette line 2 (byte 109): responses: expected an array, found an object",
-        ),
-        (
-            format!("{header}\n{}\n", call.replace("\"method\":\"/m\",", "")),
-            "cassette line 2 (byte 57): the member \"method\" is missing",
-        ),
-        (format!("{deep}\n"), "cassette line 1 (byte 256): "),
-        (
-            format!("{header}\n{call}\n{marker}\n"),
+            &[header, call, marker],
             "cassette line 3 (byte 113): a recording tap (pid 9) started a session here for a provider of unknown address and was stopped before writing it",
         ),
         (
             // A marker inside a session: the session was cut short.
-            format!("{closing}\n{marker}\n{call}\n"),
+            &[&closing, marker, call],
             "cassette line 2 (byte 75): a session header, but the session of line 1 announced 1 calls and has 0",
         ),
         (
-            format!("{marker}\n{marker}\n{closing}\n{call}\n"),
+            &[marker, marker, &closing, call],
             "cassette line 2 (byte 105): the session id \"9-1-0\" was opened already on line 1",
         ),
         (
-            marker.replace("\"tfwire_cassette_open\":1", "\"tfwire_cassette_open\":2"),
-            "cassette line 1 (byte 24): a marker of format version 2; this reader knows version 1",
-        ),
-        (
-            marker.replace("\"pid\":9", "\"pid\":\"9\""),
-            "cassette line 1 (byte 50): pid: expected a non-negative integer, found a string",
-        ),
-        (
-            marker.replace("\"session\":\"9-1-0\",", ""),
-            "cassette line 1 (byte 0): the member \"session\" is missing",
-        ),
-        (
-            "{\"a\":\"\u{0}\"}\n".into(),
+            &["{\"a\":\"\u{0}\"}"],
             "cassette line 1 (byte 0): invalid JSON: syntax error",
         ),
     ];
+    // One member of a line changed: a session header or a marker alone (without a line
+    // end), a call after a header.
+    let edits: &[(&str, &str, &str, &str)] = &[
+        (
+            header,
+            "\"tfwire_cassette\":1",
+            "\"tfwire_cassette\":2",
+            "cassette line 1 (byte 19): a session of format version 2; this reader knows version 1",
+        ),
+        (
+            header,
+            "\"calls\":1",
+            "\"calls\":-1",
+            "cassette line 1 (byte 42): calls: expected a non-negative integer, found the number -1",
+        ),
+        (
+            // A count far beyond the file: refused at the end, nothing allocated for it.
+            header,
+            "\"calls\":1",
+            "\"calls\":18446744073709551615",
+            "announces 18446744073709551615 calls, the file ends after 0",
+        ),
+        (
+            header,
+            "\"schema\":\"\"",
+            "\"schema\":\"@@\"",
+            "cassette line 1 (byte 53): schema: not base64: byte 0x40 at offset 0",
+        ),
+        (
+            call,
+            "[\"\"]",
+            "[\"A\"]",
+            "cassette line 2 (byte 93): requests[0]: not base64",
+        ),
+        (
+            call,
+            "\"code\":0",
+            "\"code\":4294967296",
+            "cassette line 2 (byte 79): code: expected a gRPC status code",
+        ),
+        (
+            call,
+            "\"responses\":[]",
+            "\"responses\":{}",
+            "cassette line 2 (byte 109): responses: expected an array, found an object",
+        ),
+        (
+            call,
+            "\"method\":\"/m\",",
+            "",
+            "cassette line 2 (byte 57): the member \"method\" is missing",
+        ),
+        (
+            marker,
+            "\"tfwire_cassette_open\":1",
+            "\"tfwire_cassette_open\":2",
+            "cassette line 1 (byte 24): a marker of format version 2; this reader knows version 1",
+        ),
+        (
+            marker,
+            "\"pid\":9",
+            "\"pid\":\"9\"",
+            "cassette line 1 (byte 50): pid: expected a non-negative integer, found a string",
+        ),
+        (
+            marker,
+            "\"session\":\"9-1-0\",",
+            "",
+            "cassette line 1 (byte 0): the member \"session\" is missing",
+        ),
+    ];
+    let whole = files.iter().map(|&(lines, want)| {
+        let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        (input, want)
+    });
+    let edited = edits.iter().map(|&(line, from, to, want)| {
+        let changed = line.replace(from, to);
+        let input = if line == call {
+            format!("{header}\n{changed}\n")
+        } else {
+            changed
+        };
+        (input, want)
+    });
+    let cases: Vec<(String, &str)> = whole.chain(edited).collect();
+    assert_eq!(cases.len(), 21);
     for (input, want) in cases {
         let e = Cassette::read(input.as_bytes()).unwrap_err();
         assert_eq!(e.kind(), tfwire_plugin::ErrorKind::Cassette);

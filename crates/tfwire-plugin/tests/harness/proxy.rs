@@ -8,7 +8,7 @@ use tfwire_plugin::Programs;
 use tfwire_plugin::proxy::RawCodec;
 use tfwire_plugin::rpc::{Direction, Message, Method};
 use tfwire_plugin::tfplugin6::provider_client::ProviderClient;
-use tfwire_plugin::tfplugin6::{read_state_bytes, write_state_bytes};
+use tfwire_plugin::tfplugin6::write_state_bytes;
 use tfwire_tap_testkit::{Record, schema_then_plan, through_proxy};
 use tonic::Request;
 
@@ -100,18 +100,7 @@ async fn server_and_client_streams_pass_through() {
     let (channel, record) = through_proxy(Record::default()).await;
     let mut client = ProviderClient::new(channel);
 
-    let mut read = client
-        .read_state_bytes(read_state_bytes::Request {
-            type_name: "store".into(),
-            state_id: "s1".into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    let mut state = Vec::new();
-    while let Some(chunk) = read.message().await.unwrap() {
-        state.extend_from_slice(&chunk.bytes);
-    }
+    let state = crate::read_store_state(&mut client).await;
     assert_eq!(state, br#"{"id":s1}"#);
 
     let chunks = ["{\"serial\":", "7", "}"].map(|b| write_state_bytes::RequestChunk {

@@ -20,17 +20,6 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "json") {
-            out.push(p);
-        }
-    }
-}
-
 /// Writes a schema as protobuf messages of both protocols (the generated types of each).
 macro_rules! to_proto {
     ($local:ident, $m:ident, $nested:tt) => {
@@ -244,7 +233,7 @@ fn flatten(p: &ProviderSchema) -> ProviderSchema {
 /// cases, ...) and every document of `schemas/` and `schemas-synthetic/`.
 fn corpus_documents() -> Vec<PathBuf> {
     let mut all = Vec::new();
-    files(&corpus(), &mut all);
+    crate::corpus_files::json_files(&corpus(), &mut all);
     let mut paths: Vec<PathBuf> = all
         .into_iter()
         .filter(|p| {

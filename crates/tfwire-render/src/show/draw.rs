@@ -658,13 +658,7 @@ fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts)
                 unchanged_line(&mut buf, "element", held.len() - 1, indent, eo);
             }
             if let Some(last) = held.last() {
-                let _ = writeln!(
-                    buf,
-                    "{}{}{},",
-                    pad(indent + 1),
-                    symbol(last.op, uo),
-                    render(last, indent + 1, uo)
-                );
+                element_line(&mut buf, last, "", ",", indent, uo);
             }
             held.clear();
             if e.op == DiffOp::NoOp {
@@ -674,15 +668,21 @@ fn list(d: &Diff<'_>, elems: &[Diff<'_>], context: bool, indent: usize, o: Opts)
             }
         }
         write_warnings(&mut buf, e, indent + 1, eo);
-        let _ = writeln!(
-            buf,
-            "{}{}{},",
-            pad(indent + 1),
-            symbol(e.op, eo),
-            render(e, indent + 1, eo)
-        );
+        element_line(&mut buf, e, "", ",", indent, eo);
     }
     close_elements(buf, held.len(), ']', d, indent, o)
+}
+
+/// Writes one element of a list, set or map after its change's symbol: `lead` (a map's
+/// `KEY = `), the value, then `comma`.
+fn element_line(buf: &mut String, e: &Diff<'_>, lead: &str, comma: &str, indent: usize, eo: Opts) {
+    let _ = writeln!(
+        buf,
+        "{}{}{lead}{}{comma}",
+        pad(indent + 1),
+        symbol(e.op, eo),
+        render(e, indent + 1, eo)
+    );
 }
 
 fn set(d: &Diff<'_>, elems: &[Diff<'_>], nested: bool, indent: usize, o: Opts) -> String {
@@ -725,13 +725,7 @@ fn element_lines<'e, 'a: 'e>(
             Some(k) => (format!("{} = ", name(k)), ""),
             None => (String::new(), ","),
         };
-        let _ = writeln!(
-            buf,
-            "{}{}{lead}{}{comma}",
-            pad(indent + 1),
-            symbol(e.op, eo),
-            render(e, indent + 1, eo)
-        );
+        element_line(buf, e, &lead, comma, indent, eo);
     }
     hidden
 }

@@ -9,7 +9,7 @@
 use super::node::Node;
 use crate::escape::DEPTH_MAX;
 use std::collections::HashMap;
-use tfwire::schema::{Attribute, AttributeType, Block};
+use tfwire::schema::{Attribute, Block};
 use tfwire::{ObjectType, Type};
 use tfwire_plan::{JsonKind, ResourceChange};
 
@@ -64,19 +64,7 @@ pub(crate) fn block_from_value(value: Option<Node<'_>>) -> Block {
 /// A block of optional attributes, sorted by name, the last of a repeated name kept (as a
 /// repeated key of a document reads as its last occurrence).
 fn block_of<'n>(attrs: impl Iterator<Item = (&'n str, Type)>) -> Block {
-    let mut attributes: Vec<Attribute> = attrs
-        .map(|(n, ty)| Attribute {
-            name: n.to_string(),
-            ty: AttributeType::Type(ty),
-            required: false,
-            optional: true,
-            computed: false,
-            sensitive: false,
-            deprecated: false,
-            write_only: false,
-            description: String::new(),
-        })
-        .collect();
+    let mut attributes: Vec<Attribute> = attrs.map(|(n, ty)| Attribute::optional(n, ty)).collect();
     attributes.reverse();
     attributes.sort_by(|a, b| a.name.cmp(&b.name));
     attributes.dedup_by(|a, b| a.name == b.name);

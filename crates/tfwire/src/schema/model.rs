@@ -372,6 +372,25 @@ impl Attribute {
         }
     }
 
+    /// An optional attribute called `name` holding a value of type `ty`, with no other flag
+    /// and no description: what a block stands for when only the names and types of its
+    /// values are known (a provisioner's arguments, a resource drawn without a schema).
+    ///
+    /// ```
+    /// use tfwire::schema::{Attribute, AttributeType};
+    /// use tfwire::Type;
+    /// let a = Attribute::optional("tags", Type::Dynamic);
+    /// assert_eq!((a.name.as_str(), &a.ty), ("tags", &AttributeType::Type(Type::Dynamic)));
+    /// assert!(a.optional && !a.required && !a.computed && !a.sensitive);
+    /// ```
+    pub fn optional(name: impl Into<String>, ty: Type) -> Attribute {
+        Attribute {
+            ty: AttributeType::Type(ty),
+            optional: true,
+            ..Attribute::named(name.into())
+        }
+    }
+
     /// The attribute's value type (for nested attributes: the object, or a list, set or map
     /// of objects, without optional-attribute markers).
     pub fn implied_type(&self) -> Type {

@@ -7,6 +7,7 @@
 //! (the one filter variable of every crate's harness).
 
 mod conformance;
+mod corpus_files;
 mod encode;
 mod json;
 mod limits;

@@ -2,26 +2,16 @@
 //! MAP labels, block counts, nested attribute types; programs from protobuf equal programs
 //! from JSON; go-cty's payloads for a block's implied type decode.
 
+use crate::corpus_files::json_files;
 use crate::support::*;
 use std::path::Path;
 use tfwire::schema::{Block, Kind, ProgramCache, Protocol, ProviderSchema, ProviderSchemas};
 use tfwire::{Config, Decoder, ErrorKind, Program, Type, Value};
 
-fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "json") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_real_schema_loads_and_every_type_compiles() {
     let mut paths = Vec::new();
-    files(&corpus().join("schemas"), &mut paths);
+    json_files(&corpus().join("schemas"), &mut paths);
     paths.sort();
     let (mut docs, mut providers, mut resources, mut data_sources, mut nodes) = (0, 0, 0, 0, 0);
     for path in &paths {
@@ -901,7 +891,7 @@ fn with_view<T>(text: &[u8], f: impl FnOnce(tfwire_json::view::Json<'_>) -> T) -
 #[test]
 fn schemas_load_in_place_from_the_shared_view_as_from_text() {
     let mut paths = Vec::new();
-    files(&corpus().join("schemas"), &mut paths);
+    json_files(&corpus().join("schemas"), &mut paths);
     paths.sort();
     let mut compared = 0;
     for path in &paths {
@@ -1045,7 +1035,7 @@ fn every_kind_of_a_provider_loads() {
 #[test]
 fn every_kind_of_every_corpus_document_compiles() {
     let mut all = Vec::new();
-    files(&corpus(), &mut all);
+    json_files(&corpus(), &mut all);
     let mut paths: Vec<_> = all
         .into_iter()
         .filter(|p| {

@@ -208,6 +208,17 @@ pub(crate) fn raw_state_base(r: &serde_json::Value) -> String {
     base
 }
 
+/// The first line `child` prints on its standard output (which must have been piped),
+/// with its line end.
+pub(crate) fn first_line(child: &mut std::process::Child) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    line
+}
+
 /// Waits for `child` to end within `within` (else kills it and panics naming `what`); its
 /// exit code and standard error (which must have been piped).
 pub(crate) fn ended(
