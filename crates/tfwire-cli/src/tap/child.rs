@@ -278,12 +278,15 @@ mod tests {
     use super::*;
     use std::time::Instant;
 
-    /// A provider that ignores the end of its client: `reap` gives it [`GRACE`], kills it, and
-    /// the `stop` every way out of the tap makes afterwards has nothing left to wait for.
+    /// A provider that ignores the end of its client and `SIGTERM`: `reap` gives it
+    /// [`GRACE`], kills it, and the `stop` every way out of the tap makes afterwards has
+    /// nothing left to wait for.
     #[tokio::test]
     async fn reap_then_stop_waits_one_grace() {
-        let mut cmd = tokio::process::Command::new("sleep");
-        cmd.arg("30").process_group(0).kill_on_drop(true);
+        let mut cmd = tokio::process::Command::new("sh");
+        cmd.args(["-c", "trap '' TERM; exec sleep 30"])
+            .process_group(0)
+            .kill_on_drop(true);
         let child = cmd.spawn().expect("sleep starts");
         let group = child
             .id()
