@@ -17,7 +17,7 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 use tokio_stream::{Stream, StreamExt};
 use tonic::body::Body;
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::codegen::{Service, http};
 use tonic::server::NamedService;
 use tonic::transport::Channel;
@@ -68,8 +68,20 @@ pub trait Observer: Send + Sync + 'static {
 }
 
 /// The codec of raw frames: bytes in, the same bytes out.
+///
+/// Its buffers are [`RAW_BUFFER`] bytes: a frame is handed on as a slice of the read buffer
+/// (kept alive by the observer's copy of it), so with tonic's 8 KiB default every message of
+/// more than 8 KiB grew the buffer by reallocating (a copy) and a new buffer was allocated
+/// for nearly every message; with 64 KiB a buffer holds several of the messages OpenTofu and
+/// providers usually exchange before the next one is allocated.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RawCodec;
+
+/// The size of [`RawCodec`]'s read and write buffers: 64 KiB.
+pub const RAW_BUFFER: usize = 64 * 1024;
+
+/// tonic's own threshold for handing encoded messages on: 32 KiB.
+const YIELD_THRESHOLD: usize = 32 * 1024;
 
 impl Codec for RawCodec {
     type Encode = Bytes;
@@ -94,6 +106,10 @@ impl Encoder for RawCodec {
         dst.put(item);
         Ok(())
     }
+
+    fn buffer_settings(&self) -> BufferSettings {
+        BufferSettings::new(RAW_BUFFER, YIELD_THRESHOLD)
+    }
 }
 
 impl Decoder for RawCodec {
@@ -103,6 +119,10 @@ impl Decoder for RawCodec {
     fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Bytes>, Status> {
         let n = src.remaining();
         Ok(Some(src.copy_to_bytes(n)))
+    }
+
+    fn buffer_settings(&self) -> BufferSettings {
+        BufferSettings::new(RAW_BUFFER, YIELD_THRESHOLD)
     }
 }
 

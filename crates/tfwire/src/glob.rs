@@ -20,6 +20,88 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Glob {
     tokens: Vec<Token>,
+    /// The fewest characters a matching text has (one per `?` and literal character).
+    min_chars: usize,
+    /// The pattern's shape, when it allows a match without the general algorithm.
+    shape: Shape,
+}
+
+/// How the characters of a text are compared with the pattern's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Case {
+    /// As they are.
+    Exact,
+    /// Each text character through [`fold`] first (the pattern was compiled from folded
+    /// text).
+    Fold,
+}
+
+/// One character as case-insensitive matching compares it: lowercase when its lowercase is
+/// one character, else itself.
+pub(crate) fn fold(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
+    let mut l = c.to_lowercase();
+    match (l.next(), l.next()) {
+        (Some(x), None) => x,
+        _ => c,
+    }
+}
+
+/// The shapes most patterns have (`name`, `name*`, `*name`, `*name*`) with ASCII literal
+/// characters, matched on an ASCII text byte by byte without the general algorithm.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Shape {
+    /// Any other pattern.
+    General,
+    /// No `*`: the text is the literal.
+    Exact(Box<[u8]>),
+    /// `literal*`.
+    Prefix(Box<[u8]>),
+    /// `*literal`.
+    Suffix(Box<[u8]>),
+    /// `*literal*` (and `*`: the empty literal).
+    Contains(Box<[u8]>),
+}
+
+impl Shape {
+    fn of(tokens: &[Token]) -> Shape {
+        let (lead, rest) = match tokens.split_first() {
+            Some((Token::Any, rest)) => (true, rest),
+            _ => (false, tokens),
+        };
+        let (trail, middle) = match rest.split_last() {
+            Some((Token::Any, middle)) => (true, middle),
+            _ => (false, rest),
+        };
+        let mut literal = Vec::with_capacity(middle.len());
+        for t in middle {
+            match t {
+                Token::Char(c) if c.is_ascii() => literal.push(*c as u8),
+                _ => return Shape::General,
+            }
+        }
+        let literal = literal.into_boxed_slice();
+        match (lead, trail) {
+            (false, false) => Shape::Exact(literal),
+            (false, true) => Shape::Prefix(literal),
+            (true, false) => Shape::Suffix(literal),
+            (true, true) => Shape::Contains(literal),
+        }
+    }
+}
+
+/// Whether `text` (ASCII) equals `literal` with each text byte taken through `case`.
+fn same(text: &[u8], literal: &[u8], case: Case) -> bool {
+    text.len() == literal.len()
+        && match case {
+            Case::Exact => text == literal,
+            Case::Fold => text
+                .iter()
+                .zip(literal)
+                .all(|(t, l)| t.to_ascii_lowercase() == *l),
+        }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +125,13 @@ impl Glob {
                 c => Token::Char(c),
             });
         }
-        Glob { tokens }
+        let min_chars = tokens.iter().filter(|t| **t != Token::Any).count();
+        let shape = Shape::of(&tokens);
+        Glob {
+            tokens,
+            min_chars,
+            shape,
+        }
     }
 
     /// Whether the pattern has no `*` or `?`: it matches one string only.
@@ -53,13 +141,38 @@ impl Glob {
 
     /// Whether the whole of `text` matches.
     pub fn matches(&self, text: &str) -> bool {
-        self.matches_with(text, |c| c)
+        self.matches_case(text, Case::Exact)
     }
 
-    /// Whether the whole of `text` matches with every character of `text` taken through
-    /// `fold` first (a pattern compiled from folded text then matches regardless of what
-    /// the fold removes, such as case). Allocates nothing.
-    pub(crate) fn matches_with(&self, text: &str, fold: impl Fn(char) -> char) -> bool {
+    /// Whether the whole of `text` matches, its characters compared as `case` says.
+    /// Allocates nothing.
+    pub(crate) fn matches_case(&self, text: &str, case: Case) -> bool {
+        // A character is at least one byte: a text of fewer bytes than the pattern's
+        // characters cannot match.
+        if text.len() < self.min_chars {
+            return false;
+        }
+        if !text.is_ascii() {
+            return match case {
+                Case::Exact => self.matches_general(text, |c| c),
+                Case::Fold => self.matches_general(text, fold),
+            };
+        }
+        let t = text.as_bytes();
+        match &self.shape {
+            Shape::Exact(l) => same(t, l, case),
+            Shape::Prefix(l) => same(&t[..l.len()], l, case),
+            Shape::Suffix(l) => same(&t[t.len() - l.len()..], l, case),
+            Shape::Contains(l) => l.is_empty() || t.windows(l.len()).any(|w| same(w, l, case)),
+            Shape::General => match case {
+                Case::Exact => self.matches_general(text, |c| c),
+                Case::Fold => self.matches_general(text, fold),
+            },
+        }
+    }
+
+    /// The general match, every character of `text` taken through `fold` first.
+    fn matches_general(&self, text: &str, fold: impl Fn(char) -> char) -> bool {
         // The classic two-pointer match: on a mismatch, go back to the last `*` and let it
         // take one more character. Linear in practice, O(n·m) at worst; no recursion.
         // Positions in `text` are byte offsets of character starts.
@@ -133,5 +246,47 @@ mod tests {
             );
         }
         assert!(Glob::new("a.b[0]").is_literal() && !Glob::new("a*").is_literal());
+    }
+
+    /// Every pattern and text over a small alphabet (ASCII of both cases, a non-ASCII letter
+    /// with a one-character lowercase, the wildcards and the escape): the shapes' byte match
+    /// answers as the general match does, in both cases.
+    #[test]
+    fn shapes_agree_with_the_general_match() {
+        fn all(alphabet: &[char], max: usize) -> Vec<String> {
+            let mut out = vec![String::new()];
+            let mut last = vec![String::new()];
+            for _ in 0..max {
+                let next: Vec<String> = last
+                    .iter()
+                    .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                    .collect();
+                out.extend(next.iter().cloned());
+                last = next;
+            }
+            out
+        }
+        let patterns = all(&['a', 'B', '*', '?', 'É', '\\'], 4);
+        let texts = all(&['a', 'A', 'b', 'B', 'é', '*'], 4);
+        let mut shaped = 0;
+        for p in &patterns {
+            for (case, g) in [
+                (Case::Exact, Glob::new(p)),
+                (
+                    Case::Fold,
+                    Glob::new(&p.chars().map(fold).collect::<String>()),
+                ),
+            ] {
+                shaped += usize::from(g.shape != Shape::General);
+                for t in &texts {
+                    let general = match case {
+                        Case::Exact => g.matches_general(t, |c| c),
+                        Case::Fold => g.matches_general(t, fold),
+                    };
+                    assert_eq!(g.matches_case(t, case), general, "{p:?} {t:?} {case:?}");
+                }
+            }
+        }
+        assert!(shaped > patterns.len() / 4, "{shaped}");
     }
 }

@@ -57,29 +57,20 @@
 //! # Ok::<(), tfwire::mask::PatternError>(())
 //! ```
 
-use crate::glob::Glob;
+use crate::glob::{Case, Glob, fold};
 use core::fmt;
 use smallvec::SmallVec;
-
-/// One character as masks compare it: lowercase when its lowercase is one character.
-fn fold(c: char) -> char {
-    if c.is_ascii() {
-        return c.to_ascii_lowercase();
-    }
-    let mut l = c.to_lowercase();
-    match (l.next(), l.next()) {
-        (Some(x), None) => x,
-        _ => c,
-    }
-}
 
 /// `s` with every character folded (see [`fold`]), for compiling a pattern.
 fn folded(s: &str) -> String {
     s.chars().map(fold).collect()
 }
 
-/// The per-pattern states of a cursor: inline up to 16 patterns (no allocation).
-type States = SmallVec<[u64; 16]>;
+/// How many patterns a cursor holds without allocating.
+const INLINE: usize = 16;
+
+/// The per-pattern states of a cursor: inline up to [`INLINE`] patterns (no allocation).
+type States = SmallVec<[u64; INLINE]>;
 
 /// The default masks, each with why it is there. False positives only hide a value; false
 /// negatives leak one: the list names what is a secret by convention in every provider.
@@ -149,17 +140,50 @@ struct Rule {
     /// The resource type (lowercase glob); `None`: any.
     type_glob: Option<Glob>,
     steps: Vec<Step>,
+    /// Bit `i` set when step `i` is `**`.
+    any: u64,
 }
 
 impl Rule {
+    fn new(type_glob: Option<Glob>, steps: Vec<Step>) -> Rule {
+        let any = steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Step::Any))
+            .fold(0, |a, (i, _)| a | 1 << i);
+        Rule {
+            type_glob,
+            steps,
+            any,
+        }
+    }
+
     /// The state with `bits` set, every `**` also matching no step.
     fn close(&self, mut bits: u64) -> u64 {
-        for (i, s) in self.steps.iter().enumerate() {
-            if matches!(s, Step::Any) && bits & (1 << i) != 0 {
-                bits |= 1 << (i + 1);
+        // A step is at most bit 62 (63 steps), so the shift never loses a bit.
+        loop {
+            let next = bits | (bits & self.any) << 1;
+            if next == bits {
+                return bits;
+            }
+            bits = next;
+        }
+    }
+
+    /// The state after a step named `name` (folded when compared) from state `bits`.
+    fn step(&self, bits: u64, name: &str) -> u64 {
+        let mut next = 0u64;
+        let mut rest = bits;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            match self.steps.get(i) {
+                Some(Step::Any) => next |= 1 << i,
+                Some(Step::Name(g)) if g.matches_case(name, Case::Fold) => next |= 1 << (i + 1),
+                _ => {}
             }
         }
-        bits
+        self.close(next)
     }
 
     fn done(&self, bits: u64) -> bool {
@@ -266,7 +290,7 @@ impl Masks {
                 p => Step::Name(Glob::new(&folded(p))),
             })
             .collect();
-        self.rules.push(Rule { type_glob, steps });
+        self.rules.push(Rule::new(type_glob, steps));
         self.patterns.push(pattern.to_string());
         Ok(())
     }
@@ -303,7 +327,7 @@ impl Masks {
             .rules
             .iter()
             .map(|r| match &r.type_glob {
-                Some(g) if !g.matches_with(type_name, fold) => 0,
+                Some(g) if !g.matches_case(type_name, Case::Fold) => 0,
                 _ => r.close(1),
             })
             .collect();
@@ -320,28 +344,22 @@ impl Masks {
         if at.is_dead() {
             return at.clone();
         }
-        let states: States = self
-            .rules
-            .iter()
-            .zip(&at.states)
-            .map(|(r, &bits)| {
-                let mut next = 0u64;
-                for (i, s) in r.steps.iter().enumerate() {
-                    if bits & (1 << i) == 0 {
-                        continue;
-                    }
-                    match s {
-                        Step::Any => next |= 1 << i,
-                        Step::Name(g) => {
-                            if g.matches_with(name, fold) {
-                                next |= 1 << (i + 1);
-                            }
-                        }
-                    }
+        let states = match self.rules.len() {
+            // The common case, without an iterator's bookkeeping per pattern.
+            n if n <= INLINE => {
+                let mut buf = [0u64; INLINE];
+                for ((b, r), &bits) in buf.iter_mut().zip(&self.rules).zip(&at.states) {
+                    *b = r.step(bits, name);
                 }
-                r.close(next)
-            })
-            .collect();
+                States::from_buf_and_len(buf, n)
+            }
+            _ => self
+                .rules
+                .iter()
+                .zip(&at.states)
+                .map(|(r, &bits)| r.step(bits, name))
+                .collect(),
+        };
         self.cursor(states)
     }
 

@@ -212,9 +212,14 @@ impl Provider {
     }
 
     /// Waits up to [`GRACE`] for the provider to end by itself (after OpenTofu's shutdown
-    /// call), then ends its group.
+    /// call), then ends its group: its status when it ended by itself, `None` when it had to
+    /// be killed. Either way the process has ended when this returns, so a [`Provider::stop`]
+    /// after it waits no more.
     pub(super) async fn reap(&mut self) -> Option<ExitStatus> {
-        let status = tokio::time::timeout(GRACE, self.wait()).await.ok()?.ok();
+        let status = match tokio::time::timeout(GRACE, self.wait()).await {
+            Ok(s) => s.ok(),
+            Err(_) => None,
+        };
         self.kill().await;
         status
     }
@@ -265,5 +270,46 @@ impl Drop for Provider {
             drop(w.stdin.take());
             let _ = w.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    /// A provider that ignores the end of its client and `SIGTERM`: `reap` gives it
+    /// [`GRACE`], kills it, and the `stop` every way out of the tap makes afterwards has
+    /// nothing left to wait for.
+    #[tokio::test]
+    async fn reap_then_stop_waits_one_grace() {
+        let mut cmd = tokio::process::Command::new("sh");
+        cmd.args(["-c", "trap '' TERM; exec sleep 30"])
+            .process_group(0)
+            .kill_on_drop(true);
+        let child = cmd.spawn().expect("sleep starts");
+        let group = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .and_then(Pid::from_raw);
+        let mut provider = Provider {
+            child,
+            group,
+            status: None,
+            tail: Arc::default(),
+            stderr: None,
+            watchdog: None,
+        };
+        let t0 = Instant::now();
+        assert_eq!(provider.reap().await, None, "killed, not ended by itself");
+        let reaped = t0.elapsed();
+        provider.stop().await;
+        let total = t0.elapsed();
+        assert!(reaped >= GRACE, "{reaped:?}");
+        assert!(provider.status.is_some(), "the process was waited for");
+        assert!(
+            total < GRACE + GRACE / 2,
+            "reap and stop took {total:?}, more than one grace period and a half"
+        );
     }
 }
