@@ -222,6 +222,17 @@ class Gen:
         return dict(sorted(out.items()))
 
 
+def unique(xs):
+    """A set's elements: equal elements are one (the first kept)."""
+    seen, out = set(), []
+    for x in xs:
+        k = json.dumps(x, sort_keys=True)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
 def conform(block, attrs):
     """`attrs` with exactly the attributes and blocks of `block` (sorted), nested too."""
     out = {}
@@ -234,7 +245,12 @@ def conform(block, attrs):
         elif b["nesting_mode"] == "map":
             out[name] = {k: conform(b["block"], x) for k, x in (v or {}).items()}
         else:
-            out[name] = [conform(b["block"], x) for x in (v or [])]
+            items = [conform(b["block"], x) for x in (v or [])]
+            out[name] = unique(items) if b["nesting_mode"] == "set" else items
+    for name, a in block.get("attributes", {}).items():
+        t = a.get("type")
+        if isinstance(t, list) and t[0] == "set" and isinstance(out[name], list):
+            out[name] = unique(out[name])
     return dict(sorted(out.items()))
 
 
@@ -364,9 +380,6 @@ def build_state(seed, i, schemas, scale):
                 "kms_master_key_id": ("arn:aws:kms:%s:%s:key/%s" % (region, account, g.hex(32)))
                 if sse.startswith("aws:kms") else None,
                 "sse_algorithm": sse}]}]}]
-        if rng.random() < 0.02:
-            a["server_side_encryption_configuration"] = [{"rule": [{
-                "apply_server_side_encryption_by_default": []}]}]
         sens = ["policy"] if sensitive_policy and a["policy"] is not None else []
         a = conform(s, a)
         buckets[key] = a
@@ -502,10 +515,10 @@ def build_state(seed, i, schemas, scale):
     insts.append(Instance("", "managed", "terraform_data", "release", None,
                           'provider["%s"]' % BUILTIN, 0,
                           {"id": "%s-%s-%s-%s-%s" % (g.hex(8), g.hex(4), g.hex(4), g.hex(4), g.hex(12)),
-                           "input": {"value": {"version": "1.%d.%d" % (rng.randrange(30), rng.randrange(10)),
-                                               "replicas": rng.randrange(1, 9)},
+                           "input": {"value": {"replicas": rng.randrange(1, 9),
+                                               "version": "1.%d.%d" % (rng.randrange(30), rng.randrange(10))},
                                      "type": ["object", {"replicas": "number", "version": "string"}]},
-                           "output": {"value": {"version": "1.0.0", "replicas": 1},
+                           "output": {"value": {"replicas": 1, "version": "1.0.0"},
                                       "type": ["object", {"replicas": "number", "version": "string"}]},
                            "store": None, "triggers_replace": None}))
     for k in range(n["k8s"]):
@@ -529,7 +542,7 @@ def build_state(seed, i, schemas, scale):
     if rng.random() < 0.6:
         outputs["db_password"] = {"value": g.hex(20), "type": "string", "sensitive": True}
     if rng.random() < 0.3:
-        outputs["admin"] = {"value": {"user": "admin", "token": g.hex(16)},
+        outputs["admin"] = {"value": {"token": g.hex(16), "user": "admin"},
                             "type": ["object", {"token": "string", "user": "string"}], "sensitive": True}
     outputs["record_count"] = {"value": n["records"], "type": "number"}
     if rng.random() < 0.1:
@@ -634,11 +647,14 @@ def show_resource(inst, vals=None):
     r["schema_version"] = inst.schema_version
     r["values"] = vals
     r["sensitive_values"] = sensitive_values(inst, vals)
+    if inst.deps:
+        r["depends_on"] = inst.deps
     return r
 
 
 def module_tree(entries):
-    """`root_module` from [(module address, resource JSON)], child modules nested by address."""
+    """`root_module` from [(module address, resource JSON)], child modules nested by address;
+    the entries come in the order the clients print them (by resource address, then key)."""
     root = {"resources": [], "children": {}}
 
     def parts(addr):
@@ -657,7 +673,7 @@ def module_tree(entries):
     def emit(node, addr):
         out = {}
         if node["resources"]:
-            out["resources"] = sorted(node["resources"], key=lambda r: r["address"])
+            out["resources"] = node["resources"]
         if addr:
             out["address"] = addr
         if node["children"]:
@@ -665,6 +681,11 @@ def module_tree(entries):
         return out
 
     return emit(root, "")
+
+
+def show_order(insts):
+    """Instances in the clients' `show -json` order: by resource address, then instance key."""
+    return sorted(insts, key=lambda x: (x.resource_address(), sort_key(x.key)))
 
 
 def split_module(addr):
@@ -697,7 +718,7 @@ def show_state_doc(state):
     return {
         "format_version": "1.0", "terraform_version": state["terraform_version"],
         "values": {"outputs": show_outputs(state["outputs"]),
-                   "root_module": module_tree([(i.module, show_resource(i)) for i in state["insts"]])},
+                   "root_module": module_tree([(i.module, show_resource(i)) for i in show_order(state["insts"])])},
     }
 
 
@@ -714,7 +735,7 @@ UNKNOWN_ON_CREATE = {
 def plan_doc(seed, i, ws, state, schemas):
     rng = random.Random("%s:plan:%d" % (seed, i))
     changes, drift, planned = [], [], []
-    for inst in state["insts"]:
+    for inst in show_order(state["insts"]):
         if inst.mode == "data":
             continue
         before = show_values(inst)
@@ -744,7 +765,7 @@ def plan_doc(seed, i, ws, state, schemas):
             drift.append(change_entry(inst, ["update"], before, drifted, {}))
         changes.append(change_entry(inst, actions, before, after, unknown))
         if after is not None:
-            planned.append((inst.module, planned_resource(inst, after)))
+            planned.append((inst, planned_resource(inst, after)))
     # New buckets: values unknown until apply.
     aws_version = AWS_NEW if any(x.type == "aws_security_group" and x.schema_version == 1
                                  for x in state["insts"]) else AWS_OLD
@@ -761,7 +782,7 @@ def plan_doc(seed, i, ws, state, schemas):
                 after.pop(name)
                 unknown[name] = True
         changes.append(change_entry(inst, ["create"], None, after, unknown))
-        planned.append((inst.module, planned_resource(inst, after)))
+        planned.append((inst, planned_resource(inst, after)))
     changes.sort(key=lambda c: c["address"])
     outputs = show_outputs(state["outputs"])
     output_changes = {}
@@ -775,7 +796,9 @@ def plan_doc(seed, i, ws, state, schemas):
         "format_version": "1.2", "terraform_version": state["terraform_version"],
         "planned_values": {"outputs": {k: {"sensitive": o["sensitive"], "value": o["value"]}
                                        for k, o in outputs.items()},
-                           "root_module": module_tree(planned)},
+                           "root_module": module_tree(
+                               [(x.module, r) for x, r in sorted(
+                                   planned, key=lambda e: (e[0].resource_address(), sort_key(e[0].key)))])},
     }
     if drift:
         doc["resource_drift"] = drift
