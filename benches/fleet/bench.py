@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""The fleet, side by side: tfwire-fleet `query` against DuckDB's `read_json` over the same
+state files, the same ten questions (queries.json), on the same machine.
+
+    pip install duckdb psutil       # DuckDB's Python package is the anchor
+    python3 benches/fleet/bench.py [--bin target/release/tfwire-fleet] [--rounds 5]
+
+1. The big fleet: `target/fleet/big` (generate.py --seed 32 --states 2000 --plans 20, about
+   620 MB of state files), generated when missing.
+2. The reference (reference.py) answers the ten questions once over its `show -json`
+   documents; its time is recorded, its answers are the truth.
+3. Each round runs every query once with each engine, interleaved (tfwire-fleet, DuckDB,
+   next query), each run a fresh process: wall time and peak RSS (`wait4`'s ru_maxrss, the
+   whole process: DuckDB's includes the Python interpreter, about 50 MB). Medians of the
+   rounds are printed as a Markdown table with the ratios, and each engine's answers are
+   compared canonically with the reference's.
+
+DuckDB's formulation (the fairest we know; written out in DUCK below): `read_json` over the
+raw state files with an explicit `columns` type for `resources` (so DuckDB neither samples the
+files to guess a schema nor builds columns it does not need), each instance's `attributes`
+kept as DuckDB's JSON type and read with `->>`/`from_json` only where a query needs them, the
+workspace taken from `filename`. Types a user would otherwise have to declare per resource
+type (a STRUCT per type) are not declared: that is the schema knowledge tfwire brings from
+the provider schemas. `read_json_objects` + `json_extract` was measured too and is slower,
+since it keeps whole documents as text. Numbers: DuckDB's JSON reader types JSON numbers as
+DOUBLE, so the exactness query sums DOUBLEs (its rounding is shown beside the exact sum);
+`TRY_CAST(... AS DECIMAL(38, 9))` decides which sizes fit, the same rule as tfwire's column.
+Sensitive values: DuckDB reads the raw state, secrets included; the `withheld_secrets` answer
+shows it (the cell is not null).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import fleetquery  # noqa: E402
+import reference  # noqa: E402
+
+FLEET = os.path.join(ROOT, "target", "fleet", "big")
+GEN = ["--seed", "32", "--states", "2000", "--plans", "20"]
+
+RES = ("STRUCT(module VARCHAR, mode VARCHAR, type VARCHAR, name VARCHAR, provider VARCHAR, "
+       "instances STRUCT(index_key JSON, schema_version UBIGINT, attributes JSON, sensitive_attributes JSON)[])[]")
+
+
+def inst(states):
+    """Every resource instance object of the states: workspace, address parts, attributes."""
+    return f"""(SELECT workspace, module, mode, type, name, provider,
+        i.index_key AS index_key, i.schema_version AS schema_version, i.attributes AS attributes,
+        i.sensitive_attributes AS sensitive_attributes,
+        concat(CASE WHEN module IS NULL THEN '' ELSE module || '.' END,
+               CASE WHEN mode = 'data' THEN 'data.' ELSE '' END, type, '.', name,
+               CASE WHEN i.index_key IS NULL THEN '' ELSE '[' || i.index_key::VARCHAR || ']' END) AS address
+      FROM (SELECT regexp_extract(filename, 'states/(.+)/terraform[.]tfstate$', 1) AS workspace,
+                   r.module AS module, r.mode AS mode, r.type AS type, r.name AS name,
+                   r.provider AS provider, unnest(r.instances) AS i
+            FROM (SELECT filename, unnest(resources) AS r
+                  FROM read_json('{states}/**/terraform.tfstate', filename = true, format = 'auto',
+                                 columns = {{resources: '{RES}'}}))))"""
+
+
+def duck_queries(fleet):
+    states = os.path.join(fleet, "states")
+    plans = os.path.join(fleet, "plans")
+    i = inst(states)
+    team = "split_part(workspace, '/', 1)"
+    return {
+        "public_buckets": f"""SELECT workspace, count(*) FROM {i} WHERE type = 'aws_s3_bucket' AND mode = 'managed'
+            AND attributes->>'$.acl' = 'public-read' GROUP BY workspace ORDER BY workspace""",
+        "record_sizes": f"""SELECT {team} AS team,
+            sum((attributes->'$.size')::DOUBLE) FILTER (WHERE TRY_CAST(attributes->>'$.size' AS DECIMAL(38, 9)) IS NOT NULL),
+            count(*) FILTER (WHERE TRY_CAST(attributes->>'$.size' AS DECIMAL(38, 9)) IS NOT NULL),
+            count(*) FILTER (WHERE attributes->>'$.size' IS NOT NULL AND TRY_CAST(attributes->>'$.size' AS DECIMAL(38, 9)) IS NULL)
+            FROM {i} WHERE type = 'tfwire_record' AND mode = 'managed' GROUP BY team ORDER BY team""",
+        "sse_algorithms": f"""SELECT attributes->>'$.server_side_encryption_configuration[0].rule[0].apply_server_side_encryption_by_default[0].sse_algorithm' AS algorithm,
+            count(*) FROM {i} WHERE type = 'aws_s3_bucket' AND mode = 'managed' GROUP BY algorithm ORDER BY algorithm NULLS LAST""",
+        "environment_tags": f"""SELECT attributes->>'$.tags.Environment' AS environment, count(*),
+            count(attributes->>'$.tags.CostCenter') FROM {i} WHERE type = 'aws_s3_bucket' AND mode = 'managed'
+            GROUP BY environment ORDER BY environment NULLS LAST""",
+        "world_ssh": f"""SELECT DISTINCT workspace, address FROM (
+            SELECT workspace, address, unnest(from_json(attributes->'$.ingress',
+                '[{{"from_port":"DOUBLE","to_port":"DOUBLE","cidr_blocks":["VARCHAR"]}}]')) AS rule
+            FROM {i} WHERE type = 'aws_security_group' AND mode = 'managed')
+            WHERE rule.from_port <= 22 AND rule.to_port >= 22 AND list_contains(rule.cidr_blocks, '0.0.0.0/0')
+            ORDER BY workspace, address""",
+        "provider_types": f"""SELECT provider, mode, type, schema_version, count(*) FROM {i}
+            GROUP BY provider, mode, type, schema_version ORDER BY provider, mode, type, schema_version""",
+        "cdn_certificates": f"""WITH o AS MATERIALIZED (SELECT * FROM {i} WHERE type IN ('aws_cloudfront_distribution', 'aws_acm_certificate'))
+            SELECT d.workspace, d.address, c.attributes->>'$.domain_name', c.attributes->>'$.validation_method'
+            FROM o AS d JOIN o AS c ON d.workspace = c.workspace
+              AND d.attributes->>'$.viewer_certificate[0].acm_certificate_arn' = c.attributes->>'$.arn'
+            WHERE d.type = 'aws_cloudfront_distribution' AND c.type = 'aws_acm_certificate'
+            ORDER BY d.workspace, d.address""",
+        "outputs_by_team": f"""SELECT {team} AS team, count(*), sum(CASE WHEN o.value.sensitive THEN 1 ELSE 0 END),
+            count(CASE WHEN NOT coalesce(o.value.sensitive, false) THEN o.value.value END)
+            FROM (SELECT regexp_extract(filename, 'states/(.+)/terraform[.]tfstate$', 1) AS workspace,
+                         unnest(map_entries(outputs)) AS o
+                  FROM read_json('{states}/**/terraform.tfstate', filename = true, format = 'auto',
+                                 columns = {{outputs: 'MAP(VARCHAR, STRUCT(value JSON, type JSON, sensitive BOOLEAN))'}}))
+            GROUP BY team ORDER BY team""",
+        "withheld_secrets": f"""SELECT workspace, address, 'private_key' AS attribute, attributes->>'$.private_key' IS NULL,
+              json_contains(sensitive_attributes, '{{"value":"private_key"}}') FROM {i}
+            WHERE type = 'aws_acm_certificate' AND attributes->>'$.certificate_body' IS NOT NULL
+            UNION ALL SELECT workspace, address, 'policy', attributes->>'$.policy' IS NULL, true FROM {i}
+            WHERE type = 'aws_s3_bucket' AND json_contains(sensitive_attributes, '{{"value":"policy"}}')
+              AND attributes->>'$.policy' IS NOT NULL
+            ORDER BY workspace, address, attribute""",
+        "plan_actions": f"""SELECT array_to_string(c.change.actions, ',') AS change_actions, c.type,
+            count(DISTINCT filename || ' ' || c.address)
+            FROM (SELECT filename, unnest(resource_changes) AS c
+                  FROM read_json('{plans}/**/plan.json', filename = true, format = 'auto',
+                                 columns = {{resource_changes: 'STRUCT(address VARCHAR, type VARCHAR, change STRUCT(actions VARCHAR[]))[]'}}))
+            GROUP BY change_actions, c.type ORDER BY change_actions, c.type""",
+    }
+
+
+DUCK_RUNNER = r"""
+import json, sys, time, duckdb
+sql = sys.stdin.read()
+t0 = time.monotonic()
+rows = duckdb.connect().sql(sql).fetchall()
+print("query-seconds %f" % (time.monotonic() - t0), file=sys.stderr)
+def cell(v):
+    if isinstance(v, float):
+        return {"float": repr(v)}
+    return v
+json.dump([[cell(v) for v in row] for row in rows], sys.stdout, default=str)
+"""
+
+
+def duck_cell(v):
+    if isinstance(v, dict) and "float" in v:
+        return reference.canonical(Decimal(v["float"]))
+    return reference.canonical(v)
+
+
+def state_bytes(fleet):
+    total = 0
+    for d, _, files in os.walk(os.path.join(fleet, "states")):
+        for f in files:
+            total += os.path.getsize(os.path.join(d, f))
+    return total
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bin", help="the tfwire-fleet binary (omit: DuckDB and the reference only)")
+    p.add_argument("--fleet", default=FLEET)
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--only", help="comma-separated query ids")
+    a = p.parse_args()
+    if not os.path.isdir(os.path.join(a.fleet, "states")):
+        t0 = time.monotonic()
+        subprocess.run([sys.executable, os.path.join(HERE, "generate.py"), *GEN, "--out", a.fleet], check=True)
+        print("bench: generated %s in %.0f s" % (a.fleet, time.monotonic() - t0), file=sys.stderr)
+    size = state_bytes(a.fleet)
+    nstates = sum(1 for d, _, fs in os.walk(os.path.join(a.fleet, "states")) for f in fs if f == "terraform.tfstate")
+    print("bench: %d state files, %.0f MB" % (nstates, size / 1e6), file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="fleet-bench-") as tmp:
+        bench(a, queries_of(a), nstates, size, tmp)
+
+
+def queries_of(a):
+    with open(os.path.join(HERE, "queries.json"), encoding="utf-8") as f:
+        queries = json.load(f)
+    if a.only:
+        keep = set(a.only.split(","))
+        queries = [q for q in queries if q["id"] in keep]
+    return queries
+
+
+def bench(a, queries, nstates, size, FLEET_TMP):
+    answers_path = os.path.join(FLEET_TMP, "answers.json")
+    status, out, err, ref_wall, ref_rss = fleetquery.run(
+        [sys.executable, os.path.join(HERE, "reference.py"), a.fleet, "--out", answers_path])
+    if status:
+        sys.exit("bench: reference.py failed: %s" % err.decode())
+    print("bench: reference.py answered in %.1f s, peak RSS %.0f MB" % (ref_wall, ref_rss / 2**20), file=sys.stderr)
+    with open(answers_path, encoding="utf-8") as f:
+        answers = json.load(f)
+
+    duck_sql = duck_queries(a.fleet)
+    runner = os.path.join(FLEET_TMP, "duck.py")
+    with open(runner, "w", encoding="utf-8") as f:
+        f.write(DUCK_RUNNER.replace("sql = sys.stdin.read()", "sql = open(sys.argv[1]).read()"))
+    times = {q["id"]: {"tfwire": [], "duckdb": []} for q in queries}
+    results = {q["id"]: {} for q in queries}
+    for rnd in range(a.rounds):
+        for q in queries:
+            if a.bin:
+                status, out, err, wall, rss = fleetquery.run(fleetquery.command(a.bin, a.fleet, q["sql"]))
+                if status:
+                    sys.exit("bench: tfwire-fleet failed on %s: %s" % (q["id"], err.decode()[:2000]))
+                times[q["id"]]["tfwire"].append((wall, rss))
+                results[q["id"]]["tfwire"] = fleetquery.parse_rows(out.decode())
+            path = os.path.join(FLEET_TMP, q["id"] + ".sql")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(duck_sql[q["id"]])
+            status, out, err, wall, rss = fleetquery.run([sys.executable, runner, path])
+            if status:
+                sys.exit("bench: DuckDB failed on %s: %s" % (q["id"], err.decode()[:2000]))
+            inner = float(err.decode().rsplit("query-seconds ", 1)[1].split()[0])
+            times[q["id"]]["duckdb"].append((wall, rss, inner))
+            results[q["id"]]["duckdb"] = [[duck_cell(v) for v in row] for row in json.loads(out)]
+            print("bench: round %d %-18s tfwire %s duckdb %.2f s" % (
+                rnd + 1, q["id"], "%.2f s" % times[q["id"]]["tfwire"][-1][0] if a.bin else "-", wall),
+                file=sys.stderr)
+
+    def med(xs, k):
+        return statistics.median(x[k] for x in xs) if xs else None
+
+    def verdict(engine, qid):
+        got = results[qid].get(engine)
+        if got is None:
+            return "-"
+        if got == answers[qid]:
+            return "equal"
+        diff = sum(1 for g, w in zip(got, answers[qid]) if g != w) + abs(len(got) - len(answers[qid]))
+        return "%d of %d rows differ" % (diff, len(answers[qid]))
+
+    print()
+    print("%d state files, %.0f MB (`generate.py %s`); reference.py (Python over the `show -json` "
+          "documents): %.1f s, %.0f MB for all ten. Medians of %d interleaved rounds, each run a "
+          "fresh process." % (nstates, size / 1e6, " ".join(GEN), ref_wall, ref_rss / 2**20, a.rounds))
+    print()
+    print("| query | tfwire-fleet | DuckDB `read_json` (its query alone) | DuckDB / tfwire (time) | tfwire RSS | DuckDB RSS | tfwire answer | DuckDB answer |")
+    print("|---|---:|---:|---:|---:|---:|---|---|")
+    for q in queries:
+        t = times[q["id"]]
+        tw, dw = med(t["tfwire"], 0), med(t["duckdb"], 0)
+        tr, dr = med(t["tfwire"], 1), med(t["duckdb"], 1)
+        print("| `%s` | %s | %.2f s (%.2f s) | %s | %s | %.0f MB | %s | %s |" % (
+            q["id"], "%.2f s" % tw if tw else "-", dw, med(t["duckdb"], 2), "%.1f×" % (dw / tw) if tw else "-",
+            "%.0f MB" % (tr / 2**20) if tr else "-", dr / 2**20, verdict("tfwire", q["id"]),
+            verdict("duckdb", q["id"])))
+    for qid in ("record_sizes", "withheld_secrets"):
+        if qid in results and results[qid].get("duckdb") != answers.get(qid):
+            print()
+            print("`%s`, first differing row: reference `%s`, DuckDB `%s`." % (
+                qid, *next(([json.dumps(w), json.dumps(g)] for g, w in zip(results[qid]["duckdb"], answers[qid])
+                            if g != w), ["-", "-"])))
+
+
+if __name__ == "__main__":
+    main()
