@@ -5,9 +5,9 @@
 #
 #   bash benches/fleet/ci.sh [TFWIRE_FLEET]
 #
-# TFWIRE_FLEET: the tfwire-fleet binary (default: target/release/tfwire-fleet, else
-# target/debug/tfwire-fleet, else built with `cargo build -p tfwire-fleet`). Python 3.11,
-# standard library only. Prints each part's time.
+# TFWIRE_FLEET: the tfwire-fleet binary, release or debug (default: `cargo build -p
+# tfwire-fleet`, then target/debug/tfwire-fleet). Python 3.11, standard library only. Prints
+# each part's time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -32,14 +32,11 @@ took "reference.py (the ten answers, compared with corpus/fleet/answers.json)" "
 
 bin=${1:-}
 if [ -z "$bin" ]; then
-  for b in target/release/tfwire-fleet target/debug/tfwire-fleet; do
-    if [ -x "$b" ]; then bin=$b; break; fi
-  done
-fi
-if [ -z "$bin" ]; then
   t0=$(t)
   cargo build -p tfwire-fleet --bin tfwire-fleet --quiet
   bin=target/debug/tfwire-fleet
-  took "cargo build -p tfwire-fleet" "$t0"
+  took "cargo build -p tfwire-fleet (debug)" "$t0"
 fi
+t0=$(t)
 python3 benches/fleet/fleetquery.py --bin "$bin" --fleet corpus/fleet --answers corpus/fleet/answers.json
+took "tfwire-fleet query (the ten queries over corpus/fleet, $bin)" "$t0"

@@ -882,7 +882,7 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--plans", type=int, default=0, help="how many states also get a plan JSON")
     p.add_argument("--scale", type=float, default=2.0,
-                   help="multiplies the number of objects per state (2.0: ~280 KB a state on average)")
+                   help="multiplies the number of objects per state (2.0: ~310 KB a state on average)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     a = p.parse_args()
     if a.states < 1 or a.plans < 0 or a.plans > a.states:
