@@ -598,11 +598,6 @@ def tfstate_doc(state):
     }
 
 
-def show_value(v):
-    """A state attribute as `show -json` prints it: dynamic values lose their wrapper."""
-    return v
-
-
 def sens_tree(v, sensitive):
     """`sensitive_values` of one value (the clients' SensitiveAsBool)."""
     if sensitive:
@@ -620,6 +615,8 @@ def sens_tree(v, sensitive):
 
 
 def show_values(inst):
+    """An object's attributes as `show -json` prints them: dynamic values without their
+    `{"value", "type"}` wrapper."""
     vals = {}
     for k, v in inst.attrs.items():
         if isinstance(v, dict) and set(v) == {"value", "type"} and inst.type == "terraform_data":
@@ -765,7 +762,7 @@ def plan_doc(seed, i, ws, state, schemas):
             drift.append(change_entry(inst, ["update"], before, drifted, {}))
         changes.append(change_entry(inst, actions, before, after, unknown))
         if after is not None:
-            planned.append((inst, planned_resource(inst, after)))
+            planned.append((inst, show_resource(inst, after)))
     # New buckets: values unknown until apply.
     aws_version = AWS_NEW if any(x.type == "aws_security_group" and x.schema_version == 1
                                  for x in state["insts"]) else AWS_OLD
@@ -782,7 +779,7 @@ def plan_doc(seed, i, ws, state, schemas):
                 after.pop(name)
                 unknown[name] = True
         changes.append(change_entry(inst, ["create"], None, after, unknown))
-        planned.append((inst, planned_resource(inst, after)))
+        planned.append((inst, show_resource(inst, after)))
     changes.sort(key=lambda c: c["address"])
     outputs = show_outputs(state["outputs"])
     output_changes = {}
@@ -813,11 +810,6 @@ def plan_doc(seed, i, ws, state, schemas):
     doc["complete"] = True
     doc["errored"] = False
     return doc
-
-
-def planned_resource(inst, after):
-    r = show_resource(inst, after)
-    return r
 
 
 def change_entry(inst, actions, before, after, unknown):
