@@ -525,6 +525,18 @@ impl SchemaCache {
         Ok(out)
     }
 
+    /// Reads the schema of one entry of [`SchemaCache::entries`] (every version of every
+    /// provider can be read so, where [`SchemaCache::select`] chooses one version each): the
+    /// file's `providers schema -json` document, bounded by the cache's `max_file_bytes`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::TooLarge`], [`ErrorKind::Io`], [`ErrorKind::Invalid`] for a file that is
+    /// not a schema document (with tfwire's message: path and byte).
+    pub fn load_entry(&self, entry: &CachedSchema) -> Result<ProviderSchemas, Error> {
+        self.load(&entry.path)
+    }
+
     /// Reads one cached file, bounded.
     fn load(&self, path: &Path) -> Result<ProviderSchemas, Error> {
         let name = || path.display().to_string();
