@@ -66,6 +66,29 @@ impl Tfwire {
         self.run(Decoder::decode_json_text, program, input, f)
     }
 
+    /// Decodes JSON with the bench-only prototype `Decoder::decode_json_structural` (a
+    /// typed pass over simd-json's structural indexes, after a full parse that provides
+    /// them), hands the value to `f`, then resets the arena.
+    ///
+    /// # Panics
+    /// If the prototype gives up on the input.
+    pub fn json_structural<R>(
+        &mut self,
+        program: &Program,
+        input: &[u8],
+        f: impl FnOnce(&Value<'_>) -> R,
+    ) -> R {
+        self.run(
+            |d, p, i, a| {
+                Ok(d.decode_json_structural(p, i, a)
+                    .expect("the prototype reads the payload"))
+            },
+            program,
+            input,
+            f,
+        )
+    }
+
     #[inline(always)]
     fn run<R>(
         &mut self,

@@ -53,7 +53,7 @@ fn main() -> ExitCode {
     }
     let (Some(ty), Some(payload), true) = (ty, payload, repeat > 0) else {
         eprintln!(
-            "usage: profile --type TYPE.json --input msgpack|json|json_text [--encode] [--peer] \
+            "usage: profile --type TYPE.json --input msgpack|json|json_text|json_structural [--encode] [--peer] \
              [--walk] [--repeat N] --iters N PAYLOAD"
         );
         return ExitCode::from(2);
@@ -75,10 +75,21 @@ fn main() -> ExitCode {
         "msgpack" => tfwire.msgpack(&program, &input, f),
         "json" => tfwire.json(&program, &input, f),
         "json_text" => tfwire.json_text(&program, &input, f),
+        "json_structural" => tfwire.json_structural(&program, &input, f),
         other => panic!("--input {other}: msgpack, json or json_text"),
     };
     let mut found = None;
     decode(&mut |v| found = Some(count::tfwire_value(v)));
+    if format == "json_structural" {
+        // The prototype's value must be the decoder's, whole.
+        let arena = bumpalo::Bump::new();
+        let expected = tfwire::Decoder::new(tfwire::Config::default())
+            .decode_json(&program, &input, &arena)
+            .expect("the payload decodes");
+        let mut same = false;
+        decode(&mut |v| same = *v == expected);
+        check("json_structural equals decode_json", same, true);
+    }
     let name = std::path::Path::new(&payload)
         .file_name()
         .and_then(|n| n.to_str())

@@ -6,7 +6,7 @@ use super::fault::Fault;
 use super::machine::Stacks;
 use super::shape::Cur;
 use super::source::Source;
-use super::{json_tape, json_text, json_walk, msgpack};
+use super::{json_structural, json_tape, json_text, json_walk, msgpack};
 use crate::error::{Error, ErrorKind, Limit, Path};
 use crate::program::{NodeId, Program};
 use crate::value::Value;
@@ -149,6 +149,46 @@ impl Decoder {
             }
             Err(_) => self.decode_json_text(program, input, arena),
         }
+    }
+
+    /// A measurement prototype for the benchmarks, not a decoder: reads a JSON document
+    /// with a typed pass over simd-json's stage-1 structural indexes instead of its tape
+    /// (`decode/json_structural.rs` says what the pass checks and what it trusts), or
+    /// `None` where the pass gives up. It is not exact in general (it trusts stage 1 for
+    /// quotes inside strings and returns no errors); use [`Decoder::decode_json`].
+    ///
+    /// simd-json offers no stage 1 on its own, so the indexes are taken from a full parse
+    /// of a copy first; what the design would cost is stage 1 (simd-json's
+    /// `find_structural_bits`) plus `structural_pass` (this function's own pass), each
+    /// counted apart.
+    #[doc(hidden)]
+    pub fn decode_json_structural<'a>(
+        &mut self,
+        program: &'a Program,
+        input: &'a [u8],
+        arena: &'a Bump,
+    ) -> Option<Value<'a>> {
+        if !json_walk::Walk::applies(program) {
+            return None;
+        }
+        let len = input.len();
+        let mut copy = bumpalo::collections::Vec::new_in(arena);
+        copy.try_reserve_exact(len + INPUT_PADDING).ok()?;
+        copy.extend_from_slice_copy(input);
+        copy.extend_from_slice_copy(&[0; INPUT_PADDING]);
+        let copy = copy.into_bump_slice_mut();
+        let tape = self.json.parse(copy, len).ok()?;
+        let v = structural_pass(
+            &self.config,
+            &mut self.stacks,
+            &mut self.clean,
+            program,
+            arena,
+            input,
+            self.json.structural_indexes(),
+        );
+        self.json.recycle(tape);
+        v
     }
 
     /// Decodes the JSON value whose tape nodes are `nodes` (a whole value: its node, then
@@ -335,6 +375,41 @@ fn walk_tape<'a>(
     }
     .root();
     arena.set_allocation_limit(previous_limit);
+    scratch.give_back_scratch(indexes);
+    v.ok()
+}
+
+/// The typed pass over structural indexes of [`Decoder::decode_json_structural`], with the
+/// block map it reads strings by.
+#[inline(never)]
+fn structural_pass<'a>(
+    config: &Config,
+    stacks: &mut Option<Stacks>,
+    clean: &mut json_tape::CleanBlocks,
+    program: &'a Program,
+    arena: &'a Bump,
+    input: &'a [u8],
+    idx: &[u32],
+) -> Option<Value<'a>> {
+    // Stage 1 checks the document's UTF-8; a safe pass needs its own `&str` to slice.
+    let text = core::str::from_utf8(input).ok()?;
+    clean.fill_marking::<true>(input, input.as_ptr() as usize);
+    let scratch = stacks.get_or_insert_with(Stacks::default);
+    let mut indexes = scratch.lend_scratch();
+    let (mut stack, mut pairs) = (Vec::with_capacity(256), Vec::with_capacity(256));
+    let v = json_structural::Pass {
+        program,
+        bump: arena,
+        text,
+        input,
+        idx,
+        clean,
+        config,
+        stack: &mut stack,
+        pairs: &mut pairs,
+        scratch: &mut indexes,
+    }
+    .root();
     scratch.give_back_scratch(indexes);
     v.ok()
 }

@@ -125,11 +125,17 @@ pub(crate) struct CleanBlocks {
 impl CleanBlocks {
     /// Marks the blocks of `input`, whose copy simd-json parses at address `base`.
     pub(crate) fn fill(&mut self, input: &[u8], base: usize) {
-        fn dirty(block: &[u8]) -> bool {
-            block
-                .iter()
-                .fold(0u8, |d, &b| d | u8::from(b >= 0xcc) | u8::from(b == b'\\'))
-                != 0
+        self.fill_marking::<false>(input, base);
+    }
+
+    /// [`CleanBlocks::fill`], marking control characters (bytes below `0x20`) as well when
+    /// `CONTROLS`: a string in clean blocks then needs no check at all (see
+    /// [`CleanBlocks::surely_plain`]).
+    pub(crate) fn fill_marking<const CONTROLS: bool>(&mut self, input: &[u8], base: usize) {
+        fn dirty<const CONTROLS: bool>(block: &[u8]) -> bool {
+            block.iter().fold(0u8, |d, &b| {
+                d | u8::from(b >= 0xcc) | u8::from(b == b'\\') | u8::from(CONTROLS && b < 0x20)
+            }) != 0
         }
         self.dirty.clear();
         self.base = base;
@@ -147,34 +153,47 @@ impl CleanBlocks {
         let (mut word, mut k) = (0u64, 0);
         for block in &mut blocks {
             let block: &[u8; 64] = block.try_into().expect("64 bytes");
-            word |= u64::from(dirty(block)) << k;
+            word |= u64::from(dirty::<CONTROLS>(block)) << k;
             k += 1;
             if k == 64 {
                 self.dirty.push(word);
                 (word, k) = (0, 0);
             }
         }
-        word |= u64::from(dirty(blocks.remainder())) << k;
+        word |= u64::from(dirty::<CONTROLS>(blocks.remainder())) << k;
         self.dirty.push(word);
     }
 
     /// Whether `s`, a string of the tape, is surely in NFC.
     #[inline(always)]
     pub(crate) fn surely_nfc(&self, s: &str) -> bool {
+        self.clean(s.as_bytes()) == Some(true) || crate::nfc::surely_nfc(s)
+    }
+
+    /// Whether the bytes `s` lie in blocks the map holds and all of them are clean (with
+    /// [`CleanBlocks::fill_marking`]`::<true>`: no escape, no control character, no byte
+    /// from `0xCC` on).
+    #[inline(always)]
+    pub(crate) fn surely_plain(&self, s: &[u8]) -> bool {
+        self.clean(s) == Some(true)
+    }
+
+    /// Whether the blocks of `s` are all clean; `None` where the map does not cover `s`.
+    #[inline(always)]
+    fn clean(&self, s: &[u8]) -> Option<bool> {
         let at = (s.as_ptr() as usize).wrapping_sub(self.base);
         match at.checked_add(s.len()) {
             Some(end) if end <= self.len => {
                 let (first, last) = (at / 64, end.saturating_sub(1).max(at) / 64);
-                let clean = if first / 64 == last / 64 {
+                Some(if first / 64 == last / 64 {
                     // One word of the map: the bits `first..=last` of it at once.
                     let bits = (u64::MAX >> (63 - (last - first))) << (first % 64);
                     self.dirty[first / 64] & bits == 0
                 } else {
                     (first..=last).all(|b| self.dirty[b / 64] & (1 << (b % 64)) == 0)
-                };
-                clean || crate::nfc::surely_nfc(s)
+                })
             }
-            _ => crate::nfc::surely_nfc(s),
+            _ => None,
         }
     }
 }

@@ -25,6 +25,7 @@ mod config;
 mod decoder;
 mod dynamic_value;
 pub(crate) mod fault;
+mod json_structural;
 mod json_tape;
 mod json_text;
 mod json_walk;

@@ -70,28 +70,31 @@ pub(crate) fn surely_nfc(s: &str) -> bool {
     let bits = safe_bmp();
     let mut i = 0;
     while i < b.len() {
-        // To the next lead byte from 0xCC on, 32 bytes a step (a byte of the OR of four
-        // words is at least each of the bytes it combines: no lead byte is missed), then
-        // eight.
-        if let Some(chunk) = b.get(i..i + 32) {
-            let w = |at: usize| word(chunk, at);
-            if high_leads(w(0) | w(8) | w(16) | w(24)) == 0 {
-                i += 32;
-                continue;
+        let c = b[i];
+        if c < 0xcc {
+            // To the next lead byte from 0xCC on, 32 bytes a step (a byte of the OR of four
+            // words is at least each of the bytes it combines: no lead byte is missed), then
+            // eight. (A lead byte right after a character, as in a run of CJK text, is
+            // decoded at once.)
+            if let Some(chunk) = b.get(i..i + 32) {
+                let w = |at: usize| word(chunk, at);
+                if high_leads(w(0) | w(8) | w(16) | w(24)) == 0 {
+                    i += 32;
+                    continue;
+                }
             }
-        }
-        if i + 8 <= b.len() {
-            let m = high_leads(word(b, i));
-            if m == 0 {
-                i += 8;
-                continue;
+            if i + 8 <= b.len() {
+                let m = high_leads(word(b, i));
+                i += if m == 0 {
+                    8
+                } else {
+                    m.trailing_zeros() as usize / 8
+                };
+            } else {
+                i += 1;
             }
-            i += m.trailing_zeros() as usize / 8;
-        } else if b[i] < 0xcc {
-            i += 1;
             continue;
         }
-        let c = b[i];
         if c < 0xe0 {
             let u = ((c as u32 & 0x1f) << 6) | (b[i + 1] as u32 & 0x3f);
             if bits[u as usize / 64] & (1 << (u % 64)) == 0 {
