@@ -47,7 +47,7 @@ pub(crate) async fn scan_metrics(ctx: &SessionContext, sql: &str) -> Counters {
         let get = |name: &str| m.sum_by_name(name).map_or(0, |v| v.as_usize() as u64);
         c.inputs += get("inputs_read");
         c.decoded += get("decoded_values");
-        c.rows += get("output_rows");
+        c.rows += m.output_rows().unwrap_or(0) as u64;
     }
     c
 }
