@@ -40,6 +40,8 @@ enum Location {
     Store {
         store: Arc<dyn ObjectStore>,
         path: StorePath,
+        /// The object's URL.
+        url: String,
     },
 }
 
@@ -54,7 +56,11 @@ impl Input {
         let location = match source.split_once("://") {
             Some(_) => {
                 let (store, path) = store_for(source)?;
-                Location::Store { store, path }
+                Location::Store {
+                    store,
+                    path,
+                    url: source.to_owned(),
+                }
             }
             None => Location::File(PathBuf::from(source)),
         };
@@ -63,6 +69,29 @@ impl Input {
             workspace: workspace.to_owned(),
             location,
         })
+    }
+
+    /// Where the input is read from, as plain data that names the same document on every
+    /// machine seeing the same files: a file's absolute path (a relative one resolved
+    /// against the current directory), or the object's URL. [`Input::locate`] of it gives
+    /// the same document back (what a cluster's nodes do).
+    ///
+    /// # Errors
+    ///
+    /// The current directory cannot be read (a relative path then has no absolute form), or
+    /// the path is not UTF-8.
+    pub fn location(&self) -> Result<String, Error> {
+        match &self.location {
+            Location::File(path) => {
+                let at = |m: String| Error::new(m).with_source(self.source.clone());
+                std::path::absolute(path)
+                    .map_err(|e| at(e.to_string()))?
+                    .into_os_string()
+                    .into_string()
+                    .map_err(|_| at("a path that is not UTF-8 has no plain-text location".into()))
+            }
+            Location::Store { url, .. } => Ok(url.clone()),
+        }
     }
 
     /// Reads the whole input, at most [`MAX_INPUT_BYTES`].
@@ -74,7 +103,7 @@ impl Input {
         let at = |e: Error| e.with_source(self.source.clone());
         match &self.location {
             Location::File(path) => read_file(path).map(bytes::Bytes::from).map_err(at),
-            Location::Store { store, path } => {
+            Location::Store { store, path, .. } => {
                 let meta = store.head(path).await.map_err(|e| at(e.into()))?;
                 if meta.size > MAX_INPUT_BYTES {
                     return Err(at(too_large(meta.size)));
@@ -343,12 +372,13 @@ async fn discover_url(url: &str, out: &mut Vec<Input>) -> Result<(), Error> {
             format!("{scheme_root}/{path}")
         };
         out.push(Input {
-            source,
-            workspace,
             location: Location::Store {
                 store: store.clone(),
                 path,
+                url: source.clone(),
             },
+            source,
+            workspace,
         });
     }
     Ok(())
