@@ -259,10 +259,10 @@ def conform(block, attrs):
 
 class Instance:
     __slots__ = ("module", "mode", "type", "name", "key", "provider", "schema_version", "attrs",
-                 "sensitive", "private", "deps")
+                 "sensitive", "private", "deps", "status", "deposed", "cbd")
 
     def __init__(self, module, mode, type_, name, key, provider, schema_version, attrs,
-                 sensitive=(), private=None, deps=()):
+                 sensitive=(), private=None, deps=(), status=None, deposed=None, cbd=False):
         self.module = module
         self.mode = mode
         self.type = type_
@@ -274,6 +274,9 @@ class Instance:
         self.sensitive = sorted(sensitive)
         self.private = private
         self.deps = sorted(deps)
+        self.status = status
+        self.deposed = deposed
+        self.cbd = cbd
 
     def address(self):
         base = ("data.%s.%s" if self.mode == "data" else "%s.%s") % (self.type, self.name)
@@ -444,9 +447,19 @@ def build_state(seed, i, schemas, scale):
                 "resource_record_type": "CNAME", "resource_record_value": "_%s.acm-validations.aws." % g.hex(32)}],
             "validation_emails": [], "tags": tags(),
         })
+        # Some certificates were being replaced (create_before_destroy) when the apply
+        # stopped: the old object is still there, deposed.
+        deposed = rng.random() < 0.15
         insts.append(Instance(mod, "managed", "aws_acm_certificate", "this", None, aws_provider,
                               aws["aws_acm_certificate"].get("version", 0), conform(cs, ca),
-                              ["private_key"]))
+                              ["private_key"], cbd=deposed))
+        if deposed:
+            old_arn = "arn:aws:acm:us-east-1:%s:certificate/%s-%s-%s-%s-%s" % (
+                account, g.hex(8), g.hex(4), g.hex(4), g.hex(4), g.hex(12))
+            oa = dict(ca, arn=old_arn, id=old_arn)
+            insts.append(Instance(mod, "managed", "aws_acm_certificate", "this", None, aws_provider,
+                                  aws["aws_acm_certificate"].get("version", 0), conform(cs, oa),
+                                  ["private_key"], deposed=g.hex(8)))
         cert_arns[site] = cert_arn
         ds = aws["aws_cloudfront_distribution"]["block"]
         da = g.block(ds, fill=0.5)
@@ -492,7 +505,7 @@ def build_state(seed, i, schemas, scale):
              "tags": {"kind": g.pick(["manifest", "lock", "index"])} if rng.random() < 0.5 else None,
              "value": "v" + g.hex(16)}
         insts.append(Instance("", "managed", "tfwire_record", "r", k, 'provider["%s"]' % TFWIRE, 0,
-                              conform(rec_schema, a)))
+                              conform(rec_schema, a), status="tainted" if rng.random() < 0.03 else None))
 
     # time_static, a local_file (sensitive content), a data source, terraform_data (dynamic).
     ts = rng.randrange(1600000000, 1760000000)
@@ -581,6 +594,10 @@ def tfstate_doc(state):
         obj = {}
         if inst.key is not None:
             obj["index_key"] = inst.key
+        if inst.status:
+            obj["status"] = inst.status
+        if inst.deposed:
+            obj["deposed"] = inst.deposed
         obj["schema_version"] = inst.schema_version
         obj["attributes"] = inst.attrs
         obj["sensitive_attributes"] = [[{"type": "get_attr", "value": a}] for a in inst.sensitive]
@@ -590,6 +607,8 @@ def tfstate_doc(state):
             obj["private"] = inst.private
         if inst.deps:
             obj["dependencies"] = inst.deps
+        if inst.cbd:
+            obj["create_before_destroy"] = True
         res["instances"].append(obj)
     return {
         "version": 4, "terraform_version": state["terraform_version"], "serial": state["serial"],
@@ -646,6 +665,10 @@ def show_resource(inst, vals=None):
     r["sensitive_values"] = sensitive_values(inst, vals)
     if inst.deps:
         r["depends_on"] = inst.deps
+    if inst.status == "tainted":
+        r["tainted"] = True
+    if inst.deposed:
+        r["deposed_key"] = inst.deposed
     return r
 
 
@@ -739,7 +762,10 @@ def plan_doc(seed, i, ws, state, schemas):
         roll = rng.random()
         after = copy.deepcopy(before)
         unknown = {}
-        if roll < 0.70:
+        if inst.deposed:
+            actions = ["delete"]
+            after = None
+        elif roll < 0.70:
             actions = ["no-op"]
         elif roll < 0.88 and "tags" in after:
             actions = ["update"]
@@ -756,7 +782,7 @@ def plan_doc(seed, i, ws, state, schemas):
             after = None
         else:
             actions = ["no-op"]
-        if rng.random() < 0.03 and "tags" in before and before["tags"] is not None:
+        if not inst.deposed and rng.random() < 0.03 and "tags" in before and before["tags"] is not None:
             drifted = copy.deepcopy(before)
             drifted["tags"] = dict(sorted(dict(before["tags"], ChangedBy="console").items()))
             drift.append(change_entry(inst, ["update"], before, drifted, {}))
@@ -817,6 +843,7 @@ def change_entry(inst, actions, before, after, unknown):
         "address": inst.address(), "mode": inst.mode, "type": inst.type, "name": inst.name,
         **({"index": inst.key} if inst.key is not None else {}),
         "provider_name": inst.provider[len('provider["'):-2],
+        **({"deposed": inst.deposed} if inst.deposed else {}),
         "change": {
             "actions": actions, "before": before, "after": after, "after_unknown": unknown,
             "before_sensitive": sensitive_values(inst, before) if before is not None else False,

@@ -97,6 +97,12 @@ def py_value(t, v):
     return v
 
 
+def column(name):
+    """An attribute's column: `attr_<name>` when a common column has its name (tfwire-arrow's
+    `attribute_column`)."""
+    return "attr_" + name if name in {c for c, _ in COMMON} else name
+
+
 def load_types(fleet):
     """{table name: [(column, arrow type)]}: the union over every cached version, newest first."""
     tables = {}
@@ -113,10 +119,8 @@ def load_types(fleet):
             for kind, prefix in (("resource_schemas", ""), ("data_source_schemas", "data_")):
                 for t, s in (provider.get(kind) or {}).items():
                     cols = tables.setdefault(prefix + t, [])
-                    # An attribute named like a common column (`name`, `type`, ...) is left
-                    # out here: no query of queries.json reads one.
-                    have = {c for c, _ in cols} | {c for c, _ in COMMON}
-                    cols.extend((c, ty) for c, ty in block_fields(s["block"]) if c not in have)
+                    have = {c for c, _ in cols}
+                    cols.extend((column(c), ty) for c, ty in block_fields(s["block"]) if column(c) not in have)
     return tables
 
 
@@ -159,7 +163,8 @@ def build(fleet):
         if table in types:
             full = dict(row)
             for col, _ in types[table]:
-                full[col] = None if sens.get(col) is True else values.get(col)
+                attr = col[5:] if col.startswith("attr_") and col not in values else col
+                full[col] = None if sens.get(attr) is True else values.get(attr)
             data[table].append(full)
     ctx = datafusion.SessionContext()
     outs = []

@@ -41,7 +41,7 @@ pub enum TableKind {
 }
 
 /// A table: its name, what it holds and its Arrow schema. Re-created from its name by
-/// [`FleetSchemas::table`].
+/// [`FleetSchemas::table`](crate::FleetSchemas::table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableDef {
     /// The table's name (`aws_s3_bucket`, `data_aws_ami`, `resources`, ...).
@@ -51,4 +51,3 @@ pub struct TableDef {
     /// Its columns.
     pub schema: SchemaRef,
 }
-

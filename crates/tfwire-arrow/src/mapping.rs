@@ -132,6 +132,59 @@ impl Col {
         }
     }
 
+    /// The paths `marks` marks in a value of this column, as cty path text after
+    /// `path` (map members as key steps, object members as attribute steps). `None`
+    /// (a value without a column: the long form) writes every member as an attribute step.
+    pub(crate) fn marked_paths(
+        col: Option<&Col>,
+        marks: &Marks,
+        path: &mut String,
+        out: &mut Vec<String>,
+    ) {
+        match marks {
+            Marks::None => {}
+            Marks::All => out.push(path.strip_prefix('.').unwrap_or(path).to_owned()),
+            Marks::Members(ms) => {
+                for (k, m) in ms {
+                    let len = path.len();
+                    let (step, child) = match col {
+                        Some(Col::Map(c)) => (
+                            tfwire::PathStep::Key(std::borrow::Cow::Borrowed(k.as_str())),
+                            Some(&**c),
+                        ),
+                        Some(Col::Struct { fields, .. }) => (
+                            tfwire::PathStep::Attr(std::borrow::Cow::Borrowed(k.as_str())),
+                            fields.iter().find(|f| f.name == *k).map(|f| &f.col),
+                        ),
+                        _ => (
+                            tfwire::PathStep::Attr(std::borrow::Cow::Borrowed(k.as_str())),
+                            None,
+                        ),
+                    };
+                    let _ = write!(path, "{step}");
+                    Col::marked_paths(child, m, path, out);
+                    path.truncate(len);
+                }
+            }
+            Marks::Elements(es) => {
+                for (i, m) in es.iter().enumerate() {
+                    let len = path.len();
+                    let child = match col {
+                        Some(Col::List(c)) => Some(&**c),
+                        Some(Col::Struct {
+                            fields,
+                            tuple: true,
+                        }) => fields.get(i).map(|f| &f.col),
+                        _ => None,
+                    };
+                    let _ = write!(path, "[{i}]");
+                    Col::marked_paths(child, m, path, out);
+                    path.truncate(len);
+                }
+            }
+        }
+    }
+
     /// The Arrow data type.
     pub(crate) fn data_type(&self) -> DataType {
         match self {

@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::marks::Marks;
 use std::borrow::Cow;
-use tfwire_plan::{Document, Json, Path, RawInstance, ResourceChange};
+use tfwire_plan::{Document, Json, RawInstance, ResourceChange};
 
 /// What the common columns hold for one row.
 #[derive(Debug)]
@@ -32,7 +32,7 @@ pub(crate) enum Sensitivity<'a> {
     /// when the document has none for the value.
     Tree(Option<Json<'a>>),
     /// A raw state's `sensitive_attributes`.
-    Raw(RawInstance<'a>),
+    Raw(&'a RawInstance<'a>),
 }
 
 /// One resource instance object in one phase.
@@ -95,6 +95,15 @@ fn index_text(i: Option<tfwire_plan::Index<'_>>) -> Option<String> {
     })
 }
 
+/// A raw state's `serial` and `lineage` (versions 3 and 4 write them alike), from its
+/// top-level members.
+fn serial_lineage(raw: Json<'_>) -> (Option<u64>, Option<&str>) {
+    (
+        raw.get("serial").and_then(|v| v.as_u64()),
+        raw.get("lineage").and_then(|v| v.as_str()),
+    )
+}
+
 fn module_of(address: &str) -> Option<Cow<'_, str>> {
     let m = tfwire_plan::module_of(address);
     (!m.is_empty()).then_some(Cow::Borrowed(m))
@@ -107,6 +116,7 @@ pub(crate) fn visit_objects<'a>(
 ) -> Result<(), Error> {
     match doc {
         Document::RawState(state) => {
+            let (serial, lineage) = serial_lineage(state.raw);
             for r in state.resources {
                 for inst in r.instances {
                     let address = r.address(inst.index_key).to_string();
@@ -125,15 +135,15 @@ pub(crate) fn visit_objects<'a>(
                             provider: r.provider,
                             schema_version: inst.schema_version,
                             identity: inst.identity.filter(|v| !v.is_null()),
-                            serial: state.serial,
-                            lineage: state.lineage,
+                            serial,
+                            lineage,
                         },
                         value: if flat {
                             inst.attributes_flat
                         } else {
                             inst.attributes
                         },
-                        sensitive: Sensitivity::Raw(*inst),
+                        sensitive: Sensitivity::Raw(inst),
                         unknown: None,
                         wrapped_dynamic: true,
                         flat,
@@ -142,6 +152,7 @@ pub(crate) fn visit_objects<'a>(
             }
         }
         Document::LegacyState(state) => {
+            let (serial, lineage) = serial_lineage(state.raw);
             for m in state.modules {
                 for r in m.resources {
                     let address = r.address(m.path);
@@ -177,8 +188,8 @@ pub(crate) fn visit_objects<'a>(
                             provider: r.provider,
                             schema_version: None,
                             identity: None,
-                            serial: state.serial,
-                            lineage: state.lineage,
+                            serial,
+                            lineage,
                         },
                         value: primary.and_then(|p| p.get("attributes")),
                         sensitive: Sensitivity::Tree(Some(Json::null())),
@@ -426,37 +437,4 @@ fn write_json(w: &mut tfwire_json::JsonWriter<&mut String>, v: Json<'_>) -> core
         Some(text) => w.number(text),
         None => w.null(),
     }
-}
-
-/// The paths a marker tree marks, as cty path text.
-pub(crate) fn marked_paths(m: &Marks, out: &mut Vec<String>) {
-    fn walk(m: &Marks, path: &mut Path<'static>, out: &mut Vec<String>) {
-        match m {
-            Marks::None => {}
-            Marks::All => {
-                let t = path.to_string();
-                out.push(t.strip_prefix('.').unwrap_or(&t).to_owned());
-            }
-            Marks::Members(ms) => {
-                for (k, m) in ms {
-                    let step = if path.is_root() {
-                        tfwire_plan::PathStep::Attr(Cow::Owned(k.clone()))
-                    } else {
-                        tfwire_plan::PathStep::Key(Cow::Owned(k.clone()))
-                    };
-                    path.push(step);
-                    walk(m, path, out);
-                    path.pop();
-                }
-            }
-            Marks::Elements(es) => {
-                for (i, m) in es.iter().enumerate() {
-                    path.push(tfwire_plan::PathStep::Index(i as u64));
-                    walk(m, path, out);
-                    path.pop();
-                }
-            }
-        }
-    }
-    walk(m, &mut Path::root(), out);
 }

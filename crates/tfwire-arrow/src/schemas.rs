@@ -1,15 +1,15 @@
 //! [`FleetSchemas`]: every schema of a schema cache, merged per resource type, and the
 //! tables they give.
 
+use crate::def::{Mode, TableDef, TableKind};
 use crate::error::Error;
 use crate::mapping::{Col, list_of, map_of};
-use crate::def::{Mode, TableDef, TableKind};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tfwire::Type;
-use tfwire::schema::{ProviderSchema, ProviderSchemas};
+use tfwire::schema::{ProgramCache, ProviderSchema, ProviderSchemas};
 use tfwire_config::SchemaCache;
 
 /// The most bytes one cached schema file may hold when [`FleetSchemas::open`] reads a
@@ -63,6 +63,9 @@ pub const OUTPUTS_COLUMNS: [&str; 8] = [
     "unknown",
 ];
 
+/// Provider addresses and the versions chosen for them.
+type Versions = Vec<(String, String)>;
+
 /// One column of a type table after the common ones: a schema attribute or nested block
 /// type.
 #[derive(Clone, Debug)]
@@ -113,6 +116,8 @@ pub struct FleetSchemas {
     types: Vec<TypeTable>,
     /// Provider address → (version, schema), newest first.
     providers: BTreeMap<String, Vec<(String, Arc<ProviderSchema>)>>,
+    /// Compiled schemas for binary plans, by the versions chosen.
+    plan_caches: Mutex<BTreeMap<Versions, Arc<ProgramCache>>>,
 }
 
 impl FleetSchemas {
@@ -230,6 +235,7 @@ impl FleetSchemas {
             dir: cache.dir().to_owned(),
             types: by_name.into_values().collect(),
             providers,
+            plan_caches: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -294,19 +300,38 @@ impl FleetSchemas {
             .is_some_and(|t| t.mode == mode && t.type_name == type_name)
     }
 
-    /// The schemas to decode a binary plan file with: the version its lock file selects
-    /// where that version is cached, else the newest cached version of each provider.
-    pub(crate) fn for_plan(&self, lock: Option<&tfwire_config::LockFile>) -> ProviderSchemas {
-        let mut out = ProviderSchemas::default();
+    /// The compiled schemas to decode a binary plan file with: the version its lock file
+    /// selects where that version is cached, else the newest cached version of each
+    /// provider. One cache per choice of versions, shared by every plan that makes it (the
+    /// programs compile once).
+    pub(crate) fn for_plan(&self, lock: Option<&tfwire_config::LockFile>) -> Arc<ProgramCache> {
+        let mut chosen: Vec<(&str, &str, &Arc<ProviderSchema>)> = Vec::new();
         for (address, versions) in &self.providers {
             let locked = lock
                 .and_then(|l| l.provider(address))
                 .and_then(|p| versions.iter().find(|(v, _)| *v == p.version));
-            if let Some((_, s)) = locked.or_else(|| versions.first()) {
-                out.providers.insert(address.clone(), (**s).clone());
+            if let Some((v, s)) = locked.or_else(|| versions.first()) {
+                chosen.push((address, v, s));
             }
         }
-        out
+        let key: Versions = chosen
+            .iter()
+            .map(|(a, v, _)| ((*a).to_owned(), (*v).to_owned()))
+            .collect();
+        let mut caches = self
+            .plan_caches
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        caches
+            .entry(key)
+            .or_insert_with(|| {
+                let mut out = ProviderSchemas::default();
+                for (address, _, s) in chosen {
+                    out.providers.insert(address.to_owned(), (**s).clone());
+                }
+                Arc::new(ProgramCache::new(out))
+            })
+            .clone()
     }
 }
 

@@ -3,7 +3,7 @@
 
 pub use crate::def::{Mode, TableDef, TableKind};
 use crate::error::Error;
-use crate::mapping::{Acc, Walk};
+use crate::mapping::{Acc, Col, Walk};
 use crate::marks::Marks;
 use crate::rows::{self, Object, OutputRow};
 use crate::schemas::{FleetSchemas, TypeTable};
@@ -29,7 +29,8 @@ pub struct Options {
 
 /// Rows of one table from documents, only the projected columns decoded.
 ///
-/// Create one per partition (cheap: compiled programs for the projected attributes);
+/// `Send`: create one per partition (cheap: compiled programs for the projected
+/// attributes; [`FleetSchemas`] is `Send + Sync` and shared in an `Arc`);
 /// [`TableBuilder::add`] each document, then [`TableBuilder::finish`] for a batch (the
 /// builder is reusable after).
 ///
@@ -117,8 +118,8 @@ impl TableBuilder {
         }
         let mut attrs = Vec::new();
         let mut needle = None;
-        if let TableKind::Type { .. } = &def.kind {
-            if let Some(t) = schemas.type_table(&def.name) {
+        if let (TableKind::Type { .. }, Some(t)) = (&def.kind, schemas.type_table(&def.name)) {
+            {
                 let all = [SENSITIVE_PATHS, UNKNOWN_PATHS, INEXACT_NUMBERS]
                     .iter()
                     .any(|c| projection.contains(c));
@@ -187,7 +188,11 @@ impl TableBuilder {
             let utf8 = !bytes.starts_with(&[0xff, 0xfe])
                 && !bytes.starts_with(&[0xfe, 0xff])
                 && !bytes.iter().take(4).any(|b| *b == 0);
-            if !zip && utf8 && memchr::memmem::find(bytes, needle).is_none() {
+            if !zip
+                && utf8
+                && memchr::memmem::find(bytes, needle).is_none()
+                && !escapes_a_name(bytes)
+            {
                 return Ok(());
             }
         }
@@ -222,13 +227,16 @@ impl TableBuilder {
             let lock = planfile
                 .lock_file()
                 .and_then(|b| tfwire_config::LockFile::parse(b).ok());
-            let cache = tfwire::schema::ProgramCache::new(self.schemas.for_plan(lock.as_ref()));
+            let cache = self.schemas.for_plan(lock.as_ref());
             let options = tfwire_planfile::ShowJson::default().configuration(false);
             planfile.show_json_with(&cache, &options)?.into_bytes()
         } else {
             bytes.to_vec()
         };
         let mut parser = core::mem::replace(&mut self.parser, tfwire_plan::Parser::new());
+        // The compiled programs outlive the document's values that borrow them.
+        let programs: Vec<Option<Arc<Program>>> =
+            self.attrs.iter().map(|a| a.program.clone()).collect();
         let r = (|| {
             let tape = parser
                 .parse(&mut input)
@@ -249,7 +257,7 @@ impl TableBuilder {
                         TableKind::Attributes => self.push_long(source, workspace, &o),
                         TableKind::Type { mode, type_name } => {
                             if o.meta.mode == mode.name() && o.meta.type_name == type_name {
-                                self.push_typed(source, workspace, &o, &values)
+                                self.push_typed(source, workspace, &o, &values, &programs)
                             } else {
                                 Ok(())
                             }
@@ -308,14 +316,42 @@ impl TableBuilder {
     ) -> Result<(), Error> {
         let (mut sensitive, mut unknown) = (Vec::new(), Vec::new());
         if self.columns[SENSITIVE_PATHS].is_some() && !self.options.include_sensitive && !o.flat {
-            rows::marked_paths(&o.sensitive_marks()?, &mut sensitive);
+            self.marked_paths(o, &o.sensitive_marks()?, &mut sensitive);
         }
         if self.columns[UNKNOWN_PATHS].is_some() {
-            rows::marked_paths(&o.unknown_marks()?, &mut unknown);
+            self.marked_paths(o, &o.unknown_marks()?, &mut unknown);
         }
         self.push_common(source, workspace, o, &sensitive, &unknown, &[]);
         self.rows += 1;
         Ok(())
+    }
+
+    /// The paths `marks` marks in an object's value, told as a typed table tells them
+    /// where a schema describes the type (map keys as `["k"]`).
+    fn marked_paths(&self, o: &Object<'_>, marks: &Marks, out: &mut Vec<String>) {
+        let table = match o.meta.mode {
+            "managed" => self.schemas.type_table(o.meta.type_name),
+            "data" => self
+                .schemas
+                .type_table(&format!("data_{}", o.meta.type_name)),
+            _ => None,
+        }
+        .filter(|t| t.type_name == o.meta.type_name);
+        let mut path = String::new();
+        match (marks, table) {
+            (Marks::Members(ms), Some(t)) => {
+                for (name, m) in ms {
+                    let col = t.attrs.iter().find(|a| a.name == *name).map(|a| &a.col);
+                    let len = path.len();
+                    path.push_str(
+                        &tfwire::PathStep::Attr(std::borrow::Cow::Borrowed(name)).to_string(),
+                    );
+                    Col::marked_paths(col, m, &mut path, out);
+                    path.truncate(len);
+                }
+            }
+            _ => Col::marked_paths(None, marks, &mut path, out),
+        }
     }
 
     fn push_typed<'v>(
@@ -324,6 +360,7 @@ impl TableBuilder {
         workspace: &str,
         o: &Object<'v>,
         arena: &'v bumpalo::Bump,
+        programs: &'v [Option<Arc<Program>>],
     ) -> Result<(), Error> {
         let address = || o.meta.address.to_string();
         if o.flat {
@@ -347,8 +384,8 @@ impl TableBuilder {
                 .ok_or_else(|| Error::new("the table is not in the schemas"))?,
             _ => return Ok(()),
         };
-        if let Some(v) = o.value.filter(|v| !v.is_null()) {
-            if v.as_object().is_none() {
+        if let Some(v) = o.value.filter(|v| !v.is_null() && v.as_object().is_none()) {
+            {
                 let mut e = Error::new(format!("an object is required, found {}", v.kind()))
                     .with_address(address());
                 if let Some(off) = v.offset() {
@@ -365,7 +402,7 @@ impl TableBuilder {
         };
         for (i, a) in table.attrs.iter().enumerate() {
             let state = &mut self.attrs[i];
-            let Some(program) = &state.program else {
+            let Some(program) = programs.get(i).and_then(Option::as_deref) else {
                 continue;
             };
             let acc = match (&mut self.columns[COMMON + i], &mut state.scratch) {
@@ -378,7 +415,6 @@ impl TableBuilder {
                 None => tfwire::Value::Null,
                 Some(j) => {
                     self.decoded += 1;
-                    let program: &'v Program = arena.alloc(program.clone());
                     j.decode_typed(program, decoder, arena).map_err(|e| {
                         let e = Error::from(e);
                         let inner = e.path().map(str::to_owned);
@@ -597,6 +633,21 @@ impl TableBuilder {
         self.carried_rows = 0;
         Ok(RecordBatch::try_new_with_options(schema, arrays, &options)?)
     }
+}
+
+/// Whether the text escapes a character a type name may hold (`\u0061` for `a`): then the
+/// type's name may be in it unseen by a byte search, and the document is parsed. The
+/// clients escape only `<`, `>`, `&`, controls and a few others, never these.
+fn escapes_a_name(bytes: &[u8]) -> bool {
+    memchr::memmem::find_iter(bytes, b"\\u00").any(|at| {
+        let hex = |i: usize| bytes.get(at + i).map(u8::to_ascii_lowercase);
+        match (hex(4), hex(5)) {
+            (Some(b'3'), Some(d)) => d.is_ascii_digit(),
+            (Some(b'5'), Some(b'f')) => true,
+            (Some(b'6' | b'7'), Some(_)) => true,
+            _ => false,
+        }
+    })
 }
 
 /// The leaves of an untyped value, with their markers.

@@ -26,6 +26,7 @@ mod decode;
 mod dump;
 mod encode;
 mod failure;
+mod fleet;
 mod input;
 mod mask;
 mod output;
@@ -77,7 +78,13 @@ enum Command {
     Decode(decode::Args),
     Dump(dump::Args),
     Encode(encode::Args),
+    /// Write every table of a fleet of states and plans as Parquet (runs `tfwire-fleet
+    /// export`; see `tfwire export --help`).
+    Export(fleet::Args),
     Plan(plan::Args),
+    /// SQL over a fleet of states and plans (runs `tfwire-fleet query`; see `tfwire query
+    /// --help`).
+    Query(fleet::Args),
     Replay(replay::Args),
     Schema(schema::Args),
     Show(show::Args),
@@ -93,7 +100,9 @@ fn main() -> ExitCode {
         Command::Decode(args) => decode::run(args, limits),
         Command::Dump(args) => dump::run(args, limits),
         Command::Encode(args) => encode::run(args, limits),
+        Command::Export(args) => fleet::run("export", args),
         Command::Plan(args) => plan::run(args, limits),
+        Command::Query(args) => fleet::run("query", args),
         Command::Replay(args) => replay::run(args, limits),
         Command::Schema(args) => schema::run(args, limits),
         Command::Show(args) => show::run(args, limits),

@@ -8,6 +8,9 @@ use std::path::Path;
 use std::sync::Arc;
 use tfwire_arrow::{FleetSchemas, Options, TableBuilder, TableKind};
 
+/// Mode, type, row.
+type Expected = (String, String, Row);
+
 /// One expected row: the document's values with the paths the clients mark.
 struct Row {
     phase: &'static str,
@@ -18,12 +21,11 @@ struct Row {
     unk: J,
 }
 
-fn module_rows(m: &J, phase: &'static str, out: &mut Vec<(String, String, String, Row)>) {
+fn module_rows(m: &J, phase: &'static str, out: &mut Vec<Expected>) {
     for r in m["resources"].as_array().into_iter().flatten() {
         out.push((
             r["mode"].as_str().unwrap().into(),
             r["type"].as_str().unwrap().into(),
-            String::new(),
             Row {
                 phase,
                 address: r["address"].as_str().unwrap().into(),
@@ -39,11 +41,7 @@ fn module_rows(m: &J, phase: &'static str, out: &mut Vec<(String, String, String
     }
 }
 
-fn change_rows(
-    rcs: &J,
-    phases: (&'static str, &'static str),
-    out: &mut Vec<(String, String, String, Row)>,
-) {
+fn change_rows(rcs: &J, phases: (&'static str, &'static str), out: &mut Vec<Expected>) {
     for rc in rcs.as_array().into_iter().flatten() {
         let c = &rc["change"];
         let actions: Vec<String> = c["actions"]
@@ -56,7 +54,6 @@ fn change_rows(
             (
                 rc["mode"].as_str().unwrap().to_owned(),
                 rc["type"].as_str().unwrap().to_owned(),
-                String::new(),
                 Row {
                     phase,
                     address: rc["address"].as_str().unwrap().into(),
@@ -87,7 +84,7 @@ fn change_rows(
 }
 
 /// The expected rows of a JSON document (state.json, plan.json) in document order.
-fn doc_rows(doc: &J) -> Vec<(String, String, String, Row)> {
+fn doc_rows(doc: &J) -> Vec<Expected> {
     let mut out = Vec::new();
     if doc.get("resource_changes").is_some() || doc.get("planned_values").is_some() {
         if let Some(root) = doc
@@ -195,7 +192,7 @@ fn raw_marks(paths: &J) -> J {
     tree
 }
 
-fn raw_rows(doc: &J, fleet: &FleetSchemas, schemas: &J) -> Vec<(String, String, String, Row)> {
+fn raw_rows(doc: &J, fleet: &FleetSchemas, schemas: &J) -> Vec<Expected> {
     let _ = fleet;
     let mut out = Vec::new();
     for r in doc["resources"].as_array().into_iter().flatten() {
@@ -237,7 +234,6 @@ fn raw_rows(doc: &J, fleet: &FleetSchemas, schemas: &J) -> Vec<(String, String, 
             out.push((
                 mode.into(),
                 ty.into(),
-                String::new(),
                 Row {
                     phase: "state",
                     address,
@@ -391,7 +387,7 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
     let fleet = fleet(&dir.join("schemas.json"), &tmp, "1.0.0");
     let schemas = read_json(&dir.join("schemas.json"));
     let mut cells = 0;
-    let mut docs: Vec<(&str, Vec<(String, String, String, Row)>)> = Vec::new();
+    let mut docs: Vec<(&str, Vec<Expected>)> = Vec::new();
     for name in ["state.json", "plan.json"] {
         let p = dir.join(name);
         if p.is_file() {
@@ -410,7 +406,7 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
         // `resources`: one row per object, in document order.
         let res = batch_of(&fleet, "resources", name, &bytes, options);
         assert_eq!(res.num_rows(), rows.len(), "{what}: resources");
-        for (i, (_, _, _, r)) in rows.iter().enumerate() {
+        for (i, (_, _, r)) in rows.iter().enumerate() {
             assert_eq!(
                 str_cell(&res, "address", i).as_deref(),
                 Some(r.address.as_str()),
@@ -422,14 +418,17 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
                 "{what}: resources row {i}"
             );
         }
+        // The markers' paths in `resources` are among those of the type tables' rows
+        // (written alike: map keys as key steps).
+        let mut typed_sensitive: Vec<(String, String, Vec<String>)> = Vec::new();
         for def in fleet.tables() {
             let TableKind::Type { mode, type_name } = &def.kind else {
                 continue;
             };
             let want: Vec<&Row> = rows
                 .iter()
-                .filter(|(m, t, _, _)| m == mode.name() && t == type_name)
-                .map(|(_, _, _, r)| r)
+                .filter(|(m, t, _)| m == mode.name() && t == type_name)
+                .map(|(_, _, r)| r)
                 .collect();
             let batch = batch_of(&fleet, &def.name, name, &bytes, options);
             let attrs = table_attrs(&schemas, mode.name(), type_name).unwrap();
@@ -439,6 +438,108 @@ fn check_scenario(dir: &Path, options: Options) -> usize {
                 &attrs,
                 options,
                 &format!("{what} {}", def.name),
+            );
+            for i in 0..batch.num_rows() {
+                typed_sensitive.push((
+                    str_cell(&batch, "address", i).unwrap(),
+                    str_cell(&batch, "phase", i).unwrap(),
+                    // A value both sensitive and unknown is listed as unknown.
+                    [
+                        strings(batch.column_by_name("sensitive_paths").unwrap(), i).unwrap(),
+                        strings(batch.column_by_name("unknown_paths").unwrap(), i).unwrap(),
+                    ]
+                    .concat(),
+                ));
+            }
+        }
+        for i in 0..res.num_rows() {
+            let (a, p) = (
+                str_cell(&res, "address", i).unwrap(),
+                str_cell(&res, "phase", i).unwrap(),
+            );
+            let paths = strings(res.column_by_name("sensitive_paths").unwrap(), i).unwrap();
+            let typed = typed_sensitive
+                .iter()
+                .find(|(ta, tp, _)| *ta == a && *tp == p);
+            for path in &paths {
+                let typed = &typed
+                    .unwrap_or_else(|| panic!("{what}: {a} {p} in no type table"))
+                    .2;
+                // A typed path covers what is below it (a `dynamic` cell is null whole).
+                let covered = typed.iter().any(|t| {
+                    path == t
+                        || (path.starts_with(t.as_str())
+                            && matches!(path.as_bytes()[t.len()], b'.' | b'['))
+                });
+                assert!(covered, "{what}: {a} {p}: {path} not among {typed:?}");
+            }
+        }
+    }
+    // Outputs: every output of every document, its value unless sensitive or unknown.
+    for name in ["state.json", "plan.json", "terraform.tfstate"] {
+        let p = dir.join(name);
+        if !p.is_file() {
+            continue;
+        }
+        let doc = read_json(&p);
+        let mut want: Vec<(&str, String, Option<J>, bool)> = Vec::new();
+        let values = |phase, outs: &J, want: &mut Vec<(&str, String, Option<J>, bool)>| {
+            for (k, o) in outs.as_object().into_iter().flatten() {
+                let sensitive = o["sensitive"] == J::Bool(true);
+                let v = (!sensitive || options.include_sensitive).then(|| o["value"].clone());
+                want.push((phase, k.clone(), v, sensitive));
+            }
+        };
+        if name == "terraform.tfstate" {
+            values("state", &doc["outputs"], &mut want);
+        } else if name == "state.json" {
+            values("state", &doc["values"]["outputs"], &mut want);
+        } else {
+            values("prior", &doc["prior_state"]["values"]["outputs"], &mut want);
+            for (k, oc) in doc["output_changes"].as_object().into_iter().flatten() {
+                let c = oc;
+                for (phase, v, s, u) in [
+                    ("before", "before", "before_sensitive", "-"),
+                    ("after", "after", "after_sensitive", "after_unknown"),
+                ] {
+                    let unknown = marked(c.get(u).unwrap_or(&J::Null));
+                    if c[v].is_null() && !unknown {
+                        continue;
+                    }
+                    let sensitive = marked(&c[s]);
+                    let value = (!unknown && (!sensitive || options.include_sensitive))
+                        .then(|| c[v].clone());
+                    want.push((phase, k.clone(), value, sensitive));
+                }
+            }
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        let got = batch_of(&fleet, "outputs", name, &bytes, options);
+        assert_eq!(
+            got.num_rows(),
+            want.len(),
+            "{}/{name}: outputs",
+            dir.display()
+        );
+        let sensitive = got.column_by_name("sensitive").unwrap();
+        for (i, (phase, k, v, s)) in want.iter().enumerate() {
+            let at = format!("{}/{name}: output {k} ({phase})", dir.display());
+            assert_eq!(str_cell(&got, "phase", i).as_deref(), Some(*phase), "{at}");
+            assert_eq!(
+                str_cell(&got, "name", i).as_deref(),
+                Some(k.as_str()),
+                "{at}"
+            );
+            let value = str_cell(&got, "value", i).map(|t| serde_json::from_str::<J>(&t).unwrap());
+            assert_eq!(
+                value.map(numbers_as_text),
+                v.clone().map(numbers_as_text),
+                "{at}"
+            );
+            assert_eq!(
+                arrow_array::cast::AsArray::as_boolean(sensitive).value(i),
+                *s,
+                "{at}"
             );
         }
     }

@@ -56,7 +56,7 @@ fn discover_files_directories_globs_and_urls() {
     };
     let s = |a: &str, b: &str| (a.to_owned(), b.to_owned());
     assert_eq!(
-        found(&[d.clone()]),
+        found(std::slice::from_ref(&d)),
         [
             s("/root.tfstate", "default"),
             s("/team-a/prod/show.json", "team-a/prod"),
@@ -93,18 +93,30 @@ fn discover_files_directories_globs_and_urls() {
             ),
         ]
     );
+    // Where each input is read from, as plain data, locates the same document.
+    for input in block_on(discover(&[d.clone(), format!("file://{d}/team-a")])).unwrap() {
+        let again =
+            tfwire_arrow::Input::locate(&input.location().unwrap(), &input.workspace).unwrap();
+        assert_eq!(
+            block_on(again.read()).unwrap(),
+            block_on(input.read()).unwrap()
+        );
+    }
     for bad in [
         format!("{d}/nothing-here"),
         format!("{d}/*.nothing"),
         "s3://bucket/x".to_owned(),
     ] {
-        assert!(block_on(discover(&[bad.clone()])).is_err(), "{bad}");
+        assert!(
+            block_on(discover(std::slice::from_ref(&bad))).is_err(),
+            "{bad}"
+        );
     }
     // A symbolic link to a directory outside the tree is not followed.
     let outside = TempDir::new("outside");
     std::fs::write(outside.0.join("x.tfstate"), b"{}").unwrap();
     std::os::unix::fs::symlink(&outside.0, tmp.0.join("link")).unwrap();
-    assert_eq!(found(&[d.clone()]).len(), 5);
+    assert_eq!(found(std::slice::from_ref(&d)).len(), 5);
 }
 
 fn read_parquet(bytes: Vec<u8>) -> RecordBatch {

@@ -5,6 +5,7 @@
 mod cassette;
 mod common;
 mod dump;
+mod fleet;
 mod hostile;
 mod inputs;
 mod limits;

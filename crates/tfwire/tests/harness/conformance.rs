@@ -329,6 +329,11 @@ const NOT_VECTORS: &[(&str, &[&str], &str)] = &[
         &["choose", "follow"],
         "tfwire_plugin::replay's harness, the CLI's replay.rs",
     ),
+    (
+        "fleet/",
+        &["choose", "follow", "reject"],
+        "tfwire-arrow's harness (corpus.rs, mapping.rs, sensitive.rs, export.rs)",
+    ),
 ];
 
 #[test]
