@@ -33,7 +33,20 @@ use ballista_core::serde::{BallistaLogicalExtensionCodec, BallistaPhysicalExtens
 use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
 use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::array::{Array as _, ArrayRef, RecordBatch, UInt64Array};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::catalog::Session;
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::datasource::TableType;
+use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::execution::SendableRecordBatchStream;
+use datafusion::logical_expr::Expr;
+use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
+use datafusion::physical_plan::metrics::MetricsSet;
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{DisplayAs, DisplayFormatType, Partitioning, PlanProperties};
+use futures::{StreamExt as _, TryStreamExt as _};
 use datafusion::catalog::TableProvider;
 use datafusion::common::TableReference;
 use datafusion::datasource::file_format::FileFormatFactory;
@@ -57,6 +70,9 @@ use tfwire_arrow::{FleetSchemas, Input, Options};
 const TABLE_TAG: &[u8] = b"tfwire-fleet/table/1\n";
 /// The first bytes of an encoded scan of a [`FleetTable`].
 const SCAN_TAG: &[u8] = b"tfwire-fleet/scan/1\n";
+/// The first bytes of an encoded [`ClusterScan`] (its child, the partitions it runs, is
+/// encoded by DataFusion as the node's input).
+const CLUSTER_SCAN_TAG: &[u8] = b"tfwire-fleet/cluster-scan/1\n";
 
 /// One input as plain data.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -161,7 +177,7 @@ impl LogicalExtensionCodec for FleetLogicalCodec {
                 msg.table, msg.schemas
             )));
         }
-        Ok(Arc::new(table))
+        Ok(Arc::new(ClusterTable(table)))
     }
 
     fn try_encode_table_provider(
@@ -170,8 +186,12 @@ impl LogicalExtensionCodec for FleetLogicalCodec {
         node: Arc<dyn TableProvider>,
         buf: &mut Vec<u8>,
     ) -> Result<()> {
-        let Some(table) = node.downcast_ref::<FleetTable>() else {
-            return self.inner.try_encode_table_provider(table_ref, node, buf);
+        let table = match node.downcast_ref::<ClusterTable>() {
+            Some(ClusterTable(table)) => table,
+            None => match node.downcast_ref::<FleetTable>() {
+                Some(table) => table,
+                None => return self.inner.try_encode_table_provider(table_ref, node, buf),
+            },
         };
         let msg = table_to_msg(table)?;
         buf.extend_from_slice(TABLE_TAG);
@@ -203,9 +223,43 @@ impl PhysicalExtensionCodec for FleetPhysicalCodec {
         ctx: &TaskContext,
         proto_converter: &dyn PhysicalProtoConverterExtension,
     ) -> Result<Arc<dyn ExecutionPlan>> {
+        if let Some(body) = buf.strip_prefix(CLUSTER_SCAN_TAG) {
+            let [parts] = inputs else {
+                return Err(DataFusionError::Internal(format!(
+                    "a fleet cluster scan with {} inputs, expected 1",
+                    inputs.len()
+                )));
+            };
+            let scan = scan_from_msg(body)?;
+            return Ok(Arc::new(ClusterScan::with_parts(scan, parts.clone())));
+        }
         let Some(body) = buf.strip_prefix(SCAN_TAG) else {
             return self.inner.try_decode(buf, inputs, ctx, proto_converter);
         };
+        Ok(Arc::new(scan_from_msg(body)?))
+    }
+
+    fn try_encode(
+        &self,
+        node: Arc<dyn ExecutionPlan>,
+        buf: &mut Vec<u8>,
+        proto_converter: &dyn PhysicalProtoConverterExtension,
+    ) -> Result<()> {
+        let (tag, scan) = if let Some(cluster) = node.downcast_ref::<ClusterScan>() {
+            (CLUSTER_SCAN_TAG, &cluster.scan)
+        } else if let Some(scan) = node.downcast_ref::<FleetScan>() {
+            (SCAN_TAG, scan)
+        } else {
+            return self.inner.try_encode(node, buf, proto_converter);
+        };
+        let msg = scan_to_msg(scan)?;
+        buf.extend_from_slice(tag);
+        msg.encode(buf).map_err(|e| encoding("scan", &e))
+    }
+}
+
+/// A [`FleetScan`] from its message.
+fn scan_from_msg(body: &[u8]) -> Result<FleetScan> {
         let msg = ScanMsg::decode(body).map_err(|e| malformed("scan", &e))?;
         let table_msg = msg
             .table
@@ -239,11 +293,14 @@ impl PhysicalExtensionCodec for FleetPhysicalCodec {
                 .projection
                 .iter()
                 .map(|&c| {
-                    usize::try_from(c).ok().filter(|&c| c < width).ok_or_else(|| {
-                        DataFusionError::Internal(format!(
-                            "a fleet scan projects column {c} of {width}"
-                        ))
-                    })
+                    usize::try_from(c)
+                        .ok()
+                        .filter(|&c| c < width)
+                        .ok_or_else(|| {
+                            DataFusionError::Internal(format!(
+                                "a fleet scan projects column {c} of {width}"
+                            ))
+                        })
                 })
                 .collect::<Result<Vec<usize>>>()?;
             Some(columns)
@@ -258,20 +315,12 @@ impl PhysicalExtensionCodec for FleetPhysicalCodec {
                 })
             })
             .transpose()?;
-        Ok(Arc::new(FleetScan::new(
-            table, projection, partitions, limit,
-        )))
-    }
+        Ok(FleetScan::new(table, projection, partitions, limit))
+}
 
-    fn try_encode(
-        &self,
-        node: Arc<dyn ExecutionPlan>,
-        buf: &mut Vec<u8>,
-        proto_converter: &dyn PhysicalProtoConverterExtension,
-    ) -> Result<()> {
-        let Some(scan) = node.downcast_ref::<FleetScan>() else {
-            return self.inner.try_encode(node, buf, proto_converter);
-        };
+/// A [`FleetScan`]'s message: its table, projection, limit, and each partition's inputs
+/// as indexes into the table's.
+fn scan_to_msg(scan: &FleetScan) -> Result<ScanMsg> {
         let index = |i: usize| {
             u32::try_from(i)
                 .map_err(|_| DataFusionError::Plan(format!("{i} is too many inputs for a scan")))
@@ -317,8 +366,164 @@ impl PhysicalExtensionCodec for FleetPhysicalCodec {
             partitions,
             limit: scan.limit().map(|l| l as u64),
         };
-        buf.extend_from_slice(SCAN_TAG);
-        msg.encode(buf).map_err(|e| encoding("scan", &e))
+        Ok(msg)
+}
+
+/// A [`FleetTable`] as the scheduler re-creates it: its scans are [`ClusterScan`]s, which
+/// Ballista can give each task a share of.
+#[derive(Debug)]
+struct ClusterTable(FleetTable);
+
+#[async_trait::async_trait]
+impl TableProvider for ClusterTable {
+    fn schema(&self) -> SchemaRef {
+        self.0.schema()
+    }
+
+    fn table_type(&self) -> TableType {
+        self.0.table_type()
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let plan = self.0.scan(state, projection, filters, limit).await?;
+        match plan.downcast_ref::<FleetScan>() {
+            Some(scan) => Ok(Arc::new(ClusterScan::new(scan.clone())?)),
+            None => Ok(plan),
+        }
+    }
+}
+
+/// A [`FleetScan`] on a cluster. Ballista's scheduler gives each task some of a stage's
+/// partitions by restricting the plan's leaves, and it only knows how to restrict its own
+/// and DataFusion's; a leaf it does not know would run every partition in every task. So
+/// the scan is not a leaf here: its child, an in-memory source whose partition `i` holds
+/// the number `i`, is what the scheduler restricts, and partition `j` of this node runs the
+/// scan's partitions named by partition `j` of its child.
+#[derive(Clone, Debug)]
+struct ClusterScan {
+    scan: FleetScan,
+    parts: Arc<dyn ExecutionPlan>,
+    properties: Arc<PlanProperties>,
+}
+
+impl ClusterScan {
+    fn new(scan: FleetScan) -> Result<ClusterScan> {
+        let schema = Arc::new(Schema::new(vec![Field::new(
+            "partition",
+            DataType::UInt64,
+            false,
+        )]));
+        let count = scan.partitions().len();
+        let partitions = (0..count as u64)
+            .map(|i| {
+                let column: ArrayRef = Arc::new(UInt64Array::from(vec![i]));
+                Ok(vec![RecordBatch::try_new(schema.clone(), vec![column])?])
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let parts = MemorySourceConfig::try_new_exec(&partitions, schema, None)?;
+        Ok(ClusterScan::with_parts(scan, parts))
+    }
+
+    fn with_parts(scan: FleetScan, parts: Arc<dyn ExecutionPlan>) -> ClusterScan {
+        let count = parts.properties().output_partitioning().partition_count();
+        let properties = Arc::new(PlanProperties::new(
+            EquivalenceProperties::new(scan.schema()),
+            Partitioning::UnknownPartitioning(count),
+            EmissionType::Incremental,
+            Boundedness::Bounded,
+        ));
+        ClusterScan {
+            scan,
+            parts,
+            properties,
+        }
+    }
+}
+
+impl DisplayAs for ClusterScan {
+    fn fmt_as(&self, t: DisplayFormatType, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FleetClusterScan of ")?;
+        self.scan.fmt_as(t, f)
+    }
+}
+
+impl ExecutionPlan for ClusterScan {
+    fn name(&self) -> &str {
+        "FleetClusterScan"
+    }
+
+    fn properties(&self) -> &Arc<PlanProperties> {
+        &self.properties
+    }
+
+    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
+        vec![&self.parts]
+    }
+
+    fn apply_expressions(
+        &self,
+        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
+        Ok(TreeNodeRecursion::Continue)
+    }
+
+    fn with_new_children(
+        self: Arc<Self>,
+        children: Vec<Arc<dyn ExecutionPlan>>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let [parts] = <[_; 1]>::try_from(children).map_err(|c| {
+            DataFusionError::Internal(format!("FleetClusterScan has 1 child, not {}", c.len()))
+        })?;
+        Ok(Arc::new(ClusterScan::with_parts(self.scan.clone(), parts)))
+    }
+
+    fn metrics(&self) -> Option<MetricsSet> {
+        self.scan.metrics()
+    }
+
+    fn execute(
+        &self,
+        partition: usize,
+        context: Arc<TaskContext>,
+    ) -> Result<SendableRecordBatchStream> {
+        let parts = self.parts.execute(partition, context.clone())?;
+        let scan = self.scan.clone();
+        let count = scan.partitions().len();
+        let streams = futures::stream::once(async move {
+            let batches: Vec<RecordBatch> = parts.try_collect().await?;
+            let mut streams = Vec::new();
+            for batch in &batches {
+                let column = batch
+                    .column(0)
+                    .as_any()
+                    .downcast_ref::<UInt64Array>()
+                    .ok_or_else(|| {
+                        DataFusionError::Internal(
+                            "FleetClusterScan: partition numbers that are not UInt64".into(),
+                        )
+                    })?;
+                for &n in column.values() {
+                    let n = usize::try_from(n).ok().filter(|&n| n < count).ok_or_else(|| {
+                        DataFusionError::Internal(format!(
+                            "FleetClusterScan: partition {n} of {count}"
+                        ))
+                    })?;
+                    streams.push(scan.execute(n, context.clone())?);
+                }
+            }
+            Ok::<_, DataFusionError>(futures::stream::iter(streams).flatten())
+        })
+        .try_flatten();
+        Ok(Box::pin(RecordBatchStreamAdapter::new(
+            self.scan.schema(),
+            streams,
+        )))
     }
 }
 
@@ -343,7 +548,11 @@ fn table_to_msg(table: &FleetTable) -> Result<TableMsg> {
     Ok(TableMsg {
         schemas: path_text(&schemas)?,
         table: table.def().name.clone(),
-        inputs: table.inputs().iter().map(input_to_msg).collect::<Result<_>>()?,
+        inputs: table
+            .inputs()
+            .iter()
+            .map(input_to_msg)
+            .collect::<Result<_>>()?,
         include_sensitive: options.include_sensitive,
         skip_unreadable: options.skip_unreadable,
     })
@@ -409,11 +618,12 @@ type Fingerprint = Vec<(PathBuf, u64, Option<SystemTime>)>;
 /// dominate small queries).
 fn open_schemas(dir: &Path) -> Result<Arc<FleetSchemas>> {
     static LOADED: Mutex<Vec<(PathBuf, Fingerprint, Arc<FleetSchemas>)>> = Mutex::new(Vec::new());
-    let fingerprint = fingerprint(dir).map_err(|e| {
-        DataFusionError::Plan(format!("the schema cache {}: {e}", dir.display()))
-    })?;
+    let fingerprint = fingerprint(dir)
+        .map_err(|e| DataFusionError::Plan(format!("the schema cache {}: {e}", dir.display())))?;
     {
-        let loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let loaded = LOADED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some((_, _, schemas)) = loaded
             .iter()
             .find(|(d, f, _)| d == dir && *f == fingerprint)
@@ -422,7 +632,9 @@ fn open_schemas(dir: &Path) -> Result<Arc<FleetSchemas>> {
         }
     }
     let schemas = Arc::new(FleetSchemas::open(dir).map_err(fleet)?);
-    let mut loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut loaded = LOADED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     loaded.retain(|(d, _, _)| d != dir);
     loaded.push((dir.to_owned(), fingerprint, schemas.clone()));
     Ok(schemas)
@@ -623,15 +835,12 @@ pub async fn executor_main(args: ExecutorArgs) -> Result<()> {
     if let Some(pid) = args.parent {
         exit_with_parent(pid)?;
     }
-    std::fs::create_dir_all(&args.work_dir).map_err(|e| {
-        DataFusionError::Configuration(format!("{}: {e}", args.work_dir.display()))
-    })?;
+    std::fs::create_dir_all(&args.work_dir)
+        .map_err(|e| DataFusionError::Configuration(format!("{}: {e}", args.work_dir.display())))?;
     let grpc_port = match args.grpc_port {
         Some(p) => p,
         None => args.bind.port().checked_add(1).ok_or_else(|| {
-            DataFusionError::Configuration(
-                "the Flight port is 65535: give --grpc-port".to_owned(),
-            )
+            DataFusionError::Configuration("the Flight port is 65535: give --grpc-port".to_owned())
         })?,
     };
     let vcores = args

@@ -101,7 +101,9 @@ fn free_ports(n: usize) -> Vec<u16> {
     let held: Vec<TcpListener> = (0..n)
         .map(|_| TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap())
         .collect();
-    held.iter().map(|l| l.local_addr().unwrap().port()).collect()
+    held.iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect()
 }
 
 /// A scheduler and two executors (two task slots each) on loopback.
@@ -182,11 +184,7 @@ fn has_file(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries.flatten().any(|e| {
             let path = e.path();
-            if path.is_dir() {
-                has_file(&path)
-            } else {
-                true
-            }
+            if path.is_dir() { has_file(&path) } else { true }
         })
     })
 }
@@ -270,7 +268,10 @@ fn the_ten_queries_on_two_executors_equal_one_process() {
             let distributed = rows(&remote, sql)
                 .await
                 .unwrap_or_else(|e| panic!("{id} on the cluster: {e}\n{}", cluster.logs()));
-            assert_eq!(distributed, one, "{id}: the cluster's rows and one process's");
+            assert_eq!(
+                distributed, one,
+                "{id}: the cluster's rows and one process's"
+            );
             assert_eq!(one, answer(&answers, id), "{id}: the reference's answer");
             for (w, now) in worked.iter_mut().zip(cluster.worked()) {
                 *w |= now;
