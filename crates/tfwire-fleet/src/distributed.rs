@@ -29,6 +29,7 @@
 use crate::provider::{FleetScan, FleetTable};
 use ballista::prelude::SessionContextExt as _;
 use ballista_core::extension::SessionConfigExt as _;
+use ballista_core::registry::BallistaFunctionRegistry;
 use ballista_core::serde::{BallistaLogicalExtensionCodec, BallistaPhysicalExtensionCodec};
 use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
 use ballista_scheduler::cluster::BallistaCluster;
@@ -36,28 +37,28 @@ use ballista_scheduler::config::{SchedulerConfig, TaskDistributionPolicy};
 use datafusion::arrow::array::{Array as _, ArrayRef, RecordBatch, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::catalog::Session;
+use datafusion::catalog::TableProvider;
+use datafusion::common::TableReference;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::datasource::TableType;
+use datafusion::datasource::file_format::FileFormatFactory;
 use datafusion::datasource::memory::MemorySourceConfig;
+use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::SendableRecordBatchStream;
+use datafusion::execution::TaskContext;
+use datafusion::execution::session_state::SessionStateBuilder;
 use datafusion::logical_expr::Expr;
+use datafusion::logical_expr::{Extension, LogicalPlan};
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::metrics::MetricsSet;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, Partitioning, PlanProperties};
-use futures::{StreamExt as _, TryStreamExt as _};
-use datafusion::catalog::TableProvider;
-use datafusion::common::TableReference;
-use datafusion::datasource::file_format::FileFormatFactory;
-use datafusion::error::{DataFusionError, Result};
-use datafusion::execution::TaskContext;
-use datafusion::execution::session_state::SessionStateBuilder;
-use datafusion::logical_expr::{Extension, LogicalPlan};
-use datafusion::physical_plan::ExecutionPlan;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_proto::logical_plan::LogicalExtensionCodec;
 use datafusion_proto::physical_plan::{PhysicalExtensionCodec, PhysicalProtoConverterExtension};
+use futures::{StreamExt as _, TryStreamExt as _};
 use prost::Message as _;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -260,113 +261,113 @@ impl PhysicalExtensionCodec for FleetPhysicalCodec {
 
 /// A [`FleetScan`] from its message.
 fn scan_from_msg(body: &[u8]) -> Result<FleetScan> {
-        let msg = ScanMsg::decode(body).map_err(|e| malformed("scan", &e))?;
-        let table_msg = msg
-            .table
-            .as_ref()
-            .ok_or_else(|| DataFusionError::Internal("a fleet scan without its table".into()))?;
-        let table = table_from_msg(table_msg)?;
-        let count = table.inputs().len();
-        let partitions = msg
-            .partitions
-            .iter()
-            .map(|p| {
-                p.inputs
-                    .iter()
-                    .map(|&i| {
-                        usize::try_from(i)
-                            .ok()
-                            .and_then(|i| table.inputs().get(i))
-                            .cloned()
-                            .ok_or_else(|| {
-                                DataFusionError::Internal(format!(
-                                    "a fleet scan names input {i} of {count}"
-                                ))
-                            })
-                    })
-                    .collect::<Result<Vec<Input>>>()
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let width = table.def().schema.fields().len();
-        let projection = if msg.projected {
-            let columns = msg
-                .projection
+    let msg = ScanMsg::decode(body).map_err(|e| malformed("scan", &e))?;
+    let table_msg = msg
+        .table
+        .as_ref()
+        .ok_or_else(|| DataFusionError::Internal("a fleet scan without its table".into()))?;
+    let table = table_from_msg(table_msg)?;
+    let count = table.inputs().len();
+    let partitions = msg
+        .partitions
+        .iter()
+        .map(|p| {
+            p.inputs
                 .iter()
-                .map(|&c| {
-                    usize::try_from(c)
+                .map(|&i| {
+                    usize::try_from(i)
                         .ok()
-                        .filter(|&c| c < width)
+                        .and_then(|i| table.inputs().get(i))
+                        .cloned()
                         .ok_or_else(|| {
                             DataFusionError::Internal(format!(
-                                "a fleet scan projects column {c} of {width}"
+                                "a fleet scan names input {i} of {count}"
                             ))
                         })
                 })
-                .collect::<Result<Vec<usize>>>()?;
-            Some(columns)
-        } else {
-            None
-        };
-        let limit = msg
-            .limit
-            .map(|l| {
-                usize::try_from(l).map_err(|_| {
-                    DataFusionError::Internal(format!("a fleet scan's limit {l} is too large"))
-                })
+                .collect::<Result<Vec<Input>>>()
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let width = table.def().schema.fields().len();
+    let projection = if msg.projected {
+        let columns = msg
+            .projection
+            .iter()
+            .map(|&c| {
+                usize::try_from(c)
+                    .ok()
+                    .filter(|&c| c < width)
+                    .ok_or_else(|| {
+                        DataFusionError::Internal(format!(
+                            "a fleet scan projects column {c} of {width}"
+                        ))
+                    })
             })
-            .transpose()?;
-        Ok(FleetScan::new(table, projection, partitions, limit))
+            .collect::<Result<Vec<usize>>>()?;
+        Some(columns)
+    } else {
+        None
+    };
+    let limit = msg
+        .limit
+        .map(|l| {
+            usize::try_from(l).map_err(|_| {
+                DataFusionError::Internal(format!("a fleet scan's limit {l} is too large"))
+            })
+        })
+        .transpose()?;
+    Ok(FleetScan::new(table, projection, partitions, limit))
 }
 
 /// A [`FleetScan`]'s message: its table, projection, limit, and each partition's inputs
 /// as indexes into the table's.
 fn scan_to_msg(scan: &FleetScan) -> Result<ScanMsg> {
-        let index = |i: usize| {
-            u32::try_from(i)
-                .map_err(|_| DataFusionError::Plan(format!("{i} is too many inputs for a scan")))
-        };
-        let table = scan.table();
-        // Each partition's inputs as indexes into the table's: every input crosses the wire
-        // once.
-        let position: HashMap<(&str, &str), usize> = table
-            .inputs()
-            .iter()
-            .enumerate()
-            .map(|(i, input)| ((input.source.as_str(), input.workspace.as_str()), i))
-            .collect();
-        let partitions = scan
-            .partitions()
-            .iter()
-            .map(|p| {
-                let inputs = p
-                    .iter()
-                    .map(|input| {
-                        let key = (input.source.as_str(), input.workspace.as_str());
-                        let i = position.get(&key).copied().ok_or_else(|| {
-                            DataFusionError::Internal(format!(
-                                "{}: a scan's input that is not one of its table's",
-                                input.source
-                            ))
-                        })?;
-                        index(i)
-                    })
-                    .collect::<Result<_>>()?;
-                Ok(PartitionMsg { inputs })
-            })
-            .collect::<Result<_>>()?;
-        let msg = ScanMsg {
-            table: Some(table_to_msg(table)?),
-            projected: scan.projection().is_some(),
-            projection: scan
-                .projection()
-                .unwrap_or_default()
+    let index = |i: usize| {
+        u32::try_from(i)
+            .map_err(|_| DataFusionError::Plan(format!("{i} is too many inputs for a scan")))
+    };
+    let table = scan.table();
+    // Each partition's inputs as indexes into the table's: every input crosses the wire
+    // once.
+    let position: HashMap<(&str, &str), usize> = table
+        .inputs()
+        .iter()
+        .enumerate()
+        .map(|(i, input)| ((input.source.as_str(), input.workspace.as_str()), i))
+        .collect();
+    let partitions = scan
+        .partitions()
+        .iter()
+        .map(|p| {
+            let inputs = p
                 .iter()
-                .map(|&c| index(c))
-                .collect::<Result<_>>()?,
-            partitions,
-            limit: scan.limit().map(|l| l as u64),
-        };
-        Ok(msg)
+                .map(|input| {
+                    let key = (input.source.as_str(), input.workspace.as_str());
+                    let i = position.get(&key).copied().ok_or_else(|| {
+                        DataFusionError::Internal(format!(
+                            "{}: a scan's input that is not one of its table's",
+                            input.source
+                        ))
+                    })?;
+                    index(i)
+                })
+                .collect::<Result<_>>()?;
+            Ok(PartitionMsg { inputs })
+        })
+        .collect::<Result<_>>()?;
+    let msg = ScanMsg {
+        table: Some(table_to_msg(table)?),
+        projected: scan.projection().is_some(),
+        projection: scan
+            .projection()
+            .unwrap_or_default()
+            .iter()
+            .map(|&c| index(c))
+            .collect::<Result<_>>()?,
+        partitions,
+        limit: scan.limit().map(|l| l as u64),
+    };
+    Ok(msg)
 }
 
 /// A [`FleetTable`] as the scheduler re-creates it: its scans are [`ClusterScan`]s, which
@@ -509,11 +510,14 @@ impl ExecutionPlan for ClusterScan {
                         )
                     })?;
                 for &n in column.values() {
-                    let n = usize::try_from(n).ok().filter(|&n| n < count).ok_or_else(|| {
-                        DataFusionError::Internal(format!(
-                            "FleetClusterScan: partition {n} of {count}"
-                        ))
-                    })?;
+                    let n = usize::try_from(n)
+                        .ok()
+                        .filter(|&n| n < count)
+                        .ok_or_else(|| {
+                            DataFusionError::Internal(format!(
+                                "FleetClusterScan: partition {n} of {count}"
+                            ))
+                        })?;
                     streams.push(scan.execute(n, context.clone())?);
                 }
             }
@@ -752,6 +756,11 @@ pub async fn run_executor(options: ExecutorOptions) -> Result<()> {
         work_dir: Some(path_text(&options.work_dir)?),
         override_logical_codec: Some(Arc::new(FleetLogicalCodec::default())),
         override_physical_codec: Some(Arc::new(FleetPhysicalCodec::default())),
+        // Every function a client's session has (Ballista's own default registry lacks
+        // the nested ones: `array_element`, `get_field` of a list, `unnest`'s helpers).
+        override_function_registry: Some(Arc::new(BallistaFunctionRegistry::from(
+            &SessionStateBuilder::new().with_default_features().build(),
+        ))),
         ..ExecutorProcessConfig::default()
     };
     start_executor_process(Arc::new(config))
@@ -813,12 +822,43 @@ pub struct ExecutorArgs {
     pub parent: Option<u32>,
 }
 
+/// Ballista's log on standard error: warnings and errors, or down to `info` or `debug` as
+/// `TFWIRE_FLEET_LOG` says.
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::max_level()
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.enabled(record.metadata()) {
+            eprintln!("{} {}: {}", record.level(), record.target(), record.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+fn log_to_stderr() {
+    let level = match std::env::var("TFWIRE_FLEET_LOG").as_deref() {
+        Ok("debug") => log::LevelFilter::Debug,
+        Ok("info") => log::LevelFilter::Info,
+        _ => log::LevelFilter::Warn,
+    };
+    static LOG: StderrLog = StderrLog;
+    if log::set_logger(&LOG).is_ok() {
+        log::set_max_level(level);
+    }
+}
+
 /// Runs `tfwire-fleet scheduler` until the process ends.
 ///
 /// # Errors
 ///
 /// As [`run_scheduler`]; a `--parent` not followed.
 pub async fn scheduler_main(args: SchedulerArgs) -> Result<()> {
+    log_to_stderr();
     if let Some(pid) = args.parent {
         exit_with_parent(pid)?;
     }
@@ -832,6 +872,7 @@ pub async fn scheduler_main(args: SchedulerArgs) -> Result<()> {
 /// As [`run_executor`]; a work directory that cannot be created; a `--parent` not
 /// followed.
 pub async fn executor_main(args: ExecutorArgs) -> Result<()> {
+    log_to_stderr();
     if let Some(pid) = args.parent {
         exit_with_parent(pid)?;
     }
