@@ -5,11 +5,14 @@
 //! - [`provider`]: [`FleetTable`], a `TableProvider` that reads its inputs only when a scan
 //!   runs, spread over the session's `target_partitions`, decoding only the columns the
 //!   query reads; [`register`] registers every table of a schema cache.
+//! - [`distributed`]: the same tables under Ballista (the codecs that carry a table and its
+//!   scan to a cluster's nodes as plain data, the scheduler, the executor, the client's
+//!   session).
 //! - [`output`]: query results as a table, CSV or JSON ([`output::Writer`]), exact numbers,
 //!   nothing a terminal would act on; [`canonical_rows`], the canonical text of each cell.
 //!
-//! See the crate README for the `tfwire-fleet` binary (`export`, `query`) and a runnable
-//! example.
+//! See the crate README for the `tfwire-fleet` binary (`export`, `query`, `scheduler`,
+//! `executor`), a runnable example, and running on a cluster.
 
 #![forbid(unsafe_code)]
 
@@ -18,6 +21,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
+pub mod distributed;
 pub mod output;
 pub mod provider;
 

@@ -13,6 +13,7 @@ use futures::StreamExt as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 use tfwire_arrow::{FleetSchemas, Options};
+use tfwire_fleet::distributed;
 use tfwire_fleet::output::{Format, Writer};
 
 /// SQL over fleets of OpenTofu and Terraform states and plans (DataFusion), and their
@@ -45,6 +46,11 @@ enum Command {
     /// Write every table as Parquet, partitioned Hive-style
     /// (`OUT/<table>/type=<type>/workspace=<ws>/part-0.parquet`).
     Export(ExportArgs),
+    /// Host a Ballista scheduler for `query --ballista` (see the README, "Running on a
+    /// cluster").
+    Scheduler(distributed::SchedulerArgs),
+    /// Host a Ballista executor: it runs the scans and the rest of the plans.
+    Executor(distributed::ExecutorArgs),
 }
 
 #[derive(Args)]
@@ -79,6 +85,14 @@ struct QueryArgs {
     /// How to print the result: `table`, `csv` or `json` (one array, a row an object).
     #[arg(long, default_value = "table", value_parser = ["table", "csv", "json"])]
     format: String,
+    /// Run the query on the Ballista cluster whose scheduler is there (every node sees the
+    /// schema cache and the inputs at the same paths or URLs).
+    #[arg(
+        long,
+        value_name = "df://HOST:PORT",
+        conflicts_with = "skip_unreadable"
+    )]
+    ballista: Option<String>,
     /// The query (DataFusion's SQL).
     sql: String,
     /// States and plans: files, directories, globs, file:// or memory:// URLs.
@@ -120,6 +134,12 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Query(args) => query(args).await,
             Command::Export(args) => export(args).await,
+            Command::Scheduler(args) => distributed::scheduler_main(args)
+                .await
+                .map_err(Failure::input),
+            Command::Executor(args) => distributed::executor_main(args)
+                .await
+                .map_err(Failure::input),
         }
     });
     match result {
@@ -150,7 +170,12 @@ async fn open(
 async fn query(args: QueryArgs) -> Result<(), Failure> {
     let (inputs, schemas) = open(&args.inputs, &args.states).await?;
     let config = SessionConfig::new().with_information_schema(true);
-    let ctx = SessionContext::new_with_config(config);
+    let ctx = match &args.ballista {
+        Some(url) => distributed::remote_context(url, config)
+            .await
+            .map_err(|e| Failure(2, e.strip_backtrace()))?,
+        None => SessionContext::new_with_config(config),
+    };
     let registration =
         tfwire_fleet::register(&ctx, &inputs, schemas.clone(), args.inputs.options())
             .map_err(|e| Failure(2, e.strip_backtrace()))?;
