@@ -109,12 +109,35 @@ fn module_of(address: &str) -> Option<Cow<'_, str>> {
     (!m.is_empty()).then_some(Cow::Borrowed(m))
 }
 
+/// Visits the values a document holds as state, before its other rows: a `show -json`
+/// state's (phase `state`) or a plan's prior state (phase `prior`).
+fn visit_state_values<'a>(
+    doc: &Document<'a>,
+    visit: impl FnOnce(Option<tfwire_plan::Values<'a>>, &'static str) -> Result<(), Error>,
+) -> Result<(), Error> {
+    match doc {
+        Document::State(state) => visit(state.values, "state"),
+        Document::Plan(plan) => visit(plan.prior_state.and_then(|s| s.values), "prior"),
+        Document::RawState(_) | Document::LegacyState(_) => Ok(()),
+    }
+}
+
 /// Every resource instance object of a document, in document order.
 pub(crate) fn visit_objects<'a>(
     doc: &Document<'a>,
     f: &mut dyn FnMut(Object<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
+    visit_state_values(doc, |values, phase| values_objects(values, phase, f))?;
     match doc {
+        Document::State(_) => {}
+        Document::Plan(plan) => {
+            for rc in plan.resource_changes {
+                change_objects(rc, ("before", "after"), f)?;
+            }
+            for rc in plan.resource_drift {
+                change_objects(rc, ("drift_before", "drift_after"), f)?;
+            }
+        }
         Document::RawState(state) => {
             let (serial, lineage) = serial_lineage(state.raw);
             for r in state.resources {
@@ -198,16 +221,6 @@ pub(crate) fn visit_objects<'a>(
                         flat: true,
                     })?;
                 }
-            }
-        }
-        Document::State(state) => values_objects(state.values, "state", f)?,
-        Document::Plan(plan) => {
-            values_objects(plan.prior_state.and_then(|s| s.values), "prior", f)?;
-            for rc in plan.resource_changes {
-                change_objects(rc, ("before", "after"), f)?;
-            }
-            for rc in plan.resource_drift {
-                change_objects(rc, ("drift_before", "drift_after"), f)?;
             }
         }
     }
@@ -307,68 +320,38 @@ fn change_objects<'a>(
     Ok(())
 }
 
+/// The outputs a state holds (a `show -json` state's, a plan's prior state's or a raw
+/// state's), as rows of `phase`.
+fn state_outputs<'a>(
+    outputs: &'a [tfwire_plan::Output<'a>],
+    phase: &'static str,
+    f: &mut dyn FnMut(OutputRow<'a>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    for o in outputs {
+        f(OutputRow {
+            phase,
+            name: o.name,
+            value: o.value,
+            ty: o.ty,
+            sensitive: o.sensitive,
+            sensitive_tree: None,
+            unknown: None,
+        })?;
+    }
+    Ok(())
+}
+
 /// Every output of a document.
 pub(crate) fn visit_outputs<'a>(
     doc: &Document<'a>,
     f: &mut dyn FnMut(OutputRow<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let values = |vs: Option<tfwire_plan::Values<'a>>,
-                  phase: &'static str,
-                  f: &mut dyn FnMut(OutputRow<'a>) -> Result<(), Error>|
-     -> Result<(), Error> {
-        for o in vs.map(|v| v.outputs).unwrap_or(&[]) {
-            f(OutputRow {
-                phase,
-                name: o.name,
-                value: o.value,
-                ty: o.ty,
-                sensitive: o.sensitive,
-                sensitive_tree: None,
-                unknown: None,
-            })?;
-        }
-        Ok(())
-    };
+    visit_state_values(doc, |vs, phase| {
+        state_outputs(vs.map(|v| v.outputs).unwrap_or(&[]), phase, f)
+    })?;
     match doc {
-        Document::RawState(s) => {
-            for o in s.outputs {
-                f(OutputRow {
-                    phase: "state",
-                    name: o.name,
-                    value: o.value,
-                    ty: o.ty,
-                    sensitive: o.sensitive,
-                    sensitive_tree: None,
-                    unknown: None,
-                })?;
-            }
-        }
-        Document::LegacyState(s) => {
-            for m in s.modules.iter().filter(|m| m.path.len() <= 1) {
-                for (name, o) in m
-                    .outputs
-                    .and_then(|o| o.as_object())
-                    .into_iter()
-                    .flat_map(|o| o.iter())
-                {
-                    f(OutputRow {
-                        phase: "state",
-                        name,
-                        value: o.get("value"),
-                        ty: None,
-                        sensitive: o
-                            .get("sensitive")
-                            .and_then(|s| s.as_bool())
-                            .unwrap_or(false),
-                        sensitive_tree: None,
-                        unknown: None,
-                    })?;
-                }
-            }
-        }
-        Document::State(s) => values(s.values, "state", f)?,
+        Document::State(_) => {}
         Document::Plan(p) => {
-            values(p.prior_state.and_then(|s| s.values), "prior", f)?;
             for oc in p.output_changes {
                 let c = &oc.change;
                 if c.before.is_some_and(|v| !v.is_null()) {
@@ -392,6 +375,30 @@ pub(crate) fn visit_outputs<'a>(
                         sensitive: false,
                         sensitive_tree: c.after_sensitive,
                         unknown: c.after_unknown,
+                    })?;
+                }
+            }
+        }
+        Document::RawState(s) => state_outputs(s.outputs, "state", f)?,
+        Document::LegacyState(s) => {
+            for m in s.modules.iter().filter(|m| m.path.len() <= 1) {
+                for (name, o) in m
+                    .outputs
+                    .and_then(|o| o.as_object())
+                    .into_iter()
+                    .flat_map(|o| o.iter())
+                {
+                    f(OutputRow {
+                        phase: "state",
+                        name,
+                        value: o.get("value"),
+                        ty: None,
+                        sensitive: o
+                            .get("sensitive")
+                            .and_then(|s| s.as_bool())
+                            .unwrap_or(false),
+                        sensitive_tree: None,
+                        unknown: None,
                     })?;
                 }
             }

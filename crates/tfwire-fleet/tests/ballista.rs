@@ -19,26 +19,9 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A directory of this test's own, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!(
-            "tfwire-fleet-ballista-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "../../tfwire-arrow/tests/harness/tempdir.rs"]
+mod tempdir;
+use tempdir::TempDir;
 
 /// The processes a test started: every one killed and reaped when dropped, whether the
 /// test passed or panicked.
@@ -117,7 +100,7 @@ struct Cluster {
 impl Cluster {
     /// `name`: the test's, for a directory of its own (tests run in parallel).
     fn start(name: &str) -> Cluster {
-        let dir = TempDir::new(name);
+        let dir = TempDir::new(&format!("ballista-{name}"));
         let ports = free_ports(5);
         let mut children = Children {
             started: Vec::new(),

@@ -8,29 +8,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tfwire_arrow::FleetSchemas;
 
+#[path = "tempdir.rs"]
+mod tempdir;
+pub(crate) use tempdir::TempDir;
+
+#[path = "../../../tfwire/tests/harness/decimal.rs"]
+mod decimal;
+/// Canonical decimal text of a JSON number's text: plain, no exponent, no `+`, no leading
+/// zeros, no trailing fractional zeros, `0` for zero.
+pub(crate) use decimal::normalize_decimal as canon;
+
 pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A temporary directory removed on drop.
-pub(crate) struct TempDir(pub(crate) PathBuf);
-
-impl TempDir {
-    pub(crate) fn new(name: &str) -> TempDir {
-        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("tfwire-arrow-{name}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A schema cache holding `schemas.json` (every provider at `version`), loaded.
@@ -43,42 +32,6 @@ pub(crate) fn fleet(schemas_json: &Path, dir: &TempDir, version: &str) -> Arc<Fl
 
 pub(crate) fn read_json(path: &Path) -> J {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
-/// Canonical decimal text of a JSON number's text: plain, no exponent, no `+`, no
-/// leading zeros, no trailing fractional zeros, `0` for zero.
-pub(crate) fn canon(text: &str) -> String {
-    let (neg, body) = match text.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let (mant, exp) = match body.find(['e', 'E']) {
-        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().unwrap()),
-        None => (body, 0),
-    };
-    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
-    let digits: String = format!("{int}{frac}");
-    let point = int.len() as i64 + exp; // position of the point in `digits`
-    let digits = digits.trim_start_matches('0');
-    let lead_zeros = (int.len() + frac.len()) as i64 - digits.len() as i64;
-    let point = point - lead_zeros;
-    let digits = digits.trim_end_matches('0');
-    if digits.is_empty() {
-        return "0".into();
-    }
-    let n = digits.len() as i64;
-    let s = if point <= 0 {
-        format!("0.{}{}", "0".repeat((-point) as usize), digits)
-    } else if point >= n {
-        format!("{}{}", digits, "0".repeat((point - n) as usize))
-    } else {
-        format!(
-            "{}.{}",
-            &digits[..point as usize],
-            &digits[point as usize..]
-        )
-    };
-    if neg { format!("-{s}") } else { s }
 }
 
 /// Whether a canonical number fits Decimal128(38, 9).
@@ -340,6 +293,19 @@ pub(crate) fn expected(
     if v.is_null() {
         return J::Null;
     }
+    // The expected cell of element `i` of a list, a set or a tuple.
+    let mut element = |e: &J, shape: &Shape, nested: &[Attr], i: usize| {
+        expected(
+            e,
+            shape,
+            nested,
+            idx(sens, i),
+            idx(unk, i),
+            include_sensitive,
+            &format!("{path}[{i}]"),
+            out,
+        )
+    };
     match shape {
         Shape::String | Shape::Bool => v.clone(),
         Shape::Number => {
@@ -368,18 +334,7 @@ pub(crate) fn expected(
                 .unwrap()
                 .iter()
                 .enumerate()
-                .map(|(i, e)| {
-                    expected(
-                        e,
-                        item,
-                        nested,
-                        idx(sens, i),
-                        idx(unk, i),
-                        include_sensitive,
-                        &format!("{path}[{i}]"),
-                        out,
-                    )
-                })
+                .map(|(i, e)| element(e, item, nested, i))
                 .collect(),
         ),
         Shape::Map(item) => J::Object(
@@ -433,18 +388,7 @@ pub(crate) fn expected(
             items
                 .iter()
                 .enumerate()
-                .map(|(i, t)| {
-                    expected(
-                        v.get(i).unwrap_or(&J::Null),
-                        t,
-                        &[],
-                        idx(sens, i),
-                        idx(unk, i),
-                        include_sensitive,
-                        &format!("{path}[{i}]"),
-                        out,
-                    )
-                })
+                .map(|(i, t)| element(v.get(i).unwrap_or(&J::Null), t, &[], i))
                 .collect(),
         ),
     }
@@ -508,4 +452,45 @@ pub(crate) fn string_map(array: &ArrayRef, row: usize) -> Vec<(String, String)> 
 pub(crate) fn str_cell(batch: &RecordBatch, name: &str, row: usize) -> Option<String> {
     let c = batch.column_by_name(name).unwrap();
     (!c.is_null(row)).then(|| c.as_string::<i32>().value(row).to_owned())
+}
+
+/// `sensitive_attributes` paths as a marker tree: the same tree as the clients'
+/// `sensitive_values` for these paths (get_attr steps and index steps); a path under an
+/// already marked one changes nothing.
+pub(crate) fn raw_marks(paths: &J) -> J {
+    let mut tree = J::Null;
+    for p in paths.as_array().into_iter().flatten() {
+        let mut node = &mut tree;
+        for step in p.as_array().unwrap() {
+            let key = match step["type"].as_str().unwrap() {
+                "get_attr" => J::String(step["value"].as_str().unwrap().into()),
+                _ => step["value"]["value"].clone(),
+            };
+            if *node == J::Bool(true) {
+                break;
+            }
+            match key {
+                J::String(k) => {
+                    if !node.is_object() {
+                        *node = J::Object(Default::default());
+                    }
+                    node = node.as_object_mut().unwrap().entry(k).or_insert(J::Null);
+                }
+                J::Number(n) => {
+                    let i = n.as_u64().unwrap() as usize;
+                    if !node.is_array() {
+                        *node = J::Array(vec![]);
+                    }
+                    let a = node.as_array_mut().unwrap();
+                    while a.len() <= i {
+                        a.push(J::Null);
+                    }
+                    node = &mut a[i];
+                }
+                _ => unreachable!(),
+            }
+        }
+        *node = J::Bool(true);
+    }
+    tree
 }

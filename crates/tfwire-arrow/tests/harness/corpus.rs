@@ -153,45 +153,6 @@ fn unwrap_dynamic(v: &J, shape: &Shape) -> J {
     }
 }
 
-/// `sensitive_attributes` paths as a marker tree.
-fn raw_marks(paths: &J) -> J {
-    let mut tree = J::Null;
-    for p in paths.as_array().into_iter().flatten() {
-        let mut node = &mut tree;
-        for step in p.as_array().unwrap() {
-            let key = match step["type"].as_str().unwrap() {
-                "get_attr" => J::String(step["value"].as_str().unwrap().into()),
-                _ => step["value"]["value"].clone(),
-            };
-            if *node == J::Bool(true) {
-                break;
-            }
-            match key {
-                J::String(k) => {
-                    if !node.is_object() {
-                        *node = J::Object(Default::default());
-                    }
-                    node = node.as_object_mut().unwrap().entry(k).or_insert(J::Null);
-                }
-                J::Number(n) => {
-                    let i = n.as_u64().unwrap() as usize;
-                    if !node.is_array() {
-                        *node = J::Array(vec![]);
-                    }
-                    let a = node.as_array_mut().unwrap();
-                    while a.len() <= i {
-                        a.push(J::Null);
-                    }
-                    node = &mut a[i];
-                }
-                _ => unreachable!(),
-            }
-        }
-        *node = J::Bool(true);
-    }
-    tree
-}
-
 fn raw_rows(doc: &J, fleet: &FleetSchemas, schemas: &J) -> Vec<Expected> {
     let _ = fleet;
     let mut out = Vec::new();

@@ -71,44 +71,6 @@ fn split(
     secret.extend(all.difference(&shown).cloned());
 }
 
-fn raw_marks(paths: &J) -> J {
-    // The same tree as the clients' `sensitive_values` for these paths (get_attr steps and
-    // index steps).
-    let mut tree = J::Null;
-    for p in paths.as_array().into_iter().flatten() {
-        let mut node = &mut tree;
-        for step in p.as_array().unwrap() {
-            let key = if step["type"] == "get_attr" {
-                step["value"].clone()
-            } else {
-                step["value"]["value"].clone()
-            };
-            match key {
-                J::String(k) => {
-                    if !node.is_object() {
-                        *node = J::Object(Default::default());
-                    }
-                    node = node.as_object_mut().unwrap().entry(k).or_insert(J::Null);
-                }
-                J::Number(n) => {
-                    let i = n.as_u64().unwrap() as usize;
-                    if !node.is_array() {
-                        *node = J::Array(vec![]);
-                    }
-                    let a = node.as_array_mut().unwrap();
-                    while a.len() <= i {
-                        a.push(J::Null);
-                    }
-                    node = &mut a[i];
-                }
-                _ => unreachable!(),
-            }
-        }
-        *node = J::Bool(true);
-    }
-    tree
-}
-
 /// Every secret of the scenario's documents: strings only at sensitive positions (of at
 /// least 4 characters, so that a secret is not found by chance), less those the same
 /// documents show in clear elsewhere (the clients do not mark a provider's echo of a

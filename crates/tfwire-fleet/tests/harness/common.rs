@@ -6,32 +6,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tfwire_arrow::{FleetSchemas, Options};
 
+#[path = "../../../tfwire-arrow/tests/harness/tempdir.rs"]
+mod tempdir;
+pub(crate) use tempdir::TempDir;
+
 pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A temporary directory removed on drop.
-pub(crate) struct TempDir(pub(crate) PathBuf);
-
 impl TempDir {
-    pub(crate) fn new(name: &str) -> TempDir {
-        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("tfwire-fleet-{name}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
     pub(crate) fn path(&self, rel: &str) -> PathBuf {
         self.0.join(rel)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

@@ -5,6 +5,10 @@ use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+#[path = "decimal.rs"]
+mod decimal;
+pub(crate) use decimal::normalize_decimal;
+
 /// `corpus/` at the top of the repository.
 pub fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
@@ -241,45 +245,6 @@ pub enum Want {
 
 pub fn is_error(v: &Json) -> bool {
     v.get("error").is_some()
-}
-
-/// The canonical number for a decimal text: sign, no exponent, no leading zeros, no trailing
-/// fractional zeros (an independent implementation, for the vectors go-cty rounds).
-pub fn normalize_decimal(t: &str) -> String {
-    let (neg, t) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let (mant, exp) = match t.find(['e', 'E']) {
-        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().expect("exponent")),
-        None => (t, 0),
-    };
-    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
-    let digits: String = format!("{int}{frac}");
-    let point = int.len() as i64 + exp;
-    let lead = digits.len() - digits.trim_start_matches('0').len();
-    let digits = digits
-        .trim_start_matches('0')
-        .trim_end_matches('0')
-        .to_owned();
-    if digits.is_empty() {
-        return "0".into();
-    }
-    let point = point - lead as i64;
-    let n = digits.len() as i64;
-    let body = if point <= 0 {
-        format!("0.{}{}", "0".repeat((-point) as usize), digits)
-    } else if point >= n {
-        format!("{}{}", digits, "0".repeat((point - n) as usize))
-    } else {
-        format!(
-            "{}.{}",
-            &digits[..point as usize],
-            &digits[point as usize..]
-        )
-    };
-    if neg { format!("-{body}") } else { body }
 }
 
 /// The text inside a MessagePack string (or binary) value.
