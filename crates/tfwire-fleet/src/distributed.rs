@@ -10,7 +10,7 @@
 //! cache gives the table other columns than the client's refuses the plan.
 //!
 //! ```no_run
-//! # async fn run() -> datafusion::error::Result<()> {
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::sync::Arc;
 //! use tfwire_arrow::{FleetSchemas, Options};
 //!
@@ -18,8 +18,8 @@
 //! // executor`); the client plans the query with the same tables as on one machine.
 //! let config = datafusion::prelude::SessionConfig::new();
 //! let ctx = tfwire_fleet::distributed::remote_context("df://scheduler.internal:50050", config).await?;
-//! let schemas = Arc::new(FleetSchemas::open("/shared/tfwire/schemas").map_err(datafusion::error::DataFusionError::from)?);
-//! let inputs = tfwire_arrow::discover(&["/shared/tfwire/states".to_owned()]).await.map_err(datafusion::error::DataFusionError::from)?;
+//! let schemas = Arc::new(FleetSchemas::open("/shared/tfwire/schemas")?);
+//! let inputs = tfwire_arrow::discover(&["/shared/tfwire/states".to_owned()]).await?;
 //! tfwire_fleet::register(&ctx, &inputs, schemas, Options::default())?;
 //! let batches = ctx.sql("SELECT count(*) FROM resources").await?.collect().await?;
 //! # drop(batches);
