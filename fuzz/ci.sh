@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-40}
-step() { printf '\n== %s (%ss)\n' "$1" "$SECONDS"; }
+step() { printf '\n== %s (%ss, %s free)\n' "$1" "$SECONDS" "$(df -h . | awk 'NR==2 {print $4}')"; }
 
 step "fuzz: replay corpus/regressions and the seeds built from corpus/ (stable)"
 cargo test -p tfwire-fuzzing --quiet
