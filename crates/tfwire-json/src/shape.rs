@@ -109,7 +109,14 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
     let mut i = 0;
     while i < input.len() {
         match CLASS[input[i] as usize] {
-            OTHER => digits = 0,
+            OTHER => {
+                digits = 0;
+                // Indentation: pretty-printed states and plans are about half spaces, in
+                // runs of 2 a level; step over them 8 at a time.
+                while input.get(i + 1..i + 9) == Some(b"        ") {
+                    i += 8;
+                }
+            }
             DIGIT => {
                 digits += 1;
                 wide |= digits > 308;
@@ -142,16 +149,15 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
                 nodes += 1;
                 i += 1;
                 loop {
-                    match memchr::memchr2(b'"', b'\\', &input[i.min(input.len())..]) {
-                        None => {
-                            i = input.len();
-                            break;
-                        }
-                        Some(k) if input[i + k] == b'\\' => i += k + 2,
-                        Some(k) => {
-                            i += k;
-                            break;
-                        }
+                    let Some(at) = quote_or_backslash(input, i) else {
+                        i = input.len();
+                        break;
+                    };
+                    if input[at] == b'\\' {
+                        i = at + 2;
+                    } else {
+                        i = at;
+                        break;
                     }
                 }
             }
@@ -171,6 +177,23 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
         nodes,
         wide_numbers: wide,
     })
+}
+
+/// The offset of the first `"` or `\\` in `input` from `i`: most strings are short (keys,
+/// names), so the first 32 bytes are looked at 8 at a time before `memchr` takes over.
+#[inline]
+fn quote_or_backslash(input: &[u8], mut i: usize) -> Option<usize> {
+    for _ in 0..4 {
+        let Some(w) = crate::swar::try_load(input, i) else {
+            break;
+        };
+        let stop = crate::swar::bytes_eq(w, b'"') | crate::swar::bytes_eq(w, b'\\');
+        if stop != 0 {
+            return Some(i + (stop.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    memchr::memchr2(b'"', b'\\', input.get(i..)?).map(|k| i + k)
 }
 
 /// The message for a document simd-json rejected (see [`crate::tape::TapeParser::parse`]), in the
@@ -221,8 +244,59 @@ pub(crate) fn syntax_message(
 
 #[cfg(test)]
 mod tests {
-    use super::check_json_shape;
+    use super::{JsonShape, check_json_shape, json_shape};
     use crate::ErrorKind;
+
+    /// Runs of spaces (stepped over 8 at a time) change nothing: the same shape whatever
+    /// the indentation, a depth error at the same bracket, spaces in strings kept apart.
+    #[test]
+    fn indentation_does_not_change_the_shape() {
+        let compact = br#"{"a":[1,2e5,{"b":"x          y"}],"c":[[]],"d":123}"#;
+        let want = json_shape(compact, 8, usize::MAX).unwrap();
+        assert_eq!(
+            want,
+            JsonShape {
+                nodes: 23,
+                wide_numbers: true
+            }
+        );
+        for indent in 0..=20 {
+            let mut text = Vec::new();
+            let mut in_string = false;
+            let mut depth = 0;
+            for &b in compact {
+                text.push(b);
+                in_string ^= b == b'"';
+                if in_string {
+                    continue;
+                }
+                depth += match b {
+                    b'[' | b'{' => 1,
+                    b']' | b'}' => -1,
+                    _ => 0,
+                };
+                if matches!(b, b'[' | b'{' | b',') {
+                    text.push(b'\n');
+                    text.extend(std::iter::repeat_n(b' ', indent * depth as usize));
+                }
+            }
+            let text = &text[..];
+            assert_eq!(json_shape(text, 8, usize::MAX), Ok(want), "indent {indent}");
+            let e = json_shape(text, 2, usize::MAX).unwrap_err();
+            let bracket = text.iter().position(|&b| b == b'{').unwrap();
+            assert_eq!(e.kind(), &ErrorKind::TooDeep { max_depth: 2 });
+            assert!(e.offset() > bracket && matches!(text[e.offset()], b'[' | b'{'));
+        }
+        // Spaces up to the very end, in runs of every length around 8.
+        for n in 0..20 {
+            let text = format!("[{}1{}]{}", " ".repeat(n), " ".repeat(n), " ".repeat(n));
+            assert_eq!(
+                check_json_shape(text.as_bytes(), 1, 10),
+                Ok(2),
+                "{n} spaces"
+            );
+        }
+    }
 
     #[test]
     fn strings_do_not_count() {
@@ -231,6 +305,17 @@ mod tests {
         // An escape at the very end, and an unterminated string.
         assert_eq!(check_json_shape(br#"["\"#, 1, 10), Ok(2));
         assert_eq!(check_json_shape(br#"["abc"#, 1, 10), Ok(2));
+        // Strings of every length around the 8-byte steps and the hand-over to `memchr`,
+        // with brackets inside and an escaped quote at every position.
+        for n in 0..80 {
+            let plain = "[{".repeat(n / 2) + &"x".repeat(n % 2);
+            let text = format!(r#"["{plain}",[]]"#);
+            assert_eq!(check_json_shape(text.as_bytes(), 2, 10), Ok(6), "{text}");
+            for k in 0..=plain.len() {
+                let text = format!(r#"["{}\"{}",[]]"#, &plain[..k], &plain[k..]);
+                assert_eq!(check_json_shape(text.as_bytes(), 2, 10), Ok(6), "{text}");
+            }
+        }
     }
 
     #[test]
