@@ -231,7 +231,10 @@ impl TableBuilder {
             let options = tfwire_planfile::ShowJson::default().configuration(false);
             planfile.show_json_with(&cache, &options)?.into_bytes()
         } else {
-            bytes.to_vec()
+            // With room for the parser's padding: one copy, no reallocation.
+            let mut input = Vec::with_capacity(bytes.len() + tfwire_plan::INPUT_PADDING);
+            input.extend_from_slice(bytes);
+            input
         };
         let mut parser = core::mem::replace(&mut self.parser, tfwire_plan::Parser::new());
         // The compiled programs outlive the document's values that borrow them.
