@@ -9,6 +9,7 @@
 //! | `json_decode/KIND-1m` | `Decoder::decode_json` of the same value as go-cty's JSON |
 //! | `msgpack_encode/KIND-1m` | `encode_msgpack_into` of the decoded value into a reused buffer (go-cty's bytes) |
 //! | `json_encode/KIND-1m` | `encode_json_into` of the decoded value into a reused buffer (go-cty's bytes) |
+//! | `state_parse/fleet-96k` | `Parser::parse` + `Tape::document` of `corpus/fleet`'s largest state (a pretty-printed raw state, 96 kB: the fleet's unit of work), copied into a reused buffer first |
 //! | `plan_summary/bigplan-4mb` | `Parser::parse_summary` + `Tape::plan` + `Summary::of` of the synthetic 4 MiB plan, copied into a reused buffer first |
 //! | `tap/plan_resource_change_request` | the tap's decode thread on one `PlanResourceChange` request frame: the protobuf decoded, its three values decoded with the resource's schema, masked and written as log records |
 //! | `tap/plan_resource_change_response` | the same on the response frame (its planned state) |
@@ -57,6 +58,7 @@ pub fn names() -> Vec<String> {
         }
     }
     out.push(format!("plan_summary/bigplan-{PLAN_MB}mb"));
+    out.push("state_parse/fleet-96k".into());
     out.push("tap/plan_resource_change_request".into());
     out.push("tap/plan_resource_change_response".into());
     out
@@ -90,6 +92,7 @@ pub fn run(name: &str) -> Result<(), String> {
             encode(&Input::one_mb(kind), what == "json_encode");
         }
         ("plan_summary", _) if input == format!("bigplan-{PLAN_MB}mb") => plan_summary(),
+        ("state_parse", _) if input == "fleet-96k" => state_parse(),
         ("tap", _) if input == "plan_resource_change_request" => tap(Direction::Request),
         ("tap", _) if input == "plan_resource_change_response" => tap(Direction::Response),
         _ => return Err(format!("{name}: no such measurement (`icount list`)")),
@@ -178,6 +181,48 @@ fn plan_summary() {
         counts
     };
     check("plan summary counts", once(), plan.counts.clone());
+    icount_measured_call(&mut || {
+        black_box(once());
+    });
+}
+
+/// The fleet's largest state, from `corpus/fleet` (made by `benches/fleet/generate.py`).
+const FLEET_STATE: &str = "corpus/fleet/states/team-security/etl-prod/terraform.tfstate";
+
+fn state_parse() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(FLEET_STATE);
+    let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    // The answer, from serde_json: (resources, instances).
+    let v: serde_json::Value = serde_json::from_slice(&text).expect("a JSON state");
+    let resources = v["resources"].as_array().expect("resources");
+    let expected = (
+        resources.len(),
+        resources
+            .iter()
+            .map(|r| r["instances"].as_array().map_or(0, Vec::len))
+            .sum::<usize>(),
+    );
+    let mut parser = Parser::new();
+    let mut buf = Vec::new();
+    let mut arena = Bump::new();
+    let mut once = || {
+        buf.clear();
+        buf.extend_from_slice(&text);
+        let tape = parser.parse(&mut buf).expect("parse");
+        let found = match tape.document(&arena).expect("a document") {
+            tfwire_plan::Document::RawState(s) => (
+                s.resources.len(),
+                s.resources.iter().map(|r| r.instances.len()).sum(),
+            ),
+            _ => panic!("{FLEET_STATE}: not a raw state"),
+        };
+        parser.recycle(tape);
+        arena.reset();
+        found
+    };
+    check("fleet state resources and instances", once(), expected);
     icount_measured_call(&mut || {
         black_box(once());
     });
