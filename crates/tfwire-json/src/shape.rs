@@ -144,22 +144,10 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
                 nodes += 1;
             }
             _ => {
-                // A string: skip to its closing quote, stepping over escapes.
+                // A string: skip to its closing quote.
                 digits = 0;
                 nodes += 1;
-                i += 1;
-                loop {
-                    let Some(at) = quote_or_backslash(input, i) else {
-                        i = input.len();
-                        break;
-                    };
-                    if input[at] == b'\\' {
-                        i = at + 2;
-                    } else {
-                        i = at;
-                        break;
-                    }
-                }
+                i = closing_quote(input, i + 1).unwrap_or(input.len());
             }
         }
         i += 1;
@@ -179,21 +167,34 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
     })
 }
 
-/// The offset of the first `"` or `\\` in `input` from `i`: most strings are short (keys,
-/// names), so the first 32 bytes are looked at 8 at a time before `memchr` takes over.
+/// The offset of the quote that closes a string whose text starts at `i`, stepping over
+/// escapes (without checking them); `None` when the string does not end. Most strings are
+/// short (keys, names), so the first 32 bytes after each escape are looked at 8 at a time
+/// before `memchr` takes over.
 #[inline]
-fn quote_or_backslash(input: &[u8], mut i: usize) -> Option<usize> {
-    for _ in 0..4 {
-        let Some(w) = crate::swar::try_load(input, i) else {
-            break;
-        };
-        let stop = crate::swar::bytes_eq(w, b'"') | crate::swar::bytes_eq(w, b'\\');
-        if stop != 0 {
-            return Some(i + (stop.trailing_zeros() / 8) as usize);
+pub(crate) fn closing_quote(input: &[u8], mut i: usize) -> Option<usize> {
+    'escape: loop {
+        for _ in 0..4 {
+            let Some(w) = crate::swar::try_load(input, i) else {
+                break;
+            };
+            let stop = crate::swar::bytes_eq(w, b'"') | crate::swar::bytes_eq(w, b'\\');
+            if stop != 0 {
+                i += (stop.trailing_zeros() / 8) as usize;
+                if input[i] == b'\\' {
+                    i += 2;
+                    continue 'escape;
+                }
+                return Some(i);
+            }
+            i += 8;
         }
-        i += 8;
+        let at = i + memchr::memchr2(b'"', b'\\', input.get(i..)?)?;
+        if input[at] == b'"' {
+            return Some(at);
+        }
+        i = at + 2;
     }
-    memchr::memchr2(b'"', b'\\', input.get(i..)?).map(|k| i + k)
 }
 
 /// The message for a document simd-json rejected (see [`crate::tape::TapeParser::parse`]), in the

@@ -701,17 +701,10 @@ fn set_aside_wide_numbers(text: &mut [u8], out: &mut Vec<(u32, u32, u32)>, kept:
     while i < text.len() {
         match text[i] {
             b'"' => {
-                i += 1;
-                loop {
-                    match memchr::memchr2(b'"', b'\\', &text[i.min(text.len())..]) {
-                        None => return,
-                        Some(k) if text[i + k] == b'\\' => i += k + 2,
-                        Some(k) => {
-                            i += k;
-                            break;
-                        }
-                    }
-                }
+                let Some(at) = crate::shape::closing_quote(text, i + 1) else {
+                    return;
+                };
+                i = at;
             }
             b'-' | b'0'..=b'9' => {
                 let end = crate::scan::number(text, i).unwrap_or(i + 1).max(i + 1);
