@@ -75,6 +75,9 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args, limits: crate::input::Limits) -> Result<(), Failure> {
+    // The parent as the process starts: should it end while the cassette is read or the
+    // server set up, the change is seen all the same.
+    let parent = rustix::process::getppid();
     let input = |e: String| Failure::Input(format!("{}: {e}", args.cassette.display()));
     let bytes = std::fs::read(&args.cassette).map_err(|e| input(e.to_string()))?;
     if bytes.len() > limits.max_input_bytes() {
@@ -103,7 +106,12 @@ pub(crate) fn run(args: Args, limits: crate::input::Limits) -> Result<(), Failur
         .enable_all()
         .build()
         .map_err(|e| Failure::Input(format!("starting the runtime: {e}")))?;
-    let ended = runtime.block_on(serve(replayer.clone(), args.reattach, args.provider));
+    let ended = runtime.block_on(serve(
+        replayer.clone(),
+        args.reattach,
+        args.provider,
+        parent,
+    ));
     runtime.shutdown_timeout(Duration::from_millis(500));
     ended?;
     let stats = replayer.stats();
@@ -128,6 +136,7 @@ async fn serve(
     replayer: Arc<Replayer>,
     reattach: bool,
     provider: Option<String>,
+    started_by: Option<rustix::process::Pid>,
 ) -> Result<(), Failure> {
     let protocol = replayer.protocol();
     if let Ok(versions) = std::env::var("PLUGIN_PROTOCOL_VERSIONS")
@@ -239,15 +248,15 @@ async fn serve(
         () = interrupted => Ok(()),
         () = gone => Ok(()),
         () = shutdown => Ok(()),
-        () = orphaned() => Ok(()),
+        () = orphaned(started_by) => Ok(()),
     };
     drop(dir);
     ended
 }
 
-/// Returns once the process that started this one has ended (its parent changes).
-async fn orphaned() {
-    let parent = rustix::process::getppid();
+/// Returns once the process that started this one (`parent`, read when it started) has
+/// ended: its parent is another.
+async fn orphaned(parent: Option<rustix::process::Pid>) {
     loop {
         tokio::time::sleep(Duration::from_millis(200)).await;
         if rustix::process::getppid() != parent {

@@ -170,10 +170,48 @@ fn replay_shim_answers_under_automtls_and_ends_on_shutdown() {
 /// itself.
 #[test]
 fn replay_ends_when_its_parent_does() {
+    parent_dies(false);
+}
+
+/// The parent dies while the replay is still starting (blocked reading its cassette from a
+/// FIFO): once up, it ends all the same (the parent it watches is the one it started with).
+#[test]
+fn replay_ends_when_its_parent_dies_while_it_starts() {
+    parent_dies(true);
+}
+
+/// Kills the replay of pid `.0` should a failed test leave it running (its command line is
+/// checked first: the pid may be another process's by then).
+struct KillIfLeft(String);
+
+impl Drop for KillIfLeft {
+    fn drop(&mut self) {
+        let cmdline = std::fs::read(format!("/proc/{}/cmdline", self.0)).unwrap_or_default();
+        if cmdline.split(|&b| b == 0).any(|arg| arg == b"replay") {
+            let _ = Command::new("kill").arg("-9").arg(&self.0).status();
+        }
+    }
+}
+
+/// A parent (a shell) starts `tfwire replay` in the background, prints its pid and waits;
+/// it is killed once the replay is up, or, `early`, while the replay waits to read its
+/// cassette from a FIFO (fed after the kill). The replay must end by itself.
+fn parent_dies(early: bool) {
     let work = SocketDir::new(None).unwrap();
-    let path = cassette(work.path());
+    let mut path = cassette(work.path());
+    let bytes = std::fs::read(&path).unwrap();
+    if early {
+        let fifo = work.path().join("cassette.fifo");
+        assert!(
+            Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        path = fifo;
+    }
     let out = work.path().join("replay.out");
-    // The parent: starts the replay in the background, prints its pid, then waits.
     let mut parent = Command::new("sh")
         .arg("-c")
         .arg("\"$0\" replay \"$1\" >\"$2\" 2>&1 & echo $!; exec sleep 1000")
@@ -187,6 +225,7 @@ fn replay_ends_when_its_parent_does() {
         .unwrap();
     let pid = first_line(&mut parent);
     let pid = pid.trim().to_owned();
+    let _reaper = KillIfLeft(pid.clone());
     let alive = |pid: &str| {
         std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
             s.rsplit(')')
@@ -194,22 +233,47 @@ fn replay_ends_when_its_parent_does() {
                 .is_some_and(|r| !r.trim_start().starts_with('Z'))
         })
     };
-    // Up once it has printed its handshake line.
     let started = Instant::now();
-    while !std::fs::read_to_string(&out).is_ok_and(|s| s.starts_with("1|6|unix|")) {
-        assert!(started.elapsed() < ENDS_WITHIN, "the replay did not start");
-        std::thread::sleep(Duration::from_millis(20));
+    if early {
+        // Blocked opening the FIFO (the kernel's wait for a writer).
+        while std::fs::read_to_string(format!("/proc/{pid}/wchan"))
+            .ok()
+            .as_deref()
+            != Some("wait_for_partner")
+        {
+            assert!(
+                started.elapsed() < ENDS_WITHIN,
+                "the replay did not open its cassette"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    } else {
+        // Up once it has printed its handshake line.
+        while !std::fs::read_to_string(&out).is_ok_and(|s| s.starts_with("1|6|unix|")) {
+            assert!(started.elapsed() < ENDS_WITHIN, "the replay did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
     assert!(alive(&pid));
     parent.kill().unwrap();
     parent.wait().unwrap();
     let killed = Instant::now();
+    if early {
+        std::fs::write(&path, &bytes).unwrap();
+    }
     while alive(&pid) {
         assert!(
             killed.elapsed() < ENDS_WITHIN,
             "the replay outlived its parent"
         );
         std::thread::sleep(Duration::from_millis(20));
+    }
+    if early {
+        let out = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            out.starts_with("1|6|unix|"),
+            "it started, then ended: {out}"
+        );
     }
 }
 
