@@ -46,7 +46,7 @@ use datafusion::datasource::memory::MemorySourceConfig;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::execution::TaskContext;
-use datafusion::execution::session_state::SessionStateBuilder;
+use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::logical_expr::Expr;
 use datafusion::logical_expr::{Extension, LogicalPlan};
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
@@ -697,12 +697,33 @@ pub async fn run_scheduler(bind: SocketAddr) -> Result<()> {
     config.bind_host = bind.ip().to_string();
     config.override_logical_codec = Some(Arc::new(FleetLogicalCodec::default()));
     config.override_physical_codec = Some(Arc::new(FleetPhysicalCodec::default()));
+    config.override_session_builder = Some(Arc::new(scheduler_session));
     let cluster = BallistaCluster::new_from_config(&config)
         .await
         .map_err(ballista)?;
     ballista_scheduler::scheduler_process::start_server(cluster, bind, Arc::new(config))
         .await
         .map_err(ballista)
+}
+
+/// The session the scheduler plans a query in: Ballista's, from the settings the client
+/// sent, with `datafusion.optimizer.repartition_sorts` off whatever the client asked.
+///
+/// With it on, DataFusion sorts an `ORDER BY` in every partition and merges the sorted
+/// partitions, and Ballista cuts the stage between the merge and the sorts. The sorts then
+/// run in the tasks of the stage below, which miss part of what one process knows: under a
+/// `UNION ALL` whose branches each select a different constant (`'policy' AS attribute`),
+/// every partition is sorted without that column (constant in it), the stage boundary
+/// forgets that it was constant, and the plan no longer satisfies the merge's order (the
+/// scheduler refuses it); and a task given none of one branch's partitions holds a sort of
+/// zero partitions, which DataFusion's debug builds reject. With it off, the stage below
+/// only filters and projects, and the last stage sorts what it gathered by every key of the
+/// `ORDER BY`, in one task: the same rows in the same order as one process, for any
+/// `UNION ALL` under an `ORDER BY`. The cost: that task sorts all the rows the query returns
+/// (which the client receives anyway) instead of merging pre-sorted ones.
+fn scheduler_session(mut config: SessionConfig) -> Result<SessionState> {
+    config.options_mut().optimizer.repartition_sorts = false;
+    ballista_core::utils::default_session_builder(config)
 }
 
 /// Where an executor listens and whom it serves; see [`run_executor`].
