@@ -111,10 +111,17 @@ pub fn json_shape(input: &[u8], max_depth: usize, max_nodes: usize) -> Result<Js
         match CLASS[input[i] as usize] {
             OTHER => {
                 digits = 0;
-                // Indentation: pretty-printed states and plans are about half spaces, in
-                // runs of 2 a level; step over them 8 at a time.
-                while input.get(i + 1..i + 9) == Some(b"        ") {
-                    i += 8;
+                // Indentation: pretty-printed states and plans are about half spaces, after
+                // a line feed; step over them 8 at a time.
+                if input[i] == b'\n' {
+                    while let Some(w) = crate::swar::try_load(input, i + 1) {
+                        let other = !crate::swar::bytes_eq(w, b' ') & crate::swar::HIGH;
+                        if other != 0 {
+                            i += (other.trailing_zeros() / 8) as usize;
+                            break;
+                        }
+                        i += 8;
+                    }
                 }
             }
             DIGIT => {
@@ -288,14 +295,14 @@ mod tests {
             assert_eq!(e.kind(), &ErrorKind::TooDeep { max_depth: 2 });
             assert!(e.offset() > bracket && matches!(text[e.offset()], b'[' | b'{'));
         }
-        // Spaces up to the very end, in runs of every length around 8.
+        // Spaces up to the very end, in runs of every length around 8, after a line feed
+        // or not.
         for n in 0..20 {
-            let text = format!("[{}1{}]{}", " ".repeat(n), " ".repeat(n), " ".repeat(n));
-            assert_eq!(
-                check_json_shape(text.as_bytes(), 1, 10),
-                Ok(2),
-                "{n} spaces"
-            );
+            for lf in ["", "\n"] {
+                let pad = format!("{lf}{}", " ".repeat(n));
+                let text = format!("[{pad}1{pad}]{pad}");
+                assert_eq!(check_json_shape(text.as_bytes(), 1, 10), Ok(2), "{text:?}");
+            }
         }
     }
 
