@@ -110,6 +110,24 @@ impl<'a> Pass<'a, '_> {
         Ok((i, *self.input.get(i).ok_or(GiveUp)?))
     }
 
+    /// After the `len`th member of a collection, at structural `*q`: `true` at the
+    /// collection's `close`, `false` (and `*q` past it) at a comma; gives up on anything
+    /// else or past the length limit.
+    #[inline(always)]
+    fn member_ends(&self, len: usize, q: &mut usize, close: u8) -> Result<bool, GiveUp> {
+        if len > self.config.max_collection_len {
+            return Err(GiveUp);
+        }
+        match self.at(*q)?.1 {
+            b',' => {
+                *q += 1;
+                Ok(false)
+            }
+            b if b == close => Ok(true),
+            _ => Err(GiveUp),
+        }
+    }
+
     /// The end of the scalar at byte `i` (structural `p`): the byte after its last
     /// non-space byte before the next structural.
     #[inline(always)]
@@ -365,20 +383,11 @@ impl<'a> Pass<'a, '_> {
                 }
             };
             self.stack.push(v);
-            if self.stack.len() - base > self.config.max_collection_len {
-                return Err(GiveUp);
-            }
-            match self.at(q)?.1 {
-                b',' => q += 1,
-                b']' => break,
-                _ => return Err(GiveUp),
+            if self.member_ends(self.stack.len() - base, &mut q, b']')? {
+                break;
             }
         }
-        let out = self
-            .bump
-            .try_alloc_slice_copy(&self.stack[base..])
-            .map_err(|_| GiveUp)?;
-        self.stack.truncate(base);
+        let out = take(self.bump, self.stack, base)?;
         Ok((out, q + 1))
     }
 
@@ -451,26 +460,30 @@ impl<'a> Pass<'a, '_> {
                 v
             };
             self.pairs.push((key, v));
-            if self.pairs.len() - base > self.config.max_collection_len {
-                return Err(GiveUp);
-            }
-            match self.at(q)?.1 {
-                b',' => q += 1,
-                b'}' => break,
-                _ => return Err(GiveUp),
+            if self.member_ends(self.pairs.len() - base, &mut q, b'}')? {
+                break;
             }
         }
-        let out = self
-            .bump
-            .try_alloc_slice_copy(&self.pairs[base..])
-            .map_err(|_| GiveUp)?;
-        self.pairs.truncate(base);
+        let out = take(self.bump, self.pairs, base)?;
         if out.windows(2).all(|w| collection::key_lt(w[0].0, w[1].0)) {
             return Ok((Value::Map(out), q + 1));
         }
         let m = collection::sorted_map(self.bump, out, self.scratch).ok_or(GiveUp)?;
         Ok((Value::Map(m), q + 1))
     }
+}
+
+/// The members a collection pushed on `stack` from `base` on, moved into the arena.
+fn take<'b, T: Copy>(
+    bump: &'b Bump,
+    stack: &mut Vec<T>,
+    base: usize,
+) -> Result<&'b mut [T], GiveUp> {
+    let out = bump
+        .try_alloc_slice_copy(&stack[base..])
+        .map_err(|_| GiveUp)?;
+    stack.truncate(base);
+    Ok(out)
 }
 
 #[cfg(test)]
