@@ -240,10 +240,26 @@ impl TableBuilder {
         // The compiled programs outlive the document's values that borrow them.
         let programs: Vec<Option<Arc<Program>>> =
             self.attrs.iter().map(|a| a.program.clone()).collect();
+        // A copy kept for a second parse: a file is parsed without the shape pre-pass and,
+        // should simd-json refuse it, parsed again as it was for the real reading or error.
+        let mut again = Vec::new();
         let r = (|| {
-            let tape = parser
-                .parse(&mut input)
-                .map_err(|e| Error::from(e).unreadable())?;
+            let first = if zip {
+                parser.parse(&mut input)
+            } else {
+                parser.parse_unshaped(&mut input)
+            };
+            let tape = match first {
+                Ok(tape) => tape,
+                Err(_) if !zip => {
+                    again.reserve_exact(bytes.len() + tfwire_plan::INPUT_PADDING);
+                    again.extend_from_slice(bytes);
+                    parser
+                        .parse(&mut again)
+                        .map_err(|e| Error::from(e).unreadable())?
+                }
+                Err(e) => return Err(Error::from(e).unreadable()),
+            };
             let arena = bumpalo::Bump::new();
             let doc = tape
                 .document(&arena)

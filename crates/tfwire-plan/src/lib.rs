@@ -144,7 +144,9 @@ pub use state::State;
 pub use summary::{
     ActionSummary, COUNT_KEYS, ChangeSummary, Counts, OutputSummary, PlanLine, Summary,
 };
-pub use tape::{Encoding, INPUT_PADDING, Parser, ParserConfig, Tape, transcode};
+pub use tape::{
+    Encoding, INPUT_PADDING, Parser, ParserConfig, Tape, UNSHAPED_MAX_BYTES, transcode,
+};
 /// tfwire's one path type (its module documents the syntax and the rule for `.a.b` and
 /// `.a["b"]`), for documents' values, filters and diffs.
 pub use tfwire::{Path, PathStep};

@@ -310,6 +310,30 @@ fn numbers_are_exact_or_null_with_their_text() {
     }
 }
 
+/// A number beyond `f64`'s range sends the builder's first parse (without the shape
+/// pre-pass) back to a whole parse of the document as it was: strings with escapes read
+/// before the number are read right.
+#[test]
+fn a_wide_number_after_escaped_strings_reads_right() {
+    let dir = TempDir::new("wide-after-escapes");
+    let fleet = fleet_of(SCHEMA, &dir);
+    let doc = state(r#"{"s":"a\"b\u00e9\\c","l":["x\ny"],"n":1e400}"#, "[]");
+    let b = batch(&fleet, "t_all", &doc, None, Options::default());
+    assert_eq!(str_cell(&b, "s", 0).as_deref(), Some("a\"bé\\c"));
+    assert_eq!(
+        cell(
+            b.column_by_name("l").unwrap(),
+            0,
+            &Shape::List(Box::new(Shape::String))
+        ),
+        serde_json::json!(["x\ny"])
+    );
+    assert_eq!(
+        string_map(b.column_by_name("inexact_numbers").unwrap(), 0),
+        [("n".to_owned(), canon("1e400"))]
+    );
+}
+
 #[test]
 fn only_projected_attributes_are_decoded() {
     let dir = TempDir::new("projection");
@@ -412,6 +436,14 @@ fn hostile_inputs_are_errors_with_source_and_offset() {
         assert_eq!(e.source(), Some("hostile.json"), "{what}: {e}");
         if !what.contains("zip") && what != "huge declared size" && what != "not a document" {
             assert!(e.offset().is_some(), "{what}: no offset in {e}");
+        }
+        // A document the JSON parser refuses fails where tfwire-plan's whole parse (with
+        // its shape pre-pass) places the fault, whatever the builder's first parse found.
+        if let Err(p) = tfwire_plan::Parser::new().parse(&mut doc.clone())
+            && !what.contains("zip")
+            && what != "huge declared size"
+        {
+            assert_eq!(e.offset(), p.offset(), "{what}: {e}; the parser: {p}");
         }
         // The builder is still usable after a failed document.
         b.add("good", "ws", &good).unwrap();

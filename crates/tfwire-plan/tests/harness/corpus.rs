@@ -364,3 +364,73 @@ fn utf16_and_bom_inputs_read_like_their_utf8_text() {
         assert_eq!(seen, 3);
     }
 }
+
+/// `Parser::parse_unshaped` (no shape pre-pass) against `Parser::parse` on every corpus
+/// document, the fleet's states and the real clients' documents: it never accepts what
+/// `parse` refuses; what it accepts reads the same (the whole text, and the model); what it
+/// refuses that `parse` reads holds a number beyond `f64`'s range (its callers then parse a
+/// fresh copy with `parse`).
+#[test]
+fn unshaped_parses_agree_with_parse() {
+    let mut all = all_files();
+    for sub in [
+        "fleet/states",
+        "fleet/plans",
+        "real-client",
+        "real-client-terraform",
+    ] {
+        all.extend(
+            files(sub)
+                .into_iter()
+                .filter(|(rel, _)| rel.ends_with("json") || rel.ends_with("tfstate")),
+        );
+    }
+    let (mut agreed, mut refused) = (0, 0);
+    for (rel, path) in &all {
+        let bytes = std::fs::read(path).unwrap();
+        let (mut a, mut b) = (bytes.clone(), bytes.clone());
+        let (mut p, mut q) = (Parser::new(), Parser::new());
+        let (arena_a, arena_b) = (bumpalo::Bump::new(), bumpalo::Bump::new());
+        let read = |t: &tfwire_plan::Tape<'_>, arena| {
+            (t.root().to_string(), format!("{:?}", t.document(arena)))
+        };
+        match (p.parse(&mut a), q.parse_unshaped(&mut b)) {
+            (Ok(t), Ok(u)) => {
+                assert_eq!(read(&t, &arena_a), read(&u, &arena_b), "{rel}");
+                agreed += 1;
+            }
+            (Err(_), Err(_)) => refused += 1,
+            (Err(e), Ok(_)) => panic!("{rel}: parse refuses it ({e}), parse_unshaped reads it"),
+            (Ok(_), Err(e)) => {
+                let shape = tfwire_json::json_shape(&bytes, 1024, usize::MAX).unwrap();
+                assert!(shape.wide_numbers, "{rel}: parse_unshaped refuses it: {e}");
+            }
+        }
+    }
+    assert!(
+        agreed > 400,
+        "{agreed} documents read alike, {refused} refused by both"
+    );
+}
+
+/// Nesting: both parsers take exactly `ParserConfig::max_depth` levels.
+#[test]
+fn unshaped_parses_take_the_same_depth() {
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n)).into_bytes();
+    for max in [1, 2, 64, 1024] {
+        let config = tfwire_plan::ParserConfig::default().max_depth(max);
+        for n in max.max(2) - 1..=max + 2 {
+            let whole = Parser::with_config(config.clone())
+                .parse(&mut deep(n))
+                .is_ok();
+            let unshaped = Parser::with_config(config.clone())
+                .parse_unshaped(&mut deep(n))
+                .is_ok();
+            assert_eq!(
+                (whole, unshaped),
+                (n <= max, n <= max),
+                "{n} levels, at most {max}"
+            );
+        }
+    }
+}
