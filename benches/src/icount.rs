@@ -10,6 +10,7 @@
 //! | `msgpack_encode/KIND-1m` | `encode_msgpack_into` of the decoded value into a reused buffer (go-cty's bytes) |
 //! | `json_encode/KIND-1m` | `encode_json_into` of the decoded value into a reused buffer (go-cty's bytes) |
 //! | `state_parse/fleet-96k` | `Parser::parse` + `Tape::document` of `corpus/fleet`'s largest state (a pretty-printed raw state, 96 kB: the fleet's unit of work), copied into a reused buffer first |
+//! | `state_parse_unshaped/fleet-96k` | the same with `Parser::parse_unshaped` (no shape pre-pass: how tfwire-arrow reads it) |
 //! | `plan_summary/bigplan-4mb` | `Parser::parse_summary` + `Tape::plan` + `Summary::of` of the synthetic 4 MiB plan, copied into a reused buffer first |
 //! | `tap/plan_resource_change_request` | the tap's decode thread on one `PlanResourceChange` request frame: the protobuf decoded, its three values decoded with the resource's schema, masked and written as log records |
 //! | `tap/plan_resource_change_response` | the same on the response frame (its planned state) |
@@ -59,6 +60,7 @@ pub fn names() -> Vec<String> {
     }
     out.push(format!("plan_summary/bigplan-{PLAN_MB}mb"));
     out.push("state_parse/fleet-96k".into());
+    out.push("state_parse_unshaped/fleet-96k".into());
     out.push("tap/plan_resource_change_request".into());
     out.push("tap/plan_resource_change_response".into());
     out
@@ -92,7 +94,8 @@ pub fn run(name: &str) -> Result<(), String> {
             encode(&Input::one_mb(kind), what == "json_encode");
         }
         ("plan_summary", _) if input == format!("bigplan-{PLAN_MB}mb") => plan_summary(),
-        ("state_parse", _) if input == "fleet-96k" => state_parse(),
+        ("state_parse", _) if input == "fleet-96k" => state_parse(false),
+        ("state_parse_unshaped", _) if input == "fleet-96k" => state_parse(true),
         ("tap", _) if input == "plan_resource_change_request" => tap(Direction::Request),
         ("tap", _) if input == "plan_resource_change_response" => tap(Direction::Response),
         _ => return Err(format!("{name}: no such measurement (`icount list`)")),
@@ -189,7 +192,7 @@ fn plan_summary() {
 /// The fleet's largest state, from `corpus/fleet` (made by `benches/fleet/generate.py`).
 const FLEET_STATE: &str = "corpus/fleet/states/team-security/etl-prod/terraform.tfstate";
 
-fn state_parse() {
+fn state_parse(unshaped: bool) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join(FLEET_STATE);
@@ -210,7 +213,12 @@ fn state_parse() {
     let mut once = || {
         buf.clear();
         buf.extend_from_slice(&text);
-        let tape = parser.parse(&mut buf).expect("parse");
+        let tape = if unshaped {
+            parser.parse_unshaped(&mut buf)
+        } else {
+            parser.parse(&mut buf)
+        }
+        .expect("parse");
         let found = match tape.document(&arena).expect("a document") {
             tfwire_plan::Document::RawState(s) => (
                 s.resources.len(),
