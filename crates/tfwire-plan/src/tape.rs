@@ -118,7 +118,7 @@ impl Parser {
     /// [`ErrorKind::TooManyNodes`] beyond [`ParserConfig::max_nodes`], [`ErrorKind::Encoding`] for UTF-32 or broken UTF-16,
     /// [`ErrorKind::TooLarge`] for inputs of 4 GiB or more.
     pub fn parse<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
-        self.parse_with(input, None)
+        self.parse_with(input, Pass::Shape)
     }
 
     /// Parses one JSON document of at most [`UNSHAPED_MAX_BYTES`] as [`Parser::parse`]
@@ -150,7 +150,7 @@ impl Parser {
     /// assert!(parser.parse(&mut wide.to_vec()).is_ok());
     /// ```
     pub fn parse_unshaped<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
-        self.parse_with_pass(input, Pass::None)
+        self.parse_with(input, Pass::Unshaped)
     }
 
     /// Parses a plan for a [`Summary`](crate::Summary) (or a [`Filter`](crate::Filter)):
@@ -178,7 +178,7 @@ impl Parser {
     ///
     /// As [`Parser::parse`].
     pub fn parse_summary<'a>(&mut self, input: &'a mut Vec<u8>) -> Result<Tape<'a>, Error> {
-        self.parse_with(input, Some(None))
+        self.parse_with(input, Pass::Skeleton(None))
     }
 
     /// Parses a plan for showing the changes at one address (`tfwire plan show ADDRESS`):
@@ -210,25 +210,12 @@ impl Parser {
         input: &'a mut Vec<u8>,
         address: &str,
     ) -> Result<Tape<'a>, Error> {
-        self.parse_with(input, Some(Some(address)))
+        self.parse_with(input, Pass::Skeleton(Some(address)))
     }
 
-    /// Parses `input`; with `skeleton`, for a summary (`Some(None)`) or for the changes at
-    /// one address (`Some(Some(address))`).
+    /// Parses `input` after `pass`: the shape check, the summary pre-pass (keeping the
+    /// values at one address when given) or nothing.
     fn parse_with<'a>(
-        &mut self,
-        input: &'a mut Vec<u8>,
-        skeleton: Option<Option<&str>>,
-    ) -> Result<Tape<'a>, Error> {
-        let pass = match skeleton {
-            Some(keep) => Pass::Skeleton(keep),
-            None => Pass::Shape,
-        };
-        self.parse_with_pass(input, pass)
-    }
-
-    /// Parses `input` after `pass`.
-    fn parse_with_pass<'a>(
         &mut self,
         input: &'a mut Vec<u8>,
         pass: Pass<'_>,
@@ -248,7 +235,7 @@ impl Parser {
         // says whether a number it kept may be beyond f64's range.
         let pass = match pass {
             // Larger documents are shape-checked (a document's nodes are at most its bytes).
-            Pass::None if len > UNSHAPED_MAX_BYTES.min(self.config.max_nodes) => Pass::Shape,
+            Pass::Unshaped if len > UNSHAPED_MAX_BYTES.min(self.config.max_nodes) => Pass::Shape,
             pass => pass,
         };
         let (skeleton, kept_shape) = match pass {
@@ -261,7 +248,7 @@ impl Parser {
             )
             .unzip(),
             // simd-json refuses what the shape pass would have found.
-            Pass::None => (
+            Pass::Unshaped => (
                 None,
                 Some(tfwire_json::JsonShape {
                     nodes: len,
@@ -324,7 +311,7 @@ enum Pass<'k> {
     Skeleton(Option<&'k str>),
     /// Nothing, for a document of at most [`UNSHAPED_MAX_BYTES`] (once transcoded to
     /// UTF-8); the shape check for a larger one.
-    None,
+    Unshaped,
 }
 
 /// A JSON error of the tape parser or shape check, in this crate's terms.
