@@ -240,8 +240,8 @@ impl TableBuilder {
         // The compiled programs outlive the document's values that borrow them.
         let programs: Vec<Option<Arc<Program>>> =
             self.attrs.iter().map(|a| a.program.clone()).collect();
-        // A copy kept for a second parse: a file is parsed without the shape pre-pass and,
-        // should simd-json refuse it, parsed again as it was for the real reading or error.
+        // The buffer of a second parse: a file is parsed without the shape pre-pass and,
+        // should simd-json refuse it, a fresh copy is parsed with it (for its rows or error).
         let mut again = Vec::new();
         let r = (|| {
             let first = if zip {

@@ -295,8 +295,8 @@ mod tests {
             assert_eq!(e.kind(), &ErrorKind::TooDeep { max_depth: 2 });
             assert!(e.offset() > bracket && matches!(text[e.offset()], b'[' | b'{'));
         }
-        // Spaces up to the very end, in runs of every length around 8, after a line feed
-        // or not.
+        // Spaces up to the very end, in runs of 0 to 19 (below, at and past the 8-byte
+        // step), after a line feed or not.
         for n in 0..20 {
             for lf in ["", "\n"] {
                 let pad = format!("{lf}{}", " ".repeat(n));
