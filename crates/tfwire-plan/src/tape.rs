@@ -128,9 +128,11 @@ impl Parser {
     /// the time. A larger document, or one larger than [`ParserConfig::max_nodes`], is
     /// parsed as by [`Parser::parse`].
     ///
-    /// The tape is built at once: it costs up to 28 bytes per input byte (28 MiB at most)
-    /// before simd-json refuses a document nested deeper than [`ParserConfig::max_depth`].
-    /// A valid document gives the same tape as [`Parser::parse`].
+    /// The tape is built at once: it costs up to 28 bytes per input byte (112 MiB at most)
+    /// before simd-json refuses a document nested deeper than [`ParserConfig::max_depth`],
+    /// no more than a valid document of the same size costs by either path (the node limit
+    /// the pre-pass checks, [`ParserConfig::max_nodes`], is out of reach of a document this
+    /// small). A valid document gives the same tape as [`Parser::parse`].
     ///
     /// # Errors
     ///
@@ -299,8 +301,9 @@ impl Parser {
     }
 }
 
-/// The largest document [`Parser::parse_unshaped`] parses without the shape pre-pass.
-pub const UNSHAPED_MAX_BYTES: usize = 1 << 20;
+/// The largest document [`Parser::parse_unshaped`] parses without the shape pre-pass:
+/// 4 MiB.
+pub const UNSHAPED_MAX_BYTES: usize = 4 << 20;
 
 /// What runs over a document before simd-json.
 #[derive(Clone, Copy)]

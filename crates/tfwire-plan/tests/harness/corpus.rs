@@ -434,3 +434,24 @@ fn unshaped_parses_take_the_same_depth() {
         }
     }
 }
+
+/// Size: a document of at most `UNSHAPED_MAX_BYTES` skips the shape pre-pass (a number
+/// beyond `f64`'s range then fails the parse), a larger one gets it (and reads the number).
+#[test]
+fn unshaped_parses_shape_what_is_larger_than_their_limit() {
+    let doc = |len: usize| {
+        let head = br#"{"version":4,"serial":1e400,"lineage":""#;
+        let tail = br#"","resources":[]}"#;
+        let mut d = head.to_vec();
+        d.resize(len - tail.len(), b'l');
+        d.extend_from_slice(tail);
+        d
+    };
+    let limit = tfwire_plan::UNSHAPED_MAX_BYTES;
+    for (len, read) in [(limit - 1, false), (limit, false), (limit + 1, true)] {
+        let mut text = doc(len);
+        assert_eq!(text.len(), len);
+        let r = Parser::new().parse_unshaped(&mut text);
+        assert_eq!(r.is_ok(), read, "{len} bytes: {:?}", r.err());
+    }
+}
