@@ -102,7 +102,11 @@ impl Input {
     pub async fn read(&self) -> Result<bytes::Bytes, Error> {
         let at = |e: Error| e.with_source(self.source.clone());
         match &self.location {
-            Location::File(path) => read_file(path).map(bytes::Bytes::from).map_err(at),
+            Location::File(path) => {
+                let mut out = Vec::new();
+                read_file(path, &mut out, 0).map_err(at)?;
+                Ok(bytes::Bytes::from(out))
+            }
             Location::Store { store, path, .. } => {
                 let meta = store.head(path).await.map_err(|e| at(e.into()))?;
                 if meta.size > MAX_INPUT_BYTES {
@@ -122,6 +126,30 @@ impl Input {
             }
         }
     }
+
+    /// Reads the whole input, as [`Input::read`], into `out` (replacing what it held,
+    /// reusing its allocation) with [`tfwire_plan::INPUT_PADDING`] bytes of spare capacity:
+    /// what [`TableBuilder::add_in_place`](crate::TableBuilder::add_in_place) parses where
+    /// it lies. A file is read straight into it; an object is fetched, then copied.
+    ///
+    /// # Errors
+    ///
+    /// As [`Input::read`].
+    pub async fn read_padded(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+        let spare = tfwire_plan::INPUT_PADDING;
+        match &self.location {
+            Location::File(path) => {
+                read_file(path, out, spare).map_err(|e| e.with_source(self.source.clone()))
+            }
+            Location::Store { .. } => {
+                let bytes = self.read().await?;
+                out.clear();
+                out.reserve(bytes.len() + spare);
+                out.extend_from_slice(&bytes);
+                Ok(())
+            }
+        }
+    }
 }
 
 #[cold]
@@ -131,21 +159,23 @@ fn too_large(size: u64) -> Error {
     ))
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
+/// The file at `path`, in `out` (cleared first) with `spare` bytes of capacity beyond it.
+fn read_file(path: &Path, out: &mut Vec<u8>, spare: usize) -> Result<(), Error> {
     let io = |e: std::io::Error| Error::new(e.to_string());
     let file = std::fs::File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
     if size > MAX_INPUT_BYTES {
         return Err(too_large(size));
     }
-    let mut out = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    out.clear();
+    out.reserve(usize::try_from(size).unwrap_or(0).saturating_add(spare));
     file.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut out)
+        .read_to_end(out)
         .map_err(io)?;
     if out.len() as u64 > MAX_INPUT_BYTES {
         return Err(too_large(out.len() as u64));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The store a URL names and the path inside it: `file:///abs/path` (the local file

@@ -122,11 +122,21 @@ fn visit_state_values<'a>(
     }
 }
 
-/// Every resource instance object of a document, in document order.
+/// Every resource instance object of a document, in document order; with `only`, only
+/// those of that mode and type (the others cost no address or row).
 pub(crate) fn visit_objects<'a>(
     doc: &Document<'a>,
+    only: Option<(&str, &str)>,
     f: &mut dyn FnMut(Object<'a>) -> Result<(), Error>,
 ) -> Result<(), Error> {
+    let wanted = |mode: &str, type_name: &str| only.is_none_or(|o| o == (mode, type_name));
+    let f = &mut |o: Object<'a>| {
+        if wanted(o.meta.mode, o.meta.type_name) {
+            f(o)
+        } else {
+            Ok(())
+        }
+    };
     visit_state_values(doc, |values, phase| values_objects(values, phase, f))?;
     match doc {
         Document::State(_) => {}
@@ -141,6 +151,9 @@ pub(crate) fn visit_objects<'a>(
         Document::RawState(state) => {
             let (serial, lineage) = serial_lineage(state.raw);
             for r in state.resources {
+                if !wanted(r.mode.name(), r.type_name) {
+                    continue;
+                }
                 for inst in r.instances {
                     let address = r.address(inst.index_key).to_string();
                     let flat = inst.attributes.is_none() && inst.attributes_flat.is_some();

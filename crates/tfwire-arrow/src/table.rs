@@ -72,13 +72,19 @@ pub struct TableBuilder {
     attrs: Vec<AttrState>,
     /// The `"type"` text the cheap refusal looks for.
     needle: Option<Vec<u8>>,
+    /// The keys (quoted) of which a JSON document must hold one to have rows in the
+    /// phases asked for ([`TableBuilder::with_phases`]); `None`: any document may.
+    phase_needles: Option<Vec<&'static [u8]>>,
     rows: usize,
     skipped: usize,
+    refused: usize,
     /// Columns of rows kept from before a document that failed (see `truncate`).
     carried: Vec<Vec<ArrayRef>>,
     carried_rows: usize,
     decoded: u64,
     parser: tfwire_plan::Parser,
+    /// The arenas of a document's model and of its decoded values (reset for each).
+    arenas: (bumpalo::Bump, bumpalo::Bump),
     decoder_plain: tfwire::Decoder,
     decoder_wrapped: tfwire::Decoder,
     walk: Walk,
@@ -143,12 +149,15 @@ impl TableBuilder {
             columns,
             attrs,
             needle,
+            phase_needles: None,
             rows: 0,
             skipped: 0,
+            refused: 0,
             carried: Vec::new(),
             carried_rows: 0,
             decoded: 0,
             parser: tfwire_plan::Parser::new(),
+            arenas: Default::default(),
             decoder_plain: tfwire::Decoder::new(tfwire::Config::default().plain_dynamic(true)),
             decoder_wrapped: tfwire::Decoder::new(tfwire::Config::default()),
             walk: Walk::default(),
@@ -164,10 +173,57 @@ impl TableBuilder {
         )
     }
 
+    /// Says that only rows of `phases` (values of the `phase` column) are wanted, so that a
+    /// JSON document that cannot hold any is refused without parsing: rows of the plan
+    /// phases come only from documents naming the plan member they are read from
+    /// (`resource_changes` for `before` and `after`, `output_changes` for an output's,
+    /// `resource_drift` for `drift_before` and `drift_after`, `prior_state` for `prior`),
+    /// so a state is not parsed for a question about plans. Documents that are read still
+    /// give their rows of every phase (the query filters them); with `state` among
+    /// `phases`, or a phase this builder does not know, nothing is refused.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # let dir = std::env::temp_dir().join(format!("tfwire-arrow-doc-phases-{}", std::process::id()));
+    /// # let cache = tfwire_config::SchemaCache::new(&dir, 1 << 20);
+    /// # let fleet = Arc::new(tfwire_arrow::FleetSchemas::load(&cache)?);
+    /// let def = fleet.table("resources").unwrap();
+    /// let mut builder = tfwire_arrow::TableBuilder::new(fleet.clone(), &def, None, Default::default())
+    ///     .with_phases(&["before", "after"]);
+    /// // A raw state has no resource changes: refused unread (even though it is not JSON).
+    /// builder.add("s.tfstate", "default", br#"{"version":4,"resources":[ not read "#)?;
+    /// assert_eq!(builder.finish()?.num_rows(), 0);
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok(()) }
+    /// ```
+    pub fn with_phases<S: AsRef<str>>(mut self, phases: &[S]) -> TableBuilder {
+        let outputs = matches!(self.kind, TableKind::Outputs);
+        let mut needles: Vec<&'static [u8]> = Vec::new();
+        for phase in phases {
+            let key: &'static [u8] = match phase.as_ref() {
+                "before" | "after" if outputs => b"\"output_changes\"",
+                "before" | "after" => b"\"resource_changes\"",
+                "drift_before" | "drift_after" if !outputs => b"\"resource_drift\"",
+                "prior" => b"\"prior_state\"",
+                _ => {
+                    self.phase_needles = None;
+                    return self;
+                }
+            };
+            if !needles.contains(&key) {
+                needles.push(key);
+            }
+        }
+        self.phase_needles = Some(needles);
+        self
+    }
+
     /// Decodes one document (told by content: raw state v3 or v4, `show -json` state, plan
     /// JSON, binary plan file) and appends its rows for this table. Cheap refusal first: for
     /// a type table, a JSON document whose bytes do not hold the type's name (quoted) is
-    /// skipped without parsing.
+    /// skipped without parsing, as is one that cannot hold rows of the phases asked for
+    /// ([`TableBuilder::with_phases`]).
     ///
     /// # Errors
     ///
@@ -176,6 +232,77 @@ impl TableBuilder {
     /// attribute path and the byte offset); sensitivity that cannot be read (fail
     /// closed). Rows of a document that fails are not kept.
     pub fn add(&mut self, source: &str, workspace: &str, bytes: &[u8]) -> Result<(), Error> {
+        let mut input = Vec::with_capacity(bytes.len() + tfwire_plan::INPUT_PADDING);
+        input.extend_from_slice(bytes);
+        if !self.add_checked(source, workspace, &mut input, true)? {
+            input.clear();
+            input.extend_from_slice(bytes);
+            self.add_checked(source, workspace, &mut input, false)?;
+        }
+        Ok(())
+    }
+
+    /// As [`TableBuilder::add`], for a document in the caller's buffer: parsed where it
+    /// lies, without the copy `add` makes (give it [`tfwire_plan::INPUT_PADDING`] bytes
+    /// of spare capacity, as [`crate::Input::read_padded`] does, or it is moved once to
+    /// make room). The parse changes the buffer's bytes (strings are unescaped in place);
+    /// its allocation is the caller's to reuse for the next document.
+    ///
+    /// Returns `Ok(false)`, having added no row, when the parse that skips the shape
+    /// pre-pass refused the document (a number beyond `f64`'s range, or a document that is
+    /// not valid JSON): the buffer no longer holds the document as it was read, and the
+    /// caller gives its bytes again, read anew, to [`TableBuilder::add`] for its rows or
+    /// its error. `Ok(true)` when it was added (or refused cheaply, or skipped as
+    /// unreadable).
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # let dir = std::env::temp_dir().join(format!("tfwire-arrow-doc-in-place-{}", std::process::id()));
+    /// # let cache = tfwire_config::SchemaCache::new(&dir, 1 << 20);
+    /// # let fleet = Arc::new(tfwire_arrow::FleetSchemas::load(&cache)?);
+    /// let def = fleet.table("resources").unwrap();
+    /// let mut builder = tfwire_arrow::TableBuilder::new(fleet.clone(), &def, None, Default::default());
+    /// let state = br#"{"version":4,"serial":1,"lineage":"l","resources":[{"mode":"managed",
+    ///   "type":"null_resource","name":"n","provider":"provider[\"registry.terraform.io/hashicorp/null\"]",
+    ///   "instances":[{"schema_version":0,"attributes":{"id":"1"}}]}]}"#;
+    /// let wide = br#"{"version":4,"serial":1,"lineage":"l","outputs":{"n":{"value":1e400,"type":"number"}},"resources":[]}"#;
+    /// for text in [&state[..], &wide[..]] {
+    ///     let mut document = Vec::with_capacity(text.len() + tfwire_plan::INPUT_PADDING);
+    ///     document.extend_from_slice(text);
+    ///     if !builder.add_in_place("s.tfstate", "default", &mut document)? {
+    ///         builder.add("s.tfstate", "default", text)?; // `1e400`: read again, added here
+    ///     }
+    /// }
+    /// assert_eq!(builder.finish()?.num_rows(), 1);
+    /// # std::fs::remove_dir_all(&dir).ok();
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`TableBuilder::add`], for what the parse with the shape pre-pass would refuse
+    /// as well (a document too large, a damaged plan file, values not conforming to the
+    /// schema).
+    pub fn add_in_place(
+        &mut self,
+        source: &str,
+        workspace: &str,
+        document: &mut Vec<u8>,
+    ) -> Result<bool, Error> {
+        self.add_checked(source, workspace, document, true)
+    }
+
+    /// [`TableBuilder::add`] of `input` (the document, maybe with spare capacity), its JSON
+    /// parsed without the shape pre-pass when `fast`; `Ok(false)` when that parse refused it.
+    fn add_checked(
+        &mut self,
+        source: &str,
+        workspace: &str,
+        input: &mut Vec<u8>,
+        fast: bool,
+    ) -> Result<bool, Error> {
+        let bytes = &input[..];
         if bytes.len() > MAX_DOCUMENT_BYTES {
             return Err(Error::new(format!(
                 "the document holds {} bytes, more than the limit of {MAX_DOCUMENT_BYTES}",
@@ -184,21 +311,28 @@ impl TableBuilder {
             .with_source(source));
         }
         let zip = tfwire_planfile::is_zip(bytes);
-        if let Some(needle) = &self.needle {
-            let utf8 = !bytes.starts_with(&[0xff, 0xfe])
-                && !bytes.starts_with(&[0xfe, 0xff])
-                && !bytes.iter().take(4).any(|b| *b == 0);
-            if !zip
-                && utf8
-                && memchr::memmem::find(bytes, needle).is_none()
+        // Cheap refusals, of UTF-8 JSON only: a type table's type, or the member of the
+        // phases asked for, nowhere in the text (not even spelled with escapes).
+        let utf8 = !zip
+            && !bytes.starts_with(&[0xff, 0xfe])
+            && !bytes.starts_with(&[0xfe, 0xff])
+            && !bytes.iter().take(4).any(|b| *b == 0);
+        let absent = |needles: &[&[u8]]| {
+            needles
+                .iter()
+                .all(|n| memchr::memmem::find(bytes, n).is_none())
                 && !escapes_a_name(bytes)
-            {
-                return Ok(());
-            }
+        };
+        if utf8
+            && (self.needle.as_ref().is_some_and(|n| absent(&[n]))
+                || self.phase_needles.as_ref().is_some_and(|n| absent(n)))
+        {
+            self.refused += 1;
+            return Ok(true);
         }
         let rows = self.rows;
-        let r = self.add_document(workspace, source, bytes, zip);
-        if r.is_err() {
+        let r = self.add_document(workspace, source, input, zip, fast);
+        if !matches!(r, Ok(true)) {
             // Keep the columns aligned: a failed document's rows (and the cells of a row
             // it left half-written) are dropped.
             self.truncate(rows);
@@ -206,87 +340,83 @@ impl TableBuilder {
         match r {
             Err(e) if e.is_unreadable() && self.options.skip_unreadable => {
                 self.skipped += 1;
-                Ok(())
+                Ok(true)
             }
             r => r.map_err(|e| e.with_source(source)),
         }
     }
 
+    /// Parses `input` and appends its rows; `Ok(false)` when `fast` and the parse without
+    /// the shape pre-pass refused it.
     fn add_document(
         &mut self,
         workspace: &str,
         source: &str,
-        bytes: &[u8],
+        input: &mut Vec<u8>,
         zip: bool,
-    ) -> Result<(), Error> {
-        let mut input = if zip {
+        fast: bool,
+    ) -> Result<bool, Error> {
+        if zip {
             let config =
                 tfwire_planfile::Config::default().max_inflated_bytes(MAX_DOCUMENT_BYTES as u64);
-            let planfile = tfwire_planfile::Planfile::read_with(bytes, &config)
+            let planfile = tfwire_planfile::Planfile::read_with(input, &config)
                 .map_err(|e| Error::from(e).unreadable())?;
             let lock = planfile
                 .lock_file()
                 .and_then(|b| tfwire_config::LockFile::parse(b).ok());
             let cache = self.schemas.for_plan(lock.as_ref());
             let options = tfwire_planfile::ShowJson::default().configuration(false);
-            planfile.show_json_with(&cache, &options)?.into_bytes()
-        } else {
-            // With room for the parser's padding: one copy, no reallocation.
-            let mut input = Vec::with_capacity(bytes.len() + tfwire_plan::INPUT_PADDING);
-            input.extend_from_slice(bytes);
-            input
-        };
+            let json = planfile.show_json_with(&cache, &options)?.into_bytes();
+            *input = json;
+        }
         let mut parser = core::mem::replace(&mut self.parser, tfwire_plan::Parser::new());
         // The compiled programs outlive the document's values that borrow them.
         let programs: Vec<Option<Arc<Program>>> =
             self.attrs.iter().map(|a| a.program.clone()).collect();
-        // The buffer of a second parse: a file is parsed without the shape pre-pass and,
-        // should simd-json refuse it, a fresh copy is parsed with it (for its rows or error).
-        let mut again = Vec::new();
+        // The arenas of the document's model and of its decoded values, reused.
+        let (mut arena, mut values) = core::mem::take(&mut self.arenas);
+        arena.reset();
+        values.reset();
         let r = (|| {
-            let first = if zip {
-                parser.parse(&mut input)
+            // A file is parsed without the shape pre-pass (the JSON a plan file gives is
+            // parsed with it); what simd-json refuses then is the caller's to give again.
+            let parsed = if fast && !zip {
+                parser.parse_unshaped(input)
             } else {
-                parser.parse_unshaped(&mut input)
+                parser.parse(input)
             };
-            let tape = match first {
+            let tape = match parsed {
                 Ok(tape) => tape,
-                Err(_) if !zip => {
-                    again.reserve_exact(bytes.len() + tfwire_plan::INPUT_PADDING);
-                    again.extend_from_slice(bytes);
-                    parser
-                        .parse(&mut again)
-                        .map_err(|e| Error::from(e).unreadable())?
-                }
+                Err(_) if fast && !zip => return Ok(false),
                 Err(e) => return Err(Error::from(e).unreadable()),
             };
-            let arena = bumpalo::Bump::new();
             let doc = tape
                 .document(&arena)
                 .map_err(|e| Error::from(e).unreadable())?;
-            match self.kind.clone() {
+            let visited = match self.kind.clone() {
                 TableKind::Outputs => rows::visit_outputs(&doc, &mut |o| {
                     self.push_output(source, workspace, &o);
                     Ok(())
                 }),
                 kind => {
-                    let values = bumpalo::Bump::new();
-                    rows::visit_objects(&doc, &mut |o| match &kind {
+                    let only = match &kind {
+                        TableKind::Type { mode, type_name } => Some((mode.name(), &**type_name)),
+                        _ => None,
+                    };
+                    rows::visit_objects(&doc, only, &mut |o| match &kind {
                         TableKind::Resources => self.push_resource(source, workspace, &o),
                         TableKind::Attributes => self.push_long(source, workspace, &o),
-                        TableKind::Type { mode, type_name } => {
-                            if o.meta.mode == mode.name() && o.meta.type_name == type_name {
-                                self.push_typed(source, workspace, &o, &values, &programs)
-                            } else {
-                                Ok(())
-                            }
+                        TableKind::Type { .. } => {
+                            self.push_typed(source, workspace, &o, &values, &programs)
                         }
                         TableKind::Outputs => Ok(()),
                     })
                 }
-            }
+            };
+            visited.map(|()| true)
         })();
         self.parser = parser;
+        self.arenas = (arena, values);
         r
     }
 
@@ -614,6 +744,12 @@ impl TableBuilder {
     /// The number of attribute values decoded so far (a projection's effect shows here).
     pub fn decoded_values(&self) -> u64 {
         self.decoded
+    }
+
+    /// The number of documents refused unread so far: a type table's type, or the member of
+    /// the phases asked for ([`TableBuilder::with_phases`]), nowhere in their text.
+    pub fn refused(&self) -> usize {
+        self.refused
     }
 
     /// The rows appended so far as a batch of the projected schema; the builder starts

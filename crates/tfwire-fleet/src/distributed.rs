@@ -126,6 +126,11 @@ struct ScanMsg {
     /// The most rows a partition emits.
     #[prost(uint64, optional, tag = "5")]
     limit: Option<u64>,
+    /// Whether the query said which phases it wants, and which.
+    #[prost(bool, tag = "6")]
+    phased: bool,
+    #[prost(string, repeated, tag = "7")]
+    phases: Vec<String>,
 }
 
 /// Ballista's logical codec, taught [`FleetTable`]: give it to the client's session, the
@@ -316,7 +321,8 @@ fn scan_from_msg(body: &[u8]) -> Result<FleetScan> {
             })
         })
         .transpose()?;
-    Ok(FleetScan::new(table, projection, partitions, limit))
+    let phases = msg.phased.then_some(msg.phases);
+    Ok(FleetScan::new(table, projection, partitions, limit).with_phases(phases))
 }
 
 /// A [`FleetScan`]'s message: its table, projection, limit, and each partition's inputs
@@ -366,6 +372,8 @@ fn scan_to_msg(scan: &FleetScan) -> Result<ScanMsg> {
             .collect::<Result<_>>()?,
         partitions,
         limit: scan.limit().map(|l| l as u64),
+        phased: scan.phases().is_some(),
+        phases: scan.phases().unwrap_or_default().to_vec(),
     };
     Ok(msg)
 }
@@ -383,6 +391,13 @@ impl TableProvider for ClusterTable {
 
     fn table_type(&self) -> TableType {
         self.0.table_type()
+    }
+
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<datafusion::logical_expr::TableProviderFilterPushDown>> {
+        self.0.supports_filters_pushdown(filters)
     }
 
     async fn scan(
@@ -978,6 +993,8 @@ mod tests {
             projection: vec![],
             partitions: vec![PartitionMsg { inputs: vec![0] }, PartitionMsg::default()],
             limit: Some(10),
+            phased: true,
+            phases: vec!["after".into(), "before".into()],
         };
         let bytes = msg.encode_to_vec();
         assert_eq!(ScanMsg::decode(bytes.as_slice()).unwrap(), msg);

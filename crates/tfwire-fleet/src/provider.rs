@@ -10,11 +10,12 @@ use async_trait::async_trait;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::{Session, TableProvider};
+use datafusion::common::ScalarValue;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{DataFusionError, Result, TableReference};
 use datafusion::datasource::TableType;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
-use datafusion::logical_expr::Expr;
+use datafusion::logical_expr::{Expr, Operator, TableProviderFilterPushDown};
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
 use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::metrics::{
@@ -261,19 +262,74 @@ impl TableProvider for FleetTable {
         TableType::Base
     }
 
+    /// Tests of `phase` against literals are used (inexactly: to refuse documents that
+    /// cannot hold rows of those phases, see [`FleetScan::with_phases`]); the query still
+    /// applies them.
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<TableProviderFilterPushDown>> {
+        Ok(filters
+            .iter()
+            .map(|f| match phases_of(f) {
+                Some(_) => TableProviderFilterPushDown::Inexact,
+                None => TableProviderFilterPushDown::Unsupported,
+            })
+            .collect())
+    }
+
     async fn scan(
         &self,
         state: &dyn Session,
         projection: Option<&Vec<usize>>,
-        _filters: &[Expr],
+        filters: &[Expr],
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let partitions = state.config().target_partitions();
-        Ok(Arc::new(self.scan_plan(
-            projection.cloned(),
-            partitions,
-            limit,
-        )))
+        // The filters are ANDed: the phases all of them allow.
+        let phases = filters
+            .iter()
+            .filter_map(phases_of)
+            .reduce(|a, b| a.intersection(&b).cloned().collect());
+        Ok(Arc::new(
+            self.scan_plan(projection.cloned(), partitions, limit)
+                .with_phases(phases.map(|p| p.into_iter().collect())),
+        ))
+    }
+}
+
+/// The phases a filter lets through when it tests the `phase` column against text
+/// literals only: `phase = 'x'`, `phase IN ('x', ...)`, and `OR`s of those.
+fn phases_of(e: &Expr) -> Option<BTreeSet<String>> {
+    let text = |e: &Expr| match e {
+        Expr::Literal(
+            ScalarValue::Utf8(Some(s))
+            | ScalarValue::Utf8View(Some(s))
+            | ScalarValue::LargeUtf8(Some(s)),
+            _,
+        ) => Some(s.clone()),
+        _ => None,
+    };
+    let is_phase = |e: &Expr| matches!(e, Expr::Column(c) if c.name == "phase");
+    match e {
+        Expr::BinaryExpr(b) if b.op == Operator::Eq => {
+            let (column, literal) = if is_phase(&b.left) {
+                (&b.left, &b.right)
+            } else {
+                (&b.right, &b.left)
+            };
+            is_phase(column)
+                .then(|| text(literal))
+                .flatten()
+                .map(|s| BTreeSet::from([s]))
+        }
+        Expr::BinaryExpr(b) if b.op == Operator::Or => {
+            let mut a = phases_of(&b.left)?;
+            a.extend(phases_of(&b.right)?);
+            Some(a)
+        }
+        Expr::InList(l) if !l.negated && is_phase(&l.expr) => l.list.iter().map(text).collect(),
+        _ => None,
     }
 }
 
@@ -285,7 +341,9 @@ impl TableProvider for FleetTable {
 /// row limit.
 ///
 /// Its metrics (`EXPLAIN ANALYZE`, [`ExecutionPlan::metrics`]): `inputs_read`,
-/// `bytes_read`, `decoded_values` (attribute values decoded: a projection's effect shows
+/// `inputs_refused` (read, but refused unread: the table's type or the member of the
+/// phases the query filters on nowhere in their text), `bytes_read`, `decoded_values`
+/// (attribute values decoded: a projection's effect shows
 /// here) and `output_rows`.
 #[derive(Clone)]
 pub struct FleetScan {
@@ -293,6 +351,7 @@ pub struct FleetScan {
     projection: Option<Vec<usize>>,
     partitions: Vec<Vec<Input>>,
     limit: Option<usize>,
+    phases: Option<Vec<String>>,
     schema: SchemaRef,
     properties: Arc<PlanProperties>,
     metrics: ExecutionPlanMetricsSet,
@@ -305,6 +364,7 @@ impl fmt::Debug for FleetScan {
             .field("projection", &self.projection)
             .field("partitions", &self.partitions.len())
             .field("limit", &self.limit)
+            .field("phases", &self.phases)
             .finish()
     }
 }
@@ -343,6 +403,7 @@ impl FleetScan {
             projection,
             partitions,
             limit,
+            phases: None,
             schema,
             properties,
             metrics: ExecutionPlanMetricsSet::new(),
@@ -368,6 +429,19 @@ impl FleetScan {
     pub fn limit(&self) -> Option<usize> {
         self.limit
     }
+
+    /// The scan, told that the query wants only rows of `phases` (`None`: any): inputs
+    /// that cannot hold any are refused unread
+    /// ([`TableBuilder::with_phases`](tfwire_arrow::TableBuilder::with_phases)).
+    pub fn with_phases(mut self, phases: Option<Vec<String>>) -> FleetScan {
+        self.phases = phases;
+        self
+    }
+
+    /// The phases the query wants, when it said.
+    pub fn phases(&self) -> Option<&[String]> {
+        self.phases.as_deref()
+    }
 }
 
 impl DisplayAs for FleetScan {
@@ -390,6 +464,9 @@ impl DisplayAs for FleetScan {
                 )?;
                 if let Some(l) = self.limit {
                     write!(f, ", limit={l}")?;
+                }
+                if let Some(p) = &self.phases {
+                    write!(f, ", phases=[{}]", p.join(", "))?;
                 }
                 Ok(())
             }
@@ -449,21 +526,26 @@ impl ExecutionPlan for FleetScan {
                 self.partitions.len()
             ))
         })?;
-        let builder = TableBuilder::new(
+        let mut builder = TableBuilder::new(
             self.table.schemas.clone(),
             &self.table.def,
             self.projection.clone(),
             self.table.options,
         );
+        if let Some(phases) = &self.phases {
+            builder = builder.with_phases(phases);
+        }
         let state = PartitionState {
             inputs: inputs.into_iter(),
             builder,
+            document: Vec::new(),
             batch_size: context.session_config().batch_size().max(1),
             remaining: self.limit,
             skipped: self.table.skipped.clone(),
             done: false,
             metrics: ScanMetrics {
                 inputs: MetricBuilder::new(&self.metrics).counter("inputs_read", partition),
+                refused: MetricBuilder::new(&self.metrics).counter("inputs_refused", partition),
                 bytes: MetricBuilder::new(&self.metrics).counter("bytes_read", partition),
                 decoded: MetricBuilder::new(&self.metrics).counter("decoded_values", partition),
                 rows: MetricBuilder::new(&self.metrics).output_rows(partition),
@@ -481,6 +563,8 @@ impl ExecutionPlan for FleetScan {
 struct PartitionState {
     inputs: std::vec::IntoIter<Input>,
     builder: TableBuilder,
+    /// The buffer each input is read into and parsed in (its allocation reused).
+    document: Vec<u8>,
     batch_size: usize,
     remaining: Option<usize>,
     skipped: Skipped,
@@ -491,6 +575,8 @@ struct PartitionState {
 /// The counters of one partition.
 struct ScanMetrics {
     inputs: Count,
+    /// Inputs read but refused unread (their text cannot hold a row the scan wants).
+    refused: Count,
     bytes: Count,
     decoded: Count,
     rows: Count,
@@ -509,16 +595,36 @@ impl PartitionState {
             let Some(input) = self.inputs.next() else {
                 break;
             };
-            let bytes = input.read().await.map_err(external)?;
-            self.metrics.inputs.add(1);
-            self.metrics.bytes.add(bytes.len());
-            let (skipped, decoded) = (self.builder.skipped(), self.builder.decoded_values());
-            self.builder
-                .add(&input.source, &input.workspace, &bytes)
+            input
+                .read_padded(&mut self.document)
+                .await
                 .map_err(external)?;
+            self.metrics.inputs.add(1);
+            self.metrics.bytes.add(self.document.len());
+            let (skipped, decoded, refused) = (
+                self.builder.skipped(),
+                self.builder.decoded_values(),
+                self.builder.refused(),
+            );
+            let (source, workspace) = (&input.source, &input.workspace);
+            // Parsed where it was read; what that parse refuses is read again and added
+            // through the full parse, for its rows or its error.
+            if !self
+                .builder
+                .add_in_place(source, workspace, &mut self.document)
+                .map_err(external)?
+            {
+                let bytes = input.read().await.map_err(external)?;
+                self.builder
+                    .add(source, workspace, &bytes)
+                    .map_err(external)?;
+            }
             if self.builder.skipped() != skipped {
                 self.skipped.add(&input.source);
             }
+            self.metrics
+                .refused
+                .add(self.builder.refused().saturating_sub(refused));
             let decoded = self.builder.decoded_values().saturating_sub(decoded);
             self.metrics
                 .decoded

@@ -494,3 +494,35 @@ pub(crate) fn raw_marks(paths: &J) -> J {
     }
     tree
 }
+
+/// The batch of `table` from one document, built twice: through `TableBuilder::add` and
+/// through `TableBuilder::add_in_place` (the document read again into `add` when the
+/// in-place parse gives it back, as the fleet's scan does); both must agree.
+pub(crate) fn built(
+    fleet: &std::sync::Arc<tfwire_arrow::FleetSchemas>,
+    table: &str,
+    projection: Option<Vec<usize>>,
+    options: tfwire_arrow::Options,
+    (source, bytes): (&str, &[u8]),
+) -> RecordBatch {
+    let def = fleet.table(table).unwrap();
+    let builder =
+        || tfwire_arrow::TableBuilder::new(fleet.clone(), &def, projection.clone(), options);
+    let mut b = builder();
+    b.add(source, "ws", bytes)
+        .unwrap_or_else(|e| panic!("{source}: {e}"));
+    let copied = b.finish().unwrap();
+    let mut b = builder();
+    let mut document = Vec::with_capacity(bytes.len() + tfwire_plan::INPUT_PADDING);
+    document.extend_from_slice(bytes);
+    let added = b
+        .add_in_place(source, "ws", &mut document)
+        .unwrap_or_else(|e| panic!("{source}, in place: {e}"));
+    if !added {
+        b.add(source, "ws", bytes)
+            .unwrap_or_else(|e| panic!("{source}, again: {e}"));
+    }
+    let in_place = b.finish().unwrap();
+    assert_eq!(copied, in_place, "{source}: add and add_in_place differ");
+    copied
+}

@@ -6,7 +6,7 @@ use arrow_array::RecordBatch;
 use serde_json::Value as J;
 use std::path::Path;
 use std::sync::Arc;
-use tfwire_arrow::{FleetSchemas, Options, TableBuilder, TableKind};
+use tfwire_arrow::{FleetSchemas, Options, TableKind};
 
 /// Mode, type, row.
 type Expected = (String, String, Row);
@@ -229,11 +229,7 @@ fn batch_of(
     bytes: &[u8],
     options: Options,
 ) -> RecordBatch {
-    let def = fleet.table(table).unwrap();
-    let mut b = TableBuilder::new(fleet.clone(), &def, None, options);
-    b.add(source, "default", bytes)
-        .unwrap_or_else(|e| panic!("{e}"));
-    b.finish().unwrap()
+    built(fleet, table, None, options, (source, bytes))
 }
 
 /// Compares a type table's batch with the expected rows of that type.

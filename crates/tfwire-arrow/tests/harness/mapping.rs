@@ -58,11 +58,7 @@ fn batch(
     projection: Option<Vec<usize>>,
     options: Options,
 ) -> RecordBatch {
-    let def = fleet.table(table).unwrap();
-    let mut b = TableBuilder::new(fleet.clone(), &def, projection, options);
-    b.add("doc.tfstate", "ws", doc)
-        .unwrap_or_else(|e| panic!("{e}"));
-    b.finish().unwrap()
+    built(fleet, table, projection, options, ("doc.tfstate", doc))
 }
 
 fn list(item: DataType) -> DataType {
@@ -433,6 +429,16 @@ fn hostile_inputs_are_errors_with_source_and_offset() {
         }));
         let r = r.unwrap_or_else(|_| panic!("{what}: panicked"));
         let e = r.expect_err(what);
+        // In place: the same error, or the document given back to be read again (then
+        // `add` reports it, as above); never a row.
+        let mut c = TableBuilder::new(fleet.clone(), &def, None, Options::default());
+        match c.add_in_place("hostile.json", "ws", &mut doc.clone()) {
+            Ok(true) => panic!("{what}: added in place"),
+            Ok(false) => {}
+            Err(e2) => assert_eq!(e2.to_string(), e.to_string(), "{what}"),
+        }
+        c.add("good", "ws", &good).unwrap();
+        assert_eq!(c.finish().unwrap().num_rows(), 1, "{what}: in place");
         assert_eq!(e.source(), Some("hostile.json"), "{what}: {e}");
         if !what.contains("zip") && what != "huge declared size" && what != "not a document" {
             assert!(e.offset().is_some(), "{what}: no offset in {e}");
@@ -675,4 +681,47 @@ fn version_3_states() {
         .unwrap_err();
     assert!(e.to_string().contains("flatmap"), "{e}");
     assert_eq!(e.address(), Some("t_all.r"));
+}
+
+/// `with_phases`: a document that cannot hold rows of the phases asked for is refused
+/// unread (counted), one that may is read whole; `state` or an unknown phase refuses none.
+#[test]
+fn phases_refuse_documents_without_their_member() {
+    let dir = TempDir::new("phases");
+    let fleet = fleet_of(SCHEMA, &dir);
+    let raw = state(r#"{"s":"x"}"#, "[]");
+    let plan = |key: &str| {
+        format!(
+            r#"{{"format_version":"1.2","{key}":[{{"address":"t_all.r","mode":"managed","type":"t_all","name":"r",
+              "change":{{"actions":["create"],"before":null,"after":{{"s":"x"}},"after_unknown":{{}},"after_sensitive":{{}}}}}}],
+              "output_changes":{{"o":{{"actions":["create"],"before":null,"after":"v","after_unknown":false,"before_sensitive":false,"after_sensitive":false}}}}}}"#
+        )
+        .into_bytes()
+    };
+    let escaped = plan(r"resource\u005fchanges");
+    let plan = plan("resource_changes");
+    // (table, phases, document, refused unread)
+    let cases: Vec<(&str, &[&str], &[u8], bool)> = vec![
+        ("resources", &["before", "after"], &raw, true),
+        ("resources", &["after"], &plan, false),
+        ("resources", &["after"], &escaped, false),
+        ("resources", &["drift_after"], &plan, true),
+        ("resources", &["prior"], &plan, true),
+        ("resources", &["state", "after"], &raw, false),
+        ("resources", &["planned"], &raw, false),
+        ("t_all", &["before", "after"], &raw, true),
+        ("t_all", &["after"], &plan, false),
+        ("outputs", &["after"], &raw, true),
+        ("outputs", &["after"], &plan, false),
+    ];
+    for (table, phases, doc, refused) in cases {
+        let def = fleet.table(table).unwrap();
+        let mut b =
+            TableBuilder::new(fleet.clone(), &def, None, Options::default()).with_phases(phases);
+        b.add("doc", "ws", doc).unwrap();
+        assert_eq!(b.refused(), usize::from(refused), "{table} {phases:?}");
+        // A document read gives its rows (of every phase: the query filters them).
+        let rows = b.finish().unwrap().num_rows();
+        assert_eq!(rows == 0, refused, "{table} {phases:?}: {rows} rows");
+    }
 }

@@ -14,6 +14,7 @@ pub(crate) struct Counters {
     pub(crate) scans: usize,
     pub(crate) partitions: usize,
     pub(crate) inputs: u64,
+    pub(crate) refused: u64,
     pub(crate) decoded: u64,
     pub(crate) rows: u64,
 }
@@ -46,6 +47,7 @@ pub(crate) async fn scan_metrics(ctx: &SessionContext, sql: &str) -> Counters {
         let m = node.metrics().unwrap();
         let get = |name: &str| m.sum_by_name(name).map_or(0, |v| v.as_usize() as u64);
         c.inputs += get("inputs_read");
+        c.refused += get("inputs_refused");
         c.decoded += get("decoded_values");
         c.rows += m.output_rows().unwrap_or(0) as u64;
     }
@@ -94,6 +96,57 @@ fn every_partition_reads_its_share_of_the_inputs() {
             assert_eq!(c.inputs, total, "{c:?}");
             assert_eq!(c.decoded, 0, "resources decodes no attribute: {c:?}");
         }
+    });
+}
+
+/// Filters on `phase` reach the scan: a question about plans refuses every state unread
+/// (and the plan files, which are parsed, give the same rows as without the pushdown).
+#[test]
+fn phase_filters_refuse_documents_without_those_phases() {
+    let (schemas, inputs) = small_fleet();
+    let total = input_count(&inputs);
+    let states = input_count(&inputs[..1]);
+    runtime().block_on(async {
+        let (ctx, _) = session(&schemas, &inputs, 2, Options::default()).await;
+        let asked = [
+            "phase IN ('before', 'after')",
+            "phase = 'after' OR phase = 'before'",
+            "'before' = phase OR phase IN ('after')",
+        ];
+        // Written so that no filter is pushed: the same rows, every input parsed.
+        let unpushed = "SELECT address, phase FROM resources \
+            WHERE concat(phase, '') IN ('before', 'after') ORDER BY address, phase";
+        let want = rows(&ctx, unpushed).await;
+        assert!(!want.is_empty());
+        let c = scan_metrics(&ctx, unpushed).await;
+        assert_eq!((c.inputs, c.refused), (total, 0), "{c:?}");
+        for filter in asked {
+            let sql = format!(
+                "SELECT address, phase FROM resources WHERE {filter} ORDER BY address, phase"
+            );
+            assert_eq!(rows(&ctx, &sql).await, want, "{sql}");
+            let c = scan_metrics(&ctx, &sql).await;
+            assert_eq!((c.inputs, c.refused), (total, states), "{sql}: {c:?}");
+            let plan = ctx
+                .sql(&sql)
+                .await
+                .unwrap()
+                .create_physical_plan()
+                .await
+                .unwrap();
+            let scan = &scans(&plan)[0].0;
+            assert_eq!(
+                scan.phases(),
+                Some(&["after".to_owned(), "before".to_owned()][..])
+            );
+        }
+        // `state` among the phases: nothing to refuse by.
+        let c = scan_metrics(
+            &ctx,
+            "SELECT address FROM resources WHERE phase IN ('state', 'after')",
+        )
+        .await;
+        assert_eq!((c.inputs, c.refused), (total, 0), "{c:?}");
     });
 }
 
