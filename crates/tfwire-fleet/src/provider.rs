@@ -343,8 +343,7 @@ fn phases_of(e: &Expr) -> Option<BTreeSet<String>> {
 /// Its metrics (`EXPLAIN ANALYZE`, [`ExecutionPlan::metrics`]): `inputs_read`,
 /// `inputs_refused` (read, but refused unread: the table's type or the member of the
 /// phases the query filters on nowhere in their text), `bytes_read`, `decoded_values`
-/// (attribute values decoded: a projection's effect shows
-/// here) and `output_rows`.
+/// (attribute values decoded: a projection's effect shows here) and `output_rows`.
 #[derive(Clone)]
 pub struct FleetScan {
     table: FleetTable,
