@@ -43,7 +43,7 @@ cargo fuzz build --debug-assertions
 # The dictionary and the longest input of each target.
 dict_of() {
     case $1 in
-        plan | skeleton) echo dict/plan.dict ;;
+        plan | skeleton | fleet_rows) echo dict/plan.dict ;;
         decode_json) echo dict/json.dict ;;
         dump) echo dict/dump.dict ;;
         tap_handshake | tap_frames) echo dict/tap.dict ;;
@@ -53,7 +53,7 @@ dict_of() {
 }
 max_len_of() {
     case $1 in
-        plan | skeleton | planfile | dump | cassette) echo 32768 ;;
+        plan | skeleton | planfile | dump | cassette | fleet_rows) echo 32768 ;;
         # Past the handshake line's 64 KiB bound.
         tap_handshake) echo 69632 ;;
         *) echo 4096 ;;
@@ -62,7 +62,7 @@ max_len_of() {
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-for target in tokenize tokenize_chunked decode_msgpack decode_json msgpack_vs_json stream plan skeleton planfile dump tap_handshake tap_frames cassette; do
+for target in tokenize tokenize_chunked decode_msgpack decode_json msgpack_vs_json stream plan skeleton planfile dump tap_handshake tap_frames cassette fleet_rows; do
     step "fuzz: $target for ${seconds}s"
     mkdir -p "corpus/$target"
     if ! cargo fuzz run --debug-assertions "$target" "corpus/$target" "seeds/$target" -- \

@@ -33,6 +33,7 @@
 //! | [`tap_handshake`] | cuts, a provider's standard output | `tfwire tap`'s handshake line reader (`LineReader`) finds the same line, or the same error, whether the output comes whole, in the pieces between the cuts or byte by byte; the line stays within 64 KiB; errors are one line without terminal controls; a parsed line prints and parses back to the same handshake |
 //! | [`tap_frames`] | a method byte, a direction byte, cuts, a gRPC body | tonic's decoder with the proxy's raw codec, fed the pieces between the cuts, gives the messages a direct reading of gRPC's framing gives, and errs exactly when the body is not clean; every message decodes (or fails) as its method's request or response without a panic, its `DynamicValue`s inside it |
 //! | [`cassette`] | a mode byte, then a cassette file or (bit 0, [`MESSAGE`]) one recorded message | the reader never panics, fails with one clean line naming line and byte, and a cassette it reads writes back to the same cassette; every session (or a session of a schema with secrets in every kind of position holding the message) redacts or fails cleanly and unchanged; a redacted session writes and reads back, and redacts again |
+//! | [`fleet_rows`] | a table byte (bit 7: include sensitive values), a phases byte, a state or plan document | no panic in tfwire-arrow's `TableBuilder` (the tables of `corpus/fleet/schemas`, with and without a phase filter); errors one line without terminal controls; `add_in_place` gives `add`'s batch or error (or gives the document back with no row, and `add` of it then does); the builder reads a document after a failed one |
 //!
 //! # Input layouts
 //!
@@ -57,6 +58,7 @@ mod cassette;
 mod compare;
 mod decode;
 mod dump;
+mod fleet;
 mod input;
 mod plan;
 mod planfile;
@@ -68,6 +70,7 @@ mod tokenize;
 pub use cassette::{MESSAGE, cassette, message_session};
 pub use decode::{decode_json, decode_msgpack, msgpack_vs_json, stream};
 pub use dump::{dump, dump_entries_of, dump_input};
+pub use fleet::fleet_rows;
 pub use input::{flags, typed_input, with_cuts};
 pub use plan::plan;
 pub use planfile::{RAW_TFPLAN, planfile, tfplan_input, wrap_tfplan};
@@ -94,6 +97,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("tap_handshake", tap_handshake),
     ("tap_frames", tap_frames),
     ("cassette", cassette),
+    ("fleet_rows", fleet_rows),
 ];
 
 /// The check of the target called `name`.

@@ -28,6 +28,7 @@ pub fn max_len(target: &str) -> usize {
         || target == "planfile"
         || target == "dump"
         || target == "cassette"
+        || target == "fleet_rows"
     {
         32 * 1024
     } else if target == "tap_handshake" {
@@ -113,6 +114,17 @@ pub fn build(corpus: &Path) -> io::Result<Vec<Seed>> {
             change.extend_from_slice(&data);
             push("skeleton", format!("{name}-change"), change);
             push("plan", name, data);
+        }
+    }
+    // The fleet's rows: every state and plan of the corpus small enough, for a few tables,
+    // phase filters and the sensitive option.
+    for folder in ["plans", "states", "fleet/states", "fleet/plans"] {
+        for (i, path) in sorted_files(&corpus.join(folder))?.into_iter().enumerate() {
+            let data = fs::read(&path)?;
+            let name = seed_name(corpus, &path);
+            let mut input = vec![(i % 256) as u8 | if i % 3 == 0 { 0x80 } else { 0 }, i as u8];
+            input.extend_from_slice(&data);
+            push("fleet_rows", name, input);
         }
     }
     for (i, data) in crate::skeleton_documents().into_iter().enumerate() {
