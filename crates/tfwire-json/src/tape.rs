@@ -452,8 +452,35 @@ impl<'a, 's> Locator<'a, 's> {
         }
         match self.string_offset(nodes, node) {
             Some(at) => at,
-            None if self.structurals.is_empty() => self.text_offset(nodes, node),
-            None => self.index_offset(nodes, node),
+            None => match self.after_string(nodes, node) {
+                Some(at) => at,
+                None if self.structurals.is_empty() => self.text_offset(nodes, node),
+                None => self.index_offset(nodes, node),
+            },
+        }
+    }
+
+    /// The offset of node `node` (not a string) when the node before it is a string
+    /// followed, in the text, by a `:` or a `,`: an object's value after its key, or an
+    /// array's element after a string element. The node starts after that separator.
+    /// The string's closing quote is found without a search when the string had no
+    /// escape: its unescaped length is then its length in the text, and a quote there
+    /// not preceded by a backslash can only be the closing one (a quote inside a string is
+    /// always escaped). `None` otherwise (the caller counts structurals).
+    #[inline]
+    fn after_string(&self, nodes: &[Node<'_>], node: usize) -> Option<usize> {
+        let Some(Node::String(s)) = nodes.get(node.checked_sub(1)?) else {
+            return None;
+        };
+        let open = self.string_offset(nodes, node - 1)?;
+        let close = open + 1 + s.len();
+        if self.text.get(close) != Some(&b'"') || (!s.is_empty() && self.text[close - 1] == b'\\') {
+            return None;
+        }
+        let sep = crate::scan::skip_ws(self.text, close + 1);
+        match self.text.get(sep) {
+            Some(b':' | b',') => Some(crate::scan::skip_ws(self.text, sep + 1)),
+            _ => None,
         }
     }
 
@@ -1046,6 +1073,11 @@ mod tests {
                 r#"{{"s":"1e400 \" 1e400","a":[1e400, -{},0.10,-0,5e-320],"n":1E+999 }}"#,
                 "9".repeat(400)
             ),
+            // Values right after strings (a key, an element), whose offset is read after the
+            // string's closing quote: escaped quotes and backslashes where that quote
+            // would be, white space around the separator, a string closing a container.
+            r#"{"ab\"":1,"\\":2,"x\\\"":[3],"":4,"q" : 5 ,"r"	:	6.5,"s\u0041":null}"#.into(),
+            r#"["s",1,"t\"",2,"\\",3,"",true,[{"a":"b"},7,["c"],8.25,"\"" ,-0]]"#.into(),
             format!(
                 "[{}]",
                 (0..3000)

@@ -84,6 +84,27 @@ pub(crate) enum Empty {
     Group(NodeId),
 }
 
+/// The leaf kinds of [`AttrNode::leaf`]: a byte beside the name instead of the node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Leaf {
+    String,
+    Bool,
+    Number,
+    /// Any other node (containers, `dynamic`, nested blocks).
+    Other,
+}
+
+impl Leaf {
+    fn of(node: Node) -> Leaf {
+        match node {
+            Node::String => Leaf::String,
+            Node::Bool => Leaf::Bool,
+            Node::Number => Leaf::Number,
+            _ => Leaf::Other,
+        }
+    }
+}
+
 /// An attribute of an object node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct AttrNode {
@@ -93,6 +114,9 @@ pub(crate) struct AttrNode {
     /// The name as a JSON string, quoted and escaped as go-cty writes it (for the encoder).
     pub(crate) json_key: Box<str>,
     pub(crate) node: NodeId,
+    /// What the node at `node` is when it is a leaf: the JSON walk reads it with the name,
+    /// without a lookup in the node table.
+    pub(crate) leaf: Leaf,
     pub(crate) optional: bool,
     pub(crate) empty: Empty,
 }
@@ -250,6 +274,7 @@ impl Program {
                         json_key: json_key(&name),
                         name,
                         node,
+                        leaf: Leaf::of(self.nodes[node as usize]),
                         optional,
                         empty: Empty::Null,
                     }));
@@ -355,6 +380,7 @@ impl Program {
                 key: encoded_key(name),
                 json_key: json_key(name),
                 node,
+                leaf: Leaf::of(self.nodes[node as usize]),
                 optional: false,
                 empty,
             }));

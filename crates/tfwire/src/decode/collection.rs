@@ -71,6 +71,38 @@ pub(crate) fn dedup_set(vals: &mut [Value<'_>], base: usize, scratch: &mut Vec<u
     w
 }
 
+/// [`dedup_set`] for a set whose elements are all strings or nulls (a set of strings read
+/// from JSON): equality is then `==` (strings already in NFC, nulls equal), so a small set
+/// is deduplicated by comparing each element with the ones kept before it, without
+/// go-cty's general comparison.
+pub(crate) fn dedup_strings(elems: &mut [Value<'_>], scratch: &mut Vec<u32>) -> usize {
+    debug_assert!(
+        elems
+            .iter()
+            .all(|v| matches!(v, Value::String(_) | Value::Null))
+    );
+    let n = elems.len();
+    if n > SMALL_SET {
+        return dedup_set(elems, 0, scratch);
+    }
+    let mut keep = 0;
+    for r in 0..n {
+        let x = elems[r];
+        let dup = elems[..keep].iter().any(|y| match (x, y) {
+            (Value::String(a), Value::String(b)) => {
+                crate::text::eq_short(a.as_bytes(), b.as_bytes())
+            }
+            (Value::Null, Value::Null) => true,
+            _ => false,
+        });
+        if !dup {
+            elems[keep] = x;
+            keep += 1;
+        }
+    }
+    keep
+}
+
 /// The first pair of equal elements of a set (by go-cty's set equality), as indices: a
 /// [`Value::Set`] built by hand may hold duplicates that no go-cty set can.
 pub(crate) fn first_duplicate(elems: &[Value<'_>]) -> Option<(usize, usize)> {

@@ -372,6 +372,7 @@ fn walk_tape<'a>(
         clean,
         config,
         scratch: &mut indexes,
+        clean_run: (0, 0),
     }
     .root();
     arena.set_allocation_limit(previous_limit);

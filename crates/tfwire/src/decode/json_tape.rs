@@ -115,8 +115,9 @@ impl<'a> TapeText<'a> for DocText<'a, '_> {
 /// before it moved), so that block overlaps the unescaped string.
 #[derive(Default)]
 pub(crate) struct CleanBlocks {
-    /// One bit per 64 bytes of input, set where the block may need a look.
-    dirty: Vec<u64>,
+    /// One byte per 64 bytes of input, non-zero where the block may need a look (a byte,
+    /// not a bit: a string's test is then two loads, without shifts and masks).
+    dirty: Vec<u8>,
     /// The address of the parsed copy (see [`DocText::new`]) and the input's length.
     base: usize,
     len: usize,
@@ -132,36 +133,25 @@ impl CleanBlocks {
     /// `CONTROLS`: a string in clean blocks then needs no check at all (see
     /// [`CleanBlocks::surely_plain`]).
     pub(crate) fn fill_marking<const CONTROLS: bool>(&mut self, input: &[u8], base: usize) {
-        fn dirty<const CONTROLS: bool>(block: &[u8]) -> bool {
+        fn dirty<const CONTROLS: bool>(block: &[u8]) -> u8 {
             block.iter().fold(0u8, |d, &b| {
                 d | u8::from(b >= 0xcc) | u8::from(b == b'\\') | u8::from(CONTROLS && b < 0x20)
-            }) != 0
+            })
         }
         self.dirty.clear();
         self.base = base;
         self.len = 0;
-        if self
-            .dirty
-            .try_reserve(input.len().div_ceil(64 * 64))
-            .is_err()
-        {
+        if self.dirty.try_reserve(input.len() / 64 + 1).is_err() {
             // No map: every string gets the full quick check.
             return;
         }
         self.len = input.len();
         let mut blocks = input.chunks_exact(64);
-        let (mut word, mut k) = (0u64, 0);
         for block in &mut blocks {
             let block: &[u8; 64] = block.try_into().expect("64 bytes");
-            word |= u64::from(dirty::<CONTROLS>(block)) << k;
-            k += 1;
-            if k == 64 {
-                self.dirty.push(word);
-                (word, k) = (0, 0);
-            }
+            self.dirty.push(dirty::<CONTROLS>(block));
         }
-        word |= u64::from(dirty::<CONTROLS>(blocks.remainder())) << k;
-        self.dirty.push(word);
+        self.dirty.push(dirty::<CONTROLS>(blocks.remainder()));
     }
 
     /// Whether `s`, a string of the tape, is surely in NFC.
@@ -178,23 +168,37 @@ impl CleanBlocks {
         self.clean(s) == Some(true)
     }
 
+    /// The run of clean blocks `s` lies in, as the addresses `(first, end)`: every string
+    /// of the parsed copy whose bytes lie within them is surely in NFC. `None` when a block
+    /// of `s` is not clean or the map does not cover `s`. A walk that reads strings in
+    /// document order keeps the run and tests the next strings against it (two comparisons
+    /// of addresses each) until one leaves it.
+    pub(crate) fn clean_run(&self, s: &[u8]) -> Option<(usize, usize)> {
+        if self.clean(s) != Some(true) {
+            return None;
+        }
+        // `clean` looked at the blocks from the string's first to the one after its end.
+        let at = (s.as_ptr() as usize) - self.base;
+        let after = (at + s.len()) / 64 + 1;
+        let end = self.dirty[after.min(self.dirty.len())..]
+            .iter()
+            .position(|&d| d != 0)
+            .map_or(self.len, |i| ((after + i) * 64).min(self.len));
+        Some((self.base + at / 64 * 64, self.base + end))
+    }
+
     /// Whether the blocks of `s` are all clean; `None` where the map does not cover `s`.
+    /// The block of the byte after `s` is looked at too (one block more, rarely): then a
+    /// string of up to 64 bytes is two loads, whatever its length.
     #[inline(always)]
     fn clean(&self, s: &[u8]) -> Option<bool> {
         let at = (s.as_ptr() as usize).wrapping_sub(self.base);
-        match at.checked_add(s.len()) {
-            Some(end) if end <= self.len => {
-                let (first, last) = (at / 64, end.saturating_sub(1).max(at) / 64);
-                Some(if first / 64 == last / 64 {
-                    // One word of the map: the bits `first..=last` of it at once.
-                    let bits = (u64::MAX >> (63 - (last - first))) << (first % 64);
-                    self.dirty[first / 64] & bits == 0
-                } else {
-                    (first..=last).all(|b| self.dirty[b / 64] & (1 << (b % 64)) == 0)
-                })
-            }
-            _ => None,
-        }
+        let end = at.checked_add(s.len()).filter(|&end| end <= self.len)?;
+        Some(match self.dirty.get(at / 64..=end / 64)? {
+            [a] => *a == 0,
+            [a, b] => a | b == 0,
+            blocks => blocks.iter().all(|&d| d == 0),
+        })
     }
 }
 
@@ -548,6 +552,33 @@ mod tests {
                 text.push_str(&format!("\"{}\",", "a".repeat(pad)));
                 text.push_str(&format!("\"{}{body}\",", "b".repeat(pad % 7)));
                 text.push_str(&format!("\"{body}{}\"]", "c".repeat(pad)));
+                let (a1, a2) = (bumpalo::Bump::new(), bumpalo::Bump::new());
+                let tape = d.decode_json(&program, text.as_bytes(), &a1).unwrap();
+                let bytes = d.decode_json_text(&program, text.as_bytes(), &a2).unwrap();
+                assert_eq!(tape, bytes, "{text}");
+            }
+        }
+    }
+
+    /// The typed walk tests each string against the run of clean blocks the last one lay
+    /// in: runs of every length ending at a string that needs NFC (as an attribute, a list
+    /// element, a map key and a map value), on both sides of every block border. The walk
+    /// normalizes as the byte-wise reader does.
+    #[test]
+    fn clean_runs_end_where_a_string_needs_a_look() {
+        let program = Program::compile(
+            &Type::from_json(
+                r#"["object",{"a":"string","l":["list","string"],"m":["map","string"],"z":"string"}]"#,
+            )
+            .unwrap(),
+        );
+        let mut d = Decoder::new(Config::default());
+        for pad in 0..140 {
+            let clean = "c".repeat(pad);
+            for odd in ["e\u{301}", r"e\u0301", "\u{1e0b}\u{323}", "\u{e9}", r"\n"] {
+                let text = format!(
+                    r#"{{"a":"{clean}","l":["{clean}","{odd}","x"],"m":{{"{clean}":"{odd}","{odd}k":"{clean}"}},"z":"{odd}{clean}"}}"#
+                );
                 let (a1, a2) = (bumpalo::Bump::new(), bumpalo::Bump::new());
                 let tape = d.decode_json(&program, text.as_bytes(), &a1).unwrap();
                 let bytes = d.decode_json_text(&program, text.as_bytes(), &a2).unwrap();

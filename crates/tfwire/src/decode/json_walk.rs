@@ -23,7 +23,7 @@ use super::config::Config;
 use super::json_tape::{CleanBlocks, DocText};
 use super::leaf;
 use crate::Number;
-use crate::program::{AttrNode, Node, NodeId, Program};
+use crate::program::{AttrNode, Leaf, Node, NodeId, Program};
 use crate::value::Value;
 use bumpalo::Bump;
 use tfwire_json::tape::{Node as TapeNode, StaticNode, TapeText};
@@ -41,6 +41,9 @@ pub(crate) struct Walk<'a, 't, 's> {
     pub(crate) config: &'s Config,
     /// Scratch for sorting map keys and removing set duplicates.
     pub(crate) scratch: &'s mut Vec<u32>,
+    /// The run of clean blocks the last string read lay in ([`CleanBlocks::clean_run`]):
+    /// the strings after it, in document order, are tested against it first.
+    pub(crate) clean_run: (usize, usize),
 }
 
 impl<'a> Walk<'a, '_, '_> {
@@ -63,8 +66,23 @@ impl<'a> Walk<'a, '_, '_> {
 
     /// A string of the tape, in NFC.
     #[inline(always)]
-    fn string(&self, s: &'a str) -> Result<&'a str, GiveUp> {
-        if self.clean.surely_nfc(s) {
+    fn string(&mut self, s: &'a str) -> Result<&'a str, GiveUp> {
+        // (A slice never wraps around the address space: `at + len` cannot overflow.)
+        let at = s.as_ptr() as usize;
+        if at >= self.clean_run.0 && at + s.len() <= self.clean_run.1 {
+            return Ok(s);
+        }
+        self.string_outside_run(s)
+    }
+
+    /// [`Walk::string`] for a string outside the current clean run: a new run, or the
+    /// quick check and, where that fails, the normalisation.
+    #[inline(never)]
+    fn string_outside_run(&mut self, s: &'a str) -> Result<&'a str, GiveUp> {
+        if let Some(run) = self.clean.clean_run(s.as_bytes()) {
+            self.clean_run = run;
+            Ok(s)
+        } else if crate::nfc::surely_nfc(s) {
             Ok(s)
         } else {
             crate::nfc::nfc(self.bump, s).ok_or(GiveUp)
@@ -124,7 +142,11 @@ impl<'a> Walk<'a, '_, '_> {
                 TapeNode::Array { len, count },
             ) => {
                 let s = self.elements(elem, k, len, depth)?;
-                let n = collection::dedup_set(s, 0, self.scratch);
+                let n = if matches!(self.program.node(elem), Node::String) {
+                    collection::dedup_strings(s, self.scratch)
+                } else {
+                    collection::dedup_set(s, 0, self.scratch)
+                };
                 self.check_block(block, n)?;
                 return Ok((Value::Set(&s[..n]), k + count + 1));
             }
@@ -192,32 +214,7 @@ impl<'a> Walk<'a, '_, '_> {
                     j += 1;
                 }
             }
-            Node::Number => {
-                // Every element a scalar: element `e` is structural `open + 1 + 2 e`, and a
-                // number's text lies between it and the next, whatever came before.
-                let open = self.texts.structural_index(k);
-                for (e, slot) in out.iter_mut().enumerate() {
-                    *slot = match self.nodes[j] {
-                        TapeNode::Static(StaticNode::Null) => Value::Null,
-                        TapeNode::Static(StaticNode::I64(i)) if i != 0 => {
-                            Value::Number(Number::Int(i))
-                        }
-                        TapeNode::Static(StaticNode::U64(u)) if u != 0 => {
-                            Value::Number(Number::Uint(u))
-                        }
-                        TapeNode::Static(
-                            n @ (StaticNode::I64(_) | StaticNode::U64(_) | StaticNode::F64(_)),
-                        ) => {
-                            match open.and_then(|o| self.texts.scalar_number_text(o + 1 + 2 * e)) {
-                                Some(t) => Value::Number(leaf::json_number(t).map_err(|_| GiveUp)?),
-                                None => Value::Number(self.number(n, j)?),
-                            }
-                        }
-                        _ => return Err(GiveUp),
-                    };
-                    j += 1;
-                }
-            }
+            Node::Number => self.numbers(out, k)?,
             _ => {
                 for slot in out.iter_mut() {
                     let (v, next) = self.value(elem, j, depth + 1)?;
@@ -229,11 +226,38 @@ impl<'a> Walk<'a, '_, '_> {
         Ok(out)
     }
 
+    /// The elements of the array of numbers at tape node `k`, into `out`. Every element is
+    /// a scalar: element `e` is structural `open + 1 + 2 e`, and a number's text lies
+    /// between it and the next, whatever came before.
+    #[inline(never)]
+    fn numbers(&self, out: &mut [Value<'a>], k: usize) -> Result<(), GiveUp> {
+        let open = self.texts.structural_index(k);
+        for (e, slot) in out.iter_mut().enumerate() {
+            let j = k + 1 + e;
+            *slot = match self.nodes[j] {
+                TapeNode::Static(StaticNode::Null) => Value::Null,
+                TapeNode::Static(StaticNode::I64(i)) if i != 0 => Value::Number(Number::Int(i)),
+                TapeNode::Static(StaticNode::U64(u)) if u != 0 => Value::Number(Number::Uint(u)),
+                TapeNode::Static(
+                    n @ (StaticNode::I64(_) | StaticNode::U64(_) | StaticNode::F64(_)),
+                ) => match open.and_then(|o| self.texts.scalar_number_text(o + 1 + 2 * e)) {
+                    Some(t) => Value::Number(leaf::json_number(t).map_err(|_| GiveUp)?),
+                    None => Value::Number(self.number(n, j)?),
+                },
+                _ => return Err(GiveUp),
+            };
+        }
+        Ok(())
+    }
+
     /// The object at tape node `k` (`n` members) of attributes `attrs`: every attribute in
     /// the program's order, null where the document leaves it out. One pass over the
     /// attributes: the next key either names the attribute at hand or the attribute is
     /// absent; keys must come sorted, as the program's attributes are (go-cty writes them
     /// so), and a key left over at the end (out of order, repeated or undeclared) gives up.
+    /// Each attribute's kind is read from the attribute itself ([`AttrNode::leaf`]), and
+    /// the leaves are read here, without a call.
+    #[inline(never)]
     fn object(
         &mut self,
         attrs: &'a [AttrNode],
@@ -242,69 +266,64 @@ impl<'a> Walk<'a, '_, '_> {
         depth: usize,
     ) -> Result<Value<'a>, GiveUp> {
         self.open(n, depth)?;
-        let bump = self.bump;
+        // Every slot named and null first; the loop then writes only the values present.
+        let out = self
+            .bump
+            .try_alloc_slice_fill_with(attrs.len(), |i| (&*attrs[i].name, Value::Null))
+            .map_err(|_| GiveUp)?;
+        let nodes = self.nodes;
         let mut j = k + 1;
         let mut left = n;
-        let mut failed = false;
-        let slots = bump
-            .try_alloc_slice_fill_with(attrs.len(), |i| {
-                let a = &attrs[i];
-                let name = &*a.name;
-                if left == 0 || failed {
-                    return (name, Value::Null);
+        for (slot, a) in out.iter_mut().zip(attrs) {
+            if left == 0 {
+                break;
+            }
+            let TapeNode::String(key) = nodes[j] else {
+                return Err(GiveUp);
+            };
+            if !crate::text::eq_short(slot.0.as_bytes(), key.as_bytes()) {
+                continue;
+            }
+            left -= 1;
+            match (a.leaf, nodes[j + 1]) {
+                (Leaf::String, TapeNode::String(s)) => {
+                    slot.1 = Value::String(self.string(s)?);
+                    j += 2;
                 }
-                let TapeNode::String(key) = self.nodes[j] else {
-                    failed = true;
-                    return (name, Value::Null);
-                };
-                if !crate::text::eq_short(name.as_bytes(), key.as_bytes()) {
-                    return (name, Value::Null);
+                (Leaf::Bool, TapeNode::Static(StaticNode::Bool(b))) => {
+                    slot.1 = Value::Bool(b);
+                    j += 2;
                 }
-                left -= 1;
-                // The commonest leaves inline; anything else by recursion.
-                let v = match (self.program.node(a.node), self.nodes[j + 1]) {
-                    (Node::String, TapeNode::String(s)) => match self.string(s) {
-                        Ok(s) => {
-                            j += 2;
-                            Value::String(s)
-                        }
-                        Err(GiveUp) => {
-                            failed = true;
-                            Value::Null
-                        }
-                    },
-                    (Node::Bool, TapeNode::Static(StaticNode::Bool(b))) => {
-                        j += 2;
-                        Value::Bool(b)
-                    }
-                    (Node::String | Node::Bool, TapeNode::Static(StaticNode::Null)) => {
-                        j += 2;
-                        Value::Null
-                    }
-                    _ => match self.value(a.node, j + 1, depth + 1) {
-                        Ok((v, after)) => {
-                            j = after;
-                            v
-                        }
-                        Err(GiveUp) => {
-                            failed = true;
-                            Value::Null
-                        }
-                    },
-                };
-                (name, v)
-            })
-            .map_err(|_| GiveUp)?;
-        if failed || left != 0 {
+                (
+                    Leaf::Number,
+                    TapeNode::Static(
+                        s @ (StaticNode::I64(_) | StaticNode::U64(_) | StaticNode::F64(_)),
+                    ),
+                ) => {
+                    slot.1 = Value::Number(self.number(s, j + 1)?);
+                    j += 2;
+                }
+                (Leaf::String | Leaf::Bool | Leaf::Number, TapeNode::Static(StaticNode::Null)) => {
+                    j += 2;
+                }
+                _ => {
+                    let (v, after) = self.value(a.node, j + 1, depth + 1)?;
+                    slot.1 = v;
+                    j = after;
+                }
+            }
+        }
+        if left != 0 {
             return Err(GiveUp);
         }
-        Ok(Value::Object(slots))
+        Ok(Value::Object(out))
     }
 
     /// The map at tape node `k` (`n` entries) of program node `elem`: keys in NFC, sorted,
     /// the last of equal keys kept (as the machine builds maps). Entries are read into the
     /// arena in document order; only a map whose keys do not come sorted (go-cty writes them
     /// sorted) is copied again, sorted.
+    #[inline(never)]
     fn map(&mut self, elem: NodeId, k: usize, n: usize, depth: usize) -> Result<Value<'a>, GiveUp> {
         self.open(n, depth)?;
         if n == 0 {
@@ -315,26 +334,33 @@ impl<'a> Walk<'a, '_, '_> {
             .try_alloc_slice_fill_copy(n, ("", Value::Null))
             .map_err(|_| GiveUp)?;
         let strings = matches!(self.program.node(elem), Node::String);
+        let nodes = self.nodes;
         let mut j = k + 1;
+        // Whether the keys came sorted, checked as they are read.
+        let (mut sorted, mut prev) = (true, None);
         for slot in out.iter_mut() {
-            let TapeNode::String(key) = self.nodes[j] else {
+            let TapeNode::String(key) = nodes[j] else {
                 return Err(GiveUp);
             };
             let key = self.string(key)?;
-            let v = match (strings, self.nodes[j + 1]) {
+            if let Some(prev) = prev {
+                sorted &= collection::key_lt(prev, key);
+            }
+            prev = Some(key);
+            slot.0 = key;
+            match (strings, nodes[j + 1]) {
                 (true, TapeNode::String(s)) => {
+                    slot.1 = Value::String(self.string(s)?);
                     j += 2;
-                    Value::String(self.string(s)?)
                 }
                 _ => {
                     let (v, next) = self.value(elem, j + 1, depth + 1)?;
+                    slot.1 = v;
                     j = next;
-                    v
                 }
-            };
-            *slot = (key, v);
+            }
         }
-        if out.windows(2).all(|w| collection::key_lt(w[0].0, w[1].0)) {
+        if sorted {
             return Ok(Value::Map(out));
         }
         collection::sorted_map(self.bump, out, self.scratch)

@@ -89,9 +89,9 @@ fn parse_text(s: &str) -> Result<Number<'_>, Fault> {
 /// fits 64 bits is kept as one, anything else as its decimal text (never through a float).
 /// `-0` stays text: go-cty keeps the sign of a zero it reads (its JSON encoder writes it back
 /// as `-0`, and its sets keep `-0` and `0` apart).
-#[inline]
+#[inline(always)]
 pub(crate) fn json_number(t: &str) -> Result<Number<'_>, Fault> {
-    use tfwire_json::swar::{any_zero_byte, load_short, splat, try_load};
+    use tfwire_json::swar::{any_zero_byte, load, load_short, splat, try_load};
     // Whether the literal has a point or an exponent, eight bytes at a time (`| 0x20` folds
     // `E` onto `e` and leaves the other bytes of the grammar apart from `e`).
     let b = t.as_bytes();
@@ -105,7 +105,12 @@ pub(crate) fn json_number(t: &str) -> Result<Number<'_>, Fault> {
         look(w);
         i += 8;
     }
-    look(load_short(&b[i..], b'0'));
+    if b.len() >= 8 {
+        // The rest in the last eight bytes (looking at some twice changes nothing).
+        look(load(b, b.len() - 8));
+    } else {
+        look(load_short(b, b'0'));
+    }
     if exponent != 0 {
         return parse_text(t);
     }

@@ -90,6 +90,10 @@ pub(crate) fn surely_nfc(s: &str) -> bool {
                 } else {
                     m.trailing_zeros() as usize / 8
                 };
+            } else if b.len() >= 8 && high_leads(word(b, b.len() - 8)) == 0 {
+                // The tail, in the string's last eight bytes (some of them already read:
+                // a lead byte from 0xCC on among those only sends the tail byte by byte).
+                i = b.len();
             } else {
                 i += 1;
             }
