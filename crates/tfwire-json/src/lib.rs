@@ -61,11 +61,12 @@
 //!
 //! # `unsafe`
 //!
-//! Two places, each block with a `// SAFETY:` comment naming the tests that exercise it:
+//! Three places, each block with a `// SAFETY:` comment naming the tests that exercise it:
 //! the in-place parse of [`TapeParser::parse_document`](tape::TapeParser::parse_document)
 //! (the document's text read again after simd-json unescaped strings into the same buffer,
-//! without a copy) and the ASCII fast path of [`utf8::utf8`]. Everything else is safe code
-//! (`#![deny(unsafe_code)]`, allowed only there).
+//! without a copy), the ASCII fast path of [`utf8::utf8`] and the text of a plain decimal
+//! whose words [`Locator::scalar_decimal`](tape::Locator::scalar_decimal) tested. Everything
+//! else is safe code (`#![deny(unsafe_code)]`, allowed only there).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

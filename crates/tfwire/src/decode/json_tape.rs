@@ -80,6 +80,13 @@ impl<'a> DocText<'a, '_> {
         self.loc.structural_index(self.nodes, node)
     }
 
+    /// The text of the decimal at structural `i` of an array of scalars, read in one pass
+    /// (see [`Locator::scalar_decimal`](tfwire_json::tape::Locator::scalar_decimal)).
+    #[inline]
+    pub(crate) fn scalar_decimal(&self, i: usize) -> Option<&'a str> {
+        self.loc.scalar_decimal(i)
+    }
+
     /// The text of the number at structural `i` of an array of scalars (see
     /// [`Locator::scalar_number_text`](tfwire_json::tape::Locator::scalar_number_text)).
     #[inline]

@@ -238,6 +238,14 @@ impl<'a> Walk<'a, '_, '_> {
                 TapeNode::Static(StaticNode::Null) => Value::Null,
                 TapeNode::Static(StaticNode::I64(i)) if i != 0 => Value::Number(Number::Int(i)),
                 TapeNode::Static(StaticNode::U64(u)) if u != 0 => Value::Number(Number::Uint(u)),
+                // The commonest float: a decimal, kept as its text (what `json_number` gives
+                // it), its text read and tested in one pass.
+                TapeNode::Static(StaticNode::F64(_))
+                    if let Some(t) =
+                        open.and_then(|o| self.texts.scalar_decimal(o + 1 + 2 * e)) =>
+                {
+                    Value::Number(Number::Decimal(t))
+                }
                 TapeNode::Static(
                     n @ (StaticNode::I64(_) | StaticNode::U64(_) | StaticNode::F64(_)),
                 ) => match open.and_then(|o| self.texts.scalar_number_text(o + 1 + 2 * e)) {

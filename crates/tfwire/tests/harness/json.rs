@@ -50,6 +50,52 @@ fn numbers_are_exact_however_long() {
     assert!(matches!(v, Value::Number(Number::Decimal(t)) if t == digits30));
 }
 
+/// Arrays of numbers, whose plain decimals the tape walk takes from the text in one pass
+/// (`Locator::scalar_decimal`) and every other literal through the general number path:
+/// literals of every length around that pass's limits (8 and 64 bytes), with and without a
+/// point, an exponent, a sign, white space; and the 1 MB numbers payload. Both readers agree.
+#[test]
+fn arrays_of_numbers_read_alike_by_both_readers() {
+    let mut literals = Vec::new();
+    for len in 1..72 {
+        let digits: String = (0..len).map(|k| char::from(b'1' + (k % 9) as u8)).collect();
+        literals.push(digits.clone());
+        literals.push(format!("-{digits}"));
+        if len > 1 {
+            let (a, b) = digits.split_at(len / 2);
+            literals.push(format!("{a}.{b}"));
+            literals.push(format!("-{a}.{b}"));
+            literals.push(format!("{a}.{b}e-3"));
+            literals.push(format!("{a}.{b}E+2"));
+            // Beyond the exponents go-cty reads: an error, in both readers.
+            literals.push(format!("{a}.{b}e999999"));
+            literals.push(format!("{a}.{b}e-999999"));
+            literals.push(format!("0.{}", "0".repeat(len - 1)));
+            literals.push(format!("-0.{}", "0".repeat(len - 1)));
+        }
+    }
+    for literal in &literals {
+        for text in [format!("[{literal}]"), format!("[1, {literal} ,2.5]")] {
+            // (`both` asserts that the readers agree, on a value or on an error.)
+            let _ = both(r#"["list","number"]"#, &text, Config::default());
+        }
+    }
+    let in_range: Vec<&str> = literals
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.ends_with("999999"))
+        .collect();
+    for sep in [",", ", ", " ,\n\t"] {
+        let list = in_range.join(sep);
+        for text in [format!("[{list}]"), format!("[ {list} ]")] {
+            both(r#"["list","number"]"#, &text, Config::default()).unwrap();
+        }
+    }
+    let payload = crate::support::corpus().join("payloads/numbers-1m.json");
+    let text = std::fs::read_to_string(payload).unwrap();
+    both(r#"["list","number"]"#, &text, Config::default()).unwrap();
+}
+
 #[test]
 fn errors_carry_path_offset_line_and_column() {
     let program =
