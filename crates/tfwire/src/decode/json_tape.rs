@@ -70,9 +70,7 @@ impl<'a, 't> DocText<'a, 't> {
             loc: Locator::new(input, base, structurals),
         }
     }
-}
 
-impl<'a> DocText<'a, '_> {
     /// The structural index of array node `node` (see
     /// [`Locator::structural_index`](tfwire_json::tape::Locator::structural_index)).
     #[inline]
@@ -80,18 +78,25 @@ impl<'a> DocText<'a, '_> {
         self.loc.structural_index(self.nodes, node)
     }
 
-    /// The text of the decimal at structural `i` of an array of scalars, read in one pass
-    /// (see [`Locator::scalar_decimal`](tfwire_json::tape::Locator::scalar_decimal)).
+    /// The structural pairs of the `n` elements of the array at structural `i` (see
+    /// [`Locator::scalar_pairs`](tfwire_json::tape::Locator::scalar_pairs)).
     #[inline]
-    pub(crate) fn scalar_decimal(&self, i: usize) -> Option<&'a str> {
-        self.loc.scalar_decimal(i)
+    pub(crate) fn scalar_pairs(&self, i: usize, n: usize) -> Option<&'t [[u32; 2]]> {
+        self.loc.scalar_pairs(i, n)
     }
 
-    /// The text of the number at structural `i` of an array of scalars (see
+    /// The text of the decimal of an array of scalars at structural pair `pair`, read in
+    /// one pass (see [`Locator::scalar_decimal`](tfwire_json::tape::Locator::scalar_decimal)).
+    #[inline]
+    pub(crate) fn scalar_decimal(&self, pair: [u32; 2]) -> Option<&'a str> {
+        self.loc.scalar_decimal(pair)
+    }
+
+    /// The text of the number of an array of scalars at structural pair `pair` (see
     /// [`Locator::scalar_number_text`](tfwire_json::tape::Locator::scalar_number_text)).
     #[inline]
-    pub(crate) fn scalar_number_text(&self, i: usize) -> Option<&'a str> {
-        self.loc.scalar_number_text(i)
+    pub(crate) fn scalar_number_text(&self, pair: [u32; 2]) -> Option<&'a str> {
+        self.loc.scalar_number_text(pair)
     }
 }
 

@@ -226,32 +226,34 @@ impl<'a> Walk<'a, '_, '_> {
         Ok(out)
     }
 
-    /// The elements of the array of numbers at tape node `k`, into `out`. Every element is
-    /// a scalar: element `e` is structural `open + 1 + 2 e`, and a number's text lies
-    /// between it and the next, whatever came before.
+    /// The elements of the array of numbers at tape node `k`, into `out`. Every element
+    /// before the one at hand is a scalar (the loop gives up at any other), so the
+    /// structural pairs of the array ([`DocText::scalar_pairs`]) give each number's text;
+    /// without them (no structural index) the machine decodes the document.
     #[inline(never)]
     fn numbers(&self, out: &mut [Value<'a>], k: usize) -> Result<(), GiveUp> {
-        let open = self.texts.structural_index(k);
-        for (e, slot) in out.iter_mut().enumerate() {
-            let j = k + 1 + e;
-            *slot = match self.nodes[j] {
+        let n = out.len();
+        let nodes = self.nodes.get(k + 1..k + 1 + n).ok_or(GiveUp)?;
+        let pairs = (self.texts.structural_index(k))
+            .and_then(|open| self.texts.scalar_pairs(open, n))
+            .ok_or(GiveUp)?;
+        for ((slot, &node), &pair) in out.iter_mut().zip(nodes).zip(pairs) {
+            *slot = match node {
                 TapeNode::Static(StaticNode::Null) => Value::Null,
+                // Integers simd-json parsed exactly, except a zero (which may be "-0").
                 TapeNode::Static(StaticNode::I64(i)) if i != 0 => Value::Number(Number::Int(i)),
                 TapeNode::Static(StaticNode::U64(u)) if u != 0 => Value::Number(Number::Uint(u)),
                 // The commonest float: a decimal, kept as its text (what `json_number` gives
                 // it), its text read and tested in one pass.
                 TapeNode::Static(StaticNode::F64(_))
-                    if let Some(t) =
-                        open.and_then(|o| self.texts.scalar_decimal(o + 1 + 2 * e)) =>
+                    if let Some(t) = self.texts.scalar_decimal(pair) =>
                 {
                     Value::Number(Number::Decimal(t))
                 }
-                TapeNode::Static(
-                    n @ (StaticNode::I64(_) | StaticNode::U64(_) | StaticNode::F64(_)),
-                ) => match open.and_then(|o| self.texts.scalar_number_text(o + 1 + 2 * e)) {
-                    Some(t) => Value::Number(leaf::json_number(t).map_err(|_| GiveUp)?),
-                    None => Value::Number(self.number(n, j)?),
-                },
+                TapeNode::Static(StaticNode::I64(_) | StaticNode::U64(_) | StaticNode::F64(_)) => {
+                    let t = self.texts.scalar_number_text(pair).ok_or(GiveUp)?;
+                    Value::Number(leaf::json_number(t).map_err(|_| GiveUp)?)
+                }
                 _ => return Err(GiveUp),
             };
         }
