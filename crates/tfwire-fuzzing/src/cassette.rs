@@ -6,6 +6,7 @@ use prost::Message as _;
 use std::sync::OnceLock;
 use tfwire::mask::Masks;
 use tfwire_plugin::cassette::{Call, CallStatus, Cassette, Session, redact};
+use tfwire_plugin::replay::Replayer;
 use tfwire_plugin::tfplugin6::{Schema, get_provider_schema, schema};
 
 /// The methods a [`MESSAGE`] input's message is recorded under, by the low bits of its mode
@@ -126,7 +127,8 @@ pub fn message_session(method: &str, message: &[u8], response: bool) -> Session 
 /// redacted (default masks): no panic, errors one clean line, the session unchanged on error;
 /// a redacted session writes and reads back as it is, every message of it decodes as before
 /// (a message that did not decode makes the redaction fail), and redacting it again keeps
-/// every placeholder string.
+/// every placeholder string. The sessions are replayed as `tfwire replay` serves them
+/// ([`replay`]).
 pub fn cassette(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
@@ -154,6 +156,7 @@ pub fn cassette(data: &[u8]) {
         let method = METHODS[usize::from(mode >> 2) & 3];
         vec![message_session(method, rest, mode & 2 != 0)]
     };
+    replay(&sessions);
     let masks = Masks::defaults();
     for s in sessions {
         let mut redacted = s.clone();
@@ -186,6 +189,42 @@ pub fn cassette(data: &[u8]) {
     }
 }
 
+/// Replays `sessions` as `tfwire replay` does ([`Replayer`]): the replayer is built, or fails
+/// with one clean line; built, it answers every recorded call asked again, in order, with its
+/// own method and requests (each recorded call matches itself); the same call with its first
+/// request cut by one byte is answered or refused with one clean line; the counts add up.
+fn replay(sessions: &[Session]) {
+    let replayer = match Replayer::new(Cassette {
+        sessions: sessions.to_vec(),
+    }) {
+        Ok(r) => r,
+        Err(e) => return crate::clean_message(&e.to_string()),
+    };
+    let mut asked = 0;
+    for call in sessions.iter().flat_map(|s| &s.calls) {
+        let answer = replayer
+            .answer(&call.method, &call.requests)
+            .unwrap_or_else(|m| panic!("a recorded call is not answered: {m}"));
+        if let Some((s, c)) = answer.recorded {
+            assert_eq!(sessions[s].calls[c].method, call.method);
+        }
+        let mut cut = call.requests.clone();
+        if let Some(first) = cut.first_mut()
+            && !first.is_empty()
+        {
+            *first = first.slice(..first.len() - 1);
+            if let Err(m) = replayer.answer(&call.method, &cut) {
+                crate::clean_message(&m.to_string());
+            }
+            asked += 1;
+        }
+        asked += 1;
+    }
+    let stats = replayer.stats();
+    assert_eq!(stats.calls, asked);
+    assert!(stats.mismatches <= asked);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +248,41 @@ mod tests {
             }
         }
         cassette(&file.data);
+    }
+
+    /// The replay check's success path is reached: the file seed's sessions build a
+    /// replayer, which answers each recorded call with that call's own responses, and the
+    /// message seeds (a request of the test schema's resource) build one too.
+    #[test]
+    fn the_seed_cassettes_replay() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+        let seeds = crate::seeds::build(&corpus).unwrap();
+        let file = seeds
+            .iter()
+            .find(|s| s.target == "cassette" && s.name == "file")
+            .unwrap();
+        let c = Cassette::read(&file.data[1..]).unwrap();
+        let replayer = Replayer::new(c.clone()).unwrap();
+        for (s, session) in c.sessions.iter().enumerate() {
+            for (i, call) in session.calls.iter().enumerate() {
+                let answer = replayer.answer(&call.method, &call.requests).unwrap();
+                assert_eq!(answer.recorded, Some((s, i)));
+                assert_eq!(answer.responses, call.responses);
+            }
+        }
+        replay(&c.sessions);
+        let built = seeds
+            .iter()
+            .filter(|s| s.target == "cassette" && s.data.first().is_some_and(|m| m & MESSAGE != 0))
+            .filter(|s| {
+                let method = METHODS[usize::from(s.data[0] >> 2) & 3];
+                let session = message_session(method, &s.data[1..], s.data[0] & 2 != 0);
+                Replayer::new(Cassette {
+                    sessions: vec![session],
+                })
+                .is_ok()
+            })
+            .count();
+        assert!(built > 0, "no message seed builds a replayer");
     }
 }
