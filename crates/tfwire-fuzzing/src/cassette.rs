@@ -127,8 +127,8 @@ pub fn message_session(method: &str, message: &[u8], response: bool) -> Session 
 /// redacted (default masks): no panic, errors one clean line, the session unchanged on error;
 /// a redacted session writes and reads back as it is, every message of it decodes as before
 /// (a message that did not decode makes the redaction fail), and redacting it again keeps
-/// every placeholder string. The sessions are replayed as `tfwire replay` serves them
-/// ([`replay`]).
+/// every placeholder string. The sessions are replayed as `tfwire replay` serves them (see
+/// `replay` below).
 pub fn cassette(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
