@@ -120,6 +120,13 @@ pub fn message_session(method: &str, message: &[u8], response: bool) -> Session 
     }
 }
 
+/// The session of a [`MESSAGE`] input: its mode byte's bits say the method and whether
+/// `rest` is a request or a response ([`message_session`]).
+fn message_input(mode: u8, rest: &[u8]) -> Session {
+    let method = METHODS[usize::from(mode >> 2) & 3];
+    message_session(method, rest, mode & 2 != 0)
+}
+
 /// Checks the cassette reader and the redaction. The first byte is a mode; without
 /// [`MESSAGE`], the rest is a cassette file: it reads, or fails with one clean line naming
 /// its line and byte; a cassette read writes back to a file that reads as the same cassette.
@@ -153,8 +160,7 @@ pub fn cassette(data: &[u8]) {
             }
         }
     } else {
-        let method = METHODS[usize::from(mode >> 2) & 3];
-        vec![message_session(method, rest, mode & 2 != 0)]
+        vec![message_input(mode, rest)]
     };
     replay(&sessions);
     let masks = Masks::defaults();
@@ -228,17 +234,25 @@ fn replay(sessions: &[Session]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seeds::Seed;
+
+    /// The seeds built from the corpus, and among them the `cassette` target's file seed.
+    fn seeds_and_file() -> (Vec<Seed>, usize) {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+        let seeds = crate::seeds::build(&corpus).unwrap();
+        let file = seeds
+            .iter()
+            .position(|s| s.target == "cassette" && s.name == "file")
+            .unwrap();
+        (seeds, file)
+    }
 
     /// The file seed's sessions redact (the check's success path is reached): the secret is
     /// gone from every message, the configuration's and the diagnostic's.
     #[test]
     fn the_seed_cassette_redacts() {
-        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-        let seeds = crate::seeds::build(&corpus).unwrap();
-        let file = seeds
-            .iter()
-            .find(|s| s.target == "cassette" && s.name == "file")
-            .unwrap();
+        let (seeds, file) = seeds_and_file();
+        let file = &seeds[file];
         let c = Cassette::read(&file.data[1..]).unwrap();
         assert_eq!(c.sessions.len(), 2);
         for mut s in c.sessions {
@@ -255,12 +269,8 @@ mod tests {
     /// message seeds (a request of the test schema's resource) build one too.
     #[test]
     fn the_seed_cassettes_replay() {
-        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-        let seeds = crate::seeds::build(&corpus).unwrap();
-        let file = seeds
-            .iter()
-            .find(|s| s.target == "cassette" && s.name == "file")
-            .unwrap();
+        let (seeds, file) = seeds_and_file();
+        let file = &seeds[file];
         let c = Cassette::read(&file.data[1..]).unwrap();
         let replayer = Replayer::new(c.clone()).unwrap();
         for (s, session) in c.sessions.iter().enumerate() {
@@ -275,10 +285,8 @@ mod tests {
             .iter()
             .filter(|s| s.target == "cassette" && s.data.first().is_some_and(|m| m & MESSAGE != 0))
             .filter(|s| {
-                let method = METHODS[usize::from(s.data[0] >> 2) & 3];
-                let session = message_session(method, &s.data[1..], s.data[0] & 2 != 0);
                 Replayer::new(Cassette {
-                    sessions: vec![session],
+                    sessions: vec![message_input(s.data[0], &s.data[1..])],
                 })
                 .is_ok()
             })
